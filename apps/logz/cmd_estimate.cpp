@@ -1,0 +1,72 @@
+// logz estimate: the estimators on the user's own work values.
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "logz/core/error.hpp"
+#include "logz/io/number_list.hpp"
+#include "logz/services/estimator_set.hpp"
+#include "logz/services/report.hpp"
+
+namespace logz::cli {
+
+namespace {
+
+struct EstimateArgs {
+  std::string forward, reverse, methods, output;
+};
+
+}  // namespace
+
+std::function<int()> add_estimate_command(CLI::App& app) {
+  auto a = std::make_shared<EstimateArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "estimate", "Estimate log(Z1/Z0) from your own work values: forward works W_f with "
+                  "E[exp(-W_f)] = Z1/Z0, reverse works W_r with E[exp(-W_r)] = Z0/Z1 (text, one "
+                  "number a line, or .npy)");
+  sub->add_option("--forward,-f", a->forward, "Forward work file");
+  sub->add_option("--reverse,-r", a->reverse, "Reverse work file");
+  sub->add_option("--methods,-m", a->methods,
+                  "Comma-separated: ais,raise,bounds,bar (default: all that the files allow)");
+  sub->add_option("--output,-o", a->output, "Write the estimates as JSON to this file");
+  return [a] {
+    if (a->forward.empty() && a->reverse.empty())
+      throw InputError("logz estimate: --forward/--reverse: expected at least one work file");
+    std::vector<double> fw, rw;
+    if (!a->forward.empty()) fw = io::read_numbers(a->forward);
+    if (!a->reverse.empty()) rw = io::read_numbers(a->reverse);
+    const bool has_f = !a->forward.empty(), has_r = !a->reverse.empty();
+    std::vector<std::string> methods;
+    if (a->methods.empty()) {
+      for (const auto& m : estimator_names())
+        if (estimator_requirements({m}, has_f, has_r).empty()) methods.push_back(m);
+    } else {
+      std::istringstream in(a->methods);
+      std::string m;
+      while (std::getline(in, m, ',')) {
+        if (m.empty()) continue;
+        if (std::find(estimator_names().begin(), estimator_names().end(), m) == estimator_names().end())
+          throw InputError("logz estimate: --methods: expected names from ais, raise, bounds, bar; got \"" + m + "\"");
+        methods.push_back(m);
+      }
+    }
+    const std::string missing = estimator_requirements(methods, has_f, has_r);
+    if (!missing.empty()) throw InputError("logz estimate: --methods: " + missing);
+    const auto estimates = run_estimators(methods, has_f ? &fw : nullptr, has_r ? &rw : nullptr);
+    std::cout << "log(Z1/Z0) from " << (has_f ? std::to_string(fw.size()) + " forward" : std::string())
+              << (has_f && has_r ? " and " : "") << (has_r ? std::to_string(rw.size()) + " reverse" : std::string())
+              << " works\n"
+              << estimates_table(estimates, 0.0, nullptr);
+    if (!a->output.empty()) {
+      nlohmann::json j = {{"estimates", nlohmann::json::object()},
+                          {"num_forward", fw.size()}, {"num_reverse", rw.size()}};
+      for (const auto& e : estimates) j["estimates"][e.method] = estimate_to_json(e, 0.0);
+      write_text_file(a->output, j.dump(2) + "\n");
+    }
+    return 0;
+  };
+}
+
+}  // namespace logz::cli

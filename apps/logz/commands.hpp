@@ -1,0 +1,17 @@
+// The subcommands of the `logz` tool, one file each.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace logz::cli {
+
+// Each adds its subcommand to the app and returns what runs it (exit code).
+std::function<int()> add_run_command(CLI::App& app);
+std::function<int()> add_exact_command(CLI::App& app);
+std::function<int()> add_estimate_command(CLI::App& app);
+
+// Writes text to a file; a failure is a logz::InputError naming the file.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace logz::cli

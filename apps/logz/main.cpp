@@ -1,0 +1,57 @@
+// logz: Monte Carlo estimates of log partition functions and model evidence.
+// Exit codes: 0 success, 2 bad input (config, files, arguments), 1 internal error.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "commands.hpp"
+#include "logz/core/error.hpp"
+#include "logz/version.hpp"
+
+namespace logz::cli {
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw InputError(path + ": expected a writable output file");
+  out << text;
+  if (!out) throw InputError(path + ": expected a writable output file (write failed)");
+}
+
+}  // namespace logz::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"logz: Monte Carlo estimates of log partition functions, log-likelihoods and model "
+               "evidence (log Z), reported beside exact answers where they exist."};
+  app.set_version_flag("--version", std::string("logz ") + logz::version());
+  app.require_subcommand(1);
+  std::vector<std::function<int()>> commands = {logz::cli::add_run_command(app),
+                                                logz::cli::add_exact_command(app),
+                                                logz::cli::add_estimate_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    for (std::size_t i = 0; i < app.get_subcommands().size(); ++i) {
+      (void)i;
+    }
+    const auto subs = app.get_subcommands();
+    const std::string name = subs.front()->get_name();
+    const int index = name == "run" ? 0 : name == "exact" ? 1 : 2;
+    return commands[index]();
+  } catch (const logz::Error& e) {
+    std::cerr << "logz: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "logz: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

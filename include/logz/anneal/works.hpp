@@ -1,0 +1,29 @@
+// What an annealing run returns: the work of every path and, per temperature,
+// the mean energy of the particles there (the hysteresis trace) and the
+// acceptance rate of the kernel run there. Estimates are made from these by
+// the estimators, never by the driver.
+//
+// Forward work: W_f = sum_k [U_k(x_{k-1}) - U_{k-1}(x_{k-1})], so that
+// E_f[exp(-W_f)] = Z_K / Z_0. Reverse work is accumulated along the reverse
+// process with its own sign, W_r = sum_k [U_{k-1}(x_k) - U_k(x_k)], so that
+// E_r[exp(-W_r)] = Z_0 / Z_K.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace logz {
+
+enum class Direction { forward, reverse };
+
+std::string to_string(Direction d);
+
+struct Works {
+  Direction direction = Direction::forward;
+  std::vector<double> works;        // one per path
+  std::vector<double> betas;        // the schedule (path fractions 0..1), K + 1 values
+  std::vector<double> mean_energy;  // per temperature; NaN where this direction has no state
+  std::vector<double> acceptance;   // per temperature; NaN where no kernel ran
+};
+
+}  // namespace logz

@@ -1,0 +1,57 @@
+// Single-site Metropolis for +-1 spin lattices (IsingTarget): propose flipping
+// one spin, accept with probability min(1, exp(-Delta E)) for the tempered
+// energy. Site order "random" (a uniformly random site per step, as in Habeck
+// 2017; every step is reversible) or "checkerboard" (one step = a full sweep,
+// colour 0 then colour 1; its time reversal, colour 1 then 0, is what reverse
+// annealing runs). A step never knows it is part of an annealing run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "logz/models/ising.hpp"
+#include "logz/random/philox.hpp"
+
+namespace logz {
+
+enum class SiteOrder { random, checkerboard };
+
+SiteOrder parse_site_order(const std::string& name);  // throws InvalidArgument
+std::string to_string(SiteOrder order);
+
+// What a kernel reports about one call: counts add across particles and chunks.
+struct KernelInfo {
+  std::uint64_t attempted = 0;
+  std::uint64_t accepted = 0;
+
+  KernelInfo& operator+=(const KernelInfo& o) {
+    attempted += o.attempted;
+    accepted += o.accepted;
+    return *this;
+  }
+};
+
+class SpinFlipMetropolis {
+ public:
+  // steps: single-site attempts (random order) or full sweeps (checkerboard).
+  SpinFlipMetropolis(SiteOrder order, std::size_t steps, bool reversed = false);
+
+  // Applies the kernel to every particle of the batch; particle p draws from random.stream(p).
+  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
+  // The time reversal of this kernel (itself for random order).
+  SpinFlipMetropolis reversed() const { return SpinFlipMetropolis(order_, steps_, !reversed_); }
+  // A kernel of the same kind doing `steps` steps (for equilibration runs).
+  SpinFlipMetropolis with_steps(std::size_t steps) const {
+    return SpinFlipMetropolis(order_, steps, reversed_);
+  }
+  SiteOrder order() const { return order_; }
+  std::size_t steps() const { return steps_; }
+
+ private:
+  SiteOrder order_;
+  std::size_t steps_;
+  bool reversed_;
+};
+
+}  // namespace logz

@@ -1,0 +1,123 @@
+// Counter-based random numbers: Philox4x32-10 (Salmon et al. 2011, Random123).
+// A stream is addressed, not ordered: the key is the 64-bit seed and the
+// counter words are (draw, step, particle, purpose), so the numbers a particle
+// sees at a given step never depend on thread count, chunking or call order.
+// Uniform and normal transforms are our own (std::*_distribution is
+// implementation-defined).
+#pragma once
+
+#include <Random123/philox.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+namespace logz {
+
+// What a stream is for: separates the numbers used by different stages of a
+// run that share a seed, step and particle index.
+enum class Purpose : std::uint32_t {
+  base_sample = 1,
+  forward_kernel = 2,
+  reverse_kernel = 3,
+  reverse_start = 4,
+  resample = 5,
+  bootstrap = 6,
+  posterior = 7,
+  test = 99,
+};
+
+using PhiloxCounter = std::array<std::uint32_t, 4>;
+using PhiloxKey = std::array<std::uint32_t, 2>;
+
+// One Philox4x32-10 block: four 32-bit words from a counter and a key.
+inline PhiloxCounter philox4x32_10(const PhiloxCounter& counter, const PhiloxKey& key) {
+  r123::Philox4x32_R<10> rng;
+  r123::Philox4x32_R<10>::ctr_type c = {{counter[0], counter[1], counter[2], counter[3]}};
+  r123::Philox4x32_R<10>::key_type k = {{key[0], key[1]}};
+  const auto r = rng(c, k);
+  return {r[0], r[1], r[2], r[3]};
+}
+
+// A stream of random numbers for one (seed, particle, purpose, step): the
+// draw word of the counter advances with every block of four outputs.
+class RandomStream {
+ public:
+  RandomStream(std::uint64_t seed, std::uint64_t particle, Purpose purpose, std::uint32_t step)
+      : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)},
+        counter_{0u, step, static_cast<std::uint32_t>(particle),
+                 static_cast<std::uint32_t>(purpose) ^
+                     (static_cast<std::uint32_t>(particle >> 32) << 8)} {}
+
+  // Next 32 uniformly distributed bits.
+  std::uint32_t next_u32() {
+    if (pos_ == 4) refill();
+    return block_[pos_++];
+  }
+
+  // Uniform double in the open interval (0, 1) with 53 random bits.
+  double uniform() {
+    const std::uint64_t hi = next_u32(), lo = next_u32();
+    const std::uint64_t bits = ((hi << 32) | lo) >> 11;
+    return (static_cast<double>(bits) + 0.5) * 0x1.0p-53;
+  }
+
+  // Unbiased integer in [0, n) (Lemire's multiply-shift with rejection), n >= 1.
+  std::uint32_t below(std::uint32_t n) {
+    std::uint64_t m = static_cast<std::uint64_t>(next_u32()) * n;
+    std::uint32_t low = static_cast<std::uint32_t>(m);
+    if (low < n) {
+      const std::uint32_t threshold = static_cast<std::uint32_t>(-n) % n;
+      while (low < threshold) {
+        m = static_cast<std::uint64_t>(next_u32()) * n;
+        low = static_cast<std::uint32_t>(m);
+      }
+    }
+    return static_cast<std::uint32_t>(m >> 32);
+  }
+
+  // Standard normal by the Box-Muller transform (both outputs used in turn).
+  double normal() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    const double r = std::sqrt(-2.0 * std::log(uniform()));
+    const double theta = 6.283185307179586476925286766559 * uniform();
+    spare_ = r * std::sin(theta);
+    has_spare_ = true;
+    return r * std::cos(theta);
+  }
+
+  // Bernoulli draw with probability p.
+  bool bernoulli(double p) { return uniform() < p; }
+
+ private:
+  void refill() {
+    block_ = philox4x32_10(counter_, key_);
+    ++counter_[0];
+    pos_ = 0;
+  }
+
+  PhiloxKey key_;
+  PhiloxCounter counter_;
+  PhiloxCounter block_{};
+  int pos_ = 4;
+  bool has_spare_ = false;
+  double spare_ = 0.0;
+};
+
+// The streams of a contiguous range of particles at one step: kernels and
+// samplers that work on a chunk of particles get one of these.
+struct BatchRandom {
+  std::uint64_t seed = 0;
+  Purpose purpose = Purpose::test;
+  std::uint32_t step = 0;
+  std::uint64_t first_particle = 0;
+
+  RandomStream stream(std::size_t i) const {
+    return RandomStream(seed, first_particle + i, purpose, step);
+  }
+};
+
+}  // namespace logz

@@ -1,0 +1,86 @@
+// The parts of an annealing experiment that every model shares: reading
+// [run], [schedule] and [estimators], running forward and reverse annealing
+// (with the model's own reverse start or forward end points resampled by
+// weight), and handing the works to the estimators.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "logz/anneal/annealer.hpp"
+#include "logz/anneal/resample.hpp"
+#include "logz/core/error.hpp"
+#include "logz/paths/schedule.hpp"
+#include "logz/services/config.hpp"
+#include "logz/services/estimator_set.hpp"
+#include "logz/services/experiment.hpp"
+
+namespace logz {
+
+struct RunSettings {
+  std::size_t num_paths = 100;
+  bool forward = true, reverse = true;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  std::size_t chunk_size = 8;
+  std::string reverse_start;           // "resampled" or a model-specific start
+  std::size_t equilibration_sweeps = 0;
+  std::vector<std::string> methods;
+
+  AnnealOptions anneal_options() const {
+    AnnealOptions o;
+    o.num_paths = num_paths;
+    o.seed = seed;
+    o.threads = threads;
+    o.chunk_size = chunk_size;
+    return o;
+  }
+};
+
+// [run] and [estimators]; model_starts are the model's own reverse starts
+// (the first is the default); "resampled" is always allowed.
+RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts);
+
+// [schedule] type = "linear" | "geometric" | "sigmoid" | "file", num_steps, ...
+Schedule read_schedule(Config& config);
+
+// Runs the directions asked for and the estimators on their works.
+// model_start(batch, chunk) gives the model's own reverse start.
+template <class Path, class Kernel, class ModelStart>
+void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule& schedule,
+                         const RunSettings& run, const ModelStart& model_start,
+                         const ProgressFn& progress, ExperimentResult& result) {
+  AnnealOptions options = run.anneal_options();
+  const bool resampled = run.reverse_start == "resampled";
+  std::vector<typename Path::Batch> finals;
+  if (run.forward || (run.reverse && resampled)) {
+    if (progress) options.progress = [&](std::size_t d, std::size_t n) { progress("forward", d, n); };
+    result.forward = anneal_forward(path, kernel, schedule, options, resampled ? &finals : nullptr);
+  }
+  if (run.reverse) {
+    if (progress) options.progress = [&](std::size_t d, std::size_t n) { progress("reverse", d, n); };
+    if (resampled) {
+      // Forward end points drawn by importance weight exp(-W_f): approximate target samples.
+      std::vector<double> log_w(result.forward->works.size());
+      for (std::size_t i = 0; i < log_w.size(); ++i) log_w[i] = -result.forward->works[i];
+      RandomStream rng(run.seed, 0, Purpose::resample, 0);
+      const auto idx = systematic_resample(log_w, run.num_paths, rng);
+      auto start = [&](typename Path::Batch& batch, const ChunkRange& c) {
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          const std::size_t src = idx[c.begin + i];
+          batch.copy_particle(finals[src / run.chunk_size], src % run.chunk_size, i);
+        }
+      };
+      result.reverse = anneal_reverse(path, kernel, schedule, start, options);
+    } else {
+      result.reverse = anneal_reverse(path, kernel, schedule, model_start, options);
+    }
+    if (!run.forward) result.forward.reset();
+  }
+  result.estimates = run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
+                                    result.reverse ? &result.reverse->works : nullptr);
+}
+
+}  // namespace logz

@@ -1,0 +1,91 @@
+#include "logz/estimators/jarzynski.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "logz/core/error.hpp"
+#include "logz/math/log_sum_exp.hpp"
+#include "logz/math/running_moments.hpp"
+
+namespace logz {
+
+namespace detail {
+
+void require_finite_works(std::string_view function, std::string_view argument,
+                          std::span<const double> works) {
+  if (works.empty()) fail_argument(function, argument, "at least one value, got none");
+  for (std::size_t i = 0; i < works.size(); ++i) {
+    const double w = works[i];
+    if (std::isfinite(w)) continue;
+    std::string indexed(argument);
+    indexed.append("[").append(std::to_string(i)).append("]");
+    const char* got = std::isnan(w) ? "nan" : (w > 0 ? "inf" : "-inf");
+    fail_argument(function, indexed, std::string("finite values, got ") + got);
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
+// Exponential average of log weights -works: log mean exp(-W) with the delta-method error and
+// the importance-weight diagnostics. `sign` is +1 for AIS (log Z = log mean) and -1 for RAISE.
+Estimate exponential_average(std::string method, std::string_view argument,
+                             std::span<const double> works, double sign) {
+  detail::require_finite_works(method, argument, works);
+  const std::size_t m = works.size();
+
+  std::vector<double> log_w(m);
+  for (std::size_t i = 0; i < m; ++i) log_w[i] = -works[i];
+  const double log_mean = log_mean_exp(log_w);
+
+  // Normalised weights: the largest is exactly 1, so the sums neither overflow nor underflow.
+  const double max_log_w = *std::max_element(log_w.begin(), log_w.end());
+  RunningMoments moments;
+  double sum_w = 0.0, sum_w2 = 0.0;
+  for (double lw : log_w) {
+    const double w = std::exp(lw - max_log_w);
+    moments.add(w);
+    sum_w += w;
+    sum_w2 += w * w;
+  }
+
+  Estimate est;
+  est.method = std::move(method);
+  est.log_z = sign * log_mean;
+  est.se_method = "delta";
+
+  const double md = static_cast<double>(m);
+  Diagnostics& diag = est.diagnostics;
+  diag.ess = sum_w * sum_w / sum_w2;
+  diag.values.emplace_back("ess_fraction", diag.ess / md);
+  diag.values.emplace_back("max_weight_fraction", 1.0 / sum_w);
+  if (diag.ess < std::max(10.0, 0.01 * md)) diag.add_flag("low_ess");
+
+  if (m < 2) {
+    diag.add_flag("too_few_samples");
+  } else {
+    const double se = std::sqrt(moments.variance()) / (std::sqrt(md) * moments.mean());
+    if (se > 0.0) {
+      est.std_error = se;
+    } else {
+      diag.add_flag("zero_variance");
+    }
+  }
+  return est;
+}
+
+}  // namespace
+
+Estimate ais(std::span<const double> forward_works) {
+  return exponential_average("ais", "forward_works", forward_works, +1.0);
+}
+
+Estimate raise(std::span<const double> reverse_works) {
+  return exponential_average("raise", "reverse_works", reverse_works, -1.0);
+}
+
+}  // namespace logz

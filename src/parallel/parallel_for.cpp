@@ -1,0 +1,64 @@
+#include "logz/parallel/parallel_for.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+std::size_t num_chunks(std::size_t num_items, std::size_t chunk_size) {
+  if (chunk_size == 0) fail_argument("logz::num_chunks", "chunk_size", "a positive size");
+  return (num_items + chunk_size - 1) / chunk_size;
+}
+
+ChunkRange chunk_range(std::size_t chunk, std::size_t num_items, std::size_t chunk_size) {
+  const std::size_t begin = chunk * chunk_size;
+  return {chunk, begin, std::min(num_items, begin + chunk_size)};
+}
+
+int resolve_threads(int requested) {
+  if (requested < 0) fail_argument("logz::resolve_threads", "threads", "0 (all) or a positive count");
+  if (requested > 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
+void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int threads,
+                         const std::function<void(const ChunkRange&)>& body) {
+  const std::size_t n = num_chunks(num_items, chunk_size);
+  const int workers = static_cast<int>(std::min<std::size_t>(resolve_threads(threads), n));
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (;;) {
+      const std::size_t c = next.fetch_add(1);
+      if (c >= n) return;
+      try {
+        body(chunk_range(c, num_items, chunk_size));
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next.store(n);  // stop handing out chunks
+        return;
+      }
+    }
+  };
+  if (workers <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(workers - 1);
+    for (int t = 1; t < workers; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace logz

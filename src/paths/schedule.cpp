@@ -1,0 +1,115 @@
+#include "logz/paths/schedule.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+namespace {
+
+std::string number_text(double x) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace
+
+Schedule::Schedule(std::vector<double> betas, const std::string& source) : betas_(std::move(betas)) {
+  if (betas_.size() < 2)
+    fail_input(source, "betas", "at least 2 inverse temperatures (0 and 1), got " +
+                                    std::to_string(betas_.size()));
+  for (std::size_t k = 0; k < betas_.size(); ++k) {
+    if (!std::isfinite(betas_[k]))
+      fail_input(source, "betas[" + std::to_string(k) + "]", "a finite number");
+    if (k > 0 && !(betas_[k] > betas_[k - 1]))
+      fail_input(source, "betas[" + std::to_string(k) + "]",
+                 "strictly increasing values, got " + number_text(betas_[k]) + " after " +
+                     number_text(betas_[k - 1]));
+  }
+  if (betas_.front() != 0.0)
+    fail_input(source, "betas[0]", "0, got " + number_text(betas_.front()));
+  if (betas_.back() != 1.0)
+    fail_input(source, "betas[" + std::to_string(betas_.size() - 1) + "]",
+               "1, got " + number_text(betas_.back()));
+}
+
+Schedule linear_schedule(std::size_t num_steps) {
+  if (num_steps < 1) fail_argument("logz::linear_schedule", "num_steps", "at least 1");
+  std::vector<double> b(num_steps + 1);
+  for (std::size_t k = 0; k <= num_steps; ++k)
+    b[k] = static_cast<double>(k) / static_cast<double>(num_steps);
+  b.back() = 1.0;
+  return Schedule(std::move(b), "linear schedule");
+}
+
+Schedule geometric_schedule(std::size_t num_steps, double beta_min) {
+  if (num_steps < 1) fail_argument("logz::geometric_schedule", "num_steps", "at least 1");
+  if (!(beta_min > 0.0 && beta_min < 1.0))
+    fail_argument("logz::geometric_schedule", "beta_min", "a number in (0, 1)");
+  std::vector<double> b(num_steps + 1, 0.0);
+  if (num_steps == 1) {
+    b[1] = 1.0;
+  } else {
+    const double log_min = std::log(beta_min);
+    for (std::size_t k = 1; k <= num_steps; ++k)
+      b[k] = std::exp(log_min * static_cast<double>(num_steps - k) /
+                      static_cast<double>(num_steps - 1));
+    b.back() = 1.0;
+  }
+  return Schedule(std::move(b), "geometric schedule");
+}
+
+Schedule sigmoid_schedule(std::size_t num_steps, double steepness) {
+  if (num_steps < 1) fail_argument("logz::sigmoid_schedule", "num_steps", "at least 1");
+  if (!(steepness > 0.0) || !std::isfinite(steepness))
+    fail_argument("logz::sigmoid_schedule", "steepness", "a positive finite number");
+  auto sigma = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+  const double lo = sigma(-steepness), hi = sigma(steepness);
+  std::vector<double> b(num_steps + 1);
+  for (std::size_t k = 0; k <= num_steps; ++k) {
+    const double t = 2.0 * static_cast<double>(k) / static_cast<double>(num_steps) - 1.0;
+    b[k] = (sigma(steepness * t) - lo) / (hi - lo);
+  }
+  b.front() = 0.0;
+  b.back() = 1.0;
+  return Schedule(std::move(b), "sigmoid schedule");
+}
+
+Schedule schedule_from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail_input(path, "", "a readable schedule file (one beta per line)");
+  std::vector<double> b;
+  std::string line;
+  std::size_t line_no = 0;
+  double previous = -1.0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t");
+    const std::string text = line.substr(first, last - first + 1);
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    const std::string where = path + ":" + std::to_string(line_no);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+      fail_input(where, "", "a number, got '" + text + "'");
+    if (!std::isfinite(v)) fail_input(where, "", "a finite number, got '" + text + "'");
+    if (b.empty() && v != 0.0) fail_input(where, "", "the first beta to be 0, got " + text);
+    if (!b.empty() && !(v > previous))
+      fail_input(where, "", "strictly increasing betas, got " + text + " after " + number_text(previous));
+    if (v > 1.0) fail_input(where, "", "betas in [0, 1], got " + text);
+    b.push_back(v);
+    previous = v;
+  }
+  if (b.empty()) fail_input(path, "", "at least 2 betas, found none");
+  if (b.back() != 1.0) fail_input(path, "", "the last beta to be 1, got " + number_text(b.back()));
+  return Schedule(std::move(b), path);
+}
+
+}  // namespace logz

@@ -1,0 +1,28 @@
+#include "logz/services/experiment.hpp"
+
+#include <chrono>
+
+#include "logz/services/model_runners.hpp"
+
+namespace logz {
+
+const std::map<std::string, ExperimentRunner>& experiment_registry() {
+  static const std::map<std::string, ExperimentRunner> registry = {
+      {"ising", run_ising_experiment},
+  };
+  return registry;
+}
+
+ExperimentResult run_experiment(Config& config, const ProgressFn& progress) {
+  config.check_sections({"model", "schedule", "kernel", "run", "estimators"});
+  std::vector<std::string> names;
+  for (const auto& [name, runner] : experiment_registry()) names.push_back(name);
+  const std::string type = config.section("model").get_string("type", std::nullopt, names);
+  const auto start = std::chrono::steady_clock::now();
+  ExperimentResult result = experiment_registry().at(type)(config, progress);
+  result.runtime_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.config = config.resolved();
+  return result;
+}
+
+}  // namespace logz

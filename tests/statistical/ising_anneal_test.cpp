@@ -1,0 +1,88 @@
+// End-to-end known answers: forward and reverse annealing of small Ising tori,
+// AIS, RAISE and BAR against Kaufman's exact log Z.
+//
+// Tolerance: |estimate - exact| <= 5 SE + bias, where SE is the estimator's own
+// standard error and the bias allowance SE^2 is twice the leading-order bias
+// of the log of a mean (var / (2 M mean^2) = SE^2 / 2). z = 5 keeps the
+// false-failure rate per assertion below 1e-6. The SE must also be finite and
+// below a target fixed in advance, so a uselessly wide error bar cannot pass.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "logz/anneal/annealer.hpp"
+#include "logz/estimators/bar.hpp"
+#include "logz/estimators/bounds.hpp"
+#include "logz/estimators/jarzynski.hpp"
+#include "logz/exact/ising_kaufman.hpp"
+#include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/models/ising.hpp"
+
+namespace {
+
+struct Case {
+  int side;
+  double beta;
+  std::size_t num_steps, steps_per_temperature, num_paths;
+  logz::SiteOrder order;
+  double se_target;  // every estimator's SE must be below this (nats)
+};
+
+void check_case(const Case& c, std::uint64_t seed) {
+  const logz::IsingModel model(c.side, c.side, 1.0, c.beta);
+  const logz::SpinFlipMetropolis kernel(c.order, c.steps_per_temperature);
+  const auto schedule = logz::linear_schedule(c.num_steps);
+  logz::AnnealOptions options;
+  options.num_paths = c.num_paths;
+  options.seed = seed;
+  options.threads = 2;
+  const auto forward = logz::anneal_forward(model, kernel, schedule, options);
+  const std::size_t equilibration =
+      c.order == logz::SiteOrder::random ? 200 * static_cast<std::size_t>(model.num_sites()) : 200;
+  const auto equilibrate = kernel.with_steps(equilibration);
+  auto start = [&](logz::SpinBatch& b, const logz::ChunkRange& r) {
+    model.ground_state(b, logz::BatchRandom{seed, logz::Purpose::reverse_start, 0, r.begin});
+    equilibrate.step(model.at(1.0), b, logz::BatchRandom{seed, logz::Purpose::reverse_start, 1, r.begin});
+  };
+  const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
+
+  const double exact = logz::exact::ising_log_z_kaufman(c.side, c.side, c.beta) - model.base_log_z();
+  for (const auto& e : {logz::ais(forward.works), logz::raise(reverse.works),
+                        logz::bar(forward.works, reverse.works)}) {
+    SCOPED_TRACE(e.method);
+    std::printf("%dx%d beta %.4f %-5s %.4f +- %.4f (exact %.4f)\n", c.side, c.side, c.beta,
+                e.method.c_str(), e.log_z, e.std_error, exact);
+    ASSERT_TRUE(std::isfinite(e.std_error));
+    EXPECT_LT(e.std_error, c.se_target);
+    EXPECT_LE(std::abs(e.log_z - exact), 5 * e.std_error + e.std_error * e.std_error)
+        << "estimate " << e.log_z << " exact " << exact << " SE " << e.std_error;
+  }
+  // Sandwich: the bounds hold in expectation; with their own SEs, allow 5 SE.
+  const auto lower = logz::lower_bound(forward.works), upper = logz::upper_bound(reverse.works);
+  EXPECT_LE(lower.log_z, exact + 5 * lower.std_error);
+  EXPECT_GE(upper.log_z, exact - 5 * upper.std_error);
+  EXPECT_LE(lower.log_z, upper.log_z);
+  // Traces: forward starts at the base's mean energy 0, reverse at the target's.
+  EXPECT_NEAR(forward.mean_energy[0], 0.0, 5 * std::sqrt(2.0 * model.num_sites() / c.num_paths));
+  const double e_exact = logz::exact::ising_mean_energy_kaufman(c.side, c.side, c.beta);
+  EXPECT_NEAR(reverse.mean_energy.back(), e_exact, 0.05 * std::abs(e_exact) + 1.0);
+}
+
+TEST(IsingAnnealing, Torus4x4RandomSite) {
+  check_case({4, 1.0, 200, 32, 400, logz::SiteOrder::random, 0.05}, 101);
+}
+
+TEST(IsingAnnealing, Torus4x4Checkerboard) {
+  check_case({4, 0.5, 100, 1, 400, logz::SiteOrder::checkerboard, 0.05}, 102);
+}
+
+TEST(IsingAnnealing, Torus8x8AtCriticalTemperature) {
+  check_case({8, 0.4406868, 300, 64, 400, logz::SiteOrder::random, 0.1}, 103);
+}
+
+TEST(IsingAnnealing, Torus8x8ColdCheckerboard) {
+  check_case({8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 104);
+}
+
+}  // namespace

@@ -1,0 +1,133 @@
+// Exact-start invariance: particles drawn exactly from the 3 x 3 Ising torus at
+// beta, moved by the kernel, must still follow the exact distribution
+// (chi-square over all 512 states at a false-failure rate of 1e-6).
+#include "logz/kernels/spin_flip_metropolis.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "logz/models/ising.hpp"
+
+namespace {
+
+constexpr int kSide = 3, kSites = kSide * kSide, kStates = 1 << kSites;
+
+// The test's own energy: -sum over right and down bonds of s_i s_j (torus).
+int test_bond_sum(int state) {
+  auto spin = [&](int r, int c) { return (state >> (((r + kSide) % kSide) * kSide + (c + kSide) % kSide)) & 1 ? 1 : -1; };
+  int sum = 0;
+  for (int r = 0; r < kSide; ++r)
+    for (int c = 0; c < kSide; ++c) sum += spin(r, c) * (spin(r, c + 1) + spin(r + 1, c));
+  return sum;
+}
+
+std::vector<double> exact_probabilities(double beta) {
+  std::vector<double> p(kStates);
+  double z = 0;
+  for (int s = 0; s < kStates; ++s) z += p[s] = std::exp(beta * test_bond_sum(s));
+  for (double& v : p) v /= z;
+  return p;
+}
+
+// Chi-square statistic over states, pooling cells with expected count < 5,
+// and the critical value at p = 1e-6 by the Wilson-Hilferty approximation.
+struct ChiSquare {
+  double statistic = 0, critical = 0;
+};
+
+ChiSquare chi_square(const std::vector<long>& counts, const std::vector<double>& p, long n) {
+  double stat = 0, pooled_obs = 0, pooled_exp = 0;
+  int cells = 0;
+  for (std::size_t s = 0; s < p.size(); ++s) {
+    const double e = p[s] * n;
+    if (e < 5) {
+      pooled_obs += counts[s];
+      pooled_exp += e;
+      continue;
+    }
+    stat += (counts[s] - e) * (counts[s] - e) / e;
+    ++cells;
+  }
+  if (pooled_exp > 0) {
+    stat += (pooled_obs - pooled_exp) * (pooled_obs - pooled_exp) / pooled_exp;
+    ++cells;
+  }
+  const double dof = cells - 1, z = 4.753;  // upper 1e-6 quantile of N(0, 1)
+  const double a = 2.0 / (9.0 * dof);
+  return {stat, dof * std::pow(1.0 - a + z * std::sqrt(a), 3)};
+}
+
+// Draws n exact samples at beta_sample, applies the kernel at target beta_kernel, returns counts.
+std::vector<long> run_kernel(const logz::SpinFlipMetropolis& kernel, double beta_sample,
+                             double beta_kernel, long n, std::uint64_t seed) {
+  const logz::IsingModel model(kSide, kSide, 1.0, beta_kernel);
+  const auto p = exact_probabilities(beta_sample);
+  std::vector<double> cdf(kStates);
+  double acc = 0;
+  for (int s = 0; s < kStates; ++s) cdf[s] = acc += p[s];
+  logz::SpinBatch batch(static_cast<std::size_t>(n), kSites);
+  for (long i = 0; i < n; ++i) {
+    logz::RandomStream rng(seed, i, logz::Purpose::test, 0);
+    const double u = rng.uniform() * acc;
+    int s = static_cast<int>(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+    s = std::min(s, kStates - 1);
+    for (int j = 0; j < kSites; ++j) batch.spins(i)[j] = (s >> j) & 1 ? 1 : -1;
+    batch.bond_sum(i) = model.bond_sum(batch.spins(i));
+  }
+  kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
+  std::vector<long> counts(kStates, 0);
+  for (long i = 0; i < n; ++i) {
+    int s = 0;
+    for (int j = 0; j < kSites; ++j) s |= (batch.spins(i)[j] > 0) << j;
+    ++counts[s];
+    // The kernel keeps the bond sum up to date.
+    EXPECT_EQ(batch.bond_sum(i), test_bond_sum(s));
+    if (batch.bond_sum(i) != test_bond_sum(s)) break;
+  }
+  return counts;
+}
+
+TEST(SpinFlipMetropolis, RandomSiteKeepsExactDistribution) {
+  const double beta = 0.25;
+  const long n = 300000;
+  const logz::SpinFlipMetropolis kernel(logz::SiteOrder::random, 7);
+  const auto chi = chi_square(run_kernel(kernel, beta, beta, n, 11), exact_probabilities(beta), n);
+  EXPECT_LT(chi.statistic, chi.critical);
+}
+
+TEST(SpinFlipMetropolis, CheckerboardAndItsReversalKeepExactDistribution) {
+  const double beta = 0.25;
+  const long n = 300000;
+  const logz::SpinFlipMetropolis kernel(logz::SiteOrder::checkerboard, 1);
+  for (const auto& k : {kernel, kernel.reversed()}) {
+    const auto chi = chi_square(run_kernel(k, beta, beta, n, 12), exact_probabilities(beta), n);
+    EXPECT_LT(chi.statistic, chi.critical);
+  }
+}
+
+TEST(SpinFlipMetropolis, TheTestDetectsAWrongKernel) {
+  // A kernel for beta = 0.5 moves exact beta = 0.25 samples away from beta = 0.25.
+  const long n = 300000;
+  const logz::SpinFlipMetropolis kernel(logz::SiteOrder::random, 7);
+  const auto chi = chi_square(run_kernel(kernel, 0.25, 0.5, n, 13), exact_probabilities(0.25), n);
+  EXPECT_GT(chi.statistic, chi.critical);
+}
+
+TEST(SpinFlipMetropolis, AcceptanceCountsAreConsistent) {
+  const logz::IsingModel model(4, 4, 1.0, 1.0);
+  logz::SpinBatch batch = model.make_batch(3);
+  model.sample_base(batch, logz::BatchRandom{5, logz::Purpose::base_sample, 0, 0});
+  const logz::SpinFlipMetropolis kernel(logz::SiteOrder::random, 100);
+  const auto hot = kernel.step(model.at(0.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
+  EXPECT_EQ(hot.attempted, 300u);
+  EXPECT_EQ(hot.accepted, 300u);  // beta = 0: every flip is accepted
+  const logz::SpinFlipMetropolis sweep(logz::SiteOrder::checkerboard, 2);
+  const auto info = sweep.step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 2, 0});
+  EXPECT_EQ(info.attempted, 3u * 2u * 16u);
+  EXPECT_LE(info.accepted, info.attempted);
+  for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.spins(p)));
+}
+
+}  // namespace
