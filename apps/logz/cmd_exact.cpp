@@ -30,13 +30,13 @@ std::function<int()> add_exact_command(CLI::App& app) {
   CLI::App* ising = sub->add_subcommand(
       "ising", "Exact log Z of the R x C Ising torus, E = -J sum_<ij> s_i s_j, Z = sum exp(-beta E), "
                "by Kaufman's finite-lattice formula (or brute-force enumeration up to 30 sites)");
-  auto* rows = ising->add_option("--rows", a->rows, "Rows R")->check(CLI::PositiveNumber);
-  auto* cols = ising->add_option("--cols", a->cols, "Columns C")->check(CLI::PositiveNumber);
-  auto* size = ising->add_option("--size", a->size, "Side L of an L x L torus")->check(CLI::PositiveNumber);
+  auto* rows = ising->add_option("--rows", a->rows, "Rows R")->check(CLI::Range(1, 32768));
+  auto* cols = ising->add_option("--cols", a->cols, "Columns C")->check(CLI::Range(1, 32768));
+  auto* size = ising->add_option("--size", a->size, "Side L of an L x L torus")->check(CLI::Range(1, 32768));
   size->excludes(rows)->excludes(cols);
   rows->needs(cols);
   cols->needs(rows);
-  ising->add_option("--beta", a->beta, "Inverse temperature beta >= 0")->required()->check(CLI::NonNegativeNumber);
+  ising->add_option("--beta", a->beta, "Inverse temperature beta >= 0")->required();
   ising->add_option("--coupling,-J", a->coupling, "Coupling J (default 1)");
   ising->add_option("--method", a->method, "kaufman (default) or enumeration")
       ->check(CLI::IsMember({"kaufman", "enumeration"}));
@@ -45,6 +45,10 @@ std::function<int()> add_exact_command(CLI::App& app) {
     if (a->size > 0) a->rows = a->cols = a->size;
     if (a->rows <= 0 || a->cols <= 0)
       throw InputError("logz exact ising: --rows/--cols or --size: expected a lattice size");
+    if (!(a->beta >= 0.0) || !std::isfinite(a->beta))
+      throw InputError(fmt::format("logz exact ising: --beta: expected a finite number >= 0, got {}", a->beta));
+    if (!std::isfinite(a->coupling))
+      throw InputError("logz exact ising: --coupling: expected a finite number");
     const double log_z = a->method == "kaufman"
                              ? exact::ising_log_z_kaufman(a->rows, a->cols, a->beta, a->coupling)
                              : exact::ising_log_z_enumeration(a->rows, a->cols, a->beta, a->coupling);

@@ -56,7 +56,7 @@ std::function<int()> add_run_command(CLI::App& app) {
   sub->add_option("--set", args->sets, "Override a config key: section.key=value (repeatable)");
   sub->add_option("--seed", args->seed, "Random seed (overrides [run] seed)");
   sub->add_option("--threads", args->threads, "Worker threads, 0 = all (overrides [run] threads)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 4096));
   sub->add_option("--output,-o", args->output, "Write the full result as JSON to this file");
   sub->add_option("--works-csv", args->works_csv, "Write every path's work as CSV to this file");
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");

@@ -36,13 +36,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // One line, like every other input error.
+    std::cerr << "logz: error: " << e.what() << " (see logz --help)\n";
     return 2;
   }
   try {
-    for (std::size_t i = 0; i < app.get_subcommands().size(); ++i) {
-      (void)i;
-    }
     const auto subs = app.get_subcommands();
     const std::string name = subs.front()->get_name();
     const int index = name == "run" ? 0 : name == "exact" ? 1 : 2;

@@ -304,10 +304,16 @@ void check_arguments(std::string_view function, int rows, int cols, double beta,
 
 LogZ ising_kaufman(int rows, int cols, double beta, double coupling) {
   const double mn = static_cast<double>(rows) * cols;
-  if (beta == 0.0 || coupling == 0.0) {
-    // No interaction: log Z = mn log 2; only self-bonds (rows or cols = 1) carry energy, -J each.
+  if (std::fabs(coupling) * beta < 1e-150) {
+    // No interaction (beta = 0 or J = 0), or so weak that the next order is below rounding:
+    // log Z = mn log 2 + beta J S and <E> = -J S - beta Var_0(E), with S the number of
+    // self-bonds (rows or cols = 1) and Var_0(E) = J^2 sum over site pairs of (bond count)^2.
+    // This also keeps the formula away from subnormal K1.
     const double self_bonds = (rows == 1 ? cols : 0) + (cols == 1 ? rows : 0);
-    return {mn * kLn2, coupling * self_bonds};
+    const double vertical = rows == 1 ? 0.0 : rows == 2 ? 4.0 * cols : mn;
+    const double horizontal = cols == 1 ? 0.0 : cols == 2 ? 4.0 * rows : mn;
+    const double var0 = coupling * coupling * (vertical + horizontal);
+    return {mn * kLn2 + beta * coupling * self_bonds, coupling * self_bonds + beta * var0};
   }
   static constexpr int kPlus[4] = {1, 1, 1, 1};
   if (coupling > 0.0) return kaufman_core(rows, cols, coupling, coupling, beta, kPlus);

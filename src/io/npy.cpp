@@ -290,6 +290,7 @@ void convert_elements(const unsigned char* src, std::size_t n, const Dtype& d, d
   const bool big = d.big_endian;
   switch (d.elem) {
     case Elem::kF8:
+      if (n == 0) break;
       if (!big && std::endian::native == std::endian::little) {
         std::memcpy(out, src, n * sizeof(double));
       } else {

@@ -1,0 +1,223 @@
+// The `logz` tool as a user runs it: exit codes, one-line errors, JSON output,
+// and bitwise-identical estimates for any thread count.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "logz_cli_" + name; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+Result run_cli(const std::string& args) {
+  // ctest runs tests in parallel: name the capture files after the running test.
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string out = temp_path(test + "_stdout.txt"), err = temp_path(test + "_stderr.txt");
+  const std::string cmd = std::string(LOGZ_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+// A bad input: exit code 2 and exactly one line on stderr that contains `needle`.
+void expect_one_line_error(const Result& r, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+const char* kSmallConfig = R"([model]
+type = "ising"
+size = 4
+beta = 0.5
+[schedule]
+type = "linear"
+num_steps = 50
+[kernel]
+type = "metropolis"
+steps_per_temperature = 16
+[run]
+num_paths = 40
+equilibration_sweeps = 20
+seed = 5
+)";
+
+TEST(Cli, VersionAndHelp) {
+  const auto v = run_cli("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find("logz "), std::string::npos);
+  for (const char* cmd : {"--help", "run --help", "exact --help", "exact ising --help", "estimate --help"}) {
+    const auto h = run_cli(cmd);
+    EXPECT_EQ(h.exit_code, 0) << cmd;
+    EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd << ": " << h.out;
+  }
+  const auto none = run_cli("");
+  EXPECT_EQ(none.exit_code, 2);
+}
+
+TEST(Cli, ExactIsingKaufmanAgreesWithEnumeration) {
+  const std::string a = temp_path("exact_a.json"), b = temp_path("exact_b.json");
+  ASSERT_EQ(run_cli("exact ising --rows 3 --cols 4 --beta 0.7 -o " + a).exit_code, 0);
+  ASSERT_EQ(run_cli("exact ising --rows 3 --cols 4 --beta 0.7 --method enumeration -o " + b).exit_code, 0);
+  const auto ja = nlohmann::json::parse(read_file(a)), jb = nlohmann::json::parse(read_file(b));
+  EXPECT_NEAR(ja["reference"]["log_z"].get<double>(), jb["reference"]["log_z"].get<double>(), 1e-9);
+  const auto big = run_cli("exact ising --size 32 --beta 1");
+  EXPECT_EQ(big.exit_code, 0);
+  EXPECT_NE(big.out.find("1339.267"), std::string::npos) << big.out;
+  expect_one_line_error(run_cli("exact ising --size 4 --beta -1"), "beta");
+}
+
+TEST(Cli, RunWritesJsonWithEstimatesAndReference) {
+  const std::string cfg = temp_path("small.toml"), out = temp_path("small.json"), csv = temp_path("works.csv");
+  write_file(cfg, kSmallConfig);
+  const auto r = run_cli("run " + cfg + " -q -o " + out + " --works-csv " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("exact"), std::string::npos);
+  const auto j = nlohmann::json::parse(read_file(out));
+  const double exact = j["reference"]["log_z"].get<double>();
+  for (const char* m : {"ais", "raise", "lower_bound", "upper_bound", "bar"}) {
+    ASSERT_TRUE(j["estimates"].contains(m)) << m;
+    const double est = j["estimates"][m]["log_z"].get<double>();
+    const double se = j["estimates"][m]["std_error"].get<double>();
+    EXPECT_TRUE(std::isfinite(se) && se > 0) << m;
+    EXPECT_NEAR(j["estimates"][m]["evidence"].get<double>() + 16 * std::log(2.0), est, 1e-9);
+    if (std::string(m).find("bound") == std::string::npos) EXPECT_NEAR(est, exact, 5 * se + se * se) << m;
+  }
+  EXPECT_EQ(j["forward"]["works"].size(), 40u);
+  EXPECT_EQ(j["reverse"]["works"].size(), 40u);
+  EXPECT_EQ(j["betas"].size(), 51u);
+  EXPECT_EQ(j["config"]["run"]["seed"], 5);
+  EXPECT_EQ(j["config"]["kernel"]["site_order"], "random");  // defaults are resolved
+  const std::string works = read_file(csv);
+  EXPECT_EQ(std::count(works.begin(), works.end(), '\n'), 81);
+}
+
+TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
+  const std::string cfg = temp_path("threads.toml");
+  write_file(cfg, kSmallConfig);
+  std::string reference;
+  for (int t : {1, 2, 3}) {
+    const std::string out = temp_path("threads" + std::to_string(t) + ".json");
+    ASSERT_EQ(run_cli("run " + cfg + " -q --threads " + std::to_string(t) + " -o " + out).exit_code, 0);
+    auto j = nlohmann::json::parse(read_file(out));
+    const std::string estimates = j["estimates"].dump() + j["forward"].dump() + j["reverse"].dump();
+    if (reference.empty())
+      reference = estimates;
+    else
+      EXPECT_EQ(estimates, reference) << t << " threads";
+  }
+}
+
+TEST(Cli, SetAndSeedOverrideTheConfig) {
+  const std::string cfg = temp_path("override.toml"), out = temp_path("override.json");
+  write_file(cfg, kSmallConfig);
+  ASSERT_EQ(run_cli("run " + cfg + " -q --seed 77 --set run.directions=forward --set schedule.num_steps=20 -o " + out)
+                .exit_code,
+            0);
+  const auto j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["config"]["run"]["seed"], 77);
+  EXPECT_EQ(j["betas"].size(), 21u);
+  EXPECT_FALSE(j.contains("reverse"));
+  EXPECT_TRUE(j["estimates"].contains("ais"));
+  EXPECT_FALSE(j["estimates"].contains("bar"));
+}
+
+TEST(Cli, BadConfigsGiveOneLineErrors) {
+  struct Bad {
+    std::string set, needle;
+  };
+  const std::vector<Bad> bad = {
+      {"model.type=potts4", "[model] type: expected one of"},
+      {"model.size=0", "[model] size: expected an integer in [1, 32768], got 0"},
+      {"model.beta=-1", "[model] beta"},
+      {"schedule.num_steps=0", "[schedule] num_steps"},
+      {"schedule.type=cubic", "[schedule] type"},
+      {"kernel.type=hmc", "[kernel] type"},
+      {"kernel.steps_per_temperature=\"many\"", "steps_per_temperature"},
+      {"run.directions=[\"sideways\"]", "[run] directions"},
+      {"estimators.methods=[\"magic\"]", "[estimators] methods"},
+      {"run.num_pathz=3", "num_pathz: unknown key"},
+      {"run.directions=forward --set estimators.methods=bar", "needs forward and reverse"},
+  };
+  const std::string cfg = temp_path("bad.toml");
+  write_file(cfg, kSmallConfig);
+  for (const auto& b : bad) {
+    SCOPED_TRACE(b.set);
+    const auto r = run_cli("run " + cfg + " -q --set " + b.set);
+    expect_one_line_error(r, b.needle);
+    EXPECT_NE(r.err.find("bad.toml"), std::string::npos) << r.err;
+  }
+  const std::string broken = temp_path("broken.toml");
+  write_file(broken, "[model\ntype = \"ising\"\n");
+  expect_one_line_error(run_cli("run " + broken), "broken.toml:1");
+  expect_one_line_error(run_cli("run /nonexistent/config.toml"), "/nonexistent/config.toml");
+  const std::string missing = temp_path("missing.toml");
+  write_file(missing, "[model]\ntype = \"ising\"\n");
+  expect_one_line_error(run_cli("run " + missing), "[model] rows: expected an integer in [1, 32768] (this key is required)");
+}
+
+TEST(Cli, EstimateOnUsersWorkFiles) {
+  // Gaussian works: forward N(mu, s^2), reverse N(s^2 - mu, s^2), log Z = -(mu - s^2 / 2).
+  const double mu = 3.0, s = 1.0;
+  std::string f = "# forward works\n", r;
+  unsigned long long x = 12345;
+  auto uniform = [&] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((x >> 11) + 0.5) * 0x1.0p-53;
+  };
+  for (int i = 0; i < 2000; ++i) {
+    const double z1 = std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+    const double z2 = std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+    f += std::to_string(mu + s * z1) + "\n";
+    r += std::to_string(s * s - mu + s * z2) + "\n";
+  }
+  const std::string ff = temp_path("fw.txt"), rf = temp_path("rw.txt"), out = temp_path("est.json");
+  write_file(ff, f);
+  write_file(rf, r);
+  const auto res = run_cli("estimate --forward " + ff + " --reverse " + rf + " -o " + out);
+  ASSERT_EQ(res.exit_code, 0) << res.err;
+  const auto j = nlohmann::json::parse(read_file(out));
+  const double truth = -(mu - s * s / 2);
+  for (const char* m : {"ais", "raise", "bar"}) {
+    const double est = j["estimates"][m]["log_z"].get<double>(), se = j["estimates"][m]["std_error"].get<double>();
+    EXPECT_NEAR(est, truth, 5 * se + se * se) << m;
+  }
+  const auto only_f = run_cli("estimate --forward " + ff);
+  EXPECT_EQ(only_f.exit_code, 0);
+  EXPECT_NE(only_f.out.find("ais"), std::string::npos);
+  EXPECT_EQ(only_f.out.find("bar"), std::string::npos);
+
+  const std::string nan = temp_path("nan.txt"), text = temp_path("text.txt");
+  write_file(nan, "1.0\n2.0\nnan\n");
+  write_file(text, "1.0\nabc\n");
+  expect_one_line_error(run_cli("estimate --forward " + nan), "nan.txt:3");
+  expect_one_line_error(run_cli("estimate --forward " + text), "text.txt:2");
+  expect_one_line_error(run_cli("estimate --forward /nonexistent/w.txt"), "/nonexistent/w.txt");
+  expect_one_line_error(run_cli("estimate --forward " + ff + " --methods bar"), "needs forward and reverse");
+  expect_one_line_error(run_cli("estimate --forward " + ff + " --methods wham"), "--methods");
+  expect_one_line_error(run_cli("estimate"), "expected at least one work file");
+}
+
+}  // namespace
