@@ -26,12 +26,12 @@ inline bool update_site(const IsingTarget& t, std::int8_t* s, int i, std::uint32
                         std::int64_t& delta) {
   const auto& nb = t.lattice->neighbours(i);
   const int s_h = s[i] * (s[nb[0]] + s[nb[1]] + s[nb[2]] + s[nb[3]]);
-  if (bits < t.accept_threshold[(s_h + 4) >> 1]) {
-    s[i] = static_cast<std::int8_t>(-s[i]);
-    delta -= 2 * s_h;
-    return true;
-  }
-  return false;
+  // Branch-free: acceptances are unpredictable, so select instead of jumping.
+  const bool accept = bits < t.accept_threshold[(s_h + 4) >> 1];
+  const int sign = 1 - 2 * static_cast<int>(accept);
+  s[i] = static_cast<std::int8_t>(sign * s[i]);
+  delta -= 2 * s_h * static_cast<int>(accept);
+  return accept;
 }
 
 }  // namespace

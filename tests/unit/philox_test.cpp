@@ -97,3 +97,21 @@ TEST(RandomStream, BelowIsUniform) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Philox, EightBlocksEqualEightScalarBlocks) {
+  // Includes a counter whose draw word wraps around 2^32 inside the eight blocks.
+  for (std::uint32_t d0 : {0u, 0x243f6a88u, 0xfffffffcu}) {
+    const logz::PhiloxCounter c = {d0, 0x85a308d3, 0x13198a2e, 0x03707344};
+    const logz::PhiloxKey k = {0xa4093822, 0x299f31d0};
+    std::uint32_t out[32];
+    logz::philox4x32_10_x8(c, k, out);
+    for (std::uint32_t i = 0; i < 8; ++i) {
+      const auto b = logz::philox4x32_10({d0 + i, c[1], c[2], c[3]}, k);
+      for (int j = 0; j < 4; ++j) EXPECT_EQ(out[4 * i + j], b[j]) << d0 << " block " << i;
+    }
+  }
+}
+
+}  // namespace
