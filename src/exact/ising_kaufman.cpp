@@ -35,15 +35,16 @@ double add_log(double a, double b) {
 }
 
 // Couplings of the transfer-matrix form: K1 = a1*beta > 0 on the bonds between successive rows
-// (m rows: the transfer direction), K2 = a2*beta (any sign, nonzero) on the n bonds in a row.
+// (m rows: the transfer direction), K2 = a2*beta > 0 on the n bonds within a row. (The public
+// functions only use a1 = a2 = |J|; the two names keep track of which bond is which.)
 struct Couplings {
   double a1, a2;
   double k1, k2;
   double k1_dual;       // K1* with tanh K1* = exp(-2 K1)
   double dk1_dual;      // d K1* / d beta = -a1 / sinh 2K1
   double log_sinh_2k1;  // log sinh 2K1 (sinh 2K1* = 1 / sinh 2K1)
-  double log_s2;        // log sinh 2|K2|
-  double coth_2abs_k2;  // coth 2|K2|
+  double log_sinh_2k2;  // log sinh 2K2
+  double coth_2k2;      // coth 2K2
 };
 
 Couplings make_couplings(double a1, double a2, double beta) {
@@ -56,8 +57,8 @@ Couplings make_couplings(double a1, double a2, double beta) {
   c.k1_dual = -0.5 * (log1m_exp_neg(2.0 * c.k1) - std::log1p(std::exp(-2.0 * c.k1)));
   c.log_sinh_2k1 = log_sinh(2.0 * c.k1);
   c.dk1_dual = -a1 * std::exp(-c.log_sinh_2k1);
-  c.log_s2 = log_sinh(2.0 * std::fabs(c.k2));
-  c.coth_2abs_k2 = 1.0 / std::tanh(2.0 * std::fabs(c.k2));
+  c.log_sinh_2k2 = log_sinh(2.0 * c.k2);
+  c.coth_2k2 = 1.0 / std::tanh(2.0 * c.k2);
   return c;
 }
 
@@ -67,7 +68,7 @@ Couplings make_couplings(double a1, double a2, double beta) {
 // (2 cosh K1)^{mn}. So a mode is described by gamma and by |gamma| - 2K1*, both with their
 // beta derivatives, the latter computed without subtracting large numbers.
 struct Mode {
-  double gamma;     // signed for the special modes l = 0 and l = n, else > 0
+  double gamma;     // signed for the special mode l = 0, else > 0
   double dgamma;    // d gamma / d beta
   double shifted;   // |gamma| - 2 K1*
   double dshifted;  // d|gamma|/d beta - 2 dK1*/d beta
@@ -75,11 +76,11 @@ struct Mode {
 
 // gamma_l of Kaufman's formula, cosh gamma_l = cosh 2K1* cosh 2K2 - sinh 2K1* sinh 2K2 cos(pi l/n),
 // for 0 <= l < 2n. Written as cosh gamma_l = 1 + d with d = A + B,
-//   A = 2 sinh^2(|K2| - K1*),  B = 2 sinh 2K1* sinh 2|K2| w,
-//   w = sin^2(pi l / 2n) for K2 > 0, cos^2(pi l / 2n) for K2 < 0,
-// both terms >= 0 (B > 0 for the generic modes), so gamma is accurate near 0 and computed in log
-// space when large. The two modes where d can vanish carry a sign (this is what makes the formula
-// hold on both sides of the critical point): gamma_0 = 2(K2 - K1*), gamma_n = 2(K2 + K1*).
+//   A = 2 sinh^2(K2 - K1*),  B = 2 sinh 2K1* sinh 2K2 sin^2(pi l / 2n),
+// both terms >= 0 (B > 0 for l != 0), so gamma is accurate near 0 and computed in log space when
+// large. The mode l = 0, where d can vanish, carries a sign: gamma_0 = 2(K2 - K1*), i.e.
+// e^{gamma_0} = e^{2K} tanh K in the isotropic case, which is NEGATIVE for K < K_c (high
+// temperature); taking |gamma_0| there is the classic error. gamma_n = 2(K2 + K1*) > 0.
 Mode kaufman_mode(const Couplings& c, int n, int l) {
   Mode mode{};
   const double k1s = c.k1_dual;
@@ -95,42 +96,38 @@ Mode kaufman_mode(const Couplings& c, int n, int l) {
   if (l == n) {
     mode.gamma = 2.0 * (c.k2 + k1s);
     mode.dgamma = 2.0 * (c.a2 + dk1s);
-    const bool neg = c.k2 + k1s < 0.0;
-    mode.shifted = neg ? -2.0 * c.k2 - 4.0 * k1s : 2.0 * c.k2;
-    mode.dshifted = neg ? -2.0 * c.a2 - 4.0 * dk1s : 2.0 * c.a2;
+    mode.shifted = 2.0 * c.k2;
+    mode.dshifted = 2.0 * c.a2;
     return mode;
   }
-  int lf = std::min(l, 2 * n - l);  // gamma_l = gamma_{2n-l}; 0 < lf < n
-  if (c.k2 < 0.0) lf = n - lf;      // cos^2(pi l / 2n) = sin^2(pi (n - l) / 2n)
+  const int lf = std::min(l, 2 * n - l);  // gamma_l = gamma_{2n-l}; 0 < lf < n
   const double log_w = 2.0 * std::log(std::sin(kPi * lf / (2.0 * n)));
-  const double abs_k2 = std::fabs(c.k2);
-  const double abs_a2 = std::fabs(c.a2);
-  const double u = abs_k2 - k1s;
+  const double u = c.k2 - k1s;
   const double abs_u = std::fabs(u);
   // log A, log B and the same minus 2K1*:
   //   log A - 2K1* = -log 2 + 2(|u| - K1*) + 2 log(1 - e^{-2|u|}),
-  //   log B - 2K1* = log(1 - e^{-4K1*}) + log sinh 2|K2| + log w.
+  //   log B - 2K1* = log(1 - e^{-4K1*}) + log sinh 2K2 + log w.
   double log_a = -INFINITY;
   double log_a_shift = -INFINITY;
   if (u != 0.0) {
     const double log1m = log1m_exp_neg(2.0 * abs_u);
     log_a = -kLn2 + 2.0 * abs_u + 2.0 * log1m;
-    log_a_shift = -kLn2 + (u < 0.0 ? -2.0 * abs_k2 : 2.0 * abs_k2 - 4.0 * k1s) + 2.0 * log1m;
+    log_a_shift = -kLn2 + (u < 0.0 ? -2.0 * c.k2 : 2.0 * c.k2 - 4.0 * k1s) + 2.0 * log1m;
   }
-  const double log_b = kLn2 - c.log_sinh_2k1 + c.log_s2 + log_w;
-  const double log_b_shift = log1m_exp_neg(4.0 * k1s) + c.log_s2 + log_w;
+  const double log_b = kLn2 - c.log_sinh_2k1 + c.log_sinh_2k2 + log_w;
+  const double log_b_shift = log1m_exp_neg(4.0 * k1s) + c.log_sinh_2k2 + log_w;
   const double log_d = add_log(log_a, log_b);
   const double log_d_shift = add_log(log_a_shift, log_b_shift);
-  // d log A / d beta - 2 dK1*, with u' = |a2| - dK1*:
-  //   u < 0: -2|a2| coth|u| + 2 dK1* (coth|u| - 1);  u > 0: 2 u' coth u - 2 dK1*.
+  // d log A / d beta - 2 dK1*, with u' = a2 - dK1* (dK1* ~ -1/(2 beta) is large at small beta):
+  //   u < 0: -2 a2 coth|u| + 2 dK1* (coth|u| - 1);  u > 0: 2 u' coth u - 2 dK1*.
   double da_shift = 0.0;
   if (u < 0.0) {
-    da_shift = -2.0 * abs_a2 / std::tanh(abs_u) + 2.0 * dk1s * (2.0 / std::expm1(2.0 * abs_u));
+    da_shift = -2.0 * c.a2 / std::tanh(abs_u) + 2.0 * dk1s * (2.0 / std::expm1(2.0 * abs_u));
   } else if (u > 0.0) {
-    da_shift = 2.0 * (abs_a2 - dk1s) / std::tanh(u) - 2.0 * dk1s;
+    da_shift = 2.0 * (c.a2 - dk1s) / std::tanh(u) - 2.0 * dk1s;
   }
-  // d log B / d beta - 2 dK1* = -2 a1 tanh K1 + 2 |a2| coth 2|K2|.
-  const double db_shift = -2.0 * c.a1 * std::tanh(c.k1) + 2.0 * abs_a2 * c.coth_2abs_k2;
+  // d log B / d beta - 2 dK1* = -2 a1 tanh K1 + 2 a2 coth 2K2.
+  const double db_shift = -2.0 * c.a1 * std::tanh(c.k1) + 2.0 * c.a2 * c.coth_2k2;
   const double dlog_d_shift = (u != 0.0 ? std::exp(log_a_shift - log_d_shift) * da_shift : 0.0) +
                               std::exp(log_b_shift - log_d_shift) * db_shift;
   // gamma = acosh(1 + d); gamma' = (d'/d) r with r = sqrt(d / (d + 2)).
@@ -200,11 +197,12 @@ struct LogZ {
   double dlog_z;  // d log Z / d beta
 };
 
-// Kaufman (1949): Z = (1/2) (2 sinh 2K1)^{mn/2} sum_i eps_i Z_i, with
+// Kaufman (1949): Z = (1/2) (2 sinh 2K1)^{mn/2} (Z_1 + Z_2 + Z_3 + Z_4), with
 //   Z_1 = prod_r 2cosh(m gamma_{2r+1}/2), Z_2 = prod_r 2sinh(m gamma_{2r+1}/2),
 //   Z_3 = prod_r 2cosh(m gamma_{2r}/2),   Z_4 = prod_r 2sinh(m gamma_{2r}/2), r = 0..n-1,
-// evaluated as log Z = -log 2 + mn log(2 cosh K1) + log sum_i eps_i Z_i e^{-mn K1*}.
-LogZ kaufman_core(int m, int n, double a1, double a2, double beta, const int eps[4]) {
+// evaluated as log Z = -log 2 + mn log(2 cosh K1) + log sum_i Z_i e^{-mn K1*}. Z_4 < 0 for
+// K < K_c (one negative factor, from gamma_0); the sum stays positive (Z_1 + Z_2 dominates).
+LogZ kaufman_core(int m, int n, double a1, double a2, double beta) {
   const Couplings c = make_couplings(a1, a2, beta);
   Product p[4];
   for (int r = 0; r < n; ++r) {
@@ -224,13 +222,18 @@ LogZ kaufman_core(int m, int n, double a1, double a2, double beta, const int eps
   for (int i = 0; i < 4; ++i) {
     const Product& q = p[i];
     if (q.zeros > 1) continue;
-    const double v = eps[i] * q.sign * std::exp(q.log_abs - top);
+    const double v = q.sign * std::exp(q.log_abs - top);
     if (q.zeros == 0) {
       sum += v;
       dsum += v * q.dlog;
     } else {
       dsum += v * q.zero_d;
     }
+  }
+  if (!(sum > 0.0)) {
+    throw NumericalError("ising Kaufman formula: the sum of Kaufman's four terms is not positive (" +
+                         std::to_string(sum) + ") for m = " + std::to_string(m) +
+                         ", n = " + std::to_string(n) + ", beta = " + std::to_string(beta));
   }
   const double mn = static_cast<double>(m) * n;
   LogZ out{};
@@ -315,11 +318,14 @@ LogZ ising_kaufman(int rows, int cols, double beta, double coupling) {
     const double var0 = coupling * coupling * (vertical + horizontal);
     return {mn * kLn2 + beta * coupling * self_bonds, coupling * self_bonds + beta * var0};
   }
-  static constexpr int kPlus[4] = {1, 1, 1, 1};
-  if (coupling > 0.0) return kaufman_core(rows, cols, coupling, coupling, beta, kPlus);
+  // m = rows is the transfer direction (the formula was checked against enumeration on
+  // non-square lattices with this orientation; for equal couplings Z is symmetric anyway).
+  if (coupling > 0.0) return kaufman_core(rows, cols, coupling, coupling, beta);
   // Antiferromagnet (check_arguments allows only these two cases). Both sides even: flipping
   // every other row and every other column maps J to -J exactly.
-  if (rows % 2 == 0 && cols % 2 == 0) return kaufman_core(rows, cols, -coupling, -coupling, beta, kPlus);
+  if (rows % 2 == 0 && cols % 2 == 0) {
+    return kaufman_core(rows, cols, -coupling, -coupling, beta);
+  }
   // A single row or column: the closed-form ring, which stays accurate at low temperature.
   if (cols == 1) return ring_with_self_bonds(rows, coupling, beta);
   return ring_with_self_bonds(cols, coupling, beta);
