@@ -1,5 +1,6 @@
 #include "logz/exact/ising_enumeration.hpp"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -34,17 +35,17 @@ void check_arguments(std::string_view function, int rows, int cols, double beta,
 // satisfied. Walks all 2^N configurations in Gray-code order, updating k at each flip.
 std::vector<std::uint64_t> unsatisfied_bond_histogram(int rows, int cols) {
   const int n = rows * cols;
-  // For each site, the other ends of its four bond slots (right, left, down, up), self-bonds
-  // removed. With R or C = 2 the same neighbour appears twice: two distinct bonds.
-  std::vector<std::vector<int>> neighbours(n);
+  // For each site, the other ends of its four bond slots (right, left, down, up). With R or C = 2
+  // the same neighbour is the other end of two distinct bonds and appears twice. A self-bond slot
+  // (R or C = 1) points at the site itself: it never changes and is left out of the degree.
+  std::vector<std::array<int, 4>> ends(n);
+  std::vector<int> degree(n, 0);
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
       const int i = r * cols + c;
-      const int ends[4] = {r * cols + (c + 1) % cols, r * cols + (c + cols - 1) % cols,
-                           ((r + 1) % rows) * cols + c, ((r + rows - 1) % rows) * cols + c};
-      for (int j : ends) {
-        if (j != i) neighbours[i].push_back(j);
-      }
+      ends[i] = {r * cols + (c + 1) % cols, r * cols + (c + cols - 1) % cols,
+                 ((r + 1) % rows) * cols + c, ((r + rows - 1) % rows) * cols + c};
+      for (int j : ends[i]) degree[i] += j != i ? 1 : 0;
     }
   }
   std::vector<std::uint64_t> counts(2 * n + 1, 0);
@@ -54,11 +55,13 @@ std::vector<std::uint64_t> unsatisfied_bond_histogram(int rows, int cols) {
   const std::uint64_t total = std::uint64_t{1} << n;
   for (std::uint64_t step = 1; step < total; ++step) {
     const int k = std::countr_zero(step);
-    const std::uint32_t bk = (bits >> k) & 1u;
-    for (int j : neighbours[k]) {
-      // Equal before the flip: the bond becomes unsatisfied; different: it becomes satisfied.
-      unsatisfied += (((bits >> j) & 1u) == bk) ? 1 : -1;
-    }
+    // Bonds to neighbours whose spin differs from s_k (before the flip) become satisfied, the
+    // others become unsatisfied. differ has bit j set iff s_j != s_k (never for j = k).
+    const std::uint32_t differ = bits ^ (0u - ((bits >> k) & 1u));
+    const std::array<int, 4>& e = ends[k];
+    const int d = static_cast<int>(((differ >> e[0]) & 1u) + ((differ >> e[1]) & 1u) +
+                                   ((differ >> e[2]) & 1u) + ((differ >> e[3]) & 1u));
+    unsatisfied += degree[k] - 2 * d;
     bits ^= std::uint32_t{1} << k;
     ++counts[unsatisfied];
   }

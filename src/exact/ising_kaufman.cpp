@@ -231,9 +231,9 @@ LogZ kaufman_core(int m, int n, double a1, double a2, double beta) {
     }
   }
   if (!(sum > 0.0)) {
-    throw NumericalError("ising Kaufman formula: the sum of Kaufman's four terms is not positive (" +
-                         std::to_string(sum) + ") for m = " + std::to_string(m) +
-                         ", n = " + std::to_string(n) + ", beta = " + std::to_string(beta));
+    throw NumericalError("ising Kaufman formula: sum of the four terms not positive (" +
+                         std::to_string(sum) + ") for m = " + std::to_string(m) + ", n = " +
+                         std::to_string(n) + ", beta = " + std::to_string(beta));
   }
   const double mn = static_cast<double>(m) * n;
   LogZ out{};
