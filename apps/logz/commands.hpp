@@ -10,6 +10,10 @@ namespace logz::cli {
 std::function<int()> add_run_command(CLI::App& app);
 std::function<int()> add_exact_command(CLI::App& app);
 std::function<int()> add_estimate_command(CLI::App& app);
+std::function<int()> add_plot_command(CLI::App& app);    // cmd_plot.cpp
+std::function<int()> add_train_command(CLI::App& app);   // cmd_train.cpp
+std::function<int()> add_sample_command(CLI::App& app);  // cmd_sample.cpp
+std::function<int()> add_loglik_command(CLI::App& app);  // cmd_loglik.cpp
 
 // Writes text to a file; a failure is a logz::InputError naming the file.
 void write_text_file(const std::string& path, const std::string& text);

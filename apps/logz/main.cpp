@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "commands.hpp"
 #include "logz/core/error.hpp"
@@ -24,9 +25,16 @@ int main(int argc, char** argv) {
                "evidence (log Z), reported beside exact answers where they exist."};
   app.set_version_flag("--version", std::string("logz ") + logz::version());
   app.require_subcommand(1);
-  std::vector<std::function<int()>> commands = {logz::cli::add_run_command(app),
-                                                logz::cli::add_exact_command(app),
-                                                logz::cli::add_estimate_command(app)};
+  // One line per subcommand (one file each).
+  const std::map<std::string, std::function<int()>> commands = {
+      {"run", logz::cli::add_run_command(app)},
+      {"exact", logz::cli::add_exact_command(app)},
+      {"estimate", logz::cli::add_estimate_command(app)},
+      {"plot", logz::cli::add_plot_command(app)},
+      {"train", logz::cli::add_train_command(app)},
+      {"sample", logz::cli::add_sample_command(app)},
+      {"loglik", logz::cli::add_loglik_command(app)},
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -41,10 +49,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const auto subs = app.get_subcommands();
-    const std::string name = subs.front()->get_name();
-    const int index = name == "run" ? 0 : name == "exact" ? 1 : 2;
-    return commands[index]();
+    return commands.at(app.get_subcommands().front()->get_name())();
   } catch (const logz::Error& e) {
     std::cerr << "logz: error: " << e.what() << "\n";
     return 2;

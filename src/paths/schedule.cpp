@@ -80,6 +80,15 @@ Schedule sigmoid_schedule(std::size_t num_steps, double steepness) {
   return Schedule(std::move(b), "sigmoid schedule");
 }
 
+Schedule salakhutdinov_schedule() {
+  std::vector<double> b;
+  for (int i = 0; i < 500; ++i) b.push_back(i * 1e-3);      // 0 .. 0.499
+  for (int i = 0; i < 4000; ++i) b.push_back(0.5 + i * 1e-4);  // 0.5 .. 0.8999
+  for (int i = 0; i <= 10000; ++i) b.push_back(0.9 + i * 1e-5);  // 0.9 .. 1
+  b.back() = 1.0;
+  return Schedule(std::move(b), "salakhutdinov schedule");
+}
+
 Schedule schedule_from_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) fail_input(path, "", "a readable schedule file (one beta per line)");

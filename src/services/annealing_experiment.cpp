@@ -35,7 +35,9 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
 Schedule read_schedule(Config& config) {
   auto s = config.section("schedule");
   s.check_known({"type", "num_steps", "beta_min", "steepness", "file"});
-  const std::string type = s.get_string("type", "linear", {"linear", "geometric", "sigmoid", "file"});
+  const std::string type =
+      s.get_string("type", "linear", {"linear", "geometric", "sigmoid", "salakhutdinov", "file"});
+  if (type == "salakhutdinov") return salakhutdinov_schedule();
   if (type == "file") {
     std::filesystem::path file = s.get_string("file", std::nullopt);
     // Relative paths are relative to the config file.

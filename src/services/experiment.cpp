@@ -9,6 +9,9 @@ namespace logz {
 const std::map<std::string, ExperimentRunner>& experiment_registry() {
   static const std::map<std::string, ExperimentRunner> registry = {
       {"ising", run_ising_experiment},
+      {"potts", run_potts_experiment},
+      {"gaussian_toy", run_gaussian_toy_experiment},
+      {"rbm", run_rbm_experiment},
   };
   return registry;
 }

@@ -32,6 +32,16 @@ TEST(Schedule, NamedSchedulesAreValid) {
   EXPECT_NEAR(s[2] + s[8], 1.0, 1e-12);
 }
 
+TEST(Schedule, SalakhutdinovLadder) {
+  const auto s = logz::salakhutdinov_schedule();
+  expect_valid(s, 14500);
+  EXPECT_NEAR(s[500], 0.5, 1e-15);
+  EXPECT_NEAR(s[4500], 0.9, 1e-15);
+  EXPECT_NEAR(s[1] - s[0], 1e-3, 1e-15);
+  EXPECT_NEAR(s[501] - s[500], 1e-4, 1e-13);
+  EXPECT_NEAR(s[14500] - s[14499], 1e-5, 1e-12);
+}
+
 TEST(Schedule, RejectsInvalidLadders) {
   EXPECT_THROW(logz::Schedule({0.0}), logz::InputError);
   EXPECT_THROW(logz::Schedule({0.1, 1.0}), logz::InputError);

@@ -33,6 +33,10 @@ Schedule geometric_schedule(std::size_t num_steps, double beta_min = 1e-4);
 // Sigmoid of Grosse et al. (2015): beta_k proportional to sigma(delta (2k/K - 1)),
 // rescaled to run exactly from 0 to 1; steepness delta (default 4).
 Schedule sigmoid_schedule(std::size_t num_steps, double steepness = 4.0);
+// Salakhutdinov & Murray (2008)'s RBM ladder: 0 to 0.5 in steps of 1e-3, 0.5
+// to 0.9 in steps of 1e-4, 0.9 to 1 in steps of 1e-5: 14,501 distinct values
+// (their published count, 14,503, repeats 0.5 and 0.9 where the pieces meet).
+Schedule salakhutdinov_schedule();
 // One beta per line (blank lines and '#' comments skipped); errors name file and line.
 Schedule schedule_from_file(const std::string& path);
 

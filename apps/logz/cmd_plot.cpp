@@ -1,0 +1,14 @@
+// logz plot: placeholder until its issue lands (see the open issues); it says so
+// and exits with an error rather than pretending to work.
+#include "commands.hpp"
+#include "logz/core/error.hpp"
+
+namespace logz::cli {
+
+std::function<int()> add_plot_command(CLI::App& app) {
+  CLI::App* sub = app.add_subcommand("plot", "(not available yet in this version)");
+  sub->allow_extras();
+  return [] () -> int { throw InputError("logz plot: not available yet in this version of logz"); };
+}
+
+}  // namespace logz::cli

@@ -1,0 +1,74 @@
+#include "logz/models/rbm_parameters.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+#include "logz/core/error.hpp"
+#include "logz/io/npz.hpp"
+
+namespace logz {
+
+namespace {
+
+void require_finite(const std::string& source, const std::string& key, const double* data, Eigen::Index n) {
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (!std::isfinite(data[i]))
+      fail_input(source, key, fmt::format("finite values, got {} at flat index {}", data[i], i));
+}
+
+}  // namespace
+
+void RbmParameters::validate(const std::string& source, const RbmKeys& keys) const {
+  if (W.rows() < 1 || W.cols() < 1) fail_input(source, keys.weights, "a non-empty M x J matrix");
+  if (a.size() != W.rows())
+    fail_input(source, keys.visible_bias,
+               fmt::format("{} visible biases (W is {} x {}), got {}", W.rows(), W.rows(), W.cols(), a.size()));
+  if (b.size() != W.cols())
+    fail_input(source, keys.hidden_bias,
+               fmt::format("{} hidden biases (W is {} x {}), got {}", W.cols(), W.rows(), W.cols(), b.size()));
+  require_finite(source, keys.weights, W.data(), W.size());
+  require_finite(source, keys.visible_bias, a.data(), a.size());
+  require_finite(source, keys.hidden_bias, b.data(), b.size());
+}
+
+RbmParameters load_rbm(const std::string& path, const RbmKeys& keys) {
+  const io::Array w = io::read_npz_array(path, keys.weights);
+  const io::Array a = io::read_npz_array(path, keys.visible_bias);
+  const io::Array b = io::read_npz_array(path, keys.hidden_bias);
+  if (w.ndim() != 2)
+    fail_input(path, keys.weights, "a 2-D array (visible x hidden), got shape " + io::shape_to_string(w.shape));
+  auto as_vector = [&](const io::Array& x, const std::string& key) {
+    if (x.ndim() == 2 && (x.shape[0] == 1 || x.shape[1] == 1)) return;  // row or column vector
+    if (x.ndim() != 1) fail_input(path, key, "a 1-D array, got shape " + io::shape_to_string(x.shape));
+  };
+  as_vector(a, keys.visible_bias);
+  as_vector(b, keys.hidden_bias);
+  RbmParameters p;
+  const auto m = static_cast<Eigen::Index>(w.shape[0]), j = static_cast<Eigen::Index>(w.shape[1]);
+  // io::Array is row-major.
+  p.W = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(w.data.data(), m, j);
+  p.a = Eigen::Map<const Eigen::VectorXd>(a.data.data(), static_cast<Eigen::Index>(a.size()));
+  p.b = Eigen::Map<const Eigen::VectorXd>(b.data.data(), static_cast<Eigen::Index>(b.size()));
+  p.validate(path, keys);
+  return p;
+}
+
+void save_rbm(const std::string& path, const RbmParameters& rbm, const RbmKeys& keys) {
+  rbm.validate(path, keys);
+  std::map<std::string, io::Array> arrays;
+  io::Array w;
+  w.shape = {static_cast<std::size_t>(rbm.W.rows()), static_cast<std::size_t>(rbm.W.cols())};
+  w.data.resize(rbm.W.size());
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(w.data.data(), rbm.W.rows(),
+                                                                                      rbm.W.cols()) = rbm.W;
+  arrays[keys.weights] = std::move(w);
+  arrays[keys.visible_bias] = io::Array{{static_cast<std::size_t>(rbm.a.size())},
+                                        std::vector<double>(rbm.a.data(), rbm.a.data() + rbm.a.size())};
+  arrays[keys.hidden_bias] = io::Array{{static_cast<std::size_t>(rbm.b.size())},
+                                       std::vector<double>(rbm.b.data(), rbm.b.data() + rbm.b.size())};
+  io::write_npz(path, arrays);
+}
+
+}  // namespace logz
