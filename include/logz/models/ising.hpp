@@ -72,6 +72,7 @@ class IsingModel {
 
   // ---- the annealing-path interface (see anneal/annealer.hpp)
   using Batch = SpinBatch;
+  static constexpr bool geometric_path = true;  // U_t = t * beta * E: linear in t
   Batch make_batch(std::size_t num_particles) const { return Batch(num_particles, num_sites()); }
   // Exact draws from the uniform base.
   void sample_base(Batch& batch, const BatchRandom& random) const;

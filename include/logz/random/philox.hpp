@@ -24,6 +24,10 @@ enum class Purpose : std::uint32_t {
   resample = 5,
   bootstrap = 6,
   posterior = 7,
+  tempering_kernel = 8,   // x-moves of simulated tempering
+  tempering_level = 9,    // draws of the temperature index k given x
+  tempering_start = 10,   // initial states and levels of tempered chains
+  data = 11,              // data handling: binarisation by sampling, shuffles
   test = 99,
 };
 

@@ -1,0 +1,43 @@
+// MBAR (Shirts & Chodera 2008): the maximum-likelihood free energies of K
+// states from samples pooled over them. With reduced energies u_k(x_n) and N_k
+// samples from state k, f_k = -log Z_k solves
+//   f_k = -log sum_n exp(-u_k(x_n)) / sum_l N_l exp(f_l - u_l(x_n)),
+// found by Newton's method on the convex objective
+//   F(f) = sum_n log sum_l N_l exp(f_l - u_l(x_n)) - sum_k N_k f_k
+// with a backtracking line search, all sums in log space; warm-startable. Its
+// asymptotic covariance is pymbar's "svd-ew" formula
+//   Theta = V S (I - S V' diag(N) V S)^+ S V',   W = U S V' the weights.
+// Results are log(Z_k / Z_1) (relative to the first state) and their standard errors.
+#pragma once
+
+#include <Eigen/Core>
+#include <span>
+#include <vector>
+
+#include "logz/estimators/rts.hpp"
+
+namespace logz {
+
+struct MbarOptions {
+  double tolerance = 1e-10;       // on max_k |sum_n W_nk - 1| (relative gradient)
+  int max_iterations = 200;
+  std::vector<double> initial_log_z;  // warm start: log(Z_k / Z_1), or empty
+};
+
+struct MbarResult {
+  std::vector<double> log_z;      // log(Z_k / Z_1)
+  std::vector<double> std_error;  // of log(Z_k / Z_1)
+  Eigen::MatrixXd covariance;     // of f = -log Z (K x K)
+  int iterations = 0;
+  bool converged = false;
+};
+
+// u: K x N reduced energies (u(k, n) = u_k(x_n)); num_samples: N_k per state (sum = N).
+MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, const MbarOptions& options = {});
+
+// MBAR on recorded tempered samples: u_k(x_n) = -beta_k Delta_n, N_k = visits of
+// level k (TemperingOptions::record_samples must have been on).
+LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> betas,
+                              const MbarOptions& options = {});
+
+}  // namespace logz

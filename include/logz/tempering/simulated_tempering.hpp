@@ -1,0 +1,171 @@
+// Simulated tempering over a ladder (Carlson et al. 2016, section 2): each
+// chain holds (x, k); a sweep moves x with the kernel at beta_k (any logz
+// kernel: the kernel never knows it is tempered), then draws k exactly from
+// q(beta_k | x) (eq. 7), and records the Rao-Blackwellized statistics of
+// tempering/tempering_stats.hpp. Chains live in fixed chunks with their own
+// Philox streams (addressed by chain and a global sweep counter), statistics
+// are kept per chain: results do not depend on the thread count.
+//
+// Energies: for a geometric path (the model declares `static constexpr bool
+// geometric_path = true`) U_k(x) - U_1(x) = beta_k (U_K(x) - U_1(x)), one
+// work_increment(0, 1) per sweep; otherwise work_increment(0, beta_k) for each k.
+// Delta = log f(x) - log p_1(x) = -(U_K(x) - U_1(x)) is what TI integrates.
+#pragma once
+
+#include <cstdint>
+#include <cmath>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <span>
+#include <vector>
+
+#include "logz/core/error.hpp"
+#include "logz/parallel/parallel_for.hpp"
+#include "logz/random/philox.hpp"
+#include "logz/tempering/ladder.hpp"
+#include "logz/tempering/level_probabilities.hpp"
+#include "logz/tempering/tempering_stats.hpp"
+
+namespace logz {
+
+struct TemperingOptions {
+  std::size_t num_chains = 100;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  std::size_t chunk_size = 4;   // chains per chunk (fixes the grouping of GEMMs, if any)
+  bool record_samples = false;  // keep (Delta, level) of every sample, for MBAR
+};
+
+template <class Path>
+inline constexpr bool is_geometric_path = requires { Path::geometric_path; } && [] {
+  if constexpr (requires { Path::geometric_path; })
+    return static_cast<bool>(Path::geometric_path);
+  else
+    return false;
+}();
+
+template <class Path, class Kernel>
+class SimulatedTempering {
+ public:
+  using Batch = typename Path::Batch;
+
+  // Chains start from exact base samples at levels drawn uniformly.
+  SimulatedTempering(const Path& path, const Kernel& kernel, TemperingLadder ladder,
+                     TemperingOptions options)
+      : path_(path), kernel_(kernel), ladder_(std::move(ladder)), options_(options) {
+    if (options_.num_chains == 0) fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
+    const std::size_t n_chunks = num_chunks(options_.num_chains, options_.chunk_size);
+    for (std::size_t c = 0; c < n_chunks; ++c) {
+      const ChunkRange r = chunk_range(c, options_.num_chains, options_.chunk_size);
+      chunks_.push_back(path_.make_batch(r.size()));
+      path_.sample_base(chunks_.back(), BatchRandom{options_.seed, Purpose::tempering_start, 0, r.begin});
+    }
+    level_.resize(options_.num_chains);
+    redraw_levels_uniform();
+  }
+
+  // Section 2.4: fresh uniformly drawn levels, states kept.
+  void redraw_levels_uniform() {
+    const std::uint32_t step = next_step_++;
+    for (std::size_t i = 0; i < level_.size(); ++i) {
+      RandomStream rng(options_.seed, i, Purpose::tempering_start, step);
+      level_[i] = rng.below(static_cast<std::uint32_t>(ladder_.size()));
+    }
+  }
+
+  // Runs `sweeps` sweeps on every chain with the given log Zhat_k and returns
+  // the statistics of these sweeps. progress(done, total) is called per chunk.
+  TemperingStats run(std::size_t sweeps, std::span<const double> log_z_hat,
+                     const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+    const std::size_t k_levels = ladder_.size();
+    if (log_z_hat.size() != k_levels)
+      fail_argument("logz::SimulatedTempering::run", "log_z_hat", "one value per temperature");
+    TemperingStats stats;
+    stats.num_levels = k_levels;
+    stats.chains.assign(options_.num_chains, ChainTemperingStats(k_levels));
+    std::vector<std::vector<double>> chunk_delta(chunks_.size());
+    std::vector<std::vector<std::uint32_t>> chunk_level(chunks_.size());
+    const std::uint32_t first_step = next_step_;
+    next_step_ += static_cast<std::uint32_t>(sweeps);
+    std::size_t done = 0;
+    std::mutex progress_mutex;
+    parallel_for_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+      Batch& batch = chunks_[c.index];
+      Batch single = path_.make_batch(1);
+      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), tmp(1);
+      for (std::size_t s = 0; s < sweeps; ++s) {
+        const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
+        move_chunk(batch, single, c, step);
+        if constexpr (is_geometric_path<Path>) path_.work_increment(0.0, 1.0, batch, gap);
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          const std::size_t chain = c.begin + i;
+          if constexpr (is_geometric_path<Path>) {
+            for (std::size_t k = 0; k < k_levels; ++k) u[k] = ladder_.beta(k) * gap[i];
+          } else {
+            single.copy_particle(batch, i, 0);
+            for (std::size_t k = 0; k < k_levels; ++k) {
+              path_.work_increment(0.0, ladder_.beta(k), single, tmp);
+              u[k] = tmp[0];
+            }
+          }
+          const double delta = -u[k_levels - 1];
+          if (!std::isfinite(delta))
+            throw NumericalError("simulated tempering: non-finite energy for chain " + std::to_string(chain) +
+                                 " at sweep " + std::to_string(s));
+          level_log_probabilities(u, ladder_.log_prior(), log_z_hat, log_q);
+          stats.chains[chain].add(delta, log_q, level_[chain]);
+          if (options_.record_samples) {
+            chunk_delta[c.index].push_back(delta);
+            chunk_level[c.index].push_back(level_[chain]);
+          }
+          RandomStream rng(options_.seed, chain, Purpose::tempering_level, step);
+          level_[chain] = static_cast<std::uint32_t>(draw_level(log_q, rng.uniform()));
+        }
+      }
+      if (progress) {
+        std::lock_guard lock(progress_mutex);
+        progress(++done, chunks_.size());
+      }
+    });
+    for (std::size_t c = 0; c < chunks_.size(); ++c) {  // chunk order
+      stats.sample_delta.insert(stats.sample_delta.end(), chunk_delta[c].begin(), chunk_delta[c].end());
+      stats.sample_level.insert(stats.sample_level.end(), chunk_level[c].begin(), chunk_level[c].end());
+    }
+    return stats;
+  }
+
+  const TemperingLadder& ladder() const { return ladder_; }
+  std::span<const std::uint32_t> levels() const { return level_; }
+
+ private:
+  // One kernel step per chain at its own level. A kernel that can step a batch
+  // whose particles sit at different temperatures offers step_levels(path,
+  // betas, batch, random); otherwise each chain is stepped alone.
+  void move_chunk(Batch& batch, Batch& single, const ChunkRange& c, std::uint32_t step) {
+    if constexpr (requires(std::span<const double> b) {
+                    kernel_.step_levels(path_, b, batch, BatchRandom{});
+                  }) {
+      std::vector<double> betas(c.size());
+      for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
+      kernel_.step_levels(path_, betas, batch, BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
+    } else {
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        single.copy_particle(batch, i, 0);
+        kernel_.step(path_.at(ladder_.beta(level_[c.begin + i])), single,
+                     BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin + i});
+        batch.copy_particle(single, 0, i);
+      }
+    }
+  }
+
+  const Path& path_;
+  const Kernel& kernel_;
+  TemperingLadder ladder_;
+  TemperingOptions options_;
+  std::vector<Batch> chunks_;
+  std::vector<std::uint32_t> level_;
+  std::uint32_t next_step_ = 1;
+};
+
+}  // namespace logz

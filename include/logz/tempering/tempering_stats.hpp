@@ -1,0 +1,47 @@
+// What simulated tempering accumulates (Carlson et al. 2016): per chain and
+// per temperature k, the Rao-Blackwellized sums of q(beta_k | x_i) (eq. 9), the
+// raw visit counts, and the sums of Delta_i = log f(x_i) - log p_1(x_i) that
+// thermodynamic integration needs (raw per visited level, and weighted by
+// q(beta_k | x_i) for TI-RB, eq. 21). Chains are independent replicates, which
+// gives every estimator an honest between-chain error bar. Merged in chain
+// order, so sums do not depend on thread count.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace logz {
+
+struct ChainTemperingStats {
+  std::uint64_t num_samples = 0;
+  // sum_i q(beta_k | x_i) = exp(q_shift[k]) * q_scaled[k]: kept in a shifted form
+  // because q can be far below the smallest double when the Z_k estimates are off.
+  std::vector<double> q_shift, q_scaled;
+  std::vector<std::uint64_t> counts;  // number of samples whose x was moved at level k
+  std::vector<double> delta_sum;      // sum of Delta_i over samples at level k
+  std::vector<double> delta_sq_sum;   // sum of Delta_i^2 over samples at level k
+  std::vector<double> rb_delta_sum;   // sum_i q(beta_k | x_i) Delta_i
+  std::vector<double> rb_delta_sq_sum;  // sum_i q(beta_k | x_i) Delta_i^2
+
+  explicit ChainTemperingStats(std::size_t num_levels = 0);
+  // Adds one sample: Delta and the log q(beta_k | x) of all levels; level = where x was moved.
+  void add(double delta, std::span<const double> log_q, std::size_t level);
+  double log_q_sum(std::size_t k) const;  // log sum_i q(beta_k | x_i)
+};
+
+struct TemperingStats {
+  std::size_t num_levels = 0;
+  std::vector<ChainTemperingStats> chains;  // one per chain, chain order
+  // Every sample (Delta, level), chain after chain, when recording was asked for (MBAR).
+  std::vector<double> sample_delta;
+  std::vector<std::uint32_t> sample_level;
+
+  std::uint64_t num_samples() const;
+  // log c_k = log((1/N) sum over all samples of q(beta_k | x_i)), eq. 9.
+  std::vector<double> log_c() const;
+  // Visit counts n_k over all chains.
+  std::vector<std::uint64_t> counts() const;
+};
+
+}  // namespace logz

@@ -1,0 +1,116 @@
+#include "logz/estimators/thermodynamic_integration.hpp"
+
+#include <cmath>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+namespace {
+
+struct LevelSums {
+  std::vector<double> weight, sum, sum_sq;  // per level
+};
+
+void add_chain(LevelSums& s, const ChainTemperingStats& c, bool rao_blackwell) {
+  for (std::size_t k = 0; k < s.weight.size(); ++k) {
+    if (rao_blackwell) {
+      s.weight[k] += std::exp(c.log_q_sum(k));
+      s.sum[k] += c.rb_delta_sum[k];
+      s.sum_sq[k] += c.rb_delta_sq_sum[k];
+    } else {
+      s.weight[k] += static_cast<double>(c.counts[k]);
+      s.sum[k] += c.delta_sum[k];
+      s.sum_sq[k] += c.delta_sq_sum[k];
+    }
+  }
+}
+
+// Cumulative integral over the ladder; NaN if no level has any weight.
+std::vector<double> integrate(const LevelSums& s, std::span<const double> betas, const std::string& method) {
+  const std::size_t k_levels = betas.size();
+  std::vector<double> m(k_levels, kNaN), v(k_levels, kNaN);
+  for (std::size_t k = 0; k < k_levels; ++k)
+    if (s.weight[k] > 0) {
+      m[k] = s.sum[k] / s.weight[k];
+      v[k] = std::max(0.0, s.sum_sq[k] / s.weight[k] - m[k] * m[k]);
+    }
+  // Empty levels: linear interpolation in beta between the nearest filled ones
+  // (constant extrapolation at the ends).
+  for (auto* series : {&m, &v}) {
+    auto& x = *series;
+    std::size_t prev = k_levels;
+    for (std::size_t k = 0; k < k_levels; ++k) {
+      if (std::isnan(x[k])) continue;
+      if (prev == k_levels) {
+        for (std::size_t j = 0; j < k; ++j) x[j] = x[k];
+      } else {
+        for (std::size_t j = prev + 1; j < k; ++j)
+          x[j] = x[prev] + (x[k] - x[prev]) * (betas[j] - betas[prev]) / (betas[k] - betas[prev]);
+      }
+      prev = k;
+    }
+    if (prev == k_levels) return std::vector<double>(k_levels, kNaN);
+    for (std::size_t j = prev + 1; j < k_levels; ++j) x[j] = x[prev];
+  }
+  std::vector<double> out(k_levels, 0.0);
+  for (std::size_t k = 1; k < k_levels; ++k) {
+    const double h = betas[k] - betas[k - 1];
+    double step = method == "ti_riemann" ? h * m[k] : 0.5 * h * (m[k - 1] + m[k]);
+    if (method == "ti_corrected") step -= h * h * (v[k] - v[k - 1]) / 12.0;
+    out[k] = out[k - 1] + step;
+  }
+  return out;
+}
+
+}  // namespace
+
+LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span<const double> betas,
+                                          const std::string& method, std::size_t num_groups) {
+  if (method != "ti_riemann" && method != "ti_trapezoid" && method != "ti_corrected" && method != "ti_rb")
+    fail_argument("logz::thermodynamic_integration", "method",
+                  "\"ti_riemann\", \"ti_trapezoid\", \"ti_corrected\" or \"ti_rb\", got \"" + method + "\"");
+  if (betas.size() != stats.num_levels)
+    fail_argument("logz::thermodynamic_integration", "betas", "one value per level");
+  const bool rb = method == "ti_rb";
+  const std::size_t k_levels = stats.num_levels, chains = stats.chains.size();
+  auto empty = [&] { return LevelSums{std::vector<double>(k_levels, 0.0), std::vector<double>(k_levels, 0.0),
+                                      std::vector<double>(k_levels, 0.0)}; };
+  LevelSums all = empty();
+  for (const auto& c : stats.chains) add_chain(all, c, rb);
+  LadderEstimates out;
+  out.method = method;
+  out.log_z = integrate(all, betas, method);
+  out.bias.assign(k_levels, kNaN);
+  out.std_error.assign(k_levels, kNaN);
+  // Contiguous groups of chains are independent replicates of the whole estimator.
+  const std::size_t groups = std::min(num_groups, chains);
+  if (groups >= 2) {
+    std::vector<std::vector<double>> est;
+    for (std::size_t g = 0; g < groups; ++g) {
+      LevelSums s = empty();
+      for (std::size_t j = g * chains / groups; j < (g + 1) * chains / groups; ++j) add_chain(s, stats.chains[j], rb);
+      est.push_back(integrate(s, betas, method));
+    }
+    for (std::size_t k = 0; k < k_levels; ++k) {
+      double mean = 0, var = 0;
+      for (const auto& e : est) mean += e[k] / static_cast<double>(groups);
+      for (const auto& e : est) var += (e[k] - mean) * (e[k] - mean);
+      var /= static_cast<double>(groups - 1);
+      out.std_error[k] = k == 0 ? 0.0 : std::sqrt(var / static_cast<double>(groups));
+    }
+  }
+  Estimate& e = out.last;
+  e.method = method;
+  e.log_z = out.log_z.back();
+  e.std_error = out.std_error.back();
+  e.se_method = "chain_groups";
+  if (groups < 2) e.diagnostics.add_flag("too_few_chains");
+  std::size_t empty_levels = 0;
+  for (std::size_t k = 0; k < k_levels; ++k) empty_levels += all.weight[k] == 0;
+  e.diagnostics.values.emplace_back("empty_levels", static_cast<double>(empty_levels));
+  if (empty_levels > 0) e.diagnostics.add_flag("interpolated_levels");
+  return out;
+}
+
+}  // namespace logz

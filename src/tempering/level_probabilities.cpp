@@ -1,0 +1,25 @@
+#include "logz/tempering/level_probabilities.hpp"
+
+#include <cmath>
+
+#include "logz/math/log_sum_exp.hpp"
+
+namespace logz {
+
+void level_log_probabilities(std::span<const double> u, std::span<const double> log_prior,
+                             std::span<const double> log_z_hat, std::span<double> log_q) {
+  for (std::size_t k = 0; k < u.size(); ++k) log_q[k] = log_prior[k] - log_z_hat[k] - u[k];
+  const double norm = log_sum_exp(log_q);
+  for (double& v : log_q) v -= norm;
+}
+
+std::size_t draw_level(std::span<const double> log_q, double uniform) {
+  double cumulative = 0.0;
+  for (std::size_t k = 0; k + 1 < log_q.size(); ++k) {
+    cumulative += std::exp(log_q[k]);
+    if (uniform < cumulative) return k;
+  }
+  return log_q.size() - 1;
+}
+
+}  // namespace logz

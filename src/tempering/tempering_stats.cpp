@@ -1,0 +1,67 @@
+#include "logz/tempering/tempering_stats.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "logz/math/log_sum_exp.hpp"
+
+namespace logz {
+
+ChainTemperingStats::ChainTemperingStats(std::size_t k)
+    : q_shift(k, -std::numeric_limits<double>::infinity()),
+      q_scaled(k, 0.0),
+      counts(k, 0),
+      delta_sum(k, 0.0),
+      delta_sq_sum(k, 0.0),
+      rb_delta_sum(k, 0.0),
+      rb_delta_sq_sum(k, 0.0) {}
+
+void ChainTemperingStats::add(double delta, std::span<const double> log_q, std::size_t level) {
+  ++num_samples;
+  ++counts[level];
+  delta_sum[level] += delta;
+  delta_sq_sum[level] += delta * delta;
+  for (std::size_t k = 0; k < log_q.size(); ++k) {
+    if (log_q[k] == -std::numeric_limits<double>::infinity()) {
+      // q = 0: nothing to add.
+    } else if (log_q[k] > q_shift[k]) {  // rescale to the new maximum
+      q_scaled[k] = q_scaled[k] * std::exp(q_shift[k] - log_q[k]) + 1.0;
+      q_shift[k] = log_q[k];
+    } else {
+      q_scaled[k] += std::exp(log_q[k] - q_shift[k]);
+    }
+    const double q = std::exp(log_q[k]);
+    rb_delta_sum[k] += q * delta;
+    rb_delta_sq_sum[k] += q * delta * delta;
+  }
+}
+
+double ChainTemperingStats::log_q_sum(std::size_t k) const {
+  return q_scaled[k] > 0 ? q_shift[k] + std::log(q_scaled[k]) : -std::numeric_limits<double>::infinity();
+}
+
+std::uint64_t TemperingStats::num_samples() const {
+  std::uint64_t n = 0;
+  for (const auto& c : chains) n += c.num_samples;
+  return n;
+}
+
+std::vector<double> TemperingStats::log_c() const {
+  std::vector<double> out(num_levels);
+  std::vector<double> terms(chains.size());
+  const double log_n = std::log(static_cast<double>(num_samples()));
+  for (std::size_t k = 0; k < num_levels; ++k) {
+    for (std::size_t j = 0; j < chains.size(); ++j) terms[j] = chains[j].log_q_sum(k);
+    out[k] = log_sum_exp(terms) - log_n;
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> TemperingStats::counts() const {
+  std::vector<std::uint64_t> n(num_levels, 0);
+  for (const auto& c : chains)
+    for (std::size_t k = 0; k < num_levels; ++k) n[k] += c.counts[k];
+  return n;
+}
+
+}  // namespace logz
