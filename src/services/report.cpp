@@ -62,6 +62,7 @@ nlohmann::json result_to_json(const ExperimentResult& r) {
   if (!r.equilibrium_energy.empty()) j["equilibrium_energy"] = numbers(r.equilibrium_energy);
   if (r.forward) j["forward"] = works_to_json(*r.forward);
   if (r.reverse) j["reverse"] = works_to_json(*r.reverse);
+  if (!r.details.empty()) j["details"] = r.details;
   j["runtime_s"] = r.runtime_s;
   j["sign_convention"] =
       "log_z is the target's absolute log Z (base log Z_0 added); evidence = log(Z / Z_0); forward "

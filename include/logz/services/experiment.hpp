@@ -29,6 +29,7 @@ struct ExperimentResult {
   std::vector<Estimate> estimates;    // log_z here is the evidence log(Z / Z_0)
   std::vector<double> equilibrium_energy;  // exact mean energy per temperature, when known
   nlohmann::json kernel;              // kernel settings and diagnostics
+  nlohmann::json details = nlohmann::json::object();  // method-specific outputs (e.g. tempering ladders)
   double runtime_s = 0.0;
   nlohmann::json config;              // the resolved config
 };
