@@ -17,7 +17,7 @@ const std::map<std::string, ExperimentRunner>& experiment_registry() {
 }
 
 ExperimentResult run_experiment(Config& config, const ProgressFn& progress) {
-  config.check_sections({"model", "schedule", "kernel", "run", "estimators"});
+  config.check_sections({"model", "schedule", "kernel", "run", "estimators", "data", "tempering"});
   std::vector<std::string> names;
   for (const auto& [name, runner] : experiment_registry()) names.push_back(name);
   const std::string type = config.section("model").get_string("type", std::nullopt, names);

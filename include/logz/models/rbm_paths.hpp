@@ -1,0 +1,178 @@
+// Annealing paths of a binary RBM (Salakhutdinov & Murray 2008): at path
+// fraction t the joint is the base (visible logits a0, uniform h) mixed with
+// the RBM,
+//   U_t(v, h) = -(1 - t) a0.v + t E(v, h) = -[(1 - t) a0 + t a].v - t b.h - t v.W.h,
+// so U_0 is the base (log Z_0 = sum_i softplus(a0_i) + J log 2) and U_1 = E.
+// Three paths share that family and differ in what the state is:
+//   RbmFullPath            (v, h):  work increment (t' - t) [E(v, h) + a0.v];
+//   RbmMarginalVisiblePath v, h summed out (Salakhutdinov's AIS):
+//       U_t(v) = -[(1 - t) a0 + t a].v - sum_j softplus(t (b + W^T v)_j);
+//   RbmMarginalHiddenPath  h, v summed out (Habeck 2017, section 6.3):
+//       U_t(h) = -t b.h - sum_i softplus((1 - t) a0_i + t (a + W h)_i).
+// All three have the same Z_t, so they estimate the same log(Z_1 / Z_0).
+// Energies in nats; work increments are U_{t'}(x) - U_t(x) in double.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "logz/models/rbm.hpp"
+#include "logz/models/rbm_base.hpp"
+#include "logz/models/rbm_parameters.hpp"
+#include "logz/random/philox.hpp"
+
+namespace logz {
+
+// Which variables a target's distribution is over: joint (v, h); visible
+// (h summed out: p_t(v)); hidden (v summed out: p_t(h)).
+enum class RbmMode { joint, visible, hidden };
+
+std::string to_string(RbmMode mode);
+
+// The states of a chunk of particles (column = particle) and, computed on
+// demand and kept until the layer they depend on changes, the unit inputs
+// b + W^T V (hidden) and a + W H (visible): one GEMM each.
+template <class ScalarType>
+class RbmBatch {
+ public:
+  using Scalar = ScalarType;
+  RbmBatch(const Rbm<Scalar>& rbm, std::size_t num_particles);
+
+  std::size_t num_particles() const { return static_cast<std::size_t>(V_.cols()); }
+  const Rbm<Scalar>& rbm() const { return *rbm_; }
+  const RbmMatrix<Scalar>& visible() const { return V_; }  // M x P, entries 0 or 1
+  const RbmMatrix<Scalar>& hidden() const { return H_; }   // J x P
+  // Write access to a layer; forgets the inputs computed from it.
+  RbmMatrix<Scalar>& visible_for_update() {
+    hidden_input_valid_ = false;
+    return V_;
+  }
+  RbmMatrix<Scalar>& hidden_for_update() {
+    visible_input_valid_ = false;
+    return H_;
+  }
+  // b + W^T V (J x P) and a + W H (M x P) for the current states.
+  const RbmMatrix<Scalar>& hidden_input() const;
+  const RbmMatrix<Scalar>& visible_input() const;
+  bool has_hidden_input() const { return hidden_input_valid_; }
+  bool has_visible_input() const { return visible_input_valid_; }
+  // Workspace for kernels (logits); not part of the state.
+  RbmMatrix<Scalar>& scratch() { return scratch_; }
+
+  void copy_particle(const RbmBatch& from, std::size_t from_p, std::size_t to_p);
+
+ private:
+  const Rbm<Scalar>* rbm_;
+  RbmMatrix<Scalar> V_, H_, scratch_;
+  mutable RbmMatrix<Scalar> hidden_input_, visible_input_;
+  mutable bool hidden_input_valid_ = false, visible_input_valid_ = false;
+};
+
+// The tempered RBM at one path fraction, as a kernel sees it: visible logits
+// (1 - beta) a0 + beta (a + W h), hidden logits beta (b + W^T v), and which
+// variables the distribution is over.
+template <class Scalar>
+struct RbmTarget {
+  const Rbm<Scalar>* rbm = nullptr;
+  const RbmVector<Scalar>* base_logits = nullptr;  // a0
+  double beta = 1.0;
+  RbmMode mode = RbmMode::joint;
+
+  // out = (1 - beta) a0 1^T + beta visible_input.
+  void visible_logits(const RbmMatrix<Scalar>& visible_input, RbmMatrix<Scalar>& out) const;
+  // out = beta hidden_input.
+  void hidden_logits(const RbmMatrix<Scalar>& hidden_input, RbmMatrix<Scalar>& out) const;
+};
+
+// What the three paths share: the RBM, the base, batches and exact base draws.
+template <class Scalar>
+class RbmPathBase {
+ public:
+  RbmPathBase(const RbmParameters& parameters, RbmBase base);
+  RbmPathBase(const RbmPathBase&) = delete;  // batches and targets point into it
+  RbmPathBase& operator=(const RbmPathBase&) = delete;
+
+  const Rbm<Scalar>& rbm() const { return rbm_; }
+  const RbmBase& base() const { return base_; }
+  int num_visible() const { return rbm_.num_visible(); }
+  int num_hidden() const { return rbm_.num_hidden(); }
+  double base_log_z() const { return base_.log_z(rbm_.num_hidden()); }
+  const RbmVector<Scalar>& base_logits() const { return a0_; }
+  // The joint (v, h) target at t, whatever the path's own state is (for reverse starts).
+  RbmTarget<Scalar> joint_at(double t) const { return target(t, RbmMode::joint); }
+
+  using Batch = RbmBatch<Scalar>;
+  Batch make_batch(std::size_t num_particles) const { return Batch(rbm_, num_particles); }
+  // Exact draws of the base: v_i ~ Bernoulli(sigmoid(a0_i)), h_j ~ Bernoulli(1/2).
+  void sample_base(Batch& batch, const BatchRandom& random) const;
+
+ protected:
+  RbmTarget<Scalar> target(double t, RbmMode mode) const { return {&rbm_, &a0_, t, mode}; }
+
+  Rbm<Scalar> rbm_;
+  RbmBase base_;
+  RbmVector<Scalar> a0_;
+};
+
+template <class Scalar>
+class RbmFullPath : public RbmPathBase<Scalar> {
+ public:
+  using RbmPathBase<Scalar>::RbmPathBase;
+  using Batch = RbmBatch<Scalar>;
+  static constexpr RbmMode kMode = RbmMode::joint;
+
+  RbmTarget<Scalar> at(double t) const { return this->target(t, kMode); }
+  // U_t(v, h) of every particle.
+  void energy(double t, const Batch& batch, std::span<double> out) const;
+  void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
+  // U_1 - U_0 = E(v, h) + a0.v, the slope dU_t/dt (the hysteresis trace).
+  void trace_energy(const Batch& batch, std::span<double> out) const {
+    work_increment(0.0, 1.0, batch, out);
+  }
+};
+
+template <class Scalar>
+class RbmMarginalVisiblePath : public RbmPathBase<Scalar> {
+ public:
+  using RbmPathBase<Scalar>::RbmPathBase;
+  using Batch = RbmBatch<Scalar>;
+  static constexpr RbmMode kMode = RbmMode::visible;
+
+  RbmTarget<Scalar> at(double t) const { return this->target(t, kMode); }
+  void energy(double t, const Batch& batch, std::span<double> out) const;
+  void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
+  // U_1(v) - U_0(v) = F(v) + a0.v + J log 2.
+  void trace_energy(const Batch& batch, std::span<double> out) const {
+    work_increment(0.0, 1.0, batch, out);
+  }
+};
+
+template <class Scalar>
+class RbmMarginalHiddenPath : public RbmPathBase<Scalar> {
+ public:
+  using RbmPathBase<Scalar>::RbmPathBase;
+  using Batch = RbmBatch<Scalar>;
+  static constexpr RbmMode kMode = RbmMode::hidden;
+
+  RbmTarget<Scalar> at(double t) const { return this->target(t, kMode); }
+  void energy(double t, const Batch& batch, std::span<double> out) const;
+  void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
+  // U_1(h) - U_0(h) = F(h) + sum_i softplus(a0_i).
+  void trace_energy(const Batch& batch, std::span<double> out) const {
+    work_increment(0.0, 1.0, batch, out);
+  }
+};
+
+extern template class RbmBatch<float>;
+extern template class RbmBatch<double>;
+extern template class RbmPathBase<float>;
+extern template class RbmPathBase<double>;
+extern template class RbmFullPath<float>;
+extern template class RbmFullPath<double>;
+extern template class RbmMarginalVisiblePath<float>;
+extern template class RbmMarginalVisiblePath<double>;
+extern template class RbmMarginalHiddenPath<float>;
+extern template class RbmMarginalHiddenPath<double>;
+
+}  // namespace logz

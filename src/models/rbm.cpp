@@ -1,0 +1,170 @@
+#include "logz/models/rbm.hpp"
+
+#include <cblas.h>
+
+#include <mutex>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+template <class Scalar>
+double softplus_sum(const Scalar* x, std::size_t n) {
+  // In double whatever the input precision; one fused, vectorised pass (no temporaries):
+  // max(z, 0) + log(1 + e^-|z|), where e^-|z| is in (0, 1], so neither exp nor log overflows.
+  const auto z =
+      Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(x, static_cast<Eigen::Index>(n))
+          .template cast<double>();
+  return (z.max(0.0) + ((-z.abs()).exp() + 1.0).log()).sum();
+}
+
+template double softplus_sum<float>(const float*, std::size_t);
+template double softplus_sum<double>(const double*, std::size_t);
+
+namespace detail {
+
+namespace {
+
+void single_threaded_blas() {
+  static std::once_flag once;
+  std::call_once(once, [] { openblas_set_num_threads(1); });
+}
+
+}  // namespace
+
+void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* A, int lda,
+          const float* B, int ldb, float beta, float* C, int ldc) {
+  single_threaded_blas();
+  cblas_sgemm(CblasColMajor, trans_a ? CblasTrans : CblasNoTrans,
+              trans_b ? CblasTrans : CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm(bool trans_a, bool trans_b, int m, int n, int k, double alpha, const double* A, int lda,
+          const double* B, int ldb, double beta, double* C, int ldc) {
+  single_threaded_blas();
+  cblas_dgemm(CblasColMajor, trans_a ? CblasTrans : CblasNoTrans,
+              trans_b ? CblasTrans : CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+}  // namespace detail
+
+template <class Scalar>
+Rbm<Scalar>::Rbm(const RbmParameters& p) {
+  p.validate("logz::Rbm");
+  W_ = p.W.cast<Scalar>();
+  Wt_ = W_.transpose();
+  a_ = p.a.cast<Scalar>();
+  b_ = p.b.cast<Scalar>();
+}
+
+template <class Scalar>
+void Rbm<Scalar>::hidden_input(const RbmMatrix<Scalar>& V, RbmMatrix<Scalar>& out) const {
+  if (V.rows() != W_.rows()) fail_argument("logz::Rbm::hidden_input", "V", "M rows");
+  out.resize(W_.cols(), V.cols());
+  if (V.cols() == 0) return;
+  out.colwise() = b_;
+  detail::gemm(true, false, static_cast<int>(W_.cols()), static_cast<int>(V.cols()),
+               static_cast<int>(W_.rows()), Scalar(1), W_.data(), static_cast<int>(W_.rows()),
+               V.data(), static_cast<int>(V.rows()), Scalar(1), out.data(),
+               static_cast<int>(out.rows()));
+}
+
+template <class Scalar>
+void Rbm<Scalar>::visible_input(const RbmMatrix<Scalar>& H, RbmMatrix<Scalar>& out) const {
+  if (H.rows() != W_.cols()) fail_argument("logz::Rbm::visible_input", "H", "J rows");
+  out.resize(W_.rows(), H.cols());
+  if (H.cols() == 0) return;
+  out.colwise() = a_;
+  detail::gemm(false, false, static_cast<int>(W_.rows()), static_cast<int>(H.cols()),
+               static_cast<int>(W_.cols()), Scalar(1), W_.data(), static_cast<int>(W_.rows()),
+               H.data(), static_cast<int>(H.rows()), Scalar(1), out.data(),
+               static_cast<int>(out.rows()));
+}
+
+template <class Scalar>
+void Rbm<Scalar>::free_energy_visible(const RbmMatrix<Scalar>& V, std::span<double> out) const {
+  RbmMatrix<Scalar> x;
+  hidden_input(V, x);
+  for (Eigen::Index p = 0; p < V.cols(); ++p) {
+    double av = 0.0;
+    for (Eigen::Index i = 0; i < V.rows(); ++i) av += static_cast<double>(a_[i]) * V(i, p);
+    out[p] = -av - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
+  }
+}
+
+template <class Scalar>
+void Rbm<Scalar>::free_energy_hidden(const RbmMatrix<Scalar>& H, std::span<double> out) const {
+  RbmMatrix<Scalar> x;
+  visible_input(H, x);
+  for (Eigen::Index p = 0; p < H.cols(); ++p) {
+    double bh = 0.0;
+    for (Eigen::Index j = 0; j < H.rows(); ++j) bh += static_cast<double>(b_[j]) * H(j, p);
+    out[p] = -bh - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
+  }
+}
+
+template <class Scalar>
+void Rbm<Scalar>::energy(const RbmMatrix<Scalar>& V, const RbmMatrix<Scalar>& H,
+                         std::span<double> out) const {
+  RbmMatrix<Scalar> x;
+  visible_input(H, x);  // a + W h
+  for (Eigen::Index p = 0; p < H.cols(); ++p) {
+    double e = 0.0;
+    for (Eigen::Index j = 0; j < H.rows(); ++j) e += static_cast<double>(b_[j]) * H(j, p);
+    for (Eigen::Index i = 0; i < V.rows(); ++i) e += static_cast<double>(x(i, p)) * V(i, p);
+    out[p] = -e;
+  }
+}
+
+template class Rbm<float>;
+template class Rbm<double>;
+
+double rbm_energy(const RbmParameters& p, const Eigen::VectorXd& v, const Eigen::VectorXd& h) {
+  return -(p.a.dot(v) + p.b.dot(h) + v.dot(p.W * h));
+}
+
+double rbm_free_energy_visible(const RbmParameters& p, const Eigen::VectorXd& v) {
+  const Eigen::VectorXd x = p.b + p.W.transpose() * v;
+  return -p.a.dot(v) - softplus_sum(x.data(), static_cast<std::size_t>(x.size()));
+}
+
+double rbm_free_energy_hidden(const RbmParameters& p, const Eigen::VectorXd& h) {
+  const Eigen::VectorXd x = p.a + p.W * h;
+  return -p.b.dot(h) - softplus_sum(x.data(), static_cast<std::size_t>(x.size()));
+}
+
+namespace {
+
+// A uniform in (0, 1) from 32 random bits, at the resolution the scalar holds exactly.
+inline float uniform_from_bits(std::uint32_t u, float) {
+  return static_cast<float>(u >> 8) * 0x1.0p-24f + 0x1.0p-25f;
+}
+inline double uniform_from_bits(std::uint32_t u, double) {
+  return (static_cast<double>(u) + 0.5) * 0x1.0p-32;
+}
+
+}  // namespace
+
+template <class Scalar>
+void sample_bernoulli_logits(const RbmMatrix<Scalar>& X, RbmMatrix<Scalar>& S,
+                             std::span<RandomStream> streams) {
+  using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
+  const Eigen::Index n = X.rows();
+  S.resize(n, X.cols());
+  Array u(n), e(n);
+  for (Eigen::Index p = 0; p < X.cols(); ++p) {
+    RandomStream& rng = streams[static_cast<std::size_t>(p)];
+    for (Eigen::Index i = 0; i < n; ++i) u[i] = uniform_from_bits(rng.next_u32(), Scalar());
+    // u < sigmoid(x) = 1 / (1 + e^-x)  <=>  u (1 + e^-x) < 1: no division, and
+    // e^-x = inf (x very negative) or 0 (x very positive) gives the right answer.
+    e = (-X.col(p).array()).exp();
+    S.col(p) = (u * (e + Scalar(1)) < Scalar(1)).template cast<Scalar>().matrix();
+  }
+}
+
+template void sample_bernoulli_logits<float>(const RbmMatrix<float>&, RbmMatrix<float>&,
+                                             std::span<RandomStream>);
+template void sample_bernoulli_logits<double>(const RbmMatrix<double>&, RbmMatrix<double>&,
+                                              std::span<RandomStream>);
+
+}  // namespace logz

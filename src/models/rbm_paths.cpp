@@ -1,0 +1,236 @@
+#include "logz/models/rbm_paths.hpp"
+
+#include <vector>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+std::string to_string(RbmMode mode) {
+  switch (mode) {
+    case RbmMode::joint:
+      return "joint";
+    case RbmMode::visible:
+      return "visible";
+    case RbmMode::hidden:
+      return "hidden";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------- batch
+
+template <class Scalar>
+RbmBatch<Scalar>::RbmBatch(const Rbm<Scalar>& rbm, std::size_t n)
+    : rbm_(&rbm),
+      V_(RbmMatrix<Scalar>::Zero(rbm.num_visible(), static_cast<Eigen::Index>(n))),
+      H_(RbmMatrix<Scalar>::Zero(rbm.num_hidden(), static_cast<Eigen::Index>(n))) {}
+
+template <class Scalar>
+const RbmMatrix<Scalar>& RbmBatch<Scalar>::hidden_input() const {
+  if (!hidden_input_valid_) {
+    rbm_->hidden_input(V_, hidden_input_);
+    hidden_input_valid_ = true;
+  }
+  return hidden_input_;
+}
+
+template <class Scalar>
+const RbmMatrix<Scalar>& RbmBatch<Scalar>::visible_input() const {
+  if (!visible_input_valid_) {
+    rbm_->visible_input(H_, visible_input_);
+    visible_input_valid_ = true;
+  }
+  return visible_input_;
+}
+
+template <class Scalar>
+void RbmBatch<Scalar>::copy_particle(const RbmBatch& from, std::size_t from_p, std::size_t to_p) {
+  const auto f = static_cast<Eigen::Index>(from_p), t = static_cast<Eigen::Index>(to_p);
+  visible_for_update().col(t) = from.V_.col(f);
+  hidden_for_update().col(t) = from.H_.col(f);
+}
+
+// ---------------------------------------------------------------- target
+
+template <class Scalar>
+void RbmTarget<Scalar>::visible_logits(const RbmMatrix<Scalar>& input,
+                                       RbmMatrix<Scalar>& out) const {
+  out.noalias() = static_cast<Scalar>(beta) * input;
+  if (beta != 1.0) out.colwise() += static_cast<Scalar>(1.0 - beta) * (*base_logits);
+}
+
+template <class Scalar>
+void RbmTarget<Scalar>::hidden_logits(const RbmMatrix<Scalar>& input,
+                                      RbmMatrix<Scalar>& out) const {
+  out.noalias() = static_cast<Scalar>(beta) * input;
+}
+
+// ---------------------------------------------------------------- shared path parts
+
+template <class Scalar>
+RbmPathBase<Scalar>::RbmPathBase(const RbmParameters& parameters, RbmBase base)
+    : rbm_(parameters), base_(std::move(base)) {
+  if (base_.logits.size() != parameters.W.rows())
+    fail_argument("logz::RbmPathBase", "base",
+                  "one logit per visible unit (" + std::to_string(parameters.W.rows()) + ")");
+  for (Eigen::Index i = 0; i < base_.logits.size(); ++i)
+    if (!std::isfinite(base_.logits[i]))
+      fail_argument("logz::RbmPathBase", "base", "finite logits");
+  a0_ = base_.logits.cast<Scalar>();
+}
+
+template <class Scalar>
+void RbmPathBase<Scalar>::sample_base(Batch& batch, const BatchRandom& random) const {
+  const std::size_t n = batch.num_particles();
+  std::vector<RandomStream> streams;
+  streams.reserve(n);
+  for (std::size_t p = 0; p < n; ++p) streams.push_back(random.stream(p));
+  RbmMatrix<Scalar>& logits = batch.scratch();
+  logits.resize(a0_.size(), static_cast<Eigen::Index>(n));
+  logits.colwise() = a0_;
+  sample_bernoulli_logits<Scalar>(logits, batch.visible_for_update(), streams);
+  logits.setZero(rbm_.num_hidden(), static_cast<Eigen::Index>(n));
+  sample_bernoulli_logits<Scalar>(logits, batch.hidden_for_update(), streams);
+}
+
+namespace {
+
+// sum_i softplus((1 - t) offset_i + t y_i) in double (offset may be null: 0).
+template <class Scalar>
+double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Eigen::Index n,
+                             Eigen::ArrayXd& z) {
+  // At t = 0 without offset every term is softplus(0) = log 2.
+  if (offset == nullptr && t == 0.0) return static_cast<double>(n) * 0.69314718055994530942;
+  z = t * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(y, n).template cast<double>();
+  if (offset != nullptr && t != 1.0)
+    z += (1.0 - t) * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(offset, n)
+                         .template cast<double>();
+  return softplus_sum(z.data(), static_cast<std::size_t>(n));
+}
+
+template <class Scalar>
+double dot(const Scalar* x, const Scalar* y, Eigen::Index n) {
+  double s = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+  return s;
+}
+
+// E(v, h) + a0.v of every particle, from whichever unit input is up to date.
+template <class Scalar>
+void slope_full(const RbmBatch<Scalar>& batch, const RbmVector<Scalar>& a0, std::span<double> out) {
+  const Rbm<Scalar>& rbm = batch.rbm();
+  const auto& V = batch.visible();
+  const auto& H = batch.hidden();
+  const Eigen::Index m = V.rows(), j = H.rows();
+  const bool use_visible = batch.has_visible_input();
+  const auto& input = use_visible ? batch.visible_input() : batch.hidden_input();
+  for (Eigen::Index p = 0; p < V.cols(); ++p) {
+    // E = -(b.h + v.(a + W h)) = -(a.v + h.(b + W^T v)).
+    const double e = use_visible ? -(dot(rbm.hidden_bias().data(), H.col(p).data(), j) +
+                                     dot(input.col(p).data(), V.col(p).data(), m))
+                                 : -(dot(rbm.visible_bias().data(), V.col(p).data(), m) +
+                                     dot(input.col(p).data(), H.col(p).data(), j));
+    out[static_cast<std::size_t>(p)] = e + dot(a0.data(), V.col(p).data(), m);
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- full path
+
+template <class Scalar>
+void RbmFullPath<Scalar>::energy(double t, const Batch& batch, std::span<double> out) const {
+  slope_full(batch, this->a0_, out);
+  const auto& V = batch.visible();
+  for (Eigen::Index p = 0; p < V.cols(); ++p)
+    out[p] = -dot(this->a0_.data(), V.col(p).data(), V.rows()) + t * out[p];
+}
+
+template <class Scalar>
+void RbmFullPath<Scalar>::work_increment(double t_from, double t_to, const Batch& batch,
+                                         std::span<double> out) const {
+  // U_t = -a0.v + t (E + a0.v) is linear in t.
+  slope_full(batch, this->a0_, out);
+  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] *= (t_to - t_from);
+}
+
+// ---------------------------------------------------------------- marginal over v (h summed out)
+
+template <class Scalar>
+void RbmMarginalVisiblePath<Scalar>::energy(double t, const Batch& batch,
+                                            std::span<double> out) const {
+  const auto& V = batch.visible();
+  const auto& y = batch.hidden_input();
+  const auto& a = this->rbm_.visible_bias();
+  Eigen::ArrayXd z;
+  for (Eigen::Index p = 0; p < V.cols(); ++p) {
+    const double av = dot(a.data(), V.col(p).data(), V.rows());
+    const double a0v = dot(this->a0_.data(), V.col(p).data(), V.rows());
+    out[p] = -((1.0 - t) * a0v + t * av) -
+             tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, t, y.rows(), z);
+  }
+}
+
+template <class Scalar>
+void RbmMarginalVisiblePath<Scalar>::work_increment(double t_from, double t_to, const Batch& batch,
+                                                    std::span<double> out) const {
+  const auto& V = batch.visible();
+  const auto& y = batch.hidden_input();
+  const auto& a = this->rbm_.visible_bias();
+  Eigen::ArrayXd z;
+  for (Eigen::Index p = 0; p < V.cols(); ++p) {
+    const double da =
+        dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
+    const double sp_to = tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, t_to, y.rows(), z);
+    const double sp_from =
+        tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, t_from, y.rows(), z);
+    out[p] = -(t_to - t_from) * da - (sp_to - sp_from);
+  }
+}
+
+// ---------------------------------------------------------------- marginal over h (v summed out)
+
+template <class Scalar>
+void RbmMarginalHiddenPath<Scalar>::energy(double t, const Batch& batch,
+                                           std::span<double> out) const {
+  const auto& H = batch.hidden();
+  const auto& x = batch.visible_input();
+  const auto& b = this->rbm_.hidden_bias();
+  Eigen::ArrayXd z;
+  for (Eigen::Index p = 0; p < H.cols(); ++p)
+    out[p] = -t * dot(b.data(), H.col(p).data(), H.rows()) -
+             tempered_softplus_sum<Scalar>(x.col(p).data(), this->a0_.data(), t, x.rows(), z);
+}
+
+template <class Scalar>
+void RbmMarginalHiddenPath<Scalar>::work_increment(double t_from, double t_to, const Batch& batch,
+                                                   std::span<double> out) const {
+  const auto& H = batch.hidden();
+  const auto& x = batch.visible_input();
+  const auto& b = this->rbm_.hidden_bias();
+  Eigen::ArrayXd z;
+  for (Eigen::Index p = 0; p < H.cols(); ++p) {
+    const double bh = dot(b.data(), H.col(p).data(), H.rows());
+    const double sp_to =
+        tempered_softplus_sum<Scalar>(x.col(p).data(), this->a0_.data(), t_to, x.rows(), z);
+    const double sp_from =
+        tempered_softplus_sum<Scalar>(x.col(p).data(), this->a0_.data(), t_from, x.rows(), z);
+    out[p] = -(t_to - t_from) * bh - (sp_to - sp_from);
+  }
+}
+
+template class RbmBatch<float>;
+template class RbmBatch<double>;
+template struct RbmTarget<float>;
+template struct RbmTarget<double>;
+template class RbmPathBase<float>;
+template class RbmPathBase<double>;
+template class RbmFullPath<float>;
+template class RbmFullPath<double>;
+template class RbmMarginalVisiblePath<float>;
+template class RbmMarginalVisiblePath<double>;
+template class RbmMarginalHiddenPath<float>;
+template class RbmMarginalHiddenPath<double>;
+
+}  // namespace logz
