@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "logz/services/experiment.hpp"
+#include "logz/services/plots.hpp"
 #include "logz/services/report.hpp"
 
 namespace logz::cli {
@@ -20,7 +21,7 @@ struct RunArgs {
   std::vector<std::string> sets;
   std::optional<std::uint64_t> seed;
   std::optional<int> threads;
-  std::string output, works_csv;
+  std::string output, works_csv, plots;
   bool quiet = false;
 };
 
@@ -59,19 +60,29 @@ std::function<int()> add_run_command(CLI::App& app) {
       ->check(CLI::Range(0, 4096));
   sub->add_option("--output,-o", args->output, "Write the full result as JSON to this file");
   sub->add_option("--works-csv", args->works_csv, "Write every path's work as CSV to this file");
+  sub->add_option(
+      "--plots", args->plots,
+      "Write the plots of this run (PNG and SVG, with their gnuplot scripts) into this folder");
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
   return [args] {
     Config config = Config::from_file(args->config);
     for (const auto& s : args->sets) config.set(s);
     if (args->seed) config.set("run.seed=" + std::to_string(*args->seed));
     if (args->threads) config.set("run.threads=" + std::to_string(*args->threads));
+    // Fail before a long run, not after it, when plots cannot be drawn.
+    if (!args->plots.empty()) {
+      find_gnuplot();
+      make_plot_dir(args->plots);
+    }
     Progress progress;
     ProgressFn fn;
     if (!args->quiet) fn = [&progress](const std::string& s, std::size_t d, std::size_t t) { progress(s, d, t); };
     const ExperimentResult result = run_experiment(config, fn);
     std::cout << result_table(result);
-    if (!args->output.empty()) write_text_file(args->output, result_to_json(result).dump(2) + "\n");
+    const nlohmann::json json = result_to_json(result);
+    if (!args->output.empty()) write_text_file(args->output, json.dump(2) + "\n");
     if (!args->works_csv.empty()) write_text_file(args->works_csv, works_csv(result));
+    if (!args->plots.empty()) plot_result(ResultFile{args->config, json}, args->plots);
     return 0;
   };
 }

@@ -1,0 +1,226 @@
+// `logz run --plots` and `logz plot` as a user runs them: real PNG and SVG
+// files with the axis labels and legends we put in, the budget plot over
+// several results, and one-line errors (exit 2) for every bad input,
+// including a missing gnuplot.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "logz_plot_" + name;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// `env` is put before the command (e.g. "PATH=/nonexistent").
+Result run_cli(const std::string& args, const std::string& env = "") {
+  // ctest runs tests in parallel: name the capture files after the running test.
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string out = temp_path(test + "_stdout.txt"), err = temp_path(test + "_stderr.txt");
+  const std::string cmd = env + (env.empty() ? "" : " ") + std::string(LOGZ_CLI_PATH) + " " + args +
+                          " >" + out + " 2>" + err;
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+void expect_one_line_error(const Result& r, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
+
+#define REQUIRE_GNUPLOT() \
+  if (!have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)"
+
+const char* kSmallConfig = R"([model]
+type = "ising"
+size = 4
+beta = 0.5
+[schedule]
+type = "linear"
+num_steps = 40
+[kernel]
+type = "metropolis"
+steps_per_temperature = 16
+[run]
+num_paths = 40
+equilibration_sweeps = 20
+seed = 11
+)";
+
+// A fresh folder per test, so no file is left over from an earlier run.
+std::string fresh_dir(const std::string& name) {
+  const std::string dir = temp_path(name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+// A PNG with its signature and more than a few KB (axes, text and bars drawn).
+void expect_png(const std::string& path) {
+  SCOPED_TRACE(path);
+  ASSERT_TRUE(fs::exists(path));
+  const std::string png = read_file(path);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_GT(png.size(), 8000u);
+}
+
+// An SVG containing every text in `texts` (labels and legend entries).
+void expect_svg(const std::string& path, const std::vector<std::string>& texts) {
+  SCOPED_TRACE(path);
+  ASSERT_TRUE(fs::exists(path));
+  const std::string svg = read_file(path);
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_GT(svg.size(), 5000u);
+  for (const auto& t : texts) EXPECT_NE(svg.find(t), std::string::npos) << "missing text: " << t;
+}
+
+// The small config run with --output, once per test that needs a result.
+std::string small_result(const std::string& name, const std::string& sets = "") {
+  const std::string cfg = temp_path(name + ".toml"), out = temp_path(name + ".json");
+  write_file(cfg, kSmallConfig);
+  const auto r = run_cli("run " + cfg + " -q -o " + out + sets);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return out;
+}
+
+TEST(Plot, RunWritesHistogramHysteresisAndAcceptancePlots) {
+  REQUIRE_GNUPLOT();
+  const std::string cfg = temp_path("run.toml"), out = temp_path("run.json"),
+                    dir = fresh_dir("run_plots");
+  write_file(cfg, kSmallConfig);
+  const auto r = run_cli("run " + cfg + " -q -o " + out + " --plots " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out));
+  for (const char* name : {"work_histograms", "hysteresis", "acceptance"}) {
+    expect_png(dir + "/" + name + ".png");
+    // The script and its data stay beside the images, for users to restyle.
+    EXPECT_TRUE(fs::exists(dir + "/" + name + ".gp")) << name;
+    EXPECT_TRUE(fs::exists(dir + "/" + name + ".dat")) << name;
+  }
+  expect_svg(dir + "/work_histograms.svg",
+             {"probability density", "work W", "forward W", "reverse -W", "(40 paths)", "exact",
+              "AIS", "RAISE", "BAR", "lower bound", "upper bound", "ising 4x4"});
+  expect_svg(dir + "/hysteresis.svg", {"mean energy at", "schedule", "forward (base",
+                                       "reverse (target", "equilibrium (exact)"});
+  expect_svg(dir + "/acceptance.svg", {"acceptance rate", "forward", "reverse"});
+  // The gnuplot script redraws the plot by itself, from its folder.
+  fs::remove(dir + "/hysteresis.png");
+  ASSERT_EQ(std::system(("cd " + dir + " && gnuplot hysteresis.gp").c_str()), 0);
+  expect_png(dir + "/hysteresis.png");
+}
+
+TEST(Plot, PlotCommandOnOneResultWithChosenFormats) {
+  REQUIRE_GNUPLOT();
+  const std::string result =
+      small_result("one", " --set run.directions=forward --set estimators.methods=ais");
+  const std::string dir = fresh_dir("one_plots");
+  const auto r = run_cli("plot " + result + " --output-dir " + dir + " --formats svg");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("work_histograms.svg"), std::string::npos) << r.out;
+  for (const char* name : {"work_histograms", "hysteresis", "acceptance"}) {
+    EXPECT_TRUE(fs::exists(dir + "/" + name + ".svg")) << name;
+    EXPECT_FALSE(fs::exists(dir + "/" + name + ".png")) << name;
+  }
+  // Forward only: no reverse histogram, no reverse trace.
+  const std::string svg = read_file(dir + "/work_histograms.svg");
+  EXPECT_NE(svg.find("forward W"), std::string::npos);
+  EXPECT_EQ(svg.find("reverse -W"), std::string::npos);
+  expect_svg(dir + "/hysteresis.svg", {"forward (base", "equilibrium (exact)"});
+}
+
+TEST(Plot, BudgetPlotOverSeveralResults) {
+  REQUIRE_GNUPLOT();
+  std::string results;
+  for (int steps : {2, 8, 32}) {
+    const std::string name = "budget" + std::to_string(steps);
+    results +=
+        " " + small_result(name, " --set kernel.steps_per_temperature=" + std::to_string(steps));
+  }
+  const std::string dir = fresh_dir("budget_plots");
+  const auto r = run_cli("plot" + results + " --budget-key kernel.steps_per_temperature -d " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_png(dir + "/budget.png");
+  expect_svg(dir + "/budget.svg",
+             {"kernel steps per temperature", "evidence log Z/Z", "AIS", "RAISE", "BAR", "exact"});
+  // One row of data per result, sorted by the budget.
+  const std::string data = read_file(dir + "/budget.dat");
+  EXPECT_NE(data.find("\n2 "), std::string::npos) << data;
+  EXPECT_LT(data.find("\n8 "), data.find("\n32 ")) << data;
+  // Without --budget-key, each result gets its own plots, named after its file.
+  const std::string each = fresh_dir("each_plots");
+  ASSERT_EQ(run_cli("plot" + results + " --formats png -d " + each).exit_code, 0);
+  EXPECT_TRUE(fs::exists(each + "/logz_plot_budget8_work_histograms.png"));
+  EXPECT_TRUE(fs::exists(each + "/logz_plot_budget32_hysteresis.png"));
+}
+
+TEST(Plot, BadInputsGiveOneLineErrors) {
+  const std::string result = small_result("bad");
+  const std::string other = small_result("other", " --set model.beta=0.3");
+  const std::string dir = fresh_dir("bad_plots");
+  expect_one_line_error(run_cli("plot /nonexistent/result.json -d " + dir),
+                        "/nonexistent/result.json");
+  const std::string not_json = temp_path("not.json"), not_result = temp_path("not_result.json"),
+                    no_works = temp_path("no_works.json"), bad_works = temp_path("bad_works.json");
+  write_file(not_json, "{\"estimates\": ");
+  write_file(not_result, "{\"hello\": 1}\n");
+  write_file(no_works, "{\"logz_version\": \"0\", \"estimates\": {}}\n");
+  write_file(
+      bad_works,
+      "{\"logz_version\": \"0\", \"estimates\": {}, \"forward\": {\"works\": [1, \"x\"]}}\n");
+  expect_one_line_error(run_cli("plot " + not_json + " -d " + dir), "not.json");
+  expect_one_line_error(run_cli("plot " + not_result + " -d " + dir),
+                        "expected a logz result JSON");
+  expect_one_line_error(run_cli("plot " + result + " -d " + dir + " --formats gif"), "formats");
+  if (have_gnuplot()) {
+    expect_one_line_error(run_cli("plot " + no_works + " -d " + dir), "no_works.json: forward");
+    expect_one_line_error(run_cli("plot " + bad_works + " -d " + dir),
+                          "bad_works.json: forward.works");
+    expect_one_line_error(run_cli("plot " + result + " --budget-key kernel.nope -d " + dir),
+                          "config.kernel.nope: expected the budget key");
+    expect_one_line_error(run_cli("plot " + result + " --budget-key kernel.type -d " + dir),
+                          "config.kernel.type: expected a number");
+    expect_one_line_error(
+        run_cli("plot " + result + " " + other + " --budget-key run.num_paths -d " + dir),
+        "model: expected the same model");
+  }
+  // No gnuplot on PATH: one line saying how to install it, and `run --plots`
+  // says so before it runs rather than after.
+  expect_one_line_error(run_cli("plot " + result + " -d " + dir, "PATH=/nonexistent"), "gnuplot");
+  const std::string cfg = temp_path("nognuplot.toml"), out = temp_path("nognuplot.json");
+  write_file(cfg, kSmallConfig);
+  fs::remove(out);
+  expect_one_line_error(
+      run_cli("run " + cfg + " -q -o " + out + " --plots " + dir, "PATH=/nonexistent"),
+      "gnuplot-nox");
+  EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace
