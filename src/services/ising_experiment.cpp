@@ -1,14 +1,39 @@
 // `logz run` for [model] type = "ising": the R x C torus annealed from uniform
-// spins, single-site Metropolis, reverse runs from an equilibrated ground state.
+// spins, single-site Metropolis or heat-bath updates, reverse runs from an
+// equilibrated ground state.
 #include <cmath>
+#include <string>
 
 #include "logz/exact/ising_kaufman.hpp"
+#include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/model_runners.hpp"
 
 namespace logz {
+
+namespace {
+
+template <class Kernel>
+void anneal_ising(const IsingModel& model, const Kernel& kernel, const Schedule& schedule,
+                  const RunSettings& run, const ProgressFn& progress, ExperimentResult& result) {
+  // The paper's reverse start: a ground state equilibrated at the target.
+  const std::size_t equilibration_steps =
+      kernel.order() == SiteOrder::random
+          ? run.equilibration_sweeps * static_cast<std::size_t>(model.num_sites())
+          : run.equilibration_sweeps;
+  const Kernel equilibrate = kernel.with_steps(equilibration_steps);
+  const IsingTarget target = model.at(1.0);
+  auto ground_state_start = [&](SpinBatch& batch, const ChunkRange& c) {
+    model.ground_state(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+    if (equilibration_steps > 0)
+      equilibrate.step(target, batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+  };
+  anneal_and_estimate(model, kernel, schedule, run, ground_state_start, progress, result);
+}
+
+}  // namespace
 
 ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress) {
   auto m = config.section("model");
@@ -27,10 +52,9 @@ ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress
 
   auto k = config.section("kernel");
   k.check_known({"type", "steps_per_temperature", "site_order"});
-  k.get_string("type", "metropolis", {"metropolis"});
+  const std::string type = k.get_string("type", "metropolis", {"metropolis", "heat_bath"});
   const auto order = parse_site_order(k.get_string("site_order", "random", {"random", "checkerboard"}));
   const auto steps = static_cast<std::size_t>(k.get_int("steps_per_temperature", 1000, 1));
-  const SpinFlipMetropolis kernel(order, steps);
 
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {"ground_state"});
@@ -42,22 +66,14 @@ ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress
   result.reference = Reference{exact::ising_log_z_kaufman(rows, cols, beta, coupling), "kaufman"};
   for (double t : schedule.betas())
     result.equilibrium_energy.push_back(exact::ising_mean_energy_kaufman(rows, cols, t * beta, coupling));
-  result.kernel = {{"type", "metropolis"}, {"site_order", to_string(order)},
+  result.kernel = {{"type", type}, {"site_order", to_string(order)},
                    {"steps_per_temperature", steps},
                    {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
 
-  // The paper's reverse start: a ground state equilibrated at the target.
-  const std::size_t equilibration_steps =
-      order == SiteOrder::random ? run.equilibration_sweeps * static_cast<std::size_t>(model.num_sites())
-                                 : run.equilibration_sweeps;
-  const SpinFlipMetropolis equilibrate = kernel.with_steps(equilibration_steps);
-  const IsingTarget target = model.at(1.0);
-  auto ground_state_start = [&](SpinBatch& batch, const ChunkRange& c) {
-    model.ground_state(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    if (equilibration_steps > 0)
-      equilibrate.step(target, batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
-  };
-  anneal_and_estimate(model, kernel, schedule, run, ground_state_start, progress, result);
+  if (type == "heat_bath")
+    anneal_ising(model, HeatBath(order, steps), schedule, run, progress, result);
+  else
+    anneal_ising(model, SpinFlipMetropolis(order, steps), schedule, run, progress, result);
   return result;
 }
 

@@ -1,0 +1,50 @@
+// Heat-bath (Gibbs) single-site kernels for the Ising (IsingTarget) and Potts
+// (PottsTarget) lattices: each update draws the site's value afresh from its
+// conditional distribution given its neighbours, P(s_i = +1 | h) =
+// 1 / (1 + exp(-2 K h)) for Ising, P(x_i = c | rest) proportional to
+// exp(K n_c) for Potts (n_c = the site's bonds to colour c). Every update
+// leaves the target invariant and satisfies detailed balance. Site orders as
+// for SpinFlipMetropolis: "random" (a uniformly random site per step) or
+// "checkerboard" (one step = a sweep, colour 0 then colour 1; the reversed
+// kernel sweeps colour 1 then 0 in reverse site order). Probabilities are
+// resolved to 2^-32, as the Metropolis thresholds are. KernelInfo counts
+// every update as attempted and those that changed the value as accepted.
+#pragma once
+
+#include <cstddef>
+
+#include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/models/ising.hpp"
+#include "logz/models/potts.hpp"
+#include "logz/random/philox.hpp"
+
+namespace logz {
+
+class HeatBath {
+ public:
+  // steps: single-site updates (random order) or full sweeps (checkerboard).
+  HeatBath(SiteOrder order, std::size_t steps, bool reversed = false);
+
+  // Applies the kernel to every particle of the batch; particle p draws from
+  // random.stream(p). Keeps each particle's bond sum / equal-bond count up to date.
+  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
+  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
+  // The time reversal of this kernel (the same kernel for random order).
+  HeatBath reversed() const { return HeatBath(order_, steps_, !reversed_); }
+  // A kernel of the same kind doing `steps` steps (for equilibration runs).
+  HeatBath with_steps(std::size_t steps) const { return HeatBath(order_, steps, reversed_); }
+  SiteOrder order() const { return order_; }
+  std::size_t steps() const { return steps_; }
+
+ private:
+  // Calls update(i) for every site this kernel visits, in order, drawing random
+  // sites from rng in random order; returns the number of updates.
+  template <class Update>
+  std::uint64_t visit_sites(const TorusLattice& lattice, RandomStream& rng, Update&& update) const;
+
+  SiteOrder order_;
+  std::size_t steps_;
+  bool reversed_;
+};
+
+}  // namespace logz

@@ -1,0 +1,220 @@
+// Exact-start invariance of the single-site kernels: particles drawn exactly
+// from a tiny lattice at beta, moved by the kernel, must still follow the exact
+// distribution (chi-square over all states at a false-failure rate of 1e-6).
+// Ising heat bath on the 3 x 3 torus (512 states); Potts Metropolis and heat
+// bath on the 2 x 3 torus with q = 3 (729 states; 2-wide, so pairs are joined by
+// two bonds) and the 1 x 4 ring with q = 3 (self-bonds); random and checkerboard
+// orders and their reversals. The control: a kernel for the wrong beta fails.
+#include "logz/kernels/heat_bath.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "logz/kernels/potts_metropolis.hpp"
+#include "logz/models/ising.hpp"
+#include "logz/models/potts.hpp"
+
+namespace {
+
+using logz::SiteOrder;
+
+// A tiny lattice with q values per site; state code = sum_i x_i q^i.
+struct Lattice {
+  int rows, cols, q;
+  int sites() const { return rows * cols; }
+  int states() const {
+    int s = 1;
+    for (int i = 0; i < sites(); ++i) s *= q;
+    return s;
+  }
+  int value(int state, int i) const {
+    for (int k = 0; k < i; ++k) state /= q;
+    return state % q;
+  }
+  // The test's own count of equal right and down bonds (Potts), or of s_i s_j
+  // (Ising, values 0 -> -1 and 1 -> +1).
+  int bond_sum(int state) const {
+    auto at = [&](int r, int c) { return value(state, (r % rows) * cols + c % cols); };
+    int sum = 0;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        if (q == 2) {
+          auto spin = [&](int v) { return 2 * v - 1; };
+          sum += spin(at(r, c)) * (spin(at(r, c + 1)) + spin(at(r + 1, c)));
+        } else {
+          sum += (at(r, c) == at(r, c + 1)) + (at(r, c) == at(r + 1, c));
+        }
+      }
+    return sum;
+  }
+  // exp(beta J bond_sum) normalised; J = 1 (beta < 0 stands for J = -1 at |beta|).
+  std::vector<double> probabilities(double beta) const {
+    std::vector<double> p(states());
+    double z = 0;
+    for (int s = 0; s < states(); ++s) z += p[s] = std::exp(beta * bond_sum(s));
+    for (double& v : p) v /= z;
+    return p;
+  }
+};
+
+// Chi-square statistic over states, pooling cells with expected count < 5, and
+// the critical value at p = 1e-6 by the Wilson-Hilferty approximation.
+struct ChiSquare {
+  double statistic = 0, critical = 0;
+};
+
+ChiSquare chi_square(const std::vector<long>& counts, const std::vector<double>& p, long n) {
+  double stat = 0, pooled_obs = 0, pooled_exp = 0;
+  int cells = 0;
+  for (std::size_t s = 0; s < p.size(); ++s) {
+    const double e = p[s] * n;
+    if (e < 5) {
+      pooled_obs += counts[s];
+      pooled_exp += e;
+      continue;
+    }
+    stat += (counts[s] - e) * (counts[s] - e) / e;
+    ++cells;
+  }
+  if (pooled_exp > 0) {
+    stat += (pooled_obs - pooled_exp) * (pooled_obs - pooled_exp) / pooled_exp;
+    ++cells;
+  }
+  const double dof = cells - 1, z = 4.753;  // upper 1e-6 quantile of N(0, 1)
+  const double a = 2.0 / (9.0 * dof);
+  return {stat, dof * std::pow(1.0 - a + z * std::sqrt(a), 3)};
+}
+
+// n exact draws (state codes) at beta.
+std::vector<int> exact_draws(const Lattice& l, double beta, long n, std::uint64_t seed) {
+  const auto p = l.probabilities(beta);
+  std::vector<double> cdf(p.size());
+  double acc = 0;
+  for (std::size_t s = 0; s < p.size(); ++s) cdf[s] = acc += p[s];
+  std::vector<int> draws(n);
+  logz::RandomStream rng(seed, 0, logz::Purpose::test, 0);
+  for (long i = 0; i < n; ++i) {
+    const auto s = std::lower_bound(cdf.begin(), cdf.end(), rng.uniform() * acc) - cdf.begin();
+    draws[i] = std::min(static_cast<int>(s), l.states() - 1);
+  }
+  return draws;
+}
+
+constexpr long kDraws = 200000;
+
+// Ising: exact draws at beta_sample, one kernel call at beta_kernel, chi-square vs beta_sample.
+template <class Kernel>
+ChiSquare ising_chi_square(const Kernel& kernel, double beta_sample, double beta_kernel,
+                           std::uint64_t seed) {
+  const Lattice l{3, 3, 2};
+  const logz::IsingModel model(l.rows, l.cols, 1.0, beta_kernel);
+  const auto draws = exact_draws(l, beta_sample, kDraws, seed);
+  logz::SpinBatch batch(kDraws, l.sites());
+  for (long i = 0; i < kDraws; ++i) {
+    for (int j = 0; j < l.sites(); ++j) batch.spins(i)[j] = l.value(draws[i], j) ? 1 : -1;
+    batch.bond_sum(i) = model.bond_sum(batch.spins(i));
+  }
+  kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
+  std::vector<long> counts(l.states(), 0);
+  for (long i = 0; i < kDraws; ++i) {
+    int s = 0;
+    for (int j = l.sites() - 1; j >= 0; --j) s = 2 * s + (batch.spins(i)[j] > 0);
+    ++counts[s];
+    // The kernel keeps the bond sum up to date.
+    if (batch.bond_sum(i) != l.bond_sum(s)) {
+      ADD_FAILURE() << "bond sum " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
+      break;
+    }
+  }
+  return chi_square(counts, l.probabilities(beta_sample), kDraws);
+}
+
+template <class Kernel>
+ChiSquare potts_chi_square(const Kernel& kernel, const Lattice& l, double beta_sample,
+                           double beta_kernel, std::uint64_t seed) {
+  // beta J with J = +-1 (beta_kernel < 0: the antiferromagnet at |beta_kernel|).
+  const logz::PottsModel model(l.rows, l.cols, l.q, beta_kernel < 0 ? -1.0 : 1.0,
+                               std::abs(beta_kernel));
+  const auto draws = exact_draws(l, beta_sample, kDraws, seed);
+  logz::PottsBatch batch(kDraws, l.sites());
+  for (long i = 0; i < kDraws; ++i) {
+    for (int j = 0; j < l.sites(); ++j)
+      batch.colours(i)[j] = static_cast<std::uint8_t>(l.value(draws[i], j));
+    batch.equal_bonds(i) = model.equal_bonds(batch.colours(i));
+  }
+  kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
+  std::vector<long> counts(l.states(), 0);
+  for (long i = 0; i < kDraws; ++i) {
+    int s = 0;
+    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.colours(i)[j];
+    ++counts[s];
+    if (batch.equal_bonds(i) != l.bond_sum(s)) {
+      ADD_FAILURE() << "equal bonds " << batch.equal_bonds(i) << " vs " << l.bond_sum(s);
+      break;
+    }
+  }
+  return chi_square(counts, l.probabilities(beta_sample), kDraws);
+}
+
+TEST(HeatBathIsing, RandomSiteKeepsExactDistribution) {
+  const auto chi = ising_chi_square(logz::HeatBath(SiteOrder::random, 7), 0.4, 0.4, 21);
+  EXPECT_LT(chi.statistic, chi.critical);
+}
+
+TEST(HeatBathIsing, CheckerboardAndItsReversalKeepExactDistribution) {
+  const logz::HeatBath kernel(SiteOrder::checkerboard, 1);
+  for (const auto& k : {kernel, kernel.reversed()}) {
+    const auto chi = ising_chi_square(k, 0.4, 0.4, 22);
+    EXPECT_LT(chi.statistic, chi.critical);
+  }
+}
+
+TEST(HeatBathIsing, TheTestDetectsAWrongKernel) {
+  // A kernel for beta = 0.6 moves exact beta = 0.4 samples away from beta = 0.4.
+  const auto chi = ising_chi_square(logz::HeatBath(SiteOrder::random, 7), 0.4, 0.6, 23);
+  EXPECT_GT(chi.statistic, chi.critical);
+}
+
+// 2 x 3 (double bonds between the two rows, odd width) and 1 x 4 (self-bonds), q = 3.
+const Lattice kPottsLattices[] = {{2, 3, 3}, {1, 4, 3}};
+
+TEST(HeatBathPotts, KeepsExactDistribution) {
+  std::uint64_t seed = 31;
+  for (const auto& l : kPottsLattices)
+    for (double beta : {0.6, -0.8}) {  // ferro- and antiferromagnetic
+      const logz::HeatBath random(SiteOrder::random, 5), sweep(SiteOrder::checkerboard, 1);
+      for (const auto& k : {random, sweep, sweep.reversed()}) {
+        const auto chi = potts_chi_square(k, l, beta, beta, ++seed);
+        EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols << " beta " << beta;
+      }
+    }
+}
+
+TEST(PottsMetropolis, KeepsExactDistribution) {
+  std::uint64_t seed = 41;
+  for (const auto& l : kPottsLattices)
+    for (double beta : {0.6, -0.8}) {
+      const logz::PottsMetropolis random(SiteOrder::random, 5), sweep(SiteOrder::checkerboard, 1);
+      for (const auto& k : {random, sweep, sweep.reversed()}) {
+        const auto chi = potts_chi_square(k, l, beta, beta, ++seed);
+        EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols << " beta " << beta;
+      }
+    }
+}
+
+TEST(HeatBathPotts, TheTestDetectsWrongKernels) {
+  // Kernels for beta = 0.7 move exact beta = 0.6 samples away from beta = 0.6.
+  const Lattice l = kPottsLattices[0];
+  const auto hb = potts_chi_square(logz::HeatBath(SiteOrder::random, 5), l, 0.6, 0.7, 51);
+  EXPECT_GT(hb.statistic, hb.critical);
+  const auto mh = potts_chi_square(logz::PottsMetropolis(SiteOrder::random, 5), l, 0.6, 0.7, 52);
+  EXPECT_GT(mh.statistic, mh.critical);
+  std::printf("wrong-beta control: heat bath chi2 %.0f, Metropolis chi2 %.0f (critical %.0f)\n",
+              hb.statistic, mh.statistic, hb.critical);
+}
+
+}  // namespace
