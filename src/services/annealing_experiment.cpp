@@ -22,13 +22,18 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
   r.equilibration_sweeps = static_cast<std::size_t>(run.get_int("equilibration_sweeps", 1000, 0));
 
   auto est = config.section("estimators");
-  est.check_known({"methods"});
+  est.check_known({"methods", "posterior_draws", "posterior_burn_in", "histogram_bins"});
   std::vector<std::string> fallback;
-  for (const auto& m : estimator_names())
+  for (const auto& m : default_estimator_names())
     if (estimator_requirements({m}, r.forward, r.reverse).empty()) fallback.push_back(m);
   r.methods = est.get_string_list("methods", fallback, estimator_names());
   const std::string missing = estimator_requirements(r.methods, r.forward, r.reverse);
   if (!missing.empty()) est.fail("methods", "methods that [run] directions allow: " + missing);
+  r.posterior_draws =
+      static_cast<std::size_t>(est.get_int("posterior_draws", 2000, 2, 1LL << 30));
+  r.posterior_burn_in =
+      static_cast<std::size_t>(est.get_int("posterior_burn_in", 200, 0, 1LL << 30));
+  r.histogram_bins = static_cast<std::size_t>(est.get_int("histogram_bins", 0, 0, 1LL << 30));
   return r;
 }
 

@@ -220,4 +220,64 @@ TEST(Cli, EstimateOnUsersWorkFiles) {
   expect_one_line_error(run_cli("estimate"), "expected at least one work file");
 }
 
+TEST(Cli, EstimateNonequilibriumMethodsAndOptions) {
+  // Gaussian works as above: log Z = -(mu - s^2 / 2).
+  const double mu = 3.0, s = 1.0;
+  std::string f, r;
+  unsigned long long x = 777;
+  auto uniform = [&] {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((x >> 11) + 0.5) * 0x1.0p-53;
+  };
+  auto normal = [&] { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); };
+  for (int i = 0; i < 1000; ++i) {
+    f += std::to_string(mu + s * normal()) + "\n";
+    r += std::to_string(s * s - mu + s * normal()) + "\n";
+  }
+  const std::string ff = temp_path("nfw.txt"), rf = temp_path("nrw.txt");
+  const std::string out1 = temp_path("neq1.json"), out2 = temp_path("neq2.json");
+  write_file(ff, f);
+  write_file(rf, r);
+  const std::string args = "estimate -f " + ff + " -r " + rf +
+                           " --methods cumulant,histogram,histogram_posterior,crossing,bar"
+                           " --seed 4 --posterior-draws 400 --posterior-burn-in 50 -o ";
+  const auto res = run_cli(args + out1);
+  ASSERT_EQ(res.exit_code, 0) << res.err;
+  ASSERT_EQ(run_cli(args + out2).exit_code, 0);
+  const auto j = nlohmann::json::parse(read_file(out1));
+  EXPECT_EQ(j.dump(), nlohmann::json::parse(read_file(out2)).dump());  // same seed, same output
+  const double truth = -(mu - s * s / 2);
+  for (const char* m : {"cumulant_forward", "cumulant_reverse", "cumulant", "histogram",
+                        "histogram_posterior", "crooks_crossing"}) {
+    ASSERT_TRUE(j["estimates"].contains(m)) << m;
+    const double est = j["estimates"][m]["log_z"].get<double>(), se = j["estimates"][m]["std_error"].get<double>();
+    EXPECT_NEAR(est, truth, 5 * se + se * se) << m;
+  }
+  const auto& post = j["estimates"]["histogram_posterior"];
+  EXPECT_EQ(post["se_method"], "posterior_sd");
+  EXPECT_EQ(post["diagnostics"]["num_draws"].get<double>(), 400.0);
+  EXPECT_LT(post["diagnostics"]["ci95_low"].get<double>(), post["diagnostics"]["ci95_high"].get<double>());
+  EXPECT_NEAR(j["estimates"]["histogram"]["log_z"].get<double>(), j["estimates"]["bar"]["log_z"].get<double>(), 1e-8);
+
+  const auto only_r = run_cli("estimate -r " + rf + " --methods cumulant -o " + out1);
+  ASSERT_EQ(only_r.exit_code, 0) << only_r.err;
+  EXPECT_EQ(nlohmann::json::parse(read_file(out1))["estimates"].size(), 1u);
+  expect_one_line_error(run_cli("estimate -f " + ff + " --methods histogram"), "needs forward and reverse");
+  expect_one_line_error(run_cli("estimate -f " + ff + " -r " + rf + " --posterior-draws 1"), "--posterior-draws");
+  expect_one_line_error(run_cli("estimate -f " + ff + " -r " + rf + " --histogram-bins -3"), "--histogram-bins");
+
+  // [estimators] keys of logz run.
+  const std::string cfg = temp_path("neq.toml"), out = temp_path("neq_run.json");
+  write_file(cfg, kSmallConfig);
+  const auto run = run_cli("run " + cfg + " -q --set 'estimators.methods=[\"histogram_posterior\", \"histogram\"]'"
+                           " --set estimators.posterior_draws=100 --set estimators.histogram_bins=10 -o " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jr = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(jr["estimates"]["histogram_posterior"]["diagnostics"]["num_draws"].get<double>(), 100.0);
+  EXPECT_EQ(jr["config"]["estimators"]["posterior_burn_in"], 200);
+  EXPECT_LE(jr["estimates"]["histogram"]["diagnostics"]["num_support"].get<double>(), 10.0);
+  expect_one_line_error(run_cli("run " + cfg + " -q --set estimators.posterior_draws=1"),
+                        "[estimators] posterior_draws");
+}
+
 }  // namespace

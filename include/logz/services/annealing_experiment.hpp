@@ -28,6 +28,17 @@ struct RunSettings {
   std::string reverse_start;           // "resampled" or a model-specific start
   std::size_t equilibration_sweeps = 0;
   std::vector<std::string> methods;
+  // [estimators] posterior_draws, posterior_burn_in, histogram_bins (the seed is [run] seed).
+  std::size_t posterior_draws = 2000, posterior_burn_in = 200, histogram_bins = 0;
+
+  EstimatorOptions estimator_options() const {
+    EstimatorOptions o;
+    o.seed = seed;
+    o.posterior_draws = posterior_draws;
+    o.posterior_burn_in = posterior_burn_in;
+    o.histogram_bins = histogram_bins;
+    return o;
+  }
 
   AnnealOptions anneal_options() const {
     AnnealOptions o;
@@ -80,7 +91,8 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
     if (!run.forward) result.forward.reset();
   }
   result.estimates = run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
-                                    result.reverse ? &result.reverse->works : nullptr);
+                                    result.reverse ? &result.reverse->works : nullptr,
+                                    run.estimator_options());
 }
 
 }  // namespace logz

@@ -1,0 +1,83 @@
+// Time of the work-based estimators on 10^6 forward and 10^6 reverse Crooks-consistent Gaussian
+// works (forward N(5, 1.5^2), reverse N(1.5^2 - 5, 1.5^2), log Z = -3.875). Each benchmark reports
+// its estimate as the counter log_z. With LOGZ_BENCH_WORKS_DIR set, the works are also written
+// there as forward.npy and reverse.npy, so that bench/peers/pymbar_bar_timing.py can time
+// pymbar's BAR on the same numbers.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "logz/estimators/bar.hpp"
+#include "logz/estimators/crooks_crossing.hpp"
+#include "logz/estimators/cumulant.hpp"
+#include "logz/estimators/histogram.hpp"
+#include "logz/io/npy.hpp"
+#include "logz/random/philox.hpp"
+
+namespace {
+
+constexpr std::size_t kWorks = 1000000;
+
+struct BenchWorks {
+  std::vector<double> forward, reverse;
+};
+
+const BenchWorks& works() {
+  static const BenchWorks w = [] {
+    const double mu = 5.0, s = 1.5;
+    BenchWorks b;
+    logz::RandomStream f(2024, 0, logz::Purpose::test, 0), r(2024, 1, logz::Purpose::test, 0);
+    b.forward.resize(kWorks);
+    b.reverse.resize(kWorks);
+    for (double& v : b.forward) v = mu + s * f.normal();
+    for (double& v : b.reverse) v = s * s - mu + s * r.normal();
+    if (const char* dir = std::getenv("LOGZ_BENCH_WORKS_DIR")) {
+      logz::io::write_npy(std::string(dir) + "/forward.npy", {{kWorks}, b.forward});
+      logz::io::write_npy(std::string(dir) + "/reverse.npy", {{kWorks}, b.reverse});
+    }
+    return b;
+  }();
+  return w;
+}
+
+template <class F>
+void run(benchmark::State& state, F&& estimate) {
+  const BenchWorks& w = works();
+  double log_z = 0.0;
+  for (auto _ : state) {
+    log_z = estimate(w.forward, w.reverse);
+    benchmark::DoNotOptimize(log_z);
+  }
+  state.counters["log_z"] = log_z;
+  state.SetItemsProcessed(state.iterations() * static_cast<long>(2 * kWorks));
+}
+
+void BM_Bar(benchmark::State& state) {
+  run(state, [](const auto& f, const auto& r) { return logz::bar(f, r).log_z; });
+}
+void BM_HistogramUnbinned(benchmark::State& state) {
+  run(state, [](const auto& f, const auto& r) { return logz::histogram(f, r).estimate.log_z; });
+}
+void BM_HistogramBinned1000(benchmark::State& state) {
+  logz::HistogramOptions o;
+  o.bins = 1000;
+  run(state, [&](const auto& f, const auto& r) { return logz::histogram(f, r, o).estimate.log_z; });
+}
+void BM_CumulantTwoSided(benchmark::State& state) {
+  run(state, [](const auto& f, const auto& r) { return logz::cumulant(f, r).log_z; });
+}
+void BM_CrooksCrossing(benchmark::State& state) {
+  run(state, [](const auto& f, const auto& r) { return logz::crooks_crossing(f, r).log_z; });
+}
+
+}  // namespace
+
+BENCHMARK(BM_Bar)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_HistogramUnbinned)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_HistogramBinned1000)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_CumulantTwoSided)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CrooksCrossing)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
