@@ -10,6 +10,7 @@
 #include "logz/models/ising.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/model_runners.hpp"
+#include "logz/services/tempering_experiment.hpp"
 
 namespace logz {
 
@@ -56,19 +57,26 @@ ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress
   const auto order = parse_site_order(k.get_string("site_order", "random", {"random", "checkerboard"}));
   const auto steps = static_cast<std::size_t>(k.get_int("steps_per_temperature", 1000, 1));
 
-  const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, {"ground_state"});
-
   ExperimentResult result;
   result.model = {{"type", "ising"}, {"rows", rows}, {"cols", cols}, {"coupling", coupling},
                   {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform spins"}};
   result.base_log_z = model.base_log_z();
   result.reference = Reference{exact::ising_log_z_kaufman(rows, cols, beta, coupling), "kaufman"};
-  for (double t : schedule.betas())
-    result.equilibrium_energy.push_back(exact::ising_mean_energy_kaufman(rows, cols, t * beta, coupling));
   result.kernel = {{"type", type}, {"site_order", to_string(order)},
                    {"steps_per_temperature", steps},
                    {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
+
+  if (read_run_method(config) == "tempering") {
+    if (type == "heat_bath")
+      temper_and_estimate(model, HeatBath(order, steps), config, progress, result);
+    else
+      temper_and_estimate(model, SpinFlipMetropolis(order, steps), config, progress, result);
+    return result;
+  }
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, {"ground_state"});
+  for (double t : schedule.betas())
+    result.equilibrium_energy.push_back(exact::ising_mean_energy_kaufman(rows, cols, t * beta, coupling));
 
   if (type == "heat_bath")
     anneal_ising(model, HeatBath(order, steps), schedule, run, progress, result);

@@ -17,6 +17,7 @@
 #include "logz/models/potts.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/model_runners.hpp"
+#include "logz/services/tempering_experiment.hpp"
 
 namespace logz {
 
@@ -118,8 +119,8 @@ ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress
       parse_site_order(k.get_string("site_order", "random", {"random", "checkerboard"}));
   const auto steps = static_cast<std::size_t>(k.get_int("steps_per_temperature", 1000, 1));
 
-  const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, {"ground_state"});
+  const bool tempering = read_run_method(config) == "tempering";
+  const Schedule schedule = tempering ? linear_schedule(1) : read_schedule(config);
 
   ExperimentResult result;
   result.model = {{"type", "potts"},
@@ -136,6 +137,15 @@ ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress
                    {"site_order", to_string(order)},
                    {"steps_per_temperature", steps},
                    {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
+  if (tempering) {
+    result.equilibrium_energy.clear();  // the ladder is read by the tempering service
+    if (type == "heat_bath")
+      temper_and_estimate(model, HeatBath(order, steps), config, progress, result);
+    else
+      temper_and_estimate(model, PottsMetropolis(order, steps), config, progress, result);
+    return result;
+  }
+  const RunSettings run = read_run_settings(config, {"ground_state"});
   if (type == "heat_bath")
     anneal_potts(model, HeatBath(order, steps), schedule, run, progress, result);
   else

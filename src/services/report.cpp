@@ -72,7 +72,7 @@ nlohmann::json result_to_json(const ExperimentResult& r) {
 
 std::string estimates_table(const std::vector<Estimate>& estimates, double base_log_z,
                             const Reference* reference) {
-  std::string s = fmt::format("{:<13} {:>14} {:>10} {:>16} {:>10}  {}\n", "method", "log Z", "std err",
+  std::string s = fmt::format("{:<19} {:>14} {:>10} {:>16} {:>10}  {}\n", "method", "log Z", "std err",
                               "log Z - log Z0", reference ? "z vs exact" : "", "notes");
   for (const auto& e : estimates) {
     std::string z;
@@ -80,11 +80,11 @@ std::string estimates_table(const std::vector<Estimate>& estimates, double base_
       z = fixed((e.log_z + base_log_z - reference->log_z) / e.std_error, 1);
     std::string notes;
     for (const auto& f : e.diagnostics.flags) notes += (notes.empty() ? "" : ",") + f;
-    s += fmt::format("{:<13} {:>14} {:>10} {:>16} {:>10}  {}\n", e.method, fixed(e.log_z + base_log_z, 4),
+    s += fmt::format("{:<19} {:>14} {:>10} {:>16} {:>10}  {}\n", e.method, fixed(e.log_z + base_log_z, 4),
                      fixed(e.std_error, 4), fixed(e.log_z, 4), z, notes);
   }
   if (reference)
-    s += fmt::format("{:<13} {:>14} {:>10} {:>16} {:>10}  {}\n", "exact", fixed(reference->log_z, 4), "",
+    s += fmt::format("{:<19} {:>14} {:>10} {:>16} {:>10}  {}\n", "exact", fixed(reference->log_z, 4), "",
                      fixed(reference->log_z - base_log_z, 4), "", reference->source);
   return s;
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "logz/models/ising.hpp"
@@ -128,6 +129,21 @@ TEST(SpinFlipMetropolis, AcceptanceCountsAreConsistent) {
   EXPECT_EQ(info.attempted, 3u * 2u * 16u);
   EXPECT_LE(info.accepted, info.attempted);
   for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.spins(p)));
+}
+
+TEST(SpinFlipMetropolis, BondSumStaysExactOnNarrowTori) {
+  // 1-wide tori have self-bonds (constant), 2-wide ones double bonds.
+  for (const auto& [rows, cols] : {std::pair{1, 4}, std::pair{4, 1}, std::pair{2, 3}, std::pair{1, 1}}) {
+    const logz::IsingModel model(rows, cols, 1.0, 0.7);
+    auto batch = model.make_batch(4);
+    model.sample_base(batch, logz::BatchRandom{9, logz::Purpose::base_sample, 0, 0});
+    for (auto order : {logz::SiteOrder::random, logz::SiteOrder::checkerboard}) {
+      const logz::SpinFlipMetropolis kernel(order, 50);
+      kernel.step(model.at(1.0), batch, logz::BatchRandom{9, logz::Purpose::forward_kernel, 1, 0});
+      for (std::size_t p = 0; p < 4; ++p)
+        EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.spins(p))) << rows << "x" << cols;
+    }
+  }
 }
 
 }  // namespace

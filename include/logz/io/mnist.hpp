@@ -36,7 +36,7 @@ struct Dataset {
 // The streams of data preparation (sampled binarisation, the split permutation) and of RBM
 // training. A placeholder until philox.hpp gets its own Purpose value for them; the uses are
 // kept apart by the role word in the particle's high 32 bits (see stream_for).
-inline constexpr Purpose kTrainingPurpose = static_cast<Purpose>(20);
+inline constexpr Purpose kTrainingPurpose = Purpose::training;
 
 // The stream of one (role, index) pair under a seed: particle = role << 32 | index.
 inline RandomStream stream_for(std::uint64_t seed, std::uint32_t role, std::uint32_t index,

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "logz/kernels/spin_flip_metropolis.hpp"  // KernelInfo
+#include "logz/kernels/kernel_info.hpp"
 #include "logz/models/gaussian_toy.hpp"
 #include "logz/random/philox.hpp"
 

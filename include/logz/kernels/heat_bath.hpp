@@ -13,7 +13,8 @@
 
 #include <cstddef>
 
-#include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/kernels/kernel_info.hpp"
+#include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/potts.hpp"
 #include "logz/random/philox.hpp"

@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-#include "logz/kernels/spin_flip_metropolis.hpp"  // KernelInfo
+#include "logz/kernels/kernel_info.hpp"
 #include "logz/models/rbm_paths.hpp"
 #include "logz/random/philox.hpp"
 

@@ -8,29 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
+#include "logz/kernels/kernel_info.hpp"
+#include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
-
-enum class SiteOrder { random, checkerboard };
-
-SiteOrder parse_site_order(const std::string& name);  // throws InvalidArgument
-std::string to_string(SiteOrder order);
-
-// What a kernel reports about one call: counts add across particles and chunks.
-struct KernelInfo {
-  std::uint64_t attempted = 0;
-  std::uint64_t accepted = 0;
-
-  KernelInfo& operator+=(const KernelInfo& o) {
-    attempted += o.attempted;
-    accepted += o.accepted;
-    return *this;
-  }
-};
 
 class SpinFlipMetropolis {
  public:

@@ -54,6 +54,9 @@ struct RunSettings {
 // (the first is the default); "resampled" is always allowed.
 RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts);
 
+// [run] method: "annealing" (default) or "tempering" (services/tempering_experiment.hpp).
+std::string read_run_method(Config& config);
+
 // [schedule] type = "linear" | "geometric" | "sigmoid" | "file", num_steps, ...
 Schedule read_schedule(Config& config);
 

@@ -1,0 +1,89 @@
+// `logz run` with [run] method = "tempering": estimates beside the exact value,
+// per-level ladders in JSON, thread-count invariance, config errors.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "logz_tempering_" + name; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int run_cli(const std::string& args, std::string* err = nullptr) {
+  const std::string e = temp_path(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".err";
+  const int status = std::system((std::string(LOGZ_CLI_PATH) + " " + args + " >/dev/null 2>" + e).c_str());
+  if (err) *err = read_file(e);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char* kConfig = R"([model]
+type = "ising"
+size = 4
+beta = 0.5
+[kernel]
+steps_per_temperature = 16
+[run]
+method = "tempering"
+seed = 3
+[tempering]
+num_temperatures = 8
+num_chains = 16
+sweeps_per_iteration = 50
+num_sweeps = 400
+[estimators]
+methods = ["rts", "ts", "ti_trapezoid", "ti_rb", "mbar"]
+)";
+
+TEST(TemperingCli, EstimatesLaddersAndThreadInvariance) {
+  const std::string cfg = temp_path("cfg.toml");
+  std::ofstream(cfg) << kConfig;
+  std::string reference;
+  for (int t : {1, 2, 3}) {
+    const std::string out = temp_path("out" + std::to_string(t) + ".json");
+    std::string err;
+    ASSERT_EQ(run_cli("run " + cfg + " -q --threads " + std::to_string(t) + " -o " + out, &err), 0) << err;
+    const auto j = nlohmann::json::parse(read_file(out));
+    const double exact = j["reference"]["log_z"].get<double>();
+    for (const char* m : {"rts", "ts", "ti_trapezoid", "ti_rb", "mbar"}) {
+      ASSERT_TRUE(j["estimates"].contains(m)) << m;
+      const double se = j["estimates"][m]["std_error"].get<double>();
+      EXPECT_TRUE(std::isfinite(se) && se > 0) << m;
+    }
+    const double rts = j["estimates"]["rts"]["log_z"].get<double>();
+    const double se = j["estimates"]["rts"]["std_error"].get<double>();
+    EXPECT_NEAR(rts, exact, 5 * se + se * se);
+    EXPECT_EQ(j["details"]["tempering"]["levels"]["rts"]["evidence"].size(), 8u);
+    EXPECT_TRUE(j["details"]["tempering"]["initialization"]["converged"].get<bool>());
+    const std::string estimates = j["estimates"].dump();
+    if (reference.empty())
+      reference = estimates;
+    else
+      EXPECT_EQ(estimates, reference) << t << " threads";
+  }
+}
+
+TEST(TemperingCli, BadTemperingKeysGiveOneLineErrors) {
+  const std::string cfg = temp_path("bad.toml");
+  std::ofstream(cfg) << kConfig;
+  for (const std::string& set : {std::string("tempering.num_temperatures=1"), std::string("tempering.prior=flat"),
+                                 std::string("estimators.methods=[\"ais\"]"), std::string("run.method=magic"),
+                                 std::string("tempering.num_chainz=3")}) {
+    std::string err;
+    EXPECT_EQ(run_cli("run " + cfg + " -q --set " + set, &err), 2) << set;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_NE(err.find("bad.toml"), std::string::npos) << err;
+  }
+}
+
+}  // namespace
