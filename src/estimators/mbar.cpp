@@ -96,20 +96,26 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
     Eigen::MatrixXd hess = -(nw.transpose() * nw);
     hess.diagonal() += colsum;
     const Eigen::VectorXd step = hess.ldlt().solve(-grad);
-    // Backtracking line search on the convex objective.
+    if (!step.allFinite()) break;
+    // Backtracking line search on the convex objective. Near the solution the
+    // objective's changes fall below its rounding error (a sum of N terms); there
+    // the full Newton step is safe (quadratic convergence) and is taken.
     double t = 1.0;
-    for (int ls = 0; ls < 60; ++ls, t *= 0.5) {
+    for (int ls = 0; ls < 30; ++ls, t *= 0.5) {
       Eigen::VectorXd trial = f;
       for (Eigen::Index a = 0; a < m; ++a) trial(free[a]) += t * step(a);
       const Eigen::VectorXd trial_d = log_denominators(u, log_n, trial);
       const double trial_obj = objective(trial_d, counts, trial);
-      // Near the solution the objective's changes fall below its rounding error,
-      // where the full Newton step is safe (quadratic convergence).
-      const bool close = max_rel < 1e-6 && t == 1.0;
-      if (close || trial_obj <= obj + 1e-4 * t * grad.dot(step) || ls == 59) {
+      const bool rounding = std::abs(trial_obj - obj) <= 1e-12 * std::abs(obj) + 1e-300;
+      if (trial_obj <= obj + 1e-4 * t * grad.dot(step) || (rounding && t == 1.0) || ls == 29) {
         f = trial, log_d = trial_d, obj = trial_obj;
         break;
       }
+    }
+    if (t * step.lpNorm<Eigen::Infinity>() < 1e-13) {  // no further progress possible
+      result.iterations = it + 1;
+      result.converged = max_rel < 1e-6;
+      break;
     }
     result.iterations = it + 1;
   }

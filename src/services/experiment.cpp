@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "logz/services/continuous_runners.hpp"
 #include "logz/services/model_runners.hpp"
 
 namespace logz {
@@ -12,12 +13,14 @@ const std::map<std::string, ExperimentRunner>& experiment_registry() {
       {"potts", run_potts_experiment},
       {"gaussian_toy", run_gaussian_toy_experiment},
       {"rbm", run_rbm_experiment},
+      {"poe", run_poe_experiment},
+      {"linear_generative", run_linear_generative_experiment},
   };
   return registry;
 }
 
 ExperimentResult run_experiment(Config& config, const ProgressFn& progress) {
-  config.check_sections({"model", "schedule", "kernel", "run", "estimators", "data", "tempering"});
+  config.check_sections({"model", "schedule", "kernel", "run", "estimators", "data", "tempering", "base"});
   std::vector<std::string> names;
   for (const auto& [name, runner] : experiment_registry()) names.push_back(name);
   const std::string type = config.section("model").get_string("type", std::nullopt, names);

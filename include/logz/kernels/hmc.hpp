@@ -1,0 +1,89 @@
+// Hamiltonian Monte Carlo (Duane et al. 1987; Neal 2010; the deeplearning.net tutorial):
+// redraw the momentum v ~ N(0, I), integrate `leapfrog_steps` leapfrog steps of size
+// `step_size`, accept the end point with probability min(1, exp(H_0 - H_1)) for the joint
+// energy H = U(x) + |v|^2/2. With one leapfrog step this is the "AIS with one Hamiltonian
+// step per distribution and momentum randomised" of Sohl-Dickstein & Culpepper (2011). It
+// leaves exp(-U) invariant and is reversible; the step size is fixed here (adaptation lives
+// in the drivers: samplers/hmc_sampler.hpp, or a pilot run before annealing).
+#pragma once
+
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "logz/kernels/leapfrog.hpp"
+#include "logz/models/continuous_target.hpp"
+#include "logz/random/philox.hpp"
+
+namespace logz {
+
+namespace detail {
+
+// Leapfrog from (X, V), then a Metropolis accept on H per particle; an accepted particle
+// takes the end point with its momentum negated (the flip makes the proposal an
+// involution, hence detailed balance on (x, v)); a rejected one keeps (x, v). Every
+// particle draws one uniform from its stream. Proposals with a non-finite H are rejected.
+template <ContinuousTarget T>
+void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<RandomStream> streams,
+                      double eps, int steps, ContinuousKernelInfo& info) {
+  if (!parts_valid_for(target, b.parts, true)) evaluate_parts(target, b.X, b.parts, true);
+  b.proposal_X = b.X;
+  b.proposal_V = b.V;
+  b.proposal_parts = b.parts;
+  info.reflections += leapfrog(target, b.proposal_X, b.proposal_V, b.proposal_parts, b.grad, eps, steps);
+  for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
+    ++info.attempted;
+    const double u = streams[static_cast<std::size_t>(p)].uniform();
+    const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.V.col(p).squaredNorm();
+    const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
+    if (!std::isfinite(h1)) {
+      ++info.non_finite;
+      continue;
+    }
+    info.sum_energy_error += h1 - h0;
+    if (std::log(u) < h0 - h1) {
+      ++info.accepted;
+      b.X.col(p) = b.proposal_X.col(p);
+      b.V.col(p) = -b.proposal_V.col(p);
+      b.parts.copy_column(b.proposal_parts, p, p);
+    }
+  }
+}
+
+// One stream per particle of the batch.
+inline std::vector<RandomStream> particle_streams(const BatchRandom& random, std::size_t n) {
+  std::vector<RandomStream> s;
+  s.reserve(n);
+  for (std::size_t p = 0; p < n; ++p) s.push_back(random.stream(p));
+  return s;
+}
+
+}  // namespace detail
+
+class Hmc {
+ public:
+  // step_size > 0 and finite; leapfrog_steps >= 1 (InvalidArgument otherwise).
+  Hmc(double step_size, int leapfrog_steps);
+
+  // One HMC move of every particle of the batch; particle p draws its momentum (d
+  // normals) and then its accept uniform from random.stream(p).
+  template <ContinuousTarget T>
+  ContinuousKernelInfo step(const T& target, ContinuousBatch& batch, const BatchRandom& random) const {
+    auto streams = detail::particle_streams(random, batch.num_particles());
+    for (Eigen::Index p = 0; p < batch.V.cols(); ++p)
+      for (Eigen::Index i = 0; i < batch.V.rows(); ++i) batch.V(i, p) = streams[static_cast<std::size_t>(p)].normal();
+    ContinuousKernelInfo info;
+    detail::hamiltonian_move(target, batch, streams, step_size_, leapfrog_steps_, info);
+    return info;
+  }
+
+  double step_size() const { return step_size_; }
+  int leapfrog_steps() const { return leapfrog_steps_; }
+  Hmc with_step_size(double eps) const { return Hmc(eps, leapfrog_steps_); }
+
+ private:
+  double step_size_;
+  int leapfrog_steps_;
+};
+
+}  // namespace logz

@@ -1,0 +1,63 @@
+// Gaussian random-walk Metropolis for continuous targets: propose x' = x + s z with
+// z ~ N(0, I), accept with probability min(1, exp(U(x) - U(x'))); proposals outside the
+// target's constraints are rejected. The AIS comparison of Sohl-Dickstein & Culpepper
+// (2011), section 5.2, uses s = 0.1. Reversible; leaves exp(-U) invariant.
+#pragma once
+
+#include <cmath>
+
+#include "logz/kernels/hmc.hpp"
+#include "logz/models/continuous_target.hpp"
+#include "logz/random/philox.hpp"
+
+namespace logz {
+
+class RandomWalkMetropolis {
+ public:
+  // proposal_sd > 0 and finite; steps >= 1 proposals per call.
+  explicit RandomWalkMetropolis(double proposal_sd, int steps = 1);
+
+  // Particle p draws, per proposal, d normals and then one uniform from random.stream(p).
+  template <ContinuousTarget T>
+  ContinuousKernelInfo step(const T& target, ContinuousBatch& b, const BatchRandom& random) const {
+    ContinuousKernelInfo info;
+    auto streams = detail::particle_streams(random, b.num_particles());
+    const LinearConstraints* c = constraints_of(target);
+    if (!parts_valid_for(target, b.parts, false)) evaluate_parts(target, b.X, b.parts, false);
+    b.parts.has_grad = false;  // accepted columns get energies only
+    for (int s = 0; s < steps_; ++s) {
+      b.proposal_X.resize(b.X.rows(), b.X.cols());
+      for (Eigen::Index p = 0; p < b.X.cols(); ++p)
+        for (Eigen::Index i = 0; i < b.X.rows(); ++i)
+          b.proposal_X(i, p) = b.X(i, p) + proposal_sd_ * streams[static_cast<std::size_t>(p)].normal();
+      evaluate_parts(target, b.proposal_X, b.proposal_parts, false);
+      for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
+        ++info.attempted;
+        const double u = streams[static_cast<std::size_t>(p)].uniform();
+        if (c && c->min_slack(b.proposal_X.col(p)) < 0.0) continue;  // outside the support
+        const double e0 = combined_energy(target, b.parts, p);
+        const double e1 = combined_energy(target, b.proposal_parts, p);
+        if (!std::isfinite(e1)) {
+          ++info.non_finite;
+          continue;
+        }
+        info.sum_energy_error += e1 - e0;
+        if (std::log(u) < e0 - e1) {
+          ++info.accepted;
+          b.X.col(p) = b.proposal_X.col(p);
+          b.parts.copy_column(b.proposal_parts, p, p);
+        }
+      }
+    }
+    return info;
+  }
+
+  double proposal_sd() const { return proposal_sd_; }
+  int steps() const { return steps_; }
+
+ private:
+  double proposal_sd_;
+  int steps_;
+};
+
+}  // namespace logz

@@ -1,0 +1,193 @@
+// Continuous targets: densities p(x) proportional to exp(-U(x)) on R^d, evaluated in
+// batches. Positions are a d x P matrix (one column per particle); `energy` writes U of
+// every column and `energy_and_grad` also dU/dx (d x P). An optional `constraints()`
+// restricts the support to the polytope {x : A x >= b}; kernels reflect at its faces.
+//
+// A target may also be a weighted sum of two parts, U = w_0 U_0 + w_1 U_1 (the tempered
+// targets of a geometric path): kernels then cache the parts at the current positions,
+// so moving to the next temperature (new weights) costs no evaluation.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace logz {
+
+// Rows a_j . x >= b_j (A is m x d). `nonnegative(d)` is x_i >= 0 for every i.
+struct LinearConstraints {
+  Eigen::MatrixXd A;  // m x d
+  Eigen::VectorXd b;  // m
+
+  static LinearConstraints nonnegative(int dim);
+  int num_constraints() const { return static_cast<int>(A.rows()); }
+  bool empty() const { return A.rows() == 0; }
+  // Smallest slack min_j (a_j . x - b_j); +inf without constraints.
+  double min_slack(const Eigen::Ref<const Eigen::VectorXd>& x) const;
+  // Shapes agree, values finite, no zero row; errors name `source`.
+  void validate(int dim, const std::string& source) const;
+};
+
+template <class T>
+concept ContinuousTarget = requires(const T& t, const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                    Eigen::MatrixXd& G) {
+  { t.dim() } -> std::convertible_to<int>;
+  t.energy(X, e);               // e(p) = U(X.col(p))
+  t.energy_and_grad(X, e, G);   // and G.col(p) = dU/dx at X.col(p)
+};
+
+// A target with linear constraints: its support is {x : A x >= b}.
+template <class T>
+concept ConstrainedTarget = ContinuousTarget<T> && requires(const T& t) {
+  { t.constraints() } -> std::convertible_to<const LinearConstraints*>;  // nullptr: none
+};
+
+// U = part_weight(0) U_0 + part_weight(1) U_1. parts_tag() identifies the parts (not the
+// weights): kernels reuse cached part energies only while the tag stays the same.
+template <class T>
+concept TwoPartTarget = ContinuousTarget<T> && requires(const T& t, int k, const Eigen::MatrixXd& X,
+                                                        Eigen::VectorXd& e, Eigen::MatrixXd& G) {
+  { t.part_weight(k) } -> std::convertible_to<double>;
+  t.part_energy(k, X, e);
+  t.part_energy_and_grad(k, X, e, G);
+  { t.parts_tag() } -> std::convertible_to<const void*>;
+};
+
+// The constraints of a target, or nullptr.
+template <ContinuousTarget T>
+const LinearConstraints* constraints_of(const T& target) {
+  if constexpr (ConstrainedTarget<T>) {
+    const LinearConstraints* c = target.constraints();
+    return c && !c->empty() ? c : nullptr;
+  } else {
+    return nullptr;
+  }
+}
+
+// Energies (and gradients) of a target's parts at a batch's positions: row k of `e` and
+// matrix g[k] belong to part k. A plain target is one part of weight 1.
+struct EnergyParts {
+  int num_parts = 0;           // 0: nothing cached
+  bool has_grad = false;
+  const void* tag = nullptr;   // the parts these values belong to
+  Eigen::MatrixXd e;           // num_parts x P
+  std::array<Eigen::MatrixXd, 2> g;  // d x P each
+
+  void invalidate() { num_parts = 0, has_grad = false, tag = nullptr; }
+  // Copies particle `from_p` of `from` into particle `to_p` (same parts, same tag).
+  void copy_column(const EnergyParts& from, Eigen::Index from_p, Eigen::Index to_p);
+};
+
+template <ContinuousTarget T>
+constexpr int num_parts_of() {
+  return TwoPartTarget<T> ? 2 : 1;
+}
+
+template <ContinuousTarget T>
+const void* parts_tag_of(const T& target) {
+  if constexpr (TwoPartTarget<T>)
+    return target.parts_tag();
+  else
+    return static_cast<const void*>(&target);
+}
+
+template <ContinuousTarget T>
+double part_weight_of(const T& target, int k) {
+  if constexpr (TwoPartTarget<T>)
+    return target.part_weight(k);
+  else
+    return k == 0 ? 1.0 : 0.0;
+}
+
+// Evaluates every part of `target` at X into `out` (gradients when `grad`).
+template <ContinuousTarget T>
+void evaluate_parts(const T& target, const Eigen::MatrixXd& X, EnergyParts& out, bool grad) {
+  constexpr int n = num_parts_of<T>();
+  out.e.resize(n, X.cols());
+  Eigen::VectorXd e(X.cols());
+  for (int k = 0; k < n; ++k) {
+    if constexpr (TwoPartTarget<T>) {
+      if (grad)
+        target.part_energy_and_grad(k, X, e, out.g[k]);
+      else
+        target.part_energy(k, X, e);
+    } else {
+      if (grad)
+        target.energy_and_grad(X, e, out.g[k]);
+      else
+        target.energy(X, e);
+    }
+    out.e.row(k) = e.transpose();
+  }
+  out.num_parts = n;
+  out.has_grad = grad;
+  out.tag = parts_tag_of(target);
+}
+
+// True when `parts` holds this target's parts (with gradients if `grad`).
+template <ContinuousTarget T>
+bool parts_valid_for(const T& target, const EnergyParts& parts, bool grad) {
+  return parts.num_parts == num_parts_of<T>() && parts.tag == parts_tag_of(target) &&
+         (parts.has_grad || !grad);
+}
+
+// U(x_p) from cached parts.
+template <ContinuousTarget T>
+double combined_energy(const T& target, const EnergyParts& parts, Eigen::Index p) {
+  double u = 0.0;
+  for (int k = 0; k < parts.num_parts; ++k) {
+    const double w = part_weight_of(target, k);
+    if (w != 0.0) u += w * parts.e(k, p);  // a zero weight never turns an infinite part into NaN
+  }
+  return u;
+}
+
+// dU/dx of every particle from cached parts.
+template <ContinuousTarget T>
+void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G) {
+  G = part_weight_of(target, 0) * parts.g[0];
+  for (int k = 1; k < parts.num_parts; ++k) G += part_weight_of(target, k) * parts.g[k];
+}
+
+// The particles of one chunk: positions X and momenta V (d x P; V is used by the
+// Hamiltonian kernels and kept across steps by HAIS), the parts cached at X, and scratch
+// space for proposals (so that kernels do not allocate per step).
+class ContinuousBatch {
+ public:
+  ContinuousBatch(int dim, std::size_t num_particles);
+
+  int dim() const { return static_cast<int>(X.rows()); }
+  std::size_t num_particles() const { return static_cast<std::size_t>(X.cols()); }
+  // Copies position and momentum; the destination's cache is dropped (recomputed on use).
+  void copy_particle(const ContinuousBatch& from, std::size_t from_p, std::size_t to_p);
+
+  Eigen::MatrixXd X, V;
+  EnergyParts parts;
+
+  // Scratch of the kernels: proposed positions, momenta and parts, and a gradient.
+  Eigen::MatrixXd proposal_X, proposal_V, grad;
+  EnergyParts proposal_parts;
+};
+
+// What a continuous kernel reports about one call; counts add across particles and chunks.
+struct ContinuousKernelInfo {
+  std::uint64_t attempted = 0;
+  std::uint64_t accepted = 0;
+  std::uint64_t non_finite = 0;      // proposals rejected for a non-finite energy
+  std::uint64_t reflections = 0;     // constraint reflections made by the dynamics
+  double sum_energy_error = 0.0;     // sum of H(proposal) - H(current) over finite proposals
+
+  ContinuousKernelInfo& operator+=(const ContinuousKernelInfo& o) {
+    attempted += o.attempted;
+    accepted += o.accepted;
+    non_finite += o.non_finite;
+    reflections += o.reflections;
+    sum_energy_error += o.sum_energy_error;
+    return *this;
+  }
+};
+
+}  // namespace logz

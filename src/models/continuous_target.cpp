@@ -1,0 +1,51 @@
+#include "logz/models/continuous_target.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+LinearConstraints LinearConstraints::nonnegative(int dim) {
+  LinearConstraints c;
+  c.A = Eigen::MatrixXd::Identity(dim, dim);
+  c.b = Eigen::VectorXd::Zero(dim);
+  return c;
+}
+
+double LinearConstraints::min_slack(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  if (empty()) return std::numeric_limits<double>::infinity();
+  return (A * x - b).minCoeff();
+}
+
+void LinearConstraints::validate(int dim, const std::string& source) const {
+  if (A.rows() != b.size())
+    fail_input(source, "constraints", "as many right-hand sides b as rows of A");
+  if (A.rows() > 0 && A.cols() != dim)
+    fail_input(source, "constraints", "rows of A with one entry per dimension (" + std::to_string(dim) + ")");
+  if (!A.allFinite() || !b.allFinite()) fail_input(source, "constraints", "finite values");
+  for (Eigen::Index j = 0; j < A.rows(); ++j)
+    if (A.row(j).squaredNorm() == 0.0)
+      fail_input(source, "constraints", "no all-zero row a_j (row " + std::to_string(j) + ")");
+}
+
+void EnergyParts::copy_column(const EnergyParts& from, Eigen::Index from_p, Eigen::Index to_p) {
+  e.col(to_p) = from.e.col(from_p);
+  if (has_grad)
+    for (int k = 0; k < num_parts; ++k) g[k].col(to_p) = from.g[k].col(from_p);
+}
+
+ContinuousBatch::ContinuousBatch(int dim, std::size_t num_particles)
+    : X(Eigen::MatrixXd::Zero(dim, static_cast<Eigen::Index>(num_particles))),
+      V(Eigen::MatrixXd::Zero(dim, static_cast<Eigen::Index>(num_particles))) {
+  if (dim < 1) fail_argument("logz::ContinuousBatch", "dim", "at least 1");
+}
+
+void ContinuousBatch::copy_particle(const ContinuousBatch& from, std::size_t from_p, std::size_t to_p) {
+  X.col(static_cast<Eigen::Index>(to_p)) = from.X.col(static_cast<Eigen::Index>(from_p));
+  V.col(static_cast<Eigen::Index>(to_p)) = from.V.col(static_cast<Eigen::Index>(from_p));
+  parts.invalidate();
+}
+
+}  // namespace logz

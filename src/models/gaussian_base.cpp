@@ -1,0 +1,109 @@
+#include "logz/models/gaussian_base.hpp"
+
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <limits>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+namespace {
+constexpr double kLog2Pi = 1.8378770664093454836;
+}
+
+GaussianBase GaussianBase::isotropic(int dim, double sigma, const Eigen::VectorXd& mean) {
+  if (dim < 1) fail_argument("logz::GaussianBase::isotropic", "dim", "at least 1");
+  if (!(std::isfinite(sigma) && sigma > 0.0))
+    fail_argument("logz::GaussianBase::isotropic", "sigma", "a finite number > 0");
+  if (mean.size() != 0 && (mean.size() != dim || !mean.allFinite()))
+    fail_argument("logz::GaussianBase::isotropic", "mean", "empty or dim finite values");
+  GaussianBase g;
+  g.mean_ = mean.size() == 0 ? Eigen::VectorXd::Zero(dim) : mean;
+  g.isotropic_ = true;
+  g.sigma_ = sigma;
+  g.log_z_ = 0.5 * dim * kLog2Pi + dim * std::log(sigma);
+  return g;
+}
+
+GaussianBase::GaussianBase(const Eigen::VectorXd& mean, const Eigen::MatrixXd& covariance) {
+  const Eigen::Index d = mean.size();
+  if (d < 1 || !mean.allFinite()) fail_argument("logz::GaussianBase", "mean", "at least one finite value");
+  if (covariance.rows() != d || covariance.cols() != d || !covariance.allFinite())
+    fail_argument("logz::GaussianBase", "covariance", "a finite d x d matrix (d = size of mean)");
+  if (!covariance.isApprox(covariance.transpose(), 1e-12))
+    fail_argument("logz::GaussianBase", "covariance", "a symmetric matrix");
+  Eigen::LLT<Eigen::MatrixXd> llt(covariance);
+  if (llt.info() != Eigen::Success || !(llt.matrixL().toDenseMatrix().diagonal().array() > 0.0).all())
+    fail_argument("logz::GaussianBase", "covariance", "a positive definite matrix");
+  mean_ = mean;
+  chol_ = llt.matrixL();
+  sigma_ = std::numeric_limits<double>::quiet_NaN();
+  log_z_ = 0.5 * static_cast<double>(d) * kLog2Pi + chol_.diagonal().array().log().sum();
+}
+
+GaussianBase GaussianBase::fitted(const Eigen::MatrixXd& data, double ridge, const std::string& source) {
+  const Eigen::Index n = data.rows(), d = data.cols();
+  if (d < 1 || n <= d)
+    fail_input(source, "data", "more data points (rows) than dimensions (columns) to fit a Gaussian, got " +
+                                   std::to_string(n) + " x " + std::to_string(d));
+  if (!data.allFinite()) fail_input(source, "data", "finite values");
+  if (!(std::isfinite(ridge) && ridge >= 0.0)) fail_input(source, "ridge", "a finite number >= 0");
+  const Eigen::VectorXd mean = data.colwise().mean().transpose();
+  const Eigen::MatrixXd centred = data.rowwise() - mean.transpose();
+  Eigen::MatrixXd cov = (centred.transpose() * centred) / static_cast<double>(n - 1);
+  cov.diagonal().array() += ridge;
+  cov = 0.5 * (cov + cov.transpose());
+  Eigen::LLT<Eigen::MatrixXd> llt(cov);
+  if (llt.info() != Eigen::Success)
+    fail_input(source, "data", "data whose covariance is positive definite (add a ridge?)");
+  return GaussianBase(mean, cov);
+}
+
+void GaussianBase::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+  const Eigen::MatrixXd D = X.colwise() - mean_;
+  if (isotropic_) {
+    e = (0.5 / (sigma_ * sigma_)) * D.colwise().squaredNorm().transpose();
+  } else {
+    const Eigen::MatrixXd W = chol_.triangularView<Eigen::Lower>().solve(D);
+    e = 0.5 * W.colwise().squaredNorm().transpose();
+  }
+}
+
+void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+  G = X.colwise() - mean_;
+  if (isotropic_) {
+    const double prec = 1.0 / (sigma_ * sigma_);
+    e = (0.5 * prec) * G.colwise().squaredNorm().transpose();
+    G *= prec;
+  } else {
+    // W = L^{-1}(x - mu): U = |W|^2 / 2 and dU/dx = L^{-T} W.
+    chol_.triangularView<Eigen::Lower>().solveInPlace(G);
+    e = 0.5 * G.colwise().squaredNorm().transpose();
+    chol_.triangularView<Eigen::Lower>().transpose().solveInPlace(G);
+  }
+}
+
+void GaussianBase::sample_one(RandomStream& stream, Eigen::Ref<Eigen::VectorXd> x) const {
+  for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = stream.normal();
+  if (isotropic_) {
+    x = mean_ + sigma_ * x;
+  } else {
+    x = mean_ + chol_.triangularView<Eigen::Lower>() * x;
+  }
+}
+
+void GaussianBase::sample(Eigen::MatrixXd& X, const BatchRandom& random) const {
+  X.resize(dim(), X.cols());
+  for (Eigen::Index p = 0; p < X.cols(); ++p) {
+    RandomStream s = random.stream(static_cast<std::size_t>(p));
+    sample_one(s, X.col(p));
+  }
+}
+
+Eigen::MatrixXd GaussianBase::covariance() const {
+  if (isotropic_) return sigma_ * sigma_ * Eigen::MatrixXd::Identity(dim(), dim());
+  return chol_ * chol_.transpose();
+}
+
+}  // namespace logz
