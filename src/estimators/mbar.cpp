@@ -101,13 +101,13 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
     // objective's changes fall below its rounding error (a sum of N terms); there
     // the full Newton step is safe (quadratic convergence) and is taken.
     double t = 1.0;
-    for (int ls = 0; ls < 30; ++ls, t *= 0.5) {
+    for (int ls = 0; ls < 20; ++ls, t *= 0.5) {
       Eigen::VectorXd trial = f;
       for (Eigen::Index a = 0; a < m; ++a) trial(free[a]) += t * step(a);
       const Eigen::VectorXd trial_d = log_denominators(u, log_n, trial);
       const double trial_obj = objective(trial_d, counts, trial);
       const bool rounding = std::abs(trial_obj - obj) <= 1e-12 * std::abs(obj) + 1e-300;
-      if (trial_obj <= obj + 1e-4 * t * grad.dot(step) || (rounding && t == 1.0) || ls == 29) {
+      if (trial_obj <= obj + 1e-4 * t * grad.dot(step) || (rounding && t == 1.0) || ls == 19) {
         f = trial, log_d = trial_d, obj = trial_obj;
         break;
       }

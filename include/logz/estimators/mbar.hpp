@@ -20,7 +20,7 @@ namespace logz {
 
 struct MbarOptions {
   double tolerance = 1e-10;       // on max_k |sum_n W_nk - 1| (relative gradient)
-  int max_iterations = 200;
+  int max_iterations = 50;
   std::vector<double> initial_log_z;  // warm start: log(Z_k / Z_1), or empty
 };
 
