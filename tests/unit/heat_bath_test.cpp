@@ -7,6 +7,7 @@
 // orders and their reversals. The control: a kernel for the wrong beta fails.
 #include "logz/kernels/heat_bath.hpp"
 
+#include "support/chi_square.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,9 @@
 #include "logz/models/potts.hpp"
 
 namespace {
+
+using logz::test_support::chi_square;
+using logz::test_support::ChiSquare;
 
 using logz::SiteOrder;
 
@@ -60,34 +64,6 @@ struct Lattice {
     return p;
   }
 };
-
-// Chi-square statistic over states, pooling cells with expected count < 5, and
-// the critical value at p = 1e-6 by the Wilson-Hilferty approximation.
-struct ChiSquare {
-  double statistic = 0, critical = 0;
-};
-
-ChiSquare chi_square(const std::vector<long>& counts, const std::vector<double>& p, long n) {
-  double stat = 0, pooled_obs = 0, pooled_exp = 0;
-  int cells = 0;
-  for (std::size_t s = 0; s < p.size(); ++s) {
-    const double e = p[s] * n;
-    if (e < 5) {
-      pooled_obs += counts[s];
-      pooled_exp += e;
-      continue;
-    }
-    stat += (counts[s] - e) * (counts[s] - e) / e;
-    ++cells;
-  }
-  if (pooled_exp > 0) {
-    stat += (pooled_obs - pooled_exp) * (pooled_obs - pooled_exp) / pooled_exp;
-    ++cells;
-  }
-  const double dof = cells - 1, z = 4.753;  // upper 1e-6 quantile of N(0, 1)
-  const double a = 2.0 / (9.0 * dof);
-  return {stat, dof * std::pow(1.0 - a + z * std::sqrt(a), 3)};
-}
 
 // n exact draws (state codes) at beta.
 std::vector<int> exact_draws(const Lattice& l, double beta, long n, std::uint64_t seed) {

@@ -6,6 +6,7 @@
 // with deliberately broken kernels as controls.
 #include "logz/models/rbm.hpp"
 
+#include "support/chi_square.hpp"
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -28,6 +29,9 @@
 #include "logz/models/rbm_paths.hpp"
 
 namespace {
+
+using logz::test_support::chi_square;
+using logz::test_support::ChiSquare;
 
 using logz::RbmParameters;
 
@@ -333,34 +337,6 @@ TEST(TestLogLikelihood, MeanAndCombinedError) {
 }
 
 // ---------------------------------------------------------------- exact-start invariance
-
-struct ChiSquare {
-  double statistic = 0, critical = 0;
-};
-
-// Chi-square over states, pooling cells with expected count < 5; critical value
-// at p = 1e-6 by the Wilson-Hilferty approximation.
-ChiSquare chi_square(const std::vector<long>& counts, const std::vector<double>& prob, long n) {
-  double stat = 0, pooled_obs = 0, pooled_exp = 0;
-  int cells = 0;
-  for (std::size_t s = 0; s < prob.size(); ++s) {
-    const double e = prob[s] * n;
-    if (e < 5) {
-      pooled_obs += counts[s];
-      pooled_exp += e;
-      continue;
-    }
-    stat += (counts[s] - e) * (counts[s] - e) / e;
-    ++cells;
-  }
-  if (pooled_exp > 0) {
-    stat += (pooled_obs - pooled_exp) * (pooled_obs - pooled_exp) / pooled_exp;
-    ++cells;
-  }
-  const double dof = cells - 1, z = 4.753;
-  const double a = 2.0 / (9.0 * dof);
-  return {stat, dof * std::pow(1.0 - a + z * std::sqrt(a), 3)};
-}
 
 constexpr int kM = 4, kJ = 3;
 constexpr long kParticles = 20000;

@@ -3,6 +3,7 @@
 // (chi-square over all 512 states at a false-failure rate of 1e-6).
 #include "logz/kernels/spin_flip_metropolis.hpp"
 
+#include "support/chi_square.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,9 @@
 #include "logz/models/ising.hpp"
 
 namespace {
+
+using logz::test_support::chi_square;
+using logz::test_support::ChiSquare;
 
 constexpr int kSide = 3, kSites = kSide * kSide, kStates = 1 << kSites;
 
@@ -30,34 +34,6 @@ std::vector<double> exact_probabilities(double beta) {
   for (int s = 0; s < kStates; ++s) z += p[s] = std::exp(beta * test_bond_sum(s));
   for (double& v : p) v /= z;
   return p;
-}
-
-// Chi-square statistic over states, pooling cells with expected count < 5,
-// and the critical value at p = 1e-6 by the Wilson-Hilferty approximation.
-struct ChiSquare {
-  double statistic = 0, critical = 0;
-};
-
-ChiSquare chi_square(const std::vector<long>& counts, const std::vector<double>& p, long n) {
-  double stat = 0, pooled_obs = 0, pooled_exp = 0;
-  int cells = 0;
-  for (std::size_t s = 0; s < p.size(); ++s) {
-    const double e = p[s] * n;
-    if (e < 5) {
-      pooled_obs += counts[s];
-      pooled_exp += e;
-      continue;
-    }
-    stat += (counts[s] - e) * (counts[s] - e) / e;
-    ++cells;
-  }
-  if (pooled_exp > 0) {
-    stat += (pooled_obs - pooled_exp) * (pooled_obs - pooled_exp) / pooled_exp;
-    ++cells;
-  }
-  const double dof = cells - 1, z = 4.753;  // upper 1e-6 quantile of N(0, 1)
-  const double a = 2.0 / (9.0 * dof);
-  return {stat, dof * std::pow(1.0 - a + z * std::sqrt(a), 3)};
 }
 
 // Draws n exact samples at beta_sample, applies the kernel at target beta_kernel, returns counts.
