@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -33,8 +32,9 @@ void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int thre
   const std::size_t n = num_chunks(num_items, chunk_size);
   const int workers = static_cast<int>(std::min<std::size_t>(resolve_threads(threads), n));
   std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
+  // Every chunk runs; if several fail, the error of the first chunk in chunk
+  // order is rethrown, so the message does not depend on thread timing.
+  std::vector<std::exception_ptr> errors(n);
   auto work = [&] {
     for (;;) {
       const std::size_t c = next.fetch_add(1);
@@ -42,10 +42,7 @@ void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int thre
       try {
         body(chunk_range(c, num_items, chunk_size));
       } catch (...) {
-        std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-        next.store(n);  // stop handing out chunks
-        return;
+        errors[c] = std::current_exception();
       }
     }
   };
@@ -58,7 +55,8 @@ void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int thre
     work();
     for (auto& t : pool) t.join();
   }
-  if (error) std::rethrow_exception(error);
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace logz

@@ -25,8 +25,8 @@ ChunkRange chunk_range(std::size_t chunk, std::size_t num_items, std::size_t chu
 int resolve_threads(int requested);
 
 // Calls body(chunk) for every chunk on up to `threads` threads (dynamic
-// assignment). The first exception thrown by any body is rethrown here after
-// all threads have stopped.
+// assignment). If bodies throw, every chunk still runs and the exception of
+// the lowest failing chunk is rethrown, whatever the thread count.
 void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int threads,
                          const std::function<void(const ChunkRange&)>& body);
 
