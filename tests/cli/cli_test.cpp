@@ -1,5 +1,7 @@
 // The `logz` tool as a user runs it: exit codes, one-line errors, JSON output,
 // and bitwise-identical estimates for any thread count.
+#include "support/cli.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -12,41 +14,11 @@
 
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "logz_cli_" + name; }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-Result run_cli(const std::string& args) {
-  // ctest runs tests in parallel: name the capture files after the running test.
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string out = temp_path(test + "_stdout.txt"), err = temp_path(test + "_stderr.txt");
-  const std::string cmd = std::string(LOGZ_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
-
-// A bad input: exit code 2 and exactly one line on stderr that contains `needle`.
-void expect_one_line_error(const Result& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
+using logz::test_support::expect_one_line_error;
+using logz::test_support::read_file;
+using logz::test_support::run_cli;
+using logz::test_support::temp_path;
+using logz::test_support::write_file;
 
 const char* kSmallConfig = R"([model]
 type = "ising"
@@ -103,7 +75,9 @@ TEST(Cli, RunWritesJsonWithEstimatesAndReference) {
     const double se = j["estimates"][m]["std_error"].get<double>();
     EXPECT_TRUE(std::isfinite(se) && se > 0) << m;
     EXPECT_NEAR(j["estimates"][m]["evidence"].get<double>() + 16 * std::log(2.0), est, 1e-9);
-    if (std::string(m).find("bound") == std::string::npos) EXPECT_NEAR(est, exact, 5 * se + se * se) << m;
+    if (std::string(m).find("bound") == std::string::npos) {
+      EXPECT_NEAR(est, exact, 5 * se + se * se) << m;
+    }
   }
   EXPECT_EQ(j["forward"]["works"].size(), 40u);
   EXPECT_EQ(j["reverse"]["works"].size(), 40u);

@@ -2,6 +2,8 @@
 // files with the axis labels and legends we put in, the budget plot over
 // several results, and one-line errors (exit 2) for every bad input,
 // including a missing gnuplot.
+#include "support/cli.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -16,44 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "logz_plot_" + name;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-// `env` is put before the command (e.g. "PATH=/nonexistent").
-Result run_cli(const std::string& args, const std::string& env = "") {
-  // ctest runs tests in parallel: name the capture files after the running test.
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string out = temp_path(test + "_stdout.txt"), err = temp_path(test + "_stderr.txt");
-  const std::string cmd = env + (env.empty() ? "" : " ") + std::string(LOGZ_CLI_PATH) + " " + args +
-                          " >" + out + " 2>" + err;
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
-
-void expect_one_line_error(const Result& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
+using logz::test_support::CliResult;
+using logz::test_support::expect_one_line_error;
+using logz::test_support::read_file;
+using logz::test_support::run_cli;
+using logz::test_support::temp_path;
+using logz::test_support::write_file;
 
 bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
@@ -177,8 +147,10 @@ TEST(Plot, BudgetPlotOverSeveralResults) {
   // Without --budget-key, each result gets its own plots, named after its file.
   const std::string each = fresh_dir("each_plots");
   ASSERT_EQ(run_cli("plot" + results + " --formats png -d " + each).exit_code, 0);
-  EXPECT_TRUE(fs::exists(each + "/logz_plot_budget8_work_histograms.png"));
-  EXPECT_TRUE(fs::exists(each + "/logz_plot_budget32_hysteresis.png"));
+  // Plots are prefixed with each result's file name.
+  const auto prefix = [](const std::string& name) { return fs::path(temp_path(name)).filename().string(); };
+  EXPECT_TRUE(fs::exists(each + "/" + prefix("budget8") + "_work_histograms.png"));
+  EXPECT_TRUE(fs::exists(each + "/" + prefix("budget32") + "_hysteresis.png"));
 }
 
 TEST(Plot, BadInputsGiveOneLineErrors) {

@@ -1,5 +1,7 @@
 // `logz run` with [run] method = "tempering": estimates beside the exact value,
 // per-level ladders in JSON, thread-count invariance, config errors.
+#include "support/cli.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -11,20 +13,13 @@
 
 namespace {
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "logz_tempering_" + name; }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using logz::test_support::read_file;
+using logz::test_support::temp_path;
 
 int run_cli(const std::string& args, std::string* err = nullptr) {
-  const std::string e = temp_path(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".err";
-  const int status = std::system((std::string(LOGZ_CLI_PATH) + " " + args + " >/dev/null 2>" + e).c_str());
-  if (err) *err = read_file(e);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const auto r = logz::test_support::run_cli(args);
+  if (err) *err = r.err;
+  return r.exit_code;
 }
 
 const char* kConfig = R"([model]

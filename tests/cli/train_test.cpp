@@ -1,6 +1,8 @@
 // `logz train rbm` as a user runs it: a tiny .npy dataset in, an .npz that load_rbm reads out,
 // per-epoch lines and a history file, the same weights for the same seed, and one-line errors
 // for bad configs and data.
+#include "support/cli.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -15,42 +17,17 @@
 
 namespace {
 
-struct TrainResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string tmp(const std::string& name) { return ::testing::TempDir() + "logz_train_" + name; }
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-TrainResult run_logz(const std::string& args) {
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string out = tmp(test + "_stdout.txt"), err = tmp(test + "_stderr.txt");
-  const int status =
-      std::system((std::string(LOGZ_CLI_PATH) + " " + args + " >" + out + " 2>" + err).c_str());
-  TrainResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-void expect_one_line_error(const TrainResult& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
+using logz::test_support::CliResult;
+using logz::test_support::expect_one_line_error;
+using logz::test_support::read_file;
+using logz::test_support::run_cli;
+using logz::test_support::temp_path;
+using logz::test_support::write_file;
 
 // 200 noisy copies of two 6-pixel prototypes, 111000 and 000111, each pixel flipped with
 // probability 0.1: N x 6 binary values, one example per row.
 std::string write_tiny_dataset() {
-  const std::string path = tmp("tiny.npy");
+  const std::string path = temp_path("tiny.npy");
   logz::io::Array a;
   a.shape = {200, 6};
   for (std::uint64_t n = 0; n < 200; ++n) {
@@ -66,7 +43,7 @@ std::string write_tiny_dataset() {
 }
 
 std::string write_config(const std::string& name, const std::string& text) {
-  const std::string path = tmp(name);
+  const std::string path = temp_path(name);
   std::ofstream(path) << text;
   return path;
 }
@@ -76,13 +53,13 @@ std::string tiny_config(const std::string& data) {
          "\"\nnum_validation = 20\n[model]\nnum_hidden = 3\n[training]\nmethod = \"pcd\"\nk = 2\n"
          "batch_size = 10\nlearning_rate = 0.05\nepochs = 30\nweight_decay = "
          "0.0\n[output]\nweights = \"" +
-         tmp("unused.npz") + "\"\nhistory = \"" + tmp("history.csv") + "\"\n";
+         temp_path("unused.npz") + "\"\nhistory = \"" + temp_path("history.csv") + "\"\n";
 }
 
 TEST(TrainCli, TrainsATinyRbmAndWritesWeightsThatLoad) {
   const std::string cfg = write_config("tiny.toml", tiny_config(write_tiny_dataset()));
-  const std::string w = tmp("tiny.npz");
-  const TrainResult r = run_logz("train rbm " + cfg + " -o " + w);
+  const std::string w = temp_path("tiny.npz");
+  const CliResult r = run_cli("train rbm " + cfg + " -o " + w);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("wrote"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("epoch   30/30"), std::string::npos) << r.err;
@@ -99,16 +76,16 @@ TEST(TrainCli, TrainsATinyRbmAndWritesWeightsThatLoad) {
   const double mixed = free_energy({1, 0, 1, 0, 1, 0});
   EXPECT_LT(free_energy({1, 1, 1, 0, 0, 0}) + 2.0, mixed);
   EXPECT_LT(free_energy({0, 0, 0, 1, 1, 1}) + 2.0, mixed);
-  const std::string history = slurp(tmp("history.csv"));
+  const std::string history = read_file(temp_path("history.csv"));
   EXPECT_EQ(std::count(history.begin(), history.end(), '\n'), 31) << history;
 }
 
 TEST(TrainCli, SameSeedSameWeightsOtherSeedOtherWeights) {
   const std::string cfg = write_config("seeds.toml", tiny_config(write_tiny_dataset()));
-  const std::string a = tmp("seed_a.npz"), b = tmp("seed_b.npz"), c = tmp("seed_c.npz");
-  ASSERT_EQ(run_logz("train rbm " + cfg + " -q --seed 5 -o " + a).exit_code, 0);
-  ASSERT_EQ(run_logz("train rbm " + cfg + " -q --set training.seed=5 -o " + b).exit_code, 0);
-  ASSERT_EQ(run_logz("train rbm " + cfg + " -q --seed 6 -o " + c).exit_code, 0);
+  const std::string a = temp_path("seed_a.npz"), b = temp_path("seed_b.npz"), c = temp_path("seed_c.npz");
+  ASSERT_EQ(run_cli("train rbm " + cfg + " -q --seed 5 -o " + a).exit_code, 0);
+  ASSERT_EQ(run_cli("train rbm " + cfg + " -q --set training.seed=5 -o " + b).exit_code, 0);
+  ASSERT_EQ(run_cli("train rbm " + cfg + " -q --seed 6 -o " + c).exit_code, 0);
   EXPECT_EQ(logz::load_rbm(a).W, logz::load_rbm(b).W);
   EXPECT_NE(logz::load_rbm(a).W, logz::load_rbm(c).W);
 }
@@ -116,38 +93,38 @@ TEST(TrainCli, SameSeedSameWeightsOtherSeedOtherWeights) {
 TEST(TrainCli, BadConfigsAndDataGiveOneLineErrors) {
   const std::string data = write_tiny_dataset();
   const std::string cfg = write_config("bad.toml", tiny_config(data));
-  const std::string base = "train rbm " + cfg + " -q -o " + tmp("bad.npz");
-  expect_one_line_error(run_logz(base + " --set training.method=\\\"cdd\\\""), "[training] method");
-  expect_one_line_error(run_logz(base + " --set training.k=0"), "[training] k");
-  expect_one_line_error(run_logz(base + " --set training.momentum=1.5"), "[training] momentum");
-  expect_one_line_error(run_logz(base + " --set training.typo=1"), "[training] typo");
-  expect_one_line_error(run_logz(base + " --set data.num_validation=200"), "[data] num_validation");
-  expect_one_line_error(run_logz(base + " --set data.num_train=181"), "[data] num_train");
-  expect_one_line_error(run_logz(base + " --set evaluate.method=\\\"ais\\\""), "not available yet");
-  expect_one_line_error(run_logz(base + " --set data.path=\\\"" + tmp("nothere.npy") + "\\\""),
+  const std::string base = "train rbm " + cfg + " -q -o " + temp_path("bad.npz");
+  expect_one_line_error(run_cli(base + " --set training.method=\\\"cdd\\\""), "[training] method");
+  expect_one_line_error(run_cli(base + " --set training.k=0"), "[training] k");
+  expect_one_line_error(run_cli(base + " --set training.momentum=1.5"), "[training] momentum");
+  expect_one_line_error(run_cli(base + " --set training.typo=1"), "[training] typo");
+  expect_one_line_error(run_cli(base + " --set data.num_validation=200"), "[data] num_validation");
+  expect_one_line_error(run_cli(base + " --set data.num_train=181"), "[data] num_train");
+  expect_one_line_error(run_cli(base + " --set evaluate.method=\\\"ais\\\""), "not available yet");
+  expect_one_line_error(run_cli(base + " --set data.path=\\\"" + temp_path("nothere.npy") + "\\\""),
                         "nothere.npy");
-  expect_one_line_error(run_logz(base + " --set data.source=\\\"mnist\\\" --set data.path=x"),
+  expect_one_line_error(run_cli(base + " --set data.source=\\\"mnist\\\" --set data.path=x"),
                         "[data] source");
 
   const std::string no_hidden =
       write_config("no_hidden.toml", "[data]\nsource = \"npy\"\npath = \"" + data +
                                          "\"\n[model]\n[output]\nweights = \"w.npz\"\n");
-  expect_one_line_error(run_logz("train rbm " + no_hidden), "[model] num_hidden");
+  expect_one_line_error(run_cli("train rbm " + no_hidden), "[model] num_hidden");
 
   logz::io::Array grey{{2, 3}, {0.0, 0.5, 1.0, 0.2, 2.0, 0.0}};
-  logz::io::write_npy(tmp("grey.npy"), grey);
-  expect_one_line_error(run_logz(base + " --set data.path=\\\"" + tmp("grey.npy") + "\\\""),
+  logz::io::write_npy(temp_path("grey.npy"), grey);
+  expect_one_line_error(run_cli(base + " --set data.path=\\\"" + temp_path("grey.npy") + "\\\""),
                         "[1, 1]");
 
   const std::string mnist =
-      write_config("mnist.toml", "[data]\nsource = \"mnist\"\ncache_dir = \"" + tmp("empty-cache") +
+      write_config("mnist.toml", "[data]\nsource = \"mnist\"\ncache_dir = \"" + temp_path("empty-cache") +
                                      "\"\n[model]\nnum_hidden = 2\n[output]\nweights = \"" +
-                                     tmp("m.npz") + "\"\n");
-  expect_one_line_error(run_logz("train rbm " + mnist), "scripts/fetch-mnist");
+                                     temp_path("m.npz") + "\"\n");
+  expect_one_line_error(run_cli("train rbm " + mnist), "scripts/fetch-mnist");
 }
 
 TEST(TrainCli, HelpListsTheSubcommands) {
-  const TrainResult r = run_logz("train --help");
+  const CliResult r = run_cli("train --help");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("rbm"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("prepare-mnist"), std::string::npos) << r.out;
