@@ -7,7 +7,7 @@ namespace logz {
 std::string read_run_method(Config& config) {
   auto run = config.section("run");
   run.check_known({"method", "num_paths", "directions", "seed", "threads", "chunk_size", "reverse_start",
-                   "equilibration_sweeps"});
+                   "equilibration_sweeps", "repetitions"});
   return run.get_string("method", "annealing", {"annealing", "tempering"});
 }
 
@@ -15,7 +15,7 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
   RunSettings r;
   auto run = config.section("run");
   run.check_known({"method", "num_paths", "directions", "seed", "threads", "chunk_size", "reverse_start",
-                   "equilibration_sweeps"});
+                   "equilibration_sweeps", "repetitions"});
   r.num_paths = static_cast<std::size_t>(run.get_int("num_paths", 100, 1, 1LL << 31));
   const auto dirs = run.get_string_list("directions", {"forward", "reverse"}, {"forward", "reverse"});
   r.forward = std::find(dirs.begin(), dirs.end(), "forward") != dirs.end();

@@ -4,6 +4,7 @@
 
 #include "logz/services/continuous_runners.hpp"
 #include "logz/services/model_runners.hpp"
+#include "logz/services/repetitions.hpp"
 
 namespace logz {
 
@@ -24,8 +25,11 @@ ExperimentResult run_experiment(Config& config, const ProgressFn& progress) {
   std::vector<std::string> names;
   for (const auto& [name, runner] : experiment_registry()) names.push_back(name);
   const std::string type = config.section("model").get_string("type", std::nullopt, names);
+  const auto repetitions = static_cast<std::size_t>(config.section("run").get_int("repetitions", 1, 1, 10000000));
+  const auto& runner = experiment_registry().at(type);
   const auto start = std::chrono::steady_clock::now();
-  ExperimentResult result = experiment_registry().at(type)(config, progress);
+  ExperimentResult result =
+      repetitions == 1 ? runner(config, progress) : run_repetitions(config, repetitions, runner, progress);
   result.runtime_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.config = config.resolved();
   return result;

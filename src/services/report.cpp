@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "logz/services/repetitions.hpp"
 #include "logz/version.hpp"
 
 namespace logz {
@@ -99,6 +100,11 @@ std::string result_table(const ExperimentResult& r) {
   std::string s = head + "\n";
   if (any) s += fmt::format("paths: {}; K = {} annealing steps\n", runs, any->betas.size() - 1);
   s += estimates_table(r.estimates, r.base_log_z, r.reference ? &*r.reference : nullptr);
+  if (r.details.contains("repetitions")) {
+    s += "first repetition above; " +
+         repetitions_table(r.details["repetitions"],
+                           r.reference ? r.reference->log_z - r.base_log_z : kNaN);
+  }
   s += fmt::format("runtime: {:.2f} s\n", r.runtime_s);
   return s;
 }
