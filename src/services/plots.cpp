@@ -120,8 +120,9 @@ std::string literal(const std::string& s) {
 
 // The estimators in a fixed order of presentation, then any others by name.
 const std::vector<std::string>& known_methods() {
-  static const std::vector<std::string> order = {"ais", "raise", "bar", "lower_bound",
-                                                 "upper_bound"};
+  static const std::vector<std::string> order = {
+      "ais",      "raise",           "bar",      "lower_bound", "upper_bound",       "histogram",
+      "cumulant", "cumulant_forward", "cumulant_reverse", "histogram_posterior", "crooks_crossing"};
   return order;
 }
 
@@ -161,9 +162,12 @@ struct MethodStyle {
 // A known method keeps its style in every plot (AIS is always green); others
 // take the remaining styles by their place `i` among the methods shown.
 MethodStyle method_style(const std::string& method, std::size_t i) {
-  static const MethodStyle styles[] = {{"#2ca02c", 2, 7},  {"#ff7f0e", 3, 5},  {"#9467bd", 4, 9},
-                                       {"#8c564b", 5, 11}, {"#e377c2", 2, 13}, {"#17becf", 3, 15},
-                                       {"#bcbd22", 4, 3}};
+  // One style per known method (same order), then two for any others.
+  static const MethodStyle styles[] = {
+      {"#2ca02c", 2, 7},  {"#ff7f0e", 3, 5},  {"#9467bd", 4, 9},  {"#8c564b", 5, 11},
+      {"#e377c2", 2, 13}, {"#d62728", 3, 15}, {"#1f77b4", 4, 3},  {"#17becf", 5, 1},
+      {"#bcbd22", 2, 2},  {"#7f7f7f", 3, 6},  {"#393b79", 4, 8},  {"#ad494a", 5, 10},
+      {"#637939", 2, 12}};
   const std::size_t rank = method_rank(method), num_known = known_methods().size();
   if (rank < num_known) return styles[rank];
   return styles[num_known + i % (std::size(styles) - num_known)];
@@ -693,10 +697,23 @@ std::vector<std::string> plot_budget(const std::vector<ResultFile>& results,
   };
   std::vector<Row> rows;
   std::vector<std::string> methods;
+  // Results of `[run] repetitions` are drawn as the mean over repetitions with
+  // the standard deviation over repetitions as the error bar (Habeck 2017, Fig. 2/4A).
+  const bool repeated = std::all_of(results.begin(), results.end(), [](const ResultFile& r) {
+    return find_key(r.json, "details.repetitions.methods") != nullptr;
+  });
   const json* model0 = find_key(results[0].json, "model");
   for (const auto& r : results) {
     const json* model = find_key(r.json, "model");
-    if ((model0 == nullptr) != (model == nullptr) || (model && *model != *model0))
+    // Exact properties of the process itself (e.g. the Gaussian toy's exact bounds) change
+    // with the budget; the model is the rest.
+    auto identity = [](const json* m) {
+      json id = m ? *m : json();
+      if (id.is_object())
+        for (auto it = id.begin(); it != id.end();) it = it.key().rfind("exact_", 0) == 0 ? id.erase(it) : std::next(it);
+      return id;
+    };
+    if ((model0 == nullptr) != (model == nullptr) || identity(model) != identity(model0))
       fail_input(
           r.source, "model",
           "the same model as " + results[0].source + " (a budget plot compares runs of one model)");
@@ -708,6 +725,18 @@ std::vector<std::string> plot_budget(const std::vector<ResultFile>& results,
                  "the budget key in the result's config (or at its top level)");
     if (!v->is_number()) fail_input(r.source, where, "a number (the budget on the x axis)");
     Row row{v->get<double>(), {}};
+    if (repeated) {
+      for (const auto& e : *find_key(r.json, "details.repetitions.methods")) {
+        const std::string m = e.value("method", "");
+        const double mean = e.contains("mean") && e["mean"].is_number() ? e["mean"].get<double>() : NAN;
+        const double sd = e.contains("sd") && e["sd"].is_number() ? e["sd"].get<double>() : NAN;
+        if (m.empty() || !std::isfinite(mean)) continue;
+        row.estimates[m] = {mean, sd};
+        if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
+      }
+      rows.push_back(std::move(row));
+      continue;
+    }
     for (const auto& [m, e] : estimates_of(r).items()) {
       const double ev = optional_number(r, "estimates." + m + ".evidence");
       if (!std::isfinite(ev)) continue;
@@ -723,11 +752,14 @@ std::vector<std::string> plot_budget(const std::vector<ResultFile>& results,
   const bool log_x = x_lo > 0 && x_hi >= 10 * x_lo;
 
   const std::string name = options.prefix + "budget";
-  std::string data = fmt::format(
-      "# Evidence log(Z/Z_0) against {}; std_error 0 marks an error that could not be "
-      "estimated (null in the result)\n# {}",
-      budget_key, budget_key);
-  for (const auto& m : methods) data += " | " + m + " evidence std_error";
+  std::string data =
+      repeated ? fmt::format("# Mean evidence log(Z/Z_0) over repetitions and its standard deviation over "
+                             "repetitions, against {}\n# {}",
+                             budget_key, budget_key)
+               : fmt::format("# Evidence log(Z/Z_0) against {}; std_error 0 marks an error that could not "
+                             "be estimated (null in the result)\n# {}",
+                             budget_key, budget_key);
+  for (const auto& m : methods) data += " | " + m + (repeated ? " mean sd" : " evidence std_error");
   data += "\n";
   for (const auto& row : rows) {
     data += num(row.x);
@@ -746,8 +778,9 @@ std::vector<std::string> plot_budget(const std::vector<ResultFile>& results,
   std::string s = script_head(name, "estimates against budget (Habeck 2017, Fig. 3C)", options);
   s += "set title " + literal(model_title(results[0])) + "\n";
   s += "set xlabel " + literal(budget_label(budget_key)) + "\n";
-  s += "set ylabel \"evidence log Z/Z_0  (± 1 std. error)\"\n"
-       "set grid back lc rgb \"#dddddd\"\n"
+  s += repeated ? "set ylabel \"evidence log Z/Z_0: mean over repetitions (± 1 sd over repetitions)\"\n"
+                : "set ylabel \"evidence log Z/Z_0  (± 1 std. error)\"\n";
+  s += "set grid back lc rgb \"#dddddd\"\n"
        "set key outside right top vertical Left reverse samplen 2.5 spacing 1.3\n"
        "set datafile missing \"NaN\"\n"
        "set offsets 0, 0, graph 0.05, graph 0.05\n";

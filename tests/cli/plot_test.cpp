@@ -7,12 +7,15 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -151,6 +154,39 @@ TEST(Plot, BudgetPlotOverSeveralResults) {
   const auto prefix = [](const std::string& name) { return fs::path(temp_path(name)).filename().string(); };
   EXPECT_TRUE(fs::exists(each + "/" + prefix("budget8") + "_work_histograms.png"));
   EXPECT_TRUE(fs::exists(each + "/" + prefix("budget32") + "_hysteresis.png"));
+}
+
+// Results of [run] repetitions: the budget plot draws each method's mean over
+// repetitions with the sd over repetitions, the numbers of details.repetitions.
+TEST(Plot, BudgetPlotOfRepeatedRunsShowsMeanAndSpread) {
+  REQUIRE_GNUPLOT();
+  std::string results;
+  for (int k : {2, 10}) {
+    const std::string out = temp_path("toy" + std::to_string(k) + ".json");
+    const auto r = run_cli("run " + std::string(LOGZ_SOURCE_DIR) +
+                           "/examples/gaussian-toy.toml -q --set run.num_paths=50 --set run.repetitions=4 "
+                           "--set schedule.num_steps=" + std::to_string(k) + " -o " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("over 4 repetitions"), std::string::npos) << r.out;
+    results += " " + out;
+  }
+  const std::string dir = fresh_dir("repeated_budget");
+  const auto r = run_cli("plot" + results + " --budget-key schedule.num_steps -d " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_svg(dir + "/budget.svg", {"mean over repetitions", "BAR", "exact"});
+  const std::string data = read_file(dir + "/budget.dat");
+  EXPECT_NE(data.find("bar mean sd"), std::string::npos) << data;
+  // The row for K = 10 carries BAR's mean over the repetitions, as the result says.
+  const auto json = nlohmann::json::parse(read_file(temp_path("toy10.json")));
+  double bar_mean = NAN;
+  for (const auto& m : json["details"]["repetitions"]["methods"])
+    if (m["method"] == "bar") bar_mean = m["mean"].get<double>();
+  ASSERT_TRUE(std::isfinite(bar_mean));
+  std::istringstream rows(data.substr(data.find("\n10 ") + 1));
+  double k = 0, ais = 0, ais_sd = 0, raise = 0, raise_sd = 0, bar = 0;
+  rows >> k >> ais >> ais_sd >> raise >> raise_sd >> bar;
+  EXPECT_EQ(k, 10);
+  EXPECT_NEAR(bar, bar_mean, 1e-9 * std::abs(bar_mean) + 1e-12);
 }
 
 TEST(Plot, BadInputsGiveOneLineErrors) {
