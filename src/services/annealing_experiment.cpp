@@ -8,7 +8,7 @@ std::string read_run_method(Config& config) {
   auto run = config.section("run");
   run.check_known({"method", "num_paths", "directions", "seed", "threads", "chunk_size", "reverse_start",
                    "equilibration_sweeps", "repetitions"});
-  return run.get_string("method", "annealing", {"annealing", "tempering"});
+  return run.get_string("method", "annealing", {"annealing", "tempering", "ground_state_integration"});
 }
 
 RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts) {
@@ -16,6 +16,9 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
   auto run = config.section("run");
   run.check_known({"method", "num_paths", "directions", "seed", "threads", "chunk_size", "reverse_start",
                    "equilibration_sweeps", "repetitions"});
+  // Runners that reach here anneal; other methods exist only for some models.
+  if (read_run_method(config) != "annealing")
+    run.fail("method", "\"annealing\" for this model (tempering and ground_state_integration are for ising and potts)");
   r.num_paths = static_cast<std::size_t>(run.get_int("num_paths", 100, 1, 1LL << 31));
   const auto dirs = run.get_string_list("directions", {"forward", "reverse"}, {"forward", "reverse"});
   r.forward = std::find(dirs.begin(), dirs.end(), "forward") != dirs.end();

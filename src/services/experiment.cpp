@@ -21,7 +21,8 @@ const std::map<std::string, ExperimentRunner>& experiment_registry() {
 }
 
 ExperimentResult run_experiment(Config& config, const ProgressFn& progress) {
-  config.check_sections({"model", "schedule", "kernel", "run", "estimators", "data", "tempering", "base"});
+  config.check_sections({"model", "schedule", "kernel", "run", "estimators", "data", "tempering", "base",
+                        "integration"});
   std::vector<std::string> names;
   for (const auto& [name, runner] : experiment_registry()) names.push_back(name);
   const std::string type = config.section("model").get_string("type", std::nullopt, names);

@@ -9,6 +9,7 @@
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/ground_state_experiment.hpp"
 #include "logz/services/model_runners.hpp"
 #include "logz/services/tempering_experiment.hpp"
 
@@ -66,7 +67,24 @@ ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress
                    {"steps_per_temperature", steps},
                    {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
 
-  if (read_run_method(config) == "tempering") {
+  const std::string method = read_run_method(config);
+  if (method == "ground_state_integration") {
+    // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
+    // the lowest excitation, one flipped spin, costs 8|J|.
+    if (coupling == 0 || rows < 3 || cols < 3 || (coupling < 0 && (rows % 2 != 0 || cols % 2 != 0)))
+      config.section("model").fail(
+          "coupling", "J > 0 (or J < 0 with even sides) and sides >= 3 for integration from the ground state");
+    const double e0 = -2.0 * model.num_sites() * std::abs(coupling);
+    auto ground = [&](SpinBatch& b, const BatchRandom& r) { model.ground_state(b, r); };
+    if (type == "heat_bath")
+      integrate_from_ground_state(model, HeatBath(order, steps), beta, 8 * std::abs(coupling), e0, std::log(2.0),
+                                  ground, config, progress, result);
+    else
+      integrate_from_ground_state(model, SpinFlipMetropolis(order, steps), beta, 8 * std::abs(coupling), e0,
+                                  std::log(2.0), ground, config, progress, result);
+    return result;
+  }
+  if (method == "tempering") {
     if (type == "heat_bath")
       temper_and_estimate(model, HeatBath(order, steps), config, progress, result);
     else

@@ -16,6 +16,7 @@
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/potts.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/ground_state_experiment.hpp"
 #include "logz/services/model_runners.hpp"
 #include "logz/services/tempering_experiment.hpp"
 
@@ -119,8 +120,9 @@ ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress
       parse_site_order(k.get_string("site_order", "random", {"random", "checkerboard"}));
   const auto steps = static_cast<std::size_t>(k.get_int("steps_per_temperature", 1000, 1));
 
-  const bool tempering = read_run_method(config) == "tempering";
-  const Schedule schedule = tempering ? linear_schedule(1) : read_schedule(config);
+  const std::string method = read_run_method(config);
+  const bool tempering = method == "tempering", annealing = method == "annealing";
+  const Schedule schedule = annealing ? read_schedule(config) : linear_schedule(1);
 
   ExperimentResult result;
   result.model = {{"type", "potts"},
@@ -137,6 +139,21 @@ ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress
                    {"site_order", to_string(order)},
                    {"steps_per_temperature", steps},
                    {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
+  if (method == "ground_state_integration") {
+    // One colour everywhere: E_0 = -2NJ, q of them; one site of another colour costs 4J.
+    if (!(coupling > 0) || rows < 3 || cols < 3)
+      m.fail("coupling", "J > 0 and sides >= 3 for integration from the ground state");
+    result.equilibrium_energy.clear();
+    const double e0 = -2.0 * model.num_sites() * coupling;
+    auto ground = [&](PottsBatch& b, const BatchRandom& r) { model.ground_state(b, r); };
+    if (type == "heat_bath")
+      integrate_from_ground_state(model, HeatBath(order, steps), beta, 4 * coupling, e0, std::log(q), ground,
+                                  config, progress, result);
+    else
+      integrate_from_ground_state(model, PottsMetropolis(order, steps), beta, 4 * coupling, e0, std::log(q),
+                                  ground, config, progress, result);
+    return result;
+  }
   if (tempering) {
     result.equilibrium_energy.clear();  // the ladder is read by the tempering service
     if (type == "heat_bath")

@@ -134,7 +134,13 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
       {"estimators.methods=[\"magic\"]", "[estimators] methods"},
       {"run.num_pathz=3", "num_pathz: unknown key"},
       {"run.directions=forward --set estimators.methods=bar", "needs forward and reverse"},
+      {"run.repetitions=0", "[run] repetitions"},
+      {"run.method=ground_state_integration --set integration.intervals=10", "[integration] intervals"},
   };
+  // A method a model does not have is an error, not silently annealing.
+  const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
+  expect_one_line_error(run_cli("run " + toy + " -q --set run.method=tempering"),
+                        "[run] method: expected \"annealing\" for this model");
   const std::string cfg = temp_path("bad.toml");
   write_file(cfg, kSmallConfig);
   for (const auto& b : bad) {

@@ -28,6 +28,7 @@ enum class Purpose : std::uint32_t {
   tempering_level = 9,    // draws of the temperature index k given x
   tempering_start = 10,   // initial states and levels of tempered chains
   data = 11,              // data handling: binarisation by sampling, shuffles
+  equilibrium = 12,       // equilibrium chains of thermodynamic integration from the ground state
   training = 20,          // model training (minibatch order, Gibbs chains of CD/PCD)
   test = 99,
 };
