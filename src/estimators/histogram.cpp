@@ -91,10 +91,14 @@ WorkDistribution make_support(std::span<const double> wf, std::span<const double
   return d;
 }
 
-// The WHAM normalisation h(L) = log sum_b n_b / (N_f + N_r c_b exp(-L)), increasing in L = log Z
-// with slope in (0, 1), zero at the MLE. With x_b = log(N_r c_b / N_f) - L each term is
-// (n_b / N_f) / (1 + exp(x_b)) <= n_b / N_f: summed directly (one exp per point) unless every
-// term underflows (L far below all log c_b), when the sum is taken in log space.
+// The WHAM equation for L = log Z. With x_b = log(N_r c_b / N_f) - L and s_b = 1 / (1 + exp(x_b))
+// (the forward share of point b), the MLE solves sum_b n_b s_b = N_f, i.e. (subtracting
+// sum_b f_b from both sides, f_b and r_b the forward and reverse counts of point b)
+//   h(L) = log sum_b r_b s_b - log sum_b f_b (1 - s_b) = 0,
+// increasing in L. In this balanced form neither side is a sum of terms close to 1, so h stays
+// exact when the forward and reverse works do not overlap (there sum_b n_b s_b rounds to N_f
+// over a wide range of L and the plain form is flat). One exp per point; the sums are taken in
+// log space only when one of them underflows.
 class WhamEquation {
  public:
   explicit WhamEquation(const WorkDistribution& d) : d_(d), n_(d.support.size()) {
@@ -107,28 +111,35 @@ class WhamEquation {
     log_nf_ = std::log(nf_);
   }
 
-  // h(log_z); also keeps the slope dh/dL = sum_b pi_b s_b, s_b = 1 / (1 + exp(-x_b)) the
-  // reverse share of point b.
+  // h(log_z); also keeps the slope dh/dL.
   double operator()(double log_z) {
-    double sum_t = 0.0, sum_ts = 0.0;
+    double sr = 0.0, sf = 0.0, sr_slope = 0.0, sf_slope = 0.0;
     for (std::size_t b = 0; b < n_.size(); ++b) {
       const double x = log_ratio_ + d_.log_c[b] - log_z;
+      const auto f = static_cast<double>(d_.forward_counts[b]), r = static_cast<double>(d_.reverse_counts[b]);
+      double s, t;  // s_b and 1 - s_b
       if (x > 700.0) {
-        sum_t += n_[b] * std::exp(-x);  // 1 / (1 + e^x) = e^-x to double precision
-        sum_ts += n_[b] * std::exp(-x);
-        continue;
+        s = std::exp(-x), t = 1.0;
+      } else {
+        const double e = std::exp(x);
+        s = 1.0 / (1.0 + e), t = e * s;
       }
-      const double e = std::exp(x), sigma = 1.0 / (1.0 + e);
-      sum_t += n_[b] * sigma;
-      sum_ts += n_[b] * sigma * (e * sigma);
+      sr += r * s, sr_slope += r * s * t;
+      sf += f * t, sf_slope += f * s * t;
     }
-    if (sum_t > 1e-290) {
-      slope_ = sum_ts / sum_t;
-      return std::log(sum_t) - log_nf_;
+    if (sr > 1e-290 && sf > 1e-290) {
+      slope_ = sr_slope / sr + sf_slope / sf;
+      return std::log(sr) - std::log(sf);
     }
-    std::vector<double> lt = log_t(log_z);
-    slope_ = 1.0;  // every point is in the reverse-dominated regime
-    return log_sum_exp(lt);
+    // One side underflows: both sums in log space (log s = -log1p_exp(x), log(1 - s) = x - log1p_exp(x)).
+    std::vector<double> lr, lf;
+    for (std::size_t b = 0; b < n_.size(); ++b) {
+      const double x = log_ratio_ + d_.log_c[b] - log_z, l = log1p_exp(x);
+      if (d_.reverse_counts[b] > 0) lr.push_back(std::log(static_cast<double>(d_.reverse_counts[b])) - l);
+      if (d_.forward_counts[b] > 0) lf.push_back(std::log(static_cast<double>(d_.forward_counts[b])) + x - l);
+    }
+    slope_ = 1.0;  // the side that underflows changes like exp(+-L)
+    return log_sum_exp(lr) - log_sum_exp(lf);
   }
 
   double slope() const { return slope_; }
@@ -231,8 +242,8 @@ Solution solve_wham(WorkDistribution& d, std::span<const double> wf, std::span<c
     d.log_weights = {0.0};
     return s;
   }
-  // Bracket: h has slope in (0, 1), so from a point with h < 0 the root is at least |h| to the
-  // right; steps that start at max(|h|, 1) and double find a sign change.
+  // Bracket: h is increasing with slope below 2, so from a point with h < 0 the root is at least
+  // |h| / 2 to the right; steps that start at max(|h|, 1) and double find a sign change.
   double x0 = starting_log_z(wf, wr);
   double h0 = h(x0);
   double lo, hi, hlo, hhi;
