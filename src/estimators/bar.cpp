@@ -63,16 +63,8 @@ class BennettEquation {
 
 void check_inputs(const std::string& function, std::span<const double> forward_works,
                   std::span<const double> reverse_works, const BarOptions& options) {
-  detail::require_finite_works(function, "forward_works", forward_works);
-  detail::require_finite_works(function, "reverse_works", reverse_works);
-  if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance)) {
-    fail_argument(function, "options.tolerance",
-                  "a positive finite number, got " + std::to_string(options.tolerance));
-  }
-  if (options.max_iterations < 1) {
-    fail_argument(function, "options.max_iterations",
-                  "at least 1, got " + std::to_string(options.max_iterations));
-  }
+  detail::require_two_sided_inputs(function, forward_works, reverse_works, options.tolerance,
+                                   options.max_iterations);
 }
 
 // DeltaF = -log Z from exponential averages: forward (AIS) and reverse (RAISE).

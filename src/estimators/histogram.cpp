@@ -23,16 +23,8 @@ constexpr int kMaxBracketExpansions = 200;
 
 void check_options(const std::string& function, std::span<const double> forward_works,
                    std::span<const double> reverse_works, const HistogramOptions& options) {
-  detail::require_finite_works(function, "forward_works", forward_works);
-  detail::require_finite_works(function, "reverse_works", reverse_works);
-  if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance)) {
-    fail_argument(function, "options.tolerance",
-                  "a positive finite number, got " + std::to_string(options.tolerance));
-  }
-  if (options.max_iterations < 1) {
-    fail_argument(function, "options.max_iterations",
-                  "at least 1, got " + std::to_string(options.max_iterations));
-  }
+  detail::require_two_sided_inputs(function, forward_works, reverse_works, options.tolerance,
+                                   options.max_iterations);
 }
 
 // Support points of p_f with their counts and log c_b. Reverse works enter as w = -W_r.

@@ -5,37 +5,13 @@
 #include <string>
 
 #include "logz/exact/ising_kaufman.hpp"
-#include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/services/annealing_experiment.hpp"
-#include "logz/services/ground_state_experiment.hpp"
+#include "logz/services/lattice_runner.hpp"
 #include "logz/services/model_runners.hpp"
-#include "logz/services/tempering_experiment.hpp"
 
 namespace logz {
-
-namespace {
-
-template <class Kernel>
-void anneal_ising(const IsingModel& model, const Kernel& kernel, const Schedule& schedule,
-                  const RunSettings& run, const ProgressFn& progress, ExperimentResult& result) {
-  // The paper's reverse start: a ground state equilibrated at the target.
-  const std::size_t equilibration_steps =
-      kernel.order() == SiteOrder::random
-          ? run.equilibration_sweeps * static_cast<std::size_t>(model.num_sites())
-          : run.equilibration_sweeps;
-  const Kernel equilibrate = kernel.with_steps(equilibration_steps);
-  const IsingTarget target = model.at(1.0);
-  auto ground_state_start = [&](SpinBatch& batch, const ChunkRange& c) {
-    model.ground_state(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    if (equilibration_steps > 0)
-      equilibrate.step(target, batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
-  };
-  anneal_and_estimate(model, kernel, schedule, run, ground_state_start, progress, result);
-}
-
-}  // namespace
 
 ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress) {
   auto m = config.section("model");
@@ -68,38 +44,20 @@ ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress
                    {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
 
   const std::string method = read_run_method(config);
+  LatticeGroundStates ground;
   if (method == "ground_state_integration") {
     // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
     // the lowest excitation, one flipped spin, costs 8|J|.
     if (coupling == 0 || rows < 3 || cols < 3 || (coupling < 0 && (rows % 2 != 0 || cols % 2 != 0)))
-      config.section("model").fail(
-          "coupling", "J > 0 (or J < 0 with even sides) and sides >= 3 for integration from the ground state");
-    const double e0 = -2.0 * model.num_sites() * std::abs(coupling);
-    auto ground = [&](SpinBatch& b, const BatchRandom& r) { model.ground_state(b, r); };
-    if (type == "heat_bath")
-      integrate_from_ground_state(model, HeatBath(order, steps), beta, 8 * std::abs(coupling), e0, std::log(2.0),
-                                  ground, config, progress, result);
-    else
-      integrate_from_ground_state(model, SpinFlipMetropolis(order, steps), beta, 8 * std::abs(coupling), e0,
-                                  std::log(2.0), ground, config, progress, result);
-    return result;
+      m.fail("coupling", "J > 0 (or J < 0 with even sides) and sides >= 3 for integration from the ground state");
+    ground = {-2.0 * model.num_sites() * std::abs(coupling), std::log(2.0), 8 * std::abs(coupling)};
   }
-  if (method == "tempering") {
-    if (type == "heat_bath")
-      temper_and_estimate(model, HeatBath(order, steps), config, progress, result);
-    else
-      temper_and_estimate(model, SpinFlipMetropolis(order, steps), config, progress, result);
-    return result;
-  }
-  const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, {"ground_state"});
-  for (double t : schedule.betas())
-    result.equilibrium_energy.push_back(exact::ising_mean_energy_kaufman(rows, cols, t * beta, coupling));
-
-  if (type == "heat_bath")
-    anneal_ising(model, HeatBath(order, steps), schedule, run, progress, result);
-  else
-    anneal_ising(model, SpinFlipMetropolis(order, steps), schedule, run, progress, result);
+  const Schedule schedule = method == "annealing" ? read_schedule(config) : linear_schedule(1);
+  if (method == "annealing")
+    for (double t : schedule.betas())
+      result.equilibrium_energy.push_back(exact::ising_mean_energy_kaufman(rows, cols, t * beta, coupling));
+  run_lattice_method<SpinFlipMetropolis>(model, {type, order, steps}, method, schedule, ground, config, progress,
+                                         result);
   return result;
 }
 

@@ -12,13 +12,11 @@
 
 #include "logz/exact/potts_enumeration.hpp"
 #include "logz/exact/potts_transfer_matrix.hpp"
-#include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/potts.hpp"
 #include "logz/services/annealing_experiment.hpp"
-#include "logz/services/ground_state_experiment.hpp"
+#include "logz/services/lattice_runner.hpp"
 #include "logz/services/model_runners.hpp"
-#include "logz/services/tempering_experiment.hpp"
 
 namespace logz {
 
@@ -77,24 +75,6 @@ void add_reference(const PottsModel& model, int rows, int cols, const Schedule& 
   // Otherwise no exact answer is known: the result has no reference.
 }
 
-template <class Kernel>
-void anneal_potts(const PottsModel& model, const Kernel& kernel, const Schedule& schedule,
-                  const RunSettings& run, const ProgressFn& progress, ExperimentResult& result) {
-  // The paper's reverse start: a ground state (one colour everywhere) equilibrated at the target.
-  const std::size_t equilibration_steps =
-      kernel.order() == SiteOrder::random
-          ? run.equilibration_sweeps * static_cast<std::size_t>(model.num_sites())
-          : run.equilibration_sweeps;
-  const Kernel equilibrate = kernel.with_steps(equilibration_steps);
-  const PottsTarget target = model.at(1.0);
-  auto ground_state_start = [&](PottsBatch& batch, const ChunkRange& c) {
-    model.ground_state(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    if (equilibration_steps > 0)
-      equilibrate.step(target, batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
-  };
-  anneal_and_estimate(model, kernel, schedule, run, ground_state_start, progress, result);
-}
-
 }  // namespace
 
 ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress) {
@@ -121,7 +101,7 @@ ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress
   const auto steps = static_cast<std::size_t>(k.get_int("steps_per_temperature", 1000, 1));
 
   const std::string method = read_run_method(config);
-  const bool tempering = method == "tempering", annealing = method == "annealing";
+  const bool annealing = method == "annealing";
   const Schedule schedule = annealing ? read_schedule(config) : linear_schedule(1);
 
   ExperimentResult result;
@@ -139,34 +119,16 @@ ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress
                    {"site_order", to_string(order)},
                    {"steps_per_temperature", steps},
                    {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
+  LatticeGroundStates ground;
   if (method == "ground_state_integration") {
     // One colour everywhere: E_0 = -2NJ, q of them; one site of another colour costs 4J.
     if (!(coupling > 0) || rows < 3 || cols < 3)
       m.fail("coupling", "J > 0 and sides >= 3 for integration from the ground state");
-    result.equilibrium_energy.clear();
-    const double e0 = -2.0 * model.num_sites() * coupling;
-    auto ground = [&](PottsBatch& b, const BatchRandom& r) { model.ground_state(b, r); };
-    if (type == "heat_bath")
-      integrate_from_ground_state(model, HeatBath(order, steps), beta, 4 * coupling, e0, std::log(q), ground,
-                                  config, progress, result);
-    else
-      integrate_from_ground_state(model, PottsMetropolis(order, steps), beta, 4 * coupling, e0, std::log(q),
-                                  ground, config, progress, result);
-    return result;
+    ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
-  if (tempering) {
-    result.equilibrium_energy.clear();  // the ladder is read by the tempering service
-    if (type == "heat_bath")
-      temper_and_estimate(model, HeatBath(order, steps), config, progress, result);
-    else
-      temper_and_estimate(model, PottsMetropolis(order, steps), config, progress, result);
-    return result;
-  }
-  const RunSettings run = read_run_settings(config, {"ground_state"});
-  if (type == "heat_bath")
-    anneal_potts(model, HeatBath(order, steps), schedule, run, progress, result);
-  else
-    anneal_potts(model, PottsMetropolis(order, steps), schedule, run, progress, result);
+  if (!annealing) result.equilibrium_energy.clear();  // no schedule: tempering reads its own ladder
+  run_lattice_method<PottsMetropolis>(model, {type, order, steps}, method, schedule, ground, config, progress,
+                                      result);
   return result;
 }
 

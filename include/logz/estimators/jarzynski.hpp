@@ -36,6 +36,11 @@ namespace detail {
 void require_finite_works(std::string_view function, std::string_view argument,
                           std::span<const double> works);
 
+// The inputs of the two-sided iterative solvers (BAR, histogram): finite works on both sides,
+// a positive finite tolerance and at least one iteration.
+void require_two_sided_inputs(std::string_view function, std::span<const double> forward_works,
+                              std::span<const double> reverse_works, double tolerance, int max_iterations);
+
 }  // namespace detail
 
 }  // namespace logz

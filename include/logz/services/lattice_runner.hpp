@@ -1,0 +1,71 @@
+// What the Ising and Potts runners share once the model is built: the kernel
+// (heat bath or the model's Metropolis) and the three [run] methods, annealing
+// with reverse runs from an equilibrated ground state, simulated tempering and
+// integration from the ground state.
+#pragma once
+
+#include <string>
+
+#include "logz/kernels/heat_bath.hpp"
+#include "logz/kernels/site_order.hpp"
+#include "logz/services/annealing_experiment.hpp"
+#include "logz/services/ground_state_experiment.hpp"
+#include "logz/services/tempering_experiment.hpp"
+
+namespace logz {
+
+struct LatticeKernelSettings {
+  std::string type;  // "heat_bath" or "metropolis"
+  SiteOrder order = SiteOrder::random;
+  std::size_t steps = 1;
+};
+
+// The ground states: E_0, log of their number, and the cost of the lowest excitation.
+struct LatticeGroundStates {
+  double energy = 0.0, log_degeneracy = 0.0, gap = 1.0;
+};
+
+// The paper's reverse start: a ground state equilibrated at the target for
+// run.equilibration_sweeps sweeps, then annealing in both directions.
+template <class Model, class Kernel>
+void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Schedule& schedule,
+                              const RunSettings& run, const ProgressFn& progress, ExperimentResult& result) {
+  const std::size_t equilibration_steps =
+      kernel.order() == SiteOrder::random
+          ? run.equilibration_sweeps * static_cast<std::size_t>(model.num_sites())
+          : run.equilibration_sweeps;
+  const Kernel equilibrate = kernel.with_steps(equilibration_steps);
+  const auto target = model.at(1.0);
+  auto start = [&](typename Model::Batch& batch, const ChunkRange& c) {
+    model.ground_state(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+    if (equilibration_steps > 0)
+      equilibrate.step(target, batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+  };
+  anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
+}
+
+// Runs `method` ("annealing" on `schedule`, "tempering" or "ground_state_integration")
+// with HeatBath or the model's Metropolis kernel.
+template <class Metropolis, class Model>
+void run_lattice_method(const Model& model, const LatticeKernelSettings& k, const std::string& method,
+                        const Schedule& schedule, const LatticeGroundStates& ground, Config& config,
+                        const ProgressFn& progress, ExperimentResult& result) {
+  auto run_with = [&](const auto& kernel) {
+    if (method == "ground_state_integration") {
+      auto ground_state = [&](typename Model::Batch& b, const BatchRandom& r) { model.ground_state(b, r); };
+      integrate_from_ground_state(model, kernel, model.beta(), ground.gap, ground.energy, ground.log_degeneracy,
+                                  ground_state, config, progress, result);
+    } else if (method == "tempering") {
+      temper_and_estimate(model, kernel, config, progress, result);
+    } else {
+      anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}), progress,
+                               result);
+    }
+  };
+  if (k.type == "heat_bath")
+    run_with(HeatBath(k.order, k.steps));
+  else
+    run_with(Metropolis(k.order, k.steps));
+}
+
+}  // namespace logz
