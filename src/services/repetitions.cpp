@@ -119,8 +119,9 @@ ExperimentResult run_repetitions(Config& config, std::size_t repetitions, const 
       results.back().details = nlohmann::json::object();
     }
   }
-  ExperimentResult first = results.front();
-  first.details["repetitions"] = repetitions_to_json(summarise_repetitions(results), seeds);
+  nlohmann::json summary = repetitions_to_json(summarise_repetitions(results), seeds);
+  ExperimentResult first = std::move(results.front());
+  first.details["repetitions"] = std::move(summary);
   return first;
 }
 
