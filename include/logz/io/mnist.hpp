@@ -112,11 +112,12 @@ enum class BinarizeMethod { threshold, sample };
 
 // threshold: v = 1 exactly when x > threshold (default 0.5, i.e. byte >= 128).
 // sample: v ~ Bernoulli(x), independently, image i drawing from stream_for(seed, kRoleBinarize,
-// i, 0), so an image's binarisation depends on the seed and its column index only.
+// first_index + i, 0), so an image's binarisation depends on the seed and its column index only.
 struct Binarization {
   BinarizeMethod method = BinarizeMethod::threshold;
   double threshold = 0.5;
   std::uint64_t seed = 0;
+  std::size_t first_index = 0;  // sample: column c draws from stream first_index + c
 };
 
 // grey: num_pixels x num_images, values in [0, 1]; returns 0/1 values of the same shape.

@@ -33,6 +33,7 @@ class ConfigSection {
                                            const std::vector<std::string>& allowed = {});
   // Errors out on any key of the section that is not in `known`.
   void check_known(std::initializer_list<const char*> known) const;
+  void check_known(const std::vector<std::string>& known) const;
   // An error about `key` of this section: "<source>: [section] key: expected ...".
   [[noreturn]] void fail(const std::string& key, const std::string& expectation) const;
 
@@ -69,5 +70,8 @@ class Config {
   nlohmann::json raw_ = nlohmann::json::object();
   nlohmann::json resolved_ = nlohmann::json::object();
 };
+
+// A file named in a config: relative paths are taken from the config file's folder.
+std::string resolve_config_path(const Config& config, const std::string& file);
 
 }  // namespace logz
