@@ -56,13 +56,29 @@ void RbmBatch<Scalar>::copy_particle(const RbmBatch& from, std::size_t from_p, s
 template <class Scalar>
 void RbmTarget<Scalar>::visible_logits(const RbmMatrix<Scalar>& input,
                                        RbmMatrix<Scalar>& out) const {
+  if (!column_betas.empty()) {
+    out.resize(input.rows(), input.cols());
+    for (Eigen::Index p = 0; p < input.cols(); ++p) {
+      const double b = column_betas[static_cast<std::size_t>(p)];
+      // Two steps, as at one beta below, so that both give the same bits.
+      out.col(p) = static_cast<Scalar>(b) * input.col(p);
+      out.col(p) += static_cast<Scalar>(1.0 - b) * (*base_logits);
+    }
+    return;
+  }
   out.noalias() = static_cast<Scalar>(beta) * input;
-  if (beta != 1.0) out.colwise() += static_cast<Scalar>(1.0 - beta) * (*base_logits);
+  out.colwise() += static_cast<Scalar>(1.0 - beta) * (*base_logits);
 }
 
 template <class Scalar>
 void RbmTarget<Scalar>::hidden_logits(const RbmMatrix<Scalar>& input,
                                       RbmMatrix<Scalar>& out) const {
+  if (!column_betas.empty()) {
+    out.resize(input.rows(), input.cols());
+    for (Eigen::Index p = 0; p < input.cols(); ++p)
+      out.col(p) = static_cast<Scalar>(column_betas[static_cast<std::size_t>(p)]) * input.col(p);
+    return;
+  }
   out.noalias() = static_cast<Scalar>(beta) * input;
 }
 

@@ -27,6 +27,15 @@ class RbmGibbs {
   // Particle p draws from random.stream(p) for all its sweeps.
   KernelInfo step(const RbmTarget<Scalar>& target, RbmBatch<Scalar>& batch,
                   const BatchRandom& random) const;
+  // Simulated tempering: particle p of the batch at path fraction betas[p] of `path`, all in
+  // one GEMM per half-sweep; the same draws as step(path.at(betas[p]), ...) on particle p alone.
+  template <class Path>
+  KernelInfo step_levels(const Path& path, std::span<const double> betas, RbmBatch<Scalar>& batch,
+                         const BatchRandom& random) const {
+    RbmTarget<Scalar> target = path.at(1.0);
+    target.column_betas = betas;
+    return step(target, batch, random);
+  }
   RbmGibbs reversed() const { return RbmGibbs(sweeps_, !reversed_); }
   RbmGibbs with_steps(std::size_t sweeps) const { return RbmGibbs(sweeps, reversed_); }
   std::size_t steps() const { return sweeps_; }

@@ -71,13 +71,16 @@ class RbmBatch {
 
 // The tempered RBM at one path fraction, as a kernel sees it: visible logits
 // (1 - beta) a0 + beta (a + W h), hidden logits beta (b + W^T v), and which
-// variables the distribution is over.
+// variables the distribution is over. With `column_betas` (one per particle of
+// the batch) each particle has its own fraction: the chains of simulated
+// tempering, each at its own level, stepped with one GEMM per half-sweep.
 template <class Scalar>
 struct RbmTarget {
   const Rbm<Scalar>* rbm = nullptr;
   const RbmVector<Scalar>* base_logits = nullptr;  // a0
   double beta = 1.0;
   RbmMode mode = RbmMode::joint;
+  std::span<const double> column_betas;  // empty: every particle at `beta`
 
   // out = (1 - beta) a0 1^T + beta visible_input.
   void visible_logits(const RbmMatrix<Scalar>& visible_input, RbmMatrix<Scalar>& out) const;
@@ -108,7 +111,7 @@ class RbmPathBase {
   void sample_base(Batch& batch, const BatchRandom& random) const;
 
  protected:
-  RbmTarget<Scalar> target(double t, RbmMode mode) const { return {&rbm_, &a0_, t, mode}; }
+  RbmTarget<Scalar> target(double t, RbmMode mode) const { return {&rbm_, &a0_, t, mode, {}}; }
 
   Rbm<Scalar> rbm_;
   RbmBase base_;
