@@ -16,6 +16,8 @@
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/image_data.hpp"
+#include "logz/services/rbm_evaluation.hpp"
+#include "logz/services/rbm_tracking.hpp"
 #include "logz/services/model_runners.hpp"
 #include "logz/services/report.hpp"
 #include "logz/training/rbm_trainer.hpp"
@@ -59,8 +61,8 @@ RbmTrainingOptions read_training_options(Config& config) {
 // training set), the exact value when the smaller layer has <= 25 units, and the
 // validation set's log-likelihood per example.
 struct EvaluateSettings {
-  std::string method = "none", schedule = "linear", path = "marginal_v", output;
-  std::int64_t num_paths = 100, num_steps = 10000, seed = 1;
+  std::string method = "none", output;
+  RbmAisSettings ais;
 };
 
 EvaluateSettings read_evaluate_settings(Config& config) {
@@ -68,47 +70,18 @@ EvaluateSettings read_evaluate_settings(Config& config) {
   e.check_known({"method", "num_paths", "num_steps", "schedule", "path", "seed", "output"});
   EvaluateSettings s;
   s.method = e.get_string("method", "none", {"none", "ais"});
-  s.num_paths = e.get_int("num_paths", 100, 1, 1 << 24);
-  s.num_steps = e.get_int("num_steps", 10000, 1, 100000000);
-  s.schedule = e.get_string("schedule", "linear", {"linear", "salakhutdinov"});
-  s.path = e.get_string("path", "marginal_v", {"marginal_v", "marginal_h", "full"});
-  s.seed = e.get_int("seed", 1, 0);
+  s.ais = read_rbm_ais_settings(e);
   s.output = e.get_string("output", "");
   return s;
 }
 
-void evaluate_trained_rbm(const EvaluateSettings& s, const std::string& weights, const Eigen::MatrixXd& train,
-                          const Eigen::MatrixXd& validation, bool quiet) {
-  const nlohmann::json w = weights;  // a JSON string is a TOML basic string
-  Config config = Config::from_toml(
-      fmt::format("[model]\ntype = \"rbm\"\nweights = {}\npath = \"{}\"\nbase = \"base_rate\"\n"
-                  "[kernel]\ntype = \"gibbs\"\n[schedule]\ntype = \"{}\"\nnum_steps = {}\n"
-                  "[run]\nnum_paths = {}\ndirections = [\"forward\"]\nseed = {}\n"
-                  "[estimators]\nmethods = [\"ais\"]\n",
-                  w.dump(), s.path, s.schedule, s.num_steps, s.num_paths, s.seed),
-      "[evaluate]");
-  RbmData data;
-  data.train = train;
-  if (validation.cols() > 0) data.test = validation;
+void evaluate_trained_rbm(const EvaluateSettings& s, const std::string& weights, const RbmParameters& rbm,
+                          const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation, bool quiet) {
   if (!quiet) std::cerr << "logz train rbm: evaluating by AIS\n";
-  ExperimentResult r = run_rbm_experiment_with_data(config, {}, data);
-  const Estimate& ais = r.estimates.front();
-  std::string text = fmt::format("AIS log Z = {:.4f} +- {:.4f} ({} paths, {} schedule, {} steps, ESS {:.1f})\n",
-                                 ais.log_z + r.base_log_z, ais.std_error, s.num_paths, s.schedule,
-                                 s.schedule == "linear" ? s.num_steps : 14501, ais.diagnostics.ess);
-  if (r.reference)
-    text += fmt::format("exact log Z = {:.4f} (enumeration); AIS - exact = {:+.4f} ({:+.1f} SE)\n",
-                        r.reference->log_z, ais.log_z + r.base_log_z - r.reference->log_z,
-                        (ais.log_z + r.base_log_z - r.reference->log_z) / ais.std_error);
-  if (r.model.contains("test_log_likelihood") && r.model["test_log_likelihood"].is_number())
-    text += fmt::format("validation log-likelihood = {:.4f} +- {:.4f} nats per example ({} examples, {} log Z)\n",
-                        r.model["test_log_likelihood"].get<double>(),
-                        r.model["test_log_likelihood_std_error"].get<double>(),
-                        r.model["test_examples"].get<std::int64_t>(),
-                        r.model["test_log_likelihood_log_z"].get<std::string>());
-  std::cout << text;
+  ExperimentResult r = rbm_ais_evaluation(rbm, train, validation, s.ais);
+  r.model["weights"] = weights;
+  std::cout << rbm_ais_summary(r, s.ais);
   r.runtime_s = 0;
-  r.config = config.resolved();
   if (!s.output.empty()) write_text_file(s.output, result_to_json(r).dump(2) + "\n");
 }
 
@@ -116,7 +89,7 @@ int run_train_rbm(const TrainArgs& args) {
   Config config = Config::from_file(args.config);
   for (const auto& s : args.sets) config.set(s);
   if (args.seed) config.set("training.seed=" + std::to_string(*args.seed));
-  config.check_sections({"data", "model", "training", "output", "evaluate"});
+  config.check_sections({"data", "model", "training", "output", "evaluate", "tracking"});
   auto d = config.section("data");
   const ImageDataSettings data = read_image_data_settings(config, d, "num_validation", false);
   const RbmTrainingOptions options = read_training_options(config);
@@ -126,6 +99,7 @@ int run_train_rbm(const TrainArgs& args) {
       !args.output.empty() ? args.output : out.get_string("weights", std::nullopt);
   const std::string history = out.get_string("history", "");
   const EvaluateSettings evaluation = read_evaluate_settings(config);
+  const RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
 
   const ImageDataSplit split = load_image_data(data, d);
   const Eigen::MatrixXd& train = split.train;
@@ -148,13 +122,26 @@ int run_train_rbm(const TrainArgs& args) {
                           s.free_energy_gap);
     std::cerr << line << fmt::format("  {:.2f} s\n", s.seconds) << std::flush;
   };
-  const RbmTrainingResult result = train_rbm(train, validation, options, report);
+  std::unique_ptr<RbmTrainingMonitor> monitor;
+  RbmEpochCallback on_epoch = report;
+  RbmUpdateCallback on_update;
+  if (tracking.method == "rts") {
+    monitor = std::make_unique<RbmTrainingMonitor>(tracking, train, validation, options.epochs, args.quiet);
+    on_update = [&](std::uint64_t u, const RbmParameters& p) { monitor->on_update(u, p); };
+    on_epoch = [&](const RbmEpochStats& e, const RbmParameters& p) {
+      report(e, p);
+      monitor->on_epoch(e, p);
+    };
+  }
+  const RbmTrainingResult result = train_rbm(train, validation, options, on_epoch, on_update);
+  if (monitor) std::cout << monitor->finish();
   save_rbm(weights, result.rbm);
   if (!history.empty()) write_text_file(history, csv);
   std::cout << fmt::format("wrote {} (W {} x {}, a, b) after {} epoch{}\n", weights,
                            result.rbm.num_visible(), result.rbm.num_hidden(), options.epochs,
                            options.epochs == 1 ? "" : "s");
-  if (evaluation.method == "ais") evaluate_trained_rbm(evaluation, weights, train, validation, args.quiet);
+  if (evaluation.method == "ais")
+    evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, args.quiet);
   return 0;
 }
 

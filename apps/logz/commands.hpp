@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+#include "logz/io/text_file.hpp"
+
 namespace logz::cli {
 
 // Each adds its subcommand to the app and returns what runs it (exit code).
@@ -15,7 +17,6 @@ std::function<int()> add_train_command(CLI::App& app);   // cmd_train.cpp
 std::function<int()> add_sample_command(CLI::App& app);  // cmd_sample.cpp
 std::function<int()> add_loglik_command(CLI::App& app);  // cmd_loglik.cpp
 
-// Writes text to a file; a failure is a logz::InputError naming the file.
-void write_text_file(const std::string& path, const std::string& text);
+using io::write_text_file;  // logz/io/text_file.hpp
 
 }  // namespace logz::cli

@@ -9,17 +9,6 @@
 #include "logz/core/error.hpp"
 #include "logz/version.hpp"
 
-namespace logz::cli {
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw InputError(path + ": expected a writable output file");
-  out << text;
-  if (!out) throw InputError(path + ": expected a writable output file (write failed)");
-}
-
-}  // namespace logz::cli
-
 int main(int argc, char** argv) {
   CLI::App app{"logz: Monte Carlo estimates of log partition functions, log-likelihoods and model "
                "evidence (log Z), reported beside exact answers where they exist."};

@@ -97,6 +97,15 @@ RbmPathBase<Scalar>::RbmPathBase(const RbmParameters& parameters, RbmBase base)
 }
 
 template <class Scalar>
+void RbmPathBase<Scalar>::set_parameters(const RbmParameters& parameters) {
+  if (parameters.W.rows() != rbm_.num_visible() || parameters.W.cols() != rbm_.num_hidden())
+    fail_argument("logz::RbmPathBase::set_parameters", "parameters",
+                  "the path's shape " + std::to_string(rbm_.num_visible()) + " x " +
+                      std::to_string(rbm_.num_hidden()));
+  rbm_ = Rbm<Scalar>(parameters);
+}
+
+template <class Scalar>
 void RbmPathBase<Scalar>::sample_base(Batch& batch, const BatchRandom& random) const {
   const std::size_t n = batch.num_particles();
   std::vector<RandomStream> streams;

@@ -1,5 +1,7 @@
 #include "logz/services/plots.hpp"
 
+#include "logz/io/text_file.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -251,12 +253,7 @@ std::string join_path(const std::string& dir, const std::string& file) {
   return (fs::path(dir) / file).string();
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw InputError(path + ": expected a writable output file");
-  out << text;
-  if (!out) throw InputError(path + ": expected a writable output file (write failed)");
-}
+void write_file(const std::string& path, const std::string& text) { io::write_text_file(path, text); }
 
 // Runs `gnuplot SCRIPT` in `dir` and returns the image files it was to write.
 // gnuplot's messages are captured, and the last line of them names the
@@ -820,6 +817,32 @@ std::vector<std::string> plot_budget(const std::vector<ResultFile>& results,
     plot += items[i] + (i + 1 < items.size() ? ", \\\n" : "\n");
   s += script_loop(plot);
   write_file(join_path(dir, name + ".gp"), s);
+  return run_gnuplot(dir, name, options);
+}
+
+// ---- tracking a training run
+
+std::vector<std::string> plot_tracking_csv(const std::string& csv, const std::string& dir,
+                                           const PlotOptions& options) {
+  if (!fs::exists(csv)) throw InputError(csv + ": expected the tracking CSV of logz train rbm");
+  const std::string name = options.prefix + "tracking";
+  const std::string data = fs::absolute(csv).string();
+  // Columns: 1 epoch, 4 train LL, 5 validation LL, 6 AIS log Z, 7 its SE, 8 exact log Z,
+  // 9/10 train/validation LL with the exact log Z, 3 the tracked log Z.
+  std::string plot =
+      "  set datafile separator \",\"\n"
+      "  set key top left\n"
+      "  set xlabel \"epoch\"\n"
+      "  set ylabel \"mean log-likelihood (nats per example)\"\n"
+      "  set title \"log-likelihood tracked by RTS during training\"\n"
+      "  plot data using 1:4 skip 1 with linespoints lw 2 pt 7 ps 0.6 lc rgb \"#1f77b4\" title \"train (RTS)\", \\\n"
+      "       data using 1:5 skip 1 with linespoints lw 2 pt 7 ps 0.6 lc rgb \"#d62728\" title \"validation (RTS)\", \\\n"
+      "       data using 1:($4 + $3 - $6) skip 1 with points pt 6 ps 1.6 lc rgb \"#1f77b4\" title \"train (AIS log Z)\", \\\n"
+      "       data using 1:($5 + $3 - $6) skip 1 with points pt 6 ps 1.6 lc rgb \"#d62728\" title \"validation (AIS log Z)\", \\\n"
+      "       data using 1:9 skip 1 with points pt 2 ps 1.2 lc rgb \"black\" title \"train (exact log Z)\", \\\n"
+      "       data using 1:10 skip 1 with points pt 2 ps 1.2 lc rgb \"gray40\" title \"validation (exact log Z)\"\n";
+  write_file(join_path(dir, name + ".gp"), script_head(name, "RBM training log-likelihood", options) +
+                                               "data = " + quoted(data) + "\n" + script_loop(plot));
   return run_gnuplot(dir, name, options);
 }
 

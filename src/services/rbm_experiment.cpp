@@ -121,12 +121,18 @@ ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& 
   auto m = config.section("model");
   m.check_known({"type", "weights", "weights_key", "visible_bias_key", "hidden_bias_key", "path",
                  "base", "base_smoothing", "precision", "exact_max_units"});
-  const std::string weights = resolve_config_path(config, m.get_string("weights", std::nullopt));
-  RbmKeys keys;
-  keys.weights = m.get_string("weights_key", "W");
-  keys.visible_bias = m.get_string("visible_bias_key", "a");
-  keys.hidden_bias = m.get_string("hidden_bias_key", "b");
-  s.parameters = load_rbm(weights, keys);
+  std::string weights = "(in memory)";
+  if (data.parameters) {
+    s.parameters = *data.parameters;
+    s.parameters.validate(weights);
+  } else {
+    weights = resolve_config_path(config, m.get_string("weights", std::nullopt));
+    RbmKeys keys;
+    keys.weights = m.get_string("weights_key", "W");
+    keys.visible_bias = m.get_string("visible_bias_key", "a");
+    keys.hidden_bias = m.get_string("hidden_bias_key", "b");
+    s.parameters = load_rbm(weights, keys);
+  }
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
   s.tempering = read_run_method(config) == "tempering";
   if (read_run_method(config) == "ground_state_integration")

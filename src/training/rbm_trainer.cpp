@@ -122,7 +122,8 @@ double rbm_reconstruction_error(const RbmParameters& rbm, const Eigen::MatrixXd&
 }
 
 RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation,
-                            const RbmTrainingOptions& o, const RbmEpochCallback& on_epoch) {
+                            const RbmTrainingOptions& o, const RbmEpochCallback& on_epoch,
+                            const RbmUpdateCallback& on_update) {
   check_options(train, validation, o);
   const Eigen::Index m = train.rows(), n = train.cols(), j = o.num_hidden;
   const Eigen::Index batch = std::min<Eigen::Index>(o.batch_size, n);
@@ -192,6 +193,7 @@ RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd&
       rbm.W += dW;
       rbm.a += da;
       rbm.b += db;
+      if (on_update) on_update(static_cast<std::uint64_t>(update) + 1, rbm);
     }
     if (!all_finite(rbm))
       throw NumericalError(

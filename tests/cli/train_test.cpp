@@ -159,6 +159,40 @@ TEST(TrainCli, TrainedMnistRbmAisMatchesExactEnumeration) {
   EXPECT_GT(std::abs(exact - 809 * std::log(2.0)), 100.0);
 }
 
+// [tracking] method = "rts" on the tiny data: one CSV row per epoch with the tracked and the
+// exact log Z (6 visible units enumerate), and the time it took beside training's.
+TEST(TrainCli, TracksLogZByRtsWhileTraining) {
+  const std::string cfg = write_config("track.toml", tiny_config(write_tiny_dataset()));
+  const std::string csv = temp_path("track.csv");
+  const CliResult r = run_cli("train rbm " + cfg + " -q -o " + temp_path("track.npz") +
+                              " --set training.learning_rate=0.01 --set tracking.method=\\\"rts\\\"" +
+                              " --set tracking.num_temperatures=20 --set tracking.sweeps=5 --set tracking.every=1" +
+                              " --set tracking.csv=\\\"" + csv + "\\\"");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("tracking took"), std::string::npos) << r.out;
+  std::istringstream lines(read_file(csv));
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line.rfind("epoch,updates,log_z_rts,train_log_likelihood,validation_log_likelihood", 0), 0u) << line;
+  int rows = 0;
+  double tracked = 0.0, exact = 0.0;
+  while (std::getline(lines, line)) {
+    ++rows;
+    std::vector<std::string> f;
+    std::stringstream cells(line);
+    for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+    ASSERT_GE(f.size(), 8u) << line;
+    tracked = std::stod(f[2]);
+    exact = std::stod(f[7]);
+    // Tolerance as in tests/statistical/rbm_log_z_tracker_test.cpp (5 RMS of tracking errors).
+    EXPECT_NEAR(tracked, exact, 0.4) << line;
+  }
+  EXPECT_EQ(rows, 30);
+  expect_one_line_error(run_cli("train rbm " + cfg + " -q -o " + temp_path("t.npz") +
+                                " --set tracking.method=\\\"tempering\\\""),
+                        "[tracking] method");
+}
+
 TEST(TrainCli, HelpListsTheSubcommands) {
   const CliResult r = run_cli("train --help");
   EXPECT_EQ(r.exit_code, 0);

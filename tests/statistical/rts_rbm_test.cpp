@@ -92,9 +92,11 @@ TEST(RtsRbm, BatchedLevelStepEqualsOneChainAtATime) {
   const std::vector<double> log_z_hat(8, 0.0);
   const auto batched = temper(logz::RbmGibbs<double>(1), 1, 8, 30, log_z_hat);
   const auto single = temper(OneChainAtATime{logz::RbmGibbs<double>(1)}, 1, 8, 30, log_z_hat);
-  EXPECT_EQ(batched.log_c(), single.log_c());
+  // Same draws, hence the same visits; the energies differ in the last bits (the batch computes
+  // E from a + W h, a chain stepped alone from b + W^T v after its copy back).
   for (std::size_t c = 0; c < batched.chains.size(); ++c)
     EXPECT_EQ(batched.chains[c].counts, single.chains[c].counts) << c;
+  for (std::size_t k = 0; k < 8; ++k) EXPECT_NEAR(batched.log_c()[k], single.log_c()[k], 1e-12) << k;
 }
 
 TEST(RtsRbm, SameResultsForOneTwoThreeThreads) {

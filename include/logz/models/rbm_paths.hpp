@@ -61,6 +61,8 @@ class RbmBatch {
   RbmMatrix<Scalar>& scratch() { return scratch_; }
 
   void copy_particle(const RbmBatch& from, std::size_t from_p, std::size_t to_p);
+  // Drops the unit inputs (after the RBM's parameters changed).
+  void forget_inputs() { hidden_input_valid_ = visible_input_valid_ = false; }
 
  private:
   const Rbm<Scalar>* rbm_;
@@ -104,6 +106,9 @@ class RbmPathBase {
   const RbmVector<Scalar>& base_logits() const { return a0_; }
   // The joint (v, h) target at t, whatever the path's own state is (for reverse starts).
   RbmTarget<Scalar> joint_at(double t) const { return target(t, RbmMode::joint); }
+  // New parameters of the same shape under running chains (tracking log Z while a model
+  // trains); batches made by this path keep pointing at it but must forget their inputs.
+  void set_parameters(const RbmParameters& parameters);
 
   using Batch = RbmBatch<Scalar>;
   Batch make_batch(std::size_t num_particles) const { return Batch(rbm_, num_particles); }
@@ -126,6 +131,9 @@ class RbmFullPath : public RbmPathBase<Scalar> {
   static constexpr RbmMode kMode = RbmMode::joint;
 
   RbmTarget<Scalar> at(double t) const { return this->target(t, kMode); }
+  // U_t = -a0.v + t (E + a0.v) is linear in t: simulated tempering needs one work
+  // increment per sweep for every level (tempering/simulated_tempering.hpp).
+  static constexpr bool geometric_path = true;
   // U_t(v, h) of every particle.
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;

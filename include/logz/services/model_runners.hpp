@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <optional>
 
+#include "logz/models/rbm_parameters.hpp"
 #include "logz/services/experiment.hpp"
 
 namespace logz {
@@ -17,8 +18,10 @@ ExperimentResult run_rbm_experiment(Config& config, const ProgressFn& progress);
 // Binary data handed to the RBM runner in memory (one example per column, as
 // training holds it) instead of [data] train / test files: the training set for
 // the base rate and reverse starts, the test set for the test log-likelihood.
+// `parameters`, when given, is the RBM itself ([model] weights is then not read).
 struct RbmData {
   std::optional<Eigen::MatrixXd> train, test;
+  std::optional<RbmParameters> parameters;
 };
 ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& progress,
                                               const RbmData& data);

@@ -62,4 +62,10 @@ std::vector<std::string> plot_budget(const std::vector<ResultFile>& results,
                                      const std::string& budget_key, const std::string& dir,
                                      const PlotOptions& options = {});
 
+// Training and validation log-likelihood per epoch from the CSV of `logz train rbm`
+// [tracking] (docs/training.md), with the AIS checkpoints (and the exact values, when the CSV
+// has them) as points: Carlson et al. (2016), Fig. 5. The CSV is the plot's data file.
+std::vector<std::string> plot_tracking_csv(const std::string& csv, const std::string& dir,
+                                           const PlotOptions& options = {});
+
 }  // namespace logz

@@ -137,6 +137,12 @@ class SimulatedTempering {
 
   const TemperingLadder& ladder() const { return ladder_; }
   std::span<const std::uint32_t> levels() const { return level_; }
+  // f(batch) on every chunk's batch, in chunk order (e.g. to drop caches after the path's
+  // parameters changed).
+  template <class F>
+  void for_each_batch(F&& f) {
+    for (Batch& b : chunks_) f(b);
+  }
 
  private:
   // One kernel step per chain at its own level. A kernel that can step a batch

@@ -54,6 +54,8 @@ struct RbmTrainingResult {
 
 // Called after each epoch with its statistics and the current parameters.
 using RbmEpochCallback = std::function<void(const RbmEpochStats&, const RbmParameters&)>;
+// Called after every parameter update (numbered from 1) with the new parameters.
+using RbmUpdateCallback = std::function<void(std::uint64_t update, const RbmParameters&)>;
 
 // The starting point: W ~ N(0, init_sd^2) (row i from its own stream), a_i = log(p_i / (1 - p_i))
 // with the smoothed marginal p_i = (count_i + 1) / (N + 2) of the training data, b = 0.
@@ -70,9 +72,11 @@ double rbm_reconstruction_error(const RbmParameters& rbm, const Eigen::MatrixXd&
 
 // Trains on `train` (M x N, values 0 or 1, one example per column); `validation` (M x N_v, may
 // have no columns) is only monitored. Throws InvalidArgument for bad options or data and
-// NumericalError if the parameters become non-finite (learning rate too large).
+// NumericalError if the parameters become non-finite (learning rate too large). The epoch's
+// `seconds` include the time spent in on_update.
 RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation,
                             const RbmTrainingOptions& options,
-                            const RbmEpochCallback& on_epoch = {});
+                            const RbmEpochCallback& on_epoch = {},
+                            const RbmUpdateCallback& on_update = {});
 
 }  // namespace logz

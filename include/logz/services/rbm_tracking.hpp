@@ -1,0 +1,55 @@
+// [tracking] of `logz train rbm`: log Z followed by Rao-Blackwellized tempered sampling while the
+// RBM trains (training/rbm_log_z_tracker.hpp), the training and validation log-likelihoods
+// written per epoch to a CSV (and drawn like Carlson et al. 2016, Fig. 5), AIS checks at chosen
+// epochs, and the time tracking took beside the time training took. Keys: docs/training.md.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+
+#include "logz/services/config.hpp"
+#include "logz/services/rbm_evaluation.hpp"
+#include "logz/training/rbm_log_z_tracker.hpp"
+#include "logz/training/rbm_trainer.hpp"
+
+namespace logz {
+
+struct RbmTrackingSettings {
+  std::string method = "none";   // "none" or "rts"
+  RbmLogZTrackerOptions tracker;
+  int every = 10;                // parameter updates between tracking steps
+  int ais_every = 0;             // AIS check every this many epochs (and at the last); 0: none
+  RbmAisSettings ais;
+  int exact_max_units = 20;      // exact log Z per epoch when the smaller layer is this small
+  std::string csv, plot_dir;     // plot_dir "": no plot
+};
+
+// `weights`: the .npz being written; the CSV defaults to it with ".tracking.csv" instead.
+RbmTrackingSettings read_rbm_tracking_settings(Config& config, const std::string& weights);
+
+// Hooks for train_rbm: on_update after every update, on_epoch after every epoch.
+class RbmTrainingMonitor {
+ public:
+  RbmTrainingMonitor(RbmTrackingSettings settings, const Eigen::MatrixXd& train,
+                     const Eigen::MatrixXd& validation, int num_epochs, bool quiet);
+  ~RbmTrainingMonitor();
+  void on_update(std::uint64_t update, const RbmParameters& rbm);
+  void on_epoch(const RbmEpochStats& stats, const RbmParameters& rbm);
+  // Writes the CSV (and the plot); returns a summary line (tracking time / training time).
+  std::string finish();
+
+ private:
+  RbmTrackingSettings s_;
+  const Eigen::MatrixXd& train_;
+  const Eigen::MatrixXd& validation_;
+  int num_epochs_;
+  bool quiet_;
+  std::unique_ptr<RbmLogZTracker> tracker_;
+  std::string csv_;
+  double training_seconds_ = 0.0, checks_seconds_ = 0.0;
+  double last_tracker_seconds_ = 0.0;
+  std::uint64_t updates_ = 0;
+};
+
+}  // namespace logz
