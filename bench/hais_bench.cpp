@@ -1,5 +1,6 @@
 // Products of experts and Hamiltonian AIS: energy-and-gradient throughput per particle for
-// POE 36 x 36 and 144 x 36 (two GEMMs and the expert nonlinearity per call), beside the
+// POE 36 x 36 and 144 x 36 (two GEMMs and the expert nonlinearity per call), for the mcRBM
+// and the bilinear posterior (six GEMMs each) at 36 inputs, beside the
 // machine's GEMM rate (Eigen, the library the models use, on a large square product and on
 // the models' own shapes), and the wall time of the paper's HAIS run: POE 36-d, 200
 // particles, N = 10^5 intermediate distributions (Sohl-Dickstein & Culpepper 2011 report
@@ -11,7 +12,9 @@
 #include "logz/anneal/annealer.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/kernels/hais.hpp"
+#include "logz/models/bilinear_generative.hpp"
 #include "logz/models/gaussian_base.hpp"
+#include "logz/models/mcrbm.hpp"
 #include "logz/models/product_of_experts.hpp"
 #include "logz/paths/geometric_path.hpp"
 
@@ -43,6 +46,39 @@ void BM_PoeEnergyAndGrad(benchmark::State& state) {
 }
 BENCHMARK(BM_PoeEnergyAndGrad)->Args({36, 200, 0})->Args({36, 200, 1})->Args({144, 200, 0})->Args({144, 200, 1})
     ->Args({36, 25, 1})->Args({144, 25, 1});
+
+// state.range: (factors = covariance units = mean units N, particles P); mcRBM with M = 36.
+void BM_McRbmEnergyAndGrad(benchmark::State& state) {
+  const int N = static_cast<int>(state.range(0)), P = static_cast<int>(state.range(1));
+  const auto model = logz::McRbm::random(36, N, N, N, 1.0, logz::McRbmNorm::sum, 1);
+  const Eigen::MatrixXd X = positions(36, P);
+  Eigen::VectorXd e;
+  Eigen::MatrixXd G;
+  for (auto _ : state) {
+    model.energy_and_grad(X, e, G);
+    benchmark::DoNotOptimize(G.data());
+  }
+  state.counters["particles_per_s"] = benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_McRbmEnergyAndGrad)->Args({36, 200})->Args({144, 200});
+
+// state.range: (K_c, K_d, particles P); the bilinear posterior with M = L = 36.
+void BM_BilinearPosteriorEnergyAndGrad(benchmark::State& state) {
+  const int Kc = static_cast<int>(state.range(0)), Kd = static_cast<int>(state.range(1));
+  const int P = static_cast<int>(state.range(2));
+  const auto model = logz::BilinearGenerative::random(36, 36, Kc, Kd, 0.1, 1);
+  const logz::BilinearGenerativePosterior post(model, positions(36, 1).col(0));
+  Eigen::MatrixXd Z = positions(Kc + Kd, P);
+  Z.bottomRows(Kd) = Z.bottomRows(Kd).cwiseAbs();
+  Eigen::VectorXd e;
+  Eigen::MatrixXd G;
+  for (auto _ : state) {
+    post.energy_and_grad(Z, e, G);
+    benchmark::DoNotOptimize(G.data());
+  }
+  state.counters["particles_per_s"] = benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_BilinearPosteriorEnergyAndGrad)->Args({36, 9, 200})->Args({80, 18, 200});
 
 // The GEMM rate: C = A B with A m x k, B k x n.
 void BM_EigenGemm(benchmark::State& state) {

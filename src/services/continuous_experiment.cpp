@@ -1,5 +1,7 @@
 // The continuous models' services: `logz run` for [model] type = "poe" and
-// "linear_generative", `logz loglik` and `logz sample` (include/logz/services/continuous_runners.hpp).
+// "linear_generative", `logz loglik` and `logz sample` (include/logz/services/continuous_runners.hpp),
+// and the helpers shared with the image models (continuous_support.hpp,
+// image_model_experiment.cpp).
 // Kernels: [kernel] type = "hais" (default), "hmc" (AIS-HMC with leapfrog_steps = 1) or
 // "metropolis" (Gaussian random walk); step sizes are fixed during a run, or set by a pilot
 // run before it (step_size_adaptation = "pilot"), and the report says which.
@@ -7,7 +9,6 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Dense>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -28,12 +29,17 @@
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/continuous_runners.hpp"
 #include "logz/services/report.hpp"
+#include "continuous_support.hpp"
 
 namespace logz {
 
-namespace {
+using namespace continuous;
 
+namespace {
 using Clock = std::chrono::steady_clock;
+}  // namespace
+
+namespace continuous {
 
 nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
@@ -47,6 +53,10 @@ std::string resolve_path(const Config& config, const std::string& file) {
   if (p.is_relative()) p = std::filesystem::path(config.source()).parent_path() / p;
   return p.string();
 }
+
+}  // namespace continuous
+
+namespace {
 
 // ---------------------------------------------------------------- models
 
@@ -103,16 +113,13 @@ LinearGenerative read_linear_generative(Config& config, nlohmann::json& desc) {
   return std::move(*model);
 }
 
+}  // namespace
+
+namespace continuous {
+
 // [data]: the data points (d x N, one column per point) from a file or drawn from the model.
 // Model draws: point i from the stream (seed, i, Purpose::base_sample, step 1).
-struct DataSet {
-  Eigen::MatrixXd X;
-  nlohmann::json description;
-  std::size_t index = 0;  // [data] index (the point `logz run` uses)
-};
-
-DataSet read_data(Config& config, int dim,
-                  const std::function<void(Eigen::MatrixXd&, const BatchRandom&)>& sampler) {
+DataSet read_data(Config& config, int dim, const DataSampler& sampler, const std::string& no_sampler_note) {
   auto s = config.section("data");
   s.check_known({"source", "file", "key", "num_points", "seed", "index"});
   const std::string source = s.get_string("source", s.has("file") ? "file" : "model", {"file", "model"});
@@ -132,7 +139,7 @@ DataSet read_data(Config& config, int dim,
     if (d.X.cols() < 1) fail_input(file, npz ? key : "data", "at least one data point");
     d.description = {{"source", "file"}, {"file", file}, {"num_points", d.X.cols()}};
   } else {
-    if (!sampler) s.fail("source", "\"file\" (this model has no exact sampler: draws need a complete Phi)");
+    if (!sampler) s.fail("source", "\"file\" (this model has no exact sampler: " + no_sampler_note + ")");
     const auto n = s.get_int("num_points", 100, 1, 1 << 24);
     const auto seed = static_cast<std::uint64_t>(s.get_int("seed", 1, 0));
     d.X.resize(dim, n);
@@ -163,20 +170,6 @@ GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& 
 }
 
 // ---------------------------------------------------------------- kernels
-
-struct KernelSettings {
-  std::string type;
-  double step_size = 0.2;
-  int leapfrog_steps = 1;
-  double gamma = 1.0;
-  std::optional<double> half_life;  // the refresh rule, when gamma is not given
-  double proposal_sd = 0.1;
-  int steps = 1;
-  bool pilot = false;
-  std::size_t pilot_paths = 32;
-  StepSizeAdaptation rule;
-  nlohmann::json pilot_report;
-};
 
 KernelSettings read_kernel(Config& config) {
   auto k = config.section("kernel");
@@ -227,44 +220,6 @@ Hais make_hais(const KernelSettings& s, double eps) {
   return Hais(eps, gamma, s.leapfrog_steps);
 }
 
-template <class F>
-void with_kernel(const KernelSettings& s, F&& f) {
-  if (s.type == "hais")
-    f(make_hais(s, s.step_size));
-  else if (s.type == "hmc")
-    f(Hmc(s.step_size, s.leapfrog_steps));
-  else
-    f(RandomWalkMetropolis(s.proposal_sd, s.steps));
-}
-
-// The pilot: `pilot_paths` particles (particle words first_particle, ... of the run's seed,
-// which the run itself does not use) annealed along the schedule with the tutorial's rule
-// applied after every temperature. Its end step size is used, fixed, for the whole run;
-// the pilot's works are discarded (adapting inside a run would bias its weights).
-template <class Path>
-void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, std::uint64_t seed,
-               std::uint64_t first_particle) {
-  if (!s.pilot) return;
-  auto batch = path.make_batch(s.pilot_paths);
-  path.sample_base(batch, BatchRandom{seed, Purpose::base_sample, 0, first_particle});
-  double eps = s.step_size, avg = s.rule.target_acceptance;
-  std::uint64_t attempted = 0, accepted = 0;
-  const auto betas = schedule.betas();
-  for (std::size_t k = 1; k + 1 < betas.size(); ++k) {
-    const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), first_particle};
-    const ContinuousKernelInfo info = s.type == "hais" ? make_hais(s, eps).step(path.at(betas[k]), batch, r)
-                                                       : Hmc(eps, s.leapfrog_steps).step(path.at(betas[k]), batch, r);
-    attempted += info.attempted;
-    accepted += info.accepted;
-    s.rule.update(eps, avg, static_cast<double>(info.accepted) / static_cast<double>(info.attempted));
-  }
-  s.pilot_report = {{"initial_step_size", s.step_size}, {"pilot_paths", s.pilot_paths},
-                    {"mean_acceptance", number(attempted ? static_cast<double>(accepted) / attempted : kNaN)},
-                    {"final_average_acceptance", avg}, {"target_acceptance", s.rule.target_acceptance}};
-  s.step_size = eps;
-  if (s.half_life) s.gamma = Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life);
-}
-
 nlohmann::json kernel_json(const KernelSettings& s) {
   nlohmann::json j = {{"type", s.type}};
   if (s.type == "metropolis") {
@@ -289,6 +244,10 @@ nlohmann::json kernel_json(const KernelSettings& s) {
   if (s.pilot) j["pilot"] = s.pilot_report;
   return j;
 }
+
+}  // namespace continuous
+
+namespace {
 
 // The exact posterior N(m, C) of the linear-Gaussian model: C = (I + Phi^T Phi / s^2)^{-1},
 // m = C Phi^T x / s^2.
@@ -374,8 +333,10 @@ ExperimentResult linear_generative_experiment(Config& config, const LinearGenera
   return result;
 }
 
-// An independent key per data point: one Philox block keyed by the run seed with counter
-// (i low, i high, 0, "dpnt"). No seed arithmetic; the same seed gives the same key.
+}  // namespace
+
+namespace continuous {
+
 std::uint64_t data_point_seed(std::uint64_t seed, std::size_t i) {
   const PhiloxCounter c = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(static_cast<std::uint64_t>(i) >> 32),
                            0u, 0x64706e74u};
@@ -383,6 +344,37 @@ std::uint64_t data_point_seed(std::uint64_t seed, std::size_t i) {
   const auto r = philox4x32_10(c, k);
   return (static_cast<std::uint64_t>(r[1]) << 32) | r[0];
 }
+
+void analysis_loglik(Config& config, const ExperimentResult& e, const Eigen::VectorXd& energies,
+                     const nlohmann::json& data_description, LoglikResult& r) {
+  if (e.estimates.empty()) config.section("estimators").fail("methods", "at least one method");
+  r.model = e.model;
+  r.model["data"] = data_description;
+  r.kernel = e.kernel;
+  r.log_z = e.estimates.front();  // the first method asked for
+  r.log_z.log_z += e.base_log_z;
+  RunningMoments m;
+  for (Eigen::Index i = 0; i < energies.size(); ++i) m.add(energies(i));
+  r.num_points = static_cast<std::size_t>(energies.size());
+  r.mean_energy = m.mean();
+  r.log_likelihood = -m.mean() - r.log_z.log_z;
+  r.std_error_data = m.std_error_of_mean();
+  r.std_error_monte_carlo = r.log_z.std_error;
+  if (e.reference) r.exact = -m.mean() - e.reference->log_z;
+}
+
+Eigen::MatrixXd normal_chain_starts(int dim, Eigen::Index chains, std::uint64_t seed, double sd) {
+  Eigen::MatrixXd init(dim, chains);
+  for (Eigen::Index m = 0; m < chains; ++m) {
+    RandomStream r(seed, static_cast<std::uint64_t>(m), Purpose::base_sample, 0);
+    for (int i = 0; i < dim; ++i) init(i, m) = sd * r.normal();
+  }
+  return init;
+}
+
+}  // namespace continuous
+
+namespace {
 
 DataSet read_generative_data(Config& config, const LinearGenerative& model) {
   return read_data(config, model.data_dim(),
@@ -410,7 +402,8 @@ LoglikResult run_loglik(Config& config, const ProgressFn& progress) {
   config.check_sections({"model", "base", "data", "kernel", "schedule", "run", "estimators"});
   const auto start = Clock::now();
   LoglikResult r;
-  r.model_type = config.section("model").get_string("type", std::nullopt, {"poe", "linear_generative"});
+  r.model_type = config.section("model").get_string("type", std::nullopt,
+                                                    {"poe", "linear_generative", "bilinear_generative", "mcrbm"});
   if (r.model_type == "poe") {
     nlohmann::json desc;
     const ProductOfExperts poe = read_poe(config, desc);
@@ -418,23 +411,10 @@ LoglikResult run_loglik(Config& config, const ProgressFn& progress) {
     if (poe.is_complete()) sampler = [&](Eigen::MatrixXd& X, const BatchRandom& b) { poe.sample_exact(X, b); };
     const DataSet data = read_data(config, poe.dim(), sampler);
     const ExperimentResult e = poe_experiment(config, poe, desc, progress);
-    if (e.estimates.empty()) config.section("estimators").fail("methods", "at least one method");
-    r.model = e.model;
-    r.model["data"] = data.description;
-    r.kernel = e.kernel;
-    r.log_z = e.estimates.front();  // the first method asked for
-    r.log_z.log_z += e.base_log_z;
     Eigen::VectorXd energies;
     poe.energy(data.X, energies);
-    RunningMoments m;
-    for (Eigen::Index i = 0; i < energies.size(); ++i) m.add(energies(i));
-    r.num_points = static_cast<std::size_t>(energies.size());
-    r.mean_energy = m.mean();
-    r.log_likelihood = -m.mean() - r.log_z.log_z;
-    r.std_error_data = m.std_error_of_mean();
-    r.std_error_monte_carlo = r.log_z.std_error;
-    if (e.reference) r.exact = -m.mean() - e.reference->log_z;
-  } else {
+    analysis_loglik(config, e, energies, data.description, r);
+  } else if (r.model_type == "linear_generative") {
     nlohmann::json desc;
     const LinearGenerative model = read_linear_generative(config, desc);
     const DataSet data = read_generative_data(config, model);
@@ -447,51 +427,22 @@ LoglikResult run_loglik(Config& config, const ProgressFn& progress) {
     const RunSettings run = read_run_settings(config, model.prior() == PriorType::gaussian
                                                           ? std::vector<std::string>{"exact"}
                                                           : std::vector<std::string>{});
-    if (ks.pilot) {
-      // One pilot, on the first data point, sets the step size of every run.
-      const LinearGenerativePosterior post(model, data.X.col(0));
-      const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, post);
-      run_pilot(path, ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
-    }
+    auto make_path = [&](const Eigen::VectorXd& x) {
+      return GeometricPath<GaussianBase, LinearGenerativePosterior>(base, LinearGenerativePosterior(model, x));
+    };
+    // One pilot, on the first data point, sets the step size of every run.
+    run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
     desc["base"] = base_desc;
     desc["data"] = data.description;
     r.model = desc;
     r.kernel = kernel_json(ks);
     r.kernel["runs"] = "one forward AIS run per data point ([run] num_paths particles each), seeded per point";
-    const std::size_t n = static_cast<std::size_t>(data.X.cols());
-    r.num_points = n;
-    r.points.resize(n);
-    std::atomic<std::size_t> done{0};
-    // Data points in parallel, each run on one thread: the results do not depend on threads.
-    parallel_for_chunks(n, 1, run.threads, [&](const ChunkRange& c) {
-      const std::size_t i = c.begin;
-      const LinearGenerativePosterior post(model, data.X.col(static_cast<Eigen::Index>(i)));
-      const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, post);
-      AnnealOptions o = run.anneal_options();
-      o.seed = data_point_seed(run.seed, i);
-      o.threads = 1;
-      with_kernel(ks, [&](const auto& kernel) {
-        const Works w = anneal_forward(path, kernel, schedule, o);
-        const Estimate e = ais(w.works);
-        PointLoglik& p = r.points[i];
-        p.log_likelihood = e.log_z + base.log_z();
-        p.std_error = e.std_error;
-        p.ess = e.diagnostics.ess;
-        if (auto z = model.exact_log_likelihood(data.X.col(static_cast<Eigen::Index>(i)))) p.exact = *z;
-      });
-      if (progress) progress("data points", ++done, n);
-    });
-    RunningMoments m;
-    double var_mc = 0.0, exact = 0.0;
-    for (const auto& p : r.points) {
-      m.add(p.log_likelihood);
-      var_mc += p.std_error * p.std_error;
-      exact += p.exact;
-    }
-    r.log_likelihood = m.mean();
-    r.std_error_data = m.std_error_of_mean();
-    r.std_error_monte_carlo = std::sqrt(var_mc) / static_cast<double>(n);
-    r.exact = exact / static_cast<double>(n);  // NaN unless every point has an exact value
+    generative_logliks(data.X, ks, schedule, run, make_path,
+                       [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); }, progress, r);
+  } else if (r.model_type == "bilinear_generative") {
+    bilinear_generative_loglik(config, progress, r);
+  } else {
+    mcrbm_loglik(config, progress, r);
   }
   r.runtime_s = std::chrono::duration<double>(Clock::now() - start).count();
   r.config = config.resolved();
@@ -508,7 +459,7 @@ nlohmann::json loglik_to_json(const LoglikResult& r) {
                       {"exact", number(r.exact)},
                       {"runtime_s", r.runtime_s},
                       {"config", r.config}};
-  if (r.model_type == "poe") {
+  if (r.model_type == "poe" || r.model_type == "mcrbm") {
     j["mean_energy"] = number(r.mean_energy);
     j["log_z"] = {{"method", r.log_z.method}, {"log_z", number(r.log_z.log_z)},
                   {"std_error", number(r.log_z.std_error)}, {"flags", r.log_z.diagnostics.flags}};
@@ -527,7 +478,7 @@ nlohmann::json loglik_to_json(const LoglikResult& r) {
 std::string loglik_table(const LoglikResult& r) {
   std::string s = fmt::format("model: {}; {} data points\n", r.model.dump(), r.num_points);
   s += fmt::format("kernel: {}\n", r.kernel.dump());
-  if (r.model_type == "poe")
+  if (r.model_type == "poe" || r.model_type == "mcrbm")
     s += fmt::format("log Z ({}): {} +/- {}; mean energy {}\n", r.log_z.method, fixed(r.log_z.log_z, 4),
                      fixed(r.log_z.std_error, 4), fixed(r.mean_energy, 4));
   s += fmt::format("{:<22} {:>12} {:>14} {:>14}\n", "", "L", "SE (data)", "SE (MC)");
@@ -610,26 +561,28 @@ SampleRun run_sample(Config& config) {
   o.seed = static_cast<std::uint64_t>(s.get_int("seed", 1, 0));
   o.threads = static_cast<int>(s.get_int("threads", 0, 0, 4096));
   o.chunk_size = static_cast<std::size_t>(s.get_int("chunk_size", 8, 1, 1 << 20));
-  const double initial_sd = s.get_double("initial_sd", 1.0, 0.0);
+  const std::string type = config.section("model").get_string(
+      "type", std::nullopt, {"gaussian", "poe", "linear_generative", "bilinear_generative", "mcrbm"});
+  // Chains start at N(0, initial_sd^2 I), except on the bilinear posterior (prior draws: d >= 0).
+  if (type == "bilinear_generative" && s.has("initial_sd"))
+    s.fail("initial_sd", "no initial_sd with [model] type = \"bilinear_generative\" (chains start at prior draws)");
+  const double initial_sd = type == "bilinear_generative" ? kNaN : s.get_double("initial_sd", 1.0, 0.0);
   if (o.num_draws * static_cast<std::size_t>(chains) > (std::size_t{1} << 31))
     s.fail("num_draws", "num_draws x chains of at most 2^31 draws");
 
   auto run_on = [&](const auto& target, int dim) {
-    // Chain m starts at N(0, initial_sd^2 I) from the stream (seed, m, Purpose::base_sample, 0).
-    Eigen::MatrixXd init(dim, chains);
-    for (Eigen::Index m = 0; m < chains; ++m) {
-      RandomStream r(o.seed, static_cast<std::uint64_t>(m), Purpose::base_sample, 0);
-      for (int i = 0; i < dim; ++i) init(i, m) = initial_sd * r.normal();
-    }
-    out.result = sample_hmc(target, init, o);
+    out.result = sample_hmc(target, normal_chain_starts(dim, chains, o.seed, initial_sd), o);
   };
-  const std::string type = config.section("model").get_string("type", std::nullopt, {"gaussian", "poe", "linear_generative"});
   if (type == "gaussian") {
     const GaussianBase g = read_inline_gaussian(config, out.model);
     run_on(g, g.dim());
   } else if (type == "poe") {
     const ProductOfExperts poe = read_poe(config, out.model);
     run_on(poe, poe.dim());
+  } else if (type == "bilinear_generative") {
+    out.result = sample_bilinear_generative(config, o, chains, out.model);
+  } else if (type == "mcrbm") {
+    out.result = sample_mcrbm(config, o, chains, initial_sd, out.model);
   } else {
     const LinearGenerative model = read_linear_generative(config, out.model);
     const DataSet data = read_generative_data(config, model);

@@ -16,6 +16,8 @@ const std::map<std::string, ExperimentRunner>& experiment_registry() {
       {"rbm", run_rbm_experiment},
       {"poe", run_poe_experiment},
       {"linear_generative", run_linear_generative_experiment},
+      {"bilinear_generative", run_bilinear_generative_experiment},
+      {"mcrbm", run_mcrbm_experiment},
   };
   return registry;
 }

@@ -1,7 +1,9 @@
-// The services of the continuous models (src/services/continuous_experiment.cpp):
-// `logz run` for [model] type = "poe" (product of experts, log Z) and "linear_generative"
-// (log p(x) of one data point), `logz loglik` (average log-likelihood of a data set) and
-// `logz sample` (the standalone HMC sampler). Config keys: docs/hais.md and docs/hmc.md.
+// The services of the continuous models (src/services/continuous_experiment.cpp and, for the
+// image models, src/services/image_model_experiment.cpp): `logz run` for [model] type = "poe"
+// (product of experts, log Z), "mcrbm" (mean-covariance RBM, log Z), "linear_generative" and
+// "bilinear_generative" (log p(x) of one data point), `logz loglik` (average log-likelihood of
+// a data set) and `logz sample` (the standalone HMC sampler). Config keys: docs/hais.md and
+// docs/hmc.md.
 #pragma once
 
 #include <Eigen/Core>
@@ -21,6 +23,11 @@ ExperimentResult run_poe_experiment(Config& config, const ProgressFn& progress);
 // `logz run`, [model] type = "linear_generative": log p(x) of the data point [data] index,
 // annealed from [base] to the posterior energy (the evidence is log p(x) - log Z_0).
 ExperimentResult run_linear_generative_experiment(Config& config, const ProgressFn& progress);
+// `logz run`, [model] type = "bilinear_generative": log p(x) of the data point [data] index,
+// annealed from the prior (base "prior": Laplace c, exponential d) to the posterior over (c, d).
+ExperimentResult run_bilinear_generative_experiment(Config& config, const ProgressFn& progress);
+// `logz run`, [model] type = "mcrbm": log Z of the mcRBM's marginal energy annealed from [base].
+ExperimentResult run_mcrbm_experiment(Config& config, const ProgressFn& progress);
 
 // One data point's log-likelihood (generative models).
 struct PointLoglik {
@@ -33,7 +40,7 @@ struct PointLoglik {
 // The average log-likelihood L of a data set: analysis models L = -mean E(x) - log Z with one
 // log Z for the whole set; generative models L = mean_i log p(x_i), one AIS run per point.
 struct LoglikResult {
-  std::string model_type;              // "poe" or "linear_generative"
+  std::string model_type;              // "poe", "mcrbm", "linear_generative" or "bilinear_generative"
   nlohmann::json model, kernel;        // descriptions
   std::size_t num_points = 0;
   double log_likelihood = kNaN;        // L
@@ -53,7 +60,8 @@ nlohmann::json loglik_to_json(const LoglikResult& r);
 std::string loglik_table(const LoglikResult& r);
 
 // `logz sample CONFIG.toml`: [model] (type "gaussian" with inline mean and covariance, "poe",
-// or "linear_generative": the posterior of [data] index) and [sampler].
+// "mcrbm", or "linear_generative" / "bilinear_generative": the posterior of [data] index) and
+// [sampler].
 struct SampleRun {
   HmcSamplerResult result;
   nlohmann::json model, sampler;
