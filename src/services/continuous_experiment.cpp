@@ -47,13 +47,6 @@ std::string fixed(double x, int precision) {
   return std::isfinite(x) ? fmt::format("{:.{}f}", x, precision) : std::string("nan");
 }
 
-std::string resolve_path(const Config& config, const std::string& file) {
-  std::filesystem::path p = file;
-  // Relative paths are relative to the config file.
-  if (p.is_relative()) p = std::filesystem::path(config.source()).parent_path() / p;
-  return p.string();
-}
-
 }  // namespace continuous
 
 namespace {
@@ -82,7 +75,7 @@ ProductOfExperts read_poe(Config& config, nlohmann::json& desc) {
   PoeKeys keys;
   keys.filters = m.get_string("phi_key", "Phi");
   keys.lambda = m.get_string("lambda_key", "lambda");
-  ProductOfExperts poe = ProductOfExperts::load(resolve_path(config, params), expert, keys);
+  ProductOfExperts poe = ProductOfExperts::load(resolve_config_path(config, params), expert, keys);
   desc["dim"] = poe.dim();
   desc["num_experts"] = poe.num_experts();
   desc["complete"] = poe.is_complete();
@@ -106,7 +99,7 @@ LinearGenerative read_linear_generative(Config& config, nlohmann::json& desc) {
   } else {
     for (const char* k : {"data_dim", "latent_dim", "parameter_seed"})
       if (m.has(k)) m.fail(k, "no such key with a parameters file (the file sets the model)");
-    model.emplace(LinearGenerative::load(resolve_path(config, params), sigma, prior, m.get_string("phi_key", "Phi")));
+    model.emplace(LinearGenerative::load(resolve_config_path(config, params), sigma, prior, m.get_string("phi_key", "Phi")));
   }
   desc["data_dim"] = model->data_dim();
   desc["latent_dim"] = model->latent_dim();
@@ -125,7 +118,7 @@ DataSet read_data(Config& config, int dim, const DataSampler& sampler, const std
   const std::string source = s.get_string("source", s.has("file") ? "file" : "model", {"file", "model"});
   DataSet d;
   if (source == "file") {
-    const std::string file = resolve_path(config, s.get_string("file", std::nullopt));
+    const std::string file = resolve_config_path(config, s.get_string("file", std::nullopt));
     const bool npz = file.size() > 4 && file.substr(file.size() - 4) == ".npz";
     const std::string key = npz ? s.get_string("key", "X") : "";
     const io::Array a = npz ? io::read_npz_array(file, key) : io::read_npy(file);

@@ -34,8 +34,6 @@ namespace logz::continuous {
 nlohmann::json number(double x);
 // x with `precision` decimals, or "nan".
 std::string fixed(double x, int precision);
-// A file named in a config: relative paths are relative to the config file.
-std::string resolve_path(const Config& config, const std::string& file);
 
 // ---------------------------------------------------------------- [data], [base]
 

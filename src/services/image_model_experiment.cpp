@@ -48,7 +48,7 @@ BilinearGenerative read_bilinear_generative(Config& config, nlohmann::json& desc
     keys.phi = m.get_string("phi_key", "Phi");
     keys.theta = m.get_string("theta_key", "Theta");
     keys.psi = m.get_string("psi_key", "Psi");
-    model.emplace(BilinearGenerative::load(resolve_path(config, params), sigma, keys));
+    model.emplace(BilinearGenerative::load(resolve_config_path(config, params), sigma, keys));
   }
   desc["data_dim"] = model->data_dim();
   desc["basis_dim"] = model->basis_dim();
@@ -135,7 +135,7 @@ McRbm read_mcrbm(Config& config, nlohmann::json& desc) {
     keys.b_mean = m.get_string("b_mean_key", "b_m");
     keys.b_cov = m.get_string("b_cov_key", "b_c");
     keys.b_vis = m.get_string("b_vis_key", "b_v");
-    model.emplace(McRbm::load(resolve_path(config, params), sigma, norm, keys));
+    model.emplace(McRbm::load(resolve_config_path(config, params), sigma, norm, keys));
   }
   desc["dim"] = model->dim();
   desc["num_factors"] = model->num_factors();
