@@ -5,6 +5,7 @@
 // pymbar's BAR on the same numbers.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "logz/estimators/crooks_crossing.hpp"
 #include "logz/estimators/cumulant.hpp"
 #include "logz/estimators/histogram.hpp"
+#include "logz/estimators/mbar.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/random/philox.hpp"
 
@@ -74,6 +76,34 @@ void BM_CrooksCrossing(benchmark::State& state) {
 
 }  // namespace
 
+// MBAR on K = 100 harmonic states u_k(x) = c_k x^2 / 2, c_k = 1 + 9 k / 99, with 10^4 exact
+// samples of each (N = 10^6): the size of the RTS paper's MBAR comparison. The samples come
+// from LOGZ_BENCH_MBAR_SAMPLES (an .npy of N values, state after state, as
+// bench/peers/pymbar_mbar_timing.py writes them) or, without it, from Philox.
+void BM_MbarHarmonic100x10000(benchmark::State& state) {
+  constexpr int k_states = 100, per_state = 10000;
+  std::vector<double> x;
+  if (const char* path = std::getenv("LOGZ_BENCH_MBAR_SAMPLES")) {
+    x = logz::io::read_npy(path).data;
+  } else {
+    for (int k = 0; k < k_states; ++k)
+      for (int n = 0; n < per_state; ++n) {
+        logz::RandomStream s(7, static_cast<std::uint64_t>(k) * per_state + n, logz::Purpose::test, 0);
+        x.push_back(s.normal() / std::sqrt(1.0 + 9.0 * k / 99.0));
+      }
+  }
+  Eigen::MatrixXd u(k_states, static_cast<Eigen::Index>(x.size()));
+  for (int k = 0; k < k_states; ++k)
+    for (std::size_t n = 0; n < x.size(); ++n) u(k, static_cast<Eigen::Index>(n)) = (1.0 + 9.0 * k / 99.0) * x[n] * x[n] / 2;
+  const std::vector<double> counts(k_states, per_state);
+  logz::MbarResult r;
+  for (auto _ : state) r = logz::mbar(u, counts);
+  state.counters["iterations"] = r.iterations;
+  state.counters["log_z_last"] = r.log_z.back();  // log(Z_K / Z_1) = -0.5 log 10 exactly
+  state.counters["std_error_last"] = r.std_error.back();
+}
+
+BENCHMARK(BM_MbarHarmonic100x10000)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_Bar)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_HistogramUnbinned)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_HistogramBinned1000)->Unit(benchmark::kMillisecond)->MinTime(2.0);

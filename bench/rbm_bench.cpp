@@ -17,6 +17,7 @@
 #include "logz/models/rbm.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_paths.hpp"
+#include "logz/tempering/simulated_tempering.hpp"
 
 namespace {
 
@@ -166,6 +167,26 @@ BENCHMARK(BM_GemmPairOpenBlas<float>)->Arg(100)->Arg(1000)->Unit(benchmark::kMil
 BENCHMARK(BM_GemmPairOpenBlas<double>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GemmPairEigen<float>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GemmPairEigen<double>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
+// Simulated tempering of the 784 x 500 RBM: 100 chains over K = 100 levels of the joint path,
+// each chunk of 50 chains one block Gibbs step at the chains' own levels, then the exact draw
+// of every chain's level; with (state.range(0) = 1) and without (0) the RTS statistics, so the
+// ratio of the two is the statistics' overhead.
+void BM_TemperedSweep(benchmark::State& state) {
+  const logz::RbmFullPath<float> path(parameters(), logz::uniform_rbm_base(kVisible));
+  const logz::RbmGibbs<float> kernel(1);
+  logz::TemperingOptions o;
+  o.num_chains = 100;
+  o.chunk_size = 50;
+  o.threads = 1;
+  o.accumulate = state.range(0) == 1;
+  logz::SimulatedTempering st(path, kernel, logz::TemperingLadder(logz::linear_schedule(99)), o);
+  const std::vector<double> log_z_hat(100, 0.0);
+  for (auto _ : state) benchmark::DoNotOptimize(st.run(1, log_z_hat).num_levels);
+  state.counters["chain_sweeps_per_s"] =
+      benchmark::Counter(100.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK(BM_TemperedSweep)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<float>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<double>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TemperatureFullGibbs)->Arg(100)->Unit(benchmark::kMillisecond);

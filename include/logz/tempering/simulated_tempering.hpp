@@ -35,6 +35,8 @@ struct TemperingOptions {
   int threads = 0;
   std::size_t chunk_size = 4;   // chains per chunk (fixes the grouping of GEMMs, if any)
   bool record_samples = false;  // keep (Delta, level) of every sample, for MBAR
+  bool accumulate = true;       // false: plain simulated tempering, no statistics (benchmarks
+                                // measure what the RTS statistics cost)
 };
 
 template <class Path>
@@ -114,7 +116,7 @@ class SimulatedTempering {
             throw NumericalError("simulated tempering: non-finite energy for chain " + std::to_string(chain) +
                                  " at sweep " + std::to_string(s));
           level_log_probabilities(u, ladder_.log_prior(), log_z_hat, log_q);
-          stats.chains[chain].add(delta, log_q, level_[chain]);
+          if (options_.accumulate) stats.chains[chain].add(delta, log_q, level_[chain]);
           if (options_.record_samples) {
             chunk_delta[c.index].push_back(delta);
             chunk_level[c.index].push_back(level_[chain]);
