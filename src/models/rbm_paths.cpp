@@ -214,6 +214,26 @@ void RbmMarginalVisiblePath<Scalar>::work_increment(double t_from, double t_to, 
   }
 }
 
+template <class Scalar>
+void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> betas, const Batch& batch,
+                                                    std::vector<double>& out) const {
+  // U_k(v) - U_0(v) = -beta_k (a - a0).v - sum_j softplus(beta_k y_j) + J log 2, y = b + W^T v.
+  const auto& V = batch.visible();
+  const auto& y = batch.hidden_input();
+  const auto& a = this->rbm_.visible_bias();
+  const std::size_t k_levels = betas.size();
+  out.resize(k_levels * static_cast<std::size_t>(V.cols()));
+  Eigen::ArrayXd z;
+  const double log2j = static_cast<double>(y.rows()) * 0.69314718055994530942;
+  for (Eigen::Index p = 0; p < V.cols(); ++p) {
+    const double da =
+        dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
+    for (std::size_t k = 0; k < k_levels; ++k)
+      out[static_cast<std::size_t>(p) * k_levels + k] =
+          -betas[k] * da - tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, betas[k], y.rows(), z) + log2j;
+  }
+}
+
 // ---------------------------------------------------------------- marginal over h (v summed out)
 
 template <class Scalar>

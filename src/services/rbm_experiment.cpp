@@ -102,11 +102,16 @@ void run_scalar(const RbmSetup& s, const Schedule& schedule, const RunSettings& 
     run_scalar_path<Scalar, RbmMarginalHiddenPath>(s, schedule, run, progress, result);
 }
 
-// Simulated tempering on the joint (v, h) path, all chains of a chunk stepped together.
+// Simulated tempering, all chains of a chunk stepped together by block Gibbs at their levels.
 template <class Scalar>
 void temper_rbm(const RbmSetup& s, Config& config, const ProgressFn& progress, ExperimentResult& result) {
-  const RbmFullPath<Scalar> path(s.parameters, s.base);
-  temper_and_estimate(path, RbmGibbs<Scalar>(s.steps), config, progress, result);
+  if (s.path_kind == "full") {
+    const RbmFullPath<Scalar> path(s.parameters, s.base);
+    temper_and_estimate(path, RbmGibbs<Scalar>(s.steps), config, progress, result);
+  } else {
+    const RbmMarginalVisiblePath<Scalar> path(s.parameters, s.base);
+    temper_and_estimate(path, RbmGibbs<Scalar>(s.steps), config, progress, result);
+  }
 }
 
 }  // namespace
@@ -137,13 +142,12 @@ ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& 
   s.tempering = read_run_method(config) == "tempering";
   if (read_run_method(config) == "ground_state_integration")
     config.section("run").fail("method", "\"annealing\" or \"tempering\" for an RBM");
-  s.path_kind = m.get_string("path", s.tempering ? "full" : "marginal_v", {"full", "marginal_v", "marginal_h"});
-  // Tempered chains hold (v, h) as in Carlson et al. (2016): the joint energy is linear in
-  // beta, so one work increment per sweep gives q(beta_k | x) for every level.
-  if (s.tempering && s.path_kind != "full")
-    m.fail("path", "\"full\" for [run] method = \"tempering\" (tempered chains move (v, h) by block Gibbs)");
-  s.precision = m.get_string("precision", "double", {"double", "float"});
-
+  s.path_kind = m.get_string("path", "marginal_v", {"full", "marginal_v", "marginal_h"});
+  // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed
+  // out (marginal_v, the default: Rao-Blackwellized, smaller energy differences between
+  // levels) or on (v, h) (full).
+  if (s.tempering && s.path_kind == "marginal_h")
+    m.fail("path", "\"marginal_v\" or \"full\" for [run] method = \"tempering\"");
   auto d = config.section("data");
   std::string data_description;
   if (d.has("source")) {

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "logz/models/rbm.hpp"
 #include "logz/models/rbm_base.hpp"
@@ -154,6 +155,10 @@ class RbmMarginalVisiblePath : public RbmPathBase<Scalar> {
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
   // U_1(v) - U_0(v) = F(v) + a0.v + J log 2.
+  // U_k(v) - U_0(v) at every beta of `betas` for every particle (particle-major: out[p K + k]),
+  // from the cached hidden inputs: what simulated tempering needs per sweep on this path,
+  // where U is not linear in beta.
+  void level_energies(std::span<const double> betas, const Batch& batch, std::vector<double>& out) const;
   void trace_energy(const Batch& batch, std::span<double> out) const {
     work_increment(0.0, 1.0, batch, out);
   }

@@ -8,7 +8,8 @@
 //
 // Energies: for a geometric path (the model declares `static constexpr bool
 // geometric_path = true`) U_k(x) - U_1(x) = beta_k (U_K(x) - U_1(x)), one
-// work_increment(0, 1) per sweep; otherwise work_increment(0, beta_k) for each k.
+// work_increment(0, 1) per sweep; a path with level_energies(betas, batch, out)
+// gives all levels of a chunk at once; otherwise work_increment(0, beta_k) for each k.
 // Delta = log f(x) - log p_1(x) = -(U_K(x) - U_1(x)) is what TI integrates.
 #pragma once
 
@@ -49,6 +50,12 @@ inline constexpr bool is_geometric_path = requires { Path::geometric_path; } && 
 
 template <class Path, class Kernel>
 class SimulatedTempering {
+  // A path whose energies are not linear in beta may give every level's at once.
+  static constexpr bool has_level_energies =
+      requires(const Path& p, std::span<const double> b, const typename Path::Batch& x, std::vector<double>& o) {
+        p.level_energies(b, x, o);
+      };
+
  public:
   using Batch = typename Path::Batch;
 
@@ -95,15 +102,18 @@ class SimulatedTempering {
     parallel_for_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
       Batch& batch = chunks_[c.index];
       Batch single = path_.make_batch(1);
-      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), tmp(1);
+      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), tmp(1), level_u;
       for (std::size_t s = 0; s < sweeps; ++s) {
         const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
         move_chunk(batch, single, c, step);
         if constexpr (is_geometric_path<Path>) path_.work_increment(0.0, 1.0, batch, gap);
+        if constexpr (has_level_energies) path_.level_energies(ladder_.betas(), batch, level_u);
         for (std::size_t i = 0; i < c.size(); ++i) {
           const std::size_t chain = c.begin + i;
           if constexpr (is_geometric_path<Path>) {
             for (std::size_t k = 0; k < k_levels; ++k) u[k] = ladder_.beta(k) * gap[i];
+          } else if constexpr (has_level_energies) {
+            for (std::size_t k = 0; k < k_levels; ++k) u[k] = level_u[i * k_levels + k];
           } else {
             single.copy_particle(batch, i, 0);
             for (std::size_t k = 0; k < k_levels; ++k) {
