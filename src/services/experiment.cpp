@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "logz/services/continuous_runners.hpp"
+#include "logz/services/mixture_experiment.hpp"
 #include "logz/services/model_runners.hpp"
 #include "logz/services/repetitions.hpp"
 
@@ -16,6 +17,7 @@ const std::map<std::string, ExperimentRunner>& experiment_registry() {
       {"rbm", run_rbm_experiment},
       {"poe", run_poe_experiment},
       {"linear_generative", run_linear_generative_experiment},
+      {"gaussian_mixture", run_gaussian_mixture_experiment},
   };
   return registry;
 }
