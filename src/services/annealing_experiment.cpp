@@ -18,7 +18,7 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
                    "equilibration_sweeps", "repetitions"});
   // Runners that reach here anneal; other methods exist only for some models.
   if (read_run_method(config) != "annealing")
-    run.fail("method", "\"annealing\" for this model (tempering and ground_state_integration are for ising and potts)");
+    run.fail("method", "\"annealing\" for this model (tempering is for ising, potts and gaussian_mixture, ground_state_integration for ising and potts)");
   r.num_paths = static_cast<std::size_t>(run.get_int("num_paths", 100, 1, 1LL << 31));
   const auto dirs = run.get_string_list("directions", {"forward", "reverse"}, {"forward", "reverse"});
   r.forward = std::find(dirs.begin(), dirs.end(), "forward") != dirs.end();

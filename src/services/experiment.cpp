@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "logz/services/continuous_runners.hpp"
+#include "logz/services/mixture_experiment.hpp"
 #include "logz/services/model_runners.hpp"
 #include "logz/services/repetitions.hpp"
 
@@ -18,6 +19,7 @@ const std::map<std::string, ExperimentRunner>& experiment_registry() {
       {"linear_generative", run_linear_generative_experiment},
       {"bilinear_generative", run_bilinear_generative_experiment},
       {"mcrbm", run_mcrbm_experiment},
+      {"gaussian_mixture", run_gaussian_mixture_experiment},
   };
   return registry;
 }

@@ -73,6 +73,9 @@ void tempering_estimates(const TemperingStats& stats, const TemperingLadder& lad
   result.details["tempering"]["log_c"] = log_c;
   result.details["tempering"]["counts"] = counts;
   result.details["tempering"]["max_level_deviation"] = max_level_deviation(log_c, ladder.log_prior());
+  if (stats.kernel_attempted > 0)
+    result.details["tempering"]["kernel_acceptance"] =
+        static_cast<double>(stats.kernel_accepted) / static_cast<double>(stats.kernel_attempted);
 }
 
 }  // namespace logz

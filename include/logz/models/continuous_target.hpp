@@ -56,6 +56,23 @@ concept TwoPartTarget = ContinuousTarget<T> && requires(const T& t, int k, const
   { t.parts_tag() } -> std::convertible_to<const void*>;
 };
 
+// A two-part target whose weights differ from particle to particle: particle p has
+// U_p = particle_part_weight(0, p) U_0 + particle_part_weight(1, p) U_1 (the particles of
+// simulated tempering, each at its own temperature). To a kernel it is an ordinary target:
+// the helpers below cache and combine its parts as for TwoPartTarget, column by column.
+template <class T>
+concept PerParticleTwoPartTarget = ContinuousTarget<T> && requires(const T& t, int k, Eigen::Index p,
+                                                                   const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                                                   Eigen::MatrixXd& G) {
+  { t.particle_part_weight(k, p) } -> std::convertible_to<double>;
+  t.part_energy(k, X, e);
+  t.part_energy_and_grad(k, X, e, G);
+  { t.parts_tag() } -> std::convertible_to<const void*>;
+};
+
+template <class T>
+concept PartedTarget = TwoPartTarget<T> || PerParticleTwoPartTarget<T>;
+
 // The constraints of a target, or nullptr.
 template <ContinuousTarget T>
 const LinearConstraints* constraints_of(const T& target) {
@@ -83,18 +100,20 @@ struct EnergyParts {
 
 template <ContinuousTarget T>
 constexpr int num_parts_of() {
-  return TwoPartTarget<T> ? 2 : 1;
+  return PartedTarget<T> ? 2 : 1;
 }
 
 template <ContinuousTarget T>
 const void* parts_tag_of(const T& target) {
-  if constexpr (TwoPartTarget<T>)
+  if constexpr (PartedTarget<T>)
     return target.parts_tag();
   else
     return static_cast<const void*>(&target);
 }
 
+// The weight of part k (a per-particle target has none common to all particles).
 template <ContinuousTarget T>
+  requires(!PerParticleTwoPartTarget<T>)
 double part_weight_of(const T& target, int k) {
   if constexpr (TwoPartTarget<T>)
     return target.part_weight(k);
@@ -109,7 +128,7 @@ void evaluate_parts(const T& target, const Eigen::MatrixXd& X, EnergyParts& out,
   out.e.resize(n, X.cols());
   Eigen::VectorXd e(X.cols());
   for (int k = 0; k < n; ++k) {
-    if constexpr (TwoPartTarget<T>) {
+    if constexpr (PartedTarget<T>) {
       if (grad)
         target.part_energy_and_grad(k, X, e, out.g[k]);
       else
@@ -139,7 +158,11 @@ template <ContinuousTarget T>
 double combined_energy(const T& target, const EnergyParts& parts, Eigen::Index p) {
   double u = 0.0;
   for (int k = 0; k < parts.num_parts; ++k) {
-    const double w = part_weight_of(target, k);
+    double w = 0.0;
+    if constexpr (PerParticleTwoPartTarget<T>)
+      w = target.particle_part_weight(k, p);
+    else
+      w = part_weight_of(target, k);
     if (w != 0.0) u += w * parts.e(k, p);  // a zero weight never turns an infinite part into NaN
   }
   return u;
@@ -148,8 +171,15 @@ double combined_energy(const T& target, const EnergyParts& parts, Eigen::Index p
 // dU/dx of every particle from cached parts.
 template <ContinuousTarget T>
 void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G) {
-  G = part_weight_of(target, 0) * parts.g[0];
-  for (int k = 1; k < parts.num_parts; ++k) G += part_weight_of(target, k) * parts.g[k];
+  if constexpr (PerParticleTwoPartTarget<T>) {
+    G.resize(parts.g[0].rows(), parts.g[0].cols());
+    for (Eigen::Index p = 0; p < G.cols(); ++p)
+      G.col(p) = target.particle_part_weight(0, p) * parts.g[0].col(p) +
+                 target.particle_part_weight(1, p) * parts.g[1].col(p);
+  } else {
+    G = part_weight_of(target, 0) * parts.g[0];
+    for (int k = 1; k < parts.num_parts; ++k) G += part_weight_of(target, k) * parts.g[k];
+  }
 }
 
 // The particles of one chunk: positions X and momenta V (d x P; V is used by the

@@ -12,6 +12,7 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <span>
+#include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/models/continuous_target.hpp"
@@ -74,11 +75,72 @@ class GeometricTarget {
   const void* tag_;
 };
 
+// The same path with every particle at its own t (simulated tempering moves a chunk of
+// chains, each at its own level, in one batched kernel step): particle p has
+// U_p = (1 - t_p) U_base + t_p U_target. Parts and cache tag are those of GeometricTarget,
+// so energies cached by either serve the other.
+template <ContinuousTarget Base, ContinuousTarget Target>
+class GeometricLevelsTarget {
+ public:
+  GeometricLevelsTarget(const Base& base, const Target& target, std::vector<double> t, const void* tag)
+      : base_(&base), target_(&target), t_(std::move(t)), tag_(tag) {}
+
+  int dim() const { return target_->dim(); }
+  std::size_t num_particles() const { return t_.size(); }
+  double t(Eigen::Index p) const { return t_[static_cast<std::size_t>(p)]; }
+  double particle_part_weight(int k, Eigen::Index p) const { return k == 0 ? 1.0 - t(p) : t(p); }
+  const void* parts_tag() const { return tag_; }
+
+  void part_energy(int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+    if (k == 0)
+      base_->energy(X, e);
+    else
+      target_->energy(X, e);
+  }
+  void part_energy_and_grad(int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+    if (k == 0)
+      base_->energy_and_grad(X, e, G);
+    else
+      target_->energy_and_grad(X, e, G);
+  }
+  // X must have one column per particle (InvalidArgument otherwise).
+  void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+    check(X);
+    EnergyParts p;
+    evaluate_parts(*this, X, p, false);
+    e.resize(X.cols());
+    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(*this, p, i);
+  }
+  void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+    check(X);
+    EnergyParts p;
+    evaluate_parts(*this, X, p, true);
+    e.resize(X.cols());
+    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(*this, p, i);
+    combined_grad(*this, p, G);
+  }
+  const LinearConstraints* constraints() const { return constraints_of(*target_); }
+
+ private:
+  void check(const Eigen::MatrixXd& X) const {
+    if (static_cast<std::size_t>(X.cols()) != t_.size())
+      fail_argument("logz::GeometricLevelsTarget", "X", "one column per particle level");
+  }
+
+  const Base* base_;
+  const Target* target_;
+  std::vector<double> t_;
+  const void* tag_;
+};
+
 template <ContinuousBase Base, ContinuousTarget Target>
 class GeometricPath {
  public:
   using Batch = ContinuousBatch;
   using TemperedTarget = GeometricTarget<Base, Target>;
+  // U_t - U_0 = t (U_target - U_base) is linear in t: simulated tempering gets every
+  // level's energy from one work_increment(0, 1).
+  static constexpr bool geometric_path = true;
 
   // Base and target are held by value (copies); dimensions must agree.
   GeometricPath(Base base, Target target) : base_(std::move(base)), target_(std::move(target)) {
@@ -95,6 +157,10 @@ class GeometricPath {
   double base_log_z() const { return base_.log_z(); }
 
   TemperedTarget at(double t) const { return TemperedTarget(base_, target_, t, this); }
+  // Particle p at t[p] (each in [0, 1]).
+  GeometricLevelsTarget<Base, Target> at_levels(std::span<const double> t) const {
+    return GeometricLevelsTarget<Base, Target>(base_, target_, std::vector<double>(t.begin(), t.end()), this);
+  }
 
   // ---- the annealing-path interface (anneal/annealer.hpp)
   Batch make_batch(std::size_t n) const { return Batch(dim(), n); }

@@ -18,6 +18,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <span>
 #include <vector>
 
@@ -95,17 +96,21 @@ class SimulatedTempering {
     stats.chains.assign(options_.num_chains, ChainTemperingStats(k_levels));
     std::vector<std::vector<double>> chunk_delta(chunks_.size());
     std::vector<std::vector<std::uint32_t>> chunk_level(chunks_.size());
+    std::vector<KernelCounts> chunk_moves(chunks_.size());
     const std::uint32_t first_step = next_step_;
     next_step_ += static_cast<std::uint32_t>(sweeps);
     std::size_t done = 0;
     std::mutex progress_mutex;
     parallel_for_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
       Batch& batch = chunks_[c.index];
+      KernelCounts& moves = chunk_moves[c.index];
       Batch single = path_.make_batch(1);
       std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), tmp(1), level_u;
       for (std::size_t s = 0; s < sweeps; ++s) {
         const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
-        move_chunk(batch, single, c, step);
+        const KernelCounts m = move_chunk(batch, single, c, step);
+        moves.accepted += m.accepted;
+        moves.attempted += m.attempted;
         if constexpr (is_geometric_path<Path>) path_.work_increment(0.0, 1.0, batch, gap);
         if constexpr (has_level_energies) path_.level_energies(ladder_.betas(), batch, level_u);
         for (std::size_t i = 0; i < c.size(); ++i) {
@@ -143,6 +148,8 @@ class SimulatedTempering {
     for (std::size_t c = 0; c < chunks_.size(); ++c) {  // chunk order
       stats.sample_delta.insert(stats.sample_delta.end(), chunk_delta[c].begin(), chunk_delta[c].end());
       stats.sample_level.insert(stats.sample_level.end(), chunk_level[c].begin(), chunk_level[c].end());
+      stats.kernel_accepted += chunk_moves[c].accepted;
+      stats.kernel_attempted += chunk_moves[c].attempted;
     }
     return stats;
   }
@@ -157,24 +164,60 @@ class SimulatedTempering {
   }
 
  private:
+  struct KernelCounts {
+    std::uint64_t accepted = 0, attempted = 0;
+  };
+
   // One kernel step per chain at its own level. A kernel that can step a batch
   // whose particles sit at different temperatures offers step_levels(path,
-  // betas, batch, random); otherwise each chain is stepped alone.
-  void move_chunk(Batch& batch, Batch& single, const ChunkRange& c, std::uint32_t step) {
+  // betas, batch, random); a path that can place each particle at its own
+  // temperature offers at_levels(betas), an ordinary target that any kernel
+  // steps as one batch (its cached energies kept); otherwise each chain is
+  // stepped alone. Chain c.begin + i draws from the same stream
+  // (seed, chain, tempering_kernel, step) in every case. Returns the kernel's
+  // acceptance counts where it reports them.
+  KernelCounts move_chunk(Batch& batch, Batch& single, const ChunkRange& c, std::uint32_t step) {
+    KernelCounts counts;
+    auto tally = [&](auto&& kernel_step) {
+      if constexpr (std::is_void_v<decltype(kernel_step())>) {
+        kernel_step();
+      } else {
+        const auto info = kernel_step();
+        if constexpr (requires { info.accepted; info.attempted; }) {
+          counts.accepted += static_cast<std::uint64_t>(info.accepted);
+          counts.attempted += static_cast<std::uint64_t>(info.attempted);
+        }
+      }
+    };
     if constexpr (requires(std::span<const double> b) {
                     kernel_.step_levels(path_, b, batch, BatchRandom{});
                   }) {
       std::vector<double> betas(c.size());
       for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
-      kernel_.step_levels(path_, betas, batch, BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
+      tally([&] {
+        return kernel_.step_levels(path_, betas, batch,
+                                   BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
+      });
+    } else if constexpr (requires(std::span<const double> b) {
+                           kernel_.step(path_.at_levels(b), batch, BatchRandom{});
+                         }) {
+      std::vector<double> betas(c.size());
+      for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
+      tally([&] {
+        return kernel_.step(path_.at_levels(betas), batch,
+                            BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
+      });
     } else {
       for (std::size_t i = 0; i < c.size(); ++i) {
         single.copy_particle(batch, i, 0);
-        kernel_.step(path_.at(ladder_.beta(level_[c.begin + i])), single,
-                     BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin + i});
+        tally([&] {
+          return kernel_.step(path_.at(ladder_.beta(level_[c.begin + i])), single,
+                              BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin + i});
+        });
         batch.copy_particle(single, 0, i);
       }
     }
+    return counts;
   }
 
   const Path& path_;

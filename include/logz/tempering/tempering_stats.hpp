@@ -36,6 +36,8 @@ struct TemperingStats {
   // Every sample (Delta, level), chain after chain, when recording was asked for (MBAR).
   std::vector<double> sample_delta;
   std::vector<std::uint32_t> sample_level;
+  // Moves accepted and attempted by the x-kernel, where it reports them (0 and 0 otherwise).
+  std::uint64_t kernel_accepted = 0, kernel_attempted = 0;
 
   std::uint64_t num_samples() const;
   // log c_k = log((1/N) sum over all samples of q(beta_k | x_i)), eq. 9.
