@@ -164,13 +164,13 @@ GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& 
 
 // ---------------------------------------------------------------- kernels
 
-KernelSettings read_kernel(Config& config) {
+KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
   auto k = config.section("kernel");
   k.check_known({"type", "step_size", "leapfrog_steps", "momentum_refresh", "momentum_half_life", "proposal_sd",
                  "steps_per_temperature", "step_size_adaptation", "pilot_paths", "target_acceptance", "min_step",
                  "max_step"});
   KernelSettings s;
-  s.type = k.get_string("type", "hais", {"hais", "hmc", "metropolis"});
+  s.type = k.get_string("type", defaults.type, {"hais", "hmc", "metropolis"});
   auto only = [&](std::initializer_list<const char*> keys, const std::string& types) {
     for (const char* key : keys)
       if (k.has(key)) k.fail(key, "no such key with type = \"" + s.type + "\" (it belongs to " + types + ")");
@@ -178,13 +178,13 @@ KernelSettings read_kernel(Config& config) {
   if (s.type == "metropolis") {
     only({"step_size", "leapfrog_steps", "momentum_refresh", "momentum_half_life", "step_size_adaptation",
           "pilot_paths", "target_acceptance", "min_step", "max_step"}, "\"hais\" or \"hmc\"");
-    s.proposal_sd = k.get_double("proposal_sd", 0.1, 1e-300);
+    s.proposal_sd = k.get_double("proposal_sd", defaults.proposal_sd, 1e-300);
     s.steps = static_cast<int>(k.get_int("steps_per_temperature", 1, 1, 1 << 20));
     return s;
   }
   only({"proposal_sd", "steps_per_temperature"}, "\"metropolis\"");
   s.step_size = k.get_double("step_size", 0.2, 1e-300);
-  s.leapfrog_steps = static_cast<int>(k.get_int("leapfrog_steps", 1, 1, 1 << 20));
+  s.leapfrog_steps = static_cast<int>(k.get_int("leapfrog_steps", defaults.leapfrog_steps, 1, 1 << 20));
   if (s.type == "hais") {
     if (k.has("momentum_refresh")) {
       if (k.has("momentum_half_life")) k.fail("momentum_half_life", "either momentum_refresh or momentum_half_life");

@@ -72,7 +72,15 @@ struct KernelSettings {
   nlohmann::json pilot_report;
 };
 
-KernelSettings read_kernel(Config& config);
+// Defaults where [kernel] is silent; models differ (HAIS with one leapfrog step for the
+// image models, HMC with ten for the Gaussian mixture).
+struct KernelDefaults {
+  std::string type = "hais";
+  int leapfrog_steps = 1;
+  double proposal_sd = 0.1;
+};
+
+KernelSettings read_kernel(Config& config, const KernelDefaults& defaults = {});
 Hais make_hais(const KernelSettings& s, double eps);
 nlohmann::json kernel_json(const KernelSettings& s);
 

@@ -21,6 +21,7 @@
 #include "logz/paths/geometric_path.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
+#include "continuous_support.hpp"
 
 namespace logz {
 
@@ -142,67 +143,6 @@ MixtureSpec read_mixture(Config& config, nlohmann::json& desc) {
   return s;
 }
 
-// ---------------------------------------------------------------- [kernel]
-
-struct MixtureKernel {
-  std::string type;  // "hmc", "hais", "metropolis"
-  double step_size = 0.2;
-  int leapfrog_steps = 10;
-  double gamma = 1.0;
-  double proposal_sd = 0.5;
-  int steps = 1;
-};
-
-MixtureKernel read_mixture_kernel(Config& config) {
-  auto k = config.section("kernel");
-  k.check_known({"type", "step_size", "leapfrog_steps", "momentum_refresh", "proposal_sd", "steps_per_temperature"});
-  MixtureKernel s;
-  s.type = k.get_string("type", "hmc", {"hmc", "hais", "metropolis"});
-  auto only = [&](std::initializer_list<const char*> keys, const std::string& types) {
-    for (const char* key : keys)
-      if (k.has(key)) k.fail(key, "no such key with type = \"" + s.type + "\" (it belongs to " + types + ")");
-  };
-  if (s.type == "metropolis") {
-    only({"step_size", "leapfrog_steps", "momentum_refresh"}, "\"hmc\" or \"hais\"");
-    s.proposal_sd = k.get_double("proposal_sd", 0.5, 1e-300);
-    s.steps = static_cast<int>(k.get_int("steps_per_temperature", 1, 1, 1 << 20));
-    return s;
-  }
-  only({"proposal_sd", "steps_per_temperature"}, "\"metropolis\"");
-  s.step_size = k.get_double("step_size", 0.2, 1e-300);
-  s.leapfrog_steps = static_cast<int>(k.get_int("leapfrog_steps", 10, 1, 1 << 20));
-  if (s.type == "hais")
-    s.gamma = k.get_double("momentum_refresh", Hais::half_life_refresh(s.step_size, s.leapfrog_steps), 1e-300, 1.0);
-  else
-    only({"momentum_refresh"}, "\"hais\"");
-  return s;
-}
-
-nlohmann::json kernel_json(const MixtureKernel& s) {
-  if (s.type == "metropolis")
-    return {{"type", s.type}, {"proposal_sd", s.proposal_sd}, {"steps_per_temperature", s.steps}};
-  nlohmann::json j = {{"type", s.type},
-                      {"step_size", s.step_size},
-                      {"leapfrog_steps", s.leapfrog_steps},
-                      {"integrator", "leapfrog (velocity Verlet)"},
-                      {"step_size_adaptation", "fixed (as configured)"}};
-  if (s.type == "hais")
-    j["momentum_refresh"] = s.gamma;
-  else
-    j["momentum"] = "redrawn every move";
-  return j;
-}
-
-template <class F>
-void with_mixture_kernel(const MixtureKernel& s, F&& f) {
-  if (s.type == "hmc")
-    f(Hmc(s.step_size, s.leapfrog_steps));
-  else if (s.type == "hais")
-    f(Hais(s.step_size, s.gamma, s.leapfrog_steps));
-  else
-    f(RandomWalkMetropolis(s.proposal_sd, s.steps));
-}
-
 }  // namespace
 
 ExperimentResult run_gaussian_mixture_experiment(Config& config, const ProgressFn& progress) {
@@ -216,10 +156,12 @@ ExperimentResult run_gaussian_mixture_experiment(Config& config, const ProgressF
   b.get_string("type", "gaussian", {"gaussian"});
   const double sigma = b.get_double("sigma", 3.0, 1e-100, 1e100);
   const GaussianBase base = GaussianBase::isotropic(d, sigma);
-  const MixtureKernel ks = read_mixture_kernel(config);
+  continuous::KernelSettings ks = continuous::read_kernel(config, {"hmc", 10, 0.5});
   const std::string method = read_run_method(config);
   if (method != "annealing" && method != "tempering")
     config.section("run").fail("method", "\"annealing\" or \"tempering\" for this model");
+  if (method == "tempering" && ks.pilot)
+    config.section("kernel").fail("step_size_adaptation", "\"fixed\" for [run] method = \"tempering\"");
 
   ExperimentResult result;
   desc["base"] = {{"type", "gaussian"}, {"sigma", sigma}, {"energy", "|x|^2 / (2 sigma^2)"}};
@@ -227,11 +169,11 @@ ExperimentResult run_gaussian_mixture_experiment(Config& config, const ProgressF
   result.model = desc;
   result.base_log_z = base.log_z();
   result.reference = Reference{exact::gaussian_mixture_log_z(spec.weights), "exact: log of the sum of the masses"};
-  result.kernel = kernel_json(ks);
   const GeometricPath<GaussianBase, GaussianMixture> path(base, mixture);
 
   if (method == "tempering") {
-    with_mixture_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, progress, result); });
+    result.kernel = continuous::kernel_json(ks);
+    continuous::with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, progress, result); });
     auto& t = result.details["tempering"];
     if (mixture.num_components() == 1) {
       // Every level of the path to one Gaussian is Gaussian: exact log(Z_k / Z_1) at each.
@@ -247,12 +189,14 @@ ExperimentResult run_gaussian_mixture_experiment(Config& config, const ProgressF
   }
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {"exact"});
+  continuous::run_pilot(path, ks, schedule, run.seed, run.num_paths);
+  result.kernel = continuous::kernel_json(ks);
   auto exact_start = [&](ContinuousBatch& batch, const ChunkRange& c) {
     mixture.sample(batch.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
     path.sample_momentum(batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
     batch.parts.invalidate();
   };
-  with_mixture_kernel(ks, [&](const auto& kernel) {
+  continuous::with_kernel(ks, [&](const auto& kernel) {
     anneal_and_estimate(path, kernel, schedule, run, exact_start, progress, result);
   });
   return result;
