@@ -139,8 +139,9 @@ ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& 
     s.parameters = load_rbm(weights, keys);
   }
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
-  s.tempering = read_run_method(config) == "tempering";
-  if (read_run_method(config) == "ground_state_integration")
+  const std::string method = read_run_method(config);
+  s.tempering = method == "tempering";
+  if (method == "ground_state_integration")
     config.section("run").fail("method", "\"annealing\" or \"tempering\" for an RBM");
   s.path_kind = m.get_string("path", "marginal_v", {"full", "marginal_v", "marginal_h"});
   // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed

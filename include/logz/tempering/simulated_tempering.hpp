@@ -105,10 +105,10 @@ class SimulatedTempering {
       Batch& batch = chunks_[c.index];
       KernelCounts& moves = chunk_moves[c.index];
       Batch single = path_.make_batch(1);
-      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), tmp(1), level_u;
+      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), tmp(1), level_u, betas(c.size());
       for (std::size_t s = 0; s < sweeps; ++s) {
         const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
-        const KernelCounts m = move_chunk(batch, single, c, step);
+        const KernelCounts m = move_chunk(batch, single, c, step, betas);
         moves.accepted += m.accepted;
         moves.attempted += m.attempted;
         if constexpr (is_geometric_path<Path>) path_.work_increment(0.0, 1.0, batch, gap);
@@ -176,7 +176,9 @@ class SimulatedTempering {
   // stepped alone. Chain c.begin + i draws from the same stream
   // (seed, chain, tempering_kernel, step) in every case. Returns the kernel's
   // acceptance counts where it reports them.
-  KernelCounts move_chunk(Batch& batch, Batch& single, const ChunkRange& c, std::uint32_t step) {
+  // `betas`: the chunk's scratch for the chains' temperatures (c.size() entries).
+  KernelCounts move_chunk(Batch& batch, Batch& single, const ChunkRange& c, std::uint32_t step,
+                          std::vector<double>& betas) {
     KernelCounts counts;
     auto tally = [&](auto&& kernel_step) {
       if constexpr (std::is_void_v<decltype(kernel_step())>) {
@@ -192,7 +194,6 @@ class SimulatedTempering {
     if constexpr (requires(std::span<const double> b) {
                     kernel_.step_levels(path_, b, batch, BatchRandom{});
                   }) {
-      std::vector<double> betas(c.size());
       for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
       tally([&] {
         return kernel_.step_levels(path_, betas, batch,
@@ -201,7 +202,6 @@ class SimulatedTempering {
     } else if constexpr (requires(std::span<const double> b) {
                            kernel_.step(path_.at_levels(b), batch, BatchRandom{});
                          }) {
-      std::vector<double> betas(c.size());
       for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
       tally([&] {
         return kernel_.step(path_.at_levels(betas), batch,
