@@ -3,15 +3,18 @@
 // the same program: a sweep needs two GEMMs (W^T V: 500 x 784 x P, and W H:
 // 784 x 500 x P), so "gemm_fraction" = (time of those two GEMMs alone) / (time
 // of a sweep) is the share of the GEMM bound the kernel reaches (target >= 0.8).
-// Also: OpenBLAS against Eigen's own GEMM, and the cost of one temperature
+// Also: OpenBLAS against Eigen's own GEMM, and the cost of one AIS temperature
 // (work increment + one kernel step) for the full, marginal-v and marginal-h
-// paths (Habeck 2017 found the marginal model three times faster).
+// paths (Habeck 2017 found the marginal model three times faster), with its
+// own gemm_fraction for the Gibbs kernels.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
 #include <vector>
 
+#include "logz/anneal/annealer.hpp"
 #include "logz/kernels/rbm_gibbs.hpp"
 #include "logz/kernels/rbm_marginal_metropolis.hpp"
 #include "logz/models/rbm.hpp"
@@ -135,18 +138,25 @@ void one_temperature(benchmark::State& state, const Kernel& kernel) {
   const Path path(parameters(), logz::uniform_rbm_base(kVisible));
   auto batch = path.make_batch(static_cast<std::size_t>(particles));
   path.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
-  std::vector<double> buf(static_cast<std::size_t>(particles));
+  std::vector<double> buf(static_cast<std::size_t>(particles)), energy(buf.size());
   std::uint32_t step = 0;
   double t = 0.5;
-  for (auto _ : state) {
-    path.work_increment(t, t + 1e-4, batch, buf);
-    t += 1e-4;
+  path.trace_energy(batch, energy);
+  // What the AIS driver does at each temperature (anneal/annealer.hpp).
+  const auto temperature = [&] {
+    logz::detail::work_increment(path, t, t + 1e-6, batch, energy, buf);
+    t += 1e-6;
     kernel.step(path.at(t), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
-    path.trace_energy(batch, buf);
+    path.trace_energy(batch, energy);
     benchmark::DoNotOptimize(buf.data());
-  }
+  };
+  for (auto _ : state) temperature();
   state.counters["temperatures_per_s"] =
       benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
+  // An AIS temperature of the Gibbs kernels needs the same two GEMMs as a sweep.
+  if constexpr (std::is_same_v<Kernel, logz::RbmGibbs<float>>)
+    state.counters["gemm_fraction"] =
+        gemm_pair_seconds<float>(particles) / seconds_per_call(temperature, particles >= 1000 ? 2 : 10);
 }
 
 void BM_TemperatureFullGibbs(benchmark::State& s) {
@@ -189,8 +199,8 @@ void BM_TemperedSweep(benchmark::State& state) {
 BENCHMARK(BM_TemperedSweep)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<float>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<double>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TemperatureFullGibbs)->Arg(100)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TemperatureMarginalVisibleGibbs)->Arg(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TemperatureFullGibbs)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TemperatureMarginalVisibleGibbs)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TemperatureMarginalHiddenGibbs)->Arg(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TemperatureMarginalHiddenMetropolis50)->Arg(100)->Unit(benchmark::kMillisecond);
 

@@ -10,26 +10,20 @@ namespace logz {
 template <class Scalar>
 void rbm_sample_hidden(const RbmTarget<Scalar>& target, RbmBatch<Scalar>& batch,
                        std::span<RandomStream> streams) {
-  RbmMatrix<Scalar>& logits = batch.scratch();
-  target.hidden_logits(batch.hidden_input(), logits);
-  sample_bernoulli_logits<Scalar>(logits, batch.hidden_for_update(), streams);
+  target.sample_hidden(batch.hidden_input(), batch.hidden_for_update(), streams);
 }
 
 template <class Scalar>
 void rbm_sample_visible(const RbmTarget<Scalar>& target, RbmBatch<Scalar>& batch,
                         std::span<RandomStream> streams) {
-  RbmMatrix<Scalar>& logits = batch.scratch();
-  target.visible_logits(batch.visible_input(), logits);
-  sample_bernoulli_logits<Scalar>(logits, batch.visible_for_update(), streams);
+  target.sample_visible(batch.visible_input(), batch.visible_for_update(), streams);
 }
 
 template <class Scalar>
 KernelInfo RbmGibbs<Scalar>::step(const RbmTarget<Scalar>& target, RbmBatch<Scalar>& batch,
                                   const BatchRandom& random) const {
   const std::size_t n = batch.num_particles();
-  std::vector<RandomStream> streams;
-  streams.reserve(n);
-  for (std::size_t p = 0; p < n; ++p) streams.push_back(random.stream(p));
+  const std::span<RandomStream> streams = batch.streams(random);
   // Marginal targets: the summed-out layer is drawn first and then discarded
   // in effect, which makes the sweep reversible on the kept layer; only the
   // joint target has a distinct time reversal.
@@ -37,11 +31,11 @@ KernelInfo RbmGibbs<Scalar>::step(const RbmTarget<Scalar>& target, RbmBatch<Scal
       target.mode == RbmMode::visible || (target.mode == RbmMode::joint && !reversed_);
   for (std::size_t s = 0; s < sweeps_; ++s) {
     if (hidden_first) {
-      rbm_sample_hidden(target, batch, std::span<RandomStream>(streams));
-      rbm_sample_visible(target, batch, std::span<RandomStream>(streams));
+      rbm_sample_hidden(target, batch, streams);
+      rbm_sample_visible(target, batch, streams);
     } else {
-      rbm_sample_visible(target, batch, std::span<RandomStream>(streams));
-      rbm_sample_hidden(target, batch, std::span<RandomStream>(streams));
+      rbm_sample_visible(target, batch, streams);
+      rbm_sample_hidden(target, batch, streams);
     }
   }
   KernelInfo info;

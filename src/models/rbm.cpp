@@ -2,7 +2,9 @@
 
 #include <cblas.h>
 
+#include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "logz/core/error.hpp"
 
@@ -135,33 +137,64 @@ double rbm_free_energy_hidden(const RbmParameters& p, const Eigen::VectorXd& h) 
 
 namespace {
 
-// A uniform in (0, 1) from 32 random bits, at the resolution the scalar holds exactly.
-inline float uniform_from_bits(std::uint32_t u, float) {
-  return static_cast<float>(u >> 8) * 0x1.0p-24f + 0x1.0p-25f;
+// Uniforms in (0, 1) from 32 random bits each, at the resolution the scalar holds exactly;
+// plain loops the compiler vectorises.
+void uniforms_from_bits(const std::uint32_t* bits, float* u, Eigen::Index n) {
+  for (Eigen::Index i = 0; i < n; ++i)
+    u[i] = static_cast<float>(static_cast<std::int32_t>(bits[i] >> 8)) * 0x1.0p-24f + 0x1.0p-25f;
 }
-inline double uniform_from_bits(std::uint32_t u, double) {
-  return (static_cast<double>(u) + 0.5) * 0x1.0p-32;
+void uniforms_from_bits(const std::uint32_t* bits, double* u, Eigen::Index n) {
+  for (Eigen::Index i = 0; i < n; ++i) u[i] = (static_cast<double>(bits[i]) + 0.5) * 0x1.0p-32;
 }
 
 }  // namespace
 
 template <class Scalar>
-void sample_bernoulli_logits(const RbmMatrix<Scalar>& X, RbmMatrix<Scalar>& S,
-                             std::span<RandomStream> streams) {
+void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> betas,
+                               const RbmVector<Scalar>* offset, RbmMatrix<Scalar>& S,
+                               std::span<RandomStream> streams) {
   using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
   const Eigen::Index n = X.rows();
+  if (betas.size() != 1 && betas.size() != static_cast<std::size_t>(X.cols()))
+    fail_argument("logz::sample_bernoulli_tempered", "betas", "one beta, or one per column");
+  if (offset != nullptr && offset->size() != n)
+    fail_argument("logz::sample_bernoulli_tempered", "offset", "one entry per row");
   S.resize(n, X.cols());
-  Array u(n), e(n);
+  std::vector<std::uint32_t> bits(static_cast<std::size_t>(n));
+  Array u(n), x(n);
   for (Eigen::Index p = 0; p < X.cols(); ++p) {
-    RandomStream& rng = streams[static_cast<std::size_t>(p)];
-    for (Eigen::Index i = 0; i < n; ++i) u[i] = uniform_from_bits(rng.next_u32(), Scalar());
+    streams[static_cast<std::size_t>(p)].fill_u32(bits.data(), bits.size());
+    uniforms_from_bits(bits.data(), u.data(), n);
+    const double beta = betas.size() == 1 ? betas[0] : betas[static_cast<std::size_t>(p)];
+    if (beta == 1.0) {
+      x = X.col(p).array();
+    } else {
+      x = static_cast<Scalar>(beta) * X.col(p).array();
+      if (offset != nullptr) x += static_cast<Scalar>(1.0 - beta) * offset->array();
+    }
     // u < sigmoid(x) = 1 / (1 + e^-x)  <=>  u (1 + e^-x) < 1: no division, and
     // e^-x = inf (x very negative) or 0 (x very positive) gives the right answer.
-    e = (-X.col(p).array()).exp();
-    S.col(p) = (u * (e + Scalar(1)) < Scalar(1)).template cast<Scalar>().matrix();
+    // e^-x on its own keeps Eigen's vectorised exp (a comparison in the same
+    // expression makes Eigen fall back to scalar exp).
+    x = (-x).exp();
+    Scalar* s = S.col(p).data();
+    for (Eigen::Index i = 0; i < n; ++i) s[i] = u[i] * (x[i] + Scalar(1)) < Scalar(1) ? 1 : 0;
   }
 }
 
+template <class Scalar>
+void sample_bernoulli_logits(const RbmMatrix<Scalar>& X, RbmMatrix<Scalar>& S,
+                             std::span<RandomStream> streams) {
+  const double one = 1.0;
+  sample_bernoulli_tempered<Scalar>(X, std::span<const double>(&one, 1), nullptr, S, streams);
+}
+
+template void sample_bernoulli_tempered<float>(const RbmMatrix<float>&, std::span<const double>,
+                                               const RbmVector<float>*, RbmMatrix<float>&,
+                                               std::span<RandomStream>);
+template void sample_bernoulli_tempered<double>(const RbmMatrix<double>&, std::span<const double>,
+                                                const RbmVector<double>*, RbmMatrix<double>&,
+                                                std::span<RandomStream>);
 template void sample_bernoulli_logits<float>(const RbmMatrix<float>&, RbmMatrix<float>&,
                                              std::span<RandomStream>);
 template void sample_bernoulli_logits<double>(const RbmMatrix<double>&, RbmMatrix<double>&,

@@ -1,5 +1,9 @@
 #include "logz/models/rbm_paths.hpp"
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -45,6 +49,13 @@ const RbmMatrix<Scalar>& RbmBatch<Scalar>::visible_input() const {
 }
 
 template <class Scalar>
+std::span<RandomStream> RbmBatch<Scalar>::streams(const BatchRandom& random) {
+  streams_.clear();
+  for (std::size_t p = 0; p < num_particles(); ++p) streams_.push_back(random.stream(p));
+  return streams_;
+}
+
+template <class Scalar>
 void RbmBatch<Scalar>::copy_particle(const RbmBatch& from, std::size_t from_p, std::size_t to_p) {
   const auto f = static_cast<Eigen::Index>(from_p), t = static_cast<Eigen::Index>(to_p);
   visible_for_update().col(t) = from.V_.col(f);
@@ -54,32 +65,19 @@ void RbmBatch<Scalar>::copy_particle(const RbmBatch& from, std::size_t from_p, s
 // ---------------------------------------------------------------- target
 
 template <class Scalar>
-void RbmTarget<Scalar>::visible_logits(const RbmMatrix<Scalar>& input,
-                                       RbmMatrix<Scalar>& out) const {
-  if (!column_betas.empty()) {
-    out.resize(input.rows(), input.cols());
-    for (Eigen::Index p = 0; p < input.cols(); ++p) {
-      const double b = column_betas[static_cast<std::size_t>(p)];
-      // Two steps, as at one beta below, so that both give the same bits.
-      out.col(p) = static_cast<Scalar>(b) * input.col(p);
-      out.col(p) += static_cast<Scalar>(1.0 - b) * (*base_logits);
-    }
-    return;
-  }
-  out.noalias() = static_cast<Scalar>(beta) * input;
-  out.colwise() += static_cast<Scalar>(1.0 - beta) * (*base_logits);
+void RbmTarget<Scalar>::sample_visible(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
+                                       std::span<RandomStream> streams) const {
+  const std::span<const double> betas = column_betas.empty() ? std::span<const double>(&beta, 1)
+                                                             : column_betas;
+  sample_bernoulli_tempered<Scalar>(input, betas, base_logits, out, streams);
 }
 
 template <class Scalar>
-void RbmTarget<Scalar>::hidden_logits(const RbmMatrix<Scalar>& input,
-                                      RbmMatrix<Scalar>& out) const {
-  if (!column_betas.empty()) {
-    out.resize(input.rows(), input.cols());
-    for (Eigen::Index p = 0; p < input.cols(); ++p)
-      out.col(p) = static_cast<Scalar>(column_betas[static_cast<std::size_t>(p)]) * input.col(p);
-    return;
-  }
-  out.noalias() = static_cast<Scalar>(beta) * input;
+void RbmTarget<Scalar>::sample_hidden(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
+                                      std::span<RandomStream> streams) const {
+  const std::span<const double> betas = column_betas.empty() ? std::span<const double>(&beta, 1)
+                                                             : column_betas;
+  sample_bernoulli_tempered<Scalar>(input, betas, nullptr, out, streams);
 }
 
 // ---------------------------------------------------------------- shared path parts
@@ -134,10 +132,28 @@ double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Ei
   return softplus_sum(z.data(), static_cast<std::size_t>(n));
 }
 
-template <class Scalar>
-double dot(const Scalar* x, const Scalar* y, Eigen::Index n) {
+// x.y accumulated in double (a float product is exact in double), vectorised.
+double dot(const double* x, const double* y, Eigen::Index n) {
+  return Eigen::Map<const Eigen::VectorXd>(x, n).dot(Eigen::Map<const Eigen::VectorXd>(y, n));
+}
+
+double dot(const float* x, const float* y, Eigen::Index n) {
+  Eigen::Index i = 0;
   double s = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+#if defined(__AVX2__) && defined(__FMA__)
+  __m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
+  for (; i + 8 <= n; i += 8) {
+    const __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(y + i);
+    lo = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)),
+                         _mm256_cvtps_pd(_mm256_castps256_ps128(b)), lo);
+    hi = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)),
+                         _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)), hi);
+  }
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, _mm256_add_pd(lo, hi));
+  s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+#endif
+  for (; i < n; ++i) s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
   return s;
 }
 

@@ -185,6 +185,7 @@ ExperimentResult run_rbm_experiment_with_data(Config& config, const ProgressFn& 
     s.base = uniform_rbm_base(num_visible);
   }
   const auto exact_max_units = m.get_int("exact_max_units", 25, 0, 30);
+  s.precision = m.get_string("precision", "double", {"double", "float"});
 
   auto k = config.section("kernel");
   k.check_known({"type", "steps_per_temperature"});

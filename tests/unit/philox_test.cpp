@@ -100,7 +100,7 @@ TEST(RandomStream, BelowIsUniform) {
 
 namespace {
 
-TEST(Philox, EightBlocksEqualEightScalarBlocks) {
+TEST(Philox, EightAndSixteenBlocksEqualScalarBlocks) {
   // Includes a counter whose draw word wraps around 2^32 inside the eight blocks.
   for (std::uint32_t d0 : {0u, 0x243f6a88u, 0xfffffffcu}) {
     const logz::PhiloxCounter c = {d0, 0x85a308d3, 0x13198a2e, 0x03707344};
@@ -110,6 +110,31 @@ TEST(Philox, EightBlocksEqualEightScalarBlocks) {
     for (std::uint32_t i = 0; i < 8; ++i) {
       const auto b = logz::philox4x32_10({d0 + i, c[1], c[2], c[3]}, k);
       for (int j = 0; j < 4; ++j) EXPECT_EQ(out[4 * i + j], b[j]) << d0 << " block " << i;
+    }
+    std::uint32_t out16[64];
+    logz::philox4x32_10_x16(c, k, out16);
+    for (std::uint32_t i = 0; i < 16; ++i) {
+      const auto b = logz::philox4x32_10({d0 + i, c[1], c[2], c[3]}, k);
+      for (int j = 0; j < 4; ++j) EXPECT_EQ(out16[4 * i + j], b[j]) << d0 << " block " << i;
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Philox, BulkFillContinuesTheStream) {
+  // From any position in the buffered block and for any length, fill_u32 gives
+  // the numbers next_u32 would have given, and leaves the stream where they would.
+  for (int skip : {0, 5, 31, 32, 33}) {
+    for (std::size_t n : {0u, 3u, 32u, 64u, 70u, 100u, 200u}) {
+      logz::RandomStream a(7, 3, logz::Purpose::test, 11), b(7, 3, logz::Purpose::test, 11);
+      for (int i = 0; i < skip; ++i) a.next_u32(), b.next_u32();
+      std::vector<std::uint32_t> bulk(n);
+      a.fill_u32(bulk.data(), n);
+      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(bulk[i], b.next_u32()) << skip << " " << i;
+      EXPECT_EQ(a.next_u32(), b.next_u32()) << skip << " " << n;
     }
   }
 }

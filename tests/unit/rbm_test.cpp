@@ -135,6 +135,77 @@ TEST(Rbm, SoftplusIsFiniteAtHugeActivations) {
   EXPECT_NEAR(f[0], -(-3e4) - (1e4 + 1.5e4) - (1e4 + 5e3 - 1e4 + 5e3), 1e-9);
 }
 
+// The fused half-sweep draws what sample_bernoulli_logits draws from the logits formed
+// first (values chosen so that every product is exact), per-column or shared beta.
+template <class Scalar>
+void check_tempered_draws() {
+  using Matrix = logz::RbmMatrix<Scalar>;
+  const int rows = 37, cols = 4;
+  Matrix X(rows, cols);
+  logz::RbmVector<Scalar> offset(rows);
+  for (int i = 0; i < rows; ++i) {
+    offset[i] = static_cast<Scalar>(0.5 * (i % 7) - 1.5);
+    for (int p = 0; p < cols; ++p) X(i, p) = static_cast<Scalar>(0.25 * ((i * 5 + p * 3) % 17) - 2.0);
+  }
+  const std::vector<double> betas = {1.0, 0.5, 0.25, 0.0};
+  Matrix logits(rows, cols);
+  for (int p = 0; p < cols; ++p)
+    logits.col(p) = static_cast<Scalar>(betas[p]) * X.col(p) +
+                    static_cast<Scalar>(1.0 - betas[p]) * offset;
+  const auto streams = [&] {
+    std::vector<logz::RandomStream> s;
+    for (int p = 0; p < cols; ++p) s.emplace_back(5, p, logz::Purpose::test, 2);
+    return s;
+  };
+  Matrix expected, fused;
+  auto s1 = streams(), s2 = streams();
+  logz::sample_bernoulli_logits<Scalar>(logits, expected, s1);
+  logz::sample_bernoulli_tempered<Scalar>(X, betas, &offset, fused, s2);
+  EXPECT_EQ(fused, expected);
+  EXPECT_GT(fused.sum(), 0);
+  EXPECT_LT(fused.sum(), rows * cols);
+  // One beta for all columns is the same as that beta given per column.
+  const std::vector<double> half(cols, 0.5), one_half = {0.5};
+  Matrix a, b;
+  auto s3 = streams(), s4 = streams();
+  logz::sample_bernoulli_tempered<Scalar>(X, half, &offset, a, s3);
+  logz::sample_bernoulli_tempered<Scalar>(X, one_half, &offset, b, s4);
+  EXPECT_EQ(a, b);
+  // Logits of +-1e4 give certain draws; a wrong number of betas is refused.
+  Matrix huge = Matrix::Constant(rows, cols, Scalar(1e4));
+  huge.col(1).setConstant(Scalar(-1e4));
+  auto s5 = streams();
+  logz::sample_bernoulli_tempered<Scalar>(huge, one_half, nullptr, a, s5);
+  EXPECT_EQ(a.col(0).sum(), rows);
+  EXPECT_EQ(a.col(1).sum(), 0);
+  const std::vector<double> two = {0.5, 0.5};
+  EXPECT_THROW(logz::sample_bernoulli_tempered<Scalar>(X, two, &offset, a, s5), logz::Error);
+}
+
+TEST(Rbm, FusedTemperedDrawsEqualDrawsFromFormedLogits) {
+  check_tempered_draws<float>();
+  check_tempered_draws<double>();
+}
+
+TEST(Rbm, BernoulliDrawsHaveTheSigmoidFrequency) {
+  // 20000 columns of 3 rows at logits -2, 0.3, 4: each row's frequency of ones within
+  // 5 binomial standard errors of sigmoid(logit).
+  const int cols = 20000;
+  logz::RbmMatrix<float> X(3, cols);
+  X.row(0).setConstant(-2.0f);
+  X.row(1).setConstant(0.3f);
+  X.row(2).setConstant(4.0f);
+  std::vector<logz::RandomStream> streams;
+  for (int p = 0; p < cols; ++p) streams.emplace_back(9, p, logz::Purpose::test, 0);
+  logz::RbmMatrix<float> S;
+  logz::sample_bernoulli_logits<float>(X, S, streams);
+  for (int i = 0; i < 3; ++i) {
+    const double q = 1.0 / (1.0 + std::exp(-static_cast<double>(X(i, 0))));
+    const double se = std::sqrt(q * (1 - q) / cols);
+    EXPECT_NEAR(S.row(i).cast<double>().mean(), q, 5 * se) << "row " << i;
+  }
+}
+
 // ---------------------------------------------------------------- exact log Z
 
 TEST(RbmExact, EnumerationMatchesBruteForce) {

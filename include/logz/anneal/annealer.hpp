@@ -6,6 +6,10 @@
 //   Batch make_batch(n); sample_base(Batch&, BatchRandom);
 //   work_increment(t_from, t_to, const Batch&, span<double>);  // U_to(x) - U_from(x)
 //   trace_energy(const Batch&, span<double>);  at(t) -> the target a kernel steps on.
+// A path whose U_t is linear in t and whose trace energy is the slope dU_t/dt may
+// declare `static constexpr bool trace_is_slope = true`: the driver then forms each
+// work increment from the trace it has just taken of the same state (the same
+// product work_increment would compute), which saves a pass over the particles.
 // A Kernel provides KernelInfo step(target, Batch&, BatchRandom) and, if it is
 // not reversible, reversed() (the time reversal that reverse runs apply).
 // Chunks are fixed by num_paths and chunk_size; every particle draws from its
@@ -48,6 +52,25 @@ struct ChunkTrace {
   explicit ChunkTrace(std::size_t n) : energy_sum(n, 0.0), attempted(n, 0), accepted(n, 0) {}
 };
 
+template <class Path>
+inline constexpr bool trace_is_slope = [] {
+  if constexpr (requires { Path::trace_is_slope; })
+    return static_cast<bool>(Path::trace_is_slope);
+  else
+    return false;
+}();
+
+// U_to(x) - U_from(x) of every particle; `trace` holds the trace energies of the same states.
+template <class Path, class Batch>
+void work_increment(const Path& path, double t_from, double t_to, const Batch& batch,
+                    std::span<const double> trace, std::span<double> out) {
+  if constexpr (trace_is_slope<Path>) {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = trace[i] * (t_to - t_from);
+  } else {
+    path.work_increment(t_from, t_to, batch, out);
+  }
+}
+
 template <class Kernel>
 auto reversal_of(const Kernel& kernel) {
   if constexpr (requires { kernel.reversed(); })
@@ -80,12 +103,12 @@ Works anneal_forward(const Path& path, const Kernel& kernel, const Schedule& sch
   parallel_for_chunks(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
     auto batch = path.make_batch(c.size());
     auto& trace = traces[c.index];
-    std::vector<double> buf(c.size());
+    std::vector<double> buf(c.size()), energy(c.size());
     path.sample_base(batch, BatchRandom{options.seed, Purpose::base_sample, 0, c.begin});
-    path.trace_energy(batch, buf);
-    for (double e : buf) trace.energy_sum[0] += e;
+    path.trace_energy(batch, energy);
+    for (double e : energy) trace.energy_sum[0] += e;
     for (std::size_t k = 1; k < num_k; ++k) {
-      path.work_increment(betas[k - 1], betas[k], batch, buf);
+      detail::work_increment(path, betas[k - 1], betas[k], batch, energy, buf);
       for (std::size_t i = 0; i < c.size(); ++i) {
         if (!std::isfinite(buf[i]))
           detail::fail_non_finite_work(Direction::forward, c.begin + i, k, betas[k], buf[i]);
@@ -97,8 +120,8 @@ Works anneal_forward(const Path& path, const Kernel& kernel, const Schedule& sch
                                                 static_cast<std::uint32_t>(k), c.begin});
       trace.attempted[k] += info.attempted;
       trace.accepted[k] += info.accepted;
-      path.trace_energy(batch, buf);
-      for (double e : buf) trace.energy_sum[k] += e;
+      path.trace_energy(batch, energy);
+      for (double e : energy) trace.energy_sum[k] += e;
     }
     if (final_states) finals[c.index].emplace(std::move(batch));
     if (options.progress) options.progress(++done, n_chunks);
@@ -126,12 +149,12 @@ Works anneal_reverse(const Path& path, const Kernel& kernel, const Schedule& sch
   parallel_for_chunks(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
     auto batch = path.make_batch(c.size());
     auto& trace = traces[c.index];
-    std::vector<double> buf(c.size());
+    std::vector<double> buf(c.size()), energy(c.size());
     start(batch, c);
-    path.trace_energy(batch, buf);
-    for (double e : buf) trace.energy_sum[num_k - 1] += e;
+    path.trace_energy(batch, energy);
+    for (double e : energy) trace.energy_sum[num_k - 1] += e;
     for (std::size_t k = num_k - 1; k >= 1; --k) {
-      path.work_increment(betas[k], betas[k - 1], batch, buf);
+      detail::work_increment(path, betas[k], betas[k - 1], batch, energy, buf);
       for (std::size_t i = 0; i < c.size(); ++i) {
         if (!std::isfinite(buf[i]))
           detail::fail_non_finite_work(Direction::reverse, c.begin + i, k, betas[k], buf[i]);
@@ -143,8 +166,8 @@ Works anneal_reverse(const Path& path, const Kernel& kernel, const Schedule& sch
                                                         static_cast<std::uint32_t>(k - 1), c.begin});
       trace.attempted[k - 1] += info.attempted;
       trace.accepted[k - 1] += info.accepted;
-      path.trace_energy(batch, buf);
-      for (double e : buf) trace.energy_sum[k - 1] += e;
+      path.trace_energy(batch, energy);
+      for (double e : energy) trace.energy_sum[k - 1] += e;
     }
     if (options.progress) options.progress(++done, n_chunks);
   });

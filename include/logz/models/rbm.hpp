@@ -79,6 +79,15 @@ template <class Scalar>
 void sample_bernoulli_logits(const RbmMatrix<Scalar>& X, RbmMatrix<Scalar>& S,
                              std::span<RandomStream> streams);
 
+// The same draw from the tempered logits beta_p X(i, p) + (1 - beta_p) offset_i
+// (offset null: 0), formed column by column in one pass over X with no logits
+// matrix: the half-sweep of block Gibbs. `betas` holds one beta per column, or
+// one for all; the logits have the bits of (Scalar(beta) X) + Scalar(1 - beta) offset.
+template <class Scalar>
+void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> betas,
+                               const RbmVector<Scalar>* offset, RbmMatrix<Scalar>& S,
+                               std::span<RandomStream> streams);
+
 namespace detail {
 
 // C = alpha op(A) op(B) + beta C (column-major) by OpenBLAS, which is set to

@@ -60,6 +60,8 @@ class RbmBatch {
   bool has_visible_input() const { return visible_input_valid_; }
   // Workspace for kernels (logits); not part of the state.
   RbmMatrix<Scalar>& scratch() { return scratch_; }
+  // The particles' streams at one step, kept here so that a sweep allocates nothing.
+  std::span<RandomStream> streams(const BatchRandom& random);
 
   void copy_particle(const RbmBatch& from, std::size_t from_p, std::size_t to_p);
   // Drops the unit inputs (after the RBM's parameters changed).
@@ -68,6 +70,7 @@ class RbmBatch {
  private:
   const Rbm<Scalar>* rbm_;
   RbmMatrix<Scalar> V_, H_, scratch_;
+  std::vector<RandomStream> streams_;
   mutable RbmMatrix<Scalar> hidden_input_, visible_input_;
   mutable bool hidden_input_valid_ = false, visible_input_valid_ = false;
 };
@@ -85,10 +88,12 @@ struct RbmTarget {
   RbmMode mode = RbmMode::joint;
   std::span<const double> column_betas;  // empty: every particle at `beta`
 
-  // out = (1 - beta) a0 1^T + beta visible_input.
-  void visible_logits(const RbmMatrix<Scalar>& visible_input, RbmMatrix<Scalar>& out) const;
-  // out = beta hidden_input.
-  void hidden_logits(const RbmMatrix<Scalar>& hidden_input, RbmMatrix<Scalar>& out) const;
+  // Draws every particle's visible layer from its logits (1 - beta) a0 + beta visible_input,
+  // and hidden layer from beta hidden_input; particle p uses streams[p].
+  void sample_visible(const RbmMatrix<Scalar>& visible_input, RbmMatrix<Scalar>& out,
+                      std::span<RandomStream> streams) const;
+  void sample_hidden(const RbmMatrix<Scalar>& hidden_input, RbmMatrix<Scalar>& out,
+                     std::span<RandomStream> streams) const;
 };
 
 // What the three paths share: the RBM, the base, batches and exact base draws.
@@ -135,6 +140,8 @@ class RbmFullPath : public RbmPathBase<Scalar> {
   // U_t = -a0.v + t (E + a0.v) is linear in t: simulated tempering needs one work
   // increment per sweep for every level (tempering/simulated_tempering.hpp).
   static constexpr bool geometric_path = true;
+  // trace_energy is that slope, so AIS takes each work increment from it (anneal/annealer.hpp).
+  static constexpr bool trace_is_slope = true;
   // U_t(v, h) of every particle.
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace logz {
@@ -49,6 +50,9 @@ inline PhiloxCounter philox4x32_10(const PhiloxCounter& counter, const PhiloxKey
 // written block after block to out[0..31]. Uses AVX2 where the build has it;
 // the numbers are the same either way (tested against the scalar blocks).
 void philox4x32_10_x8(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out);
+// Sixteen blocks (draw + 0..15) to out[0..63], two interleaved groups of eight: faster per
+// number where many are wanted at once.
+void philox4x32_10_x16(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out);
 
 // A stream of random numbers for one (seed, particle, purpose, step): the
 // draw word of the counter advances with every block of four outputs.
@@ -64,6 +68,21 @@ class RandomStream {
   std::uint32_t next_u32() {
     if (pos_ == kBuffered) refill();
     return buffer_[pos_++];
+  }
+
+  // The next n outputs of next_u32() into out[0..n), whole blocks at a time.
+  void fill_u32(std::uint32_t* out, std::size_t n) {
+    std::size_t i = 0;
+    for (; i < n && pos_ < kBuffered; ++i) out[i] = buffer_[pos_++];
+    for (; n - i >= 2 * kBuffered; i += 2 * kBuffered) {
+      philox4x32_10_x16(counter_, key_, out + i);
+      counter_[0] += 16;
+    }
+    for (; n - i >= kBuffered; i += kBuffered) {
+      philox4x32_10_x8(counter_, key_, out + i);
+      counter_[0] += 8;
+    }
+    for (; i < n; ++i) out[i] = next_u32();
   }
 
   // Uniform double in the open interval (0, 1) with 53 random bits.
