@@ -161,8 +161,12 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
     fail_argument("logz::mbar_tempered", "stats", "recorded samples (TemperingOptions::record_samples = true)");
   Eigen::MatrixXd u(k_levels, n);
   std::vector<double> counts(k_levels, 0.0);
+  const bool per_level = !stats.linear_in_beta;
+  if (per_level && stats.sample_energies.size() != n * k_levels)
+    fail_argument("logz::mbar_tempered", "stats", "every level's energy of every recorded sample");
   for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t k = 0; k < k_levels; ++k) u(k, j) = -betas[k] * stats.sample_delta[j];
+    for (std::size_t k = 0; k < k_levels; ++k)
+      u(k, j) = per_level ? stats.sample_energies[j * k_levels + k] : -betas[k] * stats.sample_delta[j];
     counts[stats.sample_level[j]] += 1.0;
   }
   const MbarResult r = mbar(u, counts, options);

@@ -72,6 +72,11 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
                   "\"ti_riemann\", \"ti_trapezoid\", \"ti_corrected\" or \"ti_rb\", got \"" + method + "\"");
   if (betas.size() != stats.num_levels)
     fail_argument("logz::thermodynamic_integration", "betas", "one value per level");
+  // The correction's curvature term is Var(Delta) only on a path linear in beta (elsewhere
+  // it also needs E[dDelta/dbeta], which the statistics do not hold).
+  if (method == "ti_corrected" && !stats.linear_in_beta)
+    fail_argument("logz::thermodynamic_integration", "method",
+                  "\"ti_trapezoid\" or \"ti_rb\" on a path not linear in beta (ti_corrected needs a geometric path)");
   const bool rb = method == "ti_rb";
   const std::size_t k_levels = stats.num_levels, chains = stats.chains.size();
   auto empty = [&] { return LevelSums{std::vector<double>(k_levels, 0.0), std::vector<double>(k_levels, 0.0),

@@ -232,21 +232,34 @@ void RbmMarginalVisiblePath<Scalar>::work_increment(double t_from, double t_to, 
 
 template <class Scalar>
 void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> betas, const Batch& batch,
-                                                    std::vector<double>& out) const {
-  // U_k(v) - U_0(v) = -beta_k (a - a0).v - sum_j softplus(beta_k y_j) + J log 2, y = b + W^T v.
+                                                    std::vector<double>& energies,
+                                                    std::vector<double>& slopes) const {
+  // U_k(v) - U_0(v) = -beta_k (a - a0).v - sum_j softplus(beta_k y_j) + J log 2, y = b + W^T v;
+  // -dU/dt at beta_k = (a - a0).v + sum_j y_j sigmoid(beta_k y_j). With e = exp(-|z|), z = beta y:
+  // softplus(z) = max(z, 0) + log(1 + e), sigmoid(z) = 1/(1 + e) for z >= 0 and e/(1 + e) below,
+  // i.e. 1/2 + sign(z) (1/(1 + e) - 1/2): one exp for both.
   const auto& V = batch.visible();
   const auto& y = batch.hidden_input();
   const auto& a = this->rbm_.visible_bias();
   const std::size_t k_levels = betas.size();
-  out.resize(k_levels * static_cast<std::size_t>(V.cols()));
-  Eigen::ArrayXd z;
-  const double log2j = static_cast<double>(y.rows()) * 0.69314718055994530942;
+  energies.resize(k_levels * static_cast<std::size_t>(V.cols()));
+  slopes.resize(energies.size());
+  const Eigen::Index j = y.rows();
+  Eigen::ArrayXd yd(j), z(j), e(j);
+  const double log2j = static_cast<double>(j) * 0.69314718055994530942;
   for (Eigen::Index p = 0; p < V.cols(); ++p) {
     const double da =
         dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
-    for (std::size_t k = 0; k < k_levels; ++k)
-      out[static_cast<std::size_t>(p) * k_levels + k] =
-          -betas[k] * da - tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, betas[k], y.rows(), z) + log2j;
+    yd = y.col(p).array().template cast<double>();
+    for (std::size_t k = 0; k < k_levels; ++k) {
+      const std::size_t at = static_cast<std::size_t>(p) * k_levels + k;
+      z = betas[k] * yd;
+      e = (-z.abs()).exp();
+      const double softplus = (z.max(0.0) + (e + 1.0).log()).sum();
+      e = 0.5 + z.sign() * (1.0 / (e + 1.0) - 0.5);  // sigmoid(z)
+      energies[at] = -betas[k] * da - softplus + log2j;
+      slopes[at] = da + (yd * e).sum();
+    }
   }
 }
 

@@ -17,10 +17,17 @@ ChainTemperingStats::ChainTemperingStats(std::size_t k)
       rb_delta_sq_sum(k, 0.0) {}
 
 void ChainTemperingStats::add(double delta, std::span<const double> log_q, std::size_t level) {
+  add(std::span<const double>(&delta, 1), log_q, level);
+}
+
+void ChainTemperingStats::add(std::span<const double> deltas, std::span<const double> log_q,
+                              std::size_t level) {
+  const bool per_level = deltas.size() > 1;
   ++num_samples;
   ++counts[level];
-  delta_sum[level] += delta;
-  delta_sq_sum[level] += delta * delta;
+  const double at_level = deltas[per_level ? level : 0];
+  delta_sum[level] += at_level;
+  delta_sq_sum[level] += at_level * at_level;
   for (std::size_t k = 0; k < log_q.size(); ++k) {
     if (log_q[k] == -std::numeric_limits<double>::infinity()) {
       // q = 0: nothing to add.
@@ -31,6 +38,7 @@ void ChainTemperingStats::add(double delta, std::span<const double> log_q, std::
       q_scaled[k] += std::exp(log_q[k] - q_shift[k]);
     }
     const double q = std::exp(log_q[k]);
+    const double delta = deltas[per_level ? k : 0];
     rb_delta_sum[k] += q * delta;
     rb_delta_sq_sum[k] += q * delta * delta;
   }

@@ -162,10 +162,13 @@ class RbmMarginalVisiblePath : public RbmPathBase<Scalar> {
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
   // U_1(v) - U_0(v) = F(v) + a0.v + J log 2.
-  // U_k(v) - U_0(v) at every beta of `betas` for every particle (particle-major: out[p K + k]),
-  // from the cached hidden inputs: what simulated tempering needs per sweep on this path,
-  // where U is not linear in beta.
-  void level_energies(std::span<const double> betas, const Batch& batch, std::vector<double>& out) const;
+  // U_k(v) - U_0(v) at every beta of `betas` for every particle (particle-major: energies[p K + k]),
+  // and the slopes -dU_t(v)/dt at t = beta_k, (a - a0).v + sum_j y_j sigmoid(beta_k y_j), which
+  // thermodynamic integration averages (U is not linear in t here, so the slope is not
+  // U_0 - U_1); from the cached hidden inputs y = b + W^T v, in one pass. What simulated
+  // tempering needs per sweep on this path.
+  void level_energies(std::span<const double> betas, const Batch& batch, std::vector<double>& energies,
+                      std::vector<double>& slopes) const;
   void trace_energy(const Batch& batch, std::span<double> out) const {
     work_increment(0.0, 1.0, batch, out);
   }

@@ -4,6 +4,8 @@
 // estimators (RTS, TS, TI variants, MBAR) for the target and for every level.
 #pragma once
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -46,6 +48,11 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
                          const ProgressFn& progress, ExperimentResult& result) {
   Schedule betas = linear_schedule(1);
   TemperingSettings s = read_tempering_settings(config, betas);
+  if constexpr (!is_geometric_path<Path>) {
+    if (std::find(s.methods.begin(), s.methods.end(), "ti_corrected") != s.methods.end())
+      config.section("estimators")
+          .fail("methods", "no \"ti_corrected\" on a path not linear in beta (it needs a geometric path)");
+  }
   const TemperingLadder ladder = s.prior == "uniform" ? TemperingLadder(betas)
                                                       : exponential_prior_ladder(betas, s.prior_slope);
   SimulatedTempering<Path, Kernel> st(path, kernel, ladder, s.options);

@@ -8,9 +8,11 @@
 //
 // Energies: for a geometric path (the model declares `static constexpr bool
 // geometric_path = true`) U_k(x) - U_1(x) = beta_k (U_K(x) - U_1(x)), one
-// work_increment(0, 1) per sweep; a path with level_energies(betas, batch, out)
-// gives all levels of a chunk at once; otherwise work_increment(0, beta_k) for each k.
-// Delta = log f(x) - log p_1(x) = -(U_K(x) - U_1(x)) is what TI integrates.
+// work_increment(0, 1) per sweep, and Delta = log f(x) - log p_1(x) = -(U_K(x) - U_1(x))
+// is what TI integrates at every level. Any other path must give, for all chains of a
+// chunk at once, level_energies(betas, batch, energies, slopes): every level's
+// U_k(x) - U_1(x) and its own TI integrand -dU_beta(x)/dbeta at beta_k (taking Delta
+// there would integrate the wrong function: the statistics record which case they hold).
 #pragma once
 
 #include <cstdint>
@@ -54,8 +56,10 @@ class SimulatedTempering {
   // A path whose energies are not linear in beta may give every level's at once.
   static constexpr bool has_level_energies =
       requires(const Path& p, std::span<const double> b, const typename Path::Batch& x, std::vector<double>& o) {
-        p.level_energies(b, x, o);
+        p.level_energies(b, x, o, o);
       };
+  static_assert(is_geometric_path<Path> || has_level_energies,
+                "simulated tempering needs a geometric path or level_energies(betas, batch, energies, slopes)");
 
  public:
   using Batch = typename Path::Batch;
@@ -93,8 +97,9 @@ class SimulatedTempering {
       fail_argument("logz::SimulatedTempering::run", "log_z_hat", "one value per temperature");
     TemperingStats stats;
     stats.num_levels = k_levels;
+    stats.linear_in_beta = is_geometric_path<Path>;
     stats.chains.assign(options_.num_chains, ChainTemperingStats(k_levels));
-    std::vector<std::vector<double>> chunk_delta(chunks_.size());
+    std::vector<std::vector<double>> chunk_delta(chunks_.size()), chunk_energies(chunks_.size());
     std::vector<std::vector<std::uint32_t>> chunk_level(chunks_.size());
     std::vector<KernelCounts> chunk_moves(chunks_.size());
     const std::uint32_t first_step = next_step_;
@@ -105,36 +110,40 @@ class SimulatedTempering {
       Batch& batch = chunks_[c.index];
       KernelCounts& moves = chunk_moves[c.index];
       Batch single = path_.make_batch(1);
-      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), tmp(1), level_u, betas(c.size());
+      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), level_u, level_slope, betas(c.size());
       for (std::size_t s = 0; s < sweeps; ++s) {
         const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
         const KernelCounts m = move_chunk(batch, single, c, step, betas);
         moves.accepted += m.accepted;
         moves.attempted += m.attempted;
-        if constexpr (is_geometric_path<Path>) path_.work_increment(0.0, 1.0, batch, gap);
-        if constexpr (has_level_energies) path_.level_energies(ladder_.betas(), batch, level_u);
+        if constexpr (is_geometric_path<Path>)
+          path_.work_increment(0.0, 1.0, batch, gap);
+        else
+          path_.level_energies(ladder_.betas(), batch, level_u, level_slope);
         for (std::size_t i = 0; i < c.size(); ++i) {
           const std::size_t chain = c.begin + i;
+          std::span<const double> deltas;
+          double delta;
           if constexpr (is_geometric_path<Path>) {
             for (std::size_t k = 0; k < k_levels; ++k) u[k] = ladder_.beta(k) * gap[i];
-          } else if constexpr (has_level_energies) {
-            for (std::size_t k = 0; k < k_levels; ++k) u[k] = level_u[i * k_levels + k];
+            delta = -u[k_levels - 1];
+            deltas = std::span<const double>(&delta, 1);
           } else {
-            single.copy_particle(batch, i, 0);
-            for (std::size_t k = 0; k < k_levels; ++k) {
-              path_.work_increment(0.0, ladder_.beta(k), single, tmp);
-              u[k] = tmp[0];
-            }
+            for (std::size_t k = 0; k < k_levels; ++k) u[k] = level_u[i * k_levels + k];
+            deltas = std::span<const double>(level_slope).subspan(i * k_levels, k_levels);
+            delta = -u[k_levels - 1];
           }
-          const double delta = -u[k_levels - 1];
-          if (!std::isfinite(delta))
-            throw NumericalError("simulated tempering: non-finite energy for chain " + std::to_string(chain) +
-                                 " at sweep " + std::to_string(s));
+          for (double x : deltas)
+            if (!std::isfinite(x) || !std::isfinite(delta))
+              throw NumericalError("simulated tempering: non-finite energy for chain " + std::to_string(chain) +
+                                   " at sweep " + std::to_string(s));
           level_log_probabilities(u, ladder_.log_prior(), log_z_hat, log_q);
-          if (options_.accumulate) stats.chains[chain].add(delta, log_q, level_[chain]);
+          if (options_.accumulate) stats.chains[chain].add(deltas, log_q, level_[chain]);
           if (options_.record_samples) {
             chunk_delta[c.index].push_back(delta);
             chunk_level[c.index].push_back(level_[chain]);
+            if constexpr (!is_geometric_path<Path>)
+              chunk_energies[c.index].insert(chunk_energies[c.index].end(), u.begin(), u.end());
           }
           RandomStream rng(options_.seed, chain, Purpose::tempering_level, step);
           level_[chain] = static_cast<std::uint32_t>(draw_level(log_q, rng.uniform()));
@@ -148,6 +157,7 @@ class SimulatedTempering {
     for (std::size_t c = 0; c < chunks_.size(); ++c) {  // chunk order
       stats.sample_delta.insert(stats.sample_delta.end(), chunk_delta[c].begin(), chunk_delta[c].end());
       stats.sample_level.insert(stats.sample_level.end(), chunk_level[c].begin(), chunk_level[c].end());
+      stats.sample_energies.insert(stats.sample_energies.end(), chunk_energies[c].begin(), chunk_energies[c].end());
       stats.kernel_accepted += chunk_moves[c].accepted;
       stats.kernel_attempted += chunk_moves[c].attempted;
     }

@@ -2,7 +2,7 @@
 // per temperature k, the Rao-Blackwellized sums of q(beta_k | x_i) (eq. 9), the
 // raw visit counts, and the sums of Delta_i = log f(x_i) - log p_1(x_i) that
 // thermodynamic integration needs (raw per visited level, and weighted by
-// q(beta_k | x_i) for TI-RB, eq. 21). Chains are independent replicates, which
+// q(beta_k | x_i) for TI-RB, eq. 21; for a path not linear in beta, Delta_k = -dU/dbeta at beta_k). Chains are independent replicates, which
 // gives every estimator an honest between-chain error bar. Merged in chain
 // order, so sums do not depend on thread count.
 #pragma once
@@ -27,15 +27,23 @@ struct ChainTemperingStats {
   explicit ChainTemperingStats(std::size_t num_levels = 0);
   // Adds one sample: Delta and the log q(beta_k | x) of all levels; level = where x was moved.
   void add(double delta, std::span<const double> log_q, std::size_t level);
+  // The same for a path not linear in beta, whose integrand Delta_k = -dU_beta(x)/dbeta at
+  // beta_k differs between levels: one value per level.
+  void add(std::span<const double> deltas, std::span<const double> log_q, std::size_t level);
   double log_q_sum(std::size_t k) const;  // log sum_i q(beta_k | x_i)
 };
 
 struct TemperingStats {
   std::size_t num_levels = 0;
   std::vector<ChainTemperingStats> chains;  // one per chain, chain order
-  // Every sample (Delta, level), chain after chain, when recording was asked for (MBAR).
+  // Whether U_k(x) - U_1(x) = beta_k (U_K(x) - U_1(x)) (a geometric path): then Delta is one
+  // number per sample; otherwise the TI sums hold each level's own slope.
+  bool linear_in_beta = true;
+  // Every sample (Delta, level), chain after chain, when recording was asked for (MBAR); for a
+  // path not linear in beta also every level's U_k(x) - U_1(x) (K per sample, sample-major).
   std::vector<double> sample_delta;
   std::vector<std::uint32_t> sample_level;
+  std::vector<double> sample_energies;
   // Moves accepted and attempted by the x-kernel, where it reports them (0 and 0 otherwise).
   std::uint64_t kernel_accepted = 0, kernel_attempted = 0;
 
