@@ -28,6 +28,24 @@ Eigen::VectorXd log_denominators(const Eigen::MatrixXd& u, const Eigen::VectorXd
   return out;
 }
 
+// One self-consistent iteration, f_k = -log sum_n exp(-u_kn - log D_n), in log space with
+// the reference state's f kept at its value; robust from any start (it fixes gross offsets
+// in one pass), where Newton's method needs a start at which no state's weights underflow.
+void self_consistent_step(const Eigen::MatrixXd& u, const Eigen::VectorXd& log_n, Eigen::Index reference,
+                          Eigen::VectorXd& f, Eigen::VectorXd& log_d) {
+  const Eigen::Index k = u.rows(), n = u.cols();
+  Eigen::VectorXd next(k);
+  for (Eigen::Index l = 0; l < k; ++l) {
+    double mx = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index j = 0; j < n; ++j) mx = std::max(mx, -u(l, j) - log_d(j));
+    double sum = 0;
+    for (Eigen::Index j = 0; j < n; ++j) sum += std::exp(-u(l, j) - log_d(j) - mx);
+    next(l) = -(mx + std::log(sum));
+  }
+  f = next.array() - (next(reference) - f(reference));
+  log_d = log_denominators(u, log_n, f);
+}
+
 double objective(const Eigen::VectorXd& log_d, const Eigen::VectorXd& n, const Eigen::VectorXd& f) {
   double obj = log_d.sum();
   for (Eigen::Index k = 0; k < f.size(); ++k)
@@ -73,6 +91,8 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
   }
   MbarResult result;
   Eigen::VectorXd log_d = log_denominators(u, log_n, f);
+  if (options.initial_log_z.empty())
+    for (int i = 0; i < 3; ++i) self_consistent_step(u, log_n, reference, f, log_d);
   double obj = objective(log_d, counts, f);
   const Eigen::Index m = static_cast<Eigen::Index>(free.size());
   for (int it = 0; it < options.max_iterations && m > 0; ++it) {
@@ -96,7 +116,14 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
     Eigen::MatrixXd hess = -(nw.transpose() * nw);
     hess.diagonal() += colsum;
     const Eigen::VectorXd step = hess.ldlt().solve(-grad);
-    if (!step.allFinite()) break;
+    if (!step.allFinite()) {
+      // Some state's weights have all underflowed (a start far from the solution): the
+      // Hessian is singular; a self-consistent step brings such states back in range.
+      self_consistent_step(u, log_n, reference, f, log_d);
+      obj = objective(log_d, counts, f);
+      result.iterations = it + 1;
+      continue;
+    }
     // Backtracking line search on the convex objective. Near the solution the
     // objective's changes fall below its rounding error (a sum of N terms); there
     // the full Newton step is safe (quadratic convergence) and is taken.
@@ -174,10 +201,12 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
   out.method = "mbar";
   out.log_z = r.log_z;
   out.std_error = r.std_error;
+  // An unconverged solution has no meaningful asymptotic error.
+  if (!r.converged) out.std_error.assign(k_levels, kNaN);
   out.bias.assign(k_levels, kNaN);
   out.last.method = "mbar";
   out.last.log_z = r.log_z.back();
-  out.last.std_error = r.std_error.back();
+  out.last.std_error = out.std_error.back();
   out.last.se_method = "mbar_asymptotic";
   out.last.diagnostics.iterations = r.iterations;
   out.last.diagnostics.converged = r.converged;

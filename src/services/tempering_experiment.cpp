@@ -54,8 +54,15 @@ void tempering_estimates(const TemperingStats& stats, const TemperingLadder& lad
       e = rts_ladder(stats, log_z_hat, ladder.log_prior());
     else if (m == "ts")
       e = ts_ladder(stats, log_z_hat, ladder.log_prior());
-    else if (m == "mbar")
-      e = mbar_tempered(stats, ladder.betas());
+    else if (m == "mbar") {
+      // Warm start from RTS on the same samples: from log Z = 0 the weights of distant
+      // levels underflow and Newton's method can stall (seen on the 784-500 RBM).
+      MbarOptions o;
+      o.initial_log_z = rts_ladder(stats, log_z_hat, ladder.log_prior()).log_z;
+      for (double& x : o.initial_log_z)
+        if (!std::isfinite(x)) x = 0.0;
+      e = mbar_tempered(stats, ladder.betas(), o);
+    }
     else
       e = thermodynamic_integration(stats, ladder.betas(), m);
     result.estimates.push_back(e.last);
