@@ -8,6 +8,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/math/log_sum_exp.hpp"
+#include "logz/math/pareto_tail.hpp"
 #include "logz/math/running_moments.hpp"
 
 namespace logz {
@@ -74,6 +75,13 @@ Estimate exponential_average(std::string method, std::string_view argument,
   diag.values.emplace_back("ess_fraction", diag.ess / md);
   diag.values.emplace_back("max_weight_fraction", 1.0 / sum_w);
   if (diag.ess < std::max(10.0, 0.01 * md)) diag.add_flag("low_ess");
+  // A heavy right tail of the weights makes the delta-method SE (below) too small whatever
+  // the ESS says: flag it by the Pareto k-hat of the tail.
+  const double k_hat = pareto_k_hat(log_w);
+  if (std::isfinite(k_hat)) {
+    diag.values.emplace_back("pareto_k", k_hat);
+    if (k_hat > pareto_k_threshold(m)) diag.add_flag("heavy_tailed_weights");
+  }
 
   if (m < 2) {
     diag.add_flag("too_few_samples");
