@@ -37,7 +37,7 @@ std::string write_tiny_dataset() {
     const bool first = n % 2 == 0;
     for (int i = 0; i < 6; ++i) {
       const bool on = (i < 3) == first;
-      a.data.push_back(s.bernoulli(0.1) ? !on : on);
+      a.doubles().push_back(s.bernoulli(0.1) ? !on : on);
     }
   }
   logz::io::write_npy(path, a);

@@ -28,6 +28,7 @@ namespace {
 
 using logz::InputError;
 using logz::io::Array;
+using logz::io::Dtype;
 using Bytes = std::vector<unsigned char>;
 
 namespace fs = std::filesystem;
@@ -147,6 +148,37 @@ TEST(ArrayTest, ShapeAccessors) {
   EXPECT_EQ(logz::io::shape_to_string(s.shape), "scalar");
 }
 
+TEST(ArrayTest, KeepsItsDtype) {
+  EXPECT_EQ((Array{{3}, {1, 2, 3}}).dtype(), Dtype::float64);  // braced numbers: float64
+  const Array u{{2}, std::vector<std::uint8_t>{7, 255}};
+  EXPECT_EQ(u.dtype(), Dtype::uint8);
+  EXPECT_EQ(u.elements<std::uint8_t>(), (std::vector<std::uint8_t>{7, 255}));
+  EXPECT_THROW(u.doubles(), logz::InvalidArgument);
+  EXPECT_EQ(u.to_doubles(), (std::vector<double>{7, 255}));
+  EXPECT_NE(u, (Array{{2}, {7, 255}}));  // equal values of another dtype: another array
+  const Array b{{2}, std::vector<logz::io::Bool>{{1}, {0}}};
+  EXPECT_EQ(b.dtype(), Dtype::boolean);
+  EXPECT_EQ(b.to_doubles(), (std::vector<double>{1, 0}));
+  const Array big{{1}, std::vector<std::int64_t>{(1LL << 53) + 1}};
+  EXPECT_EQ(big.to_doubles()[0], std::ldexp(1, 53));  // rounded to the nearest double
+  const Array z = Array::zeros(Dtype::int32, {2, 3});
+  EXPECT_EQ(z, (Array{{2, 3}, std::vector<std::int32_t>(6)}));
+  EXPECT_EQ(logz::io::dtype_name(Dtype::boolean), "bool");
+  EXPECT_EQ(logz::io::dtype_name(Dtype::float32), "float32");
+  EXPECT_EQ(logz::io::dtype_size(Dtype::int16), 2u);
+  EXPECT_EQ(logz::io::dtype_size(Dtype::uint64), 8u);
+}
+
+TEST(ArrayTest, ToFloat64MovesAFloat64ArrayAndConvertsOthers) {
+  Array f{{3}, {1.5, 2.5, 3.5}};
+  const double* storage = f.doubles().data();
+  const Array moved = std::move(f).to_float64();
+  EXPECT_EQ(moved.doubles().data(), storage);  // the same buffer: no copy, no conversion
+  EXPECT_EQ(moved, (Array{{3}, {1.5, 2.5, 3.5}}));
+  const Array converted = Array{{2}, std::vector<float>{0.5f, -1.0f}}.to_float64();
+  EXPECT_EQ(converted, (Array{{2}, {0.5, -1.0}}));
+}
+
 // ---------------------------------------------------------------- .npy
 
 TEST_F(IoTest, NpyRoundTrips) {
@@ -164,7 +196,7 @@ TEST_F(IoTest, NpyRoundTrips) {
     logz::io::write_npy(p, arrays[i]);
     const Array back = logz::io::read_npy(p);
     EXPECT_EQ(back.shape, arrays[i].shape) << i;
-    EXPECT_EQ(back.data, arrays[i].data) << i;
+    EXPECT_EQ(back.doubles(), arrays[i].doubles()) << i;
   }
 }
 
@@ -184,6 +216,71 @@ TEST(NpyTest, EncodeMatchesNumpyLayout) {
   EXPECT_NE(std::string(s.begin(), s.end()).find("'shape': (), }"), std::string::npos);
 }
 
+// Every dtype is written as itself, with NumPy's descriptor, and read back unchanged.
+TEST_F(IoTest, NpyRoundTripsEveryDtype) {
+  using logz::io::Bool;
+  const std::vector<std::pair<Array, std::string>> cases = {
+      {Array{{2}, {1.5, -3.0}}, "'<f8'"},
+      {Array{{2}, std::vector<float>{1.5f, -3.0f}}, "'<f4'"},
+      {Array{{3}, std::vector<std::int64_t>{-(1LL << 62), 0, 5}}, "'<i8'"},
+      {Array{{1, 2}, std::vector<std::int32_t>{-7, 1 << 30}}, "'<i4'"},
+      {Array{{2}, std::vector<std::int16_t>{-300, 300}}, "'<i2'"},
+      {Array{{2}, std::vector<std::int8_t>{-128, 127}}, "'|i1'"},
+      {Array{{1}, std::vector<std::uint64_t>{1ULL << 63}}, "'<u8'"},
+      {Array{{1}, std::vector<std::uint32_t>{4294967295u}}, "'<u4'"},
+      {Array{{1}, std::vector<std::uint16_t>{65535}}, "'<u2'"},
+      {Array{{2, 2}, std::vector<std::uint8_t>{0, 1, 128, 255}}, "'|u1'"},
+      {Array{{3}, std::vector<Bool>{{1}, {0}, {1}}}, "'|b1'"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [array, descr] = cases[i];
+    const Bytes b = logz::io::encode_npy(array);
+    EXPECT_NE(std::string(b.begin(), b.end()).find("'descr': " + descr), std::string::npos)
+        << descr;
+    const std::string p = path("d" + std::to_string(i) + ".npy");
+    logz::io::write_npy(p, array);
+    EXPECT_EQ(logz::io::read_npy(p), array) << descr;
+  }
+}
+
+TEST(NpyTest, NonZeroBoolBytesReadAsTrue) {
+  const Bytes b =
+      make_npy("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", Bytes{0, 2, 255});
+  EXPECT_EQ(logz::io::parse_npy(b, "b.npy"),
+            (Array{{3}, std::vector<logz::io::Bool>{{0}, {1}, {1}}}));
+}
+
+// NumPy's header parser keeps the last of repeated keys; a reader keeping the first would see
+// another array, so the header is refused.
+TEST(NpyTest, RepeatedHeaderKeyIsRefused) {
+  const Bytes b =
+      make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), 'shape': (1,), }",
+               raw_bytes<double>({1, 2}));
+  expect_input_error([&] { logz::io::parse_npy(b, "rep.npy"); }, {"rep.npy", "shape", "twice"});
+  const Bytes d = make_npy(
+      "{'descr': '<f8', 'descr': '<f4', 'fortran_order': False, "
+      "'shape': (1,), }",
+      raw_bytes<double>({1}));
+  expect_input_error([&] { logz::io::parse_npy(d, "rep.npy"); }, {"rep.npy", "descr", "twice"});
+}
+
+// A shape claiming 10^12 elements in a file of 16 data bytes is refused from the header alone:
+// allocating its 8 TB first would throw std::bad_alloc, not InputError.
+TEST_F(IoTest, NpyShapeClaimingMoreThanTheFileIsRefusedBeforeAllocating) {
+  const std::string p =
+      write("claims.npy",
+            make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }",
+                     raw_bytes<double>({1, 2})));
+  expect_input_error([&] { logz::io::read_npy(p); },
+                     {p + ": data: expected", "8000000000000 bytes", "got 16 bytes"});
+  // A header length of 4 GiB in a version 2.0 file of 100 bytes.
+  Bytes long_header(100, ' ');
+  const Bytes prefix = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff, 0xff, 0xff, 0xff};
+  std::copy(prefix.begin(), prefix.end(), long_header.begin());
+  const std::string q = write("long_header.npy", long_header);
+  expect_input_error([&] { logz::io::read_npy(q); }, {q, "header", "4294967295", "truncated"});
+}
+
 TEST(NpyTest, EncodeRejectsInconsistentArray) {
   EXPECT_THROW(logz::io::encode_npy(Array{{2, 2}, {1, 2, 3}}), logz::InvalidArgument);
 }
@@ -193,7 +290,9 @@ TEST(NpyTest, Float32) {
                            raw_bytes<float>({1.5f, -2.25f, 0.1f}));
   const Array a = logz::io::parse_npy(b, "f.npy");
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{3}));
-  EXPECT_EQ(a.data, (std::vector<double>{1.5, -2.25, static_cast<double>(0.1f)}));
+  EXPECT_EQ(a.dtype(), Dtype::float32);
+  EXPECT_EQ(a.elements<float>(), (std::vector<float>{1.5f, -2.25f, 0.1f}));
+  EXPECT_EQ(a.to_doubles(), (std::vector<double>{1.5, -2.25, static_cast<double>(0.1f)}));
 }
 
 TEST(NpyTest, Int64AndOtherIntegers) {
@@ -201,35 +300,43 @@ TEST(NpyTest, Int64AndOtherIntegers) {
                             raw_bytes<std::int64_t>({-7, 0, 1LL << 40, -(1LL << 50)}));
   const Array a = logz::io::parse_npy(i8, "i.npy");
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{2, 2}));
-  EXPECT_EQ(a.data, (std::vector<double>{-7, 0, std::ldexp(1, 40), -std::ldexp(1, 50)}));
+  EXPECT_EQ(a.elements<std::int64_t>(),
+            (std::vector<std::int64_t>{-7, 0, 1LL << 40, -(1LL << 50)}));
+  EXPECT_EQ(a.to_doubles(), (std::vector<double>{-7, 0, std::ldexp(1, 40), -std::ldexp(1, 50)}));
 
   struct Case {
     std::string descr;
     Bytes data;
     std::vector<double> want;
+    Dtype dtype;
   };
   const std::vector<Case> cases = {
-      {"|i1", raw_bytes<std::int8_t>({-128, 127, -1}), {-128, 127, -1}},
-      {"|u1", raw_bytes<std::uint8_t>({0, 255, 7}), {0, 255, 7}},
-      {"<i2", raw_bytes<std::int16_t>({-32768, 1, 300}), {-32768, 1, 300}},
-      {">i2", raw_bytes<std::int16_t>({-32768, 1, 300}, true), {-32768, 1, 300}},
-      {"<u2", raw_bytes<std::uint16_t>({65535, 0, 2}), {65535, 0, 2}},
-      {">i4", raw_bytes<std::int32_t>({-5, 1 << 30, 9}, true), {-5, 1 << 30, 9}},
-      {"<u4", raw_bytes<std::uint32_t>({4294967295u, 0, 1}), {4294967295.0, 0, 1}},
-      {">u8", raw_bytes<std::uint64_t>({1ULL << 63, 3, 0}, true), {std::ldexp(1, 63), 3, 0}},
-      {">f4", raw_bytes<float>({-0.5f, 2.0f, 8.0f}, true), {-0.5, 2, 8}},
+      {"|i1", raw_bytes<std::int8_t>({-128, 127, -1}), {-128, 127, -1}, Dtype::int8},
+      {"|u1", raw_bytes<std::uint8_t>({0, 255, 7}), {0, 255, 7}, Dtype::uint8},
+      {"<i2", raw_bytes<std::int16_t>({-32768, 1, 300}), {-32768, 1, 300}, Dtype::int16},
+      {">i2", raw_bytes<std::int16_t>({-32768, 1, 300}, true), {-32768, 1, 300}, Dtype::int16},
+      {"<u2", raw_bytes<std::uint16_t>({65535, 0, 2}), {65535, 0, 2}, Dtype::uint16},
+      {">i4", raw_bytes<std::int32_t>({-5, 1 << 30, 9}, true), {-5, 1 << 30, 9}, Dtype::int32},
+      {"<u4", raw_bytes<std::uint32_t>({4294967295u, 0, 1}), {4294967295.0, 0, 1}, Dtype::uint32},
+      {">u8",
+       raw_bytes<std::uint64_t>({1ULL << 63, 3, 0}, true),
+       {std::ldexp(1, 63), 3, 0},
+       Dtype::uint64},
+      {">f4", raw_bytes<float>({-0.5f, 2.0f, 8.0f}, true), {-0.5, 2, 8}, Dtype::float32},
   };
   for (const Case& c : cases) {
     const Bytes b =
         make_npy("{'descr': '" + c.descr + "', 'fortran_order': False, 'shape': (3,), }", c.data);
-    EXPECT_EQ(logz::io::parse_npy(b, "x.npy").data, c.want) << c.descr;
+    const Array x = logz::io::parse_npy(b, "x.npy");
+    EXPECT_EQ(x.dtype(), c.dtype) << c.descr;
+    EXPECT_EQ(x.to_doubles(), c.want) << c.descr;
   }
 }
 
 TEST(NpyTest, BigEndianFloat64) {
   const Bytes b = make_npy("{'descr': '>f8', 'fortran_order': False, 'shape': (2,), }",
                            raw_bytes<double>({3.141592653589793, -1e-10}, true));
-  EXPECT_EQ(logz::io::parse_npy(b, "be.npy").data,
+  EXPECT_EQ(logz::io::parse_npy(b, "be.npy").doubles(),
             (std::vector<double>{3.141592653589793, -1e-10}));
 }
 
@@ -239,7 +346,7 @@ TEST(NpyTest, FortranOrder2x3) {
                            raw_bytes<double>({1, 4, 2, 5, 3, 6}));
   const Array a = logz::io::parse_npy(b, "f.npy");
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{2, 3}));
-  EXPECT_EQ(a.data, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(a.doubles(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST(NpyTest, FortranOrder3D) {
@@ -257,20 +364,24 @@ TEST(NpyTest, FortranOrder3D) {
   }
   const Bytes b =
       make_npy("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3, 4), }", raw_bytes(f));
-  EXPECT_EQ(logz::io::parse_npy(b, "f3.npy").data, want);
+  const Array a = logz::io::parse_npy(b, "f3.npy");
+  EXPECT_EQ(a.dtype(), Dtype::int32);
+  EXPECT_EQ(a.to_doubles(), want);
 }
 
 TEST(NpyTest, Bool) {
   const Bytes b =
       make_npy("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }", Bytes{1, 0, 0, 1});
-  EXPECT_EQ(logz::io::parse_npy(b, "b.npy").data, (std::vector<double>{1, 0, 0, 1}));
+  const Array a = logz::io::parse_npy(b, "b.npy");
+  EXPECT_EQ(a.dtype(), Dtype::boolean);
+  EXPECT_EQ(a.to_doubles(), (std::vector<double>{1, 0, 0, 1}));
 }
 
 TEST(NpyTest, Versions2And3AndHeaderVariants) {
   for (int major : {2, 3}) {
     const Bytes b = make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }",
                              raw_bytes<double>({2.5}), major);
-    EXPECT_EQ(logz::io::parse_npy(b, "v.npy").data, (std::vector<double>{2.5})) << major;
+    EXPECT_EQ(logz::io::parse_npy(b, "v.npy").doubles(), (std::vector<double>{2.5})) << major;
   }
   // Key order, double quotes, no trailing comma, Python 2 long suffix.
   const Bytes b = make_npy("{\"shape\": (1L, 2L), \"fortran_order\": False, \"descr\": \"<f8\"}",
@@ -360,7 +471,7 @@ TEST_F(IoTest, NpzRoundTripStoredAndCompressed) {
     logz::io::write_npz(p, sample_arrays(), compress);
     EXPECT_EQ(logz::io::read_npz(p), sample_arrays()) << compress;
     EXPECT_EQ(logz::io::read_npz_array(p, "W"), sample_matrix()) << compress;
-    EXPECT_EQ(logz::io::read_npz_array(p, "b.npy").data, (std::vector<double>{-3, 2, 1}));
+    EXPECT_EQ(logz::io::read_npz_array(p, "b.npy").doubles(), (std::vector<double>{-3, 2, 1}));
   }
 }
 
@@ -523,7 +634,7 @@ TEST_F(IoTest, NpzReadsZip64Records) {
   put_le(z, 0xffffffff, 4);
   put_le(z, 0, 2);
   const std::string p = write("z64.npz", z);
-  EXPECT_EQ(logz::io::read_npz_array(p, "x").data, (std::vector<double>{1.25, -8.0}));
+  EXPECT_EQ(logz::io::read_npz_array(p, "x").doubles(), (std::vector<double>{1.25, -8.0}));
 
   // Without the locator the saturated end record cannot be resolved.
   Bytes no_locator(z.begin(), z.begin() + static_cast<std::ptrdiff_t>(z64));
