@@ -3,6 +3,7 @@
 // file, never crash) and text/.npy number lists.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -658,6 +659,244 @@ TEST_F(IoTest, NpzMemberErrorsNameFileAndKey) {
   }
   const std::string q = write("bad_member.npz", b);
   expect_input_error([&] { logz::io::read_npz(q); }, {q + ": W: magic"});
+}
+
+// ---- Hand-built archives: what no writer produces, for the reader to refuse.
+
+// One ZIP member and what its headers record: data as stored (deflated when method is 8).
+struct ZipMember {
+  std::string name;
+  Bytes data;
+  std::uint16_t method = 0;
+  std::uint32_t crc = 0;
+  std::uint64_t size = 0;        // uncompressed size in the central directory
+  std::uint64_t local_size = 0;  // ... and in the local header
+  std::uint64_t comp_size = 0;   // compressed size in both; data.size() when 0
+};
+
+ZipMember stored(const std::string& name, const Bytes& npy) {
+  return {name, npy, 0, crc_of(npy), npy.size(), npy.size()};
+}
+
+Bytes raw_deflate(const Bytes& in, int flush = Z_FINISH) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY), Z_OK);
+  Bytes out(deflateBound(&zs, in.size()) + 64);
+  zs.next_in = const_cast<unsigned char*>(in.data());
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = out.data();
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_NE(deflate(&zs, flush), Z_STREAM_ERROR);
+  out.resize(out.size() - zs.avail_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+ZipMember deflated(const std::string& name, const Bytes& npy) {
+  return {name, raw_deflate(npy), 8, crc_of(npy), npy.size(), npy.size()};
+}
+
+// A single-disk ZIP archive of the members, local headers first, then the central directory;
+// sizes of 4 GiB and more go into ZIP64 extra fields.
+Bytes make_zip(const std::vector<ZipMember>& members) {
+  Bytes z, cd;
+  for (const ZipMember& m : members) {
+    const std::size_t offset = z.size();
+    const std::uint64_t comp_size = m.comp_size != 0 ? m.comp_size : m.data.size();
+    for (Bytes* out : {&z, &cd}) {
+      const bool central = out == &cd;
+      const std::uint64_t size = central ? m.size : m.local_size;
+      const bool zip64 = size >= 0xffffffffu || comp_size >= 0xffffffffu;
+      put_le(*out, central ? 0x02014b50 : 0x04034b50, 4);
+      if (central) put_le(*out, 45, 2);  // made by
+      put_le(*out, 45, 2);               // needed to extract
+      put_le(*out, 0, 2);                // flags
+      put_le(*out, m.method, 2);
+      put_le(*out, 0, 4);  // time and date
+      put_le(*out, m.crc, 4);
+      put_le(*out, zip64 ? 0xffffffffu : comp_size, 4);
+      put_le(*out, zip64 ? 0xffffffffu : size, 4);
+      put_le(*out, m.name.size(), 2);
+      put_le(*out, zip64 ? 20 : 0, 2);  // extra field length
+      if (central) {
+        put_le(*out, 0, 2);  // comment length
+        put_le(*out, 0, 2);  // disk
+        put_le(*out, 0, 2);  // internal attributes
+        put_le(*out, 0, 4);  // external attributes
+        put_le(*out, offset, 4);
+      }
+      out->insert(out->end(), m.name.begin(), m.name.end());
+      if (zip64) {
+        put_le(*out, 1, 2);
+        put_le(*out, 16, 2);
+        put_le(*out, size, 8);
+        put_le(*out, comp_size, 8);
+      }
+      if (!central) out->insert(out->end(), m.data.begin(), m.data.end());
+    }
+  }
+  const std::size_t cd_offset = z.size();
+  z.insert(z.end(), cd.begin(), cd.end());
+  put_le(z, 0x06054b50, 4);
+  put_le(z, 0, 4);
+  put_le(z, members.size(), 2);
+  put_le(z, members.size(), 2);
+  put_le(z, cd.size(), 4);
+  put_le(z, cd_offset, 4);
+  put_le(z, 0, 2);
+  return z;
+}
+
+Bytes npy_of(const Array& a) { return logz::io::encode_npy(a); }
+
+TEST_F(IoTest, NpzHandBuiltArchiveReads) {
+  // The builder itself is sound: what the refusals below change is what makes them fail.
+  const Bytes w = npy_of(sample_matrix());
+  const std::string p = write("ok.npz", make_zip({stored("W.npy", w), deflated("d.npy", w)}));
+  EXPECT_EQ(logz::io::read_npz(p),
+            (std::map<std::string, Array>{{"W", sample_matrix()}, {"d", sample_matrix()}}));
+}
+
+TEST_F(IoTest, NpzTruncatedArchiveNamesTheFile) {
+  logz::io::write_npz(path("w.npz"), sample_arrays(), true);
+  const Bytes good = read_all(path("w.npz"));
+  const std::string p = write("cut.npz", Bytes(good.begin(), good.begin() + good.size() / 2));
+  expect_input_error([&] { logz::io::read_npz(p); },
+                     {p + ": expected a ZIP", "end-of-central-directory", "truncated"});
+}
+
+TEST_F(IoTest, NpzTwoMembersOfOneNameAreRefused) {
+  // numpy.load would silently take the second 'a'; a lookup by name the first.
+  const std::string p = write("dup.npz", make_zip({stored("a.npy", npy_of(Array{{1}, {1}})),
+                                                   stored("b.npy", npy_of(Array{{1}, {2}})),
+                                                   stored("a.npy", npy_of(Array{{2}, {3, 4}}))}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": a: expected one member", "two"});
+  expect_input_error([&] { logz::io::read_npz_array(p, "b"); }, {p + ": a:", "two"});
+}
+
+TEST_F(IoTest, NpzMemberThatIsNotANpyNamesFileAndKey) {
+  const Bytes text = {'h', 'e', 'l', 'l', 'o'};
+  const std::string p = write("text.npz", make_zip({deflated("t.npy", text)}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": t: magic", "'hello'"});
+  Bytes cut = npy_of(sample_matrix());
+  cut.resize(cut.size() - 8);
+  const std::string q = write("short.npz", make_zip({stored("W.npy", cut)}));
+  expect_input_error([&] { logz::io::read_npz_array(q, "W"); }, {q + ": W: data", "96 bytes"});
+}
+
+// The central directory's sizes are checked against the member's .npy header before the
+// member is inflated: a directory that lies is an error naming the member, never a crash.
+TEST_F(IoTest, NpzCentralDirectorySizeThatLiesIsRefused) {
+  const Bytes w = npy_of(sample_matrix());
+  // Stored: the directory claims 8 more bytes than the member has (both sizes, consistently).
+  ZipMember longer = stored("W.npy", w);
+  longer.size = longer.local_size = w.size() + 8;
+  longer.data.resize(w.size() + 8, 0);
+  const std::string p = write("longer.npz", make_zip({longer}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": W: data", "trailing bytes"});
+  // Deflated: the directory claims more, or fewer, bytes than the stream inflates to.
+  for (const long delta : {64L, -64L}) {
+    ZipMember lie = deflated("W.npy", w);
+    lie.size = lie.local_size = w.size() + static_cast<std::uint64_t>(delta);
+    const std::string q = write("lie" + std::to_string(delta) + ".npz", make_zip({lie}));
+    expect_input_error([&] { logz::io::read_npz(q); }, {q + ": W: data", "archive member"});
+  }
+  // Stored, the directory and the local header disagree on the size.
+  ZipMember mixed = stored("W.npy", w);
+  mixed.size = w.size() - 8;
+  const std::string r = write("mixed.npz", make_zip({mixed}));
+  expect_input_error([&] { logz::io::read_npz(r); }, {r + ": W.npy", "equal sizes"});
+}
+
+// A member claiming 10^12 float64 elements (8 TB) in an archive of about 1 MB: refused from
+// its sizes before anything is inflated or allocated (an 8 TB allocation would throw
+// std::bad_alloc, not InputError).
+TEST_F(IoTest, NpzMemberClaimingMoreThanTheArchiveCanHoldIsRefused) {
+  Bytes claim =
+      make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }", {});
+  Bytes noise(1 << 20);
+  std::uint32_t x = 12345;
+  for (unsigned char& c : noise)
+    c = static_cast<unsigned char>((x = x * 1664525u + 1013904223u) >> 24);
+  claim.insert(claim.end(), noise.begin(), noise.end());  // incompressible: ~1 MB deflated
+  // The directory tells the truth about the member's size: the .npy header is what lies.
+  const std::string p = write("honest_dir.npz", make_zip({deflated("x.npy", claim)}));
+  expect_input_error([&] { logz::io::read_npz(p); },
+                     {p + ": x: data", "8000000000000 bytes", "archive member"});
+  // The directory backs the header's claim: deflate cannot reach 8 TB from 1 MB.
+  ZipMember forged = deflated("x.npy", claim);
+  forged.size = forged.local_size = 8000000000000ULL + 128;
+  const std::string q = write("forged.npz", make_zip({forged}));
+  expect_input_error([&] { logz::io::read_npz(q); }, {q + ": x.npy", "forged size"});
+  // ... nor can a stored member be larger than the archive.
+  ZipMember big = stored("x.npy", claim);
+  big.size = big.local_size = big.comp_size = 8000000000000ULL + 128;
+  const std::string r = write("stored_big.npz", make_zip({big}));
+  expect_input_error([&] { logz::io::read_npz(r); },
+                     {r + ": x.npy", "8000000000128 compressed bytes", "more than the archive"});
+}
+
+// A 1 MB member whose stream inflates to 1 GiB while its header and directory say 208 bytes:
+// reading stops one byte past the 208, so the bomb is refused without being inflated.
+TEST_F(IoTest, NpzMemberInflatingPastItsSizeIsRefused) {
+  const Bytes npy = npy_of(Array{{10}, std::vector<double>(10, 1.0)});
+  // Deflate blocks ending on a full flush can be concatenated: 1024 copies of the blocks of
+  // 1 MiB of zeros, then an empty final block.
+  Bytes stream = raw_deflate(npy, Z_FULL_FLUSH);
+  const Bytes mib = raw_deflate(Bytes(1 << 20, 0), Z_FULL_FLUSH);
+  for (int i = 0; i < 1024; ++i) stream.insert(stream.end(), mib.begin(), mib.end());
+  const Bytes end = raw_deflate({});
+  stream.insert(stream.end(), end.begin(), end.end());
+  ASSERT_LT(stream.size(), 2u << 20);
+  const ZipMember bomb{"b.npy", stream, 8, crc_of(npy), npy.size(), npy.size()};
+  const std::string p = write("bomb.npz", make_zip({bomb}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": b: data", "got more"});
+}
+
+// ZIP data after other bytes (a self-extracting archive): read when the directory's offsets
+// count from the start of the file, as `zip -A` makes them; a clear error when they do not.
+TEST_F(IoTest, NpzAfterPrefixBytes) {
+  const std::string stub = "#!/bin/sh\necho not an archive\nexit 0\n";
+  const Bytes zip = make_zip({stored("W.npy", npy_of(sample_matrix()))});
+  Bytes unadjusted(stub.begin(), stub.end());
+  unadjusted.insert(unadjusted.end(), zip.begin(), zip.end());
+  Bytes adjusted = unadjusted;
+  const auto shift = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(adjusted[at + i]) << (8 * i);
+    v += static_cast<std::uint32_t>(stub.size());
+    for (int i = 0; i < 4; ++i) adjusted[at + i] = static_cast<unsigned char>(v >> (8 * i));
+  };
+  const std::size_t eocd = adjusted.size() - 22;
+  const std::size_t cd = stub.size() + (zip.size() - 22 - 46 - 5);
+  shift(cd + 42);    // the member's local header offset
+  shift(eocd + 16);  // the central directory's offset
+  const std::string p = write("sfx.npz", adjusted);
+  EXPECT_EQ(logz::io::read_npz_array(p, "W"), sample_matrix());
+  const std::string q = write("sfx_unadjusted.npz", unadjusted);
+  try {
+    EXPECT_EQ(logz::io::read_npz_array(q, "W"), sample_matrix());
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(q + ": expected a ZIP"), std::string::npos) << e.what();
+  }
+}
+
+// Arrays of every dtype go into an archive as themselves, stored or deflated.
+TEST_F(IoTest, NpzKeepsEveryDtype) {
+  const std::map<std::string, Array> arrays = {
+      {"f8", Array{{2}, {0.25, -1e300}}},
+      {"f4", Array{{2}, std::vector<float>{0.5f, 3.0f}}},
+      {"u1", Array{{2, 3}, std::vector<std::uint8_t>{0, 1, 2, 253, 254, 255}}},
+      {"i8", Array{{1}, std::vector<std::int64_t>{-(1LL << 60)}}},
+      {"i4", Array{{2}, std::vector<std::int32_t>{-1, 1}}},
+      {"b1", Array{{2}, std::vector<logz::io::Bool>{{1}, {0}}}},
+  };
+  for (bool compress : {false, true}) {
+    const std::string p = path(compress ? "dc.npz" : "ds.npz");
+    logz::io::write_npz(p, arrays, compress);
+    EXPECT_EQ(logz::io::read_npz(p), arrays) << compress;
+    EXPECT_EQ(logz::io::read_npz_array(p, "u1").dtype(), Dtype::uint8);
+  }
 }
 
 TEST_F(IoTest, WriteNpzRejectsEmptyKey) {
