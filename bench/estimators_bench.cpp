@@ -84,7 +84,7 @@ void BM_MbarHarmonic100x10000(benchmark::State& state) {
   constexpr int k_states = 100, per_state = 10000;
   std::vector<double> x;
   if (const char* path = std::getenv("LOGZ_BENCH_MBAR_SAMPLES")) {
-    x = logz::io::read_npy(path).data;
+    x = logz::io::read_npy(path).to_doubles();
   } else {
     for (int k = 0; k < k_states; ++k)
       for (int n = 0; n < per_state; ++n) {

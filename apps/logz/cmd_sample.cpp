@@ -42,7 +42,7 @@ std::function<int()> add_sample_command(CLI::App& app) {
       const auto& r = run.result;
       io::Array a;
       a.shape = {r.num_draws, r.num_chains, static_cast<std::size_t>(r.dim)};
-      a.data = r.draws;
+      a.doubles() = r.draws;
       io::write_npy(args->output, a);
     }
     if (!args->json.empty()) write_text_file(args->json, sample_to_json(run).dump(2) + "\n");

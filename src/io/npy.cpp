@@ -1,5 +1,9 @@
 #include "logz/io/npy.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstdint>
@@ -12,6 +16,7 @@
 #include <utility>
 
 #include "logz/core/error.hpp"
+#include "npy_stream.hpp"
 
 namespace logz::io {
 namespace {
@@ -19,6 +24,9 @@ namespace {
 constexpr unsigned char kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 constexpr std::size_t kMaxDims = 64;
 constexpr int kMaxNesting = 32;
+// NumPy itself refuses headers over 10,000 bytes unless told otherwise; a header claiming more
+// than this is corrupt, and is refused before a buffer of that size is allocated.
+constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
 
 // Printable ASCII kept, everything else as \xNN; cut to max_chars with "...".
 std::string printable(std::string_view text, std::size_t max_chars = 48) {
@@ -50,7 +58,11 @@ std::string describe_start(std::span<const unsigned char> bytes) {
   if (bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && bytes[2] == 3 && bytes[3] == 4) {
     return "a ZIP archive (an .npz file?)";
   }
-  return "'" + printable(as_chars(bytes.first(std::min<std::size_t>(bytes.size(), 8)))) + "'";
+  // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on "'" + string + "'" once inlined.
+  std::string quoted = "'";
+  quoted += printable(as_chars(bytes.first(std::min<std::size_t>(bytes.size(), 8))));
+  quoted += "'";
+  return quoted;
 }
 
 // ---------------------------------------------------------------- header dict literal
@@ -148,6 +160,14 @@ class HeaderParser {
         if (peek() != ':') fail("':' after a dict key");
         ++pos_;
         PyValue value = parse_value(depth + 1);
+        // NumPy's literal_eval keeps the last of repeated keys; an ambiguous header is refused.
+        for (const auto& entry : v.dict) {
+          if (entry.first == key) {
+            fail_input(
+                source_, printable(key),
+                "each key once in the header dict, got it twice in '" + printable(text_, 96) + "'");
+          }
+        }
         v.dict.emplace_back(std::move(key), std::move(value));
         skip_space();
         if (peek() == ',') {
@@ -210,131 +230,58 @@ class HeaderParser {
 
 // ---------------------------------------------------------------- dtypes
 
-enum class Elem { kF4, kF8, kI1, kI2, kI4, kI8, kU1, kU2, kU4, kU8, kBool };
+// The descriptor codes of the dtypes, in Dtype order; '<' or '>' (or '|', '=') before them.
+constexpr std::array<std::string_view, kNumDtypes> kTypeCodes = {"f8", "f4", "i8", "i4", "i2", "i1",
+                                                                 "u8", "u4", "u2", "u1", "b1"};
 
-struct Dtype {
-  Elem elem = Elem::kF8;
-  std::size_t itemsize = 8;
+struct Descr {
+  Dtype dtype = Dtype::float64;
   bool big_endian = false;
 };
 
-[[noreturn]] void fail_dtype(const std::string& descr, const std::string& source) {
-  fail_input(source, "descr",
-             "a dtype among float64, float32, int8/16/32/64, uint8/16/32/64, bool (e.g. '<f8'), "
-             "got '" +
-                 printable(descr) + "'");
-}
-
-Dtype parse_descr(const std::string& descr, const std::string& source) {
-  const auto unsupported = [&]() { fail_dtype(descr, source); };
-  if (descr.size() < 3) unsupported();
-  Dtype d;
-  switch (descr[0]) {
-    case '<':
-      d.big_endian = false;
-      break;
-    case '>':
-      d.big_endian = true;
-      break;
-    case '|':  // "not applicable": only meaningful for 1-byte types; treat as native
-    case '=':
-      d.big_endian = std::endian::native == std::endian::big;
-      break;
-    default:
-      unsupported();
+Descr parse_descr(const std::string& descr, const std::string& source) {
+  Descr d;
+  const auto code =
+      std::find(kTypeCodes.begin(), kTypeCodes.end(),
+                std::string_view(descr).substr(std::min<std::size_t>(1, descr.size())));
+  const char order = descr.empty() ? '\0' : descr[0];
+  if (descr.size() != 3 || code == kTypeCodes.end() ||
+      (order != '<' && order != '>' && order != '|' && order != '=')) {
+    fail_input(source, "descr",
+               "a dtype among float64, float32, int8/16/32/64, uint8/16/32/64, bool (e.g. '<f8'), "
+               "got '" +
+                   printable(descr) + "'");
   }
-  struct Code {
-    std::string_view code;
-    Elem elem;
-    std::size_t itemsize;
-  };
-  static constexpr Code kCodes[] = {
-      {"f8", Elem::kF8, 8}, {"f4", Elem::kF4, 4}, {"i1", Elem::kI1, 1},  {"i2", Elem::kI2, 2},
-      {"i4", Elem::kI4, 4}, {"i8", Elem::kI8, 8}, {"u1", Elem::kU1, 1},  {"u2", Elem::kU2, 2},
-      {"u4", Elem::kU4, 4}, {"u8", Elem::kU8, 8}, {"b1", Elem::kBool, 1}};
-  const std::string_view code = std::string_view(descr).substr(1);
-  for (const Code& c : kCodes) {
-    if (c.code == code) {
-      d.elem = c.elem;
-      d.itemsize = c.itemsize;
-      return d;
-    }
-  }
-  fail_dtype(descr, source);
+  d.dtype = static_cast<Dtype>(code - kTypeCodes.begin());
+  // '|' ("not applicable") only makes sense for one-byte types; like '=' it means native.
+  d.big_endian = order == '>' || (order != '<' && std::endian::native == std::endian::big);
+  return d;
 }
 
-template <typename U>
-U load_uint(const unsigned char* p, bool big_endian) {
-  U u = 0;
-  if (big_endian) {
-    for (std::size_t i = 0; i < sizeof(U); ++i) u = static_cast<U>((u << 8) | p[i]);
-  } else {
-    for (std::size_t i = sizeof(U); i-- > 0;) u = static_cast<U>((u << 8) | p[i]);
-  }
-  return u;
+std::string descr_of(Dtype dtype) {
+  const char order = dtype_size(dtype) == 1 ? '|' : '<';
+  return order + std::string(kTypeCodes[static_cast<std::size_t>(dtype)]);
 }
 
-template <>
-std::uint8_t load_uint<std::uint8_t>(const unsigned char* p, bool) {
-  return p[0];
+std::uint64_t load_le(const unsigned char* p, std::size_t n) {
+  std::uint64_t v = 0;
+  for (std::size_t i = n; i-- > 0;) v = (v << 8) | p[i];
+  return v;
 }
 
-template <typename T, typename U>
-void convert(const unsigned char* src, std::size_t n, bool big_endian, double* out) {
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = static_cast<double>(std::bit_cast<T>(load_uint<U>(src + i * sizeof(U), big_endian)));
-  }
-}
-
-void convert_elements(const unsigned char* src, std::size_t n, const Dtype& d, double* out) {
-  const bool big = d.big_endian;
-  switch (d.elem) {
-    case Elem::kF8:
-      if (n == 0) break;
-      if (!big && std::endian::native == std::endian::little) {
-        std::memcpy(out, src, n * sizeof(double));
-      } else {
-        convert<double, std::uint64_t>(src, n, big, out);
-      }
-      break;
-    case Elem::kF4:
-      convert<float, std::uint32_t>(src, n, big, out);
-      break;
-    case Elem::kI1:
-      convert<std::int8_t, std::uint8_t>(src, n, big, out);
-      break;
-    case Elem::kI2:
-      convert<std::int16_t, std::uint16_t>(src, n, big, out);
-      break;
-    case Elem::kI4:
-      convert<std::int32_t, std::uint32_t>(src, n, big, out);
-      break;
-    case Elem::kI8:
-      convert<std::int64_t, std::uint64_t>(src, n, big, out);
-      break;
-    case Elem::kU1:
-      convert<std::uint8_t, std::uint8_t>(src, n, big, out);
-      break;
-    case Elem::kU2:
-      convert<std::uint16_t, std::uint16_t>(src, n, big, out);
-      break;
-    case Elem::kU4:
-      convert<std::uint32_t, std::uint32_t>(src, n, big, out);
-      break;
-    case Elem::kU8:
-      convert<std::uint64_t, std::uint64_t>(src, n, big, out);
-      break;
-    case Elem::kBool:
-      for (std::size_t i = 0; i < n; ++i) out[i] = src[i] != 0 ? 1.0 : 0.0;
-      break;
+// Reverses the bytes of every itemsize-byte element in place.
+void swap_bytes(std::span<std::byte> data, std::size_t itemsize) {
+  for (std::size_t off = 0; off + itemsize <= data.size(); off += itemsize) {
+    std::reverse(data.begin() + static_cast<std::ptrdiff_t>(off),
+                 data.begin() + static_cast<std::ptrdiff_t>(off + itemsize));
   }
 }
 
 // Reorders a Fortran-order (column-major) buffer into C order.
-std::vector<double> fortran_to_c(const std::vector<double>& f,
-                                 const std::vector<std::size_t>& shape) {
+template <typename T>
+std::vector<T> fortran_to_c(const std::vector<T>& f, const std::vector<std::size_t>& shape) {
   const std::size_t nd = shape.size();
-  std::vector<double> c(f.size());
+  std::vector<T> c(f.size());
   if (f.empty()) return c;
   std::vector<std::size_t> c_stride(nd, 1);
   for (std::size_t k = nd - 1; k-- > 0;) c_stride[k] = c_stride[k + 1] * shape[k + 1];
@@ -361,17 +308,185 @@ const PyValue* find_key(const PyValue& dict, std::string_view key) {
   return nullptr;
 }
 
-}  // namespace
+// ---------------------------------------------------------------- header
 
-// ---------------------------------------------------------------- public API
+// What the header dict says about the data that follow it.
+struct Header {
+  std::string descr_text;  // as the file spells it, for messages
+  Descr descr;
+  bool fortran_order = false;
+  std::vector<std::size_t> shape;
+  std::optional<std::size_t> data_bytes;  // nullopt: more than size_t can count
+};
 
-std::vector<unsigned char> read_file_bytes(const std::string& path) {
+Header parse_header(std::string_view text, const std::string& src) {
+  const PyValue dict = HeaderParser(text, src).parse_top();
+  const PyValue* descr = find_key(dict, "descr");
+  const PyValue* fortran = find_key(dict, "fortran_order");
+  const PyValue* shape_v = find_key(dict, "shape");
+  if (descr == nullptr || fortran == nullptr || shape_v == nullptr) {
+    fail_input(
+        src, "header",
+        "the keys 'descr', 'fortran_order' and 'shape', got header '" + printable(text, 96) + "'");
+  }
+  if (descr->kind != PyValue::Kind::kString) {
+    fail_input(src, "descr", "a simple dtype string such as '<f8', got a structured dtype");
+  }
+  Header h;
+  h.descr_text = descr->str;
+  h.descr = parse_descr(descr->str, src);
+  if (fortran->kind != PyValue::Kind::kBool) {
+    fail_input(src, "fortran_order", "True or False");
+  }
+  h.fortran_order = fortran->boolean;
+  if (shape_v->kind != PyValue::Kind::kTuple) {
+    fail_input(src, "shape", "a tuple of non-negative integers");
+  }
+  if (shape_v->items.size() > kMaxDims) {
+    fail_input(src, "shape",
+               "at most " + std::to_string(kMaxDims) + " dimensions, got " +
+                   std::to_string(shape_v->items.size()));
+  }
+  for (const PyValue& dim : shape_v->items) {
+    if (dim.kind != PyValue::Kind::kInt || dim.negative || dim.overflow ||
+        dim.integer > std::numeric_limits<std::size_t>::max()) {
+      fail_input(src, "shape",
+                 "a tuple of non-negative integers, got '" + printable(text, 96) + "'");
+    }
+    h.shape.push_back(static_cast<std::size_t>(dim.integer));
+  }
+  const std::size_t itemsize = dtype_size(h.descr.dtype);
+  const std::optional<std::size_t> count = element_count(h.shape);
+  if (count && *count <= std::numeric_limits<std::size_t>::max() / itemsize) {
+    h.data_bytes = *count * itemsize;
+  }
+  return h;
+}
+
+// Reads until dst is full or the stream ends; returns the bytes filled.
+std::size_t read_fully(const ByteSource& read, std::span<std::byte> dst) {
+  std::size_t done = 0;
+  while (done < dst.size()) {
+    const std::size_t got = read(dst.subspan(done));
+    if (got == 0) break;
+    done += got;
+  }
+  return done;
+}
+
+[[noreturn]] void fail_truncated(const NpyStream& s, const std::string& key,
+                                 const std::string& expected, std::uint64_t got) {
+  fail_input(s.source, key,
+             expected + ", got " + std::to_string(got) + " (" + s.container + " truncated)");
+}
+
+// The header's byte order and memory order turned into the host's and C order.
+void to_host_c_order(Array& a, const Header& h) {
+  const std::size_t itemsize = dtype_size(a.dtype());
+  if (itemsize > 1 && h.descr.big_endian != (std::endian::native == std::endian::big)) {
+    swap_bytes(a.bytes(), itemsize);
+  }
+  if (a.dtype() == Dtype::boolean) {
+    for (Bool& b : a.elements<Bool>()) b.value = b.value != 0 ? 1 : 0;
+  }
+  if (h.fortran_order && a.shape.size() >= 2) {
+    std::visit([&](auto& v) { v = fortran_to_c(v, a.shape); }, a.values);
+  }
+}
+
+// Opens path for reading; InputError "path: expected a readable file (reason)" if it cannot.
+std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::string& path) {
   errno = 0;
   std::FILE* raw = std::fopen(path.c_str(), "rb");
   if (raw == nullptr) {
     fail_input(path, "", std::string("a readable file (") + std::strerror(errno) + ")");
   }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(raw, &std::fclose);
+  return {raw, &std::fclose};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- public API
+
+Array read_npy_stream(const NpyStream& s) {
+  const std::string& src = s.source;
+  // Magic (6), version (2) and header length (2 in version 1.0, 4 after).
+  std::array<unsigned char, 12> start{};
+  const std::size_t got_start =
+      read_fully(s.read, std::as_writable_bytes(std::span(start).first(
+                             static_cast<std::size_t>(std::min<std::uint64_t>(s.size, 12)))));
+  const std::span<const unsigned char> pre(start.data(), got_start);
+  if (pre.size() < sizeof(kMagic) || std::memcmp(pre.data(), kMagic, sizeof(kMagic)) != 0) {
+    fail_input(src, "magic", "a .npy file starting with \\x93NUMPY, got " + describe_start(pre));
+  }
+  if (pre.size() < 10) {
+    fail_truncated(s, "header", "at least 10 bytes of magic, version and header length",
+                   pre.size());
+  }
+  const unsigned major = pre[6];
+  const unsigned minor = pre[7];
+  if (!(major >= 1 && major <= 3 && minor == 0)) {
+    fail_input(src, "version",
+               "format version 1.0, 2.0 or 3.0, got " + std::to_string(major) + "." +
+                   std::to_string(minor));
+  }
+  const std::size_t prefix = major == 1 ? 10 : 12;
+  if (pre.size() < prefix) {
+    fail_truncated(
+        s, "header",
+        "at least " + std::to_string(prefix) + " bytes of magic, version and header length",
+        pre.size());
+  }
+  const std::uint64_t header_len = load_le(pre.data() + 8, prefix - 8);
+  if (header_len > s.size - prefix) {
+    fail_truncated(s, "header", std::to_string(header_len) + " header bytes", s.size - prefix);
+  }
+  if (header_len > kMaxHeaderBytes) {
+    fail_input(src, "header",
+               "a header of at most " + std::to_string(kMaxHeaderBytes) + " bytes, got " +
+                   std::to_string(header_len));
+  }
+  // The first bytes of a version 1.0 header came with `start`.
+  std::string header(pre.begin() + static_cast<std::ptrdiff_t>(prefix), pre.end());
+  const std::size_t already = header.size();
+  header.resize(static_cast<std::size_t>(header_len));
+  const std::size_t got_header = read_fully(
+      s.read, std::as_writable_bytes(std::span(header.data(), header.size()).subspan(already)));
+  if (already + got_header < header.size()) {
+    fail_truncated(s, "header", std::to_string(header_len) + " header bytes", already + got_header);
+  }
+  const Header h = parse_header(header, src);
+
+  const std::uint64_t available = s.size - prefix - header_len;
+  if (!h.data_bytes || *h.data_bytes != available) {
+    std::string expectation = "the data size implied by shape " + shape_to_string(h.shape) +
+                              " of '" + printable(h.descr_text) + "' (";
+    expectation += h.data_bytes ? std::to_string(*h.data_bytes) : std::string("too large");
+    expectation += " bytes), got " + std::to_string(available) + " bytes";
+    if (h.data_bytes) {
+      expectation += *h.data_bytes > available ? " (" + s.container + " truncated)"
+                                               : " (" + s.container + " has trailing bytes)";
+    }
+    fail_input(src, "data", expectation);
+  }
+  // Only now, with the size known to match, is the data buffer allocated.
+  Array a = Array::zeros(h.descr.dtype, h.shape);
+  const std::size_t got_data = read_fully(s.read, a.bytes());
+  if (got_data < *h.data_bytes) {
+    fail_truncated(s, "data", std::to_string(*h.data_bytes) + " bytes of data", got_data);
+  }
+  std::byte probe[1];
+  if (read_fully(s.read, probe) != 0) {
+    fail_input(
+        src, "data",
+        std::to_string(s.size) + " bytes in all as the " + s.container + " size says, got more");
+  }
+  to_host_c_order(a, h);
+  return a;
+}
+
+std::vector<unsigned char> read_file_bytes(const std::string& path) {
+  const auto file = open_for_reading(path);
   std::vector<unsigned char> bytes;
   std::error_code ec;
   const std::uintmax_t expected = std::filesystem::file_size(path, ec);
@@ -416,117 +531,43 @@ void write_file_bytes(const std::string& path, std::span<const unsigned char> by
 }
 
 Array parse_npy(std::span<const unsigned char> bytes, const std::string& source_name) {
-  const std::string& src = source_name;
-  if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
-    fail_input(src, "magic", "a .npy file starting with \\x93NUMPY, got " + describe_start(bytes));
-  }
-  if (bytes.size() < 10) {
-    fail_input(src, "header",
-               "at least 10 bytes of magic, version and header length, got " +
-                   std::to_string(bytes.size()) + " (file truncated)");
-  }
-  const unsigned major = bytes[6];
-  const unsigned minor = bytes[7];
-  if (!(major >= 1 && major <= 3 && minor == 0)) {
-    fail_input(src, "version",
-               "format version 1.0, 2.0 or 3.0, got " + std::to_string(major) + "." +
-                   std::to_string(minor));
-  }
-  const std::size_t prefix = major == 1 ? 10 : 12;
-  if (bytes.size() < prefix) {
-    fail_input(src, "header",
-               "at least " + std::to_string(prefix) + " bytes of magic, version and header " +
-                   "length, got " + std::to_string(bytes.size()) + " (file truncated)");
-  }
-  const std::size_t header_len = major == 1 ? load_uint<std::uint16_t>(bytes.data() + 8, false)
-                                            : load_uint<std::uint32_t>(bytes.data() + 8, false);
-  if (header_len > bytes.size() - prefix) {
-    fail_input(src, "header",
-               std::to_string(header_len) + " header bytes, got " +
-                   std::to_string(bytes.size() - prefix) + " (file truncated)");
-  }
-  const std::string_view header = as_chars(bytes.subspan(prefix, header_len));
-  const PyValue dict = HeaderParser(header, src).parse_top();
-
-  const PyValue* descr = find_key(dict, "descr");
-  const PyValue* fortran = find_key(dict, "fortran_order");
-  const PyValue* shape_v = find_key(dict, "shape");
-  if (descr == nullptr || fortran == nullptr || shape_v == nullptr) {
-    fail_input(src, "header",
-               "the keys 'descr', 'fortran_order' and 'shape', got header '" +
-                   printable(header, 96) + "'");
-  }
-  if (descr->kind != PyValue::Kind::kString) {
-    fail_input(src, "descr", "a simple dtype string such as '<f8', got a structured dtype");
-  }
-  const Dtype dtype = parse_descr(descr->str, src);
-  if (fortran->kind != PyValue::Kind::kBool) {
-    fail_input(src, "fortran_order", "True or False");
-  }
-  if (shape_v->kind != PyValue::Kind::kTuple) {
-    fail_input(src, "shape", "a tuple of non-negative integers");
-  }
-  if (shape_v->items.size() > kMaxDims) {
-    fail_input(src, "shape",
-               "at most " + std::to_string(kMaxDims) + " dimensions, got " +
-                   std::to_string(shape_v->items.size()));
-  }
-  Array out;
-  std::size_t count = 1;
-  bool too_big = false;
-  for (const PyValue& dim : shape_v->items) {
-    if (dim.kind != PyValue::Kind::kInt || dim.negative || dim.overflow ||
-        dim.integer > std::numeric_limits<std::size_t>::max()) {
-      fail_input(src, "shape",
-                 "a tuple of non-negative integers, got '" + printable(header, 96) + "'");
-    }
-    const auto n = static_cast<std::size_t>(dim.integer);
-    out.shape.push_back(n);
-    if (n != 0 && count > std::numeric_limits<std::size_t>::max() / n) too_big = true;
-    count *= n;
-  }
-  for (std::size_t n : out.shape) {
-    if (n == 0) too_big = false, count = 0;
-  }
-  if (!too_big && count > std::numeric_limits<std::size_t>::max() / dtype.itemsize) too_big = true;
-  const std::size_t available = bytes.size() - prefix - header_len;
-  if (too_big || count * dtype.itemsize != available) {
-    std::string expectation = "the data size implied by shape " + shape_to_string(out.shape) +
-                              " of '" + printable(descr->str) + "' (";
-    expectation += too_big ? std::string("too large") : std::to_string(count * dtype.itemsize);
-    expectation += " bytes), got " + std::to_string(available) + " bytes";
-    if (!too_big) {
-      expectation += count * dtype.itemsize > available ? " (file truncated)" : " (trailing bytes)";
-    }
-    fail_input(src, "data", expectation);
-  }
-  out.data.resize(count);
-  convert_elements(bytes.data() + prefix + header_len, count, dtype, out.data.data());
-  if (fortran->boolean && out.shape.size() >= 2) out.data = fortran_to_c(out.data, out.shape);
-  return out;
+  std::size_t pos = 0;
+  const ByteSource read = [&](std::span<std::byte> dst) {
+    const std::size_t n = std::min(dst.size(), bytes.size() - pos);
+    if (n > 0) std::memcpy(dst.data(), bytes.data() + pos, n);
+    pos += n;
+    return n;
+  };
+  return read_npy_stream({bytes.size(), read, source_name, "file"});
 }
 
 Array read_npy(const std::string& path) {
-  const std::vector<unsigned char> bytes = read_file_bytes(path);
-  return parse_npy(bytes, path);
+  const auto file = open_for_reading(path);
+  struct stat st {};
+  if (::fstat(::fileno(file.get()), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return parse_npy(read_file_bytes(path), path);  // a pipe or device: no size to go by
+  }
+  const ByteSource read = [&](std::span<std::byte> dst) {
+    errno = 0;
+    const std::size_t got = std::fread(dst.data(), 1, dst.size(), file.get());
+    if (got < dst.size() && std::ferror(file.get())) {
+      fail_input(path, "",
+                 std::string("a readable file (") + std::strerror(errno != 0 ? errno : EIO) + ")");
+    }
+    return got;
+  };
+  return read_npy_stream({static_cast<std::uint64_t>(st.st_size), read, path, "file"});
 }
 
-std::vector<unsigned char> encode_npy(const Array& a) {
-  std::size_t count = 1;
-  bool overflow = false;
-  for (std::size_t n : a.shape) {
-    if (n != 0 && count > std::numeric_limits<std::size_t>::max() / n) overflow = true;
-    count *= n;
-  }
-  for (std::size_t n : a.shape) {
-    if (n == 0) overflow = false, count = 0;
-  }
-  if (overflow || count != a.data.size()) {
+std::vector<unsigned char> encode_npy_header(const Array& a) {
+  const std::optional<std::size_t> count = element_count(a.shape);
+  if (!count || *count != a.size()) {
     fail_argument("encode_npy", "a",
-                  "data.size() equal to the product of shape " + shape_to_string(a.shape) +
-                      ", got " + std::to_string(a.data.size()));
+                  "as many elements as the product of shape " + shape_to_string(a.shape) +
+                      ", got " + std::to_string(a.size()));
   }
-  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (";
+  std::string header =
+      "{'descr': '" + descr_of(a.dtype()) + "', 'fortran_order': False, 'shape': (";
   for (std::size_t i = 0; i < a.shape.size(); ++i) {
     if (i > 0) header += ", ";
     header += std::to_string(a.shape[i]);
@@ -546,22 +587,27 @@ std::vector<unsigned char> encode_npy(const Array& a) {
   header.append(pad, ' ');
   header += '\n';
 
-  std::vector<unsigned char> out(prefix + header.size() + count * sizeof(double));
+  std::vector<unsigned char> out(prefix + header.size());
   std::memcpy(out.data(), kMagic, sizeof(kMagic));
   out[6] = major;
   out[7] = 0;
   const std::size_t len = header.size();
-  for (std::size_t i = 0; i < prefix - 8; ++i)
+  for (std::size_t i = 0; i < prefix - 8; ++i) {
     out[8 + i] = static_cast<unsigned char>(len >> (8 * i));
+  }
   std::memcpy(out.data() + prefix, header.data(), header.size());
-  unsigned char* dst = out.data() + prefix + header.size();
-  if (std::endian::native == std::endian::little) {
-    if (count > 0) std::memcpy(dst, a.data.data(), count * sizeof(double));
-  } else {
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto u = std::bit_cast<std::uint64_t>(a.data[i]);
-      for (std::size_t b = 0; b < 8; ++b) dst[8 * i + b] = static_cast<unsigned char>(u >> (8 * b));
-    }
+  return out;
+}
+
+std::vector<unsigned char> encode_npy(const Array& a) {
+  std::vector<unsigned char> out = encode_npy_header(a);
+  const std::size_t header_size = out.size();
+  const std::span<const std::byte> data = a.bytes();
+  out.resize(header_size + data.size());
+  if (!data.empty()) std::memcpy(out.data() + header_size, data.data(), data.size());
+  // .npy data are little-endian, as the header says.
+  if (std::endian::native == std::endian::big) {
+    swap_bytes(std::as_writable_bytes(std::span(out).subspan(header_size)), dtype_size(a.dtype()));
   }
   return out;
 }

@@ -81,14 +81,14 @@ std::vector<double> numbers_from_array(const Array& a, const std::string& path) 
                "a 1-D array, or a 2-D array with one row or one column, got shape " +
                    shape_to_string(a.shape));
   }
-  if (a.data.empty()) fail_input(path, "", "at least one number, got an empty array");
-  for (std::size_t i = 0; i < a.data.size(); ++i) {
-    if (!std::isfinite(a.data[i])) {
+  if (a.doubles().empty()) fail_input(path, "", "at least one number, got an empty array");
+  for (std::size_t i = 0; i < a.doubles().size(); ++i) {
+    if (!std::isfinite(a.doubles()[i])) {
       fail_input(path, "element " + std::to_string(i),
-                 "a finite number, got " + describe_non_finite(a.data[i]));
+                 "a finite number, got " + describe_non_finite(a.doubles()[i]));
     }
   }
-  return a.data;
+  return a.doubles();
 }
 
 std::vector<double> numbers_from_text(std::string_view text, const std::string& path) {
@@ -145,7 +145,7 @@ std::vector<double> read_numbers(const std::string& path) {
   const std::vector<unsigned char> bytes = read_file_bytes(path);
   const bool npy_magic =
       bytes.size() >= 6 && bytes[0] == 0x93 && std::memcmp(bytes.data() + 1, "NUMPY", 5) == 0;
-  if (ends_with_npy(path) || npy_magic) return numbers_from_array(parse_npy(bytes, path), path);
+  if (ends_with_npy(path) || npy_magic) return numbers_from_array(parse_npy(bytes, path).to_float64(), path);
   if (bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && bytes[2] == 3 && bytes[3] == 4) {
     fail_input(path, "", "a text file of numbers or a .npy file, got a ZIP archive (.npz?)");
   }

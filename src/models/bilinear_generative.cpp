@@ -14,11 +14,11 @@ constexpr double kLog2 = 0.69314718055994530942;
 std::string shape(const Eigen::MatrixXd& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
 
 Eigen::MatrixXd read_matrix(const std::string& path, const std::string& key, const std::string& expected) {
-  const io::Array a = io::read_npz_array(path, key);
+  const io::Array a = io::read_npz_array(path, key).to_float64();
   if (a.ndim() != 2) fail_input(path, key, "a 2-D array (" + expected + "), got " + io::shape_to_string(a.shape));
   Eigen::MatrixXd m(a.rows(), a.cols());
   for (std::size_t i = 0; i < a.rows(); ++i)
-    for (std::size_t j = 0; j < a.cols(); ++j) m(i, j) = a.data[i * a.cols() + j];
+    for (std::size_t j = 0; j < a.cols(); ++j) m(i, j) = a.doubles()[i * a.cols() + j];
   return m;
 }
 }  // namespace

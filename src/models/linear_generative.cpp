@@ -32,11 +32,11 @@ LinearGenerative::LinearGenerative(Eigen::MatrixXd phi, double sigma_noise, Prio
 
 LinearGenerative LinearGenerative::load(const std::string& path, double sigma_noise, PriorType prior,
                                         const std::string& key) {
-  const io::Array a = io::read_npz_array(path, key);
+  const io::Array a = io::read_npz_array(path, key).to_float64();
   if (a.ndim() != 2) fail_input(path, key, "a 2-D array (M x L), got " + io::shape_to_string(a.shape));
   Eigen::MatrixXd P(a.rows(), a.cols());
   for (std::size_t i = 0; i < a.rows(); ++i)
-    for (std::size_t j = 0; j < a.cols(); ++j) P(i, j) = a.data[i * a.cols() + j];
+    for (std::size_t j = 0; j < a.cols(); ++j) P(i, j) = a.doubles()[i * a.cols() + j];
   return LinearGenerative(std::move(P), sigma_noise, prior, path);
 }
 

@@ -31,19 +31,19 @@ Eigen::VectorXd softplus_column_sums_and_sigmoid(Eigen::MatrixXd& y) {
 }
 
 Eigen::MatrixXd read_matrix(const std::string& path, const std::string& key, const std::string& expected) {
-  const io::Array a = io::read_npz_array(path, key);
+  const io::Array a = io::read_npz_array(path, key).to_float64();
   if (a.ndim() != 2) fail_input(path, key, "a 2-D array (" + expected + "), got " + io::shape_to_string(a.shape));
   Eigen::MatrixXd m(a.rows(), a.shape[1]);
   for (std::size_t i = 0; i < a.rows(); ++i)
-    for (std::size_t j = 0; j < a.shape[1]; ++j) m(i, j) = a.data[i * a.shape[1] + j];
+    for (std::size_t j = 0; j < a.shape[1]; ++j) m(i, j) = a.doubles()[i * a.shape[1] + j];
   return m;
 }
 
 Eigen::VectorXd read_vector(const std::string& path, const std::string& key, const std::string& expected) {
-  const io::Array a = io::read_npz_array(path, key);
+  const io::Array a = io::read_npz_array(path, key).to_float64();
   if (a.ndim() != 1 && !(a.ndim() == 2 && a.shape[1] == 1))
     fail_input(path, key, "a 1-D array (" + expected + "), got " + io::shape_to_string(a.shape));
-  return Eigen::Map<const Eigen::VectorXd>(a.data.data(), static_cast<Eigen::Index>(a.size()));
+  return Eigen::Map<const Eigen::VectorXd>(a.doubles().data(), static_cast<Eigen::Index>(a.size()));
 }
 
 }  // namespace

@@ -46,15 +46,15 @@ ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::
 }
 
 ProductOfExperts ProductOfExperts::load(const std::string& path, ExpertType type, const PoeKeys& keys) {
-  const io::Array phi = io::read_npz_array(path, keys.filters);
-  const io::Array lambda = io::read_npz_array(path, keys.lambda);
+  const io::Array phi = io::read_npz_array(path, keys.filters).to_float64();
+  const io::Array lambda = io::read_npz_array(path, keys.lambda).to_float64();
   if (phi.ndim() != 2) fail_input(path, keys.filters, "a 2-D array (L x d), got " + io::shape_to_string(phi.shape));
   if (lambda.ndim() != 1 && !(lambda.ndim() == 2 && lambda.cols() == 1))
     fail_input(path, keys.lambda, "a 1-D array (L), got " + io::shape_to_string(lambda.shape));
   Eigen::MatrixXd P(phi.rows(), phi.cols());
   for (std::size_t i = 0; i < phi.rows(); ++i)
-    for (std::size_t j = 0; j < phi.cols(); ++j) P(i, j) = phi.data[i * phi.cols() + j];
-  Eigen::VectorXd l = Eigen::Map<const Eigen::VectorXd>(lambda.data.data(), static_cast<Eigen::Index>(lambda.size()));
+    for (std::size_t j = 0; j < phi.cols(); ++j) P(i, j) = phi.doubles()[i * phi.cols() + j];
+  Eigen::VectorXd l = Eigen::Map<const Eigen::VectorXd>(lambda.doubles().data(), static_cast<Eigen::Index>(lambda.size()));
   return ProductOfExperts(type, std::move(P), std::move(l), path);
 }
 

@@ -34,9 +34,9 @@ void RbmParameters::validate(const std::string& source, const RbmKeys& keys) con
 }
 
 RbmParameters load_rbm(const std::string& path, const RbmKeys& keys) {
-  const io::Array w = io::read_npz_array(path, keys.weights);
-  const io::Array a = io::read_npz_array(path, keys.visible_bias);
-  const io::Array b = io::read_npz_array(path, keys.hidden_bias);
+  const io::Array w = io::read_npz_array(path, keys.weights).to_float64();
+  const io::Array a = io::read_npz_array(path, keys.visible_bias).to_float64();
+  const io::Array b = io::read_npz_array(path, keys.hidden_bias).to_float64();
   if (w.ndim() != 2)
     fail_input(path, keys.weights, "a 2-D array (visible x hidden), got shape " + io::shape_to_string(w.shape));
   auto as_vector = [&](const io::Array& x, const std::string& key) {
@@ -48,9 +48,9 @@ RbmParameters load_rbm(const std::string& path, const RbmKeys& keys) {
   RbmParameters p;
   const auto m = static_cast<Eigen::Index>(w.shape[0]), j = static_cast<Eigen::Index>(w.shape[1]);
   // io::Array is row-major.
-  p.W = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(w.data.data(), m, j);
-  p.a = Eigen::Map<const Eigen::VectorXd>(a.data.data(), static_cast<Eigen::Index>(a.size()));
-  p.b = Eigen::Map<const Eigen::VectorXd>(b.data.data(), static_cast<Eigen::Index>(b.size()));
+  p.W = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(w.doubles().data(), m, j);
+  p.a = Eigen::Map<const Eigen::VectorXd>(a.doubles().data(), static_cast<Eigen::Index>(a.size()));
+  p.b = Eigen::Map<const Eigen::VectorXd>(b.doubles().data(), static_cast<Eigen::Index>(b.size()));
   p.validate(path, keys);
   return p;
 }
@@ -60,8 +60,8 @@ void save_rbm(const std::string& path, const RbmParameters& rbm, const RbmKeys& 
   std::map<std::string, io::Array> arrays;
   io::Array w;
   w.shape = {static_cast<std::size_t>(rbm.W.rows()), static_cast<std::size_t>(rbm.W.cols())};
-  w.data.resize(rbm.W.size());
-  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(w.data.data(), rbm.W.rows(),
+  w.doubles().resize(rbm.W.size());
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(w.doubles().data(), rbm.W.rows(),
                                                                                       rbm.W.cols()) = rbm.W;
   arrays[keys.weights] = std::move(w);
   arrays[keys.visible_bias] = io::Array{{static_cast<std::size_t>(rbm.a.size())},

@@ -121,13 +121,13 @@ DataSet read_data(Config& config, int dim, const DataSampler& sampler, const std
     const std::string file = resolve_config_path(config, s.get_string("file", std::nullopt));
     const bool npz = file.size() > 4 && file.substr(file.size() - 4) == ".npz";
     const std::string key = npz ? s.get_string("key", "X") : "";
-    const io::Array a = npz ? io::read_npz_array(file, key) : io::read_npy(file);
+    const io::Array a = (npz ? io::read_npz_array(file, key) : io::read_npy(file)).to_float64();
     if (a.ndim() != 2 || a.cols() != static_cast<std::size_t>(dim))
       fail_input(file, npz ? key : "data",
                  fmt::format("an N x {} array (one data point per row), got {}", dim, io::shape_to_string(a.shape)));
     d.X.resize(dim, static_cast<Eigen::Index>(a.rows()));
     for (std::size_t i = 0; i < a.rows(); ++i)
-      for (int j = 0; j < dim; ++j) d.X(j, static_cast<Eigen::Index>(i)) = a.data[i * a.cols() + static_cast<std::size_t>(j)];
+      for (int j = 0; j < dim; ++j) d.X(j, static_cast<Eigen::Index>(i)) = a.doubles()[i * a.cols() + static_cast<std::size_t>(j)];
     if (!d.X.allFinite()) fail_input(file, npz ? key : "data", "finite values");
     if (d.X.cols() < 1) fail_input(file, npz ? key : "data", "at least one data point");
     d.description = {{"source", "file"}, {"file", file}, {"num_points", d.X.cols()}};

@@ -13,7 +13,7 @@ namespace {
 
 // Grey levels in [0, 1] (pixels x N, one image per column) from a .npy matrix N x pixels.
 Eigen::MatrixXd read_npy_grey_levels(const std::string& path) {
-  const io::Array a = io::read_npy(path);
+  const io::Array a = io::read_npy(path).to_float64();
   if (a.ndim() != 2 || a.shape[0] < 1 || a.shape[1] < 1)
     fail_input(path, "shape",
                "a 2-D array, one example per row (N x pixels), got " + io::shape_to_string(a.shape));
@@ -21,7 +21,7 @@ Eigen::MatrixXd read_npy_grey_levels(const std::string& path) {
   Eigen::MatrixXd grey(m, n);
   for (Eigen::Index r = 0; r < n; ++r)
     for (Eigen::Index c = 0; c < m; ++c) {
-      const double x = a.data[static_cast<std::size_t>(r * m + c)];
+      const double x = a.doubles()[static_cast<std::size_t>(r * m + c)];
       if (!(x >= 0.0 && x <= 1.0))
         fail_input(path, fmt::format("[{}, {}]", r, c),
                    fmt::format("grey levels or binary values in [0, 1], got {}", x));

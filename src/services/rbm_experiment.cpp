@@ -34,7 +34,7 @@ namespace {
 Eigen::MatrixXd load_rows(const std::string& path, const std::string& key, int num_visible,
                           std::optional<double> threshold) {
   const bool npz = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npz") == 0;
-  const io::Array a = npz ? io::read_npz_array(path, key) : io::read_npy(path);
+  const io::Array a = (npz ? io::read_npz_array(path, key) : io::read_npy(path)).to_float64();
   const std::string where = npz ? key : "array";
   if (a.ndim() != 2 || a.shape[1] != static_cast<std::size_t>(num_visible) || a.shape[0] < 1)
     fail_input(path, where,
@@ -44,7 +44,7 @@ Eigen::MatrixXd load_rows(const std::string& path, const std::string& key, int n
   for (std::size_t r = 0; r < a.shape[0]; ++r)
     for (int i = 0; i < num_visible; ++i) {
       const double x =
-          a.data[r * static_cast<std::size_t>(num_visible) + static_cast<std::size_t>(i)];
+          a.doubles()[r * static_cast<std::size_t>(num_visible) + static_cast<std::size_t>(i)];
       if (!std::isfinite(x))
         fail_input(path, where, fmt::format("finite values, got {} at row {} column {}", x, r, i));
       if (threshold) {

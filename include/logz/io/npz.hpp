@@ -1,6 +1,9 @@
-// NumPy .npz archives: ZIP files whose members "key.npy" are .npy images. Reading walks the
-// central directory, accepts stored and deflated members (including the ZIP64 records NumPy
-// writes) and verifies every CRC-32; writing produces a plain ZIP that numpy.load reads.
+// NumPy .npz archives: ZIP files whose members "key.npy" are .npy images, read and written
+// through libzip. Reading accepts stored and deflated members (ZIP64 records included, and
+// ZIP data preceded by other bytes as in a self-extracting archive whose offsets say so),
+// checks each member's sizes and .npy header against what the archive can hold before
+// inflating anything, reads the data straight into the Array, and verifies every CRC-32;
+// writing produces the archive numpy.savez (or savez_compressed) would.
 #pragma once
 
 #include <map>
@@ -10,19 +13,24 @@
 
 namespace logz::io {
 
-// Reads every .npy member of an .npz archive, keyed by member name without ".npy". Members
-// whose names do not end in ".npy" (and directories) are skipped. Throws InputError naming the
-// file (and the member) when the archive or a member is malformed or fails its CRC check.
+// Reads every .npy member of an .npz archive, keyed by member name without ".npy", each in its
+// own dtype. Members whose names do not end in ".npy" (and directories) are skipped. Throws a
+// one-line InputError naming the file (and the member) when the archive or a member is
+// malformed, fails its CRC check, appears twice (numpy.load would take the last), or claims
+// more data than deflate can produce from its compressed size: such a claim is refused
+// before anything is inflated or allocated.
 std::map<std::string, Array> read_npz(const std::string& path);
 
 // Reads the one member "key.npy" (or "key") of an .npz archive. A missing key is an InputError
 // naming the file and the key and listing the keys present.
 Array read_npz_array(const std::string& path, const std::string& key);
 
-// Writes arrays as "key.npy" members ('<f8', C order), deflated when compress is true, else
-// stored; ZIP64 records are added only where sizes or offsets need them (4 GiB and beyond).
-// Throws InvalidArgument for an empty key or a malformed Array, InputError if path cannot be
-// written.
+// Writes arrays as "key.npy" members (each in its dtype, little-endian, C order), deflated
+// when compress is true, else stored; libzip adds ZIP64 records only where sizes or offsets
+// need them. The archive is written to a temporary file beside path and renamed into place,
+// so a reader never sees half an archive (an empty map gives the 22-byte empty archive,
+// written directly). Throws InvalidArgument for an empty key or a malformed Array (before
+// anything is written), InputError if path cannot be written.
 void write_npz(const std::string& path, const std::map<std::string, Array>& arrays,
                bool compress = false);
 
