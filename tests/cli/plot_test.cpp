@@ -306,4 +306,35 @@ TEST(Plot, HostileStringsFromResultFilesRunNoCommand) {
   expect_svg(budget + "/budget.svg", {"`touch e2`", "system 'touch k1'"});
 }
 
+// Numbers that are not numbers, and acceptance rates outside [0, 1], refuse the file with
+// one line naming it and the key (the key shown on one line whatever it holds), before any
+// plot is drawn.
+TEST(Plot, ResultWithBadNumbersIsRefused) {
+  const auto json = nlohmann::json::parse(read_file(small_result("numbers")));
+  const std::string dir = fresh_dir("numbers_plots");
+  const auto refused = [&](const std::string& name, const nlohmann::json& j, const std::string& needle) {
+    const std::string path = temp_path(name + ".json");
+    write_file(path, j.dump());
+    expect_one_line_error(run_cli("plot " + path + " -d " + dir), name + ".json: " + needle);
+  };
+  for (const double rate : {1.5, -0.25}) {
+    auto j = json;
+    j["forward"]["acceptance"][3] = rate;
+    refused("rate", j, "forward.acceptance: expected acceptance rates within [0, 1]");
+  }
+  auto text_rate = json;
+  text_rate["reverse"]["acceptance"][2] = "0.5";
+  refused("text_rate", text_rate, "reverse.acceptance: expected a finite number or null");
+  auto text_evidence = json;
+  text_evidence["estimates"]["bar"]["evidence"] = "6.05";
+  refused("text_evidence", text_evidence, "estimates.bar.evidence: expected a finite number or null");
+  auto not_estimate = json;
+  not_estimate["estimates"]["x\ny"] = 3;
+  refused("not_estimate", not_estimate, "estimates.x\\ny: expected an object");
+  auto text_energy = json;
+  text_energy["equilibrium_energy"][1] = true;
+  refused("text_energy", text_energy, "equilibrium_energy: expected a finite number or null");
+  EXPECT_FALSE(fs::exists(dir + "/work_histograms.png"));
+}
+
 }  // namespace

@@ -83,8 +83,8 @@ std::vector<std::string> plot_hysteresis(const ResultFile& r, const std::string&
 std::vector<std::string> plot_acceptance(const ResultFile& r, const std::string& dir, const PlotOptions& options) {
   const auto betas = betas_of(r);
   std::vector<Series> all = {
-      {"forward", kForwardColor, 1, series(r, "forward.acceptance", betas.size())},
-      {"reverse", kReverseColor, 2, series(r, "reverse.acceptance", betas.size())}};
+      {"forward", kForwardColor, 1, acceptance_series(r, "forward.acceptance", betas.size())},
+      {"reverse", kReverseColor, 2, acceptance_series(r, "reverse.acceptance", betas.size())}};
   if (!any_finite(all[0].y) && !any_finite(all[1].y))
     fail_result(r, "forward.acceptance", "finite acceptance rates (forward or reverse)");
   return plot_per_temperature(

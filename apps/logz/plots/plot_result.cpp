@@ -14,7 +14,7 @@ std::vector<std::string> plot_result(const ResultFile& r, const std::string& dir
     };
     series(r, "equilibrium_energy", n);
     energies = either(series(r, "forward.mean_energy", n), series(r, "reverse.mean_energy", n));
-    rates = either(series(r, "forward.acceptance", n), series(r, "reverse.acceptance", n));
+    rates = either(acceptance_series(r, "forward.acceptance", n), acceptance_series(r, "reverse.acceptance", n));
   }
   if (!works && !energies && !rates)
     fail_result(r, "forward", "work values or per-temperature traces (a result written by logz run --output)");

@@ -90,6 +90,14 @@ std::vector<double> series(const ResultFile& r, const std::string& key, std::siz
   return v;
 }
 
+std::vector<double> acceptance_series(const ResultFile& r, const std::string& key, std::size_t num_betas) {
+  auto v = series(r, key, num_betas);
+  for (std::size_t k = 0; k < v.size(); ++k)
+    if (v[k] < 0 || v[k] > 1)  // NaN (null) passes: no rate at that temperature
+      fail_result(r, key, fmt::format("acceptance rates within [0, 1] (entry {} is {})", k, v[k]));
+  return v;
+}
+
 std::vector<MethodValue> evidence_estimates(const ResultFile& r) {
   std::vector<MethodValue> out;
   for (const auto& [method, e] : r.json.at("estimates").items()) {

@@ -1,7 +1,7 @@
 // A result JSON of `logz run --output` as the plots read it. Every value drawn is checked as it
-// is read: a number or null (NaN, as report.cpp writes it) where numbers are expected; anything
-// else is an InputError "FILE: KEY: expected ..." on one line, whatever the file and its keys
-// are named.
+// is read: a number or null (NaN, as report.cpp writes it) where numbers are expected, and
+// acceptance rates within [0, 1]; anything else is an InputError "FILE: KEY: expected ..." on
+// one line, whatever the file and its keys are named.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -35,6 +35,9 @@ double optional_number(const ResultFile& r, const std::string& key);
 
 // A per-temperature series at `key`: one value per entry of betas, or none when absent.
 std::vector<double> series(const ResultFile& r, const std::string& key, std::size_t num_betas);
+
+// forward.acceptance or reverse.acceptance: a series of rates within [0, 1].
+std::vector<double> acceptance_series(const ResultFile& r, const std::string& key, std::size_t num_betas);
 
 // One estimator's number and its error bar (NaN when null or absent).
 struct MethodValue {
