@@ -50,6 +50,13 @@ std::string escape_control(unsigned c) {
   }
 }
 
+// '' is the only escape of a single-quoted gnuplot string.
+std::string single_quoted(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace
 
 std::string one_line(std::string_view text) {
@@ -73,16 +80,6 @@ std::string one_line(std::string_view text) {
   }
   return out;
 }
-
-namespace {
-
-std::string single_quoted(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
-
-}  // namespace
 
 std::string gnuplot_string(std::string_view text) { return single_quoted(one_line(text)); }
 
