@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "logz/core/error.hpp"
-#include "logz/services/plots.hpp"
+#include "plots/gnuplot_strings.hpp"
+#include "plots/plots.hpp"
 
 namespace logz::cli {
 
@@ -39,6 +39,7 @@ std::function<int()> add_plot_command(CLI::App& app) {
                   "Plot the estimates of all results against this config key (section.key, e.g. "
                   "schedule.num_steps; or runtime_s)");
   return [args] {
+    using namespace plots;
     PlotOptions options;
     options.formats = parse_plot_formats(args->formats);
     std::vector<ResultFile> results;
@@ -52,7 +53,7 @@ std::function<int()> add_plot_command(CLI::App& app) {
       for (const auto& r : results) {
         // Several results side by side: each one's files are named after it.
         if (results.size() > 1)
-          options.prefix = std::filesystem::path(r.source).stem().string() + "_";
+          options.prefix = file_name_part(std::filesystem::path(r.source).stem().string()) + "_";
         const auto files = plot_result(r, args->output_dir, options);
         written.insert(written.end(), files.begin(), files.end());
       }

@@ -9,8 +9,8 @@
 
 #include "commands.hpp"
 #include "logz/services/experiment.hpp"
-#include "logz/services/plots.hpp"
 #include "logz/services/report.hpp"
+#include "plots/plots.hpp"
 
 namespace logz::cli {
 
@@ -71,8 +71,8 @@ std::function<int()> add_run_command(CLI::App& app) {
     if (args->threads) config.set("run.threads=" + std::to_string(*args->threads));
     // Fail before a long run, not after it, when plots cannot be drawn.
     if (!args->plots.empty()) {
-      find_gnuplot();
-      make_plot_dir(args->plots);
+      plots::find_gnuplot();
+      plots::make_plot_dir(args->plots);
     }
     Progress progress;
     ProgressFn fn;
@@ -82,7 +82,7 @@ std::function<int()> add_run_command(CLI::App& app) {
     const nlohmann::json json = result_to_json(result);
     if (!args->output.empty()) write_text_file(args->output, json.dump(2) + "\n");
     if (!args->works_csv.empty()) write_text_file(args->works_csv, works_csv(result));
-    if (!args->plots.empty()) plot_result(ResultFile{args->config, json}, args->plots);
+    if (!args->plots.empty()) plots::plot_result(plots::ResultFile{args->config, json}, args->plots);
     return 0;
   };
 }

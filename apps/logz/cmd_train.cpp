@@ -21,6 +21,7 @@
 #include "logz/services/model_runners.hpp"
 #include "logz/services/report.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "plots/plots.hpp"
 
 namespace logz::cli {
 
@@ -100,6 +101,9 @@ int run_train_rbm(const TrainArgs& args) {
   const std::string history = out.get_string("history", "");
   const EvaluateSettings evaluation = read_evaluate_settings(config);
   const RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
+  // [tracking] plot_dir: drawn after training, so checked before it rather than after.
+  const bool plot_tracking = tracking.method == "rts" && !tracking.plot_dir.empty();
+  if (plot_tracking) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, args.config + ": tracking.csv");
 
   const ImageDataSplit split = load_image_data(data, d);
   const Eigen::MatrixXd& train = split.train;
@@ -135,6 +139,12 @@ int run_train_rbm(const TrainArgs& args) {
   }
   const RbmTrainingResult result = train_rbm(train, validation, options, on_epoch, on_update);
   if (monitor) std::cout << monitor->finish();
+  if (plot_tracking && monitor->tracked()) {
+    std::string images;
+    for (const auto& f : plots::plot_tracking_csv(tracking.csv, tracking.plot_dir))
+      images += (images.empty() ? "" : ", ") + f;
+    std::cout << fmt::format("wrote {} (the tracking plot)\n", images);
+  }
   save_rbm(weights, result.rbm);
   if (!history.empty()) write_text_file(history, csv);
   std::cout << fmt::format("wrote {} (W {} x {}, a, b) after {} epoch{}\n", weights,

@@ -11,7 +11,6 @@
 #include "logz/core/error.hpp"
 #include "logz/exact/rbm_enumeration.hpp"
 #include "logz/models/rbm_base.hpp"
-#include "logz/services/plots.hpp"
 #include "logz/io/text_file.hpp"
 
 namespace logz {
@@ -54,7 +53,6 @@ RbmTrackingSettings read_rbm_tracking_settings(Config& config, const std::string
   csv.replace_extension(".tracking.csv");
   s.csv = t.get_string("csv", csv.string());
   s.plot_dir = t.get_string("plot_dir", "");
-  if (s.method == "rts" && !s.plot_dir.empty()) find_gnuplot();  // fail before training, not after
   return s;
 }
 
@@ -131,10 +129,6 @@ std::string RbmTrainingMonitor::finish() {
   if (!tracker_) return "";
   io::write_text_file(s_.csv, csv_);
   std::string out = fmt::format("wrote {} ({} tracking steps)", s_.csv, tracker_->steps());
-  if (!s_.plot_dir.empty()) {
-    make_plot_dir(s_.plot_dir);
-    for (const auto& f : plot_tracking_csv(s_.csv, s_.plot_dir)) out += "; " + f;
-  }
   const double tracking = tracker_->seconds();
   out += fmt::format("\ntracking took {:.2f} s beside {:.2f} s of training ({:.1f}%); AIS/exact checks {:.2f} s\n",
                      tracking, training_seconds_, 100.0 * tracking / training_seconds_, checks_seconds_);

@@ -231,4 +231,110 @@ TEST(Plot, BadInputsGiveOneLineErrors) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// `s` as one word for /bin/sh, whatever it holds (line breaks, quotes, $ and backquotes).
+std::string shell_word(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// gnuplot runs in the plot folder: a command injected into a script would create its marker
+// there (or in the test's folder).
+void expect_no_marker(const std::string& dir, const std::vector<std::string>& markers) {
+  for (const auto& m : markers) {
+    EXPECT_FALSE(fs::exists(fs::path(dir) / m)) << "an injected command ran: " << m;
+    EXPECT_FALSE(fs::exists(m)) << "an injected command ran: " << m;
+  }
+}
+
+// The files listed on stdout, one per line, every one of them there.
+std::vector<std::string> listed_files(const std::string& out) {
+  std::vector<std::string> files;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_TRUE(fs::exists(line)) << line;
+    files.push_back(line);
+  }
+  return files;
+}
+
+// Strings read from a result file that a gnuplot script would run as commands if they went in
+// as text: estimate names, model fields, a config key and file names that break out of a
+// string (line break, quote), substitute a command (`...`) or name a pipe (< and |). Each
+// would create a marker; the plots are drawn instead, with the strings shown literally.
+TEST(Plot, HostileStringsFromResultFilesRunNoCommand) {
+  REQUIRE_GNUPLOT();
+  const std::vector<std::string> markers = {"e1", "e2", "e3", "m1", "m2", "k1", "f1", "f2", "f3", "f4"};
+  for (const auto& m : markers) fs::remove(m);
+  auto json = nlohmann::json::parse(read_file(small_result("hostile")));
+  auto& estimates = json["estimates"];
+  estimates["x\nsystem 'touch e1'\n#"] = estimates["ais"];
+  estimates["`touch e2`"] = estimates["bar"];
+  estimates["q' . system('touch e3') . '\x01\x7f"] = estimates["raise"];
+  json["model"]["type"] = "ising\nsystem 'touch m1'\n#";
+  json["model"]["note"] = "`touch m2` x^2{y}@z&w~v_a";
+  json["config"]["x\nsystem 'touch k1'\n#"] = 7;
+  const std::string text = json.dump();
+  const std::string folder = fresh_dir("hostile_files");
+  fs::create_directories(folder);
+  std::vector<std::string> paths;
+  std::string files;
+  for (const std::string name : {"h\n`touch f1`'$(touch f2)\".json", "<touch f3;#.json", "|touch f4;#.json"}) {
+    paths.push_back(folder + "/" + name);
+    write_file(paths.back(), text);
+    files += " " + shell_word(paths.back());
+  }
+  // One result: its file name goes into the data files' comments.
+  const std::string one = fresh_dir("hostile_one");
+  const auto r1 = run_cli("plot " + shell_word(paths[0]) + " -d " + one);
+  expect_no_marker(one, markers);
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  EXPECT_EQ(listed_files(r1.out).size(), 6u) << r1.out;
+  expect_svg(one + "/work_histograms.svg", {"`touch e2`", "system 'touch e1'", "`touch m2` x^2{y}@z&amp;w~v_a"});
+  // Several: the plots are named after the files.
+  const std::string each = fresh_dir("hostile_each");
+  const auto r2 = run_cli("plot" + files + " -d " + each);
+  expect_no_marker(each, markers);
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  EXPECT_EQ(listed_files(r2.out).size(), 18u) << r2.out;
+  // The budget plot, against the hostile config key.
+  const std::string budget = fresh_dir("hostile_budget");
+  const auto r3 = run_cli("plot" + files + " --budget-key " + shell_word("x\nsystem 'touch k1'\n#") + " -d " + budget);
+  expect_no_marker(budget, markers);
+  ASSERT_EQ(r3.exit_code, 0) << r3.err;
+  expect_png(budget + "/budget.png");
+  expect_svg(budget + "/budget.svg", {"`touch e2`", "system 'touch k1'"});
+}
+
+// Numbers that are not numbers, and acceptance rates outside [0, 1], refuse the file with
+// one line naming it and the key (the key shown on one line whatever it holds), before any
+// plot is drawn.
+TEST(Plot, ResultWithBadNumbersIsRefused) {
+  const auto json = nlohmann::json::parse(read_file(small_result("numbers")));
+  const std::string dir = fresh_dir("numbers_plots");
+  const auto refused = [&](const std::string& name, const nlohmann::json& j, const std::string& needle) {
+    const std::string path = temp_path(name + ".json");
+    write_file(path, j.dump());
+    expect_one_line_error(run_cli("plot " + path + " -d " + dir), name + ".json: " + needle);
+  };
+  for (const double rate : {1.5, -0.25}) {
+    auto j = json;
+    j["forward"]["acceptance"][3] = rate;
+    refused("rate", j, "forward.acceptance: expected acceptance rates within [0, 1]");
+  }
+  auto text_rate = json;
+  text_rate["reverse"]["acceptance"][2] = "0.5";
+  refused("text_rate", text_rate, "reverse.acceptance: expected a finite number or null");
+  auto text_evidence = json;
+  text_evidence["estimates"]["bar"]["evidence"] = "6.05";
+  refused("text_evidence", text_evidence, "estimates.bar.evidence: expected a finite number or null");
+  auto not_estimate = json;
+  not_estimate["estimates"]["x\ny"] = 3;
+  refused("not_estimate", not_estimate, "estimates.x\\ny: expected an object");
+  auto text_energy = json;
+  text_energy["equilibrium_energy"][1] = true;
+  refused("text_energy", text_energy, "equilibrium_energy: expected a finite number or null");
+  EXPECT_FALSE(fs::exists(dir + "/work_histograms.png"));
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -191,6 +192,36 @@ TEST(TrainCli, TracksLogZByRtsWhileTraining) {
   expect_one_line_error(run_cli("train rbm " + cfg + " -q -o " + temp_path("t.npz") +
                                 " --set tracking.method=\\\"tempering\\\""),
                         "[tracking] method");
+}
+
+// [tracking] plot_dir: the tool draws the tracking CSV once training is done. A CSV named to break
+// out of the plot script's string (' and `...`) runs no command; without gnuplot, or with a CSV
+// name no gnuplot string can hold, one line says so before training.
+TEST(TrainCli, DrawsTheTrackingPlotAfterTraining) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string data = write_tiny_dataset(), dir = temp_path("tracking_plots"), w = temp_path("plotted.npz");
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove("t1");
+  const auto config = [&](const std::string& name, const std::string& csv) {
+    return write_config(name, tiny_config(data) + "[tracking]\nmethod = \"rts\"\nnum_temperatures = 10\nplot_dir = \"" +
+                                  dir + "\"\ncsv = \"" + csv + "\"\n");
+  };
+  const std::string csv = temp_path("q'`touch t1`.csv");
+  const CliResult r = run_cli("train rbm " + config("plotted.toml", csv) + " -q --set training.epochs=3 -o " + w);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/t1")) << "an injected command ran";
+  EXPECT_FALSE(std::filesystem::exists("t1")) << "an injected command ran";
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(dir + "/tracking.png"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(csv));
+  EXPECT_EQ(read_file(dir + "/tracking.png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_NE(read_file(dir + "/tracking.svg").find("validation (RTS)"), std::string::npos);
+
+  std::filesystem::remove(w);
+  expect_one_line_error(run_cli("train rbm " + config("no_gnuplot.toml", csv) + " -q -o " + w, "PATH=/nonexistent"),
+                        "gnuplot-nox");
+  expect_one_line_error(run_cli("train rbm " + config("line_break.toml", temp_path("a\\nb.csv")) + " -q -o " + w),
+                        "line_break.toml: tracking.csv: expected a file name without control characters");
+  EXPECT_FALSE(std::filesystem::exists(w)) << "trained before failing";
 }
 
 TEST(TrainCli, HelpListsTheSubcommands) {

@@ -1,7 +1,8 @@
 // [tracking] of `logz train rbm`: log Z followed by Rao-Blackwellized tempered sampling while the
 // RBM trains (training/rbm_log_z_tracker.hpp), the training and validation log-likelihoods
-// written per epoch to a CSV (and drawn like Carlson et al. 2016, Fig. 5), AIS checks at chosen
-// epochs, and the time tracking took beside the time training took. Keys: docs/training.md.
+// written per epoch to a CSV (which the command-line tool draws like Carlson et al. 2016, Fig. 5),
+// AIS checks at chosen epochs, and the time tracking took beside the time training took. Keys:
+// docs/training.md.
 #pragma once
 
 #include <Eigen/Core>
@@ -22,7 +23,7 @@ struct RbmTrackingSettings {
   int ais_every = 0;             // AIS check every this many epochs (and at the last); 0: none
   RbmAisSettings ais;
   int exact_max_units = 20;      // exact log Z per epoch when the smaller layer is this small
-  std::string csv, plot_dir;     // plot_dir "": no plot
+  std::string csv, plot_dir;     // plot_dir: where the tool draws the CSV; "": no plot
 };
 
 // `weights`: the .npz being written; the CSV defaults to it with ".tracking.csv" instead.
@@ -36,8 +37,10 @@ class RbmTrainingMonitor {
   ~RbmTrainingMonitor();
   void on_update(std::uint64_t update, const RbmParameters& rbm);
   void on_epoch(const RbmEpochStats& stats, const RbmParameters& rbm);
-  // Writes the CSV (and the plot); returns a summary line (tracking time / training time).
+  // Writes the CSV; returns a summary line (tracking time / training time).
   std::string finish();
+  // Whether anything was tracked (and finish() writes the CSV): not when no update was made.
+  bool tracked() const { return tracker_ != nullptr; }
 
  private:
   RbmTrackingSettings s_;

@@ -1,0 +1,100 @@
+#include "plot_files.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include "gnuplot_process.hpp"
+#include "gnuplot_strings.hpp"
+#include "logz/core/error.hpp"
+#include "logz/io/text_file.hpp"
+#include "logz/version.hpp"
+
+namespace logz::plots {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> parse_plot_formats(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', begin), list.size());
+    std::string f = list.substr(begin, comma - begin);
+    f.erase(0, f.find_first_not_of(' '));
+    f.erase(f.find_last_not_of(' ') + 1);
+    if (f != "png" && f != "svg" && f != "pdf")
+      fail_argument("plots", "formats",
+                    fmt::format("a comma-separated list of png, svg, pdf (got \"{}\")", one_line(f)));
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    begin = comma + 1;
+  }
+  return out;
+}
+
+void make_plot_dir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) fail_input(one_line(dir), "", "a folder that can be created for the plots");
+}
+
+std::string script_head(const std::string& name, const std::string& what, const PlotOptions& options) {
+  std::string formats;
+  for (const auto& f : options.formats) formats += (formats.empty() ? "" : " ") + f;
+  return fmt::format(
+      "# {}: written by logz {} from a result JSON.\n"
+      "# Redraw (after editing) with:  gnuplot {}.gp   in this folder.\n"
+      "set encoding utf8\n"
+      "formats = \"{}\"   # any of png svg pdf\n"
+      "name = {}\n",
+      what, version(), one_line(name), formats, gnuplot_file_name(name, name + ".gp"));
+}
+
+std::string plot_command(const std::vector<std::string>& items) {
+  std::string plot = "  plot \\\n";
+  for (std::size_t i = 0; i < items.size(); ++i) plot += items[i] + (i + 1 < items.size() ? ", \\\n" : "\n");
+  return plot;
+}
+
+std::string script_loop(const std::string& plot) {
+  return "do for [fmt in formats] {\n"
+         "  if (fmt eq \"svg\") {\n"
+         "    set terminal svg size 1100,680 dynamic enhanced font \"Sans,15\" background rgb "
+         "\"white\"\n"
+         "  } else {\n"
+         "    if (fmt eq \"pdf\") {\n"
+         "      set terminal pdfcairo size 11in,6.8in enhanced font \"Sans,12\"\n"
+         "    } else {\n"
+         "      if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+         "        set terminal pngcairo size 1100,680 enhanced font \"Sans,12\"\n"
+         "      } else {\n"
+         "        set terminal png size 1100,680 enhanced\n"
+         "      }\n"
+         "    }\n"
+         "  }\n"
+         "  set output name.\".\".fmt\n" +
+         plot +
+         "  unset output\n"
+         "}\n";
+}
+
+std::vector<std::string> draw_plot(const std::string& dir, const std::string& name, const std::string& data,
+                                   const std::string& script, const PlotOptions& options) {
+  const auto path = [&](const std::string& file) { return (fs::path(dir) / file).string(); };
+  if (!data.empty()) io::write_text_file(path(name + ".dat"), data);
+  io::write_text_file(path(name + ".gp"), script);
+  run_gnuplot(dir, name + ".gp");
+  std::vector<std::string> written;
+  for (const auto& f : options.formats) {
+    const std::string image = path(name + "." + f);
+    if (!fs::exists(image) || fs::file_size(image) == 0)
+      throw std::runtime_error(
+          fmt::format("gnuplot ran {} but wrote no {}", one_line(path(name + ".gp")), one_line(image)));
+    written.push_back(image);
+  }
+  return written;
+}
+
+}  // namespace logz::plots

@@ -1,0 +1,56 @@
+// The strings of the command-line tool's gnuplot scripts (apps/logz/plots/gnuplot_strings.hpp):
+// text from files cannot end a script line, substitute a command or open a pipe, and shows
+// as it was written.
+#include "plots/gnuplot_strings.hpp"
+
+#include <gtest/gtest.h>
+
+#include "logz/core/error.hpp"
+
+namespace {
+
+using logz::plots::file_name_part;
+using logz::plots::gnuplot_file_name;
+using logz::plots::gnuplot_string;
+using logz::plots::gnuplot_text;
+using logz::plots::one_line;
+
+TEST(GnuplotStrings, OneLineShowsControlCharactersAsEscapesAndBadBytesAsReplacement) {
+  EXPECT_EQ(one_line("a\nb\r\tc"), "a\\nb\\r\\tc");
+  EXPECT_EQ(one_line(std::string("x\0y\x1b\x7f", 5)), "x\\x00y\\x1b\\x7f");
+  EXPECT_EQ(one_line("\xC2\x85"), "\\u0085");  // NEL, a C1 control
+  EXPECT_EQ(one_line("β ± →"), "β ± →");       // UTF-8 stays
+  // A lone continuation byte, a truncated sequence, an overlong '/', a surrogate.
+  EXPECT_EQ(one_line("a\x80" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(one_line("\xE2\x86"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(one_line("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(one_line("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+TEST(GnuplotStrings, TextIsSingleQuotedAndNotEnhanced) {
+  // Single quotes: no `command` substitution, no backslash escapes; '' is a quote.
+  EXPECT_EQ(gnuplot_string("it's `touch x` \\"), "'it''s `touch x` \\'");
+  // A line break would end the script line: shown as \n.
+  EXPECT_EQ(gnuplot_string("x\nsystem 'touch y'"), "'x\\nsystem ''touch y'''");
+  // Enhanced-text markup is shown as written.
+  EXPECT_EQ(gnuplot_text("a_b^c@d&e~f{g}"), "'a_b^c@d&e~f{g}' noenhanced");
+}
+
+TEST(GnuplotStrings, FileNamesAreQuotedAndNeverAPipe) {
+  EXPECT_EQ(gnuplot_file_name("work_histograms", "w.gp"), "'work_histograms'");
+  EXPECT_EQ(gnuplot_file_name("/data/q'`x`.csv", "w.gp"), "'/data/q''`x`.csv'");
+  EXPECT_EQ(gnuplot_file_name("<touch x", "w.gp"), "'./<touch x'");
+  EXPECT_EQ(gnuplot_file_name("|touch x", "w.gp"), "'./|touch x'");
+  EXPECT_EQ(gnuplot_file_name("-", "w.gp"), "'./-'");
+  try {
+    gnuplot_file_name("a\nb.csv", "train.toml: tracking.csv");
+    FAIL() << "a line break in a file name was accepted";
+  } catch (const logz::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "train.toml: tracking.csv: expected a file name without control characters, for gnuplot to read "
+              "(got \"a\\nb.csv\")");
+  }
+  EXPECT_EQ(file_name_part("a\nb\x01"), "a_b_");
+}
+
+}  // namespace
