@@ -166,7 +166,7 @@ def run_case(logz, case, out_dir):
     with open(os.path.join(out, "result.json")) as f:
         j = json.load(f)
     keys = {"run": RUN_KEYS, "loglik": LOGLIK_KEYS, "sample": SAMPLE_KEYS}[command]
-    outputs = {k: j[k] for k in keys if k in j}
+    outputs.update({k: j[k] for k in keys if k in j})
     if command == "sample":
         with open(os.path.join(out, "draws.npy"), "rb") as f:
             outputs["draws"] = f.read()

@@ -1,4 +1,8 @@
 // logz estimate: the estimators on the user's own work values.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -7,8 +11,10 @@
 #include "commands.hpp"
 #include "logz/core/error.hpp"
 #include "logz/io/number_list.hpp"
-#include "logz/services/estimator_set.hpp"
-#include "logz/services/report.hpp"
+#include "logz/report/json.hpp"
+#include "logz/report/tables.hpp"
+#include "logz/services/estimators.hpp"
+#include "logz/services/registry.hpp"
 
 namespace logz::cli {
 
@@ -30,8 +36,9 @@ std::function<int()> add_estimate_command(CLI::App& app) {
   sub->add_option("--forward,-f", a->forward, "Forward work file");
   sub->add_option("--reverse,-r", a->reverse, "Reverse work file");
   sub->add_option("--methods,-m", a->methods,
-                  "Comma-separated: ais,raise,bounds,bar,cumulant,histogram,histogram_posterior,"
-                  "crossing (default: ais,raise,bounds,bar, those that the files allow)");
+                  "Comma-separated: " + fmt::format("{}", fmt::join(estimator_names("works"), ",")) +
+                      " (default: " + fmt::format("{}", fmt::join(default_estimator_names("works"), ",")) +
+                      ", those that the files allow)");
   sub->add_option("--output,-o", a->output, "Write the estimates as JSON to this file");
   sub->add_option("--seed", a->options.seed, "Seed of histogram_posterior's Gibbs sampler")
       ->capture_default_str();
@@ -56,22 +63,19 @@ std::function<int()> add_estimate_command(CLI::App& app) {
     const bool has_f = !a->forward.empty(), has_r = !a->reverse.empty();
     std::vector<std::string> methods;
     if (a->methods.empty()) {
-      for (const auto& m : default_estimator_names())
-        if (estimator_requirements({m}, has_f, has_r).empty()) methods.push_back(m);
+      methods = default_works_estimators(has_f, has_r);
     } else {
+      const auto names = estimator_names("works");
       std::istringstream in(a->methods);
       std::string m;
       while (std::getline(in, m, ',')) {
         if (m.empty()) continue;
-        if (std::find(estimator_names().begin(), estimator_names().end(), m) ==
-            estimator_names().end()) {
-          std::string names;
-          for (const auto& n : estimator_names()) names += (names.empty() ? "" : ", ") + n;
-          throw InputError("logz estimate: --methods: expected names from " + names + "; got \"" +
-                           m + "\"");
-        }
+        if (std::find(names.begin(), names.end(), m) == names.end())
+          throw InputError("logz estimate: --methods: expected names from " + quoted_names(names) + "; got \"" + m +
+                           "\"");
         methods.push_back(m);
       }
+      if (methods.empty()) throw InputError("logz estimate: --methods: expected at least one estimator name");
     }
     const std::string missing = estimator_requirements(methods, has_f, has_r);
     if (!missing.empty()) throw InputError("logz estimate: --methods: " + missing);
@@ -80,11 +84,11 @@ std::function<int()> add_estimate_command(CLI::App& app) {
     std::cout << "log(Z1/Z0) from " << (has_f ? std::to_string(fw.size()) + " forward" : std::string())
               << (has_f && has_r ? " and " : "") << (has_r ? std::to_string(rw.size()) + " reverse" : std::string())
               << " works\n"
-              << estimates_table(estimates, 0.0, nullptr);
+              << report::estimates_table(estimates, 0.0, nullptr);
     if (!a->output.empty()) {
       nlohmann::json j = {{"estimates", nlohmann::json::object()},
                           {"num_forward", fw.size()}, {"num_reverse", rw.size()}};
-      for (const auto& e : estimates) j["estimates"][e.method] = estimate_to_json(e, 0.0);
+      for (const auto& e : estimates) j["estimates"][e.method] = report::estimate_to_json(e, 0.0);
       write_text_file(a->output, j.dump(2) + "\n");
     }
     return 0;

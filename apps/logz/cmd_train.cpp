@@ -18,9 +18,10 @@
 #include "logz/services/image_data.hpp"
 #include "logz/services/rbm_evaluation.hpp"
 #include "logz/services/rbm_tracking.hpp"
-#include "logz/services/model_runners.hpp"
-#include "logz/services/report.hpp"
+#include "logz/report/json.hpp"
+#include "logz/services/rbm_training.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "config_args.hpp"
 #include "plots/plots.hpp"
 
 namespace logz::cli {
@@ -28,82 +29,38 @@ namespace logz::cli {
 namespace {
 
 struct TrainArgs {
-  std::string config;
-  std::vector<std::string> sets;
-  std::optional<std::uint64_t> seed;
+  ConfigArgs config;
   std::string output;
   bool quiet = false;
   std::string cache_dir = "data-cache";
 };
 
-RbmTrainingOptions read_training_options(Config& config) {
-  auto m = config.section("model");
-  m.check_known({"type", "num_hidden"});
-  m.get_string("type", "rbm", {"rbm"});
-  RbmTrainingOptions o;
-  o.num_hidden = static_cast<int>(m.get_int("num_hidden", std::nullopt, 1, 1 << 20));
-  auto t = config.section("training");
-  t.check_known({"method", "k", "batch_size", "learning_rate", "momentum", "weight_decay", "epochs",
-                 "init_sd", "seed"});
-  o.method = t.get_string("method", "cd", {"cd", "pcd"}) == "cd" ? RbmTrainingMethod::cd
-                                                                 : RbmTrainingMethod::pcd;
-  o.k = static_cast<int>(t.get_int("k", 1, 1, 100000));
-  o.batch_size = static_cast<int>(t.get_int("batch_size", 100, 1, 1 << 24));
-  o.learning_rate = t.get_double("learning_rate", 0.05, 1e-300);
-  o.momentum = t.get_double("momentum", 0.5, 0.0, 0.999999);
-  o.weight_decay = t.get_double("weight_decay", 2e-4, 0.0);
-  o.epochs = static_cast<int>(t.get_int("epochs", 10, 0, 1 << 24));
-  o.init_sd = t.get_double("init_sd", 0.01, 0.0);
-  o.seed = static_cast<std::uint64_t>(t.get_int("seed", 1, 0));
-  return o;
-}
-
-// [evaluate] method = "ais": log Z of the trained RBM by forward AIS (base rate of the
-// training set), the exact value when the smaller layer has <= 25 units, and the
-// validation set's log-likelihood per example.
-struct EvaluateSettings {
-  std::string method = "none", output;
-  RbmAisSettings ais;
-};
-
-EvaluateSettings read_evaluate_settings(Config& config) {
-  auto e = config.section("evaluate");
-  e.check_known({"method", "num_paths", "num_steps", "schedule", "path", "seed", "output"});
-  EvaluateSettings s;
-  s.method = e.get_string("method", "none", {"none", "ais"});
-  s.ais = read_rbm_ais_settings(e);
-  s.output = e.get_string("output", "");
-  return s;
-}
-
-void evaluate_trained_rbm(const EvaluateSettings& s, const std::string& weights, const RbmParameters& rbm,
+void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weights, const RbmParameters& rbm,
                           const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation, bool quiet) {
   if (!quiet) std::cerr << "logz train rbm: evaluating by AIS\n";
-  ExperimentResult r = rbm_ais_evaluation(rbm, train, validation, s.ais);
-  r.model["weights"] = weights;
+  RunResult r = rbm_ais_evaluation(rbm, train, validation, s.ais);
+  r.model.set("weights", weights);
   std::cout << rbm_ais_summary(r, s.ais);
   r.runtime_s = 0;
-  if (!s.output.empty()) write_text_file(s.output, result_to_json(r).dump(2) + "\n");
+  if (!s.output.empty()) write_text_file(s.output, report::result_to_json(r).dump(2) + "\n");
 }
 
 int run_train_rbm(const TrainArgs& args) {
-  Config config = Config::from_file(args.config);
-  for (const auto& s : args.sets) config.set(s);
-  if (args.seed) config.set("training.seed=" + std::to_string(*args.seed));
-  config.check_sections({"data", "model", "training", "output", "evaluate", "tracking"});
+  Config config = args.config.load();
+  std::vector<std::string> sections;
+  for (const KeyGroup* g : rbm_training_keys()) sections.push_back(g->section);
+  config.check_sections(sections);
   auto d = config.section("data");
-  const ImageDataSettings data = read_image_data_settings(config, d, "num_validation", false);
-  const RbmTrainingOptions options = read_training_options(config);
-  auto out = config.section("output");
-  out.check_known({"weights", "history"});
-  const std::string weights =
-      !args.output.empty() ? args.output : out.get_string("weights", std::nullopt);
-  const std::string history = out.get_string("history", "");
-  const EvaluateSettings evaluation = read_evaluate_settings(config);
+  const ImageDataSettings data = read_image_data_settings(config, d, training_image_keys());
+  const RbmTrainingOptions options = read_rbm_training_options(config);
+  const RbmOutputSettings output = read_rbm_output_settings(config, args.output);
+  const std::string& weights = output.weights;
+  const std::string& history = output.history;
+  const RbmEvaluateSettings evaluation = read_rbm_evaluate_settings(config);
   const RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
   // [tracking] plot_dir: drawn after training, so checked before it rather than after.
   const bool plot_tracking = tracking.method == "rts" && !tracking.plot_dir.empty();
-  if (plot_tracking) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, args.config + ": tracking.csv");
+  if (plot_tracking) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, args.config.config + ": tracking.csv");
 
   const ImageDataSplit split = load_image_data(data, d);
   const Eigen::MatrixXd& train = split.train;
@@ -130,7 +87,9 @@ int run_train_rbm(const TrainArgs& args) {
   RbmEpochCallback on_epoch = report;
   RbmUpdateCallback on_update;
   if (tracking.method == "rts") {
-    monitor = std::make_unique<RbmTrainingMonitor>(tracking, train, validation, options.epochs, args.quiet);
+    RbmTrainingMonitor::LogFn log;
+    if (!args.quiet) log = [](const std::string& line) { std::cerr << line << "\n"; };
+    monitor = std::make_unique<RbmTrainingMonitor>(tracking, train, validation, options.epochs, log);
     on_update = [&](std::uint64_t u, const RbmParameters& p) { monitor->on_update(u, p); };
     on_epoch = [&](const RbmEpochStats& e, const RbmParameters& p) {
       report(e, p);
@@ -165,9 +124,7 @@ std::function<int()> add_train_command(CLI::App& app) {
                                       "Train a binary RBM by CD-k or PCD on MNIST or a .npy "
                                       "matrix, as a TOML config describes, and "
                                       "write its W, a, b as an .npz");
-  rbm->add_option("config", args->config, "Training config (TOML)")->required();
-  rbm->add_option("--set", args->sets, "Override a config key: section.key=value (repeatable)");
-  rbm->add_option("--seed", args->seed, "Training seed (overrides [training] seed)");
+  args->config.add_to(rbm, "Training config (TOML)", "training.seed", "");
   rbm->add_option("--output,-o", args->output,
                   "Write the weights to this .npz (overrides [output] weights)");
   rbm->add_flag("--quiet,-q", args->quiet, "No per-epoch lines on stderr");

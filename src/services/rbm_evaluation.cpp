@@ -2,39 +2,82 @@
 
 #include <fmt/format.h>
 
-#include "logz/services/model_runners.hpp"
+#include "logz/models/rbm_base.hpp"
+#include "models/rbm_run.hpp"
 
 namespace logz {
 
+namespace {
+
+struct AisKeys {
+  Key num_paths, num_steps, schedule, path, seed;
+  std::vector<const Key*> all;
+
+  explicit AisKeys(const std::string& p)
+      : num_paths(Key::integer(p + "num_paths", 100, 1, 1 << 24, "AIS paths")),
+        num_steps(Key::integer(p + "num_steps", 10000, 1, 100000000, "AIS temperatures (linear schedule)")),
+        schedule(Key::choice(p + "schedule", std::string("linear"), {"linear", "salakhutdinov"},
+                             "linear, or Salakhutdinov & Murray's 14,501 temperatures")),
+        path(Key::choice(p + "path", std::string("marginal_v"), {"marginal_v", "marginal_h", "full"}, "the AIS path")),
+        seed(Key::integer(p + "seed", 1, 0, INT64_MAX, "the seed of the AIS runs")),
+        all{&num_paths, &num_steps, &schedule, &path, &seed} {}
+};
+
+const AisKeys& ais_keys(const std::string& prefix) {
+  static const AisKeys plain(""), tracking("ais_");
+  return prefix.empty() ? plain : tracking;
+}
+
+}  // namespace
+
+const std::vector<const Key*>& rbm_ais_keys(const std::string& prefix) { return ais_keys(prefix).all; }
+
 RbmAisSettings read_rbm_ais_settings(ConfigSection& e, const std::string& prefix) {
+  const AisKeys& k = ais_keys(prefix);
   RbmAisSettings s;
-  s.num_paths = e.get_int(prefix + "num_paths", 100, 1, 1 << 24);
-  s.num_steps = e.get_int(prefix + "num_steps", 10000, 1, 100000000);
-  s.schedule = e.get_string(prefix + "schedule", "linear", {"linear", "salakhutdinov"});
-  s.path = e.get_string(prefix + "path", "marginal_v", {"marginal_v", "marginal_h", "full"});
-  s.seed = e.get_int(prefix + "seed", 1, 0);
+  s.num_paths = e.get_int(k.num_paths);
+  s.num_steps = e.get_int(k.num_steps);
+  s.schedule = e.get_string(k.schedule);
+  s.path = e.get_string(k.path);
+  s.seed = e.get_int(k.seed);
   return s;
 }
 
-ExperimentResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train,
-                                    const Eigen::MatrixXd& held_out, const RbmAisSettings& s) {
-  Config config = Config::from_toml(
-      fmt::format("[model]\ntype = \"rbm\"\npath = \"{}\"\nbase = \"base_rate\"\nexact_max_units = {}\n"
-                  "[kernel]\ntype = \"gibbs\"\n[schedule]\ntype = \"{}\"\nnum_steps = {}\n"
-                  "[run]\nnum_paths = {}\ndirections = [\"forward\"]\nseed = {}\n"
-                  "[estimators]\nmethods = [\"ais\"]\n",
-                  s.path, s.exact_max_units, s.schedule, s.num_steps, s.num_paths, s.seed),
-      "[evaluate]");
-  RbmData data;
-  data.train = train;
-  if (held_out.cols() > 0) data.test = held_out;
-  data.parameters = rbm;
-  ExperimentResult r = run_rbm_experiment_with_data(config, {}, data);
-  r.config = config.resolved();
+RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train, const Eigen::MatrixXd& held_out,
+                             const RbmAisSettings& s) {
+  rbm.validate("(in memory)");
+  RbmSetup setup;
+  setup.parameters = rbm;
+  setup.train = train.transpose();
+  if (held_out.cols() > 0) setup.test = held_out.transpose();
+  setup.base = base_rate_rbm_base(*setup.train);
+  setup.path_kind = s.path;
+  setup.exact_max_units = s.exact_max_units;
+  RunSettings run;
+  run.num_paths = static_cast<std::size_t>(s.num_paths);
+  run.reverse = false;
+  run.seed = static_cast<std::uint64_t>(s.seed);
+  run.reverse_start = "data";
+  run.methods = {"ais"};
+  run.estimators.seed = run.seed;
+  const Schedule schedule =
+      s.schedule == "linear" ? linear_schedule(static_cast<std::size_t>(s.num_steps)) : salakhutdinov_schedule();
+  RunResult r = rbm_result(setup);
+  anneal_rbm(setup, schedule, run, {}, r);
+  add_test_log_likelihood(setup, r);
+  r.config = {{"evaluate", Record{{"method", "ais"},
+                                  {"num_paths", s.num_paths},
+                                  {"num_steps", s.num_steps},
+                                  {"schedule", s.schedule},
+                                  {"path", s.path},
+                                  {"seed", s.seed},
+                                  {"exact_max_units", s.exact_max_units},
+                                  {"base", "base_rate"},
+                                  {"kernel", "gibbs"}}}};
   return r;
 }
 
-std::string rbm_ais_summary(const ExperimentResult& r, const RbmAisSettings& s) {
+std::string rbm_ais_summary(const RunResult& r, const RbmAisSettings& s) {
   const Estimate& ais = r.estimates.front();
   std::string text = fmt::format("AIS log Z = {:.4f} +- {:.4f} ({} paths, {} schedule, {} steps, ESS {:.1f})\n",
                                  ais.log_z + r.base_log_z, ais.std_error, s.num_paths, s.schedule,
@@ -43,12 +86,11 @@ std::string rbm_ais_summary(const ExperimentResult& r, const RbmAisSettings& s) 
     text += fmt::format("exact log Z = {:.4f} (enumeration); AIS - exact = {:+.4f} ({:+.1f} SE)\n",
                         r.reference->log_z, ais.log_z + r.base_log_z - r.reference->log_z,
                         (ais.log_z + r.base_log_z - r.reference->log_z) / ais.std_error);
-  if (r.model.contains("test_log_likelihood") && r.model["test_log_likelihood"].is_number())
+  if (r.test_log_likelihood && std::isfinite(r.test_log_likelihood->value.mean)) {
+    const TestLogLikelihood& t = r.test_log_likelihood->value;
     text += fmt::format("validation log-likelihood = {:.4f} +- {:.4f} nats per example ({} examples, {} log Z)\n",
-                        r.model["test_log_likelihood"].get<double>(),
-                        r.model["test_log_likelihood_std_error"].get<double>(),
-                        r.model["test_examples"].get<std::int64_t>(),
-                        r.model["test_log_likelihood_log_z"].get<std::string>());
+                        t.mean, t.std_error, t.num_examples, r.test_log_likelihood->log_z_source);
+  }
   return text;
 }
 

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <iostream>
 
 #include "logz/core/error.hpp"
 #include "logz/exact/rbm_enumeration.hpp"
@@ -25,40 +24,74 @@ std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.6f}
 
 }  // namespace
 
+namespace {
+
+const Key kMethod = Key::choice("method", std::string("none"), {"none", "rts"},
+                                "rts: follow log Z by Rao-Blackwellized tempered sampling while the RBM trains");
+const Key kNumTemperatures = Key::integer("num_temperatures", 100, 2, 100000, "levels of the tracking ladder");
+const Key kPriorSlope = Key::number("prior_slope", 0.0, -1e3, 1e3, "the level prior's slope (0: uniform)");
+const Key kNumChains = Key::integer("num_chains", 100, 1, 1 << 24, "tempered chains");
+const Key kSweeps = Key::integer("sweeps", 1, 1, 1000000, "sweeps per tracking step");
+const Key kEvery = Key::integer("every", 10, 1, 1 << 30, "parameter updates between tracking steps");
+const Key kAlpha = Key::number("alpha", 0.2, 1e-9, 1.0, "the partial update's step (Carlson et al. 2016, section 3.3)");
+const Key kInitialSweeps = Key::integer("initial_sweeps", 50, 1, 1000000, "sweeps of each initial iteration");
+const Key kMaxInitialIterations = Key::integer("max_initial_iterations", 50, 1, 100000, "at most this many initial iterations");
+const Key kSeed = Key::integer("seed", 1, 0, INT64_MAX, "the tracker's seed");
+const Key kThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all");
+const Key kChunkSize = Key::integer("chunk_size", 50, 1, 1 << 20, "chains per chunk (one GEMM)");
+const Key kPrecision = Key::choice("precision", std::string("float"), {"float", "double"}, "the tracker's arithmetic");
+const Key kAisEvery = Key::integer("ais_every", 0, 0, 1 << 30, "an AIS check every this many epochs and at the last; 0: none");
+const Key kExactMaxUnits = Key::integer("exact_max_units", 20, 0, 30, "exact log Z per epoch when the smaller layer is this small");
+const Key kCsv = Key::string("csv", Computed{"the weights file with .tracking.csv"}, "the per-epoch CSV");
+const Key kPlotDir = Key::string("plot_dir", std::string(""), "where the tool draws the CSV (\"\": no plot)");
+
+const KeyGroup& tracking_group() {
+  static const KeyGroup g = [] {
+    KeyGroup k{"tracking", "tracking",
+               {&kMethod, &kNumTemperatures, &kPriorSlope, &kNumChains, &kSweeps, &kEvery, &kAlpha, &kInitialSweeps,
+                &kMaxInitialIterations, &kSeed, &kThreads, &kChunkSize, &kPrecision, &kAisEvery}};
+    for (const Key* a : rbm_ais_keys("ais_")) k.keys.push_back(a);
+    k.keys.insert(k.keys.end(), {&kExactMaxUnits, &kCsv, &kPlotDir});
+    return k;
+  }();
+  return g;
+}
+
+}  // namespace
+
+const KeyGroup& tracking_keys() { return tracking_group(); }
+
 RbmTrackingSettings read_rbm_tracking_settings(Config& config, const std::string& weights) {
   auto t = config.section("tracking");
-  t.check_known({"method", "num_temperatures", "prior_slope", "num_chains", "sweeps", "every", "alpha",
-                 "initial_sweeps", "max_initial_iterations", "seed", "threads", "chunk_size", "precision",
-                 "ais_every", "ais_num_paths", "ais_num_steps", "ais_schedule", "ais_path", "ais_seed",
-                 "exact_max_units", "csv", "plot_dir"});
+  t.check_known({&tracking_group()});
   RbmTrackingSettings s;
-  s.method = t.get_string("method", "none", {"none", "rts"});
+  s.method = t.get_string(kMethod);
   auto& o = s.tracker;
-  o.num_temperatures = static_cast<std::size_t>(t.get_int("num_temperatures", 100, 2, 100000));
-  o.prior_slope = t.get_double("prior_slope", 0.0, -1e3, 1e3);
-  o.num_chains = static_cast<std::size_t>(t.get_int("num_chains", 100, 1, 1 << 24));
-  o.sweeps = static_cast<std::size_t>(t.get_int("sweeps", 1, 1, 1000000));
-  s.every = static_cast<int>(t.get_int("every", 10, 1, 1 << 30));
-  o.alpha = t.get_double("alpha", 0.2, 1e-9, 1.0);
-  o.initial_sweeps = static_cast<std::size_t>(t.get_int("initial_sweeps", 50, 1, 1000000));
-  o.max_initial_iterations = static_cast<int>(t.get_int("max_initial_iterations", 50, 1, 100000));
-  o.seed = static_cast<std::uint64_t>(t.get_int("seed", 1, 0));
-  o.threads = static_cast<int>(t.get_int("threads", 0, 0, 4096));
-  o.chunk_size = static_cast<std::size_t>(t.get_int("chunk_size", 50, 1, 1 << 20));
-  o.single_precision = t.get_string("precision", "float", {"float", "double"}) == "float";
-  s.ais_every = static_cast<int>(t.get_int("ais_every", 0, 0, 1 << 30));
+  o.num_temperatures = static_cast<std::size_t>(t.get_int(kNumTemperatures));
+  o.prior_slope = t.get_double(kPriorSlope);
+  o.num_chains = static_cast<std::size_t>(t.get_int(kNumChains));
+  o.sweeps = static_cast<std::size_t>(t.get_int(kSweeps));
+  s.every = static_cast<int>(t.get_int(kEvery));
+  o.alpha = t.get_double(kAlpha);
+  o.initial_sweeps = static_cast<std::size_t>(t.get_int(kInitialSweeps));
+  o.max_initial_iterations = static_cast<int>(t.get_int(kMaxInitialIterations));
+  o.seed = static_cast<std::uint64_t>(t.get_int(kSeed));
+  o.threads = static_cast<int>(t.get_int(kThreads));
+  o.chunk_size = static_cast<std::size_t>(t.get_int(kChunkSize));
+  o.single_precision = t.get_string(kPrecision) == "float";
+  s.ais_every = static_cast<int>(t.get_int(kAisEvery));
   s.ais = read_rbm_ais_settings(t, "ais_");
-  s.exact_max_units = static_cast<int>(t.get_int("exact_max_units", 20, 0, 30));
+  s.exact_max_units = static_cast<int>(t.get_int(kExactMaxUnits));
   std::filesystem::path csv = weights;
   csv.replace_extension(".tracking.csv");
-  s.csv = t.get_string("csv", csv.string());
-  s.plot_dir = t.get_string("plot_dir", "");
+  s.csv = t.get_string(kCsv, csv.string());
+  s.plot_dir = t.get_string(kPlotDir);
   return s;
 }
 
 RbmTrainingMonitor::RbmTrainingMonitor(RbmTrackingSettings settings, const Eigen::MatrixXd& train,
-                                       const Eigen::MatrixXd& validation, int num_epochs, bool quiet)
-    : s_(std::move(settings)), train_(train), validation_(validation), num_epochs_(num_epochs), quiet_(quiet) {
+                                       const Eigen::MatrixXd& validation, int num_epochs, LogFn log)
+    : s_(std::move(settings)), train_(train), validation_(validation), num_epochs_(num_epochs), log_(std::move(log)) {
   csv_ =
       "epoch,updates,log_z_rts,train_log_likelihood,validation_log_likelihood,log_z_ais,log_z_ais_std_error,"
       "log_z_exact,train_log_likelihood_exact,validation_log_likelihood_exact,max_level_deviation,"
@@ -73,10 +106,9 @@ void RbmTrainingMonitor::on_update(std::uint64_t update, const RbmParameters& rb
     // The chains start at the first update's parameters (the initial weights are ~0).
     tracker_ = std::make_unique<RbmLogZTracker>(rbm, base_rate_rbm_base(train_.transpose()), s_.tracker);
     const bool converged = tracker_->initialize();
-    if (!quiet_)
-      std::cerr << fmt::format("tracking: {} initial iterations ({}), log Z = {:.4f}\n",
-                               tracker_->initial_iterations(), converged ? "converged" : "not converged",
-                               tracker_->log_z());
+    if (log_)
+      log_(fmt::format("tracking: {} initial iterations ({}), log Z = {:.4f}", tracker_->initial_iterations(),
+                       converged ? "converged" : "not converged", tracker_->log_z()));
     return;
   }
   if (update % static_cast<std::uint64_t>(s_.every) == 0) tracker_->update(rbm);
@@ -97,7 +129,7 @@ void RbmTrainingMonitor::on_epoch(const RbmEpochStats& stats, const RbmParameter
   if (s_.ais_every > 0 && (stats.epoch % s_.ais_every == 0 || stats.epoch == num_epochs_)) {
     RbmAisSettings a = s_.ais;
     a.exact_max_units = 0;  // computed above when wanted
-    const ExperimentResult r = rbm_ais_evaluation(rbm, train_, Eigen::MatrixXd(rbm.W.rows(), 0), a);
+    const RunResult r = rbm_ais_evaluation(rbm, train_, Eigen::MatrixXd(rbm.W.rows(), 0), a);
     ais = r.estimates.front().log_z + r.base_log_z;
     ais_se = r.estimates.front().std_error;
   }
@@ -114,14 +146,13 @@ void RbmTrainingMonitor::on_epoch(const RbmEpochStats& stats, const RbmParameter
                       csv_number(ais_se), csv_number(exact), csv_number(-train_f - exact),
                       csv_number(-valid_f - exact), csv_number(tracker_->max_level_deviation()),
                       csv_number(tracking_seconds), csv_number(training_seconds), csv_number(check_seconds));
-  if (!quiet_) {
+  if (log_) {
     std::string line = fmt::format("tracking: epoch {:>4}  log Z {:.3f}  train LL {:.3f}", stats.epoch, log_z,
                                    -train_f - log_z);
     if (validation_.cols() > 0) line += fmt::format("  valid LL {:.3f}", -valid_f - log_z);
     if (std::isfinite(ais)) line += fmt::format("  AIS {:.3f} +- {:.3f}", ais, ais_se);
     if (std::isfinite(exact)) line += fmt::format("  exact {:.3f}", exact);
-    std::cerr << line << fmt::format("  ({:.2f} s tracking, {:.2f} s training)\n", tracking_seconds,
-                                     training_seconds);
+    log_(line + fmt::format("  ({:.2f} s tracking, {:.2f} s training)", tracking_seconds, training_seconds));
   }
 }
 

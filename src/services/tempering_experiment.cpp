@@ -1,88 +1,85 @@
 #include "logz/services/tempering_experiment.hpp"
 
-#include "logz/services/annealing_experiment.hpp"
-
-#include <algorithm>
 #include <cmath>
+
+#include "logz/services/annealing_experiment.hpp"
 
 namespace logz {
 
-const std::vector<std::string>& tempering_estimator_names() {
-  static const std::vector<std::string> names = {"rts", "ts", "ti_riemann", "ti_trapezoid",
-                                                 "ti_corrected", "ti_rb", "mbar"};
-  return names;
-}
+namespace {
 
-TemperingSettings read_tempering_settings(Config& config, Schedule& ladder_out) {
+const Key kNumTemperatures = Key::integer("num_temperatures", 100, 2, 1000000, "K: levels of the ladder");
+const Key kNumChains = Key::integer("num_chains", 100, 1, 1 << 24, "independent tempered chains");
+const Key kPrior = Key::choice("prior", std::string("uniform"), {"uniform", "exponential"},
+                               "the prior over levels r_k (exponential: r_k ~ exp(prior_slope t_k))");
+const Key kPriorSlope = Key::number("prior_slope", 2.0, -1e3, 1e3, "the exponential prior's slope");
+const Key kInitialization = Key::choice("initialization", std::string("iterations"), {"iterations", "wang_landau", "none"},
+                                        "how log Zhat_k are set before the final run (Carlson et al. 2016, section 2.4)");
+const Key kInitialUpdate = Key::choice("initial_update", std::string("rts"), {"rts", "tan"},
+                                       "the update of the initial iterations");
+const Key kMaxInitialIterations = Key::integer("max_initial_iterations", 50, 1, 1000000, "at most this many initial iterations");
+const Key kSweepsPerIteration = Key::integer("sweeps_per_iteration", 50, 1, INT64_MAX, "sweeps of each initial iteration");
+const Key kTolerance = Key::number("tolerance", 0.0, 0.0, 1.0,
+                                   "the stopping rule max_k |r_k - c_k| < tolerance; 0: the paper's 0.1 / K");
+const Key kNumSweeps = Key::integer("num_sweeps", 1000, 1, INT64_MAX, "sweeps of the final run");
+const Key kChunkSize = Key::integer("chunk_size", 4, 1, 1 << 20, "chains per chunk (4; rbm: 50, one GEMM)");
+const KeyGroup kTemperingKeys{"tempering", "tempering",
+                              {&kNumTemperatures, &kNumChains, &kPrior, &kPriorSlope, &kInitialization, &kInitialUpdate,
+                               &kMaxInitialIterations, &kSweepsPerIteration, &kTolerance, &kNumSweeps, &kChunkSize}};
+
+}  // namespace
+
+const KeyGroup& tempering_keys() { return kTemperingKeys; }
+
+TemperingSettings read_tempering_settings(Config& config, bool geometric, const TemperingDefaults& defaults) {
   TemperingSettings s;
   auto t = config.section("tempering");
-  t.check_known({"num_temperatures", "num_chains", "prior", "prior_slope", "initialization",
-                 "initial_update", "max_initial_iterations", "sweeps_per_iteration", "tolerance",
-                 "num_sweeps", "chunk_size"});
-  const auto k = t.get_int("num_temperatures", 100, 2, 1000000);
-  if (!config.section("schedule").has("num_steps")) config.set("schedule.num_steps=" + std::to_string(k - 1));
-  s.options.num_chains = static_cast<std::size_t>(t.get_int("num_chains", 100, 1, 1 << 24));
-  s.options.chunk_size = static_cast<std::size_t>(t.get_int("chunk_size", 4, 1, 1 << 20));
-  s.prior = t.get_string("prior", "uniform", {"uniform", "exponential"});
-  s.prior_slope = t.get_double("prior_slope", 2.0, -1e3, 1e3);
-  s.initialization = t.get_string("initialization", "iterations", {"iterations", "wang_landau", "none"});
-  s.initial_update = t.get_string("initial_update", "rts", {"rts", "tan"});
-  s.max_initial_iterations = static_cast<int>(t.get_int("max_initial_iterations", 50, 1, 1000000));
-  s.sweeps_per_iteration = static_cast<std::size_t>(t.get_int("sweeps_per_iteration", 50, 1));
-  s.tolerance = t.get_double("tolerance", 0.0, 0.0, 1.0);
-  s.num_sweeps = static_cast<std::size_t>(t.get_int("num_sweeps", 1000, 1));
+  t.check_known({&kTemperingKeys});
+  const auto k = t.get_int(kNumTemperatures);
+  s.options.num_chains = static_cast<std::size_t>(t.get_int(kNumChains));
+  s.options.chunk_size = static_cast<std::size_t>(t.get_int(kChunkSize, defaults.chunk_size));
+  s.prior = t.get_string(kPrior);
+  s.prior_slope = t.get_double(kPriorSlope);
+  s.initialization = t.get_string(kInitialization);
+  s.initial_update = t.get_string(kInitialUpdate);
+  s.max_initial_iterations = static_cast<int>(t.get_int(kMaxInitialIterations));
+  s.sweeps_per_iteration = static_cast<std::size_t>(t.get_int(kSweepsPerIteration));
+  s.tolerance = t.get_double(kTolerance);
+  s.num_sweeps = static_cast<std::size_t>(t.get_int(kNumSweeps));
 
-  auto run = config.section("run");
-  s.options.seed = static_cast<std::uint64_t>(run.get_int("seed", 1, 0));
-  s.options.threads = static_cast<int>(run.get_int("threads", 0, 0, 4096));
+  const SeedAndThreads st = read_seed_and_threads(config);
+  s.options.seed = st.seed;
+  s.options.threads = st.threads;
 
   auto est = config.section("estimators");
-  s.methods = est.get_string_list("methods", {"rts", "ts", "ti_trapezoid", "ti_rb"}, tempering_estimator_names());
+  const Key& methods = *estimator_keys().keys.front();
+  s.methods = est.get_string_list(methods.with_choices(estimator_names("tempered")),
+                                  default_estimator_names("tempered"));
+  if (!geometric && std::find(s.methods.begin(), s.methods.end(), "ti_corrected") != s.methods.end())
+    est.fail(methods, "no \"ti_corrected\" on a path not linear in beta (it needs a geometric path)");
   s.options.record_samples = std::find(s.methods.begin(), s.methods.end(), "mbar") != s.methods.end();
 
-  ladder_out = read_schedule(config);
+  const Schedule betas = read_schedule(config, k - 1);
+  s.ladder = s.prior == "uniform" ? TemperingLadder(betas) : exponential_prior_ladder(betas, s.prior_slope);
   return s;
 }
 
-void tempering_estimates(const TemperingStats& stats, const TemperingLadder& ladder,
-                         std::span<const double> log_z_hat, const std::vector<std::string>& methods,
-                         ExperimentResult& result) {
-  nlohmann::json levels = nlohmann::json::object();
-  // RTS is cheap from the statistics; it is also MBAR's warm start (fewer Newton steps than
-  // from log Z = 0 on ladders that span hundreds of nats).
-  const LadderEstimates rts = rts_ladder(stats, log_z_hat, ladder.log_prior());
-  for (const auto& m : methods) {
-    LadderEstimates e;
-    if (m == "rts") {
-      e = rts;
-    } else if (m == "ts") {
-      e = ts_ladder(stats, log_z_hat, ladder.log_prior());
-    } else if (m == "mbar") {
-      MbarOptions o;
-      o.initial_log_z = rts.log_z;
-      for (double& x : o.initial_log_z)
-        if (!std::isfinite(x)) x = 0.0;
-      e = mbar_tempered(stats, ladder.betas(), o);
-    } else
-      e = thermodynamic_integration(stats, ladder.betas(), m);
+void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s, std::span<const double> log_z_hat,
+                         RunResult& result) {
+  TemperingSummary& t = *result.tempering;
+  // RTS is cheap from the statistics; it is also MBAR's warm start.
+  const LadderEstimates rts = rts_ladder(stats, log_z_hat, s.ladder.log_prior());
+  for (const auto& m : s.methods) {
+    const LadderEstimates e = run_tempered_estimator(m, stats, s.ladder, log_z_hat, rts);
     result.estimates.push_back(e.last);
-    auto clean = [](const std::vector<double>& v) {
-      nlohmann::json a = nlohmann::json::array();
-      for (double x : v) a.push_back(std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr));
-      return a;
-    };
-    levels[m] = {{"evidence", clean(e.log_z)}, {"std_error", clean(e.std_error)}, {"bias", clean(e.bias)}};
+    t.levels.push_back({m, e.log_z, e.std_error, e.bias});
   }
-  const auto log_c = stats.log_c();
-  const auto counts = stats.counts();
-  result.details["tempering"]["betas"] = std::vector<double>(ladder.betas().begin(), ladder.betas().end());
-  result.details["tempering"]["levels"] = levels;
-  result.details["tempering"]["log_c"] = log_c;
-  result.details["tempering"]["counts"] = counts;
-  result.details["tempering"]["max_level_deviation"] = max_level_deviation(log_c, ladder.log_prior());
+  t.ladder.assign(s.ladder.betas().begin(), s.ladder.betas().end());
+  t.log_c = stats.log_c();
+  t.counts = stats.counts();
+  t.max_level_deviation = max_level_deviation(t.log_c, s.ladder.log_prior());
   if (stats.kernel_attempted > 0)
-    result.details["tempering"]["kernel_acceptance"] =
-        static_cast<double>(stats.kernel_accepted) / static_cast<double>(stats.kernel_attempted);
+    t.kernel_acceptance = static_cast<double>(stats.kernel_accepted) / static_cast<double>(stats.kernel_attempted);
 }
 
 }  // namespace logz

@@ -7,14 +7,14 @@
 
 #include <cmath>
 
-#include "logz/services/experiment.hpp"
+#include "logz/services/run.hpp"
 
 namespace logz {
 namespace {
 
 void expect_matches_exact(const std::string& toml) {
   Config config = Config::from_toml(toml, "test.toml");
-  const ExperimentResult r = run_experiment(config);
+  const RunResult r = run_experiment(config);
   ASSERT_TRUE(r.reference);
   ASSERT_EQ(r.estimates.size(), 1u);
   const Estimate& e = r.estimates.front();

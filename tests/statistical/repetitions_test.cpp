@@ -5,8 +5,7 @@
 
 #include <cmath>
 
-#include "logz/services/experiment.hpp"
-#include "logz/services/repetitions.hpp"
+#include "logz/services/run.hpp"
 
 namespace logz {
 namespace {
@@ -32,24 +31,25 @@ methods = ["ais", "raise", "bar", "cumulant"]
 TEST(Repetitions, EachRepetitionIsTheSingleRunWithItsSeed) {
   Config config = Config::from_toml(kToy, "toy.toml");
   config.set("run.repetitions=5");
-  const ExperimentResult r = run_experiment(config);
-  const auto& rep = r.details.at("repetitions");
-  ASSERT_EQ(rep.at("count").get<int>(), 5);
-  EXPECT_EQ(rep.at("seeds").at(3).get<int>(), 43);
-  EXPECT_EQ(r.config.at("run").at("seed").get<int>(), 40);
+  const RunResult r = run_experiment(config);
+  ASSERT_TRUE(r.repetitions);
+  const Repetitions& rep = *r.repetitions;
+  ASSERT_EQ(rep.seeds.size(), 5u);
+  EXPECT_EQ(rep.seeds.at(3), 43u);
+  EXPECT_EQ(r.config["run"]["seed"].as_integer(), 40);
 
   Config single = Config::from_toml(kToy, "toy.toml");
   single.set("run.seed=43");
-  const ExperimentResult s = run_experiment(single);
-  for (const auto& m : rep.at("methods")) {
+  const RunResult s = run_experiment(single);
+  for (const auto& m : rep.methods) {
     double expected = NAN;
     for (const auto& e : s.estimates)
-      if (e.method == m.at("method").get<std::string>()) expected = e.log_z;
-    EXPECT_EQ(m.at("evidence").at(3).get<double>(), expected) << m.at("method");
+      if (e.method == m.method) expected = e.log_z;
+    EXPECT_EQ(m.evidence.at(3), expected) << m.method;
   }
   // The first repetition is the run with the base seed itself.
   Config base = Config::from_toml(kToy, "toy.toml");
-  const ExperimentResult b = run_experiment(base);
+  const RunResult b = run_experiment(base);
   EXPECT_EQ(b.estimates.front().log_z, r.estimates.front().log_z);
 }
 
@@ -59,26 +59,27 @@ TEST(Repetitions, EachRepetitionIsTheSingleRunWithItsSeed) {
 TEST(Repetitions, SummaryOverRepetitionsMatchesTheExactEvidence) {
   Config config = Config::from_toml(kToy, "toy.toml");
   config.set("run.repetitions=200");
-  const ExperimentResult r = run_experiment(config);
+  const RunResult r = run_experiment(config);
   const double exact = -std::log(10.0);
   ASSERT_TRUE(r.reference);
   EXPECT_NEAR(r.reference->log_z - r.base_log_z, exact, 1e-12);
-  for (const auto& m : r.details.at("repetitions").at("methods")) {
-    if (m.at("method") != "bar") continue;
-    const double mean = m.at("mean").get<double>(), sd = m.at("sd").get<double>();
+  ASSERT_TRUE(r.repetitions);
+  for (const auto& m : r.repetitions->methods) {
+    if (m.method != "bar") continue;
+    const double mean = m.mean, sd = m.sd;
     EXPECT_NEAR(mean, exact, 5.0 * sd / std::sqrt(200.0));
-    EXPECT_NEAR(m.at("mean_error").get<double>(), mean - exact, 1e-12);
-    const double rmse = m.at("rmse").get<double>();
+    EXPECT_NEAR(m.mean_error, mean - exact, 1e-12);
+    const double rmse = m.rmse;
     EXPECT_NEAR(rmse * rmse, sd * sd * 199.0 / 200.0 + (mean - exact) * (mean - exact), 1e-9);
     // BAR's asymptotic SE is honest here: about 95% of repetitions within 2 SE.
-    EXPECT_GT(m.at("coverage_2se").get<double>(), 0.85);
+    EXPECT_GT(m.coverage_2se, 0.85);
     return;
   }
   FAIL() << "no bar in the summary";
 }
 
 TEST(Repetitions, SummaryCountsNonFiniteEstimatesAsFailed) {
-  std::vector<ExperimentResult> results(3);
+  std::vector<RunResult> results(3);
   const double values[] = {1.0, NAN, 3.0};
   for (int i = 0; i < 3; ++i) {
     Estimate e;

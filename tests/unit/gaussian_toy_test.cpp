@@ -22,7 +22,7 @@
 #include "logz/kernels/gaussian_autoregressive.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/services/config.hpp"
-#include "logz/services/model_runners.hpp"
+#include "logz/services/run.hpp"
 
 namespace {
 
@@ -471,14 +471,14 @@ num_paths = 64
 threads = 1
 )",
                                         "toy.toml");
-  const auto r = logz::run_gaussian_toy_experiment(config, {});
+  const auto r = logz::run_experiment(config);
   ASSERT_TRUE(r.reference.has_value());
   EXPECT_NEAR(r.reference->log_z, 0.5 * std::log(2 * std::numbers::pi), 1e-14);
   EXPECT_NEAR(r.reference->log_z - r.base_log_z, -std::log(10.0), 1e-14);
-  EXPECT_LE(r.model["exact_lower_bound"].get<double>(), -std::log(10.0));
-  EXPECT_GE(r.model["exact_upper_bound"].get<double>(), -std::log(10.0));
-  EXPECT_DOUBLE_EQ(r.model["tau_start"].get<double>(), 0.9);
-  EXPECT_DOUBLE_EQ(r.model["tau_end"].get<double>(), 0.995);
+  EXPECT_LE(r.model["exact_lower_bound"].as_double(), -std::log(10.0));
+  EXPECT_GE(r.model["exact_upper_bound"].as_double(), -std::log(10.0));
+  EXPECT_DOUBLE_EQ(r.model["tau_start"].as_double(), 0.9);
+  EXPECT_DOUBLE_EQ(r.model["tau_end"].as_double(), 0.995);
   EXPECT_EQ(r.equilibrium_energy.size(), 11u);
   ASSERT_TRUE(r.forward && r.reverse);
   EXPECT_EQ(r.forward->works.size(), 64u);
@@ -490,7 +490,7 @@ threads = 1
 std::string run_error(const std::string& toml) {
   try {
     auto config = logz::Config::from_toml(toml, "bad.toml");
-    logz::run_gaussian_toy_experiment(config, {});
+    logz::run_experiment(config);
   } catch (const logz::InputError& e) {
     return e.what();
   }

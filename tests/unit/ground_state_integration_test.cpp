@@ -6,7 +6,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/equilibrium/ground_state_integration.hpp"
-#include "logz/services/experiment.hpp"
+#include "logz/services/run.hpp"
 
 namespace logz {
 namespace {

@@ -1,10 +1,8 @@
-// The parts of an annealing experiment that every model shares: reading
-// [run], [schedule] and [estimators], running forward and reverse annealing
-// (with the model's own reverse start or forward end points resampled by
-// weight), and handing the works to the estimators.
+// The parts of an annealing experiment that every model shares: reading [run], [schedule] and
+// [estimators], running forward and reverse annealing (with the model's own reverse start or
+// forward end points resampled by weight), and handing the works to the estimators.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,10 +12,15 @@
 #include "logz/core/error.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/services/config.hpp"
-#include "logz/services/estimator_set.hpp"
-#include "logz/services/experiment.hpp"
+#include "logz/services/estimators.hpp"
+#include "logz/services/registry.hpp"
 
 namespace logz {
+
+// The [run], [schedule] and [estimators] keys (the works estimators'; tempering reads its own).
+const KeyGroup& run_keys();
+const KeyGroup& schedule_keys();
+const KeyGroup& estimator_keys();
 
 struct RunSettings {
   std::size_t num_paths = 100;
@@ -28,17 +31,7 @@ struct RunSettings {
   std::string reverse_start;           // "resampled" or a model-specific start
   std::size_t equilibration_sweeps = 0;
   std::vector<std::string> methods;
-  // [estimators] posterior_draws, posterior_burn_in, histogram_bins (the seed is [run] seed).
-  std::size_t posterior_draws = 2000, posterior_burn_in = 200, histogram_bins = 0;
-
-  EstimatorOptions estimator_options() const {
-    EstimatorOptions o;
-    o.seed = seed;
-    o.posterior_draws = posterior_draws;
-    o.posterior_burn_in = posterior_burn_in;
-    o.histogram_bins = histogram_bins;
-    return o;
-  }
+  EstimatorOptions estimators;         // its seed is [run] seed
 
   AnnealOptions anneal_options() const {
     AnnealOptions o;
@@ -50,22 +43,37 @@ struct RunSettings {
   }
 };
 
-// [run] and [estimators]; model_starts are the model's own reverse starts
-// (the first is the default); "resampled" is always allowed.
-RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts);
+// What a model changes in the shared [run] defaults.
+struct RunDefaults {
+  std::int64_t equilibration_sweeps = 1000;  // sweeps of the reverse start at the target
+};
 
-// [run] method: "annealing" (default) or "tempering" (services/tempering_experiment.hpp).
-std::string read_run_method(Config& config);
+// [run] method, one of `supported` (the model's methods); the error for another names the
+// models that have it.
+std::string read_run_method(Config& config, const std::vector<std::string>& supported);
 
-// [schedule] type = "linear" | "geometric" | "sigmoid" | "file", num_steps, ...
-Schedule read_schedule(Config& config);
+// [run] seed and threads, for the methods that read no other [run] key.
+struct SeedAndThreads {
+  std::uint64_t seed = 1;
+  int threads = 0;
+};
+SeedAndThreads read_seed_and_threads(Config& config);
+
+// [run] and [estimators]; model_starts are the model's own reverse starts (the first is the
+// default); "resampled" is always allowed.
+RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts,
+                              const RunDefaults& defaults = {});
+
+// [schedule] type = "linear" | "geometric" | "sigmoid" | "salakhutdinov" | "file", num_steps, ...;
+// num_steps defaults to `default_steps`.
+Schedule read_schedule(Config& config, std::int64_t default_steps = 1000);
 
 // Runs the directions asked for and the estimators on their works.
 // model_start(batch, chunk) gives the model's own reverse start.
 template <class Path, class Kernel, class ModelStart>
 void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule& schedule,
                          const RunSettings& run, const ModelStart& model_start,
-                         const ProgressFn& progress, ExperimentResult& result) {
+                         const ProgressFn& progress, RunResult& result) {
   AnnealOptions options = run.anneal_options();
   const bool resampled = run.reverse_start == "resampled";
   std::vector<typename Path::Batch> finals;
@@ -94,8 +102,7 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
     if (!run.forward) result.forward.reset();
   }
   result.estimates = run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
-                                    result.reverse ? &result.reverse->works : nullptr,
-                                    run.estimator_options());
+                                    result.reverse ? &result.reverse->works : nullptr, run.estimators);
 }
 
 }  // namespace logz

@@ -25,15 +25,16 @@ struct ImageDataSettings {
   std::string held_out_key;       // its config key: "num_validation" or "num_test"
 };
 
+// The [data] keys of images: training's (held-out set "num_validation") and `logz run`'s of an
+// RBM (held-out set "num_test", and a test_images file for IDX).
+const KeyGroup& training_image_keys();
+const KeyGroup& test_image_keys();
+
 // Reads [data] keys source, cache_dir, images, path, binarize, threshold, num_train, seed and
-// `held_out_key` (and `test_images` when `held_out_file_key` is true); `extra_known` are
-// further keys the caller reads itself. Files (images, path, test_images) are relative to
-// the config's folder; cache_dir is relative to the working directory (the repository root,
-// where scripts/fetch-mnist puts data-cache/).
-ImageDataSettings read_image_data_settings(const Config& config, ConfigSection& data,
-                                           const std::string& held_out_key,
-                                           bool held_out_file_key,
-                                           std::initializer_list<const char*> extra_known = {});
+// the held-out key of `keys` (and test_images where `keys` has it). Files (images, path,
+// test_images) are relative to the config's folder; cache_dir is relative to the working
+// directory (the repository root, where scripts/fetch-mnist puts data-cache/).
+ImageDataSettings read_image_data_settings(const Config& config, ConfigSection& data, const KeyGroup& keys);
 
 // Binary examples (one per column): the training set and the held-out set.
 struct ImageDataSplit {

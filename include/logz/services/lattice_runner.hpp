@@ -1,10 +1,11 @@
-// What the Ising and Potts runners share once the model is built: the kernel
-// (heat bath or the model's Metropolis) and the three [run] methods, annealing
-// with reverse runs from an equilibrated ground state, simulated tempering and
-// integration from the ground state.
+// What the Ising and Potts services share once the model is built: the lattice kernels (heat
+// bath or the model's Metropolis, their [kernel] keys) and the three [run] methods: annealing
+// with reverse runs from an equilibrated ground state, simulated tempering and integration
+// from the ground state.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/site_order.hpp"
@@ -14,11 +15,22 @@
 
 namespace logz {
 
+// The lattice kernels' [kernel] keys and registry entries.
+const KeyGroup& lattice_kernel_keys();
+std::vector<KernelEntry> lattice_kernel_entries();
+
 struct LatticeKernelSettings {
   std::string type;  // "heat_bath" or "metropolis"
   SiteOrder order = SiteOrder::random;
   std::size_t steps = 1;
 };
+
+// [kernel] of a lattice model; also describes it in result.kernel.
+LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result);
+
+// The [run] methods of a lattice model and the sections a lattice config may have.
+inline const std::vector<std::string> kLatticeMethods = {"annealing", "tempering", "ground_state_integration"};
+std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys);
 
 // The ground states: E_0, log of their number, and the cost of the lowest excitation.
 struct LatticeGroundStates {
@@ -29,7 +41,7 @@ struct LatticeGroundStates {
 // run.equilibration_sweeps sweeps, then annealing in both directions.
 template <class Model, class Kernel>
 void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Schedule& schedule,
-                              const RunSettings& run, const ProgressFn& progress, ExperimentResult& result) {
+                              const RunSettings& run, const ProgressFn& progress, RunResult& result) {
   const std::size_t equilibration_steps =
       kernel.order() == SiteOrder::random
           ? run.equilibration_sweeps * static_cast<std::size_t>(model.num_sites())
@@ -49,7 +61,7 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
 template <class Metropolis, class Model>
 void run_lattice_method(const Model& model, const LatticeKernelSettings& k, const std::string& method,
                         const Schedule& schedule, const LatticeGroundStates& ground, Config& config,
-                        const ProgressFn& progress, ExperimentResult& result) {
+                        const ProgressFn& progress, RunResult& result) {
   auto run_with = [&](const auto& kernel) {
     if (method == "ground_state_integration") {
       auto ground_state = [&](typename Model::Batch& b, const BatchRandom& r) { model.ground_state(b, r); };

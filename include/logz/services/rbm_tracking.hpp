@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -26,14 +27,18 @@ struct RbmTrackingSettings {
   std::string csv, plot_dir;     // plot_dir: where the tool draws the CSV; "": no plot
 };
 
+const KeyGroup& tracking_keys();
+
 // `weights`: the .npz being written; the CSV defaults to it with ".tracking.csv" instead.
 RbmTrackingSettings read_rbm_tracking_settings(Config& config, const std::string& weights);
 
-// Hooks for train_rbm: on_update after every update, on_epoch after every epoch.
+// Hooks for train_rbm: on_update after every update, on_epoch after every epoch. Progress lines
+// go to `log` (none when it is empty).
 class RbmTrainingMonitor {
  public:
+  using LogFn = std::function<void(const std::string&)>;
   RbmTrainingMonitor(RbmTrackingSettings settings, const Eigen::MatrixXd& train,
-                     const Eigen::MatrixXd& validation, int num_epochs, bool quiet);
+                     const Eigen::MatrixXd& validation, int num_epochs, LogFn log);
   ~RbmTrainingMonitor();
   void on_update(std::uint64_t update, const RbmParameters& rbm);
   void on_epoch(const RbmEpochStats& stats, const RbmParameters& rbm);
@@ -47,7 +52,7 @@ class RbmTrainingMonitor {
   const Eigen::MatrixXd& train_;
   const Eigen::MatrixXd& validation_;
   int num_epochs_;
-  bool quiet_;
+  LogFn log_;
   std::unique_ptr<RbmLogZTracker> tracker_;
   std::string csv_;
   double training_seconds_ = 0.0, checks_seconds_ = 0.0;

@@ -1,9 +1,9 @@
-// `logz run` for [model] type = "potts": the q-state Potts model on an R x C torus
-// (by default the paper's q = 10, J = 2, beta = 1; Habeck 2017, section 6.2)
-// annealed from uniform colours with single-site Metropolis or heat-bath
-// updates; reverse runs from an equilibrated ground state. The exact log Z and
-// mean energies come from the transfer matrix when the smaller side is narrow
-// enough, else from enumeration on tiny lattices, else there is no reference.
+// [model] type = "potts": the q-state Potts model on an R x C torus (by default the paper's
+// q = 10, J = 2, beta = 1; Habeck 2017, section 6.2) annealed from uniform colours with
+// single-site Metropolis or heat-bath updates; reverse runs from an equilibrated ground state;
+// simulated tempering and integration from the ground state. The exact log Z and mean energies
+// come from the transfer matrix when the smaller side is narrow enough, else from enumeration on
+// tiny lattices, else there is no reference.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,9 +14,8 @@
 #include "logz/exact/potts_transfer_matrix.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/potts.hpp"
-#include "logz/services/annealing_experiment.hpp"
 #include "logz/services/lattice_runner.hpp"
-#include "logz/services/model_runners.hpp"
+#include "lattice_size.hpp"
 
 namespace logz {
 
@@ -50,7 +49,7 @@ LevelSum sum_levels(const std::vector<std::uint64_t>& counts, double beta, doubl
 
 // The exact reference and the equilibrium energy trace, where one is affordable.
 void add_reference(const PottsModel& model, int rows, int cols, const Schedule& schedule,
-                   ExperimentResult& result) {
+                   RunResult& result) {
   const int q = model.num_colours();
   const double beta = model.beta(), j = model.coupling();
   const bool transfer = exact::potts_transfer_matrix_feasible(rows, cols, q) &&
@@ -75,61 +74,59 @@ void add_reference(const PottsModel& model, int rows, int cols, const Schedule& 
   // Otherwise no exact answer is known: the result has no reference.
 }
 
-}  // namespace
+const Key kColours = Key::integer("q", 10, 2, PottsModel::kMaxColours, "the number of colours");
+const Key kCoupling = Key::number("coupling", 2.0, -1e6, 1e6, "J in E = -J sum over bonds of delta(x_i, x_j)");
+const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
+const KeyGroup kModelKeys{"model", "potts",
+                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kColours, &kCoupling, &kBeta}};
 
-ExperimentResult run_potts_experiment(Config& config, const ProgressFn& progress) {
+RunResult run_potts(Config& config, const RunContext& context) {
   auto m = config.section("model");
-  m.check_known({"type", "rows", "cols", "size", "q", "coupling", "beta"});
-  int rows = 0, cols = 0;
-  if (m.has("size")) {
-    if (m.has("rows") || m.has("cols")) m.fail("size", "either size or rows and cols, not both");
-    rows = cols = static_cast<int>(m.get_int("size", std::nullopt, 1, 32768));
-  } else {
-    rows = static_cast<int>(m.get_int("rows", std::nullopt, 1, 32768));
-    cols = static_cast<int>(m.get_int("cols", std::nullopt, 1, 32768));
-  }
-  const int q = static_cast<int>(m.get_int("q", 10, 2, PottsModel::kMaxColours));
-  const double coupling = m.get_double("coupling", 2.0, -1e6, 1e6);
-  const double beta = m.get_double("beta", 1.0, 0.0, 1e6);
+  m.check_known({&model_type_keys(), &kModelKeys});
+  const LatticeSize size = read_lattice_size(m);
+  const int rows = size.rows, cols = size.cols;
+  const int q = static_cast<int>(m.get_int(kColours));
+  const double coupling = m.get_double(kCoupling);
+  const double beta = m.get_double(kBeta);
   const PottsModel model(rows, cols, q, coupling, beta);
 
-  auto k = config.section("kernel");
-  k.check_known({"type", "steps_per_temperature", "site_order"});
-  const std::string type = k.get_string("type", "metropolis", {"metropolis", "heat_bath"});
-  const auto order =
-      parse_site_order(k.get_string("site_order", "random", {"random", "checkerboard"}));
-  const auto steps = static_cast<std::size_t>(k.get_int("steps_per_temperature", 1000, 1));
-
-  const std::string method = read_run_method(config);
+  RunResult result;
+  const LatticeKernelSettings kernel = read_lattice_kernel(config, result);
+  const std::string method = read_run_method(config, kLatticeMethods);
   const bool annealing = method == "annealing";
   const Schedule schedule = annealing ? read_schedule(config) : linear_schedule(1);
 
-  ExperimentResult result;
-  result.model = {{"type", "potts"},
-                  {"rows", rows},
-                  {"cols", cols},
-                  {"q", q},
-                  {"coupling", coupling},
-                  {"beta", beta},
-                  {"num_sites", model.num_sites()},
-                  {"base", "uniform colours"}};
+  result.model = {{"type", "potts"}, {"rows", rows}, {"cols", cols}, {"q", q}, {"coupling", coupling},
+                  {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform colours"}};
   result.base_log_z = model.base_log_z();
   add_reference(model, rows, cols, schedule, result);
-  result.kernel = {{"type", type},
-                   {"site_order", to_string(order)},
-                   {"steps_per_temperature", steps},
-                   {"step_unit", order == SiteOrder::random ? "single-site update" : "sweep"}};
   LatticeGroundStates ground;
   if (method == "ground_state_integration") {
     // One colour everywhere: E_0 = -2NJ, q of them; one site of another colour costs 4J.
     if (!(coupling > 0) || rows < 3 || cols < 3)
-      m.fail("coupling", "J > 0 and sides >= 3 for integration from the ground state");
+      m.fail(kCoupling, "J > 0 and sides >= 3 for integration from the ground state");
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
   if (!annealing) result.equilibrium_energy.clear();  // no schedule: tempering reads its own ladder
-  run_lattice_method<PottsMetropolis>(model, {type, order, steps}, method, schedule, ground, config, progress,
-                                      result);
+  run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
   return result;
+}
+
+}  // namespace
+
+ModelEntry potts_model_entry() {
+  ModelEntry e;
+  e.name = "potts";
+  e.summary = "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours";
+  e.docs = "docs/config.md";
+  e.methods = kLatticeMethods;
+  e.kernel_family = "lattice";
+  e.kernels = {"metropolis", "heat_bath"};
+  e.reverse_starts = {"ground_state"};
+  e.reference = "transfer matrix or enumeration (small lattices)";
+  e.keys = lattice_key_groups(kModelKeys);
+  e.run = run_potts;
+  return e;
 }
 
 }  // namespace logz

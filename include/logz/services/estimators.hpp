@@ -1,0 +1,48 @@
+// The estimators a config or `logz estimate` names, run by name: works estimators on forward
+// and reverse works, tempered-sample estimators on the statistics of simulated tempering. The
+// names, what each needs and what it yields are in the estimator registry (registry.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "logz/core/estimate.hpp"
+#include "logz/estimators/rts.hpp"
+#include "logz/tempering/ladder.hpp"
+#include "logz/tempering/tempering_stats.hpp"
+
+namespace logz {
+
+// Settings of the works estimators that have any; defaults are those of `logz estimate` and
+// [estimators].
+struct EstimatorOptions {
+  std::uint64_t seed = 1;               // histogram_posterior's Philox key ([run] seed, --seed)
+  std::size_t posterior_draws = 2000;   // kept Gibbs sweeps of histogram_posterior, >= 2
+  std::size_t posterior_burn_in = 200;  // discarded sweeps before them
+  std::size_t histogram_bins = 0;       // 0: one support point per distinct work (= BAR)
+};
+
+// Why the works estimators `methods` cannot run on what is given ("method \"bar\" needs forward
+// and reverse works"), or an empty string when they can. An InvalidArgument on an unknown name.
+std::string estimator_requirements(const std::vector<std::string>& methods, bool has_forward,
+                                   bool has_reverse);
+
+// The default works estimators that the directions allow.
+std::vector<std::string> default_works_estimators(bool has_forward, bool has_reverse);
+
+// Runs the works estimators in the order given (bounds yields two estimates, cumulant up to three).
+std::vector<Estimate> run_estimators(const std::vector<std::string>& methods,
+                                     const std::vector<double>* forward_works,
+                                     const std::vector<double>* reverse_works,
+                                     const EstimatorOptions& options = {});
+
+// Runs a tempered-sample estimator on the statistics of a final run. `rts` is the RTS answer of
+// the same run, which MBAR takes as its warm start.
+LadderEstimates run_tempered_estimator(const std::string& method, const TemperingStats& stats,
+                                       const TemperingLadder& ladder, std::span<const double> log_z_hat,
+                                       const LadderEstimates& rts);
+
+}  // namespace logz

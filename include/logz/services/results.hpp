@@ -1,0 +1,132 @@
+// What the services return: typed results of `logz run`, `logz loglik` and `logz sample`. The
+// library builds them and never reads them back as text; the front ends (the report writer of
+// the command-line tool, the Python module) turn them into tables, JSON and plots.
+//
+// Units: Estimate::log_z in `estimates` is the evidence log(Z / Z_0) (estimators' convention);
+// base_log_z is the base's exact log Z_0, so a target's absolute log Z is log_z + base_log_z.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "logz/anneal/works.hpp"
+#include "logz/core/estimate.hpp"
+#include "logz/estimators/test_log_likelihood.hpp"
+#include "logz/samplers/hmc_sampler.hpp"
+#include "logz/services/value.hpp"
+
+namespace logz {
+
+// The target's exact absolute log Z and how it is known ("kaufman", "enumeration", ...).
+struct Reference {
+  double log_z = kNaN;
+  std::string source;
+};
+
+// One tempered-sample estimator's answer at every level of the ladder (evidences log Z_k / Z_1).
+struct LevelEstimates {
+  std::string method;
+  std::vector<double> evidence, std_error, bias;
+};
+
+// Simulated tempering: the ladder, how the log Z_k estimates were initialised, and what the
+// final run's chains did.
+struct TemperingSummary {
+  std::string initialization;          // "iterations", "wang_landau" or "none"
+  std::optional<int> iterations;       // initial iterations run ("iterations")
+  std::optional<int> stages;           // Wang-Landau stages ("wang_landau")
+  std::optional<bool> converged;       // whether the initialisation met its stopping rule
+  std::optional<double> tolerance;     // the stopping rule's max_k |r_k - c_k| ("iterations")
+  std::vector<double> iteration_deviations;  // max_k |r_k - c_k| after each initial iteration
+  std::vector<double> log_z_hat_initial;     // log Zhat_k entering the final run
+  std::size_t num_chains = 0, num_sweeps = 0;
+  std::vector<double> ladder;          // path fractions t_k of the levels
+  std::vector<LevelEstimates> levels;  // per requested method
+  std::vector<double> log_c;           // eq. 9 of the final run
+  std::vector<std::uint64_t> counts;   // visits per level
+  double max_level_deviation = kNaN;
+  double kernel_acceptance = kNaN;     // NaN where the kernel reports no acceptance
+  std::vector<double> exact_evidence;  // exact log(Z_k / Z_1) per level, where known
+};
+
+// Thermodynamic integration from the ground state (equilibrium/ground_state_integration.hpp).
+struct GroundStateSummary {
+  std::vector<double> betas, mean_energy, energy_std_error, chain_integrals;
+  double ground_energy = kNaN, log_degeneracy = kNaN, integral = kNaN, integral_std_error = kNaN,
+         trapezoid_integral = kNaN, quadrature_error = kNaN, tail = kNaN, log_z = kNaN;
+};
+
+// One method's estimates (evidences) over [run] repetitions.
+struct RepetitionSummary {
+  std::string method;
+  std::vector<double> evidence, std_error;
+  double mean = kNaN, sd = kNaN, mean_std_error = kNaN;
+  double mean_error = kNaN, rmse = kNaN, coverage_2se = kNaN;  // only with an exact answer
+  std::size_t failed = 0;  // repetitions with a non-finite estimate (left out of the summary)
+};
+
+struct Repetitions {
+  std::vector<std::uint64_t> seeds;
+  std::vector<RepetitionSummary> methods;
+};
+
+// The test-set log-likelihood of an RBM, L = mean(-F(v)) - log Z, and whose log Z it used.
+struct TestSetLogLikelihood {
+  TestLogLikelihood value;
+  std::string log_z_source;  // "exact" or the estimate whose log Z was used
+};
+
+// `logz run`.
+struct RunResult {
+  Record model;                       // what was run: the model, its base and path
+  double base_log_z = kNaN;           // exact log Z_0 of the base
+  std::optional<Reference> reference; // exact answer, when known
+  std::optional<Works> forward, reverse;
+  std::vector<Estimate> estimates;    // log_z here is the evidence log(Z / Z_0)
+  std::vector<double> equilibrium_energy;  // exact mean energy per temperature, when known
+  Record kernel;                      // kernel settings and diagnostics
+  std::optional<TemperingSummary> tempering;
+  std::optional<GroundStateSummary> ground_state;
+  std::optional<Repetitions> repetitions;
+  std::optional<TestSetLogLikelihood> test_log_likelihood;
+  double runtime_s = 0.0;
+  Record config;                      // the resolved config
+};
+
+// One data point's log-likelihood (generative models).
+struct PointLoglik {
+  double log_likelihood = kNaN;  // the estimate of log p(x_i)
+  double std_error = kNaN;       // its Monte Carlo error
+  double exact = kNaN;           // exact log p(x_i) where known
+  double ess = kNaN;             // Kish ESS of its AIS weights
+};
+
+// `logz loglik`: the average log-likelihood L of a data set. Analysis models (one log Z for the
+// set): L = -mean E(x) - log Z; generative models: L = mean_i log p(x_i), one AIS run per point.
+struct LoglikResult {
+  bool analysis = true;                // which of the two formulas
+  Record model, kernel;                // descriptions
+  std::size_t num_points = 0;
+  double log_likelihood = kNaN;        // L
+  double std_error_data = kNaN;        // sd over data points / sqrt(N): the spread of the test set
+  double std_error_monte_carlo = kNaN; // the estimator's own error (of log Z, or of the mean of log p(x_i))
+  double exact = kNaN;                 // exact L where known
+  double mean_energy = kNaN;           // analysis models: mean E(x)
+  Estimate log_z;                      // analysis models: the log Z estimate (absolute)
+  std::vector<PointLoglik> points;     // generative models
+  double runtime_s = 0.0;
+  Record config;                       // the resolved config
+};
+
+// `logz sample`: draws of the HMC sampler and their summary.
+struct SampleResult {
+  HmcSamplerResult result;
+  Record model, sampler;
+  std::vector<double> mean, sd;  // per dimension over all kept draws
+  double runtime_s = 0.0;
+  Record config;
+};
+
+}  // namespace logz

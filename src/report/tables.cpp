@@ -1,0 +1,151 @@
+#include "logz/report/tables.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+
+#include "logz/report/json.hpp"
+#include "logz/services/registry.hpp"
+#include "logz/services/rbm_training.hpp"
+
+namespace logz::report {
+
+std::string fixed(double x, int precision) {
+  return std::isfinite(x) ? fmt::format("{:.{}f}", x, precision) : std::string("nan");
+}
+
+namespace {
+
+std::string repetitions_table(const Repetitions& rep, double exact_evidence) {
+  const bool exact = std::isfinite(exact_evidence);
+  std::string s = fmt::format("over {} repetitions (seeds {} to {}), evidence log Z - log Z0:\n", rep.seeds.size(),
+                              rep.seeds.front(), rep.seeds.back());
+  s += fmt::format("{:<19} {:>12} {:>10} {:>12}", "method", "mean", "sd", "mean std err");
+  if (exact) s += fmt::format(" {:>11} {:>10} {:>10}", "mean error", "rmse", "in 2 SE");
+  s += "\n";
+  for (const auto& m : rep.methods) {
+    s += fmt::format("{:<19} {:>12} {:>10} {:>12}", m.method, fixed(m.mean, 4), fixed(m.sd, 4),
+                     fixed(m.mean_std_error, 4));
+    if (exact)
+      s += fmt::format(" {:>11} {:>10} {:>10}", fixed(m.mean_error, 4), fixed(m.rmse, 4), fixed(m.coverage_2se, 3));
+    if (m.failed > 0) s += fmt::format("  ({} failed)", m.failed);
+    s += "\n";
+  }
+  if (exact) s += fmt::format("{:<19} {:>12}\n", "exact", fixed(exact_evidence, 4));
+  return s;
+}
+
+}  // namespace
+
+std::string estimates_table(const std::vector<Estimate>& estimates, double base_log_z, const Reference* reference) {
+  std::string s = fmt::format("{:<19} {:>14} {:>10} {:>16} {:>10}  {}\n", "method", "log Z", "std err",
+                              "log Z - log Z0", reference ? "z vs exact" : "", "notes");
+  for (const auto& e : estimates) {
+    std::string z;
+    if (reference && std::isfinite(e.std_error) && e.std_error > 0)
+      z = fixed((e.log_z + base_log_z - reference->log_z) / e.std_error, 1);
+    std::string notes;
+    for (const auto& f : e.diagnostics.flags) notes += (notes.empty() ? "" : ",") + f;
+    s += fmt::format("{:<19} {:>14} {:>10} {:>16} {:>10}  {}\n", e.method, fixed(e.log_z + base_log_z, 4),
+                     fixed(e.std_error, 4), fixed(e.log_z, 4), z, notes);
+  }
+  if (reference)
+    s += fmt::format("{:<19} {:>14} {:>10} {:>16} {:>10}  {}\n", "exact", fixed(reference->log_z, 4), "",
+                     fixed(reference->log_z - base_log_z, 4), "", reference->source);
+  return s;
+}
+
+std::string result_table(const RunResult& r) {
+  std::string head = "model:";
+  const nlohmann::json model = result_to_json(r)["model"];
+  for (const auto& [k, v] : model.items())
+    head += " " + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  const Works* any = r.forward ? &*r.forward : r.reverse ? &*r.reverse : nullptr;
+  std::string runs;
+  if (r.forward) runs += fmt::format("{} forward", r.forward->works.size());
+  if (r.reverse) runs += fmt::format("{}{} reverse", runs.empty() ? "" : ", ", r.reverse->works.size());
+  std::string s = head + "\n";
+  if (any) s += fmt::format("paths: {}; K = {} annealing steps\n", runs, any->betas.size() - 1);
+  s += estimates_table(r.estimates, r.base_log_z, r.reference ? &*r.reference : nullptr);
+  if (r.repetitions)
+    s += "first repetition above; " +
+         repetitions_table(*r.repetitions, r.reference ? r.reference->log_z - r.base_log_z : kNaN);
+  s += fmt::format("runtime: {:.2f} s\n", r.runtime_s);
+  return s;
+}
+
+std::string works_csv(const RunResult& r) {
+  std::string s = "direction,path,work\n";
+  for (const Works* w : {r.forward ? &*r.forward : nullptr, r.reverse ? &*r.reverse : nullptr}) {
+    if (!w) continue;
+    for (std::size_t i = 0; i < w->works.size(); ++i)
+      s += fmt::format("{},{},{:.17g}\n", to_string(w->direction), i, w->works[i]);
+  }
+  return s;
+}
+
+std::string loglik_table(const LoglikResult& r) {
+  std::string s = fmt::format("model: {}; {} data points\n", to_json(r.model).dump(), r.num_points);
+  s += fmt::format("kernel: {}\n", to_json(r.kernel).dump());
+  if (r.analysis)
+    s += fmt::format("log Z ({}): {} +/- {}; mean energy {}\n", r.log_z.method, fixed(r.log_z.log_z, 4),
+                     fixed(r.log_z.std_error, 4), fixed(r.mean_energy, 4));
+  s += fmt::format("{:<22} {:>12} {:>14} {:>14}\n", "", "L", "SE (data)", "SE (MC)");
+  s += fmt::format("{:<22} {:>12} {:>14} {:>14}\n", "average log-likelihood", fixed(r.log_likelihood, 4),
+                   fixed(r.std_error_data, 4), fixed(r.std_error_monte_carlo, 4));
+  if (std::isfinite(r.exact)) {
+    const std::string z = r.std_error_monte_carlo > 0 ? fixed((r.log_likelihood - r.exact) / r.std_error_monte_carlo, 1)
+                                                      : std::string("");
+    s += fmt::format("{:<22} {:>12} {:>14} {:>14}\n", "exact", fixed(r.exact, 4), "", "z = " + z);
+  }
+  s += fmt::format("runtime: {:.2f} s\n", r.runtime_s);
+  return s;
+}
+
+std::string sample_table(const SampleResult& s) {
+  const auto& r = s.result;
+  const nlohmann::json sampler = to_json(s.sampler);
+  std::string t = fmt::format("model: {}\n", to_json(s.model).dump());
+  t += fmt::format("HMC: {} chains x {} draws after {} burn-in moves, {} leapfrog steps; step-size adaptation: {}\n",
+                   r.num_chains, r.num_draws, sampler["burn_in"].get<std::size_t>(),
+                   sampler["leapfrog_steps"].get<int>(), sampler["adapt"].get<std::string>());
+  t += fmt::format("acceptance {} (kept draws); moving average {}; final step size {}; mean energy error {}\n",
+                   fixed(r.acceptance_rate, 3), fixed(r.average_acceptance, 3), fmt::format("{:.4g}", r.final_step_size),
+                   fixed(r.mean_energy_error, 4));
+  if (r.non_finite) t += fmt::format("non-finite proposals rejected: {}\n", r.non_finite);
+  if (r.reflections) t += fmt::format("constraint reflections: {}\n", r.reflections);
+  t += fmt::format("{:>5} {:>12} {:>12} {:>10}\n", "dim", "mean", "sd", "ESS");
+  for (int i = 0; i < r.dim; ++i)
+    t += fmt::format("{:>5} {:>12} {:>12} {:>10}\n", i, fixed(s.mean[static_cast<std::size_t>(i)], 4),
+                     fixed(s.sd[static_cast<std::size_t>(i)], 4), fixed(r.ess[static_cast<std::size_t>(i)], 0));
+  t += fmt::format("runtime: {:.2f} s\n", s.runtime_s);
+  return t;
+}
+
+std::string registry_table() {
+  std::string s = "models ([model] type; logz list --json gives every key):\n";
+  for (const auto& m : model_registry()) {
+    std::string commands;
+    for (const char* c : {"run", "loglik", "sample"})
+      if ((std::string(c) == "run" && m.run) || (std::string(c) == "loglik" && m.loglik) ||
+          (std::string(c) == "sample" && m.sample))
+        commands += std::string(commands.empty() ? "" : ", ") + c;
+    std::string methods;
+    for (const auto& x : m.methods) methods += (methods.empty() ? "" : ", ") + x;
+    s += fmt::format("  {:<20} {}\n", m.name, m.summary);
+    s += fmt::format("  {:<20} commands: {}{}{}\n", "", commands, methods.empty() ? "" : "; methods: " + methods,
+                     m.kernels.empty() ? "" : "; kernels: " + fmt::format("{}", fmt::join(m.kernels, ", ")));
+  }
+  s += "kernels ([kernel] type):\n";
+  for (const auto& k : kernel_registry()) s += fmt::format("  {:<24} {}\n", k.family + " " + k.name, k.summary);
+  s += "estimators ([estimators] methods, logz estimate --methods):\n";
+  for (const auto& e : estimator_registry())
+    s += fmt::format("  {:<20} {:<9} {}{}\n", e.name, e.family, e.summary, e.default_rank > 0 ? " (default)" : "");
+  s += "schedules ([schedule] type):\n";
+  for (const auto& sc : schedule_registry()) s += fmt::format("  {:<20} {}\n", sc.name, sc.summary);
+  s += "training: logz train rbm ([data], [model], [training], [output], [evaluate], [tracking])\n";
+  return s;
+}
+
+}  // namespace logz::report

@@ -1,0 +1,304 @@
+#include "continuous_support.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "logz/io/npy.hpp"
+#include "logz/io/npz.hpp"
+
+namespace logz::continuous {
+
+namespace {
+
+constexpr double kMax = 1.7976931348623157e308;
+
+// ---------------------------------------------------------------- [data]
+const Key kSource = Key::choice("source", Computed{"\"file\" when file is given, else \"model\""}, {"file", "model"},
+                                "data points from a file or drawn from the model (exact draws)");
+const Key kFile = Key::string("file", required, ".npy, or .npz with key: one data point per row (N x d)");
+const Key kKey = Key::string("key", std::string("X"), "the .npz member of the data");
+const Key kNumPoints = Key::integer("num_points", 100, 1, 1 << 24, "model: how many points to draw");
+const Key kDataSeed = Key::integer("seed", 1, 0, INT64_MAX, "model: the seed of the draws");
+const Key kIndex = Key::integer("index", 0, 0, INT64_MAX, "the data point of `logz run` (generative models)");
+const KeyGroup kDataKeys{"data", "continuous data", {&kSource, &kFile, &kKey, &kNumPoints, &kDataSeed, &kIndex}};
+
+// ---------------------------------------------------------------- [base]
+const Key kBaseType = Key::choice("type", std::string("gaussian"), {"gaussian", "fitted"},
+                                  "isotropic N(0, sigma^2 I), or the mean and covariance of [data]");
+const Key kSigma = Key::number("sigma", 1.0, 1e-300, kMax, "gaussian: the base's sd");
+const Key kRidge = Key::number("ridge", 0.0, 0.0, kMax, "fitted: added to the covariance's diagonal");
+const KeyGroup kBaseKeys{"base", "continuous base", {&kBaseType, &kSigma, &kRidge}};
+
+// ---------------------------------------------------------------- [kernel]
+const Key kType = Key::choice("type", Computed{"\"hais\" (gaussian_mixture: \"hmc\")"}, {"hais", "hmc", "metropolis"},
+                              "Hamiltonian AIS (persistent momentum), AIS-HMC or random-walk Metropolis");
+const Key kStepSize = Key::number("step_size", 0.2, 1e-300, kMax, "hais, hmc: the leapfrog step size epsilon");
+const Key kLeapfrogSteps = Key::integer("leapfrog_steps", Computed{"1 (gaussian_mixture: 10)"}, 1, 1 << 20,
+                                        "hais, hmc: leapfrog steps per move");
+const Key kMomentumRefresh = Key::number("momentum_refresh", Computed{"from momentum_half_life"}, 1e-300, 1.0,
+                                         "hais: gamma, the fraction of the momentum redrawn per move");
+const Key kHalfLife = Key::number("momentum_half_life", 1.0, 1e-300, kMax,
+                                  "hais: time units over which half the momentum power is redrawn");
+const Key kProposalSd = Key::number("proposal_sd", Computed{"0.1 (gaussian_mixture: 0.5)"}, 1e-300, kMax,
+                                    "metropolis: the Gaussian proposal's sd");
+const Key kSteps = Key::integer("steps_per_temperature", 1, 1, 1 << 20, "metropolis: proposals per temperature");
+const Key kAdaptation = Key::choice("step_size_adaptation", std::string("fixed"), {"fixed", "pilot"},
+                                    "hais, hmc: fixed, or set by a pilot run before the run");
+const Key kPilotPaths = Key::integer("pilot_paths", 32, 1, 1 << 20, "pilot: its particles");
+const Key kTargetAcceptance = Key::number("target_acceptance", 0.9, 1e-6, 1.0 - 1e-6, "pilot: the acceptance aimed at");
+const Key kMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "pilot: the smallest step size");
+const Key kMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "pilot: the largest step size");
+const KeyGroup kKernelKeys{"kernel", "continuous kernels",
+                           {&kType, &kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kProposalSd, &kSteps,
+                            &kAdaptation, &kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep}};
+
+// ---------------------------------------------------------------- [sampler]
+const Key kChains = Key::integer("chains", 3, 1, 1 << 20, "independent chains");
+const Key kBurnIn = Key::integer("burn_in", 1000, 0, 1 << 30, "moves discarded before the draws");
+const Key kNumDraws = Key::integer("num_draws", 1000, 1, 1 << 30, "draws kept per chain");
+const Key kInitialStepSize = Key::number("initial_step_size", 0.01, 1e-300, kMax, "the first step size");
+const Key kSamplerLeapfrog = Key::integer("leapfrog_steps", 20, 1, 1 << 20, "leapfrog steps per move");
+const Key kSamplerTarget = Key::number("target_acceptance", 0.9, 1e-6, 1 - 1e-6, "the acceptance the step size aims at");
+const Key kSlowness = Key::number("slowness", 0.9, 0.0, 1 - 1e-12, "weight of the old average in the moving average");
+const Key kIncrease = Key::number("step_increase", 1.02, 1.0, kMax, "factor when the average acceptance is above target");
+const Key kDecrease = Key::number("step_decrease", 0.98, 1e-6, 1.0, "factor when it is below");
+const Key kSamplerMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "the smallest step size");
+const Key kSamplerMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "the largest step size");
+const Key kAdapt = Key::choice("adapt", std::string("burn_in"), {"burn_in", "always", "never"}, "when the step size adapts");
+const Key kSamplerSeed = Key::integer("seed", 1, 0, INT64_MAX, "the Philox key of the run");
+const Key kSamplerThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all");
+const Key kSamplerChunk = Key::integer("chunk_size", 8, 1, 1 << 20, "chains per chunk");
+const Key kInitialSd = Key::number("initial_sd", 1.0, 0.0, kMax,
+                                   "chains start at N(0, initial_sd^2 I) (bilinear_generative: at prior draws)");
+const KeyGroup kSamplerKeys{"sampler", "sampler",
+                            {&kChains, &kBurnIn, &kNumDraws, &kInitialStepSize, &kSamplerLeapfrog, &kSamplerTarget,
+                             &kSlowness, &kIncrease, &kDecrease, &kSamplerMinStep, &kSamplerMaxStep, &kAdapt,
+                             &kSamplerSeed, &kSamplerThreads, &kSamplerChunk, &kInitialSd}};
+
+}  // namespace
+
+const KeyGroup& data_keys() { return kDataKeys; }
+const KeyGroup& base_keys() { return kBaseKeys; }
+const KeyGroup& kernel_keys() { return kKernelKeys; }
+const KeyGroup& sampler_keys() { return kSamplerKeys; }
+
+std::vector<KernelEntry> kernel_entries() {
+  return {{"continuous", "hais", "Hamiltonian AIS: leapfrog moves with persistent, partially refreshed momentum",
+           &kKernelKeys},
+          {"continuous", "hmc", "HMC with fresh momentum every move (AIS-HMC)", &kKernelKeys},
+          {"continuous", "metropolis", "Gaussian random-walk Metropolis", &kKernelKeys}};
+}
+
+std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data) {
+  std::vector<const KeyGroup*> g = {&model_keys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()};
+  if (base) g.push_back(base);
+  if (data) g.push_back(&kDataKeys);
+  return g;
+}
+
+DataSet read_data(Config& config, int dim, const DataSampler& sampler, const std::string& no_sampler_note) {
+  auto s = config.section("data");
+  s.check_known({&kDataKeys});
+  const std::string source = s.get_string(kSource, s.has(kFile) ? "file" : "model");
+  DataSet d;
+  if (source == "file") {
+    const std::string file = resolve_config_path(config, s.get_string(kFile));
+    const bool npz = file.size() > 4 && file.substr(file.size() - 4) == ".npz";
+    const std::string key = npz ? s.get_string(kKey) : "";
+    const io::Array a = (npz ? io::read_npz_array(file, key) : io::read_npy(file)).to_float64();
+    if (a.ndim() != 2 || a.cols() != static_cast<std::size_t>(dim))
+      fail_input(file, npz ? key : "data",
+                 fmt::format("an N x {} array (one data point per row), got {}", dim, io::shape_to_string(a.shape)));
+    const std::vector<double>& values = a.doubles();
+    d.X.resize(dim, static_cast<Eigen::Index>(a.rows()));
+    for (std::size_t i = 0; i < a.rows(); ++i)
+      for (int j = 0; j < dim; ++j) d.X(j, static_cast<Eigen::Index>(i)) = values[i * a.cols() + static_cast<std::size_t>(j)];
+    if (!d.X.allFinite()) fail_input(file, npz ? key : "data", "finite values");
+    if (d.X.cols() < 1) fail_input(file, npz ? key : "data", "at least one data point");
+    d.description = {{"source", "file"}, {"file", file}, {"num_points", d.X.cols()}};
+  } else {
+    if (!sampler) s.fail(kSource, "\"file\" (this model has no exact sampler: " + no_sampler_note + ")");
+    const auto n = s.get_int(kNumPoints);
+    const auto seed = static_cast<std::uint64_t>(s.get_int(kDataSeed));
+    d.X.resize(dim, n);
+    sampler(d.X, BatchRandom{seed, Purpose::base_sample, 1, 0});
+    d.description = {{"source", "model"}, {"num_points", n}, {"seed", seed}};
+  }
+  d.index = static_cast<std::size_t>(s.get_int(kIndex.with_integer_range(0, d.X.cols() - 1)));
+  return d;
+}
+
+GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& data, Record& desc) {
+  auto b = config.section("base");
+  b.check_known({&kBaseKeys});
+  const std::string type = b.get_string(data ? kBaseType : kBaseType.with_choices({"gaussian"}));
+  if (type == "gaussian") {
+    if (b.has(kRidge)) b.fail(kRidge, "no ridge with type = \"gaussian\"");
+    const double sigma = b.get_double(kSigma);
+    desc = {{"type", "gaussian"}, {"sigma", sigma}};
+    return GaussianBase::isotropic(dim, sigma);
+  }
+  if (b.has(kSigma)) b.fail(kSigma, "no sigma with type = \"fitted\"");
+  const double ridge = b.get_double(kRidge);
+  const DataSet d = data();
+  desc = {{"type", "fitted"}, {"ridge", ridge}, {"data", d.description}};
+  return GaussianBase::fitted(d.X.transpose(), ridge, config.source() + ": [base] fitted to [data]");
+}
+
+KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
+  auto k = config.section("kernel");
+  k.check_known({&kKernelKeys});
+  KernelSettings s;
+  s.type = k.get_string(kType, defaults.type);
+  auto only = [&](std::initializer_list<const Key*> keys, const std::string& types) {
+    for (const Key* key : keys)
+      if (k.has(*key)) k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to " + types + ")");
+  };
+  if (s.type == "metropolis") {
+    only({&kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kAdaptation, &kPilotPaths, &kTargetAcceptance,
+          &kMinStep, &kMaxStep},
+         "\"hais\" or \"hmc\"");
+    s.proposal_sd = k.get_double(kProposalSd, defaults.proposal_sd);
+    s.steps = static_cast<int>(k.get_int(kSteps));
+    return s;
+  }
+  only({&kProposalSd, &kSteps}, "\"metropolis\"");
+  s.step_size = k.get_double(kStepSize);
+  s.leapfrog_steps = static_cast<int>(k.get_int(kLeapfrogSteps, defaults.leapfrog_steps));
+  if (s.type == "hais") {
+    if (k.has(kMomentumRefresh)) {
+      if (k.has(kHalfLife)) k.fail(kHalfLife, "either momentum_refresh or momentum_half_life");
+      s.gamma = k.get_double(kMomentumRefresh.with_default(required));
+    } else {
+      s.half_life = k.get_double(kHalfLife);
+      s.gamma = Hais::half_life_refresh(s.step_size, s.leapfrog_steps, *s.half_life);
+    }
+  } else {
+    only({&kMomentumRefresh, &kHalfLife}, "\"hais\"");
+  }
+  s.pilot = k.get_string(kAdaptation) == "pilot";
+  if (s.pilot) {
+    s.pilot_paths = static_cast<std::size_t>(k.get_int(kPilotPaths));
+    s.rule.target_acceptance = k.get_double(kTargetAcceptance);
+    s.rule.min_step = k.get_double(kMinStep);
+    s.rule.max_step = k.get_double(kMaxStep.with_range(s.rule.min_step, kMax));
+  } else {
+    only({&kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep}, "step_size_adaptation = \"pilot\"");
+  }
+  return s;
+}
+
+Hais make_hais(const KernelSettings& s, double eps) {
+  const double gamma = s.half_life ? Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life) : s.gamma;
+  return Hais(eps, gamma, s.leapfrog_steps);
+}
+
+Record kernel_description(const KernelSettings& s) {
+  Record j = {{"type", s.type}};
+  if (s.type == "metropolis") {
+    j.set("proposal_sd", s.proposal_sd);
+    j.set("steps_per_temperature", s.steps);
+    j.set("step_size_adaptation", "fixed");
+    return j;
+  }
+  j.set("step_size", s.step_size);
+  j.set("leapfrog_steps", s.leapfrog_steps);
+  j.set("integrator", "leapfrog (velocity Verlet)");
+  if (s.type == "hais") {
+    j.set("momentum_refresh", s.gamma);
+    j.set("momentum_refresh_rule", s.half_life ? fmt::format("half of the momentum power per {} time units: "
+                                                             "gamma = 1 - 2^(-step_size leapfrog_steps / {})",
+                                                             *s.half_life, *s.half_life)
+                                               : std::string("fixed (momentum_refresh)"));
+  } else {
+    j.set("momentum", "redrawn every move");
+  }
+  j.set("step_size_adaptation", s.pilot ? "pilot (adapted before the run, fixed during it)" : "fixed (as configured)");
+  if (s.pilot) j.set("pilot", s.pilot_report);
+  return j;
+}
+
+std::uint64_t data_point_seed(std::uint64_t seed, std::size_t i) {
+  const PhiloxCounter c = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(static_cast<std::uint64_t>(i) >> 32),
+                           0u, 0x64706e74u};
+  const PhiloxKey k = {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)};
+  const auto r = philox4x32_10(c, k);
+  return (static_cast<std::uint64_t>(r[1]) << 32) | r[0];
+}
+
+LoglikResult analysis_loglik(Config& config, const RunResult& e, const Eigen::VectorXd& energies,
+                             const Record& data_description) {
+  if (e.estimates.empty()) config.section("estimators").fail("methods", "at least one method");
+  LoglikResult r;
+  r.analysis = true;
+  r.model = e.model;
+  r.model.set("data", data_description);
+  r.kernel = e.kernel;
+  r.log_z = e.estimates.front();  // the first method asked for
+  r.log_z.log_z += e.base_log_z;
+  RunningMoments m;
+  for (Eigen::Index i = 0; i < energies.size(); ++i) m.add(energies(i));
+  r.num_points = static_cast<std::size_t>(energies.size());
+  r.mean_energy = m.mean();
+  r.log_likelihood = -m.mean() - r.log_z.log_z;
+  r.std_error_data = m.std_error_of_mean();
+  r.std_error_monte_carlo = r.log_z.std_error;
+  if (e.reference) r.exact = -m.mean() - e.reference->log_z;
+  return r;
+}
+
+SamplerSettings read_sampler(Config& config, bool initial_sd) {
+  auto s = config.section("sampler");
+  s.check_known({&kSamplerKeys});
+  SamplerSettings out;
+  HmcSamplerOptions& o = out.options;
+  out.chains = s.get_int(kChains);
+  o.burn_in = static_cast<std::size_t>(s.get_int(kBurnIn));
+  o.num_draws = static_cast<std::size_t>(s.get_int(kNumDraws));
+  o.initial_step_size = s.get_double(kInitialStepSize);
+  o.leapfrog_steps = static_cast<int>(s.get_int(kSamplerLeapfrog));
+  o.adaptation.target_acceptance = s.get_double(kSamplerTarget);
+  o.adaptation.slowness = s.get_double(kSlowness);
+  o.adaptation.increase = s.get_double(kIncrease);
+  o.adaptation.decrease = s.get_double(kDecrease);
+  o.adaptation.min_step = s.get_double(kSamplerMinStep);
+  o.adaptation.max_step = s.get_double(kSamplerMaxStep.with_range(o.adaptation.min_step, kMax));
+  o.adapt = parse_adapt_phase(s.get_string(kAdapt));
+  o.seed = static_cast<std::uint64_t>(s.get_int(kSamplerSeed));
+  o.threads = static_cast<int>(s.get_int(kSamplerThreads));
+  o.chunk_size = static_cast<std::size_t>(s.get_int(kSamplerChunk));
+  if (!initial_sd && s.has(kInitialSd))
+    s.fail(kInitialSd, "no initial_sd with [model] type = \"bilinear_generative\" (chains start at prior draws)");
+  out.initial_sd = initial_sd ? s.get_double(kInitialSd) : kNaN;
+  if (o.num_draws * static_cast<std::size_t>(out.chains) > (std::size_t{1} << 31))
+    s.fail(kNumDraws, "num_draws x chains of at most 2^31 draws");
+  return out;
+}
+
+Eigen::MatrixXd normal_chain_starts(int dim, Eigen::Index chains, std::uint64_t seed, double sd) {
+  Eigen::MatrixXd init(dim, chains);
+  for (Eigen::Index m = 0; m < chains; ++m) {
+    RandomStream r(seed, static_cast<std::uint64_t>(m), Purpose::base_sample, 0);
+    for (int i = 0; i < dim; ++i) init(i, m) = sd * r.normal();
+  }
+  return init;
+}
+
+void summarise_sample(const SamplerSettings& s, SampleResult& out) {
+  const auto& r = out.result;
+  const auto& o = s.options;
+  const double n = static_cast<double>(r.num_draws * r.num_chains);
+  for (int i = 0; i < r.dim; ++i) {
+    RunningMoments m;
+    for (std::size_t t = 0; t < r.num_draws; ++t)
+      for (std::size_t c = 0; c < r.num_chains; ++c) m.add(r.draw(t, c, i));
+    out.mean.push_back(m.mean());
+    out.sd.push_back(n > 1 ? std::sqrt(m.variance()) : kNaN);
+  }
+  out.sampler = {{"kernel", "hmc"}, {"leapfrog_steps", o.leapfrog_steps}, {"chains", s.chains},
+                 {"burn_in", o.burn_in}, {"num_draws", o.num_draws}, {"adapt", to_string(o.adapt)},
+                 {"initial_step_size", o.initial_step_size}, {"target_acceptance", o.adaptation.target_acceptance}};
+}
+
+}  // namespace logz::continuous

@@ -1,0 +1,248 @@
+// The estimator registry: every estimator a config or `logz estimate` can name, with what it
+// needs, what it yields and how reports show it, and the dispatch from its name to the pure
+// estimator functions of include/logz/estimators/. A new estimator is one function there plus
+// one entry here.
+#include <cmath>
+#include <functional>
+
+#include "logz/core/error.hpp"
+#include "logz/estimators/bar.hpp"
+#include "logz/estimators/bounds.hpp"
+#include "logz/estimators/crooks_crossing.hpp"
+#include "logz/estimators/cumulant.hpp"
+#include "logz/estimators/histogram.hpp"
+#include "logz/estimators/jarzynski.hpp"
+#include "logz/estimators/mbar.hpp"
+#include "logz/estimators/thermodynamic_integration.hpp"
+#include "logz/services/estimators.hpp"
+#include "logz/services/registry.hpp"
+
+namespace logz {
+
+namespace {
+
+using WorksPtr = const std::vector<double>*;
+using WorksFn = std::function<void(WorksPtr, WorksPtr, const EstimatorOptions&, std::vector<Estimate>&)>;
+using TemperedFn = std::function<LadderEstimates(const TemperingStats&, const TemperingLadder&,
+                                                 std::span<const double>, const LadderEstimates&)>;
+
+struct Estimator {
+  EstimatorEntry entry;
+  WorksFn works;        // works family
+  TemperedFn tempered;  // tempered family
+};
+
+HistogramOptions histogram_options(const EstimatorOptions& o) {
+  HistogramOptions h;
+  h.bins = o.histogram_bins;
+  return h;
+}
+
+TemperedFn ti(const std::string& rule) {
+  return [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates&) {
+    return thermodynamic_integration(s, l.betas(), rule);
+  };
+}
+
+const std::vector<Estimator>& estimators() {
+  static const std::vector<Estimator> table = {
+      {{"ais", "works", "annealed importance sampling: -log mean exp(-W_f) (Jarzynski)",
+        {{"ais", "AIS", "#2ca02c", 2, 7, 2}}, WorksNeeded::forward, 1},
+       [](WorksPtr f, WorksPtr, const EstimatorOptions&, std::vector<Estimate>& out) { out.push_back(ais(*f)); }},
+      {{"raise", "works", "reverse AIS: log mean exp(-W_r) (RAISE)", {{"raise", "RAISE", "#ff7f0e", 3, 5, 3}},
+        WorksNeeded::reverse, 2},
+       [](WorksPtr, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) { out.push_back(raise(*r)); }},
+      {{"bounds", "works", "the sandwich -mean W_f <= log Z1/Z0 <= mean W_r",
+        {{"lower_bound", "lower bound", "#8c564b", 5, 11}, {"upper_bound", "upper bound", "#e377c2", 2, 13}},
+        WorksNeeded::both, 3},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) {
+         out.push_back(lower_bound(*f));
+         out.push_back(upper_bound(*r));
+       }},
+      {{"bar", "works", "Bennett's acceptance ratio on forward and reverse works", {{"bar", "BAR", "#9467bd", 4, 9, 1}},
+        WorksNeeded::both, 4},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) { out.push_back(bar(*f, *r)); }},
+      {{"cumulant", "works", "second-order cumulant estimates (forward, reverse, two-sided, as the works allow)",
+        {{"cumulant_forward", "cumulant forward", "#17becf", 5, 1},
+         {"cumulant_reverse", "cumulant reverse", "#bcbd22", 2, 2},
+         {"cumulant", "cumulant", "#1f77b4", 4, 3}},
+        WorksNeeded::either, 0},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) {
+         if (f) out.push_back(cumulant_forward(*f));
+         if (r) out.push_back(cumulant_reverse(*r));
+         if (f && r) out.push_back(cumulant(*f, *r));
+       }},
+      {{"histogram", "works", "the histogram (unbinned: BAR-like) estimator of Habeck (2017)",
+        {{"histogram", "histogram", "#d62728", 3, 15}}, WorksNeeded::both, 0},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions& o, std::vector<Estimate>& out) {
+         out.push_back(histogram(*f, *r, histogram_options(o)).estimate);
+       }},
+      {{"histogram_posterior", "works", "the posterior mean of the histogram model by Gibbs sampling",
+        {{"histogram_posterior", "histogram posterior", "#7f7f7f", 3, 6}}, WorksNeeded::both, 0},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions& o, std::vector<Estimate>& out) {
+         HistogramPosteriorOptions p;
+         p.histogram = histogram_options(o);
+         p.num_draws = o.posterior_draws;
+         p.burn_in = o.posterior_burn_in;
+         p.seed = o.seed;
+         out.push_back(histogram_posterior(*f, *r, p).estimate);
+       }},
+      {{"crossing", "works", "where the forward and reverse work densities cross (Crooks)",
+        {{"crooks_crossing", "crooks crossing", "#393b79", 4, 8}}, WorksNeeded::both, 0},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) {
+         out.push_back(crooks_crossing(*f, *r));
+       }},
+      {{"rts", "tempered", "Rao-Blackwellized tempered sampling (Carlson et al. 2016, eq. 9)",
+        {{"rts", "RTS", "#ad494a", 5, 10, 4}}, WorksNeeded::both, 1},
+       {},
+       [](const TemperingStats&, const TemperingLadder&, std::span<const double>, const LadderEstimates& rts) {
+         return rts;
+       }},
+      {{"ts", "tempered", "tempered sampling from visit counts", {{"ts", "TS", "#637939", 2, 12}}, WorksNeeded::both, 2},
+       {},
+       [](const TemperingStats& s, const TemperingLadder& l, std::span<const double> z, const LadderEstimates&) {
+         return ts_ladder(s, z, l.log_prior());
+       }},
+      {{"ti_riemann", "tempered", "thermodynamic integration, right Riemann sum",
+        {{"ti_riemann", "TI Riemann", "#8c6d31", 3, 4}}, WorksNeeded::both, 0},
+       {}, ti("ti_riemann")},
+      {{"ti_trapezoid", "tempered", "thermodynamic integration, trapezoid rule",
+        {{"ti_trapezoid", "TI trapezoid", "#843c39", 4, 14, 7}}, WorksNeeded::both, 3},
+       {}, ti("ti_trapezoid")},
+      {{"ti_corrected", "tempered", "trapezoid minus Friel et al.'s variance correction (geometric paths)",
+        {{"ti_corrected", "TI corrected", "#7b4173", 5, 16}}, WorksNeeded::both, 0},
+       {}, ti("ti_corrected")},
+      {{"ti_rb", "tempered", "thermodynamic integration on Rao-Blackwellized means (eq. 21)",
+        {{"ti_rb", "TI-RB", "#3182bd", 2, 17, 6}}, WorksNeeded::both, 4},
+       {}, ti("ti_rb")},
+      {{"mbar", "tempered", "MBAR on every recorded tempered sample", {{"mbar", "MBAR", "#e6550d", 3, 18, 5}},
+        WorksNeeded::both, 0},
+       {},
+       [](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates& rts) {
+         // RTS as the warm start: fewer Newton steps than from log Z = 0 on ladders that span
+         // hundreds of nats.
+         MbarOptions o;
+         o.initial_log_z = rts.log_z;
+         for (double& x : o.initial_log_z)
+           if (!std::isfinite(x)) x = 0.0;
+         return mbar_tempered(s, l.betas(), o);
+       }},
+  };
+  return table;
+}
+
+const Estimator& estimator(const std::string& name) {
+  for (const auto& e : estimators())
+    if (e.entry.name == name) return e;
+  fail_argument("logz::run_estimators", "methods",
+                "names from " + quoted_names(estimator_names("works")) + " or " +
+                    quoted_names(estimator_names("tempered")) + "; got \"" + name + "\"");
+}
+
+const Estimator& works_estimator(const std::string& name) {
+  const Estimator& e = estimator(name);
+  if (e.entry.family != "works")
+    fail_argument("logz::run_estimators", "methods",
+                  "names from " + quoted_names(estimator_names("works")) + "; got \"" + name + "\"");
+  return e;
+}
+
+}  // namespace
+
+const std::vector<EstimatorEntry>& estimator_registry() {
+  static const std::vector<EstimatorEntry> entries = [] {
+    std::vector<EstimatorEntry> v;
+    for (const auto& e : estimators()) v.push_back(e.entry);
+    return v;
+  }();
+  return entries;
+}
+
+const EstimatorEntry& find_estimator(const std::string& name) { return estimator(name).entry; }
+
+std::vector<std::string> estimator_names(const std::string& family) {
+  std::vector<std::string> names;
+  for (const auto& e : estimator_registry())
+    if (e.family == family) names.push_back(e.name);
+  return names;
+}
+
+std::vector<std::string> default_estimator_names(const std::string& family) {
+  std::vector<const EstimatorEntry*> d;
+  for (const auto& e : estimator_registry())
+    if (e.family == family && e.default_rank > 0) d.push_back(&e);
+  std::stable_sort(d.begin(), d.end(), [](auto* a, auto* b) { return a->default_rank < b->default_rank; });
+  std::vector<std::string> names;
+  for (const auto* e : d) names.push_back(e->name);
+  return names;
+}
+
+const std::vector<EstimateOutput>& estimate_outputs() {
+  static const std::vector<EstimateOutput> outputs = [] {
+    std::vector<EstimateOutput> v;
+    for (const auto& e : estimator_registry()) v.insert(v.end(), e.outputs.begin(), e.outputs.end());
+    return v;
+  }();
+  return outputs;
+}
+
+const Estimate* preferred_estimate(const std::vector<Estimate>& estimates) {
+  const Estimate* best = nullptr;
+  int best_rank = 0;
+  for (const auto& out : estimate_outputs()) {
+    if (out.preference <= 0 || (best && out.preference >= best_rank)) continue;
+    for (const auto& e : estimates)
+      if (e.method == out.method && std::isfinite(e.log_z)) {
+        best = &e;
+        best_rank = out.preference;
+        break;
+      }
+  }
+  return best;
+}
+
+std::string estimator_requirements(const std::vector<std::string>& methods, bool has_forward, bool has_reverse) {
+  for (const auto& m : methods) {
+    const WorksNeeded n = works_estimator(m).entry.needs;
+    const bool ok = n == WorksNeeded::forward   ? has_forward
+                    : n == WorksNeeded::reverse ? has_reverse
+                    : n == WorksNeeded::both    ? has_forward && has_reverse
+                                                : has_forward || has_reverse;
+    if (!ok) {
+      const char* what = n == WorksNeeded::both      ? "forward and reverse works"
+                         : n == WorksNeeded::forward ? "forward works"
+                         : n == WorksNeeded::reverse ? "reverse works"
+                                                     : "forward or reverse works";
+      return "method \"" + m + "\" needs " + what;
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> default_works_estimators(bool has_forward, bool has_reverse) {
+  std::vector<std::string> out;
+  for (const auto& m : default_estimator_names("works"))
+    if (estimator_requirements({m}, has_forward, has_reverse).empty()) out.push_back(m);
+  return out;
+}
+
+std::vector<Estimate> run_estimators(const std::vector<std::string>& methods, const std::vector<double>* forward_works,
+                                     const std::vector<double>* reverse_works, const EstimatorOptions& options) {
+  const std::string missing = estimator_requirements(methods, forward_works != nullptr, reverse_works != nullptr);
+  if (!missing.empty()) fail_argument("logz::run_estimators", "methods", missing);
+  std::vector<Estimate> out;
+  for (const auto& m : methods) works_estimator(m).works(forward_works, reverse_works, options, out);
+  return out;
+}
+
+LadderEstimates run_tempered_estimator(const std::string& method, const TemperingStats& stats,
+                                       const TemperingLadder& ladder, std::span<const double> log_z_hat,
+                                       const LadderEstimates& rts) {
+  const Estimator& e = estimator(method);
+  if (e.entry.family != "tempered")
+    fail_argument("logz::run_tempered_estimator", "method",
+                  "names from " + quoted_names(estimator_names("tempered")) + "; got \"" + method + "\"");
+  return e.tempered(stats, ladder, log_z_hat, rts);
+}
+
+}  // namespace logz

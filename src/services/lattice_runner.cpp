@@ -1,0 +1,45 @@
+#include "logz/services/lattice_runner.hpp"
+
+namespace logz {
+
+namespace {
+
+const Key kType = Key::choice("type", std::string("metropolis"), {"metropolis", "heat_bath"},
+                              "the single-site update: Metropolis (flip / new colour) or heat bath");
+const Key kSteps = Key::integer("steps_per_temperature", 1000, 1, INT64_MAX,
+                                "N: updates per temperature (site_order random: single-site updates; "
+                                "checkerboard: sweeps)");
+const Key kSiteOrder = Key::choice("site_order", std::string("random"), {"random", "checkerboard"},
+                                   "a random site per update, or checkerboard sweeps");
+const KeyGroup kLatticeKernelKeys{"kernel", "lattice kernels", {&kType, &kSteps, &kSiteOrder}};
+
+}  // namespace
+
+const KeyGroup& lattice_kernel_keys() { return kLatticeKernelKeys; }
+
+std::vector<KernelEntry> lattice_kernel_entries() {
+  return {{"lattice", "metropolis", "single-site Metropolis: a spin flip (Ising) or a new colour (Potts)",
+           &kLatticeKernelKeys},
+          {"lattice", "heat_bath", "single-site heat bath (Gibbs) update", &kLatticeKernelKeys}};
+}
+
+LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result) {
+  auto k = config.section("kernel");
+  k.check_known({&kLatticeKernelKeys});
+  LatticeKernelSettings s;
+  s.type = k.get_string(kType);
+  s.order = parse_site_order(k.get_string(kSiteOrder));
+  s.steps = static_cast<std::size_t>(k.get_int(kSteps));
+  result.kernel = {{"type", s.type},
+                   {"site_order", to_string(s.order)},
+                   {"steps_per_temperature", s.steps},
+                   {"step_unit", s.order == SiteOrder::random ? "single-site update" : "sweep"}};
+  return s;
+}
+
+std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys) {
+  return {&model_keys,  &kLatticeKernelKeys, &run_keys(),       &schedule_keys(),
+          &estimator_keys(), &tempering_keys(), &integration_keys()};
+}
+
+}  // namespace logz

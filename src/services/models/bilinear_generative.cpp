@@ -1,0 +1,185 @@
+// [model] type = "bilinear_generative": x = Phi a + noise, a = (Theta c) .* (Psi d), with Laplace
+// c and exponential d >= 0 (Sohl-Dickstein & Culpepper 2011, model 2): log p(x) of data points
+// annealed from the prior (base "prior") to the posterior over (c, d), reflecting at d = 0; one
+// data point for `logz run`, one AIS run per point for `logz loglik`; `logz sample` draws from
+// the posterior of [data] index, chains starting at prior draws.
+#include <optional>
+
+#include "logz/models/bilinear_generative.hpp"
+#include "logz/models/laplace_base.hpp"
+#include "logz/paths/geometric_path.hpp"
+#include "../continuous_support.hpp"
+
+namespace logz {
+
+using namespace continuous;
+
+namespace {
+
+const Key kParameters = Key::string("parameters", std::string("random"),
+                                    "\"random\" (seeded) or an .npz file with Phi, Theta and Psi");
+const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of Phi");
+const Key kThetaKey = Key::string("theta_key", std::string("Theta"), "the .npz member of Theta");
+const Key kPsiKey = Key::string("psi_key", std::string("Psi"), "the .npz member of Psi");
+const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimension of x");
+const Key kBasisDim = Key::integer("basis_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
+const Key kNumC = Key::integer("num_c", Computed{"basis_dim"}, 1, 4096, "random: the dimension of c");
+const Key kNumD = Key::integer("num_d", Computed{"max(1, basis_dim / 4)"}, 1, 4096, "random: the dimension of d");
+const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
+const Key kSigmaNoise = Key::number("sigma_noise", 0.1, 1e-300, 1.7976931348623157e308, "the noise sd sigma_n");
+const KeyGroup kModelKeys{"model", "bilinear_generative",
+                          {&kParameters, &kPhiKey, &kThetaKey, &kPsiKey, &kDataDim, &kBasisDim, &kNumC, &kNumD,
+                           &kParameterSeed, &kSigmaNoise}};
+
+const Key kBaseType = Key::choice("type", std::string("prior"), {"prior"},
+                                  "the prior (Laplace c, exponential d): exact draws with d >= 0, log Z_0 = K_c log 2");
+const KeyGroup kBaseKeys{"base", "bilinear_generative base", {&kBaseType}};
+
+BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
+  auto m = config.section("model");
+  m.check_known({&model_type_keys(), &kModelKeys});
+  const double sigma = m.get_double(kSigmaNoise);
+  const std::string params = m.get_string(kParameters);
+  desc = {{"type", "bilinear_generative"},
+          {"parameters", params},
+          {"sigma_noise", sigma},
+          {"prior", "c Laplace exp(-|c|)/2, d exponential exp(-d) on d >= 0"}};
+  std::optional<BilinearGenerative> model;
+  if (params == "random") {
+    for (const Key* k : {&kPhiKey, &kThetaKey, &kPsiKey})
+      if (m.has(*k)) m.fail(*k, "no such key with parameters = \"random\" (it names an array of a parameters file)");
+    const int M = static_cast<int>(m.get_int(kDataDim));
+    const int L = static_cast<int>(m.get_int(kBasisDim, M));
+    const int Kc = static_cast<int>(m.get_int(kNumC, L));
+    const int Kd = static_cast<int>(m.get_int(kNumD, std::max(1, L / 4)));
+    const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
+    desc.set("parameter_seed", seed);
+    model.emplace(BilinearGenerative::random(M, L, Kc, Kd, sigma, seed));
+  } else {
+    for (const Key* k : {&kDataDim, &kBasisDim, &kNumC, &kNumD, &kParameterSeed})
+      if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
+    BilinearKeys keys;
+    keys.phi = m.get_string(kPhiKey);
+    keys.theta = m.get_string(kThetaKey);
+    keys.psi = m.get_string(kPsiKey);
+    model.emplace(BilinearGenerative::load(resolve_config_path(config, params), sigma, keys));
+  }
+  desc.set("data_dim", model->data_dim());
+  desc.set("basis_dim", model->basis_dim());
+  desc.set("num_c", model->num_c());
+  desc.set("num_d", model->num_d());
+  return std::move(*model);
+}
+
+DataSet read_bilinear_data(Config& config, const BilinearGenerative& model) {
+  return read_data(config, model.data_dim(), [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
+}
+
+// [base] type = "prior" (the only one: a base must keep d >= 0, and the prior gives the
+// paper's path U_prior + t U_likelihood).
+LaplaceBase read_prior_base(Config& config, const BilinearGenerative& model, Record& desc) {
+  auto b = config.section("base");
+  b.check_known({&kBaseKeys});
+  b.get_string(kBaseType);
+  desc = {{"type", "prior"}, {"log_z", model.prior().log_z()}};
+  return model.prior();
+}
+
+using BilinearPath = GeometricPath<LaplaceBase, BilinearGenerativePosterior>;
+
+RunResult run_bilinear_generative(Config& config, const RunContext& context) {
+  Record desc;
+  const BilinearGenerative model = read_bilinear_generative(config, desc);
+  const DataSet data = read_bilinear_data(config, model);
+  Record base_desc;
+  const LaplaceBase base = read_prior_base(config, model, base_desc);
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  // No exact posterior draws: reverse runs start from forward end points resampled by weight.
+  const RunSettings run = read_run_settings(config, {});
+  const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
+  const BilinearPath path(base, BilinearGenerativePosterior(model, x));
+  run_pilot(path, ks, schedule, run.seed, run.num_paths);
+
+  RunResult result;
+  desc.set("base", base_desc);
+  desc.set("data", data.description);
+  desc.set("data_index", data.index);
+  desc.set("path", "geometric from the prior: U_prior + t U_likelihood, z = (c, d), reflection at d = 0");
+  result.model = desc;
+  result.base_log_z = base.log_z();
+  if (auto z = model.exact_log_likelihood(x)) result.reference = Reference{*z, "exact (a = 0: N(x; 0, sigma_n^2 I))"};
+  result.kernel = kernel_description(ks);
+  auto no_model_start = [](ContinuousBatch&, const ChunkRange&) {
+    fail_argument("logz::bilinear_generative_experiment", "reverse_start", "\"resampled\"");
+  };
+  with_kernel(ks, [&](const auto& kernel) {
+    anneal_and_estimate(path, kernel, schedule, run, no_model_start, context.progress, result);
+  });
+  return result;
+}
+
+LoglikResult bilinear_generative_loglik(Config& config, const RunContext& context) {
+  LoglikResult r;
+  Record desc;
+  const BilinearGenerative model = read_bilinear_generative(config, desc);
+  const DataSet data = read_bilinear_data(config, model);
+  Record base_desc;
+  const LaplaceBase base = read_prior_base(config, model, base_desc);
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, {});
+  auto make_path = [&](const Eigen::VectorXd& x) { return BilinearPath(base, BilinearGenerativePosterior(model, x)); };
+  // One pilot, on the first data point, sets the step size of every run.
+  run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
+  desc.set("base", base_desc);
+  desc.set("data", data.description);
+  r.model = desc;
+  r.kernel = kernel_description(ks);
+  r.kernel.set("runs", "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
+  generative_logliks(data.X, ks, schedule, run, make_path,
+                     [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); }, context.progress, r);
+  return r;
+}
+
+SampleResult bilinear_generative_sample(Config& config) {
+  const SamplerSettings s = read_sampler(config, false);
+  SampleResult out;
+  const BilinearGenerative model = read_bilinear_generative(config, out.model);
+  const DataSet data = read_bilinear_data(config, model);
+  out.model.set("data", data.description);
+  out.model.set("data_index", data.index);
+  out.model.set("target", "posterior p(c, d | x) of the data point: z = (c, d), d >= 0");
+  out.model.set("chain_starts", "prior draws");
+  const BilinearGenerativePosterior post(model, data.X.col(static_cast<Eigen::Index>(data.index)));
+  // Chain m starts at a prior draw from the stream (seed, m, Purpose::base_sample, 0): inside d >= 0.
+  Eigen::MatrixXd init(post.dim(), s.chains);
+  for (Eigen::Index m = 0; m < s.chains; ++m) {
+    RandomStream r(s.options.seed, static_cast<std::uint64_t>(m), Purpose::base_sample, 0);
+    model.prior().sample_one(r, init.col(m));
+  }
+  out.result = sample_hmc(post, init, s.options);
+  summarise_sample(s, out);
+  return out;
+}
+
+}  // namespace
+
+ModelEntry bilinear_generative_model_entry() {
+  ModelEntry e;
+  e.name = "bilinear_generative";
+  e.summary = "x = Phi ((Theta c) .* (Psi d)) + noise: log p(x) per data point from the prior (Sohl-Dickstein & Culpepper 2011)";
+  e.docs = "docs/hais.md";
+  e.methods = {"annealing"};
+  e.kernel_family = "continuous";
+  e.kernels = {"hais", "hmc", "metropolis"};
+  e.reference = "exact only when Phi = 0";
+  e.keys = continuous_key_groups(kModelKeys, &kBaseKeys, true);
+  e.sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()};
+  e.run = run_bilinear_generative;
+  e.loglik = bilinear_generative_loglik;
+  e.sample = bilinear_generative_sample;
+  return e;
+}
+
+}  // namespace logz

@@ -1,0 +1,132 @@
+// [model] type = "gaussian_toy": the Gaussian toy of Habeck (2017), section 4, annealed from
+// N(mu_start, sigma_start^2) to N(mu_end, sigma_end^2) along the geometric bridge, with the
+// paper's autoregressive Gaussian kernels; reverse runs start from exact draws of the target. The
+// exact log Z, the exact expected bounds -E[W_f] and E[W_r] and the exact mean trace energy per
+// temperature are reported.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <string>
+
+#include "logz/exact/gaussian_toy_marginals.hpp"
+#include "logz/kernels/gaussian_autoregressive.hpp"
+#include "logz/models/gaussian_toy.hpp"
+#include "logz/services/annealing_experiment.hpp"
+
+namespace logz {
+
+namespace {
+
+constexpr double kMaxDouble = 1.7976931348623157e308;
+
+const Key kMuStart = Key::number("mu_start", 20.0, -kMaxDouble, kMaxDouble, "the base's mean");
+const Key kSigmaStart = Key::number("sigma_start", 10.0, 0.0, kMaxDouble, "the base's sd, > 0");
+const Key kMuEnd = Key::number("mu_end", 0.0, -kMaxDouble, kMaxDouble, "the target's mean");
+const Key kSigmaEnd = Key::number("sigma_end", 1.0, 0.0, kMaxDouble, "the target's sd, > 0");
+// The author's script (michaelhabeck/paths, scripts/gaussian.py) interpolates tau linearly from
+// 0.9 at the base to 0.995 at the target; `tau` sets one value for the whole path.
+const Key kTau = Key::number("tau", Computed{"none: tau_start and tau_end"}, 0.0, 1.0,
+                             "one kernel tau for the whole path (instead of tau_start and tau_end)");
+const Key kTauStart = Key::number("tau_start", 0.9, 0.0, 1.0, "the kernel's tau at t = 0 (0: exact draws, 1: no move)");
+const Key kTauEnd = Key::number("tau_end", 0.995, 0.0, 1.0, "the kernel's tau at t = 1, linear in t between");
+const KeyGroup kModelKeys{"model", "gaussian_toy", {&kMuStart, &kSigmaStart, &kMuEnd, &kSigmaEnd, &kTau, &kTauStart, &kTauEnd}};
+
+const Key kKernelType = Key::choice("type", std::string("autoregressive"), {"autoregressive"},
+                                    "T(x | x') = N((1 - tau) mu_t + tau x', (1 - tau^2) sigma_t^2)");
+const Key kSteps = Key::integer("steps_per_temperature", 1, 1, INT64_MAX, "applications of the kernel per temperature");
+const KeyGroup kKernelKeys{"kernel", "gaussian_toy kernels", {&kKernelType, &kSteps}};
+
+double get_sigma(ConfigSection& m, const Key& key) {
+  const double s = m.get_double(key);
+  if (!(s > 0.0) || !std::isfinite(1.0 / (s * s)))
+    m.fail(key, "a finite number > 0 whose 1/sigma^2 is finite, got " + fmt::format("{}", s));
+  return s;
+}
+
+// A relative variance for the report: the number, or "infinite" where E[exp(-2W)] diverges.
+Value relative_variance(double v) { return std::isfinite(v) ? Value(v) : Value("infinite"); }
+
+RunResult run_gaussian_toy(Config& config, const RunContext& context) {
+  auto m = config.section("model");
+  m.check_known({&model_type_keys(), &kModelKeys});
+  const double mu_start = m.get_double(kMuStart);
+  const double sigma_start = get_sigma(m, kSigmaStart);
+  const double mu_end = m.get_double(kMuEnd);
+  const double sigma_end = get_sigma(m, kSigmaEnd);
+  double tau_start = 0.9, tau_end = 0.995;
+  if (m.has(kTau)) {
+    if (m.has(kTauStart) || m.has(kTauEnd)) m.fail(kTau, "either tau or tau_start and tau_end, not both");
+    tau_start = tau_end = m.get_double(kTau.with_default(required));
+  } else {
+    tau_start = m.get_double(kTauStart);
+    tau_end = m.get_double(kTauEnd);
+  }
+  const GaussianToy model(mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end);
+
+  auto k = config.section("kernel");
+  k.check_known({&kKernelKeys});
+  k.get_string(kKernelType);
+  const auto steps = static_cast<std::size_t>(k.get_int(kSteps));
+  const GaussianAutoregressive kernel(steps);
+
+  read_run_method(config, {"annealing"});
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, {"exact"});
+
+  const exact::GaussianToySpec spec{mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end, steps};
+  const auto truth = exact::gaussian_toy_marginals(spec, schedule.betas());
+
+  RunResult result;
+  result.model = {{"type", "gaussian_toy"},
+                  {"mu_start", mu_start},
+                  {"sigma_start", sigma_start},
+                  {"mu_end", mu_end},
+                  {"sigma_end", sigma_end},
+                  {"tau_start", tau_start},
+                  {"tau_end", tau_end},
+                  {"path", "geometric bridge"},
+                  {"base", "N(mu_start, sigma_start^2)"},
+                  // Evidences log(Z / Z_0) of the exactly propagated process (exact reverse start).
+                  {"exact_lower_bound", truth.lower_bound},
+                  {"exact_upper_bound", truth.upper_bound},
+                  {"exact_forward_work_sd", std::sqrt(truth.forward_work.variance)},
+                  {"exact_reverse_work_sd", std::sqrt(truth.reverse_work.variance)},
+                  {"exact_ais_weight_relative_variance", relative_variance(truth.forward_work.weight_relative_variance)},
+                  {"exact_raise_weight_relative_variance", relative_variance(truth.reverse_work.weight_relative_variance)}};
+  result.base_log_z = model.base_log_z();
+  result.reference = Reference{model.target_log_z(), "analytic"};
+  result.equilibrium_energy = truth.equilibrium_energy;
+  result.kernel = {{"type", "autoregressive"},
+                   {"steps_per_temperature", steps},
+                   {"step_unit", "AR(1) draw x <- mu + tau (x - mu) + sqrt(1 - tau^2) sigma z"}};
+
+  auto exact_start = [&](GaussianBatch& batch, const ChunkRange& c) {
+    model.sample_target(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+  };
+  anneal_and_estimate(model, kernel, schedule, run, exact_start, context.progress, result);
+  return result;
+}
+
+}  // namespace
+
+std::vector<KernelEntry> gaussian_toy_kernel_entries() {
+  return {{"gaussian_toy", "autoregressive", "the paper's Gaussian kernel, exact at every temperature of the bridge",
+           &kKernelKeys}};
+}
+
+ModelEntry gaussian_toy_model_entry() {
+  ModelEntry e;
+  e.name = "gaussian_toy";
+  e.summary = "the Gaussian toy of Habeck (2017): N(mu_start, sigma_start^2) annealed to N(mu_end, sigma_end^2)";
+  e.docs = "docs/config.md";
+  e.methods = {"annealing"};
+  e.kernel_family = "gaussian_toy";
+  e.kernels = {"autoregressive"};
+  e.reverse_starts = {"exact"};
+  e.reference = "analytic";
+  e.keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()};
+  e.run = run_gaussian_toy;
+  return e;
+}
+
+}  // namespace logz

@@ -1,0 +1,170 @@
+// [model] type = "linear_generative": x = Phi a + noise with a Gaussian or Laplace prior on a
+// (Sohl-Dickstein & Culpepper 2011, model 1): log p(x) of one data point ([data] index) by
+// annealing from [base] to the posterior over a (`logz run`), or of every data point, one AIS
+// run each (`logz loglik`); `logz sample` draws from the posterior of [data] index. Exact
+// log p(x) and exact posterior draws (reverse starts) with the Gaussian prior.
+#include <Eigen/Cholesky>
+#include <optional>
+
+#include "logz/models/linear_generative.hpp"
+#include "logz/paths/geometric_path.hpp"
+#include "../continuous_support.hpp"
+
+namespace logz {
+
+using namespace continuous;
+
+namespace {
+
+const Key kParameters = Key::string("parameters", std::string("random"),
+                                    "\"random\" (seeded) or an .npz file with Phi (data_dim x latent_dim)");
+const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of Phi");
+const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimension of x");
+const Key kLatentDim = Key::integer("latent_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
+const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of Phi");
+const Key kSigmaNoise = Key::number("sigma_noise", 0.1, 1e-300, 1.7976931348623157e308, "the noise sd sigma_n");
+const Key kPrior = Key::choice("prior", std::string("gaussian"), {"gaussian", "laplace"}, "the prior on a");
+const KeyGroup kModelKeys{"model", "linear_generative",
+                          {&kParameters, &kPhiKey, &kDataDim, &kLatentDim, &kParameterSeed, &kSigmaNoise, &kPrior}};
+
+LinearGenerative read_linear_generative(Config& config, Record& desc) {
+  auto m = config.section("model");
+  m.check_known({&model_type_keys(), &kModelKeys});
+  const double sigma = m.get_double(kSigmaNoise);
+  const PriorType prior = parse_prior_type(m.get_string(kPrior));
+  const std::string params = m.get_string(kParameters);
+  desc = {{"type", "linear_generative"}, {"parameters", params}, {"sigma_noise", sigma}, {"prior", to_string(prior)}};
+  std::optional<LinearGenerative> model;
+  if (params == "random") {
+    const int M = static_cast<int>(m.get_int(kDataDim));
+    const int L = static_cast<int>(m.get_int(kLatentDim, M));
+    const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
+    desc.set("parameter_seed", seed);
+    model.emplace(LinearGenerative::random(M, L, sigma, prior, seed));
+  } else {
+    for (const Key* k : {&kDataDim, &kLatentDim, &kParameterSeed})
+      if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
+    model.emplace(LinearGenerative::load(resolve_config_path(config, params), sigma, prior, m.get_string(kPhiKey)));
+  }
+  desc.set("data_dim", model->data_dim());
+  desc.set("latent_dim", model->latent_dim());
+  return std::move(*model);
+}
+
+DataSet read_generative_data(Config& config, const LinearGenerative& model) {
+  return read_data(config, model.data_dim(), [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
+}
+
+// The exact posterior N(m, C) of the linear-Gaussian model: C = (I + Phi^T Phi / s^2)^{-1},
+// m = C Phi^T x / s^2.
+GaussianBase gaussian_posterior(const LinearGenerative& model, const Eigen::VectorXd& x) {
+  const double prec = 1.0 / (model.sigma_noise() * model.sigma_noise());
+  Eigen::MatrixXd P = prec * model.phi().transpose() * model.phi();
+  P.diagonal().array() += 1.0;
+  Eigen::MatrixXd C = P.llt().solve(Eigen::MatrixXd::Identity(P.rows(), P.cols()));
+  C = 0.5 * (C + C.transpose());
+  return GaussianBase(C * (prec * model.phi().transpose() * x), C);
+}
+
+std::vector<std::string> model_starts(const LinearGenerative& model) {
+  return model.prior() == PriorType::gaussian ? std::vector<std::string>{"exact"} : std::vector<std::string>{};
+}
+
+RunResult run_linear_generative(Config& config, const RunContext& context) {
+  Record desc;
+  const LinearGenerative model = read_linear_generative(config, desc);
+  const DataSet data = read_generative_data(config, model);
+  Record base_desc;
+  const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, model_starts(model));
+  const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
+  const LinearGenerativePosterior posterior(model, x);
+  const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
+  run_pilot(path, ks, schedule, run.seed, run.num_paths);
+
+  RunResult result;
+  desc.set("base", base_desc);
+  desc.set("data", data.description);
+  desc.set("data_index", data.index);
+  desc.set("path", "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)");
+  result.model = desc;
+  result.base_log_z = base.log_z();
+  if (auto z = model.exact_log_likelihood(x)) result.reference = Reference{*z, "exact (Gaussian marginal)"};
+  result.kernel = kernel_description(ks);
+  std::optional<GaussianBase> exact_posterior;
+  if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
+  auto exact_start = [&](ContinuousBatch& b, const ChunkRange& c) {
+    exact_posterior->sample(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+    b.parts.invalidate();
+  };
+  with_kernel(ks, [&](const auto& kernel) {
+    anneal_and_estimate(path, kernel, schedule, run, exact_start, context.progress, result);
+  });
+  return result;
+}
+
+LoglikResult linear_generative_loglik(Config& config, const RunContext& context) {
+  LoglikResult r;
+  Record desc;
+  const LinearGenerative model = read_linear_generative(config, desc);
+  const DataSet data = read_generative_data(config, model);
+  Record base_desc;
+  const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  // [run] as for `logz run` (directions and reverse_start are accepted, but loglik makes forward
+  // runs only).
+  const RunSettings run = read_run_settings(config, model_starts(model));
+  auto make_path = [&](const Eigen::VectorXd& x) {
+    return GeometricPath<GaussianBase, LinearGenerativePosterior>(base, LinearGenerativePosterior(model, x));
+  };
+  // One pilot, on the first data point, sets the step size of every run.
+  run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
+  desc.set("base", base_desc);
+  desc.set("data", data.description);
+  r.model = desc;
+  r.kernel = kernel_description(ks);
+  r.kernel.set("runs", "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
+  generative_logliks(data.X, ks, schedule, run, make_path,
+                     [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); }, context.progress, r);
+  return r;
+}
+
+SampleResult linear_generative_sample(Config& config) {
+  const SamplerSettings s = read_sampler(config);
+  SampleResult out;
+  const LinearGenerative model = read_linear_generative(config, out.model);
+  const DataSet data = read_generative_data(config, model);
+  out.model.set("data", data.description);
+  out.model.set("data_index", data.index);
+  out.model.set("target", "posterior p(a | x) of the data point");
+  const LinearGenerativePosterior post(model, data.X.col(static_cast<Eigen::Index>(data.index)));
+  out.result = sample_hmc(post, normal_chain_starts(post.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
+  summarise_sample(s, out);
+  return out;
+}
+
+}  // namespace
+
+ModelEntry linear_generative_model_entry() {
+  ModelEntry e;
+  e.name = "linear_generative";
+  e.summary = "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point (Sohl-Dickstein & Culpepper 2011)";
+  e.docs = "docs/hais.md";
+  e.methods = {"annealing"};
+  e.kernel_family = "continuous";
+  e.kernels = {"hais", "hmc", "metropolis"};
+  e.reverse_starts = {"exact"};  // the Gaussian prior only
+  e.reference = "exact with the Gaussian prior";
+  e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);
+  e.sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()};
+  e.run = run_linear_generative;
+  e.loglik = linear_generative_loglik;
+  e.sample = linear_generative_sample;
+  return e;
+}
+
+}  // namespace logz

@@ -1,0 +1,147 @@
+// [model] type = "mcrbm": the mean-covariance RBM (Ranzato & Hinton 2010) with the marginal
+// energy of eq. 40 of Sohl-Dickstein & Culpepper (2011): log Z by annealing from a Gaussian
+// [base] (fitted to [data] by default in the example), L = -mean E(x) - log Z by `logz loglik`,
+// HMC draws by `logz sample`. Exact log Z only without a covariance term (a sum over the mean
+// units' states).
+#include <optional>
+
+#include "logz/models/mcrbm.hpp"
+#include "logz/paths/geometric_path.hpp"
+#include "../continuous_support.hpp"
+
+namespace logz {
+
+using namespace continuous;
+
+namespace {
+
+const Key kParameters = Key::string("parameters", std::string("random"),
+                                    "\"random\" (seeded) or an .npz file with P, C, W, b_m, b_c, b_v");
+const Key kPKey = Key::string("p_key", std::string("P"), "the .npz member of P");
+const Key kCKey = Key::string("c_key", std::string("C"), "the .npz member of C");
+const Key kWKey = Key::string("w_key", std::string("W"), "the .npz member of W");
+const Key kBMeanKey = Key::string("b_mean_key", std::string("b_m"), "the .npz member of the mean units' biases");
+const Key kBCovKey = Key::string("b_cov_key", std::string("b_c"), "the .npz member of the covariance units' biases");
+const Key kBVisKey = Key::string("b_vis_key", std::string("b_v"), "the .npz member of the visible biases");
+const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension of x");
+const Key kNumFactors = Key::integer("num_factors", Computed{"dim"}, 0, 1 << 16, "random: factors of C");
+const Key kNumCovariance = Key::integer("num_covariance_units", Computed{"dim"}, 0, 1 << 16, "random: covariance units");
+const Key kNumMean = Key::integer("num_mean_units", Computed{"dim"}, 0, 1 << 16, "random: mean units");
+const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
+const Key kSigma = Key::number("sigma", 1.0, 1e-300, 1.7976931348623157e308, "the visible units' sd");
+const Key kSquaredNorm = Key::choice("squared_norm", std::string("sum"), {"sum", "mean"},
+                                     "the length normalisation of eq. 40: sum or mean of squares");
+const KeyGroup kModelKeys{"model", "mcrbm",
+                          {&kParameters, &kPKey, &kCKey, &kWKey, &kBMeanKey, &kBCovKey, &kBVisKey, &kDim, &kNumFactors,
+                           &kNumCovariance, &kNumMean, &kParameterSeed, &kSigma, &kSquaredNorm}};
+
+const char* kNoSampler = "an mcRBM has none; give a data file";
+
+McRbm read_mcrbm(Config& config, Record& desc) {
+  auto m = config.section("model");
+  m.check_known({&model_type_keys(), &kModelKeys});
+  const double sigma = m.get_double(kSigma);
+  const McRbmNorm norm = parse_mcrbm_norm(m.get_string(kSquaredNorm));
+  const std::string params = m.get_string(kParameters);
+  desc = {{"type", "mcrbm"}, {"parameters", params}, {"sigma", sigma}, {"squared_norm", to_string(norm)}};
+  std::optional<McRbm> model;
+  if (params == "random") {
+    for (const Key* k : {&kPKey, &kCKey, &kWKey, &kBMeanKey, &kBCovKey, &kBVisKey})
+      if (m.has(*k)) m.fail(*k, "no such key with parameters = \"random\" (it names an array of a parameters file)");
+    const int M = static_cast<int>(m.get_int(kDim));
+    const int L = static_cast<int>(m.get_int(kNumFactors, M));
+    const int K = static_cast<int>(m.get_int(kNumCovariance, M));
+    const int J = static_cast<int>(m.get_int(kNumMean, M));
+    const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
+    desc.set("parameter_seed", seed);
+    model.emplace(McRbm::random(M, L, K, J, sigma, norm, seed));
+  } else {
+    for (const Key* k : {&kDim, &kNumFactors, &kNumCovariance, &kNumMean, &kParameterSeed})
+      if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
+    McRbmKeys keys;
+    keys.P = m.get_string(kPKey);
+    keys.C = m.get_string(kCKey);
+    keys.W = m.get_string(kWKey);
+    keys.b_mean = m.get_string(kBMeanKey);
+    keys.b_cov = m.get_string(kBCovKey);
+    keys.b_vis = m.get_string(kBVisKey);
+    model.emplace(McRbm::load(resolve_config_path(config, params), sigma, norm, keys));
+  }
+  desc.set("dim", model->dim());
+  desc.set("num_factors", model->num_factors());
+  desc.set("num_covariance_units", model->num_covariance_units());
+  desc.set("num_mean_units", model->num_mean_units());
+  return std::move(*model);
+}
+
+RunResult mcrbm_experiment(Config& config, const McRbm& model, Record desc, const ProgressFn& progress) {
+  Record base_desc;
+  const GaussianBase base =
+      read_base(config, model.dim(), [&] { return read_data(config, model.dim(), {}, kNoSampler); }, base_desc);
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, {});
+  const GeometricPath<GaussianBase, McRbm> path(base, model);
+  run_pilot(path, ks, schedule, run.seed, run.num_paths);
+
+  RunResult result;
+  desc.set("base", base_desc);
+  desc.set("path", "geometric: (1 - t) U_base + t E_mcRBM");
+  result.model = desc;
+  result.base_log_z = base.log_z();
+  if (auto z = model.exact_log_z()) result.reference = Reference{*z, "exact (no covariance term: sum over mean units)"};
+  result.kernel = kernel_description(ks);
+  auto no_model_start = [](ContinuousBatch&, const ChunkRange&) {
+    fail_argument("logz::mcrbm_experiment", "reverse_start", "\"resampled\"");
+  };
+  with_kernel(ks, [&](const auto& kernel) {
+    anneal_and_estimate(path, kernel, schedule, run, no_model_start, progress, result);
+  });
+  return result;
+}
+
+RunResult run_mcrbm(Config& config, const RunContext& context) {
+  Record desc;
+  const McRbm model = read_mcrbm(config, desc);
+  return mcrbm_experiment(config, model, desc, context.progress);
+}
+
+LoglikResult mcrbm_loglik(Config& config, const RunContext& context) {
+  Record desc;
+  const McRbm model = read_mcrbm(config, desc);
+  const DataSet data = read_data(config, model.dim(), {}, kNoSampler);
+  const RunResult e = mcrbm_experiment(config, model, desc, context.progress);
+  Eigen::VectorXd energies;
+  model.energy(data.X, energies);
+  return analysis_loglik(config, e, energies, data.description);
+}
+
+SampleResult mcrbm_sample(Config& config) {
+  const SamplerSettings s = read_sampler(config);
+  SampleResult out;
+  const McRbm model = read_mcrbm(config, out.model);
+  out.result = sample_hmc(model, normal_chain_starts(model.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
+  summarise_sample(s, out);
+  return out;
+}
+
+}  // namespace
+
+ModelEntry mcrbm_model_entry() {
+  ModelEntry e;
+  e.name = "mcrbm";
+  e.summary = "the mean-covariance RBM's marginal energy (Ranzato & Hinton 2010; eq. 40 of Sohl-Dickstein & Culpepper)";
+  e.docs = "docs/hais.md";
+  e.methods = {"annealing"};
+  e.kernel_family = "continuous";
+  e.kernels = {"hais", "hmc", "metropolis"};
+  e.reference = "exact without a covariance term";
+  e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);
+  e.sample_keys = {&kModelKeys, &sampler_keys()};
+  e.run = run_mcrbm;
+  e.loglik = mcrbm_loglik;
+  e.sample = mcrbm_sample;
+  return e;
+}
+
+}  // namespace logz

@@ -1,0 +1,138 @@
+// [model] type = "poe": a product of experts (Laplace or Student-t experts on linear filters),
+// log Z by annealing from a Gaussian [base] (Hamiltonian AIS by default); `logz loglik`:
+// L = -mean E(x) - log Z of a data set; `logz sample`: HMC draws. Exact log Z and exact draws
+// (reverse starts, data) when Phi is complete (square and invertible).
+#include "logz/models/product_of_experts.hpp"
+#include "logz/paths/geometric_path.hpp"
+#include "../continuous_support.hpp"
+
+namespace logz {
+
+using namespace continuous;
+
+namespace {
+
+const Key kExpert = Key::choice("expert", std::string("laplace"), {"laplace", "student_t"},
+                                "the experts: Laplace E(u) = lambda |u| or Student-t E(u) = lambda log(1 + u^2)");
+const Key kParameters = Key::string("parameters", std::string("random"),
+                                    "\"random\" (seeded orthogonal filters) or an .npz file with Phi and lambda");
+const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of the filters (num_experts x dim)");
+const Key kLambdaKey = Key::string("lambda_key", std::string("lambda"), "the .npz member of the expert scales");
+const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension");
+const Key kNumExperts = Key::integer("num_experts", Computed{"dim (complete)"}, 1, 1 << 16, "random: the experts, >= dim");
+const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
+const KeyGroup kModelKeys{"model", "poe", {&kExpert, &kParameters, &kPhiKey, &kLambdaKey, &kDim, &kNumExperts, &kParameterSeed}};
+
+ProductOfExperts read_poe(Config& config, Record& desc) {
+  auto m = config.section("model");
+  m.check_known({&model_type_keys(), &kModelKeys});
+  const ExpertType expert = parse_expert_type(m.get_string(kExpert));
+  const std::string params = m.get_string(kParameters);
+  desc = {{"type", "poe"}, {"expert", to_string(expert)}, {"parameters", params}};
+  auto describe = [&](const ProductOfExperts& poe) {
+    desc.set("dim", poe.dim());
+    desc.set("num_experts", poe.num_experts());
+    desc.set("complete", poe.is_complete());
+  };
+  if (params == "random") {
+    const int d = static_cast<int>(m.get_int(kDim));
+    const int L = static_cast<int>(m.get_int(kNumExperts.with_integer_range(d, 1 << 16), d));
+    const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
+    desc.set("parameter_seed", seed);
+    ProductOfExperts poe = ProductOfExperts::random(expert, d, L, seed);
+    describe(poe);
+    return poe;
+  }
+  for (const Key* k : {&kDim, &kNumExperts, &kParameterSeed})
+    if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
+  PoeKeys keys;
+  keys.filters = m.get_string(kPhiKey);
+  keys.lambda = m.get_string(kLambdaKey);
+  ProductOfExperts poe = ProductOfExperts::load(resolve_config_path(config, params), expert, keys);
+  describe(poe);
+  return poe;
+}
+
+DataSampler exact_sampler(const ProductOfExperts& poe) {
+  if (!poe.is_complete()) return {};
+  return [&poe](Eigen::MatrixXd& X, const BatchRandom& r) { poe.sample_exact(X, r); };
+}
+
+RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record desc, const ProgressFn& progress) {
+  Record base_desc;
+  const GaussianBase base =
+      read_base(config, poe.dim(), [&] { return read_data(config, poe.dim(), exact_sampler(poe)); }, base_desc);
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, poe.is_complete() ? std::vector<std::string>{"exact"}
+                                                                      : std::vector<std::string>{});
+  const GeometricPath<GaussianBase, ProductOfExperts> path(base, poe);
+  run_pilot(path, ks, schedule, run.seed, run.num_paths);
+
+  RunResult result;
+  desc.set("base", base_desc);
+  desc.set("path", "geometric: (1 - t) U_base + t U_poe");
+  result.model = desc;
+  result.base_log_z = base.log_z();
+  if (auto z = poe.exact_log_z()) result.reference = Reference{*z, "exact (complete Phi)"};
+  result.kernel = kernel_description(ks);
+  // The model's reverse start (complete Phi): exact draws x = Phi^{-1} u, fresh momenta.
+  auto exact_start = [&](ContinuousBatch& b, const ChunkRange& c) {
+    poe.sample_exact(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+    b.parts.invalidate();
+  };
+  with_kernel(ks, [&](const auto& kernel) {
+    anneal_and_estimate(path, kernel, schedule, run, exact_start, progress, result);
+  });
+  return result;
+}
+
+RunResult run_poe(Config& config, const RunContext& context) {
+  Record desc;
+  const ProductOfExperts poe = read_poe(config, desc);
+  read_run_method(config, {"annealing"});
+  return poe_experiment(config, poe, desc, context.progress);
+}
+
+LoglikResult poe_loglik(Config& config, const RunContext& context) {
+  Record desc;
+  const ProductOfExperts poe = read_poe(config, desc);
+  const DataSet data = read_data(config, poe.dim(), exact_sampler(poe));
+  read_run_method(config, {"annealing"});
+  const RunResult e = poe_experiment(config, poe, desc, context.progress);
+  Eigen::VectorXd energies;
+  poe.energy(data.X, energies);
+  return analysis_loglik(config, e, energies, data.description);
+}
+
+SampleResult poe_sample(Config& config) {
+  const SamplerSettings s = read_sampler(config);
+  SampleResult out;
+  const ProductOfExperts poe = read_poe(config, out.model);
+  out.result = sample_hmc(poe, normal_chain_starts(poe.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
+  summarise_sample(s, out);
+  return out;
+}
+
+}  // namespace
+
+ModelEntry poe_model_entry() {
+  ModelEntry e;
+  e.name = "poe";
+  e.summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)";
+  e.docs = "docs/hais.md";
+  e.methods = {"annealing"};
+  e.kernel_family = "continuous";
+  e.kernels = {"hais", "hmc", "metropolis"};
+  e.reverse_starts = {"exact"};  // complete Phi only
+  e.reference = "exact when Phi is complete";
+  e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);
+  e.sample_keys = {&kModelKeys, &sampler_keys()};
+  e.run = run_poe;
+  e.loglik = poe_loglik;
+  e.sample = poe_sample;
+  return e;
+}
+
+}  // namespace logz

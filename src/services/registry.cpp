@@ -1,0 +1,95 @@
+#include "logz/services/registry.hpp"
+
+#include <algorithm>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+#define LOGZ_MODEL(name) ModelEntry name##_model_entry();
+#include "models/models.def"
+#undef LOGZ_MODEL
+
+#define LOGZ_KERNELS(family) std::vector<KernelEntry> family##_kernel_entries();
+#include "models/kernels.def"
+#undef LOGZ_KERNELS
+
+namespace continuous {
+std::vector<KernelEntry> kernel_entries();
+}
+std::vector<KernelEntry> continuous_kernel_entries() { return continuous::kernel_entries(); }
+
+namespace {
+
+const Key kModelType = Key::choice("type", required, {}, "the model (logz list shows them)");
+const KeyGroup kModelTypeKeys{"model", "model type", {&kModelType}};
+
+}  // namespace
+
+const std::vector<ModelEntry>& model_registry() {
+  static const std::vector<ModelEntry> models = {
+#define LOGZ_MODEL(name) name##_model_entry(),
+#include "models/models.def"
+#undef LOGZ_MODEL
+  };
+  return models;
+}
+
+const std::vector<KernelEntry>& kernel_registry() {
+  static const std::vector<KernelEntry> kernels = [] {
+    std::vector<KernelEntry> all;
+    for (auto family : {
+#define LOGZ_KERNELS(family) family##_kernel_entries,
+#include "models/kernels.def"
+#undef LOGZ_KERNELS
+         }) {
+      const auto entries = family();
+      all.insert(all.end(), entries.begin(), entries.end());
+    }
+    return all;
+  }();
+  return kernels;
+}
+
+std::vector<std::string> ModelEntry::sections(const std::string& command) const {
+  std::vector<std::string> s = {"model"};
+  for (const KeyGroup* g : command == "sample" ? sample_keys : keys)
+    if (std::find(s.begin(), s.end(), g->section) == s.end()) s.push_back(g->section);
+  return s;
+}
+
+std::string quoted_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "\"" : i + 1 == names.size() ? " and \"" : ", \"") + names[i] + "\"";
+  return s;
+}
+
+std::vector<std::string> model_names(const std::string& what) {
+  std::vector<std::string> names;
+  for (const auto& m : model_registry()) {
+    const bool has = what == "run"      ? static_cast<bool>(m.run)
+                     : what == "loglik" ? static_cast<bool>(m.loglik)
+                     : what == "sample" ? static_cast<bool>(m.sample)
+                                        : std::find(m.methods.begin(), m.methods.end(), what) != m.methods.end();
+    if (has) names.push_back(m.name);
+  }
+  return names;
+}
+
+Key model_type_key(const std::string& what) { return kModelType.with_choices(model_names(what)); }
+const KeyGroup& model_type_keys() { return kModelTypeKeys; }
+
+const ModelEntry& find_model(const std::string& name) {
+  for (const auto& m : model_registry())
+    if (m.name == name) return m;
+  fail_argument("logz::find_model", "name", "one of " + quoted_names(model_names("run")) + ", got \"" + name + "\"");
+}
+
+const KernelEntry& find_kernel(const std::string& family, const std::string& name) {
+  for (const auto& k : kernel_registry())
+    if (k.family == family && k.name == name) return k;
+  fail_argument("logz::find_kernel", "name", "a kernel of the " + family + " family, got \"" + name + "\"");
+}
+
+}  // namespace logz
