@@ -2,22 +2,19 @@
 
 #include <algorithm>
 #include <iterator>
-#include <map>
+
+#include "logz/services/registry.hpp"
 
 namespace logz::plots {
 
 namespace {
 
-const std::vector<std::string>& known_methods() {
-  static const std::vector<std::string> order = {
-      "ais",      "raise",           "bar",      "lower_bound", "upper_bound",       "histogram",
-      "cumulant", "cumulant_forward", "cumulant_reverse", "histogram_posterior", "crooks_crossing"};
-  return order;
-}
-
+// The estimator registry's estimates, in its order of presentation.
 std::size_t method_rank(const std::string& m) {
-  const auto& order = known_methods();
-  return static_cast<std::size_t>(std::find(order.begin(), order.end(), m) - order.begin());
+  const auto& outputs = estimate_outputs();
+  return static_cast<std::size_t>(
+      std::find_if(outputs.begin(), outputs.end(), [&](const EstimateOutput& o) { return o.method == m; }) -
+      outputs.begin());
 }
 
 }  // namespace
@@ -30,29 +27,22 @@ std::vector<std::string> ordered_methods(std::vector<std::string> methods) {
 }
 
 std::string method_label(const std::string& m) {
-  static const std::map<std::string, std::string> names = {{"ais", "AIS"},
-                                                           {"raise", "RAISE"},
-                                                           {"bar", "BAR"},
-                                                           {"lower_bound", "lower bound"},
-                                                           {"upper_bound", "upper bound"},
-                                                           {"jarzynski", "Jarzynski"}};
-  const auto it = names.find(m);
-  if (it != names.end()) return it->second;
+  const std::size_t rank = method_rank(m);
+  if (rank < estimate_outputs().size()) return estimate_outputs()[rank].label;
   std::string s = m;
   std::replace(s.begin(), s.end(), '_', ' ');
   return s;
 }
 
 MethodStyle method_style(const std::string& method, std::size_t i) {
-  // One style per known method (same order), then two for any others.
-  static const MethodStyle styles[] = {
-      {"#2ca02c", 2, 7},  {"#ff7f0e", 3, 5},  {"#9467bd", 4, 9},  {"#8c564b", 5, 11},
-      {"#e377c2", 2, 13}, {"#d62728", 3, 15}, {"#1f77b4", 4, 3},  {"#17becf", 5, 1},
-      {"#bcbd22", 2, 2},  {"#7f7f7f", 3, 6},  {"#393b79", 4, 8},  {"#ad494a", 5, 10},
-      {"#637939", 2, 12}};
-  const std::size_t rank = method_rank(method), num_known = known_methods().size();
-  if (rank < num_known) return styles[rank];
-  return styles[num_known + i % (std::size(styles) - num_known)];
+  const std::size_t rank = method_rank(method);
+  if (rank < estimate_outputs().size()) {
+    const EstimateOutput& o = estimate_outputs()[rank];
+    return {o.color.c_str(), o.dash, o.point};
+  }
+  // A method the registry does not know (an older result file): styles of its own by its place.
+  static const MethodStyle others[] = {{"#000000", 1, 7}, {"#555555", 2, 5}};
+  return others[i % std::size(others)];
 }
 
 }  // namespace logz::plots
