@@ -52,6 +52,9 @@ const std::vector<Estimator>& estimators() {
       {{"raise", "works", "reverse AIS: log mean exp(-W_r) (RAISE)", {{"raise", "RAISE", "#ff7f0e", 3, 5, 3}},
         WorksNeeded::reverse, 2},
        [](WorksPtr, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) { out.push_back(raise(*r)); }},
+      {{"bar", "works", "Bennett's acceptance ratio on forward and reverse works", {{"bar", "BAR", "#9467bd", 4, 9, 1}},
+        WorksNeeded::both, 4},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) { out.push_back(bar(*f, *r)); }},
       {{"bounds", "works", "the sandwich -mean W_f <= log Z1/Z0 <= mean W_r",
         {{"lower_bound", "lower bound", "#8c564b", 5, 11}, {"upper_bound", "upper bound", "#e377c2", 2, 13}},
         WorksNeeded::both, 3},
@@ -59,23 +62,20 @@ const std::vector<Estimator>& estimators() {
          out.push_back(lower_bound(*f));
          out.push_back(upper_bound(*r));
        }},
-      {{"bar", "works", "Bennett's acceptance ratio on forward and reverse works", {{"bar", "BAR", "#9467bd", 4, 9, 1}},
-        WorksNeeded::both, 4},
-       [](WorksPtr f, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) { out.push_back(bar(*f, *r)); }},
+      {{"histogram", "works", "the histogram (unbinned: BAR-like) estimator of Habeck (2017)",
+        {{"histogram", "histogram", "#d62728", 3, 15}}, WorksNeeded::both, 0},
+       [](WorksPtr f, WorksPtr r, const EstimatorOptions& o, std::vector<Estimate>& out) {
+         out.push_back(histogram(*f, *r, histogram_options(o)).estimate);
+       }},
       {{"cumulant", "works", "second-order cumulant estimates (forward, reverse, two-sided, as the works allow)",
-        {{"cumulant_forward", "cumulant forward", "#17becf", 5, 1},
-         {"cumulant_reverse", "cumulant reverse", "#bcbd22", 2, 2},
-         {"cumulant", "cumulant", "#1f77b4", 4, 3}},
+        {{"cumulant", "cumulant", "#1f77b4", 4, 3},
+         {"cumulant_forward", "cumulant forward", "#17becf", 5, 1},
+         {"cumulant_reverse", "cumulant reverse", "#bcbd22", 2, 2}},
         WorksNeeded::either, 0},
        [](WorksPtr f, WorksPtr r, const EstimatorOptions&, std::vector<Estimate>& out) {
          if (f) out.push_back(cumulant_forward(*f));
          if (r) out.push_back(cumulant_reverse(*r));
          if (f && r) out.push_back(cumulant(*f, *r));
-       }},
-      {{"histogram", "works", "the histogram (unbinned: BAR-like) estimator of Habeck (2017)",
-        {{"histogram", "histogram", "#d62728", 3, 15}}, WorksNeeded::both, 0},
-       [](WorksPtr f, WorksPtr r, const EstimatorOptions& o, std::vector<Estimate>& out) {
-         out.push_back(histogram(*f, *r, histogram_options(o)).estimate);
        }},
       {{"histogram_posterior", "works", "the posterior mean of the histogram model by Gibbs sampling",
         {{"histogram_posterior", "histogram posterior", "#7f7f7f", 3, 6}}, WorksNeeded::both, 0},
