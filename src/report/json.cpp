@@ -222,9 +222,11 @@ nlohmann::json registry_to_json() {
     if (m.sample) commands.push_back("sample");
     nlohmann::json keys = keys_to_json(m.keys);
     if (m.sample) keys.update(keys_to_json(m.sample_keys), true);
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const auto& k : m.kernels) kernels.push_back(k.name);
     models[m.name] = {{"summary", m.summary},     {"docs", m.docs},
                       {"commands", commands},     {"methods", m.methods},
-                      {"kernel_family", m.kernel_family}, {"kernels", m.kernels},
+                      {"kernel_family", m.kernels.empty() ? "" : m.kernels.front().family}, {"kernels", kernels},
                       {"reverse_starts", m.reverse_starts}, {"reference", m.reference},
                       {"keys", keys}};
   }

@@ -134,8 +134,10 @@ std::string registry_table() {
     std::string methods;
     for (const auto& x : m.methods) methods += (methods.empty() ? "" : ", ") + x;
     s += fmt::format("  {:<20} {}\n", m.name, m.summary);
+    std::string kernels;
+    for (const auto& k : m.kernels) kernels += (kernels.empty() ? "" : ", ") + k.name;
     s += fmt::format("  {:<20} commands: {}{}{}\n", "", commands, methods.empty() ? "" : "; methods: " + methods,
-                     m.kernels.empty() ? "" : "; kernels: " + fmt::format("{}", fmt::join(m.kernels, ", ")));
+                     kernels.empty() ? "" : "; kernels: " + kernels);
   }
   s += "kernels ([kernel] type):\n";
   for (const auto& k : kernel_registry()) s += fmt::format("  {:<24} {}\n", k.family + " " + k.name, k.summary);

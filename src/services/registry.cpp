@@ -10,15 +10,6 @@ namespace logz {
 #include "models/models.def"
 #undef LOGZ_MODEL
 
-#define LOGZ_KERNELS(family) std::vector<KernelEntry> family##_kernel_entries();
-#include "models/kernels.def"
-#undef LOGZ_KERNELS
-
-namespace continuous {
-std::vector<KernelEntry> kernel_entries();
-}
-std::vector<KernelEntry> continuous_kernel_entries() { return continuous::kernel_entries(); }
-
 namespace {
 
 const Key kModelType = Key::choice("type", required, {}, "the model (logz list shows them)");
@@ -35,17 +26,14 @@ const std::vector<ModelEntry>& model_registry() {
   return models;
 }
 
+// The kernels of every model, each once, in the order the models name them.
 const std::vector<KernelEntry>& kernel_registry() {
   static const std::vector<KernelEntry> kernels = [] {
     std::vector<KernelEntry> all;
-    for (auto family : {
-#define LOGZ_KERNELS(family) family##_kernel_entries,
-#include "models/kernels.def"
-#undef LOGZ_KERNELS
-         }) {
-      const auto entries = family();
-      all.insert(all.end(), entries.begin(), entries.end());
-    }
+    for (const auto& m : model_registry())
+      for (const auto& k : m.kernels)
+        if (std::none_of(all.begin(), all.end(), [&](const KernelEntry& a) { return a.family == k.family && a.name == k.name; }))
+          all.push_back(k);
     return all;
   }();
   return kernels;

@@ -53,7 +53,7 @@ TEST(ListCli, ErrorsListTheRegisteredNames) {
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
   // Which models have tempering is read from the registry: rbm and gaussian_mixture included.
   const auto r = run_cli("run " + toy + " -q --set run.method=tempering");
-  expect_one_line_error(r, "tempering is for ising, potts, rbm and gaussian_mixture");
+  expect_one_line_error(r, "tempering is for ising, potts, rbm, gaussian_mixture");
   const std::string cfg = temp_path("unknown.toml");
   write_file(cfg, "[model]\ntype = \"isign\"\n");
   expect_one_line_error(run_cli("run " + cfg + " -q"), "\"gaussian_mixture\"");

@@ -5,8 +5,9 @@
 // keeps a list of its own.
 //
 // Adding a model: one file under src/services/models/ defining `ModelEntry NAME_model_entry()`
-// and one line LOGZ_MODEL(NAME) in src/services/models/models.def. Kernels, estimators and
-// schedules likewise (kernels.def; estimator_registry.cpp; schedule_registry.cpp).
+// and one line LOGZ_MODEL(NAME) in src/services/models/models.def. A model states its kernels
+// (a family shared by several models, or its own); an estimator is one entry in
+// estimator_registry.cpp, a schedule one in annealing_experiment.cpp.
 #pragma once
 
 #include <functional>
@@ -27,13 +28,19 @@ struct RunContext {
   ProgressFn progress;
 };
 
+struct KernelEntry {
+  std::string family;   // the models that use it: "lattice", "rbm", "continuous", "gaussian_toy"
+  std::string name;     // [kernel] type
+  std::string summary;  // one line
+  const KeyGroup* keys = nullptr;  // the [kernel] keys it reads
+};
+
 struct ModelEntry {
   std::string name;           // [model] type
   std::string summary;        // one line
   std::string docs;           // the page that documents it (docs/...)
   std::vector<std::string> methods;         // [run] method values it supports
-  std::string kernel_family;                // "lattice", "rbm", "continuous", ...
-  std::vector<std::string> kernels;         // [kernel] type values
+  std::vector<KernelEntry> kernels;         // [kernel] type values
   std::vector<std::string> reverse_starts;  // [run] reverse_start values besides "resampled"
   std::string reference;                    // how its exact log Z is known ("" if never)
   std::vector<const KeyGroup*> keys;        // every section run and loglik read: its own keys and shared ones
@@ -46,12 +53,6 @@ struct ModelEntry {
   std::vector<std::string> sections(const std::string& command) const;
 };
 
-struct KernelEntry {
-  std::string family;   // the models that use it: "lattice", "rbm", "continuous", "gaussian_toy"
-  std::string name;     // [kernel] type
-  std::string summary;  // one line
-  const KeyGroup* keys = nullptr;  // the [kernel] keys it reads
-};
 
 // Which works an estimator needs.
 enum class WorksNeeded { forward, reverse, both, either };

@@ -171,8 +171,7 @@ ModelEntry bilinear_generative_model_entry() {
   e.summary = "x = Phi ((Theta c) .* (Psi d)) + noise: log p(x) per data point from the prior (Sohl-Dickstein & Culpepper 2011)";
   e.docs = "docs/hais.md";
   e.methods = {"annealing"};
-  e.kernel_family = "continuous";
-  e.kernels = {"hais", "hmc", "metropolis"};
+  e.kernels = kernel_entries();
   e.reference = "exact only when Phi = 0";
   e.keys = continuous_key_groups(kModelKeys, &kBaseKeys, true);
   e.sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()};

@@ -65,7 +65,6 @@ ModelEntry gaussian_model_entry() {
   e.name = "gaussian";
   e.summary = "a Gaussian given in the config (mean, covariance): the HMC tutorial's target for `logz sample`";
   e.docs = "docs/hmc.md";
-  e.kernel_family = "continuous";
   e.sample_keys = {&kModelKeys, &sampler_keys()};
   e.sample = gaussian_sample;
   return e;

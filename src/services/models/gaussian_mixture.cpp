@@ -256,8 +256,7 @@ ModelEntry gaussian_mixture_model_entry() {
   e.summary = "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j (Carlson et al. 2016, Fig. 2)";
   e.docs = "docs/tempering.md";
   e.methods = {"annealing", "tempering"};
-  e.kernel_family = "continuous";
-  e.kernels = {"hmc", "hais", "metropolis"};
+  e.kernels = kernel_entries();
   e.reverse_starts = {"exact"};
   e.reference = "exact: log of the sum of the masses";
   e.keys = continuous_key_groups(kModelKeys, &kBaseKeys, true);

@@ -109,19 +109,14 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
 
 }  // namespace
 
-std::vector<KernelEntry> gaussian_toy_kernel_entries() {
-  return {{"gaussian_toy", "autoregressive", "the paper's Gaussian kernel, exact at every temperature of the bridge",
-           &kKernelKeys}};
-}
-
 ModelEntry gaussian_toy_model_entry() {
   ModelEntry e;
   e.name = "gaussian_toy";
   e.summary = "the Gaussian toy of Habeck (2017): N(mu_start, sigma_start^2) annealed to N(mu_end, sigma_end^2)";
   e.docs = "docs/config.md";
   e.methods = {"annealing"};
-  e.kernel_family = "gaussian_toy";
-  e.kernels = {"autoregressive"};
+  e.kernels = {{"gaussian_toy", "autoregressive", "the paper's Gaussian kernel, exact at every temperature of the bridge",
+                &kKernelKeys}};
   e.reverse_starts = {"exact"};
   e.reference = "analytic";
   e.keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()};

@@ -60,8 +60,7 @@ ModelEntry ising_model_entry() {
   e.summary = "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins";
   e.docs = "docs/config.md";
   e.methods = kLatticeMethods;
-  e.kernel_family = "lattice";
-  e.kernels = {"metropolis", "heat_bath"};
+  e.kernels = lattice_kernel_entries();
   e.reverse_starts = {"ground_state"};
   e.reference = "kaufman";
   e.keys = lattice_key_groups(kModelKeys);

@@ -155,8 +155,7 @@ ModelEntry linear_generative_model_entry() {
   e.summary = "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point (Sohl-Dickstein & Culpepper 2011)";
   e.docs = "docs/hais.md";
   e.methods = {"annealing"};
-  e.kernel_family = "continuous";
-  e.kernels = {"hais", "hmc", "metropolis"};
+  e.kernels = kernel_entries();
   e.reverse_starts = {"exact"};  // the Gaussian prior only
   e.reference = "exact with the Gaussian prior";
   e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);

@@ -133,8 +133,7 @@ ModelEntry mcrbm_model_entry() {
   e.summary = "the mean-covariance RBM's marginal energy (Ranzato & Hinton 2010; eq. 40 of Sohl-Dickstein & Culpepper)";
   e.docs = "docs/hais.md";
   e.methods = {"annealing"};
-  e.kernel_family = "continuous";
-  e.kernels = {"hais", "hmc", "metropolis"};
+  e.kernels = kernel_entries();
   e.reference = "exact without a covariance term";
   e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);
   e.sample_keys = {&kModelKeys, &sampler_keys()};

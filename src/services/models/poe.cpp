@@ -123,8 +123,7 @@ ModelEntry poe_model_entry() {
   e.summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)";
   e.docs = "docs/hais.md";
   e.methods = {"annealing"};
-  e.kernel_family = "continuous";
-  e.kernels = {"hais", "hmc", "metropolis"};
+  e.kernels = kernel_entries();
   e.reverse_starts = {"exact"};  // complete Phi only
   e.reference = "exact when Phi is complete";
   e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);

@@ -120,8 +120,7 @@ ModelEntry potts_model_entry() {
   e.summary = "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours";
   e.docs = "docs/config.md";
   e.methods = kLatticeMethods;
-  e.kernel_family = "lattice";
-  e.kernels = {"metropolis", "heat_bath"};
+  e.kernels = lattice_kernel_entries();
   e.reverse_starts = {"ground_state"};
   e.reference = "transfer matrix or enumeration (small lattices)";
   e.keys = lattice_key_groups(kModelKeys);

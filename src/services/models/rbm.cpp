@@ -256,19 +256,14 @@ void add_test_log_likelihood(const RbmSetup& s, RunResult& result) {
   result.test_log_likelihood = TestSetLogLikelihood{test_log_likelihood(f, log_z, se), source};
 }
 
-std::vector<KernelEntry> rbm_kernel_entries() {
-  return {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM", &kKernelKeys},
-          {"rbm", "metropolis", "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}};
-}
-
 ModelEntry rbm_model_entry() {
   ModelEntry e;
   e.name = "rbm";
   e.summary = "a binary restricted Boltzmann machine from an .npz file (W, a, b), with its test log-likelihood";
   e.docs = "docs/rbm.md";
   e.methods = {"annealing", "tempering"};
-  e.kernel_family = "rbm";
-  e.kernels = {"gibbs", "metropolis"};
+  e.kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM", &kKernelKeys},
+               {"rbm", "metropolis", "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}};
   e.reverse_starts = {"data"};
   e.reference = "enumeration when the smaller layer is small";
   e.keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(),
