@@ -90,10 +90,12 @@ std::vector<KernelEntry> kernel_entries() {
           {"continuous", "metropolis", "Gaussian random-walk Metropolis", &kKernelKeys}};
 }
 
-std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data) {
+std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data,
+                                                   std::vector<const KeyGroup*> more) {
   std::vector<const KeyGroup*> g = {&model_keys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()};
   if (base) g.push_back(base);
   if (data) g.push_back(&kDataKeys);
+  g.insert(g.end(), more.begin(), more.end());
   return g;
 }
 

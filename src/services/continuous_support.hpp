@@ -123,9 +123,36 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
   if (s.half_life) s.gamma = Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life);
 }
 
+// Annealing with the configured kernel: the pilot (if asked for) sets its step size, the
+// kernel's description goes into the result, then forward and reverse runs and the estimators.
+template <class Path, class Start>
+void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& schedule, const RunSettings& run,
+                        const Start& start, const ProgressFn& progress, RunResult& result) {
+  run_pilot(path, ks, schedule, run.seed, run.num_paths);
+  result.kernel = kernel_description(ks);
+  with_kernel(ks, [&](const auto& kernel) { anneal_and_estimate(path, kernel, schedule, run, start, progress, result); });
+}
+
+// A reverse start from exact draws of the target: sample(X, random) fills the positions, the
+// momenta are fresh.
+template <class Path, class Sample>
+auto exact_reverse_start(const Path& path, const RunSettings& run, Sample sample) {
+  return [&path, &run, sample](ContinuousBatch& b, const ChunkRange& c) {
+    sample(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+    b.parts.invalidate();
+  };
+}
+
+// For models without one: only "resampled" reverse starts reach the annealer.
+inline void no_exact_start(ContinuousBatch&, const ChunkRange&) {
+  fail_argument("logz::anneal_with_kernel", "reverse_start", "\"resampled\" (the model has no exact start)");
+}
+
 // The continuous models' key groups for `logz run` / `logz loglik`: the model's own, [kernel],
 // [run], [schedule], [estimators], and [base] / [data] as the model reads them.
-std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data);
+std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data,
+                                                   std::vector<const KeyGroup*> more = {});
 
 // ---------------------------------------------------------------- `logz loglik`
 
@@ -184,6 +211,29 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
   r.exact = exact_sum / static_cast<double>(n);  // NaN unless every point has an exact value
 }
 
+// `logz loglik` of a generative model: one forward AIS run per data point from the model's
+// base to the posterior of the point (make_path(x)); one pilot on the first point sets the step
+// size of every run. `desc` describes the model, `base_desc` its base.
+template <class MakePath>
+LoglikResult generative_loglik(Config& config, const RunContext& context, Record desc, const DataSet& data,
+                               const Record& base_desc, const std::vector<std::string>& reverse_starts,
+                               const MakePath& make_path,
+                               const std::function<std::optional<double>(const Eigen::VectorXd&)>& exact) {
+  LoglikResult r;
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  // [run] as for `logz run` (directions and reverse_start are accepted; loglik runs forward only).
+  const RunSettings run = read_run_settings(config, reverse_starts);
+  run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
+  desc.set("base", base_desc);
+  desc.set("data", data.description);
+  r.model = std::move(desc);
+  r.kernel = kernel_description(ks);
+  r.kernel.set("runs", "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
+  generative_logliks(data.X, ks, schedule, run, make_path, exact, context.progress, r);
+  return r;
+}
+
 // ---------------------------------------------------------------- `logz sample`
 
 struct SamplerSettings {
@@ -200,5 +250,17 @@ Eigen::MatrixXd normal_chain_starts(int dim, Eigen::Index chains, std::uint64_t 
 
 // Means and sds per dimension and the sampler's description.
 void summarise_sample(const SamplerSettings& s, SampleResult& out);
+
+// The sampler's run on `target` from `starts` (N(0, initial_sd^2 I) draws when not given).
+template <class Target>
+SampleResult sample_target(const SamplerSettings& s, const Target& target, Record model,
+                           std::optional<Eigen::MatrixXd> starts = std::nullopt) {
+  SampleResult out;
+  out.model = std::move(model);
+  out.result = sample_hmc(
+      target, starts ? *starts : normal_chain_starts(target.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
+  summarise_sample(s, out);
+  return out;
+}
 
 }  // namespace logz::continuous

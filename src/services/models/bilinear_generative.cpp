@@ -99,8 +99,6 @@ RunResult run_bilinear_generative(Config& config, const RunContext& context) {
   const RunSettings run = read_run_settings(config, {});
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const BilinearPath path(base, BilinearGenerativePosterior(model, x));
-  run_pilot(path, ks, schedule, run.seed, run.num_paths);
-
   RunResult result;
   desc.set("base", base_desc);
   desc.set("data", data.description);
@@ -109,48 +107,29 @@ RunResult run_bilinear_generative(Config& config, const RunContext& context) {
   result.model = desc;
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_likelihood(x)) result.reference = Reference{*z, "exact (a = 0: N(x; 0, sigma_n^2 I))"};
-  result.kernel = kernel_description(ks);
-  auto no_model_start = [](ContinuousBatch&, const ChunkRange&) {
-    fail_argument("logz::bilinear_generative_experiment", "reverse_start", "\"resampled\"");
-  };
-  with_kernel(ks, [&](const auto& kernel) {
-    anneal_and_estimate(path, kernel, schedule, run, no_model_start, context.progress, result);
-  });
+  anneal_with_kernel(path, ks, schedule, run, no_exact_start, context.progress, result);
   return result;
 }
 
 LoglikResult bilinear_generative_loglik(Config& config, const RunContext& context) {
-  LoglikResult r;
-  Record desc;
+  Record desc, base_desc;
   const BilinearGenerative model = read_bilinear_generative(config, desc);
   const DataSet data = read_bilinear_data(config, model);
-  Record base_desc;
   const LaplaceBase base = read_prior_base(config, model, base_desc);
-  KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, {});
   auto make_path = [&](const Eigen::VectorXd& x) { return BilinearPath(base, BilinearGenerativePosterior(model, x)); };
-  // One pilot, on the first data point, sets the step size of every run.
-  run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
-  desc.set("base", base_desc);
-  desc.set("data", data.description);
-  r.model = desc;
-  r.kernel = kernel_description(ks);
-  r.kernel.set("runs", "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
-  generative_logliks(data.X, ks, schedule, run, make_path,
-                     [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); }, context.progress, r);
-  return r;
+  return generative_loglik(config, context, std::move(desc), data, base_desc, {}, make_path,
+                           [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); });
 }
 
 SampleResult bilinear_generative_sample(Config& config) {
   const SamplerSettings s = read_sampler(config, false);
-  SampleResult out;
-  const BilinearGenerative model = read_bilinear_generative(config, out.model);
+  Record desc;
+  const BilinearGenerative model = read_bilinear_generative(config, desc);
   const DataSet data = read_bilinear_data(config, model);
-  out.model.set("data", data.description);
-  out.model.set("data_index", data.index);
-  out.model.set("target", "posterior p(c, d | x) of the data point: z = (c, d), d >= 0");
-  out.model.set("chain_starts", "prior draws");
+  desc.set("data", data.description);
+  desc.set("data_index", data.index);
+  desc.set("target", "posterior p(c, d | x) of the data point: z = (c, d), d >= 0");
+  desc.set("chain_starts", "prior draws");
   const BilinearGenerativePosterior post(model, data.X.col(static_cast<Eigen::Index>(data.index)));
   // Chain m starts at a prior draw from the stream (seed, m, Purpose::base_sample, 0): inside d >= 0.
   Eigen::MatrixXd init(post.dim(), s.chains);
@@ -158,27 +137,18 @@ SampleResult bilinear_generative_sample(Config& config) {
     RandomStream r(s.options.seed, static_cast<std::uint64_t>(m), Purpose::base_sample, 0);
     model.prior().sample_one(r, init.col(m));
   }
-  out.result = sample_hmc(post, init, s.options);
-  summarise_sample(s, out);
-  return out;
+  return sample_target(s, post, std::move(desc), init);
 }
 
 }  // namespace
 
 ModelEntry bilinear_generative_model_entry() {
-  ModelEntry e;
-  e.name = "bilinear_generative";
-  e.summary = "x = Phi ((Theta c) .* (Psi d)) + noise: log p(x) per data point from the prior (Sohl-Dickstein & Culpepper 2011)";
-  e.docs = "docs/hais.md";
-  e.methods = {"annealing"};
-  e.kernels = kernel_entries();
-  e.reference = "exact only when Phi = 0";
-  e.keys = continuous_key_groups(kModelKeys, &kBaseKeys, true);
-  e.sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()};
-  e.run = run_bilinear_generative;
-  e.loglik = bilinear_generative_loglik;
-  e.sample = bilinear_generative_sample;
-  return e;
+  return {.name = "bilinear_generative",
+          .summary = "x = Phi ((Theta c) .* (Psi d)) + noise: log p(x) per data point from the prior (Sohl-Dickstein & Culpepper 2011)",
+          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(),
+          .reference = "exact only when Phi = 0", .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true),
+          .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_bilinear_generative,
+          .loglik = bilinear_generative_loglik, .sample = bilinear_generative_sample};
 }
 
 }  // namespace logz

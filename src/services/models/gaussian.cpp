@@ -51,23 +51,17 @@ GaussianBase read_inline_gaussian(Config& config, Record& desc) {
 
 SampleResult gaussian_sample(Config& config) {
   const SamplerSettings s = read_sampler(config);
-  SampleResult out;
-  const GaussianBase g = read_inline_gaussian(config, out.model);
-  out.result = sample_hmc(g, normal_chain_starts(g.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
-  summarise_sample(s, out);
-  return out;
+  Record desc;
+  const GaussianBase g = read_inline_gaussian(config, desc);
+  return sample_target(s, g, std::move(desc));
 }
 
 }  // namespace
 
 ModelEntry gaussian_model_entry() {
-  ModelEntry e;
-  e.name = "gaussian";
-  e.summary = "a Gaussian given in the config (mean, covariance): the HMC tutorial's target for `logz sample`";
-  e.docs = "docs/hmc.md";
-  e.sample_keys = {&kModelKeys, &sampler_keys()};
-  e.sample = gaussian_sample;
-  return e;
+  return {.name = "gaussian",
+          .summary = "a Gaussian given in the config (mean, covariance): the HMC tutorial's target for `logz sample`",
+          .docs = "docs/hmc.md", .sample_keys = {&kModelKeys, &sampler_keys()}, .sample = gaussian_sample};
 }
 
 }  // namespace logz

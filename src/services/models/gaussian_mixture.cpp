@@ -177,6 +177,10 @@ GaussianBase read_mixture_base(Config& config, int dim, Record& desc) {
   return GaussianBase::isotropic(dim, sigma);
 }
 
+DataSampler exact_sampler(const GaussianMixture& mixture) {
+  return [&mixture](Eigen::MatrixXd& X, const BatchRandom& r) { mixture.sample(X, r); };
+}
+
 RunResult run_mixture(Config& config, const RunContext& context) {
   Mixture mix = read_model(config);
   const GaussianMixture& mixture = mix.model;
@@ -211,22 +215,11 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   }
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {"exact"});
-  run_pilot(path, ks, schedule, run.seed, run.num_paths);
-  result.kernel = kernel_description(ks);
-  auto exact_start = [&](ContinuousBatch& batch, const ChunkRange& c) {
-    mixture.sample(batch.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    path.sample_momentum(batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
-    batch.parts.invalidate();
-  };
-  with_kernel(ks, [&](const auto& kernel) {
-    anneal_and_estimate(path, kernel, schedule, run, exact_start, context.progress, result);
-  });
+  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, run, exact_sampler(mixture)), context.progress,
+                     result);
   return result;
 }
 
-DataSampler exact_sampler(const GaussianMixture& mixture) {
-  return [&mixture](Eigen::MatrixXd& X, const BatchRandom& r) { mixture.sample(X, r); };
-}
 
 LoglikResult mixture_loglik(Config& config, const RunContext& context) {
   const Mixture mix = read_model(config);
@@ -239,33 +232,20 @@ LoglikResult mixture_loglik(Config& config, const RunContext& context) {
 
 SampleResult mixture_sample(Config& config) {
   const SamplerSettings s = read_sampler(config);
-  SampleResult out;
   const Mixture mix = read_model(config);
-  out.model = mix.desc;
-  out.result = sample_hmc(mix.model, normal_chain_starts(mix.model.dim(), s.chains, s.options.seed, s.initial_sd),
-                          s.options);
-  summarise_sample(s, out);
-  return out;
+  return sample_target(s, mix.model, mix.desc);
 }
 
 }  // namespace
 
 ModelEntry gaussian_mixture_model_entry() {
-  ModelEntry e;
-  e.name = "gaussian_mixture";
-  e.summary = "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j (Carlson et al. 2016, Fig. 2)";
-  e.docs = "docs/tempering.md";
-  e.methods = {"annealing", "tempering"};
-  e.kernels = kernel_entries();
-  e.reverse_starts = {"exact"};
-  e.reference = "exact: log of the sum of the masses";
-  e.keys = continuous_key_groups(kModelKeys, &kBaseKeys, true);
-  e.keys.push_back(&tempering_keys());
-  e.sample_keys = {&kModelKeys, &sampler_keys()};
-  e.run = run_mixture;
-  e.loglik = mixture_loglik;
-  e.sample = mixture_sample;
-  return e;
+  return {.name = "gaussian_mixture",
+          .summary = "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j (Carlson et al. 2016, Fig. 2)",
+          .docs = "docs/tempering.md", .methods = {"annealing", "tempering"}, .kernels = kernel_entries(),
+          .reverse_starts = {"exact"}, .reference = "exact: log of the sum of the masses",
+          .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true, {&tempering_keys()}),
+          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mixture, .loglik = mixture_loglik,
+          .sample = mixture_sample};
 }
 
 }  // namespace logz

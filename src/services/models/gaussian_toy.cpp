@@ -110,18 +110,13 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry gaussian_toy_model_entry() {
-  ModelEntry e;
-  e.name = "gaussian_toy";
-  e.summary = "the Gaussian toy of Habeck (2017): N(mu_start, sigma_start^2) annealed to N(mu_end, sigma_end^2)";
-  e.docs = "docs/config.md";
-  e.methods = {"annealing"};
-  e.kernels = {{"gaussian_toy", "autoregressive", "the paper's Gaussian kernel, exact at every temperature of the bridge",
-                &kKernelKeys}};
-  e.reverse_starts = {"exact"};
-  e.reference = "analytic";
-  e.keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()};
-  e.run = run_gaussian_toy;
-  return e;
+  return {.name = "gaussian_toy",
+          .summary = "the Gaussian toy of Habeck (2017): N(mu_start, sigma_start^2) annealed to N(mu_end, sigma_end^2)",
+          .docs = "docs/config.md", .methods = {"annealing"},
+          .kernels = {{"gaussian_toy", "autoregressive", "the paper's Gaussian kernel, exact at every temperature of the bridge", &kKernelKeys}},
+          .reverse_starts = {"exact"}, .reference = "analytic",
+          .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()},
+          .run = run_gaussian_toy};
 }
 
 }  // namespace logz

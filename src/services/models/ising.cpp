@@ -55,17 +55,11 @@ RunResult run_ising(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry ising_model_entry() {
-  ModelEntry e;
-  e.name = "ising";
-  e.summary = "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins";
-  e.docs = "docs/config.md";
-  e.methods = kLatticeMethods;
-  e.kernels = lattice_kernel_entries();
-  e.reverse_starts = {"ground_state"};
-  e.reference = "kaufman";
-  e.keys = lattice_key_groups(kModelKeys);
-  e.run = run_ising;
-  return e;
+  return {.name = "ising",
+          .summary = "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins",
+          .docs = "docs/config.md", .methods = kLatticeMethods, .kernels = lattice_kernel_entries(),
+          .reverse_starts = {"ground_state"}, .reference = "kaufman", .keys = lattice_key_groups(kModelKeys),
+          .run = run_ising};
 }
 
 }  // namespace logz

@@ -82,8 +82,6 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const LinearGenerativePosterior posterior(model, x);
   const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
-  run_pilot(path, ks, schedule, run.seed, run.num_paths);
-
   RunResult result;
   desc.set("base", base_desc);
   desc.set("data", data.description);
@@ -92,78 +90,47 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   result.model = desc;
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_likelihood(x)) result.reference = Reference{*z, "exact (Gaussian marginal)"};
-  result.kernel = kernel_description(ks);
   std::optional<GaussianBase> exact_posterior;
   if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
-  auto exact_start = [&](ContinuousBatch& b, const ChunkRange& c) {
-    exact_posterior->sample(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
-    b.parts.invalidate();
-  };
-  with_kernel(ks, [&](const auto& kernel) {
-    anneal_and_estimate(path, kernel, schedule, run, exact_start, context.progress, result);
-  });
+  const auto start =
+      exact_reverse_start(path, run, [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); });
+  anneal_with_kernel(path, ks, schedule, run, start, context.progress, result);
   return result;
 }
 
 LoglikResult linear_generative_loglik(Config& config, const RunContext& context) {
-  LoglikResult r;
-  Record desc;
+  Record desc, base_desc;
   const LinearGenerative model = read_linear_generative(config, desc);
   const DataSet data = read_generative_data(config, model);
-  Record base_desc;
   const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
-  KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_schedule(config);
-  // [run] as for `logz run` (directions and reverse_start are accepted, but loglik makes forward
-  // runs only).
-  const RunSettings run = read_run_settings(config, model_starts(model));
   auto make_path = [&](const Eigen::VectorXd& x) {
     return GeometricPath<GaussianBase, LinearGenerativePosterior>(base, LinearGenerativePosterior(model, x));
   };
-  // One pilot, on the first data point, sets the step size of every run.
-  run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
-  desc.set("base", base_desc);
-  desc.set("data", data.description);
-  r.model = desc;
-  r.kernel = kernel_description(ks);
-  r.kernel.set("runs", "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
-  generative_logliks(data.X, ks, schedule, run, make_path,
-                     [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); }, context.progress, r);
-  return r;
+  return generative_loglik(config, context, std::move(desc), data, base_desc, model_starts(model), make_path,
+                           [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); });
 }
 
 SampleResult linear_generative_sample(Config& config) {
   const SamplerSettings s = read_sampler(config);
-  SampleResult out;
-  const LinearGenerative model = read_linear_generative(config, out.model);
+  Record desc;
+  const LinearGenerative model = read_linear_generative(config, desc);
   const DataSet data = read_generative_data(config, model);
-  out.model.set("data", data.description);
-  out.model.set("data_index", data.index);
-  out.model.set("target", "posterior p(a | x) of the data point");
-  const LinearGenerativePosterior post(model, data.X.col(static_cast<Eigen::Index>(data.index)));
-  out.result = sample_hmc(post, normal_chain_starts(post.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
-  summarise_sample(s, out);
-  return out;
+  desc.set("data", data.description);
+  desc.set("data_index", data.index);
+  desc.set("target", "posterior p(a | x) of the data point");
+  return sample_target(s, LinearGenerativePosterior(model, data.X.col(static_cast<Eigen::Index>(data.index))),
+                       std::move(desc));
 }
 
 }  // namespace
 
 ModelEntry linear_generative_model_entry() {
-  ModelEntry e;
-  e.name = "linear_generative";
-  e.summary = "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point (Sohl-Dickstein & Culpepper 2011)";
-  e.docs = "docs/hais.md";
-  e.methods = {"annealing"};
-  e.kernels = kernel_entries();
-  e.reverse_starts = {"exact"};  // the Gaussian prior only
-  e.reference = "exact with the Gaussian prior";
-  e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);
-  e.sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()};
-  e.run = run_linear_generative;
-  e.loglik = linear_generative_loglik;
-  e.sample = linear_generative_sample;
-  return e;
+  return {.name = "linear_generative",
+          .summary = "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point (Sohl-Dickstein & Culpepper 2011)",
+          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
+          .reference = "exact with the Gaussian prior", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
+          .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_linear_generative,
+          .loglik = linear_generative_loglik, .sample = linear_generative_sample};
 }
 
 }  // namespace logz

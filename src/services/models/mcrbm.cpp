@@ -82,21 +82,13 @@ RunResult mcrbm_experiment(Config& config, const McRbm& model, Record desc, cons
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {});
   const GeometricPath<GaussianBase, McRbm> path(base, model);
-  run_pilot(path, ks, schedule, run.seed, run.num_paths);
-
   RunResult result;
   desc.set("base", base_desc);
   desc.set("path", "geometric: (1 - t) U_base + t E_mcRBM");
   result.model = desc;
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, "exact (no covariance term: sum over mean units)"};
-  result.kernel = kernel_description(ks);
-  auto no_model_start = [](ContinuousBatch&, const ChunkRange&) {
-    fail_argument("logz::mcrbm_experiment", "reverse_start", "\"resampled\"");
-  };
-  with_kernel(ks, [&](const auto& kernel) {
-    anneal_and_estimate(path, kernel, schedule, run, no_model_start, progress, result);
-  });
+  anneal_with_kernel(path, ks, schedule, run, no_exact_start, progress, result);
   return result;
 }
 
@@ -118,29 +110,21 @@ LoglikResult mcrbm_loglik(Config& config, const RunContext& context) {
 
 SampleResult mcrbm_sample(Config& config) {
   const SamplerSettings s = read_sampler(config);
-  SampleResult out;
-  const McRbm model = read_mcrbm(config, out.model);
-  out.result = sample_hmc(model, normal_chain_starts(model.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
-  summarise_sample(s, out);
-  return out;
+  Record desc;
+  const McRbm model = read_mcrbm(config, desc);
+  return sample_target(s, model, std::move(desc));
 }
 
 }  // namespace
 
 ModelEntry mcrbm_model_entry() {
-  ModelEntry e;
-  e.name = "mcrbm";
-  e.summary = "the mean-covariance RBM's marginal energy (Ranzato & Hinton 2010; eq. 40 of Sohl-Dickstein & Culpepper)";
-  e.docs = "docs/hais.md";
-  e.methods = {"annealing"};
-  e.kernels = kernel_entries();
-  e.reference = "exact without a covariance term";
-  e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);
-  e.sample_keys = {&kModelKeys, &sampler_keys()};
-  e.run = run_mcrbm;
-  e.loglik = mcrbm_loglik;
-  e.sample = mcrbm_sample;
-  return e;
+  return {.name = "mcrbm",
+          .summary = "the mean-covariance RBM's marginal energy (Ranzato & Hinton 2010; eq. 40 of Sohl-Dickstein & Culpepper)",
+          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(),
+          .reference = "exact without a covariance term",
+          .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
+          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mcrbm, .loglik = mcrbm_loglik,
+          .sample = mcrbm_sample};
 }
 
 }  // namespace logz

@@ -331,17 +331,13 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry pairwise_mrf_model_entry() {
-  ModelEntry e;
-  e.name = "pairwise_mrf";
-  e.summary = "a pairwise binary MRF (fully visible Boltzmann machine), E = -x^T W x / 2 - b^T x, x in {0, 1}^n";
-  e.docs = "docs/config.md";
-  e.methods = {"annealing", "tempering"};
-  e.kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}};
-  e.reverse_starts = {"exact", "equilibrated"};
-  e.reference = "enumeration for small n";
-  e.keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()};
-  e.run = run_pairwise_mrf;
-  return e;
+  return {.name = "pairwise_mrf",
+          .summary = "a pairwise binary MRF (fully visible Boltzmann machine), E = -x^T W x / 2 - b^T x, x in {0, 1}^n",
+          .docs = "docs/config.md", .methods = {"annealing", "tempering"},
+          .kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}},
+          .reverse_starts = {"exact", "equilibrated"}, .reference = "enumeration for small n",
+          .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},
+          .run = run_pairwise_mrf};
 }
 
 }  // namespace logz

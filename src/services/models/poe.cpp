@@ -67,24 +67,15 @@ RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record des
   const RunSettings run = read_run_settings(config, poe.is_complete() ? std::vector<std::string>{"exact"}
                                                                       : std::vector<std::string>{});
   const GeometricPath<GaussianBase, ProductOfExperts> path(base, poe);
-  run_pilot(path, ks, schedule, run.seed, run.num_paths);
-
   RunResult result;
   desc.set("base", base_desc);
   desc.set("path", "geometric: (1 - t) U_base + t U_poe");
   result.model = desc;
   result.base_log_z = base.log_z();
   if (auto z = poe.exact_log_z()) result.reference = Reference{*z, "exact (complete Phi)"};
-  result.kernel = kernel_description(ks);
-  // The model's reverse start (complete Phi): exact draws x = Phi^{-1} u, fresh momenta.
-  auto exact_start = [&](ContinuousBatch& b, const ChunkRange& c) {
-    poe.sample_exact(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
-    b.parts.invalidate();
-  };
-  with_kernel(ks, [&](const auto& kernel) {
-    anneal_and_estimate(path, kernel, schedule, run, exact_start, progress, result);
-  });
+  // The model's reverse start (complete Phi): exact draws x = Phi^{-1} u.
+  const auto start = exact_reverse_start(path, run, [&](Eigen::MatrixXd& X, const BatchRandom& r) { poe.sample_exact(X, r); });
+  anneal_with_kernel(path, ks, schedule, run, start, progress, result);
   return result;
 }
 
@@ -108,30 +99,19 @@ LoglikResult poe_loglik(Config& config, const RunContext& context) {
 
 SampleResult poe_sample(Config& config) {
   const SamplerSettings s = read_sampler(config);
-  SampleResult out;
-  const ProductOfExperts poe = read_poe(config, out.model);
-  out.result = sample_hmc(poe, normal_chain_starts(poe.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
-  summarise_sample(s, out);
-  return out;
+  Record desc;
+  const ProductOfExperts poe = read_poe(config, desc);
+  return sample_target(s, poe, std::move(desc));
 }
 
 }  // namespace
 
 ModelEntry poe_model_entry() {
-  ModelEntry e;
-  e.name = "poe";
-  e.summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)";
-  e.docs = "docs/hais.md";
-  e.methods = {"annealing"};
-  e.kernels = kernel_entries();
-  e.reverse_starts = {"exact"};  // complete Phi only
-  e.reference = "exact when Phi is complete";
-  e.keys = continuous_key_groups(kModelKeys, &base_keys(), true);
-  e.sample_keys = {&kModelKeys, &sampler_keys()};
-  e.run = run_poe;
-  e.loglik = poe_loglik;
-  e.sample = poe_sample;
-  return e;
+  return {.name = "poe",
+          .summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)",
+          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
+          .reference = "exact when Phi is complete", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
+          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_poe, .loglik = poe_loglik, .sample = poe_sample};
 }
 
 }  // namespace logz

@@ -115,17 +115,11 @@ RunResult run_potts(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry potts_model_entry() {
-  ModelEntry e;
-  e.name = "potts";
-  e.summary = "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours";
-  e.docs = "docs/config.md";
-  e.methods = kLatticeMethods;
-  e.kernels = lattice_kernel_entries();
-  e.reverse_starts = {"ground_state"};
-  e.reference = "transfer matrix or enumeration (small lattices)";
-  e.keys = lattice_key_groups(kModelKeys);
-  e.run = run_potts;
-  return e;
+  return {.name = "potts",
+          .summary = "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours",
+          .docs = "docs/config.md", .methods = kLatticeMethods, .kernels = lattice_kernel_entries(),
+          .reverse_starts = {"ground_state"}, .reference = "transfer matrix or enumeration (small lattices)",
+          .keys = lattice_key_groups(kModelKeys), .run = run_potts};
 }
 
 }  // namespace logz

@@ -257,19 +257,13 @@ void add_test_log_likelihood(const RbmSetup& s, RunResult& result) {
 }
 
 ModelEntry rbm_model_entry() {
-  ModelEntry e;
-  e.name = "rbm";
-  e.summary = "a binary restricted Boltzmann machine from an .npz file (W, a, b), with its test log-likelihood";
-  e.docs = "docs/rbm.md";
-  e.methods = {"annealing", "tempering"};
-  e.kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM", &kKernelKeys},
-               {"rbm", "metropolis", "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}};
-  e.reverse_starts = {"data"};
-  e.reference = "enumeration when the smaller layer is small";
-  e.keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(),
-            &schedule_keys(), &estimator_keys(), &tempering_keys()};
-  e.run = run_rbm;
-  return e;
+  return {.name = "rbm",
+          .summary = "a binary restricted Boltzmann machine from an .npz file (W, a, b), with its test log-likelihood",
+          .docs = "docs/rbm.md", .methods = {"annealing", "tempering"},
+          .kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM", &kKernelKeys}, {"rbm", "metropolis", "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}},
+          .reverse_starts = {"data"}, .reference = "enumeration when the smaller layer is small",
+          .keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},
+          .run = run_rbm};
 }
 
 }  // namespace logz
