@@ -13,6 +13,12 @@ namespace {
 
 constexpr double kMax = 1.7976931348623157e308;
 
+// ---------------------------------------------------------------- [model]
+const Key kParameters = Key::string("parameters", std::string("random"),
+                                    "\"random\" (seeded) or an .npz file of the model's arrays (the *_key keys name them)");
+const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
+const Key kSigmaNoise = Key::number("sigma_noise", 0.1, 1e-300, kMax, "the noise sd sigma_n");
+
 // ---------------------------------------------------------------- [data]
 const Key kSource = Key::choice("source", Computed{"\"file\" when file is given, else \"model\""}, {"file", "model"},
                                 "data points from a file or drawn from the model (exact draws)");
@@ -78,6 +84,9 @@ const KeyGroup kSamplerKeys{"sampler", "sampler",
 
 }  // namespace
 
+const Key& parameters_key() { return kParameters; }
+const Key& parameter_seed_key() { return kParameterSeed; }
+const Key& sigma_noise_key() { return kSigmaNoise; }
 const KeyGroup& data_keys() { return kDataKeys; }
 const KeyGroup& base_keys() { return kBaseKeys; }
 const KeyGroup& kernel_keys() { return kKernelKeys; }

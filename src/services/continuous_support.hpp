@@ -20,6 +20,7 @@
 #include "logz/math/running_moments.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/parallel/parallel_for.hpp"
+#include "logz/paths/geometric_path.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
@@ -40,6 +41,12 @@ struct DataSet {
   Record description;
   std::size_t index = 0;  // [data] index (the point `logz run` uses)
 };
+
+// [model] keys the continuous models share: parameters ("random" or an .npz file of the model's
+// arrays), parameter_seed (random parameters), sigma_noise (generative models).
+const Key& parameters_key();
+const Key& parameter_seed_key();
+const Key& sigma_noise_key();
 
 const KeyGroup& data_keys();
 const KeyGroup& base_keys();          // type "gaussian" or "fitted", sigma, ridge
@@ -209,6 +216,33 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
   r.std_error_data = m.std_error_of_mean();
   r.std_error_monte_carlo = std::sqrt(var_mc) / static_cast<double>(n);
   r.exact = exact_sum / static_cast<double>(n);  // NaN unless every point has an exact value
+}
+
+// `logz run` of a model with one log Z (a product of experts, an mcRBM): annealing from the
+// Gaussian [base] (fitted to [data], drawn with `sampler` where the model has one) to the
+// model, reverse runs from exact draws where `sampler` is given.
+template <class Model>
+RunResult analysis_experiment(Config& config, const Model& model, Record desc, const DataSampler& sampler,
+                              const std::string& no_sampler_note, const std::string& path_text,
+                              const std::string& reference_source, const ProgressFn& progress) {
+  Record base_desc;
+  const GaussianBase base = read_base(
+      config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); }, base_desc);
+  KernelSettings ks = read_kernel(config);
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
+  const GeometricPath<GaussianBase, Model> path(base, model);
+  RunResult result;
+  desc.set("base", base_desc);
+  desc.set("path", path_text);
+  result.model = std::move(desc);
+  result.base_log_z = base.log_z();
+  if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
+  if (sampler)
+    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, run, sampler), progress, result);
+  else
+    anneal_with_kernel(path, ks, schedule, run, no_exact_start, progress, result);
+  return result;
 }
 
 // `logz loglik` of a generative model: one forward AIS run per data point from the model's

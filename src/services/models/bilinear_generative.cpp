@@ -16,8 +16,6 @@ using namespace continuous;
 
 namespace {
 
-const Key kParameters = Key::string("parameters", std::string("random"),
-                                    "\"random\" (seeded) or an .npz file with Phi, Theta and Psi");
 const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of Phi");
 const Key kThetaKey = Key::string("theta_key", std::string("Theta"), "the .npz member of Theta");
 const Key kPsiKey = Key::string("psi_key", std::string("Psi"), "the .npz member of Psi");
@@ -25,11 +23,9 @@ const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimensio
 const Key kBasisDim = Key::integer("basis_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
 const Key kNumC = Key::integer("num_c", Computed{"basis_dim"}, 1, 4096, "random: the dimension of c");
 const Key kNumD = Key::integer("num_d", Computed{"max(1, basis_dim / 4)"}, 1, 4096, "random: the dimension of d");
-const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
-const Key kSigmaNoise = Key::number("sigma_noise", 0.1, 1e-300, 1.7976931348623157e308, "the noise sd sigma_n");
 const KeyGroup kModelKeys{"model", "bilinear_generative",
-                          {&kParameters, &kPhiKey, &kThetaKey, &kPsiKey, &kDataDim, &kBasisDim, &kNumC, &kNumD,
-                           &kParameterSeed, &kSigmaNoise}};
+                          {&parameters_key(), &kPhiKey, &kThetaKey, &kPsiKey, &kDataDim, &kBasisDim, &kNumC, &kNumD,
+                           &parameter_seed_key(), &sigma_noise_key()}};
 
 const Key kBaseType = Key::choice("type", std::string("prior"), {"prior"},
                                   "the prior (Laplace c, exponential d): exact draws with d >= 0, log Z_0 = K_c log 2");
@@ -38,8 +34,8 @@ const KeyGroup kBaseKeys{"base", "bilinear_generative base", {&kBaseType}};
 BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
-  const double sigma = m.get_double(kSigmaNoise);
-  const std::string params = m.get_string(kParameters);
+  const double sigma = m.get_double(sigma_noise_key());
+  const std::string params = m.get_string(parameters_key());
   desc = {{"type", "bilinear_generative"},
           {"parameters", params},
           {"sigma_noise", sigma},
@@ -52,11 +48,11 @@ BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
     const int L = static_cast<int>(m.get_int(kBasisDim, M));
     const int Kc = static_cast<int>(m.get_int(kNumC, L));
     const int Kd = static_cast<int>(m.get_int(kNumD, std::max(1, L / 4)));
-    const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
+    const auto seed = static_cast<std::uint64_t>(m.get_int(parameter_seed_key()));
     desc.set("parameter_seed", seed);
     model.emplace(BilinearGenerative::random(M, L, Kc, Kd, sigma, seed));
   } else {
-    for (const Key* k : {&kDataDim, &kBasisDim, &kNumC, &kNumD, &kParameterSeed})
+    for (const Key* k : {&kDataDim, &kBasisDim, &kNumC, &kNumD, &parameter_seed_key()})
       if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
     BilinearKeys keys;
     keys.phi = m.get_string(kPhiKey);

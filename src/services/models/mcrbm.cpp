@@ -15,8 +15,6 @@ using namespace continuous;
 
 namespace {
 
-const Key kParameters = Key::string("parameters", std::string("random"),
-                                    "\"random\" (seeded) or an .npz file with P, C, W, b_m, b_c, b_v");
 const Key kPKey = Key::string("p_key", std::string("P"), "the .npz member of P");
 const Key kCKey = Key::string("c_key", std::string("C"), "the .npz member of C");
 const Key kWKey = Key::string("w_key", std::string("W"), "the .npz member of W");
@@ -27,13 +25,12 @@ const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension of x");
 const Key kNumFactors = Key::integer("num_factors", Computed{"dim"}, 0, 1 << 16, "random: factors of C");
 const Key kNumCovariance = Key::integer("num_covariance_units", Computed{"dim"}, 0, 1 << 16, "random: covariance units");
 const Key kNumMean = Key::integer("num_mean_units", Computed{"dim"}, 0, 1 << 16, "random: mean units");
-const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
 const Key kSigma = Key::number("sigma", 1.0, 1e-300, 1.7976931348623157e308, "the visible units' sd");
 const Key kSquaredNorm = Key::choice("squared_norm", std::string("sum"), {"sum", "mean"},
                                      "the length normalisation of eq. 40: sum or mean of squares");
 const KeyGroup kModelKeys{"model", "mcrbm",
-                          {&kParameters, &kPKey, &kCKey, &kWKey, &kBMeanKey, &kBCovKey, &kBVisKey, &kDim, &kNumFactors,
-                           &kNumCovariance, &kNumMean, &kParameterSeed, &kSigma, &kSquaredNorm}};
+                          {&parameters_key(), &kPKey, &kCKey, &kWKey, &kBMeanKey, &kBCovKey, &kBVisKey, &kDim, &kNumFactors,
+                           &kNumCovariance, &kNumMean, &parameter_seed_key(), &kSigma, &kSquaredNorm}};
 
 const char* kNoSampler = "an mcRBM has none; give a data file";
 
@@ -42,7 +39,7 @@ McRbm read_mcrbm(Config& config, Record& desc) {
   m.check_known({&model_type_keys(), &kModelKeys});
   const double sigma = m.get_double(kSigma);
   const McRbmNorm norm = parse_mcrbm_norm(m.get_string(kSquaredNorm));
-  const std::string params = m.get_string(kParameters);
+  const std::string params = m.get_string(parameters_key());
   desc = {{"type", "mcrbm"}, {"parameters", params}, {"sigma", sigma}, {"squared_norm", to_string(norm)}};
   std::optional<McRbm> model;
   if (params == "random") {
@@ -52,11 +49,11 @@ McRbm read_mcrbm(Config& config, Record& desc) {
     const int L = static_cast<int>(m.get_int(kNumFactors, M));
     const int K = static_cast<int>(m.get_int(kNumCovariance, M));
     const int J = static_cast<int>(m.get_int(kNumMean, M));
-    const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
+    const auto seed = static_cast<std::uint64_t>(m.get_int(parameter_seed_key()));
     desc.set("parameter_seed", seed);
     model.emplace(McRbm::random(M, L, K, J, sigma, norm, seed));
   } else {
-    for (const Key* k : {&kDim, &kNumFactors, &kNumCovariance, &kNumMean, &kParameterSeed})
+    for (const Key* k : {&kDim, &kNumFactors, &kNumCovariance, &kNumMean, &parameter_seed_key()})
       if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
     McRbmKeys keys;
     keys.P = m.get_string(kPKey);
@@ -75,21 +72,8 @@ McRbm read_mcrbm(Config& config, Record& desc) {
 }
 
 RunResult mcrbm_experiment(Config& config, const McRbm& model, Record desc, const ProgressFn& progress) {
-  Record base_desc;
-  const GaussianBase base =
-      read_base(config, model.dim(), [&] { return read_data(config, model.dim(), {}, kNoSampler); }, base_desc);
-  KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, {});
-  const GeometricPath<GaussianBase, McRbm> path(base, model);
-  RunResult result;
-  desc.set("base", base_desc);
-  desc.set("path", "geometric: (1 - t) U_base + t E_mcRBM");
-  result.model = desc;
-  result.base_log_z = base.log_z();
-  if (auto z = model.exact_log_z()) result.reference = Reference{*z, "exact (no covariance term: sum over mean units)"};
-  anneal_with_kernel(path, ks, schedule, run, no_exact_start, progress, result);
-  return result;
+  return analysis_experiment(config, model, std::move(desc), {}, kNoSampler, "geometric: (1 - t) U_base + t E_mcRBM",
+                             "exact (no covariance term: sum over mean units)", progress);
 }
 
 RunResult run_mcrbm(Config& config, const RunContext& context) {

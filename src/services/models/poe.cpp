@@ -14,20 +14,17 @@ namespace {
 
 const Key kExpert = Key::choice("expert", std::string("laplace"), {"laplace", "student_t"},
                                 "the experts: Laplace E(u) = lambda |u| or Student-t E(u) = lambda log(1 + u^2)");
-const Key kParameters = Key::string("parameters", std::string("random"),
-                                    "\"random\" (seeded orthogonal filters) or an .npz file with Phi and lambda");
 const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of the filters (num_experts x dim)");
 const Key kLambdaKey = Key::string("lambda_key", std::string("lambda"), "the .npz member of the expert scales");
 const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension");
 const Key kNumExperts = Key::integer("num_experts", Computed{"dim (complete)"}, 1, 1 << 16, "random: the experts, >= dim");
-const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
-const KeyGroup kModelKeys{"model", "poe", {&kExpert, &kParameters, &kPhiKey, &kLambdaKey, &kDim, &kNumExperts, &kParameterSeed}};
+const KeyGroup kModelKeys{"model", "poe", {&kExpert, &parameters_key(), &kPhiKey, &kLambdaKey, &kDim, &kNumExperts, &parameter_seed_key()}};
 
 ProductOfExperts read_poe(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const ExpertType expert = parse_expert_type(m.get_string(kExpert));
-  const std::string params = m.get_string(kParameters);
+  const std::string params = m.get_string(parameters_key());
   desc = {{"type", "poe"}, {"expert", to_string(expert)}, {"parameters", params}};
   auto describe = [&](const ProductOfExperts& poe) {
     desc.set("dim", poe.dim());
@@ -37,13 +34,13 @@ ProductOfExperts read_poe(Config& config, Record& desc) {
   if (params == "random") {
     const int d = static_cast<int>(m.get_int(kDim));
     const int L = static_cast<int>(m.get_int(kNumExperts.with_integer_range(d, 1 << 16), d));
-    const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
+    const auto seed = static_cast<std::uint64_t>(m.get_int(parameter_seed_key()));
     desc.set("parameter_seed", seed);
     ProductOfExperts poe = ProductOfExperts::random(expert, d, L, seed);
     describe(poe);
     return poe;
   }
-  for (const Key* k : {&kDim, &kNumExperts, &kParameterSeed})
+  for (const Key* k : {&kDim, &kNumExperts, &parameter_seed_key()})
     if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
   PoeKeys keys;
   keys.filters = m.get_string(kPhiKey);
@@ -59,24 +56,9 @@ DataSampler exact_sampler(const ProductOfExperts& poe) {
 }
 
 RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record desc, const ProgressFn& progress) {
-  Record base_desc;
-  const GaussianBase base =
-      read_base(config, poe.dim(), [&] { return read_data(config, poe.dim(), exact_sampler(poe)); }, base_desc);
-  KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, poe.is_complete() ? std::vector<std::string>{"exact"}
-                                                                      : std::vector<std::string>{});
-  const GeometricPath<GaussianBase, ProductOfExperts> path(base, poe);
-  RunResult result;
-  desc.set("base", base_desc);
-  desc.set("path", "geometric: (1 - t) U_base + t U_poe");
-  result.model = desc;
-  result.base_log_z = base.log_z();
-  if (auto z = poe.exact_log_z()) result.reference = Reference{*z, "exact (complete Phi)"};
-  // The model's reverse start (complete Phi): exact draws x = Phi^{-1} u.
-  const auto start = exact_reverse_start(path, run, [&](Eigen::MatrixXd& X, const BatchRandom& r) { poe.sample_exact(X, r); });
-  anneal_with_kernel(path, ks, schedule, run, start, progress, result);
-  return result;
+  // The exact reverse start (complete Phi): x = Phi^{-1} u.
+  return analysis_experiment(config, poe, std::move(desc), exact_sampler(poe), "draws need a complete Phi",
+                             "geometric: (1 - t) U_base + t U_poe", "exact (complete Phi)", progress);
 }
 
 RunResult run_poe(Config& config, const RunContext& context) {
