@@ -259,6 +259,20 @@ LoglikResult analysis_loglik(Config& config, const RunResult& e, const Eigen::Ve
   return r;
 }
 
+RunResult generative_result(Record desc, const Record& base_desc, const DataSet& data, const std::string& path_text,
+                            double base_log_z, std::optional<double> exact_log_likelihood,
+                            const std::string& reference_source) {
+  RunResult result;
+  desc.set("base", base_desc);
+  desc.set("data", data.description);
+  desc.set("data_index", data.index);
+  desc.set("path", path_text);
+  result.model = std::move(desc);
+  result.base_log_z = base_log_z;
+  if (exact_log_likelihood) result.reference = Reference{*exact_log_likelihood, reference_source};
+  return result;
+}
+
 SamplerSettings read_sampler(Config& config, bool initial_sd) {
   auto s = config.section("sampler");
   s.check_known({&kSamplerKeys});

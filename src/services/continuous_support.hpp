@@ -245,6 +245,22 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
   return result;
 }
 
+// `logz loglik` of a model with one log Z: L = -mean E(x) - log Z over [data], log Z from the
+// run that experiment() makes.
+template <class Model, class Experiment>
+LoglikResult analysis_model_loglik(Config& config, const Model& model, const DataSet& data, Experiment&& experiment) {
+  const RunResult e = experiment();
+  Eigen::VectorXd energies;
+  model.energy(data.X, energies);
+  return analysis_loglik(config, e, energies, data.description);
+}
+
+// The result's header of a generative model's `logz run` on the data point x = [data] index:
+// the model with its base and data, log Z_0, and the exact log p(x) where known.
+RunResult generative_result(Record desc, const Record& base_desc, const DataSet& data, const std::string& path_text,
+                            double base_log_z, std::optional<double> exact_log_likelihood,
+                            const std::string& reference_source);
+
 // `logz loglik` of a generative model: one forward AIS run per data point from the model's
 // base to the posterior of the point (make_path(x)); one pilot on the first point sets the step
 // size of every run. `desc` describes the model, `base_desc` its base.
@@ -295,6 +311,15 @@ SampleResult sample_target(const SamplerSettings& s, const Target& target, Recor
       target, starts ? *starts : normal_chain_starts(target.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
   summarise_sample(s, out);
   return out;
+}
+
+// `logz sample` of a model that read(config, desc) builds, chains from N(0, initial_sd^2 I).
+template <class Read>
+SampleResult sample_model(Config& config, Read&& read) {
+  const SamplerSettings s = read_sampler(config);
+  Record desc;
+  const auto model = read(config, desc);
+  return sample_target(s, model, std::move(desc));
 }
 
 }  // namespace logz::continuous

@@ -95,14 +95,9 @@ RunResult run_bilinear_generative(Config& config, const RunContext& context) {
   const RunSettings run = read_run_settings(config, {});
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const BilinearPath path(base, BilinearGenerativePosterior(model, x));
-  RunResult result;
-  desc.set("base", base_desc);
-  desc.set("data", data.description);
-  desc.set("data_index", data.index);
-  desc.set("path", "geometric from the prior: U_prior + t U_likelihood, z = (c, d), reflection at d = 0");
-  result.model = desc;
-  result.base_log_z = base.log_z();
-  if (auto z = model.exact_log_likelihood(x)) result.reference = Reference{*z, "exact (a = 0: N(x; 0, sigma_n^2 I))"};
+  RunResult result = generative_result(
+      std::move(desc), base_desc, data, "geometric from the prior: U_prior + t U_likelihood, z = (c, d), reflection at d = 0",
+      base.log_z(), model.exact_log_likelihood(x), "exact (a = 0: N(x; 0, sigma_n^2 I))");
   anneal_with_kernel(path, ks, schedule, run, no_exact_start, context.progress, result);
   return result;
 }

@@ -49,19 +49,12 @@ GaussianBase read_inline_gaussian(Config& config, Record& desc) {
   }
 }
 
-SampleResult gaussian_sample(Config& config) {
-  const SamplerSettings s = read_sampler(config);
-  Record desc;
-  const GaussianBase g = read_inline_gaussian(config, desc);
-  return sample_target(s, g, std::move(desc));
-}
-
 }  // namespace
 
 ModelEntry gaussian_model_entry() {
   return {.name = "gaussian",
           .summary = "a Gaussian given in the config (mean, covariance): the HMC tutorial's target for `logz sample`",
-          .docs = "docs/hmc.md", .sample_keys = {&kModelKeys, &sampler_keys()}, .sample = gaussian_sample};
+          .docs = "docs/hmc.md", .sample_keys = {&kModelKeys, &sampler_keys()}, .sample = [](Config& c) { return sample_model(c, read_inline_gaussian); }};
 }
 
 }  // namespace logz

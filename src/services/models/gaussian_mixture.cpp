@@ -224,10 +224,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
 LoglikResult mixture_loglik(Config& config, const RunContext& context) {
   const Mixture mix = read_model(config);
   const DataSet data = read_data(config, mix.model.dim(), exact_sampler(mix.model));
-  const RunResult e = run_mixture(config, context);
-  Eigen::VectorXd energies;
-  mix.model.energy(data.X, energies);
-  return analysis_loglik(config, e, energies, data.description);
+  return analysis_model_loglik(config, mix.model, data, [&] { return run_mixture(config, context); });
 }
 
 SampleResult mixture_sample(Config& config) {

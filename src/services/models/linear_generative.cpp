@@ -78,14 +78,9 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const LinearGenerativePosterior posterior(model, x);
   const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
-  RunResult result;
-  desc.set("base", base_desc);
-  desc.set("data", data.description);
-  desc.set("data_index", data.index);
-  desc.set("path", "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)");
-  result.model = desc;
-  result.base_log_z = base.log_z();
-  if (auto z = model.exact_log_likelihood(x)) result.reference = Reference{*z, "exact (Gaussian marginal)"};
+  RunResult result = generative_result(
+      std::move(desc), base_desc, data, "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)",
+      base.log_z(), model.exact_log_likelihood(x), "exact (Gaussian marginal)");
   std::optional<GaussianBase> exact_posterior;
   if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
   const auto start =

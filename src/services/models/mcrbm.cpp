@@ -86,17 +86,7 @@ LoglikResult mcrbm_loglik(Config& config, const RunContext& context) {
   Record desc;
   const McRbm model = read_mcrbm(config, desc);
   const DataSet data = read_data(config, model.dim(), {}, kNoSampler);
-  const RunResult e = mcrbm_experiment(config, model, desc, context.progress);
-  Eigen::VectorXd energies;
-  model.energy(data.X, energies);
-  return analysis_loglik(config, e, energies, data.description);
-}
-
-SampleResult mcrbm_sample(Config& config) {
-  const SamplerSettings s = read_sampler(config);
-  Record desc;
-  const McRbm model = read_mcrbm(config, desc);
-  return sample_target(s, model, std::move(desc));
+  return analysis_model_loglik(config, model, data, [&] { return mcrbm_experiment(config, model, desc, context.progress); });
 }
 
 }  // namespace
@@ -108,7 +98,7 @@ ModelEntry mcrbm_model_entry() {
           .reference = "exact without a covariance term",
           .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mcrbm, .loglik = mcrbm_loglik,
-          .sample = mcrbm_sample};
+          .sample = [](Config& c) { return sample_model(c, read_mcrbm); }};
 }
 
 }  // namespace logz

@@ -73,17 +73,7 @@ LoglikResult poe_loglik(Config& config, const RunContext& context) {
   const ProductOfExperts poe = read_poe(config, desc);
   const DataSet data = read_data(config, poe.dim(), exact_sampler(poe));
   read_run_method(config, {"annealing"});
-  const RunResult e = poe_experiment(config, poe, desc, context.progress);
-  Eigen::VectorXd energies;
-  poe.energy(data.X, energies);
-  return analysis_loglik(config, e, energies, data.description);
-}
-
-SampleResult poe_sample(Config& config) {
-  const SamplerSettings s = read_sampler(config);
-  Record desc;
-  const ProductOfExperts poe = read_poe(config, desc);
-  return sample_target(s, poe, std::move(desc));
+  return analysis_model_loglik(config, poe, data, [&] { return poe_experiment(config, poe, desc, context.progress); });
 }
 
 }  // namespace
@@ -93,7 +83,7 @@ ModelEntry poe_model_entry() {
           .summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)",
           .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
           .reference = "exact when Phi is complete", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
-          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_poe, .loglik = poe_loglik, .sample = poe_sample};
+          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_poe, .loglik = poe_loglik, .sample = [](Config& c) { return sample_model(c, read_poe); }};
 }
 
 }  // namespace logz
