@@ -18,14 +18,13 @@
 #include <cstdint>
 #include <cmath>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <span>
 #include <vector>
 
 #include "logz/core/error.hpp"
-#include "logz/parallel/parallel_for.hpp"
+#include "logz/parallel/run_chunks.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/tempering/ladder.hpp"
 #include "logz/tempering/level_probabilities.hpp"
@@ -69,12 +68,11 @@ class SimulatedTempering {
                      TemperingOptions options)
       : path_(path), kernel_(kernel), ladder_(std::move(ladder)), options_(options) {
     if (options_.num_chains == 0) fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
-    const std::size_t n_chunks = num_chunks(options_.num_chains, options_.chunk_size);
-    for (std::size_t c = 0; c < n_chunks; ++c) {
-      const ChunkRange r = chunk_range(c, options_.num_chains, options_.chunk_size);
-      chunks_.push_back(path_.make_batch(r.size()));
-      path_.sample_base(chunks_.back(), BatchRandom{options_.seed, Purpose::tempering_start, 0, r.begin});
-    }
+    chunks_ = run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+      Batch batch = path_.make_batch(c.size());
+      path_.sample_base(batch, BatchRandom{options_.seed, Purpose::tempering_start, 0, c.begin});
+      return batch;
+    });
     level_.resize(options_.num_chains);
     redraw_levels_uniform();
   }
@@ -91,7 +89,7 @@ class SimulatedTempering {
   // Runs `sweeps` sweeps on every chain with the given log Zhat_k and returns
   // the statistics of these sweeps. progress(done, total) is called per chunk.
   TemperingStats run(std::size_t sweeps, std::span<const double> log_z_hat,
-                     const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+                     const ChunkProgress& progress = {}) {
     const std::size_t k_levels = ladder_.size();
     if (log_z_hat.size() != k_levels)
       fail_argument("logz::SimulatedTempering::run", "log_z_hat", "one value per temperature");
@@ -99,23 +97,18 @@ class SimulatedTempering {
     stats.num_levels = k_levels;
     stats.linear_in_beta = is_geometric_path<Path>;
     stats.chains.assign(options_.num_chains, ChainTemperingStats(k_levels));
-    std::vector<std::vector<double>> chunk_delta(chunks_.size()), chunk_energies(chunks_.size());
-    std::vector<std::vector<std::uint32_t>> chunk_level(chunks_.size());
-    std::vector<KernelCounts> chunk_moves(chunks_.size());
     const std::uint32_t first_step = next_step_;
     next_step_ += static_cast<std::uint32_t>(sweeps);
-    std::size_t done = 0;
-    std::mutex progress_mutex;
-    parallel_for_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+    const auto outputs = run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
       Batch& batch = chunks_[c.index];
-      KernelCounts& moves = chunk_moves[c.index];
+      ChunkSamples out;
       Batch single = path_.make_batch(1);
       std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), level_u, level_slope, betas(c.size());
       for (std::size_t s = 0; s < sweeps; ++s) {
         const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
         const KernelCounts m = move_chunk(batch, single, c, step, betas);
-        moves.accepted += m.accepted;
-        moves.attempted += m.attempted;
+        out.moves.accepted += m.accepted;
+        out.moves.attempted += m.attempted;
         if constexpr (is_geometric_path<Path>)
           path_.work_increment(0.0, 1.0, batch, gap);
         else
@@ -140,26 +133,22 @@ class SimulatedTempering {
           level_log_probabilities(u, ladder_.log_prior(), log_z_hat, log_q);
           if (options_.accumulate) stats.chains[chain].add(deltas, log_q, level_[chain]);
           if (options_.record_samples) {
-            chunk_delta[c.index].push_back(delta);
-            chunk_level[c.index].push_back(level_[chain]);
-            if constexpr (!is_geometric_path<Path>)
-              chunk_energies[c.index].insert(chunk_energies[c.index].end(), u.begin(), u.end());
+            out.delta.push_back(delta);
+            out.level.push_back(level_[chain]);
+            if constexpr (!is_geometric_path<Path>) out.energies.insert(out.energies.end(), u.begin(), u.end());
           }
           RandomStream rng(options_.seed, chain, Purpose::tempering_level, step);
           level_[chain] = static_cast<std::uint32_t>(draw_level(log_q, rng.uniform()));
         }
       }
-      if (progress) {
-        std::lock_guard lock(progress_mutex);
-        progress(++done, chunks_.size());
-      }
-    });
-    for (std::size_t c = 0; c < chunks_.size(); ++c) {  // chunk order
-      stats.sample_delta.insert(stats.sample_delta.end(), chunk_delta[c].begin(), chunk_delta[c].end());
-      stats.sample_level.insert(stats.sample_level.end(), chunk_level[c].begin(), chunk_level[c].end());
-      stats.sample_energies.insert(stats.sample_energies.end(), chunk_energies[c].begin(), chunk_energies[c].end());
-      stats.kernel_accepted += chunk_moves[c].accepted;
-      stats.kernel_attempted += chunk_moves[c].attempted;
+      return out;
+    }, progress);
+    for (const ChunkSamples& o : outputs) {  // chunk order
+      stats.sample_delta.insert(stats.sample_delta.end(), o.delta.begin(), o.delta.end());
+      stats.sample_level.insert(stats.sample_level.end(), o.level.begin(), o.level.end());
+      stats.sample_energies.insert(stats.sample_energies.end(), o.energies.begin(), o.energies.end());
+      stats.kernel_accepted += o.moves.accepted;
+      stats.kernel_attempted += o.moves.attempted;
     }
     return stats;
   }
@@ -176,6 +165,12 @@ class SimulatedTempering {
  private:
   struct KernelCounts {
     std::uint64_t accepted = 0, attempted = 0;
+  };
+  // What a chunk's chains recorded in one run: their samples (when asked for) and kernel counts.
+  struct ChunkSamples {
+    std::vector<double> delta, energies;
+    std::vector<std::uint32_t> level;
+    KernelCounts moves;
   };
 
   // One kernel step per chain at its own level. A kernel that can step a batch
