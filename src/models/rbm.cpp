@@ -150,13 +150,13 @@ void uniforms_from_bits(const std::uint32_t* bits, double* u, Eigen::Index n) {
 }  // namespace
 
 template <class Scalar>
-void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> betas,
+void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> t,
                                const RbmVector<Scalar>* offset, RbmMatrix<Scalar>& S,
                                std::span<RandomStream> streams) {
   using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
   const Eigen::Index n = X.rows();
-  if (betas.size() != 1 && betas.size() != static_cast<std::size_t>(X.cols()))
-    fail_argument("logz::sample_bernoulli_tempered", "betas", "one beta, or one per column");
+  if (t.size() != 1 && t.size() != static_cast<std::size_t>(X.cols()))
+    fail_argument("logz::sample_bernoulli_tempered", "t", "one path fraction, or one per column");
   if (offset != nullptr && offset->size() != n)
     fail_argument("logz::sample_bernoulli_tempered", "offset", "one entry per row");
   S.resize(n, X.cols());
@@ -165,12 +165,12 @@ void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const doubl
   for (Eigen::Index p = 0; p < X.cols(); ++p) {
     streams[static_cast<std::size_t>(p)].fill_u32(bits.data(), bits.size());
     uniforms_from_bits(bits.data(), u.data(), n);
-    const double beta = betas.size() == 1 ? betas[0] : betas[static_cast<std::size_t>(p)];
-    if (beta == 1.0) {
+    const double t_p = t.size() == 1 ? t[0] : t[static_cast<std::size_t>(p)];
+    if (t_p == 1.0) {
       x = X.col(p).array();
     } else {
-      x = static_cast<Scalar>(beta) * X.col(p).array();
-      if (offset != nullptr) x += static_cast<Scalar>(1.0 - beta) * offset->array();
+      x = static_cast<Scalar>(t_p) * X.col(p).array();
+      if (offset != nullptr) x += static_cast<Scalar>(1.0 - t_p) * offset->array();
     }
     // u < sigmoid(x) = 1 / (1 + e^-x)  <=>  u (1 + e^-x) < 1: no division, and
     // e^-x = inf (x very negative) or 0 (x very positive) gives the right answer.

@@ -67,17 +67,15 @@ void RbmBatch<Scalar>::copy_particle(const RbmBatch& from, std::size_t from_p, s
 template <class Scalar>
 void RbmTarget<Scalar>::sample_visible(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
                                        std::span<RandomStream> streams) const {
-  const std::span<const double> betas = column_betas.empty() ? std::span<const double>(&beta, 1)
-                                                             : column_betas;
-  sample_bernoulli_tempered<Scalar>(input, betas, base_logits, out, streams);
+  const std::span<const double> fractions = column_t.empty() ? std::span<const double>(&t, 1) : column_t;
+  sample_bernoulli_tempered<Scalar>(input, fractions, base_logits, out, streams);
 }
 
 template <class Scalar>
 void RbmTarget<Scalar>::sample_hidden(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
                                       std::span<RandomStream> streams) const {
-  const std::span<const double> betas = column_betas.empty() ? std::span<const double>(&beta, 1)
-                                                             : column_betas;
-  sample_bernoulli_tempered<Scalar>(input, betas, nullptr, out, streams);
+  const std::span<const double> fractions = column_t.empty() ? std::span<const double>(&t, 1) : column_t;
+  sample_bernoulli_tempered<Scalar>(input, fractions, nullptr, out, streams);
 }
 
 // ---------------------------------------------------------------- shared path parts
@@ -231,17 +229,17 @@ void RbmMarginalVisiblePath<Scalar>::work_increment(double t_from, double t_to, 
 }
 
 template <class Scalar>
-void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> betas, const Batch& batch,
+void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, const Batch& batch,
                                                     std::vector<double>& energies,
                                                     std::vector<double>& slopes) const {
-  // U_k(v) - U_0(v) = -beta_k (a - a0).v - sum_j softplus(beta_k y_j) + J log 2, y = b + W^T v;
-  // -dU/dt at beta_k = (a - a0).v + sum_j y_j sigmoid(beta_k y_j). With e = exp(-|z|), z = beta y:
+  // U_k(v) - U_0(v) = -t_k (a - a0).v - sum_j softplus(t_k y_j) + J log 2, y = b + W^T v;
+  // -dU/dt at t_k = (a - a0).v + sum_j y_j sigmoid(t_k y_j). With e = exp(-|z|), z = t y:
   // softplus(z) = max(z, 0) + log(1 + e), sigmoid(z) = 1/(1 + e) for z >= 0 and e/(1 + e) below,
   // i.e. 1/2 + sign(z) (1/(1 + e) - 1/2): one exp for both.
   const auto& V = batch.visible();
   const auto& y = batch.hidden_input();
   const auto& a = this->rbm_.visible_bias();
-  const std::size_t k_levels = betas.size();
+  const std::size_t k_levels = t.size();
   energies.resize(k_levels * static_cast<std::size_t>(V.cols()));
   slopes.resize(energies.size());
   const Eigen::Index j = y.rows();
@@ -253,11 +251,11 @@ void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> beta
     yd = y.col(p).array().template cast<double>();
     for (std::size_t k = 0; k < k_levels; ++k) {
       const std::size_t at = static_cast<std::size_t>(p) * k_levels + k;
-      z = betas[k] * yd;
+      z = t[k] * yd;
       e = (-z.abs()).exp();
       const double softplus = (z.max(0.0) + (e + 1.0).log()).sum();
       e = 0.5 + z.sign() * (1.0 / (e + 1.0) - 0.5);  // sigmoid(z)
-      energies[at] = -betas[k] * da - softplus + log2j;
+      energies[at] = -t[k] * da - softplus + log2j;
       slopes[at] = da + (yd * e).sum();
     }
   }

@@ -276,9 +276,9 @@ ExperimentResult poe_experiment(Config& config, const ProductOfExperts& poe, nlo
   if (auto z = poe.exact_log_z()) result.reference = Reference{*z, "exact (complete Phi)"};
   result.kernel = kernel_json(ks);
   // The model's reverse start (complete Phi): exact draws x = Phi^{-1} u, fresh momenta.
-  auto exact_start = [&](ContinuousBatch& b, const ChunkRange& c) {
-    poe.sample_exact(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+  auto exact_start = [&](ContinuousBatch& b, const ChunkStreams& streams) {
+    poe.sample_exact(b.X, streams.random(0));
+    path.sample_momentum(b, streams.random(1));
     b.parts.invalidate();
   };
   with_kernel(ks, [&](const auto& kernel) {
@@ -315,9 +315,9 @@ ExperimentResult linear_generative_experiment(Config& config, const LinearGenera
   result.kernel = kernel_json(ks);
   std::optional<GaussianBase> exact_posterior;
   if (gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
-  auto exact_start = [&](ContinuousBatch& b, const ChunkRange& c) {
-    exact_posterior->sample(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+  auto exact_start = [&](ContinuousBatch& b, const ChunkStreams& streams) {
+    exact_posterior->sample(b.X, streams.random(0));
+    path.sample_momentum(b, streams.random(1));
     b.parts.invalidate();
   };
   with_kernel(ks, [&](const auto& kernel) {

@@ -107,7 +107,7 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
   path.sample_base(batch, BatchRandom{seed, Purpose::base_sample, 0, first_particle});
   double eps = s.step_size, avg = s.rule.target_acceptance;
   std::uint64_t attempted = 0, accepted = 0;
-  const auto betas = schedule.betas();
+  const auto betas = schedule.fractions();
   for (std::size_t k = 1; k + 1 < betas.size(); ++k) {
     const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), first_particle};
     const ContinuousKernelInfo info = s.type == "hais" ? make_hais(s, eps).step(path.at(betas[k]), batch, r)

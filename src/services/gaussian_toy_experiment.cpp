@@ -66,7 +66,7 @@ ExperimentResult run_gaussian_toy_experiment(Config& config, const ProgressFn& p
 
   const exact::GaussianToySpec spec{mu_start,  sigma_start, mu_end, sigma_end,
                                     tau_start, tau_end,     steps};
-  const auto truth = exact::gaussian_toy_marginals(spec, schedule.betas());
+  const auto truth = exact::gaussian_toy_marginals(spec, schedule.fractions());
 
   ExperimentResult result;
   result.model = {{"type", "gaussian_toy"},
@@ -94,8 +94,8 @@ ExperimentResult run_gaussian_toy_experiment(Config& config, const ProgressFn& p
                    {"steps_per_temperature", steps},
                    {"step_unit", "AR(1) draw x <- mu + tau (x - mu) + sqrt(1 - tau^2) sigma z"}};
 
-  auto exact_start = [&](GaussianBatch& batch, const ChunkRange& c) {
-    model.sample_target(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+  auto exact_start = [&](GaussianBatch& batch, const ChunkStreams& streams) {
+    model.sample_target(batch, streams.random(0));
   };
   anneal_and_estimate(model, kernel, schedule, run, exact_start, progress, result);
   return result;

@@ -95,7 +95,7 @@ ExperimentResult bilinear_generative_experiment(Config& config, const BilinearGe
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_likelihood(x)) result.reference = Reference{*z, "exact (a = 0: N(x; 0, sigma_n^2 I))"};
   result.kernel = kernel_json(ks);
-  auto no_model_start = [](ContinuousBatch&, const ChunkRange&) {
+  auto no_model_start = [](ContinuousBatch&, const ChunkStreams&) {
     fail_argument("logz::bilinear_generative_experiment", "reverse_start", "\"resampled\"");
   };
   with_kernel(ks, [&](const auto& kernel) {
@@ -163,7 +163,7 @@ ExperimentResult mcrbm_experiment(Config& config, const McRbm& model, nlohmann::
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, "exact (no covariance term: sum over mean units)"};
   result.kernel = kernel_json(ks);
-  auto no_model_start = [](ContinuousBatch&, const ChunkRange&) {
+  auto no_model_start = [](ContinuousBatch&, const ChunkStreams&) {
     fail_argument("logz::mcrbm_experiment", "reverse_start", "\"resampled\"");
   };
   with_kernel(ks, [&](const auto& kernel) {

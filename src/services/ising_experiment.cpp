@@ -54,7 +54,7 @@ ExperimentResult run_ising_experiment(Config& config, const ProgressFn& progress
   }
   const Schedule schedule = method == "annealing" ? read_schedule(config) : linear_schedule(1);
   if (method == "annealing")
-    for (double t : schedule.betas())
+    for (double t : schedule.fractions())
       result.equilibrium_energy.push_back(exact::ising_mean_energy_kaufman(rows, cols, t * beta, coupling));
   run_lattice_method<SpinFlipMetropolis>(model, {type, order, steps}, method, schedule, ground, config, progress,
                                          result);

@@ -191,9 +191,9 @@ ExperimentResult run_gaussian_mixture_experiment(Config& config, const ProgressF
   const RunSettings run = read_run_settings(config, {"exact"});
   continuous::run_pilot(path, ks, schedule, run.seed, run.num_paths);
   result.kernel = continuous::kernel_json(ks);
-  auto exact_start = [&](ContinuousBatch& batch, const ChunkRange& c) {
-    mixture.sample(batch.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    path.sample_momentum(batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+  auto exact_start = [&](ContinuousBatch& batch, const ChunkStreams& streams) {
+    mixture.sample(batch.X, streams.random(0));
+    path.sample_momentum(batch, streams.random(1));
     batch.parts.invalidate();
   };
   continuous::with_kernel(ks, [&](const auto& kernel) {

@@ -59,7 +59,7 @@ nlohmann::json result_to_json(const ExperimentResult& r) {
   j["estimates"] = nlohmann::json::object();
   for (const auto& e : r.estimates) j["estimates"][e.method] = estimate_to_json(e, r.base_log_z);
   const Works* any = r.forward ? &*r.forward : r.reverse ? &*r.reverse : nullptr;
-  if (any) j["betas"] = numbers(any->betas);
+  if (any) j["betas"] = numbers(any->fractions);
   if (!r.equilibrium_energy.empty()) j["equilibrium_energy"] = numbers(r.equilibrium_energy);
   if (r.forward) j["forward"] = works_to_json(*r.forward);
   if (r.reverse) j["reverse"] = works_to_json(*r.reverse);
@@ -98,7 +98,7 @@ std::string result_table(const ExperimentResult& r) {
   if (r.forward) runs += fmt::format("{} forward", r.forward->works.size());
   if (r.reverse) runs += fmt::format("{}{} reverse", runs.empty() ? "" : ", ", r.reverse->works.size());
   std::string s = head + "\n";
-  if (any) s += fmt::format("paths: {}; K = {} annealing steps\n", runs, any->betas.size() - 1);
+  if (any) s += fmt::format("paths: {}; K = {} annealing steps\n", runs, any->fractions.size() - 1);
   s += estimates_table(r.estimates, r.base_log_z, r.reference ? &*r.reference : nullptr);
   if (r.details.contains("repetitions")) {
     s += "first repetition above; " +

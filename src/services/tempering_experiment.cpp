@@ -62,9 +62,9 @@ void tempering_estimates(const TemperingStats& stats, const TemperingLadder& lad
       o.initial_log_z = rts.log_z;
       for (double& x : o.initial_log_z)
         if (!std::isfinite(x)) x = 0.0;
-      e = mbar_tempered(stats, ladder.betas(), o);
+      e = mbar_tempered(stats, ladder.fractions(), o);
     } else
-      e = thermodynamic_integration(stats, ladder.betas(), m);
+      e = thermodynamic_integration(stats, ladder.fractions(), m);
     result.estimates.push_back(e.last);
     auto clean = [](const std::vector<double>& v) {
       nlohmann::json a = nlohmann::json::array();
@@ -75,7 +75,7 @@ void tempering_estimates(const TemperingStats& stats, const TemperingLadder& lad
   }
   const auto log_c = stats.log_c();
   const auto counts = stats.counts();
-  result.details["tempering"]["betas"] = std::vector<double>(ladder.betas().begin(), ladder.betas().end());
+  result.details["tempering"]["betas"] = std::vector<double>(ladder.fractions().begin(), ladder.fractions().end());
   result.details["tempering"]["levels"] = levels;
   result.details["tempering"]["log_c"] = log_c;
   result.details["tempering"]["counts"] = counts;

@@ -57,8 +57,8 @@ TEST(Annealer, ReverseWorkFromAGroundStateQuench) {
   const logz::SpinFlipMetropolis kernel(logz::SiteOrder::random, 10);
   logz::AnnealOptions o;
   o.num_paths = 3;
-  auto start = [&](logz::SpinBatch& b, const logz::ChunkRange& c) {
-    model.ground_state(b, logz::BatchRandom{1, logz::Purpose::reverse_start, 0, c.begin});
+  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) {
+    model.ground_state(b, streams.random(0));
   };
   const auto w = logz::anneal_reverse(model, kernel, logz::linear_schedule(1), start, o);
   for (double x : w.works) EXPECT_DOUBLE_EQ(x, 0.5 * 32.0);

@@ -5,7 +5,7 @@
 // Errors: eq. 16 with Var[c_k], Cov[c_1, c_k] estimated from the spread between
 // independent chains (se_method "between_chains"); the bias approximation of
 // eq. 15 is reported beside it. All values are log(Z_k / Z_1) relative to the
-// base (level 1, beta = 0).
+// base (level 1, t = 0).
 #pragma once
 
 #include <span>

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 
+#include "logz/core/kernel_for.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
@@ -47,5 +48,7 @@ class HeatBath {
   std::size_t steps_;
   bool reversed_;
 };
+
+static_assert(KernelFor<HeatBath, IsingModel> && KernelFor<HeatBath, PottsModel>);
 
 }  // namespace logz

@@ -11,6 +11,10 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/levels_path.hpp"
+#include "logz/models/gaussian_base.hpp"
+#include "logz/paths/geometric_path.hpp"
 #include "logz/kernels/leapfrog.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/random/philox.hpp"
@@ -85,5 +89,8 @@ class Hmc {
   double step_size_;
   int leapfrog_steps_;
 };
+
+static_assert(KernelFor<Hmc, GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(uses_at_levels<GeometricPath<GaussianBase, GaussianBase>, Hmc>);
 
 }  // namespace logz

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 
+#include "logz/core/kernel_for.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/potts.hpp"
@@ -38,5 +39,7 @@ class PottsMetropolis {
   std::size_t steps_;
   bool reversed_;
 };
+
+static_assert(KernelFor<PottsMetropolis, PottsModel>);
 
 }  // namespace logz

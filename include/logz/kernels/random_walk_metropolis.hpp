@@ -6,6 +6,10 @@
 
 #include <cmath>
 
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/levels_path.hpp"
+#include "logz/models/gaussian_base.hpp"
+#include "logz/paths/geometric_path.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/random/philox.hpp"
@@ -59,5 +63,8 @@ class RandomWalkMetropolis {
   double proposal_sd_;
   int steps_;
 };
+
+static_assert(KernelFor<RandomWalkMetropolis, GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(uses_at_levels<GeometricPath<GaussianBase, GaussianBase>, RandomWalkMetropolis>);
 
 }  // namespace logz

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "logz/core/kernel_for.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
@@ -37,5 +38,7 @@ class SpinFlipMetropolis {
   std::size_t steps_;
   bool reversed_;
 };
+
+static_assert(KernelFor<SpinFlipMetropolis, IsingModel>);
 
 }  // namespace logz

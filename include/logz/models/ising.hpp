@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/annealing_path.hpp"
+#include "logz/core/tempering_path.hpp"
 #include "logz/models/torus_lattice.hpp"
 #include "logz/random/philox.hpp"
 
@@ -70,7 +72,7 @@ class IsingModel {
   // The base: uniform spins, log Z_0 = N log 2.
   double base_log_z() const;
 
-  // ---- the annealing-path interface (see anneal/annealer.hpp)
+  // ---- the annealing-path interface (core/annealing_path.hpp)
   using Batch = SpinBatch;
   static constexpr bool geometric_path = true;  // U_t = t * beta * E: linear in t
   Batch make_batch(std::size_t num_particles) const { return Batch(num_particles, num_sites()); }
@@ -89,5 +91,8 @@ class IsingModel {
   double coupling_;
   double beta_;
 };
+
+static_assert(AnnealingPath<IsingModel>);
+static_assert(TemperingPath<IsingModel> && is_geometric_path<IsingModel>);
 
 }  // namespace logz

@@ -11,6 +11,8 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/annealing_path.hpp"
+#include "logz/core/tempering_path.hpp"
 #include "logz/models/torus_lattice.hpp"
 #include "logz/random/philox.hpp"
 
@@ -91,7 +93,7 @@ class PottsModel {
   // The base: uniform colours, log Z_0 = N log q.
   double base_log_z() const;
 
-  // ---- the annealing-path interface (see anneal/annealer.hpp)
+  // ---- the annealing-path interface (core/annealing_path.hpp)
   using Batch = PottsBatch;
   static constexpr bool geometric_path = true;  // U_t = t * beta * E: linear in t
   Batch make_batch(std::size_t num_particles) const { return Batch(num_particles, num_sites()); }
@@ -113,5 +115,8 @@ class PottsModel {
   double coupling_;
   double beta_;
 };
+
+static_assert(AnnealingPath<PottsModel>);
+static_assert(TemperingPath<PottsModel> && is_geometric_path<PottsModel>);
 
 }  // namespace logz

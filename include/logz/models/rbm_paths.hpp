@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "logz/core/annealing_path.hpp"
+#include "logz/core/level_energies_path.hpp"
+#include "logz/core/tempering_path.hpp"
 #include "logz/models/rbm.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
@@ -76,20 +79,20 @@ class RbmBatch {
 };
 
 // The tempered RBM at one path fraction, as a kernel sees it: visible logits
-// (1 - beta) a0 + beta (a + W h), hidden logits beta (b + W^T v), and which
-// variables the distribution is over. With `column_betas` (one per particle of
+// (1 - t) a0 + t (a + W h), hidden logits t (b + W^T v), and which
+// variables the distribution is over. With `column_t` (one per particle of
 // the batch) each particle has its own fraction: the chains of simulated
 // tempering, each at its own level, stepped with one GEMM per half-sweep.
 template <class Scalar>
 struct RbmTarget {
   const Rbm<Scalar>* rbm = nullptr;
   const RbmVector<Scalar>* base_logits = nullptr;  // a0
-  double beta = 1.0;
+  double t = 1.0;
   RbmMode mode = RbmMode::joint;
-  std::span<const double> column_betas;  // empty: every particle at `beta`
+  std::span<const double> column_t;  // empty: every particle at `t`
 
-  // Draws every particle's visible layer from its logits (1 - beta) a0 + beta visible_input,
-  // and hidden layer from beta hidden_input; particle p uses streams[p].
+  // Draws every particle's visible layer from its logits (1 - t) a0 + t visible_input,
+  // and hidden layer from t hidden_input; particle p uses streams[p].
   void sample_visible(const RbmMatrix<Scalar>& visible_input, RbmMatrix<Scalar>& out,
                       std::span<RandomStream> streams) const;
   void sample_hidden(const RbmMatrix<Scalar>& hidden_input, RbmMatrix<Scalar>& out,
@@ -162,12 +165,13 @@ class RbmMarginalVisiblePath : public RbmPathBase<Scalar> {
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
   // U_1(v) - U_0(v) = F(v) + a0.v + J log 2.
-  // U_k(v) - U_0(v) at every beta of `betas` for every particle (particle-major: energies[p K + k]),
-  // and the slopes -dU_t(v)/dt at t = beta_k, (a - a0).v + sum_j y_j sigmoid(beta_k y_j), which
+  static constexpr bool provides_level_energies = true;  // core/level_energies_path.hpp
+  // U_k(v) - U_0(v) at every fraction t_k of `t` for every particle (particle-major: energies[p K + k]),
+  // and the slopes -dU_t(v)/dt at t_k, (a - a0).v + sum_j y_j sigmoid(t_k y_j), which
   // thermodynamic integration averages (U is not linear in t here, so the slope is not
   // U_0 - U_1); from the cached hidden inputs y = b + W^T v, in one pass. What simulated
   // tempering needs per sweep on this path.
-  void level_energies(std::span<const double> betas, const Batch& batch, std::vector<double>& energies,
+  void level_energies(std::span<const double> t, const Batch& batch, std::vector<double>& energies,
                       std::vector<double>& slopes) const;
   void trace_energy(const Batch& batch, std::span<double> out) const {
     work_increment(0.0, 1.0, batch, out);
@@ -200,5 +204,12 @@ extern template class RbmMarginalVisiblePath<float>;
 extern template class RbmMarginalVisiblePath<double>;
 extern template class RbmMarginalHiddenPath<float>;
 extern template class RbmMarginalHiddenPath<double>;
+
+static_assert(AnnealingPath<RbmFullPath<float>> && AnnealingPath<RbmFullPath<double>>);
+static_assert(TemperingPath<RbmFullPath<float>> && is_geometric_path<RbmFullPath<float>>);
+static_assert(path_trace_is_slope<RbmFullPath<float>> && path_trace_is_slope<RbmFullPath<double>>);
+static_assert(AnnealingPath<RbmMarginalVisiblePath<float>> && AnnealingPath<RbmMarginalVisiblePath<double>>);
+static_assert(TemperingPath<RbmMarginalVisiblePath<float>> && uses_level_energies<RbmMarginalVisiblePath<double>>);
+static_assert(AnnealingPath<RbmMarginalHiddenPath<float>> && AnnealingPath<RbmMarginalHiddenPath<double>>);
 
 }  // namespace logz

@@ -14,7 +14,11 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/annealing_path.hpp"
 #include "logz/core/error.hpp"
+#include "logz/core/levels_path.hpp"
+#include "logz/core/tempering_path.hpp"
+#include "logz/models/gaussian_base.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/random/philox.hpp"
 
@@ -141,6 +145,8 @@ class GeometricPath {
   // U_t - U_0 = t (U_target - U_base) is linear in t: simulated tempering gets every
   // level's energy from one work_increment(0, 1).
   static constexpr bool geometric_path = true;
+  // at_levels: each particle at its own t, one batched kernel step (core/levels_path.hpp).
+  static constexpr bool provides_at_levels = true;
 
   // Base and target are held by value (copies); dimensions must agree.
   GeometricPath(Base base, Target target) : base_(std::move(base)), target_(std::move(target)) {
@@ -162,7 +168,7 @@ class GeometricPath {
     return GeometricLevelsTarget<Base, Target>(base_, target_, std::vector<double>(t.begin(), t.end()), this);
   }
 
-  // ---- the annealing-path interface (anneal/annealer.hpp)
+  // ---- the annealing-path interface (core/annealing_path.hpp)
   Batch make_batch(std::size_t n) const { return Batch(dim(), n); }
 
   // Exact base draws: particle p takes its position (base.sample_one) and then its momentum
@@ -218,5 +224,9 @@ class GeometricPath {
   Base base_;
   Target target_;
 };
+
+static_assert(AnnealingPath<GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(TemperingPath<GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(LevelsPath<GeometricPath<GaussianBase, GaussianBase>>);
 
 }  // namespace logz

@@ -1,29 +1,36 @@
 // Simulated tempering over a ladder (Carlson et al. 2016, section 2): each
-// chain holds (x, k); a sweep moves x with the kernel at beta_k (any logz
+// chain holds (x, k); a sweep moves x with the kernel at t_k (any logz
 // kernel: the kernel never knows it is tempered), then draws k exactly from
-// q(beta_k | x) (eq. 7), and records the Rao-Blackwellized statistics of
+// q(t_k | x) (eq. 7), and records the Rao-Blackwellized statistics of
 // tempering/tempering_stats.hpp. Chains live in fixed chunks with their own
 // Philox streams (addressed by chain and a global sweep counter), statistics
-// are kept per chain: results do not depend on the thread count.
+// are kept per chain: results do not depend on the thread count. t_k are path
+// fractions (the paper's inverse temperatures beta_k).
 //
-// Energies: for a geometric path (the model declares `static constexpr bool
-// geometric_path = true`) U_k(x) - U_1(x) = beta_k (U_K(x) - U_1(x)), one
+// Energies (core/tempering_path.hpp): for a geometric path (declared `static constexpr
+// bool geometric_path = true`) U_k(x) - U_1(x) = t_k (U_K(x) - U_1(x)), one
 // work_increment(0, 1) per sweep, and Delta = log f(x) - log p_1(x) = -(U_K(x) - U_1(x))
-// is what TI integrates at every level. Any other path must give, for all chains of a
-// chunk at once, level_energies(betas, batch, energies, slopes): every level's
-// U_k(x) - U_1(x) and its own TI integrand -dU_beta(x)/dbeta at beta_k (taking Delta
+// is what TI integrates at every level. Any other path opts into level_energies
+// (core/level_energies_path.hpp), for all chains of a chunk at once: every level's
+// U_k(x) - U_1(x) and its own TI integrand -dU_t(x)/dt at t_k (taking Delta
 // there would integrate the wrong function: the statistics record which case they hold).
+// Moves take the fastest way the types declare: the kernel's step_levels
+// (core/levels_kernel.hpp), the path's at_levels (core/levels_path.hpp), else chain by chain.
 #pragma once
 
-#include <cstdint>
 #include <cmath>
-#include <functional>
-#include <string>
-#include <type_traits>
+#include <cstdint>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/level_energies_path.hpp"
+#include "logz/core/levels_kernel.hpp"
+#include "logz/core/levels_path.hpp"
+#include "logz/core/tempering_path.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/tempering/ladder.hpp"
@@ -42,23 +49,16 @@ struct TemperingOptions {
                                 // measure what the RTS statistics cost)
 };
 
-template <class Path>
-inline constexpr bool is_geometric_path = requires { Path::geometric_path; } && [] {
-  if constexpr (requires { Path::geometric_path; })
-    return static_cast<bool>(Path::geometric_path);
-  else
-    return false;
-}();
-
 template <class Path, class Kernel>
 class SimulatedTempering {
-  // A path whose energies are not linear in beta may give every level's at once.
-  static constexpr bool has_level_energies =
-      requires(const Path& p, std::span<const double> b, const typename Path::Batch& x, std::vector<double>& o) {
-        p.level_energies(b, x, o, o);
-      };
-  static_assert(is_geometric_path<Path> || has_level_energies,
-                "simulated tempering needs a geometric path or level_energies(betas, batch, energies, slopes)");
+  static_assert(is_geometric_path<Path> || uses_level_energies<Path>,
+                "simulated tempering needs every level's energy: declare `static constexpr bool geometric_path = "
+                "true;` (U_t linear in t) or `static constexpr bool provides_level_energies = true;` with "
+                "level_energies(t, batch, energies, slopes)");
+  static_assert(TemperingPath<Path>, "Path needs Batch, make_batch(n), sample_base(Batch&, const BatchRandom&) "
+                                     "and at(t) (core/tempering_path.hpp)");
+  static_assert(KernelFor<Kernel, Path>, "Kernel needs step(path.at(t), Batch&, const BatchRandom&) const "
+                                         "returning attempted/accepted counts (core/kernel_for.hpp)");
 
  public:
   using Batch = typename Path::Batch;
@@ -95,7 +95,7 @@ class SimulatedTempering {
       fail_argument("logz::SimulatedTempering::run", "log_z_hat", "one value per temperature");
     TemperingStats stats;
     stats.num_levels = k_levels;
-    stats.linear_in_beta = is_geometric_path<Path>;
+    stats.linear_in_t = is_geometric_path<Path>;
     stats.chains.assign(options_.num_chains, ChainTemperingStats(k_levels));
     const std::uint32_t first_step = next_step_;
     next_step_ += static_cast<std::uint32_t>(sweeps);
@@ -103,22 +103,22 @@ class SimulatedTempering {
       Batch& batch = chunks_[c.index];
       ChunkSamples out;
       Batch single = path_.make_batch(1);
-      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), level_u, level_slope, betas(c.size());
+      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), level_u, level_slope, fractions(c.size());
       for (std::size_t s = 0; s < sweeps; ++s) {
         const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
-        const KernelCounts m = move_chunk(batch, single, c, step, betas);
+        const KernelCounts m = move_chunk(batch, single, c, step, fractions);
         out.moves.accepted += m.accepted;
         out.moves.attempted += m.attempted;
         if constexpr (is_geometric_path<Path>)
           path_.work_increment(0.0, 1.0, batch, gap);
         else
-          path_.level_energies(ladder_.betas(), batch, level_u, level_slope);
+          path_.level_energies(ladder_.fractions(), batch, level_u, level_slope);
         for (std::size_t i = 0; i < c.size(); ++i) {
           const std::size_t chain = c.begin + i;
           std::span<const double> deltas;
           double delta;
           if constexpr (is_geometric_path<Path>) {
-            for (std::size_t k = 0; k < k_levels; ++k) u[k] = ladder_.beta(k) * gap[i];
+            for (std::size_t k = 0; k < k_levels; ++k) u[k] = ladder_.fraction(k) * gap[i];
             delta = -u[k_levels - 1];
             deltas = std::span<const double>(&delta, 1);
           } else {
@@ -173,52 +173,30 @@ class SimulatedTempering {
     KernelCounts moves;
   };
 
-  // One kernel step per chain at its own level. A kernel that can step a batch
-  // whose particles sit at different temperatures offers step_levels(path,
-  // betas, batch, random); a path that can place each particle at its own
-  // temperature offers at_levels(betas), an ordinary target that any kernel
-  // steps as one batch (its cached energies kept); otherwise each chain is
-  // stepped alone. Chain c.begin + i draws from the same stream
-  // (seed, chain, tempering_kernel, step) in every case. Returns the kernel's
-  // acceptance counts where it reports them.
-  // `betas`: the chunk's scratch for the chains' temperatures (c.size() entries).
+  // One kernel step per chain at its own level, the fastest way the types declare: a kernel
+  // that steps a batch at per-particle fractions (step_levels), a path whose at_levels target
+  // any kernel steps as one batch (its cached energies kept), else each chain alone. Chain
+  // c.begin + i draws from the same stream (seed, chain, tempering_kernel, step) in every case.
+  // `fractions`: the chunk's scratch for the chains' path fractions (c.size() entries).
   KernelCounts move_chunk(Batch& batch, Batch& single, const ChunkRange& c, std::uint32_t step,
-                          std::vector<double>& betas) {
+                          std::vector<double>& fractions) {
     KernelCounts counts;
-    auto tally = [&](auto&& kernel_step) {
-      if constexpr (std::is_void_v<decltype(kernel_step())>) {
-        kernel_step();
-      } else {
-        const auto info = kernel_step();
-        if constexpr (requires { info.accepted; info.attempted; }) {
-          counts.accepted += static_cast<std::uint64_t>(info.accepted);
-          counts.attempted += static_cast<std::uint64_t>(info.attempted);
-        }
-      }
+    auto tally = [&](const auto& info) {
+      counts.accepted += static_cast<std::uint64_t>(info.accepted);
+      counts.attempted += static_cast<std::uint64_t>(info.attempted);
     };
-    if constexpr (requires(std::span<const double> b) {
-                    kernel_.step_levels(path_, b, batch, BatchRandom{});
-                  }) {
-      for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
-      tally([&] {
-        return kernel_.step_levels(path_, betas, batch,
-                                   BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
-      });
-    } else if constexpr (requires(std::span<const double> b) {
-                           kernel_.step(path_.at_levels(b), batch, BatchRandom{});
-                         }) {
-      for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
-      tally([&] {
-        return kernel_.step(path_.at_levels(betas), batch,
-                            BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
-      });
+    const BatchRandom random{options_.seed, Purpose::tempering_kernel, step, c.begin};
+    if constexpr (uses_step_levels<Kernel, Path> || uses_at_levels<Path, Kernel>) {
+      for (std::size_t i = 0; i < c.size(); ++i) fractions[i] = ladder_.fraction(level_[c.begin + i]);
+      if constexpr (uses_step_levels<Kernel, Path>)
+        tally(kernel_.step_levels(path_, fractions, batch, random));
+      else
+        tally(kernel_.step(path_.at_levels(fractions), batch, random));
     } else {
       for (std::size_t i = 0; i < c.size(); ++i) {
         single.copy_particle(batch, i, 0);
-        tally([&] {
-          return kernel_.step(path_.at(ladder_.beta(level_[c.begin + i])), single,
-                              BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin + i});
-        });
+        tally(kernel_.step(path_.at(ladder_.fraction(level_[c.begin + i])), single,
+                           BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin + i}));
         batch.copy_particle(single, 0, i);
       }
     }

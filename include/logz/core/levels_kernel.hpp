@@ -1,0 +1,47 @@
+// The tempering extension of a kernel that steps a batch whose particles sit at different
+// path fractions of a path in one call (e.g. block Gibbs with one GEMM per half-sweep):
+//   Info step_levels(const Path& path, std::span<const double> t, Batch& batch,
+//                    const BatchRandom& random) const;
+// particle p moves as step(path.at(t[p]), ...) would move it alone. A kernel opts in with
+// `static constexpr bool provides_step_levels = true;`; opting in without a step_levels that
+// takes the path in use is a compile error.
+#pragma once
+
+#include <span>
+#include <type_traits>
+
+#include "logz/core/kernel_for.hpp"
+#include "logz/random/philox.hpp"
+
+namespace logz {
+
+template <class K, class P>
+concept LevelsKernelFor = requires(const K& kernel, const P& path, std::span<const double> t,
+                                   typename P::Batch& batch, const BatchRandom& random) {
+  { kernel.step_levels(path, t, batch, random) } -> KernelStepInfo;
+};
+
+namespace detail {
+
+template <class K, class P>
+consteval bool read_provides_step_levels() {
+  if constexpr (requires { K::provides_step_levels; }) {
+    static_assert(std::is_same_v<decltype(K::provides_step_levels), const bool>,
+                  "provides_step_levels must be declared `static constexpr bool provides_step_levels = ...;`");
+    static_assert(!K::provides_step_levels || LevelsKernelFor<K, P>,
+                  "provides_step_levels = true needs the member step_levels(const Path& path, "
+                  "std::span<const double> t, Batch& batch, const BatchRandom& random) const returning "
+                  "attempted/accepted counts");
+    return K::provides_step_levels;
+  } else {
+    return false;
+  }
+}
+
+}  // namespace detail
+
+// True when K opts in; then it steps P's batches at per-particle fractions.
+template <class K, class P>
+inline constexpr bool uses_step_levels = detail::read_provides_step_levels<K, P>();
+
+}  // namespace logz
