@@ -204,10 +204,7 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
   // An unconverged solution has no meaningful asymptotic error.
   if (!r.converged) out.std_error.assign(k_levels, kNaN);
   out.bias.assign(k_levels, kNaN);
-  out.last.method = "mbar";
-  out.last.log_z = r.log_z.back();
-  out.last.std_error = out.std_error.back();
-  out.last.se_method = "mbar_asymptotic";
+  out.summarise_last("mbar_asymptotic");
   out.last.diagnostics.iterations = r.iterations;
   out.last.diagnostics.converged = r.converged;
   if (!r.converged) out.last.diagnostics.add_flag("not_converged");

@@ -105,11 +105,7 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
       out.std_error[k] = k == 0 ? 0.0 : std::sqrt(var / static_cast<double>(groups));
     }
   }
-  Estimate& e = out.last;
-  e.method = method;
-  e.log_z = out.log_z.back();
-  e.std_error = out.std_error.back();
-  e.se_method = "chain_groups";
+  Estimate& e = out.summarise_last("chain_groups");
   if (groups < 2) e.diagnostics.add_flag("too_few_chains");
   std::size_t empty_levels = 0;
   for (std::size_t k = 0; k < k_levels; ++k) empty_levels += all.weight[k] == 0;

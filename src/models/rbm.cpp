@@ -60,27 +60,27 @@ Rbm<Scalar>::Rbm(const RbmParameters& p) {
 }
 
 template <class Scalar>
+void Rbm<Scalar>::affine_input(bool transpose, const RbmMatrix<Scalar>& X, const RbmVector<Scalar>& bias,
+                               RbmMatrix<Scalar>& out) const {
+  const Eigen::Index rows = transpose ? W_.cols() : W_.rows(), inner = transpose ? W_.rows() : W_.cols();
+  out.resize(rows, X.cols());
+  if (X.cols() == 0) return;
+  out.colwise() = bias;
+  detail::gemm(transpose, false, static_cast<int>(rows), static_cast<int>(X.cols()), static_cast<int>(inner),
+               Scalar(1), W_.data(), static_cast<int>(W_.rows()), X.data(), static_cast<int>(X.rows()), Scalar(1),
+               out.data(), static_cast<int>(out.rows()));
+}
+
+template <class Scalar>
 void Rbm<Scalar>::hidden_input(const RbmMatrix<Scalar>& V, RbmMatrix<Scalar>& out) const {
   if (V.rows() != W_.rows()) fail_argument("logz::Rbm::hidden_input", "V", "M rows");
-  out.resize(W_.cols(), V.cols());
-  if (V.cols() == 0) return;
-  out.colwise() = b_;
-  detail::gemm(true, false, static_cast<int>(W_.cols()), static_cast<int>(V.cols()),
-               static_cast<int>(W_.rows()), Scalar(1), W_.data(), static_cast<int>(W_.rows()),
-               V.data(), static_cast<int>(V.rows()), Scalar(1), out.data(),
-               static_cast<int>(out.rows()));
+  affine_input(true, V, b_, out);
 }
 
 template <class Scalar>
 void Rbm<Scalar>::visible_input(const RbmMatrix<Scalar>& H, RbmMatrix<Scalar>& out) const {
   if (H.rows() != W_.cols()) fail_argument("logz::Rbm::visible_input", "H", "J rows");
-  out.resize(W_.rows(), H.cols());
-  if (H.cols() == 0) return;
-  out.colwise() = a_;
-  detail::gemm(false, false, static_cast<int>(W_.rows()), static_cast<int>(H.cols()),
-               static_cast<int>(W_.cols()), Scalar(1), W_.data(), static_cast<int>(W_.rows()),
-               H.data(), static_cast<int>(H.rows()), Scalar(1), out.data(),
-               static_cast<int>(out.rows()));
+  affine_input(false, H, a_, out);
 }
 
 template <class Scalar>

@@ -18,9 +18,9 @@
 
 #include "logz/core/kernel_for.hpp"
 #include "logz/core/levels_path.hpp"
+#include "logz/kernels/hmc.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/paths/geometric_path.hpp"
-#include "logz/kernels/hmc.hpp"
 
 namespace logz {
 

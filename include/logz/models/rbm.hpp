@@ -62,6 +62,10 @@ class Rbm {
   void energy(const RbmMatrix<Scalar>& V, const RbmMatrix<Scalar>& H, std::span<double> out) const;
 
  private:
+  // out = bias 1^T + op(W) X with op(W) = W^T (transpose) or W: one GEMM.
+  void affine_input(bool transpose, const RbmMatrix<Scalar>& X, const RbmVector<Scalar>& bias,
+                    RbmMatrix<Scalar>& out) const;
+
   RbmMatrix<Scalar> W_, Wt_;
   RbmVector<Scalar> a_, b_;
 };

@@ -7,8 +7,7 @@
 // trajectory depends on the seed only. Adapting while keeping draws makes the chain
 // inhomogeneous; by default adaptation runs during burn-in only and the step size is then
 // frozen (phase "always" reproduces the tutorial). The effective sample size per dimension
-// uses Geyer's initial positive (and monotone) sequence on the multi-chain autocorrelation
-// of Vehtari et al. (2021), without splitting or ranking.
+// is the multi-chain one of math/effective_sample_size.hpp.
 #pragma once
 
 #include <Eigen/Core>
@@ -20,6 +19,7 @@
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/kernels/hmc.hpp"
+#include "logz/math/effective_sample_size.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/parallel/run_chunks.hpp"
 
@@ -72,11 +72,6 @@ struct HmcSamplerResult {
     return draws[(t * num_chains + chain) * static_cast<std::size_t>(dim) + static_cast<std::size_t>(i)];
   }
 };
-
-// ESS of one scalar quantity from M chains of N draws each: x[t * stride_t + m * stride_m].
-// NaN when N < 4 or the draws do not vary.
-double effective_sample_size(const double* x, std::size_t num_draws, std::size_t num_chains,
-                             std::size_t stride_t, std::size_t stride_m);
 
 // Runs the chains from `initial` (d x M, one column per chain). Chain m draws from the
 // Philox stream (seed, m, Purpose::forward_kernel, step = move index).
