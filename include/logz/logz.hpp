@@ -14,6 +14,7 @@
 #include "logz/core/level_energies_path.hpp"
 #include "logz/core/levels_kernel.hpp"
 #include "logz/core/levels_path.hpp"
+#include "logz/core/opt_in.hpp"
 #include "logz/core/tempering_path.hpp"
 #include "logz/equilibrium/ground_state_integration.hpp"
 #include "logz/estimators/bar.hpp"

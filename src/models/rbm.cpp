@@ -83,26 +83,33 @@ void Rbm<Scalar>::visible_input(const RbmMatrix<Scalar>& H, RbmMatrix<Scalar>& o
   affine_input(false, H, a_, out);
 }
 
+namespace {
+
+// F(s) = -bias.s - sum_i softplus(x_i) of every column s of S, x the other layer's inputs.
+template <class Scalar>
+void free_energy(const RbmMatrix<Scalar>& S, const RbmVector<Scalar>& bias, const RbmMatrix<Scalar>& x,
+                 std::span<double> out) {
+  for (Eigen::Index p = 0; p < S.cols(); ++p) {
+    double linear = 0.0;
+    for (Eigen::Index i = 0; i < S.rows(); ++i) linear += static_cast<double>(bias[i]) * S(i, p);
+    out[p] = -linear - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
+  }
+}
+
+}  // namespace
+
 template <class Scalar>
 void Rbm<Scalar>::free_energy_visible(const RbmMatrix<Scalar>& V, std::span<double> out) const {
   RbmMatrix<Scalar> x;
   hidden_input(V, x);
-  for (Eigen::Index p = 0; p < V.cols(); ++p) {
-    double av = 0.0;
-    for (Eigen::Index i = 0; i < V.rows(); ++i) av += static_cast<double>(a_[i]) * V(i, p);
-    out[p] = -av - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
-  }
+  free_energy<Scalar>(V, a_, x, out);
 }
 
 template <class Scalar>
 void Rbm<Scalar>::free_energy_hidden(const RbmMatrix<Scalar>& H, std::span<double> out) const {
   RbmMatrix<Scalar> x;
   visible_input(H, x);
-  for (Eigen::Index p = 0; p < H.cols(); ++p) {
-    double bh = 0.0;
-    for (Eigen::Index j = 0; j < H.rows(); ++j) bh += static_cast<double>(b_[j]) * H(j, p);
-    out[p] = -bh - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
-  }
+  free_energy<Scalar>(H, b_, x, out);
 }
 
 template <class Scalar>

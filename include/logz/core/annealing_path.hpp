@@ -1,5 +1,5 @@
 // An annealing path: a model with its base, seen by the drivers as
-//   typename P::Batch                       the particles of one chunk
+//   typename P::Batch                       the particles of one chunk (num_particles())
 //   make_batch(n) -> Batch                  n particles
 //   sample_base(Batch&, const BatchRandom&) exact draws of the base (t = 0)
 //   work_increment(t_from, t_to, const Batch&, std::span<double> out)
@@ -16,8 +16,8 @@
 #include <concepts>
 #include <cstddef>
 #include <span>
-#include <type_traits>
 
+#include "logz/core/opt_in.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -26,29 +26,16 @@ template <class P>
 concept AnnealingPath = requires(const P& path, typename P::Batch& batch, const typename P::Batch& state,
                                  const BatchRandom& random, double t, std::size_t n, std::span<double> out) {
   { path.make_batch(n) } -> std::same_as<typename P::Batch>;
+  { state.num_particles() } -> std::convertible_to<std::size_t>;
   path.sample_base(batch, random);
   path.work_increment(t, t, state, out);
   path.trace_energy(state, out);
   path.at(t);
 };
 
-namespace detail {
-
-template <class P>
-consteval bool read_trace_is_slope() {
-  if constexpr (requires { P::trace_is_slope; }) {
-    static_assert(std::is_same_v<decltype(P::trace_is_slope), const bool>,
-                  "trace_is_slope must be declared `static constexpr bool trace_is_slope = ...;`");
-    return P::trace_is_slope;
-  } else {
-    return false;
-  }
-}
-
-}  // namespace detail
-
 // True when P opts in with `static constexpr bool trace_is_slope = true;`.
 template <class P>
-inline constexpr bool path_trace_is_slope = detail::read_trace_is_slope<P>();
+inline constexpr bool path_trace_is_slope =
+    declared<P>([]<class U>() -> decltype(U::trace_is_slope) { return U::trace_is_slope; });
 
 }  // namespace logz

@@ -8,8 +8,9 @@
 #pragma once
 
 #include <span>
-#include <type_traits>
 #include <vector>
+
+#include "logz/core/opt_in.hpp"
 
 namespace logz {
 
@@ -19,26 +20,16 @@ concept LevelEnergiesPath = requires(const P& path, std::span<const double> t, c
   path.level_energies(t, batch, energies, slopes);
 };
 
-namespace detail {
-
-template <class P>
-consteval bool read_provides_level_energies() {
-  if constexpr (requires { P::provides_level_energies; }) {
-    static_assert(std::is_same_v<decltype(P::provides_level_energies), const bool>,
-                  "provides_level_energies must be declared `static constexpr bool provides_level_energies = ...;`");
-    static_assert(!P::provides_level_energies || LevelEnergiesPath<P>,
-                  "provides_level_energies = true needs the member void level_energies(std::span<const double> t, "
-                  "const Batch& batch, std::vector<double>& energies, std::vector<double>& slopes) const");
-    return P::provides_level_energies;
-  } else {
-    return false;
-  }
-}
-
-}  // namespace detail
-
 // True when P opts in (and then has the member).
 template <class P>
-inline constexpr bool uses_level_energies = detail::read_provides_level_energies<P>();
+inline constexpr bool uses_level_energies = [] {
+  constexpr bool on = declared<P>([]<class U>() -> decltype(U::provides_level_energies) {
+    return U::provides_level_energies;
+  });
+  static_assert(!on || LevelEnergiesPath<P>,
+                "provides_level_energies = true needs the member void level_energies(std::span<const double> t, "
+                "const Batch& batch, std::vector<double>& energies, std::vector<double>& slopes) const");
+  return on;
+}();
 
 }  // namespace logz

@@ -8,8 +8,8 @@
 #pragma once
 
 #include <span>
-#include <type_traits>
 
+#include "logz/core/opt_in.hpp"
 #include "logz/core/kernel_for.hpp"
 #include "logz/random/philox.hpp"
 
@@ -21,27 +21,16 @@ concept LevelsKernelFor = requires(const K& kernel, const P& path, std::span<con
   { kernel.step_levels(path, t, batch, random) } -> KernelStepInfo;
 };
 
-namespace detail {
-
-template <class K, class P>
-consteval bool read_provides_step_levels() {
-  if constexpr (requires { K::provides_step_levels; }) {
-    static_assert(std::is_same_v<decltype(K::provides_step_levels), const bool>,
-                  "provides_step_levels must be declared `static constexpr bool provides_step_levels = ...;`");
-    static_assert(!K::provides_step_levels || LevelsKernelFor<K, P>,
-                  "provides_step_levels = true needs the member step_levels(const Path& path, "
-                  "std::span<const double> t, Batch& batch, const BatchRandom& random) const returning "
-                  "attempted/accepted counts");
-    return K::provides_step_levels;
-  } else {
-    return false;
-  }
-}
-
-}  // namespace detail
-
 // True when K opts in; then it steps P's batches at per-particle fractions.
 template <class K, class P>
-inline constexpr bool uses_step_levels = detail::read_provides_step_levels<K, P>();
+inline constexpr bool uses_step_levels = [] {
+  constexpr bool on =
+      declared<K>([]<class U>() -> decltype(U::provides_step_levels) { return U::provides_step_levels; });
+  static_assert(!on || LevelsKernelFor<K, P>,
+                "provides_step_levels = true needs the member step_levels(const Path& path, "
+                "std::span<const double> t, Batch& batch, const BatchRandom& random) const returning "
+                "attempted/accepted counts");
+  return on;
+}();
 
 }  // namespace logz

@@ -7,8 +7,8 @@
 #pragma once
 
 #include <span>
-#include <type_traits>
 
+#include "logz/core/opt_in.hpp"
 #include "logz/core/kernel_for.hpp"
 #include "logz/random/philox.hpp"
 
@@ -24,29 +24,18 @@ concept KernelForLevels = LevelsPath<P> && requires(const K& kernel, const P& pa
   { kernel.step(path.at_levels(t), batch, random) } -> KernelStepInfo;
 };
 
-namespace detail {
-
-template <class P, class K>
-consteval bool read_provides_at_levels() {
-  if constexpr (requires { P::provides_at_levels; }) {
-    static_assert(std::is_same_v<decltype(P::provides_at_levels), const bool>,
-                  "provides_at_levels must be declared `static constexpr bool provides_at_levels = ...;`");
-    static_assert(!P::provides_at_levels || LevelsPath<P>,
-                  "provides_at_levels = true needs the member at_levels(std::span<const double> t) const "
-                  "returning a target");
-    static_assert(!P::provides_at_levels || KernelForLevels<K, P>,
-                  "the path provides_at_levels but the kernel has no step(path.at_levels(t), Batch&, "
-                  "const BatchRandom&) const returning attempted/accepted counts");
-    return P::provides_at_levels;
-  } else {
-    return false;
-  }
-}
-
-}  // namespace detail
-
 // True when P opts in; then kernel K steps P's per-particle targets.
 template <class P, class K>
-inline constexpr bool uses_at_levels = detail::read_provides_at_levels<P, K>();
+inline constexpr bool uses_at_levels = [] {
+  constexpr bool on =
+      declared<P>([]<class U>() -> decltype(U::provides_at_levels) { return U::provides_at_levels; });
+  static_assert(!on || LevelsPath<P>,
+                "provides_at_levels = true needs the member at_levels(std::span<const double> t) const "
+                "returning a target");
+  static_assert(!on || KernelForLevels<K, P>,
+                "the path provides_at_levels but the kernel has no step(path.at_levels(t), Batch&, "
+                "const BatchRandom&) const returning attempted/accepted counts");
+  return on;
+}();
 
 }  // namespace logz

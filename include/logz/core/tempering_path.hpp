@@ -9,37 +9,23 @@
 
 #include <cstddef>
 #include <span>
-#include <type_traits>
 
+#include "logz/core/opt_in.hpp"
 #include "logz/core/level_energies_path.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
-namespace detail {
-
-template <class P>
-consteval bool read_geometric_path() {
-  if constexpr (requires { P::geometric_path; }) {
-    static_assert(std::is_same_v<decltype(P::geometric_path), const bool>,
-                  "geometric_path must be declared `static constexpr bool geometric_path = ...;`");
-    static_assert(!P::geometric_path ||
-                      requires(const P& p, const typename P::Batch& b, std::span<double> out) {
-                        p.work_increment(0.0, 1.0, b, out);
-                      },
-                  "geometric_path = true needs the member "
-                  "void work_increment(double t_from, double t_to, const Batch&, std::span<double> out) const");
-    return P::geometric_path;
-  } else {
-    return false;
-  }
-}
-
-}  // namespace detail
-
 // True when P declares `static constexpr bool geometric_path = true;` (U_t linear in t).
 template <class P>
-inline constexpr bool is_geometric_path = detail::read_geometric_path<P>();
+inline constexpr bool is_geometric_path = [] {
+  constexpr bool on = declared<P>([]<class U>() -> decltype(U::geometric_path) { return U::geometric_path; });
+  static_assert(!on || requires(const P& p, const typename P::Batch& b, std::span<double> out) {
+    p.work_increment(0.0, 1.0, b, out);
+  }, "geometric_path = true needs the member "
+     "void work_increment(double t_from, double t_to, const Batch&, std::span<double> out) const");
+  return on;
+}();
 
 template <class P>
 concept TemperingPath = requires(const P& path, typename P::Batch& batch, const BatchRandom& random,
