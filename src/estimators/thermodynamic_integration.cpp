@@ -73,7 +73,7 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
   if (fractions.size() != stats.num_levels)
     fail_argument("logz::thermodynamic_integration", "fractions", "one value per level");
   // The correction's curvature term is Var(Delta) only on a path linear in t (elsewhere
-  // it also needs E[dDelta/dbeta], which the statistics do not hold).
+  // it also needs E[dDelta/dt], which the statistics do not hold).
   if (method == "ti_corrected" && !stats.linear_in_t)
     fail_argument("logz::thermodynamic_integration", "method",
                   "\"ti_trapezoid\" or \"ti_rb\" on a path not linear in t (ti_corrected needs a geometric path)");
