@@ -44,22 +44,24 @@ class SiteKernel {
       RandomStream rng = random.stream(p);
       Site* x = batch.sites(p);
       std::int64_t delta = 0;
-      std::uint64_t changed = 0;
-      info.attempted += visit_sites(lattice, rng, [&](int i) { changed += update(x, i, rng, delta); });
+      info += visit_sites(lattice, rng, [&](int i) { return update(x, i, rng, delta); });
       batch.bond_sum(p) += delta;
-      info.accepted += changed;
     }
     return info;
   }
 
  private:
-  // Calls visit(i) for every site in this kernel's order; returns the number of visits.
+  // Calls visit(i) -> bool (changed) for every site in this kernel's order; counts the visits
+  // and the changes. The counts stay local here: a site store may alias anything a lambda
+  // holds by reference, which would keep them in memory.
   template <class Visit>
-  std::uint64_t visit_sites(const TorusLattice& lattice, RandomStream& rng, Visit&& visit) const {
+  KernelInfo visit_sites(const TorusLattice& lattice, RandomStream& rng, Visit&& visit) const {
     const int n = lattice.num_sites();
+    std::uint64_t changed = 0;
     if (order_ == SiteOrder::random) {
-      for (std::size_t k = 0; k < steps_; ++k) visit(static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
-      return steps_;
+      for (std::size_t k = 0; k < steps_; ++k)
+        changed += visit(static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
+      return {steps_, changed};
     }
     // A sweep visits colour 0 then colour 1 in increasing site order; the
     // reversed kernel visits the same sites in exactly the opposite order.
@@ -67,9 +69,9 @@ class SiteKernel {
       for (int half = 0; half < 2; ++half) {
         const auto& sites = lattice.sites_of_colour(reversed_ ? 1 - half : half);
         const std::size_t m = sites.size();
-        for (std::size_t j = 0; j < m; ++j) visit(sites[reversed_ ? m - 1 - j : j]);
+        for (std::size_t j = 0; j < m; ++j) changed += visit(sites[reversed_ ? m - 1 - j : j]);
       }
-    return steps_ * static_cast<std::uint64_t>(n);
+    return {steps_ * static_cast<std::uint64_t>(n), changed};
   }
 
   SiteOrder order_;
