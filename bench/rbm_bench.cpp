@@ -138,17 +138,14 @@ void one_temperature(benchmark::State& state, const Kernel& kernel) {
   const Path path(parameters(), logz::uniform_rbm_base(kVisible));
   auto batch = path.make_batch(static_cast<std::size_t>(particles));
   path.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
-  std::vector<double> buf(static_cast<std::size_t>(particles)), energy(buf.size());
+  auto annealing = logz::anneal_init(path, std::move(batch));
+  annealing.t = 0.5;
   std::uint32_t step = 0;
-  double t = 0.5;
-  path.trace_energy(batch, energy);
-  // What the AIS driver does at each temperature (anneal/annealer.hpp).
+  // One step of the AIS driver (anneal/anneal_step.hpp).
   const auto temperature = [&] {
-    logz::detail::work_increment(path, t, t + 1e-6, batch, energy, buf);
-    t += 1e-6;
-    kernel.step(path.at(t), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
-    path.trace_energy(batch, energy);
-    benchmark::DoNotOptimize(buf.data());
+    logz::anneal_step(path, kernel, annealing, annealing.t + 1e-6,
+                      logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
+    benchmark::DoNotOptimize(annealing.work.data());
   };
   for (auto _ : state) temperature();
   state.counters["temperatures_per_s"] =

@@ -2,37 +2,35 @@
 
 #include <fmt/format.h>
 
+#include "logz/core/error.hpp"
+#include "logz/core/estimate.hpp"
+
 namespace logz::detail {
 
-void fail_non_finite_work(Direction d, std::size_t particle, std::size_t k, double t,
-                          double increment) {
-  throw NumericalError(fmt::format(
-      "{} annealing: non-finite work increment {} for path {} at temperature index {} (beta "
-      "fraction {}): the model's energy is not finite there",
-      to_string(d), increment, particle, k, t));
+void ChunkTrace::add(const ChunkTrace& other) {
+  for (std::size_t k = 0; k < energy_sum.size(); ++k) {
+    energy_sum[k] += other.energy_sum[k];
+    attempted[k] += other.attempted[k];
+    accepted[k] += other.accepted[k];
+  }
 }
 
-Works reduce_chunks(Direction d, std::span<const double> betas, const std::vector<ChunkTrace>& traces,
-                    std::vector<double> works, std::size_t num_paths) {
-  const std::size_t num_k = betas.size();
+Works make_works(Direction d, std::span<const double> fractions, const ChunkTrace& sums,
+                 std::vector<double> works, std::size_t num_paths) {
+  const std::size_t num_k = fractions.size();
   Works w;
   w.direction = d;
   w.works = std::move(works);
-  w.betas.assign(betas.begin(), betas.end());
-  w.mean_energy.assign(num_k, 0.0);
+  w.fractions.assign(fractions.begin(), fractions.end());
+  w.mean_energy.assign(num_k, kNaN);
   w.acceptance.assign(num_k, kNaN);
-  std::vector<std::uint64_t> attempted(num_k, 0), accepted(num_k, 0);
-  for (const auto& t : traces)  // chunk order: deterministic sums
-    for (std::size_t k = 0; k < num_k; ++k) {
-      w.mean_energy[k] += t.energy_sum[k];
-      attempted[k] += t.attempted[k];
-      accepted[k] += t.accepted[k];
-    }
   for (std::size_t k = 0; k < num_k; ++k) {
-    w.mean_energy[k] /= static_cast<double>(num_paths);
-    if (attempted[k] > 0)
-      w.acceptance[k] = static_cast<double>(accepted[k]) / static_cast<double>(attempted[k]);
+    w.mean_energy[k] = sums.energy_sum[k] / static_cast<double>(num_paths);
+    if (sums.attempted[k] > 0)
+      w.acceptance[k] = static_cast<double>(sums.accepted[k]) / static_cast<double>(sums.attempted[k]);
   }
+  // No equilibrated state at the end of the path: forward runs stop at the target, reverse at the base.
+  (d == Direction::forward ? w.mean_energy.back() : w.mean_energy.front()) = kNaN;
   return w;
 }
 

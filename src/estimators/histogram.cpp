@@ -9,6 +9,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/estimators/jarzynski.hpp"
+#include "logz/math/effective_sample_size.hpp"
 #include "logz/math/log_sum_exp.hpp"
 #include "logz/random/philox.hpp"
 
@@ -308,32 +309,6 @@ double log_gamma_variate(double shape, RandomStream& rng) {
       return std::log(d) + std::log(v);
     }
   }
-}
-
-// Effective sample size of a chain by Geyer's (1992) initial monotone sequence estimator.
-double effective_sample_size(const std::vector<double>& x) {
-  const std::size_t n = x.size();
-  if (n < 4) return kNaN;
-  double mean = 0.0;
-  for (double v : x) mean += v;
-  mean /= static_cast<double>(n);
-  auto autocov = [&](std::size_t lag) {
-    double s = 0.0;
-    for (std::size_t i = 0; i + lag < n; ++i) s += (x[i] - mean) * (x[i + lag] - mean);
-    return s / static_cast<double>(n);
-  };
-  const double c0 = autocov(0);
-  if (!(c0 > 0.0)) return kNaN;
-  // Sum of pairs Gamma_k = c(2k) + c(2k+1), kept while positive and made non-increasing.
-  double tau = -c0, prev = std::numeric_limits<double>::infinity();
-  for (std::size_t k = 0; 2 * k + 1 < n; ++k) {
-    double pair = autocov(2 * k) + autocov(2 * k + 1);
-    if (pair <= 0.0) break;
-    pair = std::min(pair, prev);
-    prev = pair;
-    tau += 2.0 * pair;
-  }
-  return static_cast<double>(n) * c0 / std::max(tau, c0 / static_cast<double>(n));
 }
 
 // Quantile of sorted data by linear interpolation between order statistics (type 7).

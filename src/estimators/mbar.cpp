@@ -182,18 +182,18 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
   return result;
 }
 
-LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> betas, const MbarOptions& options) {
+LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> fractions, const MbarOptions& options) {
   const std::size_t n = stats.sample_delta.size(), k_levels = stats.num_levels;
   if (n == 0)
     fail_argument("logz::mbar_tempered", "stats", "recorded samples (TemperingOptions::record_samples = true)");
   Eigen::MatrixXd u(k_levels, n);
   std::vector<double> counts(k_levels, 0.0);
-  const bool per_level = !stats.linear_in_beta;
+  const bool per_level = !stats.linear_in_t;
   if (per_level && stats.sample_energies.size() != n * k_levels)
     fail_argument("logz::mbar_tempered", "stats", "every level's energy of every recorded sample");
   for (std::size_t j = 0; j < n; ++j) {
     for (std::size_t k = 0; k < k_levels; ++k)
-      u(k, j) = per_level ? stats.sample_energies[j * k_levels + k] : -betas[k] * stats.sample_delta[j];
+      u(k, j) = per_level ? stats.sample_energies[j * k_levels + k] : -fractions[k] * stats.sample_delta[j];
     counts[stats.sample_level[j]] += 1.0;
   }
   const MbarResult r = mbar(u, counts, options);
@@ -204,10 +204,7 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
   // An unconverged solution has no meaningful asymptotic error.
   if (!r.converged) out.std_error.assign(k_levels, kNaN);
   out.bias.assign(k_levels, kNaN);
-  out.last.method = "mbar";
-  out.last.log_z = r.log_z.back();
-  out.last.std_error = out.std_error.back();
-  out.last.se_method = "mbar_asymptotic";
+  out.summarise_last("mbar_asymptotic");
   out.last.diagnostics.iterations = r.iterations;
   out.last.diagnostics.converged = r.converged;
   if (!r.converged) out.last.diagnostics.add_flag("not_converged");

@@ -47,11 +47,7 @@ LadderEstimates ratio_estimates(const std::string& method, const ChainFrequencie
       out.bias[k] = 0.5 * (a - b);
     }
   }
-  Estimate& e = out.last;
-  e.method = method;
-  e.log_z = out.log_z.back();
-  e.std_error = out.std_error.back();
-  e.se_method = "between_chains";
+  Estimate& e = out.summarise_last("between_chains");
   if (chains < 2) e.diagnostics.add_flag("too_few_chains");
   e.diagnostics.values.emplace_back("bias_eq15", out.bias.back());
   // c_k far from r_k means the Zhat_k were poor and some levels are rarely visited.
@@ -62,6 +58,14 @@ LadderEstimates ratio_estimates(const std::string& method, const ChainFrequencie
 }
 
 }  // namespace
+
+Estimate& LadderEstimates::summarise_last(const std::string& se_method) {
+  last.method = method;
+  last.log_z = log_z.back();
+  last.std_error = std_error.back();
+  last.se_method = se_method;
+  return last;
+}
 
 LadderEstimates rts_ladder(const TemperingStats& stats, std::span<const double> log_z_hat,
                            std::span<const double> log_prior) {

@@ -27,15 +27,15 @@ void add_chain(LevelSums& s, const ChainTemperingStats& c, bool rao_blackwell) {
 }
 
 // Cumulative integral over the ladder; NaN if no level has any weight.
-std::vector<double> integrate(const LevelSums& s, std::span<const double> betas, const std::string& method) {
-  const std::size_t k_levels = betas.size();
+std::vector<double> integrate(const LevelSums& s, std::span<const double> fractions, const std::string& method) {
+  const std::size_t k_levels = fractions.size();
   std::vector<double> m(k_levels, kNaN), v(k_levels, kNaN);
   for (std::size_t k = 0; k < k_levels; ++k)
     if (s.weight[k] > 0) {
       m[k] = s.sum[k] / s.weight[k];
       v[k] = std::max(0.0, s.sum_sq[k] / s.weight[k] - m[k] * m[k]);
     }
-  // Empty levels: linear interpolation in beta between the nearest filled ones
+  // Empty levels: linear interpolation in t between the nearest filled ones
   // (constant extrapolation at the ends).
   for (auto* series : {&m, &v}) {
     auto& x = *series;
@@ -46,7 +46,7 @@ std::vector<double> integrate(const LevelSums& s, std::span<const double> betas,
         for (std::size_t j = 0; j < k; ++j) x[j] = x[k];
       } else {
         for (std::size_t j = prev + 1; j < k; ++j)
-          x[j] = x[prev] + (x[k] - x[prev]) * (betas[j] - betas[prev]) / (betas[k] - betas[prev]);
+          x[j] = x[prev] + (x[k] - x[prev]) * (fractions[j] - fractions[prev]) / (fractions[k] - fractions[prev]);
       }
       prev = k;
     }
@@ -55,7 +55,7 @@ std::vector<double> integrate(const LevelSums& s, std::span<const double> betas,
   }
   std::vector<double> out(k_levels, 0.0);
   for (std::size_t k = 1; k < k_levels; ++k) {
-    const double h = betas[k] - betas[k - 1];
+    const double h = fractions[k] - fractions[k - 1];
     double step = method == "ti_riemann" ? h * m[k] : 0.5 * h * (m[k - 1] + m[k]);
     if (method == "ti_corrected") step -= h * h * (v[k] - v[k - 1]) / 12.0;
     out[k] = out[k - 1] + step;
@@ -65,18 +65,18 @@ std::vector<double> integrate(const LevelSums& s, std::span<const double> betas,
 
 }  // namespace
 
-LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span<const double> betas,
+LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span<const double> fractions,
                                           const std::string& method, std::size_t num_groups) {
   if (method != "ti_riemann" && method != "ti_trapezoid" && method != "ti_corrected" && method != "ti_rb")
     fail_argument("logz::thermodynamic_integration", "method",
                   "\"ti_riemann\", \"ti_trapezoid\", \"ti_corrected\" or \"ti_rb\", got \"" + method + "\"");
-  if (betas.size() != stats.num_levels)
-    fail_argument("logz::thermodynamic_integration", "betas", "one value per level");
-  // The correction's curvature term is Var(Delta) only on a path linear in beta (elsewhere
-  // it also needs E[dDelta/dbeta], which the statistics do not hold).
-  if (method == "ti_corrected" && !stats.linear_in_beta)
+  if (fractions.size() != stats.num_levels)
+    fail_argument("logz::thermodynamic_integration", "fractions", "one value per level");
+  // The correction's curvature term is Var(Delta) only on a path linear in t (elsewhere
+  // it also needs E[dDelta/dt], which the statistics do not hold).
+  if (method == "ti_corrected" && !stats.linear_in_t)
     fail_argument("logz::thermodynamic_integration", "method",
-                  "\"ti_trapezoid\" or \"ti_rb\" on a path not linear in beta (ti_corrected needs a geometric path)");
+                  "\"ti_trapezoid\" or \"ti_rb\" on a path not linear in t (ti_corrected needs a geometric path)");
   const bool rb = method == "ti_rb";
   const std::size_t k_levels = stats.num_levels, chains = stats.chains.size();
   auto empty = [&] { return LevelSums{std::vector<double>(k_levels, 0.0), std::vector<double>(k_levels, 0.0),
@@ -85,7 +85,7 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
   for (const auto& c : stats.chains) add_chain(all, c, rb);
   LadderEstimates out;
   out.method = method;
-  out.log_z = integrate(all, betas, method);
+  out.log_z = integrate(all, fractions, method);
   out.bias.assign(k_levels, kNaN);
   out.std_error.assign(k_levels, kNaN);
   // Contiguous groups of chains are independent replicates of the whole estimator.
@@ -95,7 +95,7 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
     for (std::size_t g = 0; g < groups; ++g) {
       LevelSums s = empty();
       for (std::size_t j = g * chains / groups; j < (g + 1) * chains / groups; ++j) add_chain(s, stats.chains[j], rb);
-      est.push_back(integrate(s, betas, method));
+      est.push_back(integrate(s, fractions, method));
     }
     for (std::size_t k = 0; k < k_levels; ++k) {
       double mean = 0, var = 0;
@@ -105,11 +105,7 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
       out.std_error[k] = k == 0 ? 0.0 : std::sqrt(var / static_cast<double>(groups));
     }
   }
-  Estimate& e = out.last;
-  e.method = method;
-  e.log_z = out.log_z.back();
-  e.std_error = out.std_error.back();
-  e.se_method = "chain_groups";
+  Estimate& e = out.summarise_last("chain_groups");
   if (groups < 2) e.diagnostics.add_flag("too_few_chains");
   std::size_t empty_levels = 0;
   for (std::size_t k = 0; k < k_levels; ++k) empty_levels += all.weight[k] == 0;

@@ -27,7 +27,7 @@ Quadratic increment_about(const Point& from, const Point& to, double m) {
           to.precision * d_to - from.precision * d_from, 0.5 * (to.precision - from.precision)};
 }
 
-void check(const GaussianToySpec& s, std::span<const double> betas, const char* function) {
+void check(const GaussianToySpec& s, std::span<const double> fractions, const char* function) {
   auto finite = [&](double v, const char* name) {
     if (!std::isfinite(v)) fail_argument(function, name, "a finite number");
   };
@@ -46,16 +46,16 @@ void check(const GaussianToySpec& s, std::span<const double> betas, const char* 
   unit(s.tau_end, "spec.tau_end");
   if (s.steps_per_temperature < 1)
     fail_argument(function, "spec.steps_per_temperature", "an integer >= 1");
-  if (betas.size() < 2 || betas.front() != 0.0 || betas.back() != 1.0)
-    fail_argument(function, "betas", "at least 2 values from 0 to 1");
-  for (std::size_t k = 1; k < betas.size(); ++k)
-    if (!(betas[k] > betas[k - 1])) fail_argument(function, "betas", "strictly increasing values");
+  if (fractions.size() < 2 || fractions.front() != 0.0 || fractions.back() != 1.0)
+    fail_argument(function, "fractions", "at least 2 values from 0 to 1");
+  for (std::size_t k = 1; k < fractions.size(); ++k)
+    if (!(fractions[k] > fractions[k - 1])) fail_argument(function, "fractions", "strictly increasing values");
 }
 
-std::vector<Point> points_of(const GaussianToySpec& s, std::span<const double> betas) {
+std::vector<Point> points_of(const GaussianToySpec& s, std::span<const double> fractions) {
   const double p0 = 1.0 / (s.sigma_start * s.sigma_start), p1 = 1.0 / (s.sigma_end * s.sigma_end);
   std::vector<Point> pts;
-  for (double t : betas) {
+  for (double t : fractions) {
     // Geometric bridge: precision and precision-weighted mean linear in t.
     const double precision = t == 0.0 ? p0 : t == 1.0 ? p1 : (1.0 - t) * p0 + t * p1;
     const double mu = t == 0.0   ? s.mu_start
@@ -159,12 +159,12 @@ WorkSummary summarise(const std::vector<Point>& pts, Direction d, const Propagat
 }  // namespace
 
 GaussianToyMarginals gaussian_toy_marginals(const GaussianToySpec& spec,
-                                            std::span<const double> betas) {
-  check(spec, betas, "logz::exact::gaussian_toy_marginals");
-  const auto pts = points_of(spec, betas);
+                                            std::span<const double> fractions) {
+  check(spec, fractions, "logz::exact::gaussian_toy_marginals");
+  const auto pts = points_of(spec, fractions);
   const std::size_t num_k = pts.size(), K = num_k - 1;
   GaussianToyMarginals r;
-  r.betas.assign(betas.begin(), betas.end());
+  r.fractions.assign(fractions.begin(), fractions.end());
   for (const Point& p : pts) r.stationary.push_back({p.mu, 1.0 / p.precision});
 
   const Propagation fwd = propagate(pts, Direction::forward);
@@ -195,12 +195,12 @@ GaussianToyMarginals gaussian_toy_marginals(const GaussianToySpec& spec,
   return r;
 }
 
-double gaussian_toy_log_work_moment(const GaussianToySpec& spec, std::span<const double> betas,
+double gaussian_toy_log_work_moment(const GaussianToySpec& spec, std::span<const double> fractions,
                                     Direction direction, double lambda) {
-  check(spec, betas, "logz::exact::gaussian_toy_log_work_moment");
+  check(spec, fractions, "logz::exact::gaussian_toy_log_work_moment");
   if (!(lambda > 0.0) || !std::isfinite(lambda))
     fail_argument("logz::exact::gaussian_toy_log_work_moment", "lambda", "a finite number > 0");
-  return log_moment(points_of(spec, betas), direction, lambda);
+  return log_moment(points_of(spec, fractions), direction, lambda);
 }
 
 }  // namespace logz::exact

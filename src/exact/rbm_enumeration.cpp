@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "logz/core/error.hpp"
-#include "logz/parallel/parallel_for.hpp"
+#include "logz/parallel/run_chunks.hpp"
 
 namespace logz::exact {
 
@@ -46,8 +46,7 @@ double rbm_log_z(const RbmParameters& p, int threads) {
   const std::uint64_t count = std::uint64_t{1} << n;
   const std::size_t chunk = std::size_t{1} << std::min(n, 16);
   const std::size_t chunks = static_cast<std::size_t>(count / chunk);
-  std::vector<LogSum> sums(chunks);
-  parallel_for_chunks(chunks, 1, threads, [&](const ChunkRange& r) {
+  const std::vector<LogSum> sums = run_chunks(chunks, 1, threads, [&](const ChunkRange& r) {
     const std::uint64_t first = static_cast<std::uint64_t>(r.begin) * chunk;
     std::uint64_t gray = first ^ (first >> 1);
     Eigen::ArrayXd x = d.array();
@@ -55,7 +54,7 @@ double rbm_log_z(const RbmParameters& p, int threads) {
     for (int j = 0; j < n; ++j)
       if ((gray >> j) & 1u) x += A.col(j).array(), cs += c[j];
     Eigen::ArrayXd e(m);
-    LogSum& total = sums[r.index];
+    LogSum total;
     // sum_i log(1 + e^x_i) = sum_i max(x_i, 0) + log prod_i (1 + e^-|x_i|): one vectorised exp
     // per unit and one log per block of 512 factors (each in [1, 2], so no overflow).
     auto term = [&] {
@@ -75,6 +74,7 @@ double rbm_log_z(const RbmParameters& p, int threads) {
         x -= A.col(j).array(), cs -= c[j];
       total.add(term());
     }
+    return total;
   });
   LogSum total;
   for (const auto& s : sums)

@@ -17,6 +17,7 @@
 
 #include "logz/core/error.hpp"
 #include "npy_stream.hpp"
+#include "printable.hpp"
 
 namespace logz::io {
 namespace {
@@ -27,27 +28,6 @@ constexpr int kMaxNesting = 32;
 // NumPy itself refuses headers over 10,000 bytes unless told otherwise; a header claiming more
 // than this is corrupt, and is refused before a buffer of that size is allocated.
 constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
-
-// Printable ASCII kept, everything else as \xNN; cut to max_chars with "...".
-std::string printable(std::string_view text, std::size_t max_chars = 48) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (out.size() >= max_chars) {
-      out += "...";
-      break;
-    }
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
 
 std::string_view as_chars(std::span<const unsigned char> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -60,7 +40,7 @@ std::string describe_start(std::span<const unsigned char> bytes) {
   }
   // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on "'" + string + "'" once inlined.
   std::string quoted = "'";
-  quoted += printable(as_chars(bytes.first(std::min<std::size_t>(bytes.size(), 8))));
+  quoted += printable(as_chars(bytes.first(std::min<std::size_t>(bytes.size(), 8))), 48);
   quoted += "'";
   return quoted;
 }
@@ -164,7 +144,7 @@ class HeaderParser {
         for (const auto& entry : v.dict) {
           if (entry.first == key) {
             fail_input(
-                source_, printable(key),
+                source_, printable(key, 48),
                 "each key once in the header dict, got it twice in '" + printable(text_, 96) + "'");
           }
         }
@@ -250,7 +230,7 @@ Descr parse_descr(const std::string& descr, const std::string& source) {
     fail_input(source, "descr",
                "a dtype among float64, float32, int8/16/32/64, uint8/16/32/64, bool (e.g. '<f8'), "
                "got '" +
-                   printable(descr) + "'");
+                   printable(descr, 48) + "'");
   }
   d.dtype = static_cast<Dtype>(code - kTypeCodes.begin());
   // '|' ("not applicable") only makes sense for one-byte types; like '=' it means native.
@@ -460,7 +440,7 @@ Array read_npy_stream(const NpyStream& s) {
   const std::uint64_t available = s.size - prefix - header_len;
   if (!h.data_bytes || *h.data_bytes != available) {
     std::string expectation = "the data size implied by shape " + shape_to_string(h.shape) +
-                              " of '" + printable(h.descr_text) + "' (";
+                              " of '" + printable(h.descr_text, 48) + "' (";
     expectation += h.data_bytes ? std::to_string(*h.data_bytes) : std::string("too large");
     expectation += " bytes), got " + std::to_string(available) + " bytes";
     if (h.data_bytes) {

@@ -10,30 +10,10 @@
 #include "logz/core/error.hpp"
 #include "logz/io/array.hpp"
 #include "logz/io/npy.hpp"
+#include "printable.hpp"
 
 namespace logz::io {
 namespace {
-
-// Printable ASCII kept, everything else as \xNN; cut to max_chars with "...".
-std::string printable(std::string_view text, std::size_t max_chars = 40) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (char ch : text) {
-    if (out.size() >= max_chars) {
-      out += "...";
-      break;
-    }
-    const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
 
 bool ends_with_npy(const std::string& path) {
   if (path.size() < 4) return false;
@@ -123,10 +103,10 @@ std::vector<double> numbers_from_text(std::string_view text, const std::string& 
       fail_input(
           where, "",
           std::string(several ? "one number per line (a single column)" : "a finite number") +
-              ", got '" + printable(line) + "'");
+              ", got '" + printable(line, 40) + "'");
     }
     if (result == Parse::kOutOfRange) {
-      fail_input(where, "", "a finite number, got '" + printable(line) + "' (out of range)");
+      fail_input(where, "", "a finite number, got '" + printable(line, 40) + "' (out of range)");
     }
     if (!std::isfinite(v)) fail_input(where, "", "a finite number, got " + describe_non_finite(v));
     values.push_back(v);

@@ -7,29 +7,6 @@
 
 namespace logz {
 
-HeatBath::HeatBath(SiteOrder order, std::size_t steps, bool reversed)
-    : order_(order), steps_(steps), reversed_(reversed) {}
-
-template <class Update>
-std::uint64_t HeatBath::visit_sites(const TorusLattice& lattice, RandomStream& rng,
-                                    Update&& update) const {
-  const int n = lattice.num_sites();
-  if (order_ == SiteOrder::random) {
-    for (std::size_t k = 0; k < steps_; ++k)
-      update(static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
-    return steps_;
-  }
-  // A sweep visits colour 0 then colour 1 in increasing site order; the
-  // reversed kernel visits the same sites in exactly the opposite order.
-  for (std::size_t sweep = 0; sweep < steps_; ++sweep)
-    for (int half = 0; half < 2; ++half) {
-      const auto& sites = lattice.sites_of_colour(reversed_ ? 1 - half : half);
-      const std::size_t m = sites.size();
-      for (std::size_t j = 0; j < m; ++j) update(sites[reversed_ ? m - 1 - j : j]);
-    }
-  return steps_ * static_cast<std::uint64_t>(n);
-}
-
 KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch,
                           const BatchRandom& random) const {
   // P(s_i = +1 | h) as a 32-bit threshold, indexed by (h + 4) / 2.
@@ -39,35 +16,25 @@ KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch,
     up_threshold[j] =
         p >= 1.0 ? (std::uint64_t{1} << 32) : static_cast<std::uint64_t>(std::ldexp(p, 32));
   }
-  KernelInfo info;
   const TorusLattice& lattice = *target.lattice;
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) {
-    RandomStream rng = random.stream(p);
-    std::int8_t* s = batch.spins(p);
-    std::int64_t delta = 0;
-    std::uint64_t changed = 0;
-    info.attempted += visit_sites(lattice, rng, [&](int i) {
-      const auto& nb = lattice.neighbours(i);
-      // The local field of the bonds to other sites; a self-bond (1-wide torus)
-      // is s_i s_i = 1 whatever s_i is, so it does not enter the conditional.
-      int h = 0;
-      for (int k = 0; k < 4; ++k) h += (nb[k] != i) * s[nb[k]];
-      const int up = rng.next_u32() < up_threshold[(h + 4) >> 1];
-      const int value = 2 * up - 1;
-      const int diff = value - s[i];  // -2, 0 or 2
-      delta += diff * h;
-      changed += diff != 0;
-      s[i] = static_cast<std::int8_t>(value);
-    });
-    batch.bond_sum(p) += delta;
-    info.accepted += changed;
-  }
-  return info;
+  return update_sites(lattice, batch, random,
+                      [&](std::int8_t* s, int i, RandomStream& rng, std::int64_t& delta) {
+                        const auto& nb = lattice.neighbours(i);
+                        // The local field of the bonds to other sites; a self-bond (1-wide torus)
+                        // is s_i s_i = 1 whatever s_i is, so it does not enter the conditional.
+                        int h = 0;
+                        for (int k = 0; k < 4; ++k) h += (nb[k] != i) * s[nb[k]];
+                        const int up = rng.next_u32() < up_threshold[(h + 4) >> 1];
+                        const int value = 2 * up - 1;
+                        const int diff = value - s[i];  // -2, 0 or 2
+                        delta += diff * h;
+                        s[i] = static_cast<std::int8_t>(value);
+                        return diff != 0;
+                      });
 }
 
 KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
                           const BatchRandom& random) const {
-  KernelInfo info;
   const TorusLattice& lattice = *target.lattice;
   const int q = target.num_colours;
   const bool ferro = target.beta_coupling >= 0.0;
@@ -86,110 +53,95 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
   if (lattice.rows() > 1 && lattice.cols() > 1) {
     // No self-bonds: the conditional depends only on which neighbour slots
     // share a colour, tabulated in the target (one 32-bit draw per update).
-    for (std::size_t p = 0; p < batch.num_particles(); ++p) {
-      RandomStream rng = random.stream(p);
-      std::uint8_t* x = batch.colours(p);
-      std::int64_t delta = 0;
-      std::uint64_t changed = 0;
-      info.attempted += visit_sites(lattice, rng, [&](int i) {
-        const auto& nb = lattice.neighbours(i);
-        const std::array<int, 4> c = {x[nb[0]], x[nb[1]], x[nb[2]], x[nb[3]]};
-        const int e01 = c[0] == c[1], e02 = c[0] == c[2], e03 = c[0] == c[3];
-        const int e12 = c[1] == c[2], e13 = c[1] == c[3], e23 = c[2] == c[3];
-        const int code = e01 | e02 << 1 | e03 << 2 | e12 << 3 | e13 << 4 | e23 << 5;
-        const auto& t = target.heat_bath_threshold[code];
-        const std::uint64_t r = rng.next_u32();
-        const int k = (r >= t[0]) + (r >= t[1]) + (r >= t[2]) + (r >= t[3]);
-        int chosen;
-        if (k < 4) {
-          chosen = c[k];
-        } else {
-          const std::array<int, 4> first = {1, !e01, !(e02 | e12), !(e03 | e13 | e23)};
-          const int m = first[0] + first[1] + first[2] + first[3];
-          chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))), c,
-                                 first);
-        }
-        const int old_colour = x[i];
-        int n_new = 0, n_old = 0;
-        for (int s = 0; s < 4; ++s) {
-          n_new += c[s] == chosen;
-          n_old += c[s] == old_colour;
-        }
-        delta += n_new - n_old;
-        changed += chosen != old_colour;
-        x[i] = static_cast<std::uint8_t>(chosen);
-      });
-      batch.equal_bonds(p) += delta;
-      info.accepted += changed;
-    }
-    return info;
+    return update_sites(
+        lattice, batch, random,
+        [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+          const auto& nb = lattice.neighbours(i);
+          const std::array<int, 4> c = {x[nb[0]], x[nb[1]], x[nb[2]], x[nb[3]]};
+          const int e01 = c[0] == c[1], e02 = c[0] == c[2], e03 = c[0] == c[3];
+          const int e12 = c[1] == c[2], e13 = c[1] == c[3], e23 = c[2] == c[3];
+          const int code = e01 | e02 << 1 | e03 << 2 | e12 << 3 | e13 << 4 | e23 << 5;
+          const auto& t = target.heat_bath_threshold[code];
+          const std::uint64_t r = rng.next_u32();
+          const int k = (r >= t[0]) + (r >= t[1]) + (r >= t[2]) + (r >= t[3]);
+          int chosen;
+          if (k < 4) {
+            chosen = c[k];
+          } else {
+            const std::array<int, 4> first = {1, !e01, !(e02 | e12), !(e03 | e13 | e23)};
+            const int m = first[0] + first[1] + first[2] + first[3];
+            chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))),
+                                   c, first);
+          }
+          const int old_colour = x[i];
+          int n_new = 0, n_old = 0;
+          for (int s = 0; s < 4; ++s) {
+            n_new += c[s] == chosen;
+            n_old += c[s] == old_colour;
+          }
+          delta += n_new - n_old;
+          x[i] = static_cast<std::uint8_t>(chosen);
+          return chosen != old_colour;
+        });
   }
   // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) {
-    RandomStream rng = random.stream(p);
-    std::uint8_t* x = batch.colours(p);
-    std::int64_t delta = 0;
-    std::uint64_t changed = 0;
-    info.attempted += visit_sites(lattice, rng, [&](int i) {
-      // Branch-free where the data decide (colours are unpredictable): the four
-      // neighbour slots, a self-bond slot (1-wide torus; always equal, it does
-      // not enter the conditional) replaced by a colour no other slot has.
-      const auto& nb = lattice.neighbours(i);
-      std::array<int, 4> c, n, first;
-      for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1 - k;
-      // n[k]: the slots with colour c[k] (its equal count); first[k]: slot k is
-      // the first with its colour, so each distinct colour is weighed once.
-      int m = 0, n_max = 0, n_min = 4;
-      for (int k = 0; k < 4; ++k) {
-        n[k] = (c[0] == c[k]) + (c[1] == c[k]) + (c[2] == c[k]) + (c[3] == c[k]);
-        int earlier = 0;
-        for (int l = 0; l < k; ++l) earlier |= c[l] == c[k];
-        first[k] = (c[k] >= 0) & !earlier;
-        m += first[k];
-        n_max = std::max(n_max, first[k] ? n[k] : 0);
-        n_min = std::min(n_min, first[k] ? n[k] : 4);
-      }
-      // Weights exp(K (n_c - ref)) with ref the count of the most probable
-      // colour, so every factor is <= 1 and the largest is exactly 1: no
-      // overflow at any K. The q - m colours absent around i have n_c = 0.
-      const int ref = ferro ? n_max : (m < q ? 0 : n_min);
-      std::array<double, 4> w;
-      double total = 0.0;
-      for (int k = 0; k < 4; ++k)
-        total += w[k] = first[k] ? target.bond_factor[n[k] - ref + 4] : 0.0;
-      const double w_absent = target.bond_factor[4 - ref];
-      total += (q - m) * w_absent;
-      double u = (static_cast<double>(rng.next_u32()) + 0.5) * 0x1.0p-32 * total;
-      // The first slot whose cumulative weight exceeds u, by selects.
-      int chosen = -1, n_new = 0;
-      for (int k = 0; k < 4; ++k) {
-        const bool take = (chosen < 0) & (u < w[k]);
-        chosen = take ? c[k] : chosen;
-        n_new = take ? n[k] : n_new;
-        u -= w[k];
-      }
-      if (chosen < 0) {
-        if (q > m) {
-          // Uniform among the absent colours.
-          chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))), c,
-                                 first);
-        } else {
-          // Rounding left u just past the last weight: take the last colour.
-          for (int k = 0; k < 4; ++k)
-            if (first[k]) chosen = c[k], n_new = n[k];
+  return update_sites(
+      lattice, batch, random, [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+        // Branch-free where the data decide (colours are unpredictable): the four
+        // neighbour slots, a self-bond slot (1-wide torus; always equal, it does
+        // not enter the conditional) replaced by a colour no other slot has.
+        const auto& nb = lattice.neighbours(i);
+        std::array<int, 4> c, n, first;
+        for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1 - k;
+        // n[k]: the slots with colour c[k] (its equal count); first[k]: slot k is
+        // the first with its colour, so each distinct colour is weighed once.
+        int m = 0, n_max = 0, n_min = 4;
+        for (int k = 0; k < 4; ++k) {
+          n[k] = (c[0] == c[k]) + (c[1] == c[k]) + (c[2] == c[k]) + (c[3] == c[k]);
+          int earlier = 0;
+          for (int l = 0; l < k; ++l) earlier |= c[l] == c[k];
+          first[k] = (c[k] >= 0) & !earlier;
+          m += first[k];
+          n_max = std::max(n_max, first[k] ? n[k] : 0);
+          n_min = std::min(n_min, first[k] ? n[k] : 4);
         }
-      }
-      const int old_colour = x[i];
-      int n_old = 0;
-      for (int k = 0; k < 4; ++k) n_old += c[k] == old_colour;
-      delta += n_new - n_old;
-      changed += chosen != old_colour;
-      x[i] = static_cast<std::uint8_t>(chosen);
-    });
-    batch.equal_bonds(p) += delta;
-    info.accepted += changed;
-  }
-  return info;
+        // Weights exp(K (n_c - ref)) with ref the count of the most probable
+        // colour, so every factor is <= 1 and the largest is exactly 1: no
+        // overflow at any K. The q - m colours absent around i have n_c = 0.
+        const int ref = ferro ? n_max : (m < q ? 0 : n_min);
+        std::array<double, 4> w;
+        double total = 0.0;
+        for (int k = 0; k < 4; ++k)
+          total += w[k] = first[k] ? target.bond_factor[n[k] - ref + 4] : 0.0;
+        const double w_absent = target.bond_factor[4 - ref];
+        total += (q - m) * w_absent;
+        double u = (static_cast<double>(rng.next_u32()) + 0.5) * 0x1.0p-32 * total;
+        // The first slot whose cumulative weight exceeds u, by selects.
+        int chosen = -1, n_new = 0;
+        for (int k = 0; k < 4; ++k) {
+          const bool take = (chosen < 0) & (u < w[k]);
+          chosen = take ? c[k] : chosen;
+          n_new = take ? n[k] : n_new;
+          u -= w[k];
+        }
+        if (chosen < 0) {
+          if (q > m) {
+            // Uniform among the absent colours.
+            chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))),
+                                   c, first);
+          } else {
+            // Rounding left u just past the last weight: take the last colour.
+            for (int k = 0; k < 4; ++k)
+              if (first[k]) chosen = c[k], n_new = n[k];
+          }
+        }
+        const int old_colour = x[i];
+        int n_old = 0;
+        for (int k = 0; k < 4; ++k) n_old += c[k] == old_colour;
+        delta += n_new - n_old;
+        x[i] = static_cast<std::uint8_t>(chosen);
+        return chosen != old_colour;
+      });
 }
 
 }  // namespace logz

@@ -14,7 +14,7 @@ KernelInfo RbmMarginalMetropolis<Scalar>::step(const RbmTarget<Scalar>& target,
     fail_argument("logz::RbmMarginalMetropolis::step", "target",
                   "a marginal target (visible or hidden)");
   const Rbm<Scalar>& rbm = *target.rbm;
-  const double t = target.beta;
+  const double t = target.t;
   const bool keep_hidden = target.mode == RbmMode::hidden;
   // The summed layer's inputs for the current kept states (one GEMM if stale);
   // copied because updating the kept layer below forgets the cache.

@@ -4,13 +4,11 @@
 
 #include "logz/core/error.hpp"
 #include "logz/io/npz.hpp"
+#include "logz/math/constants.hpp"
 
 namespace logz {
 
 namespace {
-constexpr double kLog2Pi = 1.8378770664093454836;
-constexpr double kLog2 = 0.69314718055994530942;
-
 std::string shape(const Eigen::MatrixXd& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
 
 Eigen::MatrixXd read_matrix(const std::string& path, const std::string& key, const std::string& expected) {

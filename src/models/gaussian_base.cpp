@@ -5,12 +5,10 @@
 #include <limits>
 
 #include "logz/core/error.hpp"
+#include "logz/math/constants.hpp"
+#include "logz/models/sample_columns.hpp"
 
 namespace logz {
-
-namespace {
-constexpr double kLog2Pi = 1.8378770664093454836;
-}
 
 GaussianBase GaussianBase::isotropic(int dim, double sigma, const Eigen::VectorXd& mean) {
   if (dim < 1) fail_argument("logz::GaussianBase::isotropic", "dim", "at least 1");
@@ -94,11 +92,7 @@ void GaussianBase::sample_one(RandomStream& stream, Eigen::Ref<Eigen::VectorXd> 
 }
 
 void GaussianBase::sample(Eigen::MatrixXd& X, const BatchRandom& random) const {
-  X.resize(dim(), X.cols());
-  for (Eigen::Index p = 0; p < X.cols(); ++p) {
-    RandomStream s = random.stream(static_cast<std::size_t>(p));
-    sample_one(s, X.col(p));
-  }
+  sample_columns(*this, X, random);
 }
 
 Eigen::MatrixXd GaussianBase::covariance() const {

@@ -6,13 +6,11 @@
 #include <string>
 
 #include "logz/core/error.hpp"
+#include "logz/math/constants.hpp"
 #include "logz/math/log_sum_exp.hpp"
+#include "logz/models/sample_columns.hpp"
 
 namespace logz {
-
-namespace {
-constexpr double kLog2Pi = 1.8378770664093454836;
-}
 
 GaussianMixture::GaussianMixture(std::vector<double> weights, std::vector<Eigen::VectorXd> means,
                                  std::vector<Eigen::MatrixXd> covariances, const std::string& source)
@@ -119,11 +117,7 @@ void GaussianMixture::sample_one(RandomStream& stream, Eigen::Ref<Eigen::VectorX
 }
 
 void GaussianMixture::sample(Eigen::MatrixXd& X, const BatchRandom& random) const {
-  X.resize(dim(), X.cols());
-  for (Eigen::Index p = 0; p < X.cols(); ++p) {
-    RandomStream s = random.stream(static_cast<std::size_t>(p));
-    sample_one(s, X.col(p));
-  }
+  sample_columns(*this, X, random);
 }
 
 }  // namespace logz

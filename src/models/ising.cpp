@@ -1,16 +1,10 @@
 #include "logz/models/ising.hpp"
 
 #include <cmath>
-#include <cstring>
 
 #include "logz/core/error.hpp"
 
 namespace logz {
-
-void SpinBatch::copy_particle(const SpinBatch& from, std::size_t from_p, std::size_t to_p) {
-  std::memcpy(spins(to_p), from.spins(from_p), static_cast<std::size_t>(num_sites_));
-  bond_sums_[to_p] = from.bond_sums_[from_p];
-}
 
 IsingTarget::IsingTarget(const TorusLattice& l, double k) : lattice(&l), beta_coupling(k) {
   for (int j = 0; j < 5; ++j) {
@@ -24,11 +18,7 @@ IsingTarget::IsingTarget(const TorusLattice& l, double k) : lattice(&l), beta_co
 }
 
 IsingModel::IsingModel(int rows, int cols, double coupling, double beta)
-    : lattice_(rows, cols), coupling_(coupling), beta_(beta) {
-  if (!std::isfinite(coupling)) fail_argument("logz::IsingModel", "coupling", "a finite number");
-  if (!(beta >= 0.0) || !std::isfinite(beta))
-    fail_argument("logz::IsingModel", "beta", "a finite number >= 0");
-}
+    : LatticeModel("logz::IsingModel", rows, cols, coupling, beta) {}
 
 std::int64_t IsingModel::bond_sum(const std::int8_t* s) const {
   std::int64_t sum = 0;
@@ -45,7 +35,7 @@ void IsingModel::sample_base(Batch& batch, const BatchRandom& random) const {
   const int n = num_sites();
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
-    std::int8_t* s = batch.spins(p);
+    std::int8_t* s = batch.sites(p);
     for (int i = 0; i < n; i += 32) {
       const std::uint32_t bits = rng.next_u32();
       for (int b = 0; b < 32 && i + b < n; ++b) s[i + b] = ((bits >> b) & 1u) ? 1 : -1;
@@ -54,21 +44,11 @@ void IsingModel::sample_base(Batch& batch, const BatchRandom& random) const {
   }
 }
 
-void IsingModel::work_increment(double t_from, double t_to, const Batch& batch,
-                                std::span<double> out) const {
-  const double scale = (t_to - t_from) * beta_;
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = scale * energy(batch.bond_sum(p));
-}
-
-void IsingModel::trace_energy(const Batch& batch, std::span<double> out) const {
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = energy(batch.bond_sum(p));
-}
-
 void IsingModel::ground_state(Batch& batch, const BatchRandom& random) const {
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
     const std::int8_t v = (rng.next_u32() & 1u) ? 1 : -1;
-    std::int8_t* s = batch.spins(p);
+    std::int8_t* s = batch.sites(p);
     // Ferromagnet: all spins equal. Antiferromagnet: the Neel (checkerboard) state,
     // a ground state when both sides are even.
     for (int i = 0; i < num_sites(); ++i)

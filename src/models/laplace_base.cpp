@@ -3,12 +3,10 @@
 #include <cmath>
 
 #include "logz/core/error.hpp"
+#include "logz/math/constants.hpp"
+#include "logz/models/sample_columns.hpp"
 
 namespace logz {
-
-namespace {
-constexpr double kLog2 = 0.69314718055994530942;
-}
 
 LaplaceBase::LaplaceBase(int num_two_sided, int num_one_sided)
     : num_two_sided_(num_two_sided), num_one_sided_(num_one_sided) {
@@ -44,11 +42,7 @@ void LaplaceBase::sample_one(RandomStream& stream, Eigen::Ref<Eigen::VectorXd> x
 }
 
 void LaplaceBase::sample(Eigen::MatrixXd& X, const BatchRandom& random) const {
-  X.resize(dim(), X.cols());
-  for (Eigen::Index p = 0; p < X.cols(); ++p) {
-    RandomStream s = random.stream(static_cast<std::size_t>(p));
-    sample_one(s, X.col(p));
-  }
+  sample_columns(*this, X, random);
 }
 
 }  // namespace logz

@@ -5,13 +5,9 @@
 
 #include "logz/core/error.hpp"
 #include "logz/io/npz.hpp"
+#include "logz/math/constants.hpp"
 
 namespace logz {
-
-namespace {
-constexpr double kLog2Pi = 1.8378770664093454836;
-constexpr double kLog2 = 0.69314718055994530942;
-}  // namespace
 
 PriorType parse_prior_type(const std::string& name) {
   if (name == "gaussian") return PriorType::gaussian;

@@ -2,17 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "logz/core/error.hpp"
 
 namespace logz {
-
-void PottsBatch::copy_particle(const PottsBatch& from, std::size_t from_p, std::size_t to_p) {
-  std::memcpy(colours(to_p), from.colours(from_p), static_cast<std::size_t>(num_sites_));
-  equal_bonds_[to_p] = from.equal_bonds_[from_p];
-}
 
 PottsTarget::PottsTarget(const TorusLattice& l, int q, double k)
     : lattice(&l), num_colours(q), beta_coupling(k) {
@@ -67,12 +61,9 @@ PottsTarget::PottsTarget(const TorusLattice& l, int q, double k)
 }
 
 PottsModel::PottsModel(int rows, int cols, int q, double coupling, double beta)
-    : lattice_(rows, cols), q_(q), coupling_(coupling), beta_(beta) {
+    : LatticeModel("logz::PottsModel", rows, cols, coupling, beta), q_(q) {
   if (q < 2 || q > kMaxColours)
     fail_argument("logz::PottsModel", "q", "an integer in 2..255, got " + std::to_string(q));
-  if (!std::isfinite(coupling)) fail_argument("logz::PottsModel", "coupling", "a finite number");
-  if (!(beta >= 0.0) || !std::isfinite(beta))
-    fail_argument("logz::PottsModel", "beta", "a finite number >= 0");
 }
 
 std::int64_t PottsModel::equal_bonds(const std::uint8_t* x) const {
@@ -91,21 +82,10 @@ void PottsModel::sample_base(Batch& batch, const BatchRandom& random) const {
   const auto q = static_cast<std::uint32_t>(q_);
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
-    std::uint8_t* x = batch.colours(p);
+    std::uint8_t* x = batch.sites(p);
     for (int i = 0; i < n; ++i) x[i] = static_cast<std::uint8_t>(rng.below(q));
-    batch.equal_bonds(p) = equal_bonds(x);
+    batch.bond_sum(p) = equal_bonds(x);
   }
-}
-
-void PottsModel::work_increment(double t_from, double t_to, const Batch& batch,
-                                std::span<double> out) const {
-  const double scale = (t_to - t_from) * beta_;
-  for (std::size_t p = 0; p < batch.num_particles(); ++p)
-    out[p] = scale * energy(batch.equal_bonds(p));
-}
-
-void PottsModel::trace_energy(const Batch& batch, std::span<double> out) const {
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = energy(batch.equal_bonds(p));
 }
 
 void PottsModel::ground_state(Batch& batch, const BatchRandom& random) const {
@@ -116,10 +96,10 @@ void PottsModel::ground_state(Batch& batch, const BatchRandom& random) const {
     // The second colour of the antiferromagnet's checkerboard: uniform among the other q - 1.
     std::uint32_t b = rng.below(q - 1);
     b += b >= a;
-    std::uint8_t* x = batch.colours(p);
+    std::uint8_t* x = batch.sites(p);
     for (int i = 0; i < num_sites(); ++i)
       x[i] = (coupling_ >= 0.0 || lattice_.colour(i) == 0) ? a : static_cast<std::uint8_t>(b);
-    batch.equal_bonds(p) = equal_bonds(x);
+    batch.bond_sum(p) = equal_bonds(x);
   }
 }
 

@@ -60,49 +60,56 @@ Rbm<Scalar>::Rbm(const RbmParameters& p) {
 }
 
 template <class Scalar>
+void Rbm<Scalar>::affine_input(bool transpose, const RbmMatrix<Scalar>& X, const RbmVector<Scalar>& bias,
+                               RbmMatrix<Scalar>& out) const {
+  const Eigen::Index rows = transpose ? W_.cols() : W_.rows(), inner = transpose ? W_.rows() : W_.cols();
+  out.resize(rows, X.cols());
+  if (X.cols() == 0) return;
+  out.colwise() = bias;
+  detail::gemm(transpose, false, static_cast<int>(rows), static_cast<int>(X.cols()), static_cast<int>(inner),
+               Scalar(1), W_.data(), static_cast<int>(W_.rows()), X.data(), static_cast<int>(X.rows()), Scalar(1),
+               out.data(), static_cast<int>(out.rows()));
+}
+
+template <class Scalar>
 void Rbm<Scalar>::hidden_input(const RbmMatrix<Scalar>& V, RbmMatrix<Scalar>& out) const {
   if (V.rows() != W_.rows()) fail_argument("logz::Rbm::hidden_input", "V", "M rows");
-  out.resize(W_.cols(), V.cols());
-  if (V.cols() == 0) return;
-  out.colwise() = b_;
-  detail::gemm(true, false, static_cast<int>(W_.cols()), static_cast<int>(V.cols()),
-               static_cast<int>(W_.rows()), Scalar(1), W_.data(), static_cast<int>(W_.rows()),
-               V.data(), static_cast<int>(V.rows()), Scalar(1), out.data(),
-               static_cast<int>(out.rows()));
+  affine_input(true, V, b_, out);
 }
 
 template <class Scalar>
 void Rbm<Scalar>::visible_input(const RbmMatrix<Scalar>& H, RbmMatrix<Scalar>& out) const {
   if (H.rows() != W_.cols()) fail_argument("logz::Rbm::visible_input", "H", "J rows");
-  out.resize(W_.rows(), H.cols());
-  if (H.cols() == 0) return;
-  out.colwise() = a_;
-  detail::gemm(false, false, static_cast<int>(W_.rows()), static_cast<int>(H.cols()),
-               static_cast<int>(W_.cols()), Scalar(1), W_.data(), static_cast<int>(W_.rows()),
-               H.data(), static_cast<int>(H.rows()), Scalar(1), out.data(),
-               static_cast<int>(out.rows()));
+  affine_input(false, H, a_, out);
 }
+
+namespace {
+
+// F(s) = -bias.s - sum_i softplus(x_i) of every column s of S, x the other layer's inputs.
+template <class Scalar>
+void free_energy(const RbmMatrix<Scalar>& S, const RbmVector<Scalar>& bias, const RbmMatrix<Scalar>& x,
+                 std::span<double> out) {
+  for (Eigen::Index p = 0; p < S.cols(); ++p) {
+    double linear = 0.0;
+    for (Eigen::Index i = 0; i < S.rows(); ++i) linear += static_cast<double>(bias[i]) * S(i, p);
+    out[p] = -linear - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
+  }
+}
+
+}  // namespace
 
 template <class Scalar>
 void Rbm<Scalar>::free_energy_visible(const RbmMatrix<Scalar>& V, std::span<double> out) const {
   RbmMatrix<Scalar> x;
   hidden_input(V, x);
-  for (Eigen::Index p = 0; p < V.cols(); ++p) {
-    double av = 0.0;
-    for (Eigen::Index i = 0; i < V.rows(); ++i) av += static_cast<double>(a_[i]) * V(i, p);
-    out[p] = -av - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
-  }
+  free_energy<Scalar>(V, a_, x, out);
 }
 
 template <class Scalar>
 void Rbm<Scalar>::free_energy_hidden(const RbmMatrix<Scalar>& H, std::span<double> out) const {
   RbmMatrix<Scalar> x;
   visible_input(H, x);
-  for (Eigen::Index p = 0; p < H.cols(); ++p) {
-    double bh = 0.0;
-    for (Eigen::Index j = 0; j < H.rows(); ++j) bh += static_cast<double>(b_[j]) * H(j, p);
-    out[p] = -bh - softplus_sum(x.col(p).data(), static_cast<std::size_t>(x.rows()));
-  }
+  free_energy<Scalar>(H, b_, x, out);
 }
 
 template <class Scalar>
@@ -150,13 +157,13 @@ void uniforms_from_bits(const std::uint32_t* bits, double* u, Eigen::Index n) {
 }  // namespace
 
 template <class Scalar>
-void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> betas,
+void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> t,
                                const RbmVector<Scalar>* offset, RbmMatrix<Scalar>& S,
                                std::span<RandomStream> streams) {
   using Array = Eigen::Array<Scalar, Eigen::Dynamic, 1>;
   const Eigen::Index n = X.rows();
-  if (betas.size() != 1 && betas.size() != static_cast<std::size_t>(X.cols()))
-    fail_argument("logz::sample_bernoulli_tempered", "betas", "one beta, or one per column");
+  if (t.size() != 1 && t.size() != static_cast<std::size_t>(X.cols()))
+    fail_argument("logz::sample_bernoulli_tempered", "t", "one path fraction, or one per column");
   if (offset != nullptr && offset->size() != n)
     fail_argument("logz::sample_bernoulli_tempered", "offset", "one entry per row");
   S.resize(n, X.cols());
@@ -165,12 +172,12 @@ void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const doubl
   for (Eigen::Index p = 0; p < X.cols(); ++p) {
     streams[static_cast<std::size_t>(p)].fill_u32(bits.data(), bits.size());
     uniforms_from_bits(bits.data(), u.data(), n);
-    const double beta = betas.size() == 1 ? betas[0] : betas[static_cast<std::size_t>(p)];
-    if (beta == 1.0) {
+    const double t_p = t.size() == 1 ? t[0] : t[static_cast<std::size_t>(p)];
+    if (t_p == 1.0) {
       x = X.col(p).array();
     } else {
-      x = static_cast<Scalar>(beta) * X.col(p).array();
-      if (offset != nullptr) x += static_cast<Scalar>(1.0 - beta) * offset->array();
+      x = static_cast<Scalar>(t_p) * X.col(p).array();
+      if (offset != nullptr) x += static_cast<Scalar>(1.0 - t_p) * offset->array();
     }
     // u < sigmoid(x) = 1 / (1 + e^-x)  <=>  u (1 + e^-x) < 1: no division, and
     // e^-x = inf (x very negative) or 0 (x very positive) gives the right answer.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/math/constants.hpp"
 
 namespace logz {
 
@@ -30,22 +31,28 @@ RbmBatch<Scalar>::RbmBatch(const Rbm<Scalar>& rbm, std::size_t n)
       V_(RbmMatrix<Scalar>::Zero(rbm.num_visible(), static_cast<Eigen::Index>(n))),
       H_(RbmMatrix<Scalar>::Zero(rbm.num_hidden(), static_cast<Eigen::Index>(n))) {}
 
+namespace {
+
+// A layer's unit inputs, computed by `input` only when the cached ones are out of date.
+template <class Scalar, class Input>
+const RbmMatrix<Scalar>& cached_input(bool& valid, RbmMatrix<Scalar>& cache, Input&& input) {
+  if (!valid) {
+    input(cache);
+    valid = true;
+  }
+  return cache;
+}
+
+}  // namespace
+
 template <class Scalar>
 const RbmMatrix<Scalar>& RbmBatch<Scalar>::hidden_input() const {
-  if (!hidden_input_valid_) {
-    rbm_->hidden_input(V_, hidden_input_);
-    hidden_input_valid_ = true;
-  }
-  return hidden_input_;
+  return cached_input(hidden_input_valid_, hidden_input_, [&](RbmMatrix<Scalar>& out) { rbm_->hidden_input(V_, out); });
 }
 
 template <class Scalar>
 const RbmMatrix<Scalar>& RbmBatch<Scalar>::visible_input() const {
-  if (!visible_input_valid_) {
-    rbm_->visible_input(H_, visible_input_);
-    visible_input_valid_ = true;
-  }
-  return visible_input_;
+  return cached_input(visible_input_valid_, visible_input_, [&](RbmMatrix<Scalar>& out) { rbm_->visible_input(H_, out); });
 }
 
 template <class Scalar>
@@ -67,17 +74,15 @@ void RbmBatch<Scalar>::copy_particle(const RbmBatch& from, std::size_t from_p, s
 template <class Scalar>
 void RbmTarget<Scalar>::sample_visible(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
                                        std::span<RandomStream> streams) const {
-  const std::span<const double> betas = column_betas.empty() ? std::span<const double>(&beta, 1)
-                                                             : column_betas;
-  sample_bernoulli_tempered<Scalar>(input, betas, base_logits, out, streams);
+  const std::span<const double> fractions = column_t.empty() ? std::span<const double>(&t, 1) : column_t;
+  sample_bernoulli_tempered<Scalar>(input, fractions, base_logits, out, streams);
 }
 
 template <class Scalar>
 void RbmTarget<Scalar>::sample_hidden(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
                                       std::span<RandomStream> streams) const {
-  const std::span<const double> betas = column_betas.empty() ? std::span<const double>(&beta, 1)
-                                                             : column_betas;
-  sample_bernoulli_tempered<Scalar>(input, betas, nullptr, out, streams);
+  const std::span<const double> fractions = column_t.empty() ? std::span<const double>(&t, 1) : column_t;
+  sample_bernoulli_tempered<Scalar>(input, fractions, nullptr, out, streams);
 }
 
 // ---------------------------------------------------------------- shared path parts
@@ -124,7 +129,7 @@ template <class Scalar>
 double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Eigen::Index n,
                              Eigen::ArrayXd& z) {
   // At t = 0 without offset every term is softplus(0) = log 2.
-  if (offset == nullptr && t == 0.0) return static_cast<double>(n) * 0.69314718055994530942;
+  if (offset == nullptr && t == 0.0) return static_cast<double>(n) * kLog2;
   z = t * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(y, n).template cast<double>();
   if (offset != nullptr && t != 1.0)
     z += (1.0 - t) * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(offset, n)
@@ -176,6 +181,29 @@ void slope_full(const RbmBatch<Scalar>& batch, const RbmVector<Scalar>& a0, std:
   }
 }
 
+// The marginal paths: U_t(s) = -linear_t(s) - sum_i softplus((1 - t) offset_i + t y_i(s)), with
+// y the cached inputs of the summed-out layer (offset null: 0) and linear_t(s) linear in t.
+// Energies take linear(p) = linear_t(s_p); work increments its slope, slope(p) = d linear_t/dt.
+template <class Scalar, class Linear>
+void marginal_energy(const RbmMatrix<Scalar>& y, const Scalar* offset, double t, std::span<double> out,
+                     Linear&& linear) {
+  Eigen::ArrayXd z;
+  for (Eigen::Index p = 0; p < y.cols(); ++p)
+    out[p] = -linear(p) - tempered_softplus_sum<Scalar>(y.col(p).data(), offset, t, y.rows(), z);
+}
+
+template <class Scalar, class Slope>
+void marginal_work_increment(const RbmMatrix<Scalar>& y, const Scalar* offset, double t_from, double t_to,
+                             std::span<double> out, Slope&& slope) {
+  Eigen::ArrayXd z;
+  for (Eigen::Index p = 0; p < y.cols(); ++p) {
+    const double s = slope(p);
+    const double sp_to = tempered_softplus_sum<Scalar>(y.col(p).data(), offset, t_to, y.rows(), z);
+    const double sp_from = tempered_softplus_sum<Scalar>(y.col(p).data(), offset, t_from, y.rows(), z);
+    out[p] = -(t_to - t_from) * s - (sp_to - sp_from);
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- full path
@@ -202,62 +230,53 @@ template <class Scalar>
 void RbmMarginalVisiblePath<Scalar>::energy(double t, const Batch& batch,
                                             std::span<double> out) const {
   const auto& V = batch.visible();
-  const auto& y = batch.hidden_input();
   const auto& a = this->rbm_.visible_bias();
-  Eigen::ArrayXd z;
-  for (Eigen::Index p = 0; p < V.cols(); ++p) {
+  // U_t(v) = -[(1 - t) a0 + t a].v - sum_j softplus(t y_j).
+  marginal_energy<Scalar>(batch.hidden_input(), nullptr, t, out, [&](Eigen::Index p) {
     const double av = dot(a.data(), V.col(p).data(), V.rows());
     const double a0v = dot(this->a0_.data(), V.col(p).data(), V.rows());
-    out[p] = -((1.0 - t) * a0v + t * av) -
-             tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, t, y.rows(), z);
-  }
+    return (1.0 - t) * a0v + t * av;
+  });
 }
 
 template <class Scalar>
 void RbmMarginalVisiblePath<Scalar>::work_increment(double t_from, double t_to, const Batch& batch,
                                                     std::span<double> out) const {
   const auto& V = batch.visible();
-  const auto& y = batch.hidden_input();
   const auto& a = this->rbm_.visible_bias();
-  Eigen::ArrayXd z;
-  for (Eigen::Index p = 0; p < V.cols(); ++p) {
-    const double da =
-        dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
-    const double sp_to = tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, t_to, y.rows(), z);
-    const double sp_from =
-        tempered_softplus_sum<Scalar>(y.col(p).data(), nullptr, t_from, y.rows(), z);
-    out[p] = -(t_to - t_from) * da - (sp_to - sp_from);
-  }
+  marginal_work_increment<Scalar>(batch.hidden_input(), nullptr, t_from, t_to, out, [&](Eigen::Index p) {
+    return dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
+  });
 }
 
 template <class Scalar>
-void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> betas, const Batch& batch,
+void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, const Batch& batch,
                                                     std::vector<double>& energies,
                                                     std::vector<double>& slopes) const {
-  // U_k(v) - U_0(v) = -beta_k (a - a0).v - sum_j softplus(beta_k y_j) + J log 2, y = b + W^T v;
-  // -dU/dt at beta_k = (a - a0).v + sum_j y_j sigmoid(beta_k y_j). With e = exp(-|z|), z = beta y:
+  // U_k(v) - U_0(v) = -t_k (a - a0).v - sum_j softplus(t_k y_j) + J log 2, y = b + W^T v;
+  // -dU/dt at t_k = (a - a0).v + sum_j y_j sigmoid(t_k y_j). With e = exp(-|z|), z = t y:
   // softplus(z) = max(z, 0) + log(1 + e), sigmoid(z) = 1/(1 + e) for z >= 0 and e/(1 + e) below,
   // i.e. 1/2 + sign(z) (1/(1 + e) - 1/2): one exp for both.
   const auto& V = batch.visible();
   const auto& y = batch.hidden_input();
   const auto& a = this->rbm_.visible_bias();
-  const std::size_t k_levels = betas.size();
+  const std::size_t k_levels = t.size();
   energies.resize(k_levels * static_cast<std::size_t>(V.cols()));
   slopes.resize(energies.size());
   const Eigen::Index j = y.rows();
   Eigen::ArrayXd yd(j), z(j), e(j);
-  const double log2j = static_cast<double>(j) * 0.69314718055994530942;
+  const double log2j = static_cast<double>(j) * kLog2;
   for (Eigen::Index p = 0; p < V.cols(); ++p) {
     const double da =
         dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
     yd = y.col(p).array().template cast<double>();
     for (std::size_t k = 0; k < k_levels; ++k) {
       const std::size_t at = static_cast<std::size_t>(p) * k_levels + k;
-      z = betas[k] * yd;
+      z = t[k] * yd;
       e = (-z.abs()).exp();
       const double softplus = (z.max(0.0) + (e + 1.0).log()).sum();
       e = 0.5 + z.sign() * (1.0 / (e + 1.0) - 0.5);  // sigmoid(z)
-      energies[at] = -betas[k] * da - softplus + log2j;
+      energies[at] = -t[k] * da - softplus + log2j;
       slopes[at] = da + (yd * e).sum();
     }
   }
@@ -269,29 +288,19 @@ template <class Scalar>
 void RbmMarginalHiddenPath<Scalar>::energy(double t, const Batch& batch,
                                            std::span<double> out) const {
   const auto& H = batch.hidden();
-  const auto& x = batch.visible_input();
   const auto& b = this->rbm_.hidden_bias();
-  Eigen::ArrayXd z;
-  for (Eigen::Index p = 0; p < H.cols(); ++p)
-    out[p] = -t * dot(b.data(), H.col(p).data(), H.rows()) -
-             tempered_softplus_sum<Scalar>(x.col(p).data(), this->a0_.data(), t, x.rows(), z);
+  // U_t(h) = -t b.h - sum_i softplus((1 - t) a0_i + t x_i).
+  marginal_energy<Scalar>(batch.visible_input(), this->a0_.data(), t, out,
+                          [&](Eigen::Index p) { return t * dot(b.data(), H.col(p).data(), H.rows()); });
 }
 
 template <class Scalar>
 void RbmMarginalHiddenPath<Scalar>::work_increment(double t_from, double t_to, const Batch& batch,
                                                    std::span<double> out) const {
   const auto& H = batch.hidden();
-  const auto& x = batch.visible_input();
   const auto& b = this->rbm_.hidden_bias();
-  Eigen::ArrayXd z;
-  for (Eigen::Index p = 0; p < H.cols(); ++p) {
-    const double bh = dot(b.data(), H.col(p).data(), H.rows());
-    const double sp_to =
-        tempered_softplus_sum<Scalar>(x.col(p).data(), this->a0_.data(), t_to, x.rows(), z);
-    const double sp_from =
-        tempered_softplus_sum<Scalar>(x.col(p).data(), this->a0_.data(), t_from, x.rows(), z);
-    out[p] = -(t_to - t_from) * bh - (sp_to - sp_from);
-  }
+  marginal_work_increment<Scalar>(batch.visible_input(), this->a0_.data(), t_from, t_to, out,
+                                  [&](Eigen::Index p) { return dot(b.data(), H.col(p).data(), H.rows()); });
 }
 
 template class RbmBatch<float>;

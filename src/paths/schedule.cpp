@@ -19,23 +19,23 @@ std::string number_text(double x) {
 
 }  // namespace
 
-Schedule::Schedule(std::vector<double> betas, const std::string& source) : betas_(std::move(betas)) {
-  if (betas_.size() < 2)
-    fail_input(source, "betas", "at least 2 inverse temperatures (0 and 1), got " +
-                                    std::to_string(betas_.size()));
-  for (std::size_t k = 0; k < betas_.size(); ++k) {
-    if (!std::isfinite(betas_[k]))
-      fail_input(source, "betas[" + std::to_string(k) + "]", "a finite number");
-    if (k > 0 && !(betas_[k] > betas_[k - 1]))
-      fail_input(source, "betas[" + std::to_string(k) + "]",
-                 "strictly increasing values, got " + number_text(betas_[k]) + " after " +
-                     number_text(betas_[k - 1]));
+Schedule::Schedule(std::vector<double> fractions, const std::string& source) : fractions_(std::move(fractions)) {
+  if (fractions_.size() < 2)
+    fail_input(source, "fractions", "at least 2 path fractions (0 and 1), got " +
+                                    std::to_string(fractions_.size()));
+  for (std::size_t k = 0; k < fractions_.size(); ++k) {
+    if (!std::isfinite(fractions_[k]))
+      fail_input(source, "fractions[" + std::to_string(k) + "]", "a finite number");
+    if (k > 0 && !(fractions_[k] > fractions_[k - 1]))
+      fail_input(source, "fractions[" + std::to_string(k) + "]",
+                 "strictly increasing values, got " + number_text(fractions_[k]) + " after " +
+                     number_text(fractions_[k - 1]));
   }
-  if (betas_.front() != 0.0)
-    fail_input(source, "betas[0]", "0, got " + number_text(betas_.front()));
-  if (betas_.back() != 1.0)
-    fail_input(source, "betas[" + std::to_string(betas_.size() - 1) + "]",
-               "1, got " + number_text(betas_.back()));
+  if (fractions_.front() != 0.0)
+    fail_input(source, "fractions[0]", "0, got " + number_text(fractions_.front()));
+  if (fractions_.back() != 1.0)
+    fail_input(source, "fractions[" + std::to_string(fractions_.size() - 1) + "]",
+               "1, got " + number_text(fractions_.back()));
 }
 
 Schedule linear_schedule(std::size_t num_steps) {
@@ -47,15 +47,15 @@ Schedule linear_schedule(std::size_t num_steps) {
   return Schedule(std::move(b), "linear schedule");
 }
 
-Schedule geometric_schedule(std::size_t num_steps, double beta_min) {
+Schedule geometric_schedule(std::size_t num_steps, double t_min) {
   if (num_steps < 1) fail_argument("logz::geometric_schedule", "num_steps", "at least 1");
-  if (!(beta_min > 0.0 && beta_min < 1.0))
-    fail_argument("logz::geometric_schedule", "beta_min", "a number in (0, 1)");
+  if (!(t_min > 0.0 && t_min < 1.0))
+    fail_argument("logz::geometric_schedule", "t_min", "a number in (0, 1)");
   std::vector<double> b(num_steps + 1, 0.0);
   if (num_steps == 1) {
     b[1] = 1.0;
   } else {
-    const double log_min = std::log(beta_min);
+    const double log_min = std::log(t_min);
     for (std::size_t k = 1; k <= num_steps; ++k)
       b[k] = std::exp(log_min * static_cast<double>(num_steps - k) /
                       static_cast<double>(num_steps - 1));
@@ -91,7 +91,7 @@ Schedule salakhutdinov_schedule() {
 
 Schedule schedule_from_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) fail_input(path, "", "a readable schedule file (one beta per line)");
+  if (!in) fail_input(path, "", "a readable schedule file (one path fraction per line)");
   std::vector<double> b;
   std::string line;
   std::size_t line_no = 0;
@@ -109,15 +109,15 @@ Schedule schedule_from_file(const std::string& path) {
     if (r.ec != std::errc() || r.ptr != text.data() + text.size())
       fail_input(where, "", "a number, got '" + text + "'");
     if (!std::isfinite(v)) fail_input(where, "", "a finite number, got '" + text + "'");
-    if (b.empty() && v != 0.0) fail_input(where, "", "the first beta to be 0, got " + text);
+    if (b.empty() && v != 0.0) fail_input(where, "", "the first path fraction to be 0, got " + text);
     if (!b.empty() && !(v > previous))
-      fail_input(where, "", "strictly increasing betas, got " + text + " after " + number_text(previous));
-    if (v > 1.0) fail_input(where, "", "betas in [0, 1], got " + text);
+      fail_input(where, "", "strictly increasing path fractions, got " + text + " after " + number_text(previous));
+    if (v > 1.0) fail_input(where, "", "path fractions in [0, 1], got " + text);
     b.push_back(v);
     previous = v;
   }
-  if (b.empty()) fail_input(path, "", "at least 2 betas, found none");
-  if (b.back() != 1.0) fail_input(path, "", "the last beta to be 1, got " + number_text(b.back()));
+  if (b.empty()) fail_input(path, "", "at least 2 path fractions, found none");
+  if (b.back() != 1.0) fail_input(path, "", "the last path fraction to be 1, got " + number_text(b.back()));
   return Schedule(std::move(b), path);
 }
 

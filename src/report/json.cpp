@@ -154,7 +154,7 @@ nlohmann::json result_to_json(const RunResult& r) {
   j["estimates"] = nlohmann::json::object();
   for (const auto& e : r.estimates) j["estimates"][e.method] = estimate_to_json(e, r.base_log_z);
   const Works* any = r.forward ? &*r.forward : r.reverse ? &*r.reverse : nullptr;
-  if (any) j["betas"] = any->betas;
+  if (any) j["betas"] = any->fractions;
   if (!r.equilibrium_energy.empty()) j["equilibrium_energy"] = r.equilibrium_energy;
   if (r.forward) j["forward"] = works_to_json(*r.forward);
   if (r.reverse) j["reverse"] = works_to_json(*r.reverse);

@@ -66,7 +66,7 @@ std::string result_table(const RunResult& r) {
   if (r.forward) runs += fmt::format("{} forward", r.forward->works.size());
   if (r.reverse) runs += fmt::format("{}{} reverse", runs.empty() ? "" : ", ", r.reverse->works.size());
   std::string s = head + "\n";
-  if (any) s += fmt::format("paths: {}; K = {} annealing steps\n", runs, any->betas.size() - 1);
+  if (any) s += fmt::format("paths: {}; K = {} annealing steps\n", runs, any->fractions.size() - 1);
   s += estimates_table(r.estimates, r.base_log_z, r.reference ? &*r.reference : nullptr);
   if (r.repetitions)
     s += "first repetition above; " +

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -19,7 +18,7 @@
 #include "logz/kernels/random_walk_metropolis.hpp"
 #include "logz/math/running_moments.hpp"
 #include "logz/models/gaussian_base.hpp"
-#include "logz/parallel/parallel_for.hpp"
+#include "logz/parallel/run_chunks.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/random/philox.hpp"
@@ -114,7 +113,7 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
   path.sample_base(batch, BatchRandom{seed, Purpose::base_sample, 0, first_particle});
   double eps = s.step_size, avg = s.rule.target_acceptance;
   std::uint64_t attempted = 0, accepted = 0;
-  const auto betas = schedule.betas();
+  const auto betas = schedule.fractions();
   for (std::size_t k = 1; k + 1 < betas.size(); ++k) {
     const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), first_particle};
     const ContinuousKernelInfo info = s.type == "hais" ? make_hais(s, eps).step(path.at(betas[k]), batch, r)
@@ -143,16 +142,16 @@ void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& sc
 // A reverse start from exact draws of the target: sample(X, random) fills the positions, the
 // momenta are fresh.
 template <class Path, class Sample>
-auto exact_reverse_start(const Path& path, const RunSettings& run, Sample sample) {
-  return [&path, &run, sample](ContinuousBatch& b, const ChunkRange& c) {
-    sample(b.X, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    path.sample_momentum(b, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+auto exact_reverse_start(const Path& path, Sample sample) {
+  return [&path, sample](ContinuousBatch& b, const ChunkStreams& streams) {
+    sample(b.X, streams.random(0));
+    path.sample_momentum(b, streams.random(1));
     b.parts.invalidate();
   };
 }
 
 // For models without one: only "resampled" reverse starts reach the annealer.
-inline void no_exact_start(ContinuousBatch&, const ChunkRange&) {
+inline void no_exact_start(ContinuousBatch&, const ChunkStreams&) {
   fail_argument("logz::anneal_with_kernel", "reverse_start", "\"resampled\" (the model has no exact start)");
 }
 
@@ -186,8 +185,9 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
   r.analysis = false;
   r.num_points = n;
   r.points.assign(n, PointLoglik{});
-  std::atomic<std::size_t> done{0};
-  parallel_for_chunks(n, 1, run.threads, [&](const ChunkRange& c) {
+  ChunkProgress chunk_progress;
+  if (progress) chunk_progress = [&](std::size_t d, std::size_t total) { progress("data points", d, total); };
+  run_chunks(n, 1, run.threads, [&](const ChunkRange& c) {
     const std::size_t i = c.begin;
     const Eigen::VectorXd x = X.col(static_cast<Eigen::Index>(i));
     const auto path = make_path(x);
@@ -203,8 +203,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
       p.ess = e.diagnostics.ess;
       if (auto z = exact(x)) p.exact = *z;
     });
-    if (progress) progress("data points", ++done, n);
-  });
+  }, chunk_progress);
   RunningMoments m;
   double var_mc = 0.0, exact_sum = 0.0;
   for (const auto& p : r.points) {
@@ -239,7 +238,7 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
   if (sampler)
-    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, run, sampler), progress, result);
+    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), progress, result);
   else
     anneal_with_kernel(path, ks, schedule, run, no_exact_start, progress, result);
   return result;

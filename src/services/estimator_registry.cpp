@@ -40,7 +40,7 @@ HistogramOptions histogram_options(const EstimatorOptions& o) {
 
 TemperedFn ti(const std::string& rule) {
   return [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates&) {
-    return thermodynamic_integration(s, l.betas(), rule);
+    return thermodynamic_integration(s, l.fractions(), rule);
   };
 }
 
@@ -125,7 +125,7 @@ const std::vector<Estimator>& estimators() {
          o.initial_log_z = rts.log_z;
          for (double& x : o.initial_log_z)
            if (!std::isfinite(x)) x = 0.0;
-         return mbar_tempered(s, l.betas(), o);
+         return mbar_tempered(s, l.fractions(), o);
        }},
   };
   return table;

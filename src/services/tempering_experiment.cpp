@@ -74,7 +74,7 @@ void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s
     result.estimates.push_back(e.last);
     t.levels.push_back({m, e.log_z, e.std_error, e.bias});
   }
-  t.ladder.assign(s.ladder.betas().begin(), s.ladder.betas().end());
+  t.ladder.assign(s.ladder.fractions().begin(), s.ladder.fractions().end());
   t.log_c = stats.log_c();
   t.counts = stats.counts();
   t.max_level_deviation = max_level_deviation(t.log_c, s.ladder.log_prior());

@@ -7,14 +7,14 @@
 
 namespace logz {
 
-TemperingLadder::TemperingLadder(const Schedule& betas)
-    : TemperingLadder(betas, std::vector<double>(betas.size(), 0.0)) {}
+TemperingLadder::TemperingLadder(const Schedule& fractions)
+    : TemperingLadder(fractions, std::vector<double>(fractions.size(), 0.0)) {}
 
-TemperingLadder::TemperingLadder(const Schedule& betas, std::vector<double> log_prior)
-    : betas_(betas.betas().begin(), betas.betas().end()), log_prior_(std::move(log_prior)) {
-  if (log_prior_.size() != betas_.size())
+TemperingLadder::TemperingLadder(const Schedule& fractions, std::vector<double> log_prior)
+    : fractions_(fractions.fractions().begin(), fractions.fractions().end()), log_prior_(std::move(log_prior)) {
+  if (log_prior_.size() != fractions_.size())
     fail_argument("logz::TemperingLadder", "log_prior",
-                  "one value per temperature (" + std::to_string(betas_.size()) + "), got " +
+                  "one value per temperature (" + std::to_string(fractions_.size()) + "), got " +
                       std::to_string(log_prior_.size()));
   for (std::size_t k = 0; k < log_prior_.size(); ++k)
     if (!std::isfinite(log_prior_[k]))
@@ -23,10 +23,10 @@ TemperingLadder::TemperingLadder(const Schedule& betas, std::vector<double> log_
   for (double& v : log_prior_) v -= norm;
 }
 
-TemperingLadder exponential_prior_ladder(const Schedule& betas, double slope) {
-  std::vector<double> lp(betas.size());
-  for (std::size_t k = 0; k < lp.size(); ++k) lp[k] = slope * betas[k];
-  return TemperingLadder(betas, std::move(lp));
+TemperingLadder exponential_prior_ladder(const Schedule& fractions, double slope) {
+  std::vector<double> lp(fractions.size());
+  for (std::size_t k = 0; k < lp.size(); ++k) lp[k] = slope * fractions[k];
+  return TemperingLadder(fractions, std::move(lp));
 }
 
 }  // namespace logz

@@ -27,7 +27,7 @@ struct Chains {
          std::size_t sweeps)
       : path(p, base), kernel(sweeps), tempering(path, kernel, ladder, o) {}
 
-  // E(v, h) + a0.v of every chain (chain order): U_k - U_1 = beta_k times this.
+  // E(v, h) + a0.v of every chain (chain order): U_k - U_1 = t_k times this.
   std::vector<double> slopes() {
     std::vector<double> out;
     tempering.for_each_batch([&](RbmBatch<Scalar>& b) {
@@ -45,8 +45,8 @@ struct Chains {
 };
 
 TemperingLadder make_ladder(const RbmLogZTrackerOptions& o) {
-  const Schedule betas = linear_schedule(o.num_temperatures - 1);
-  return o.prior_slope == 0.0 ? TemperingLadder(betas) : exponential_prior_ladder(betas, o.prior_slope);
+  const Schedule fractions = linear_schedule(o.num_temperatures - 1);
+  return o.prior_slope == 0.0 ? TemperingLadder(fractions) : exponential_prior_ladder(fractions, o.prior_slope);
 }
 
 class Stopwatch {
@@ -125,18 +125,18 @@ void RbmLogZTracker::update(const RbmParameters& parameters) {
 }
 
 void RbmLogZTracker::reweight(const std::vector<double>& before, const std::vector<double>& after) {
-  // Chain i holds x_i; with weights q(beta_k | x_i) (old parameters and Zhat) the chains are
-  // samples of level k, so Z_k'/Z_k = sum_i q_ik exp(-beta_k (s'_i - s_i)) / sum_i q_ik.
+  // Chain i holds x_i; with weights q(t_k | x_i) (old parameters and Zhat) the chains are
+  // samples of level k, so Z_k'/Z_k = sum_i q_ik exp(-t_k (s'_i - s_i)) / sum_i q_ik.
   const std::size_t num_levels = log_z_hat_.size(), n = before.size();
   const auto log_prior = impl_->ladder.log_prior();
   std::vector<double> u(num_levels), log_q(num_levels);
   std::vector<std::vector<double>> terms(num_levels), weights(num_levels);
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < num_levels; ++k) u[k] = impl_->ladder.beta(k) * before[i];
+    for (std::size_t k = 0; k < num_levels; ++k) u[k] = impl_->ladder.fraction(k) * before[i];
     level_log_probabilities(u, log_prior, log_z_hat_, log_q);
     for (std::size_t k = 0; k < num_levels; ++k) {
       weights[k].push_back(log_q[k]);
-      terms[k].push_back(log_q[k] - impl_->ladder.beta(k) * (after[i] - before[i]));
+      terms[k].push_back(log_q[k] - impl_->ladder.fraction(k) * (after[i] - before[i]));
     }
   }
   for (std::size_t k = 1; k < num_levels; ++k) {

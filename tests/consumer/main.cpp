@@ -27,9 +27,9 @@ int main() {
   options.seed = 7;
   const auto forward = logz::anneal_forward(model, kernel, schedule, options);
   const auto equilibrate = kernel.with_steps(100 * 16);
-  auto start = [&](logz::SpinBatch& b, const logz::ChunkRange& c) {
-    model.ground_state(b, logz::BatchRandom{7, logz::Purpose::reverse_start, 0, c.begin});
-    equilibrate.step(model.at(1.0), b, logz::BatchRandom{7, logz::Purpose::reverse_start, 1, c.begin});
+  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) {
+    model.ground_state(b, streams.random(0));
+    equilibrate.step(model.at(1.0), b, streams.random(1));
   };
   const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
   const auto e = logz::bar(forward.works, reverse.works);

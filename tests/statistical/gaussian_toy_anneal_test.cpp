@@ -81,7 +81,7 @@ void check_case(const Case& c, std::uint64_t seed) {
   const logz::GaussianToy model(20, 10, 0, 1, 0.9, 0.995);
   const logz::GaussianAutoregressive kernel(c.steps_per_temperature);
   const auto schedule = schedule_of(c);
-  const auto truth = logz::exact::gaussian_toy_marginals(spec, schedule.betas());
+  const auto truth = logz::exact::gaussian_toy_marginals(spec, schedule.fractions());
   const double exact = -std::log(10.0);
 
   logz::AnnealOptions options;
@@ -89,8 +89,8 @@ void check_case(const Case& c, std::uint64_t seed) {
   options.seed = seed;
   options.threads = 2;
   const auto forward = logz::anneal_forward(model, kernel, schedule, options);
-  auto start = [&](logz::GaussianBatch& b, const logz::ChunkRange& r) {
-    model.sample_target(b, logz::BatchRandom{seed, logz::Purpose::reverse_start, 0, r.begin});
+  auto start = [&](logz::GaussianBatch& b, const logz::ChunkStreams& streams) {
+    model.sample_target(b, streams.random(0));
   };
   const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
   const double m = static_cast<double>(c.num_paths);

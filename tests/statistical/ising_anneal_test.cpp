@@ -41,9 +41,9 @@ void check_case(const Case& c, std::uint64_t seed) {
   const std::size_t equilibration =
       c.order == logz::SiteOrder::random ? 200 * static_cast<std::size_t>(model.num_sites()) : 200;
   const auto equilibrate = kernel.with_steps(equilibration);
-  auto start = [&](logz::SpinBatch& b, const logz::ChunkRange& r) {
-    model.ground_state(b, logz::BatchRandom{seed, logz::Purpose::reverse_start, 0, r.begin});
-    equilibrate.step(model.at(1.0), b, logz::BatchRandom{seed, logz::Purpose::reverse_start, 1, r.begin});
+  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) {
+    model.ground_state(b, streams.random(0));
+    equilibrate.step(model.at(1.0), b, streams.random(1));
   };
   const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
 

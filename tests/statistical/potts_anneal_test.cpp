@@ -46,10 +46,9 @@ void check_annealing(const std::string& label, const Model& model, const Kernel&
   const auto forward = logz::anneal_forward(model, kernel, schedule, options);
   // The paper's reverse start: a ground state equilibrated at the target.
   const auto equilibrate = kernel.with_steps(b.equilibration_steps);
-  auto start = [&](typename Model::Batch& batch, const logz::ChunkRange& r) {
-    model.ground_state(batch, logz::BatchRandom{seed, logz::Purpose::reverse_start, 0, r.begin});
-    equilibrate.step(model.at(1.0), batch,
-                     logz::BatchRandom{seed, logz::Purpose::reverse_start, 1, r.begin});
+  auto start = [&](typename Model::Batch& batch, const logz::ChunkStreams& streams) {
+    model.ground_state(batch, streams.random(0));
+    equilibrate.step(model.at(1.0), batch, streams.random(1));
   };
   const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
 

@@ -97,9 +97,8 @@ void check(const char* name, const Path& path, const Kernel& kernel, const RbmPa
   options.threads = 2;
   options.chunk_size = 50;
   const auto forward = logz::anneal_forward(path, kernel, schedule, options);
-  auto start = [&](typename Path::Batch& b, const logz::ChunkRange& r) {
-    logz::rbm_start_from_data(path, b, data, 100,
-                              logz::BatchRandom{s.seed, logz::Purpose::reverse_start, 0, r.begin});
+  auto start = [&](typename Path::Batch& b, const logz::ChunkStreams& streams) {
+    logz::rbm_start_from_data(path, b, data, 100, streams.random(0));
   };
   const auto reverse = logz::anneal_reverse(path, kernel, schedule, start, options);
   const double exact = logz::exact::rbm_log_z(p) - path.base_log_z();
@@ -211,9 +210,9 @@ TEST(RbmAnnealing, ReverseWeightIsTakenBeforeTheTransition) {
   double c = 0;
   for (std::size_t s = 0; s < lp.size(); ++s) cdf[s] = c += std::exp(lp[s]);
   const std::uint64_t seed = 21;
-  auto exact_start = [&](logz::RbmBatch<double>& b, const logz::ChunkRange& r) {
-    for (std::size_t q = 0; q < r.size(); ++q) {
-      logz::RandomStream rng(seed, r.begin + q, logz::Purpose::reverse_start, 0);
+  auto exact_start = [&](logz::RbmBatch<double>& b, const logz::ChunkStreams& streams) {
+    for (std::size_t q = 0; q < streams.range().size(); ++q) {
+      logz::RandomStream rng = streams.random(0).stream(q);
       const auto s = std::min<std::size_t>(
           std::lower_bound(cdf.begin(), cdf.end(), rng.uniform() * c) - cdf.begin(),
           cdf.size() - 1);
@@ -231,12 +230,12 @@ TEST(RbmAnnealing, ReverseWeightIsTakenBeforeTheTransition) {
   const auto right = logz::raise(reverse.works);
   // The same runs with the increment taken after each transition (the test's own loop).
   std::vector<double> wrong_works(o.num_paths, 0.0);
-  const auto betas = schedule.betas();
+  const auto betas = schedule.fractions();
   const auto reverse_kernel = kernel.reversed();
   for (std::size_t chunk = 0; chunk < o.num_paths / o.chunk_size; ++chunk) {
     const logz::ChunkRange r{chunk, chunk * o.chunk_size, (chunk + 1) * o.chunk_size};
     auto b = path.make_batch(r.size());
-    exact_start(b, r);
+    exact_start(b, logz::ChunkStreams(seed, logz::Purpose::reverse_start, r));
     std::vector<double> buf(r.size());
     for (std::size_t k = betas.size() - 1; k >= 1; --k) {
       if (k > 1)

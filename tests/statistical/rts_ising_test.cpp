@@ -52,10 +52,10 @@ TEST(RtsIsing, EveryLevelWithinErrorOfKaufman) {
   const TemperingRun r = run_tempering(2);
   EXPECT_TRUE(r.init.converged) << "initial iterations did not reach max |r_k - c_k| < 0.1/K";
   const auto rts = logz::rts_ladder(r.stats, r.init.log_z_hat, r.ladder.log_prior());
-  const auto mbar = logz::mbar_tempered(r.stats, r.ladder.betas());
+  const auto mbar = logz::mbar_tempered(r.stats, r.ladder.fractions());
   EXPECT_TRUE(mbar.last.diagnostics.converged);
   for (std::size_t k = 1; k < r.ladder.size(); ++k) {
-    const double exact = exact_level(r.ladder.beta(k));
+    const double exact = exact_level(r.ladder.fraction(k));
     for (const auto* e : {&rts, &mbar}) {
       SCOPED_TRACE(e->method + " level " + std::to_string(k));
       const double se = e->std_error[k];
@@ -70,7 +70,7 @@ TEST(RtsIsing, EveryLevelWithinErrorOfKaufman) {
               rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(), exact_level(1.0),
               r.init.iterations);
   for (const char* m : {"ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb"}) {
-    const auto ti = logz::thermodynamic_integration(r.stats, r.ladder.betas(), m);
+    const auto ti = logz::thermodynamic_integration(r.stats, r.ladder.fractions(), m);
     std::printf("%-13s %.4f +- %.4f\n", m, ti.log_z.back(), ti.std_error.back());
   }
   const auto ts = logz::ts_ladder(r.stats, r.init.log_z_hat, r.ladder.log_prior());
@@ -99,7 +99,7 @@ TEST(RtsIsing, WangLandauGivesUsableStartingValues) {
   const auto r = logz::wang_landau(st, std::vector<double>(8, 0.0), w);
   EXPECT_TRUE(r.converged);
   // Good enough to mix: every level within 1 nat of the truth.
-  for (std::size_t k = 1; k < 8; ++k) EXPECT_NEAR(r.log_z_hat[k], exact_level(ladder.beta(k)), 1.0) << k;
+  for (std::size_t k = 1; k < 8; ++k) EXPECT_NEAR(r.log_z_hat[k], exact_level(ladder.fraction(k)), 1.0) << k;
 }
 
 }  // namespace

@@ -206,10 +206,10 @@ TEST(RtsMixture, EveryLevelOfThePathToAGaussianWithinErrorOfExact) {
   EXPECT_GT(r.stats.kernel_attempted, 0u);
   EXPECT_GT(static_cast<double>(r.stats.kernel_accepted) / static_cast<double>(r.stats.kernel_attempted), 0.7);
   const auto rts = rts_ladder(r.stats, r.init.log_z_hat, r.ladder.log_prior());
-  const auto mbar = mbar_tempered(r.stats, r.ladder.betas());
+  const auto mbar = mbar_tempered(r.stats, r.ladder.fractions());
   EXPECT_TRUE(mbar.last.diagnostics.converged);
   for (std::size_t k = 1; k < r.ladder.size(); ++k) {
-    const double exact = exact_gaussian_level(base, target, r.ladder.beta(k));
+    const double exact = exact_gaussian_level(base, target, r.ladder.fraction(k));
     expect_within(rts, k, exact, 0.05);
     expect_within(mbar, k, exact, 0.05, rts.std_error[k]);
   }
@@ -251,12 +251,12 @@ TEST(RtsMixture, EveryLevelOfATwoModeMixtureIn2dAgainstQuadrature) {
   const TemperingRun r = run_tempering(path, kernel, geometric_schedule(11, 0.02), spec);
   EXPECT_TRUE(r.init.converged);
   const auto rts = rts_ladder(r.stats, r.init.log_z_hat, r.ladder.log_prior());
-  const auto mbar = mbar_tempered(r.stats, r.ladder.betas());
+  const auto mbar = mbar_tempered(r.stats, r.ladder.fractions());
   const double z0 = log_z_level(0.0);
   EXPECT_NEAR(z0, base.log_z(), 1e-8);
   EXPECT_NEAR(log_z_level(1.0), std::log(4.0), 1e-8);
   for (std::size_t k = 1; k < r.ladder.size(); ++k) {
-    const double exact = log_z_level(r.ladder.beta(k)) - z0;
+    const double exact = log_z_level(r.ladder.fraction(k)) - z0;
     expect_within(rts, k, exact, 0.06);
     expect_within(mbar, k, exact, 0.06, rts.std_error[k]);
   }
@@ -280,7 +280,7 @@ TEST(RtsMixture, TargetLevelOfTheTwoModeMixtureWithinErrorOfExact) {
   const TemperingRun r = run_tempering(path, kernel, geometric_schedule(19, 0.01), spec);
   EXPECT_TRUE(r.init.converged);
   const auto rts = rts_ladder(r.stats, r.init.log_z_hat, r.ladder.log_prior());
-  const auto mbar = mbar_tempered(r.stats, r.ladder.betas());
+  const auto mbar = mbar_tempered(r.stats, r.ladder.fractions());
   const double exact = fig2_exact_evidence(base);
   const std::size_t last = r.ladder.size() - 1;
   expect_within(rts, last, exact, 0.1);
@@ -313,7 +313,7 @@ TEST(TiMixture, VariantsConvergeToExactAsKGrows) {
     const TemperingRun r = run_tempering(path, kernel, geometric_schedule(ks[i] - 1, 0.01), spec);
     std::printf("K = %3zu:", ks[i]);
     for (int m = 0; m < 4; ++m) {
-      const auto e = thermodynamic_integration(r.stats, r.ladder.betas(), methods[m]);
+      const auto e = thermodynamic_integration(r.stats, r.ladder.fractions(), methods[m]);
       errors[static_cast<std::size_t>(m)].push_back(std::abs(e.log_z.back() - exact));
       previous_value[static_cast<std::size_t>(m)] = last_value[static_cast<std::size_t>(m)];
       last_value[static_cast<std::size_t>(m)] = e.log_z.back();

@@ -83,7 +83,7 @@ TEST(RtsRbm, EveryLevelWithinErrorOfEnumeration) {
   const Eigen::VectorXd a0 = tiny_base().logits;
   const double log_z_1 = logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, 0.0));
   for (std::size_t k = 1; k < levels; ++k) {
-    const double exact = logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, ladder.beta(k))) - log_z_1;
+    const double exact = logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, ladder.fraction(k))) - log_z_1;
     const double se = rts.std_error[k];
     ASSERT_TRUE(std::isfinite(se)) << k;
     EXPECT_LT(se, 0.05) << k;  // target fixed in advance
@@ -110,9 +110,9 @@ TEST(RtsRbm, MarginalPathEveryEstimatorAgainstEnumeration) {
   const logz::TemperingStats stats =
       temper<logz::RbmGibbs<double>, logz::RbmMarginalVisiblePath<double>>(
           logz::RbmGibbs<double>(1), 2, levels, 3000, {}, &init, true);
-  ASSERT_FALSE(stats.linear_in_beta);
+  ASSERT_FALSE(stats.linear_in_t);
   const logz::TemperingLadder ladder(logz::linear_schedule(levels - 1));
-  const auto betas = ladder.betas();
+  const auto betas = ladder.fractions();
   const double exact = exact_level(1.0);
   // The trapezoid rule on the exact integrand d log Z_t / dt (central differences of the
   // enumerated log Z, error ~1e-9): what TI converges to, whose distance from `exact` is the

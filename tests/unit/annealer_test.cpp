@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
 
@@ -57,8 +58,8 @@ TEST(Annealer, ReverseWorkFromAGroundStateQuench) {
   const logz::SpinFlipMetropolis kernel(logz::SiteOrder::random, 10);
   logz::AnnealOptions o;
   o.num_paths = 3;
-  auto start = [&](logz::SpinBatch& b, const logz::ChunkRange& c) {
-    model.ground_state(b, logz::BatchRandom{1, logz::Purpose::reverse_start, 0, c.begin});
+  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) {
+    model.ground_state(b, streams.random(0));
   };
   const auto w = logz::anneal_reverse(model, kernel, logz::linear_schedule(1), start, o);
   for (double x : w.works) EXPECT_DOUBLE_EQ(x, 0.5 * 32.0);
@@ -92,3 +93,77 @@ TEST(Annealer, NonFiniteWorkIsReportedWithItsPlace) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------- the one-step transition
+
+namespace logz_step_test {
+
+const logz::IsingModel model(5, 5, 1.0, 0.6);
+const logz::HeatBath kernel(logz::SiteOrder::checkerboard, 1);  // not reversible: reversed() matters
+
+logz::AnnealOptions one_chunk(std::size_t n) {
+  logz::AnnealOptions o;
+  o.num_paths = n;
+  o.chunk_size = n;
+  o.seed = 41;
+  o.threads = 1;
+  return o;
+}
+
+}  // namespace logz_step_test
+
+TEST(AnnealStep, AHandWrittenForwardLoopIsTheDriver) {
+  using namespace logz_step_test;
+  const auto schedule = logz::linear_schedule(12);
+  const auto w = logz::anneal_forward(model, kernel, schedule, one_chunk(6));
+  // The driver's stream addresses (random/philox.hpp): base draws, then the kernel at k.
+  auto batch = model.make_batch(6);
+  model.sample_base(batch, logz::BatchRandom{41, logz::Purpose::base_sample, 0, 0});
+  auto state = logz::anneal_init(model, std::move(batch));
+  EXPECT_EQ(state.t, 0.0);
+  for (std::size_t k = 1; k < schedule.size(); ++k)
+    logz::anneal_step(model, kernel, state, schedule[k],
+                      logz::BatchRandom{41, logz::Purpose::forward_kernel, static_cast<std::uint32_t>(k), 0});
+  EXPECT_EQ(state.work, w.works);
+  EXPECT_EQ(state.t, 1.0);
+  EXPECT_EQ(state.steps, schedule.num_steps());
+}
+
+TEST(AnnealStep, AHandWrittenReverseLoopIsTheDriver) {
+  using namespace logz_step_test;
+  const auto schedule = logz::linear_schedule(9);
+  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) { model.ground_state(b, streams.random(0)); };
+  const auto w = logz::anneal_reverse(model, kernel, schedule, start, one_chunk(5));
+  auto batch = model.make_batch(5);
+  start(batch, logz::ChunkStreams(41, logz::Purpose::reverse_start, logz::chunk_range(0, 5, 5)));
+  auto state = logz::anneal_init(model, std::move(batch), logz::Direction::reverse);
+  EXPECT_EQ(state.t, 1.0);
+  const auto reverse_kernel = kernel.reversed();
+  for (std::size_t k = schedule.num_steps(); k-- > 0;)
+    logz::anneal_step(model, reverse_kernel, state, schedule[k],
+                      logz::BatchRandom{41, logz::Purpose::reverse_kernel, static_cast<std::uint32_t>(k), 0});
+  EXPECT_EQ(state.work, w.works);
+  // The forward kernel in reverse gives other works: the driver did apply the reversal.
+  auto other = model.make_batch(5);
+  start(other, logz::ChunkStreams(41, logz::Purpose::reverse_start, logz::chunk_range(0, 5, 5)));
+  auto unreversed = logz::anneal_init(model, std::move(other), logz::Direction::reverse);
+  for (std::size_t k = schedule.num_steps(); k-- > 0;)
+    logz::anneal_step(model, kernel, unreversed, schedule[k],
+                      logz::BatchRandom{41, logz::Purpose::reverse_kernel, static_cast<std::uint32_t>(k), 0});
+  EXPECT_NE(unreversed.work, w.works);
+}
+
+TEST(AnnealStep, NoKernelMoveAtTheEndOfThePath) {
+  using namespace logz_step_test;
+  auto batch = model.make_batch(3);
+  model.sample_base(batch, logz::BatchRandom{2, logz::Purpose::base_sample, 0, 0});
+  auto state = logz::anneal_init(model, std::move(batch));
+  const auto moved = logz::anneal_step(model, kernel, state, 0.5, logz::BatchRandom{2, logz::Purpose::test, 1, 0});
+  EXPECT_EQ(moved.attempted, 3u * 25u);
+  const auto before = state.trace;
+  const auto last = logz::anneal_step(model, kernel, state, 1.0, logz::BatchRandom{2, logz::Purpose::test, 2, 0});
+  EXPECT_EQ(last.attempted, 0u);
+  EXPECT_EQ(state.trace, before);  // the states did not change
+  // The last increment, (1 - 0.5) beta E(x), is taken at the states the first step left.
+  for (std::size_t p = 0; p < 3; ++p) EXPECT_DOUBLE_EQ(state.increment[p], 0.5 * 0.6 * before[p]);
+}

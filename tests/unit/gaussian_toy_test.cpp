@@ -270,7 +270,7 @@ TEST(GaussianToyMarginals, JarzynskiHoldsExactlyInBothDirections) {
   cases.emplace_back(GaussianToySpec{-3, 0.5, 4, 2.5, 0.0, 0.7, 3}, logz::sigmoid_schedule(30));
   cases.emplace_back(GaussianToySpec{1, 1, 1, 1, 0.5, 0.5, 1}, logz::linear_schedule(3));
   for (const auto& [spec, schedule] : cases) {
-    const auto r = logz::exact::gaussian_toy_marginals(spec, schedule.betas());
+    const auto r = logz::exact::gaussian_toy_marginals(spec, schedule.fractions());
     const double log_z = std::log(spec.sigma_end / spec.sigma_start);
     EXPECT_NEAR(r.log_z, log_z, 1e-14);
     EXPECT_NEAR(r.forward_work.log_mean_exp, log_z, 1e-10);
@@ -286,7 +286,7 @@ TEST(GaussianToyMarginals, OneStepMatchesHandDerivedMoments) {
   // E = a (100 + 400) + 20 b + c = 249.5, Var = 2 a^2 100^2 + (2 a 20 + b)^2 100 = 44900.5.
   // W_r = (y - 20)^2/200 - y^2/2, y ~ N(0, 1): E = -0.495 + 2, Var = 2 (0.495)^2 + 0.2^2.
   const auto schedule = logz::linear_schedule(1);
-  const auto r = logz::exact::gaussian_toy_marginals(paper_spec(1), schedule.betas());
+  const auto r = logz::exact::gaussian_toy_marginals(paper_spec(1), schedule.fractions());
   EXPECT_NEAR(r.forward_work.mean, 249.5, 1e-10);
   EXPECT_NEAR(r.forward_work.variance, 44900.5, 1e-8);
   EXPECT_NEAR(r.reverse_work.mean, 1.505, 1e-12);
@@ -315,7 +315,7 @@ TEST(GaussianToyMarginals, LimitsOfTau) {
   // tau = 0: every kernel draws exactly, q_k = p_k, and the forward work is a sum of
   // independent terms with E[W_f] = sum_k KL(p_{k-1} || p_k) - log(Z_K / Z_0).
   const GaussianToySpec fresh{20, 10, 0, 1, 0.0, 0.0, 1};
-  const auto r = logz::exact::gaussian_toy_marginals(fresh, schedule.betas());
+  const auto r = logz::exact::gaussian_toy_marginals(fresh, schedule.fractions());
   const Ends e;
   double kl_sum = 0;
   for (std::size_t k = 1; k < schedule.size(); ++k) {
@@ -331,8 +331,8 @@ TEST(GaussianToyMarginals, LimitsOfTau) {
   EXPECT_NEAR(r.forward_work.mean, kl_sum + std::log(10.0), 1e-9);
   // tau = 1: nothing moves, so the works telescope to the one-step works.
   const GaussianToySpec frozen{20, 10, 0, 1, 1.0, 1.0, 3};
-  const auto f = logz::exact::gaussian_toy_marginals(frozen, schedule.betas());
-  const auto one = logz::exact::gaussian_toy_marginals(frozen, logz::linear_schedule(1).betas());
+  const auto f = logz::exact::gaussian_toy_marginals(frozen, schedule.fractions());
+  const auto one = logz::exact::gaussian_toy_marginals(frozen, logz::linear_schedule(1).fractions());
   EXPECT_NEAR(f.forward_work.mean, one.forward_work.mean, 1e-9);
   EXPECT_NEAR(f.forward_work.variance, one.forward_work.variance, 1e-6);
   EXPECT_NEAR(f.reverse_work.mean, one.reverse_work.mean, 1e-12);
@@ -344,7 +344,7 @@ TEST(GaussianToyMarginals, WorkVarianceMatchesTheFullCovariance) {
   // AR recursion), against the O(K) recursion of the oracle.
   const GaussianToySpec spec{5, 3, -2, 0.5, 0.4, 0.8, 2};
   const auto schedule = logz::sigmoid_schedule(6);
-  const auto r = logz::exact::gaussian_toy_marginals(spec, schedule.betas());
+  const auto r = logz::exact::gaussian_toy_marginals(spec, schedule.fractions());
   const Ends e{5, 3, -2, 0.5};
   const std::size_t K = schedule.num_steps();
   std::vector<double> m(K), v(K), rho(K + 1, 1.0);
@@ -391,7 +391,7 @@ TEST(GaussianToyMarginals, SimulatedMarginalsMatchThePropagation) {
                           spec.tau_start, spec.tau_end);
   const GaussianAutoregressive kernel(steps);
   const auto schedule = logz::geometric_schedule(10, 3e-3);
-  const auto r = logz::exact::gaussian_toy_marginals(spec, schedule.betas());
+  const auto r = logz::exact::gaussian_toy_marginals(spec, schedule.fractions());
   const std::size_t K = schedule.num_steps();
 
   GaussianBatch batch(n);
@@ -428,13 +428,13 @@ TEST(GaussianToyMarginals, RejectsBadInput) {
   EXPECT_THROW(logz::exact::gaussian_toy_marginals(spec, not_rising), logz::InvalidArgument);
   GaussianToySpec bad = spec;
   bad.sigma_end = 0;
-  EXPECT_THROW(logz::exact::gaussian_toy_marginals(bad, logz::linear_schedule(2).betas()),
+  EXPECT_THROW(logz::exact::gaussian_toy_marginals(bad, logz::linear_schedule(2).fractions()),
                logz::InvalidArgument);
   bad = spec;
   bad.steps_per_temperature = 0;
-  EXPECT_THROW(logz::exact::gaussian_toy_marginals(bad, logz::linear_schedule(2).betas()),
+  EXPECT_THROW(logz::exact::gaussian_toy_marginals(bad, logz::linear_schedule(2).fractions()),
                logz::InvalidArgument);
-  EXPECT_THROW(logz::exact::gaussian_toy_log_work_moment(spec, logz::linear_schedule(2).betas(),
+  EXPECT_THROW(logz::exact::gaussian_toy_log_work_moment(spec, logz::linear_schedule(2).fractions(),
                                                          logz::Direction::forward, 0.0),
                logz::InvalidArgument);
 }

@@ -91,14 +91,14 @@ ChiSquare ising_chi_square(const Kernel& kernel, double beta_sample, double beta
   const auto draws = exact_draws(l, beta_sample, kDraws, seed);
   logz::SpinBatch batch(kDraws, l.sites());
   for (long i = 0; i < kDraws; ++i) {
-    for (int j = 0; j < l.sites(); ++j) batch.spins(i)[j] = l.value(draws[i], j) ? 1 : -1;
-    batch.bond_sum(i) = model.bond_sum(batch.spins(i));
+    for (int j = 0; j < l.sites(); ++j) batch.sites(i)[j] = l.value(draws[i], j) ? 1 : -1;
+    batch.bond_sum(i) = model.bond_sum(batch.sites(i));
   }
   kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
   std::vector<long> counts(l.states(), 0);
   for (long i = 0; i < kDraws; ++i) {
     int s = 0;
-    for (int j = l.sites() - 1; j >= 0; --j) s = 2 * s + (batch.spins(i)[j] > 0);
+    for (int j = l.sites() - 1; j >= 0; --j) s = 2 * s + (batch.sites(i)[j] > 0);
     ++counts[s];
     // The kernel keeps the bond sum up to date.
     if (batch.bond_sum(i) != l.bond_sum(s)) {
@@ -119,17 +119,17 @@ ChiSquare potts_chi_square(const Kernel& kernel, const Lattice& l, double beta_s
   logz::PottsBatch batch(kDraws, l.sites());
   for (long i = 0; i < kDraws; ++i) {
     for (int j = 0; j < l.sites(); ++j)
-      batch.colours(i)[j] = static_cast<std::uint8_t>(l.value(draws[i], j));
-    batch.equal_bonds(i) = model.equal_bonds(batch.colours(i));
+      batch.sites(i)[j] = static_cast<std::uint8_t>(l.value(draws[i], j));
+    batch.bond_sum(i) = model.equal_bonds(batch.sites(i));
   }
   kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
   std::vector<long> counts(l.states(), 0);
   for (long i = 0; i < kDraws; ++i) {
     int s = 0;
-    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.colours(i)[j];
+    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.sites(i)[j];
     ++counts[s];
-    if (batch.equal_bonds(i) != l.bond_sum(s)) {
-      ADD_FAILURE() << "equal bonds " << batch.equal_bonds(i) << " vs " << l.bond_sum(s);
+    if (batch.bond_sum(i) != l.bond_sum(s)) {
+      ADD_FAILURE() << "equal bonds " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
       break;
     }
   }

@@ -253,8 +253,8 @@ TEST(Annealing, HaisWorksAreBitwiseEqualForAnyThreadCount) {
     o.threads = threads;
     const Works w = anneal_forward(path, Hais(0.2, Hais::half_life_refresh(0.2, 1)), linear_schedule(40), o);
     const Works r = anneal_reverse(path, RandomWalkMetropolis(0.3), linear_schedule(40),
-                                   [&](ContinuousBatch& b, const ChunkRange& c) {
-                                     path.sample_base(b, BatchRandom{5, Purpose::reverse_start, 0, c.begin});
+                                   [&](ContinuousBatch& b, const ChunkStreams& streams) {
+                                     path.sample_base(b, streams.random(0));
                                    }, o);
     std::vector<double> all = w.works;
     all.insert(all.end(), r.works.begin(), r.works.end());

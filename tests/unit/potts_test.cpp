@@ -70,9 +70,9 @@ TEST(PottsModel, EqualBondsCountEveryRightAndDownBond) {
     auto batch = model.make_batch(20);
     model.sample_base(batch, logz::BatchRandom{3, logz::Purpose::base_sample, 0, 0});
     for (std::size_t p = 0; p < batch.num_particles(); ++p) {
-      const auto x = to_vector(batch.colours(p), model.num_sites());
-      EXPECT_EQ(batch.equal_bonds(p), literal_equal_bonds(x, rows, cols)) << rows << "x" << cols;
-      EXPECT_EQ(model.equal_bonds(batch.colours(p)), literal_equal_bonds(x, rows, cols));
+      const auto x = to_vector(batch.sites(p), model.num_sites());
+      EXPECT_EQ(batch.bond_sum(p), literal_equal_bonds(x, rows, cols)) << rows << "x" << cols;
+      EXPECT_EQ(model.equal_bonds(batch.sites(p)), literal_equal_bonds(x, rows, cols));
       for (int v : x) EXPECT_LT(v, 3);
     }
   }
@@ -87,7 +87,7 @@ TEST(PottsModel, BaseIsUniform) {
   model.sample_base(batch, logz::BatchRandom{9, logz::Purpose::base_sample, 0, 0});
   std::vector<long> count(7, 0);
   for (std::size_t p = 0; p < batch.num_particles(); ++p)
-    for (int i = 0; i < 25; ++i) ++count[batch.colours(p)[i]];
+    for (int i = 0; i < 25; ++i) ++count[batch.sites(p)[i]];
   const double n = 4000 * 25, mean = n / 7, sd = std::sqrt(n / 7 * 6 / 7);
   for (long c : count) EXPECT_NEAR(c, mean, 5 * sd);
 }
@@ -99,9 +99,9 @@ TEST(PottsModel, GroundStatesAndWorks) {
   std::vector<double> out(5);
   ferro.trace_energy(batch, out);
   for (std::size_t p = 0; p < 5; ++p) {
-    EXPECT_EQ(batch.equal_bonds(p), 24);
+    EXPECT_EQ(batch.bond_sum(p), 24);
     EXPECT_DOUBLE_EQ(out[p], -48.0);
-    for (int i = 1; i < 12; ++i) EXPECT_EQ(batch.colours(p)[i], batch.colours(p)[0]);
+    for (int i = 1; i < 12; ++i) EXPECT_EQ(batch.sites(p)[i], batch.sites(p)[0]);
   }
   // Tempered energies t beta E: the increment from t = 0.25 to 0.75 is 0.5 * 0.5 * E.
   ferro.work_increment(0.25, 0.75, batch, out);
@@ -111,8 +111,8 @@ TEST(PottsModel, GroundStatesAndWorks) {
   auto b2 = anti.make_batch(6);
   anti.ground_state(b2, logz::BatchRandom{2, logz::Purpose::reverse_start, 0, 0});
   for (std::size_t p = 0; p < 6; ++p) {
-    EXPECT_EQ(b2.equal_bonds(p), 0);
-    EXPECT_EQ(literal_equal_bonds(to_vector(b2.colours(p), 24), 4, 6), 0);
+    EXPECT_EQ(b2.bond_sum(p), 0);
+    EXPECT_EQ(literal_equal_bonds(to_vector(b2.sites(p), 24), 4, 6), 0);
   }
 }
 
@@ -149,8 +149,8 @@ void check_kernel_bookkeeping(const Kernel& kernel, int rows, int cols, int q, d
     EXPECT_LE(info.accepted, info.attempted);
     total += info;
     for (std::size_t p = 0; p < batch.num_particles(); ++p) {
-      const auto x = to_vector(batch.colours(p), model.num_sites());
-      ASSERT_EQ(batch.equal_bonds(p), literal_equal_bonds(x, rows, cols))
+      const auto x = to_vector(batch.sites(p), model.num_sites());
+      ASSERT_EQ(batch.bond_sum(p), literal_equal_bonds(x, rows, cols))
           << rows << "x" << cols << " q " << q << " K " << k;
       for (int v : x) ASSERT_LT(v, q);
     }

@@ -50,14 +50,14 @@ std::vector<long> run_kernel(const logz::SpinFlipMetropolis& kernel, double beta
     const double u = rng.uniform() * acc;
     int s = static_cast<int>(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
     s = std::min(s, kStates - 1);
-    for (int j = 0; j < kSites; ++j) batch.spins(i)[j] = (s >> j) & 1 ? 1 : -1;
-    batch.bond_sum(i) = model.bond_sum(batch.spins(i));
+    for (int j = 0; j < kSites; ++j) batch.sites(i)[j] = (s >> j) & 1 ? 1 : -1;
+    batch.bond_sum(i) = model.bond_sum(batch.sites(i));
   }
   kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
   std::vector<long> counts(kStates, 0);
   for (long i = 0; i < n; ++i) {
     int s = 0;
-    for (int j = 0; j < kSites; ++j) s |= (batch.spins(i)[j] > 0) << j;
+    for (int j = 0; j < kSites; ++j) s |= (batch.sites(i)[j] > 0) << j;
     ++counts[s];
     // The kernel keeps the bond sum up to date.
     EXPECT_EQ(batch.bond_sum(i), test_bond_sum(s));
@@ -104,7 +104,7 @@ TEST(SpinFlipMetropolis, AcceptanceCountsAreConsistent) {
   const auto info = sweep.step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 2, 0});
   EXPECT_EQ(info.attempted, 3u * 2u * 16u);
   EXPECT_LE(info.accepted, info.attempted);
-  for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.spins(p)));
+  for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.sites(p)));
 }
 
 TEST(SpinFlipMetropolis, BondSumStaysExactOnNarrowTori) {
@@ -117,7 +117,7 @@ TEST(SpinFlipMetropolis, BondSumStaysExactOnNarrowTori) {
       const logz::SpinFlipMetropolis kernel(order, 50);
       kernel.step(model.at(1.0), batch, logz::BatchRandom{9, logz::Purpose::forward_kernel, 1, 0});
       for (std::size_t p = 0; p < 4; ++p)
-        EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.spins(p))) << rows << "x" << cols;
+        EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.sites(p))) << rows << "x" << cols;
     }
   }
 }

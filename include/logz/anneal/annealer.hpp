@@ -1,36 +1,32 @@
-// The annealing driver: moves chunks of particles along a schedule, forward
-// from exact base samples or in reverse from (approximate) target samples,
-// and records works and traces (anneal/works.hpp).
+// The annealing driver: moves chunks of particles along a schedule, forward from exact base
+// samples or in reverse from (approximate) target samples, one anneal_step per temperature
+// (anneal/anneal_step.hpp), and records works and traces (anneal/works.hpp).
 //
-// A Path (a model with its base) provides
-//   Batch make_batch(n); sample_base(Batch&, BatchRandom);
-//   work_increment(t_from, t_to, const Batch&, span<double>);  // U_to(x) - U_from(x)
-//   trace_energy(const Batch&, span<double>);  at(t) -> the target a kernel steps on.
-// A path whose U_t is linear in t and whose trace energy is the slope dU_t/dt may
-// declare `static constexpr bool trace_is_slope = true`: the driver then forms each
-// work increment from the trace it has just taken of the same state (the same
-// product work_increment would compute), which saves a pass over the particles.
-// A Kernel provides KernelInfo step(target, Batch&, BatchRandom) and, if it is
-// not reversible, reversed() (the time reversal that reverse runs apply).
-// Chunks are fixed by num_paths and chunk_size; every particle draws from its
-// own Philox stream; per-chunk sums are reduced in chunk order. Hence the same
-// seed gives bitwise-identical results for any thread count.
+// Paths and kernels are those of core/annealing_path.hpp and core/kernel_for.hpp; a kernel
+// that is not reversible offers reversed(), the time reversal that reverse runs apply, so that
+// reverse works satisfy Crooks' theorem exactly. Chunks are fixed by num_paths and chunk_size
+// (parallel/run_chunks.hpp); every particle draws from its own Philox streams (forward: base
+// draws (base_sample, step 0), the kernel at temperature k (forward_kernel, step k); reverse:
+// the start (reverse_start, substreams of ChunkStreams), the kernel at temperature k
+// (reverse_kernel, step k)); per-chunk sums are reduced in chunk order. Hence the same seed
+// gives bitwise-identical results for any thread count.
 #pragma once
 
-#include <atomic>
-#include <cmath>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
-#include <string>
+#include <utility>
 #include <vector>
 
+#include "logz/anneal/anneal_step.hpp"
 #include "logz/anneal/works.hpp"
-#include "logz/core/error.hpp"
-#include "logz/core/estimate.hpp"
-#include "logz/parallel/parallel_for.hpp"
+#include "logz/core/annealing_path.hpp"
+#include "logz/core/kernel_for.hpp"
+#include "logz/parallel/run_chunks.hpp"
 #include "logz/paths/schedule.hpp"
+#include "logz/random/chunk_streams.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -40,140 +36,100 @@ struct AnnealOptions {
   std::uint64_t seed = 0;
   int threads = 0;             // 0 = all hardware threads
   std::size_t chunk_size = 8;  // particles per chunk (fixes the reduction order)
-  // Called by worker threads after each chunk with (chunks done, chunks in all).
-  std::function<void(std::size_t, std::size_t)> progress;
+  ChunkProgress progress;      // after each chunk: (chunks done, chunks in all)
 };
 
 namespace detail {
 
+// Per temperature sums of one chunk (or, added in chunk order, of all chunks).
 struct ChunkTrace {
   std::vector<double> energy_sum;
   std::vector<std::uint64_t> attempted, accepted;
   explicit ChunkTrace(std::size_t n) : energy_sum(n, 0.0), attempted(n, 0), accepted(n, 0) {}
+  void add_energies(std::size_t k, std::span<const double> energies) {
+    for (double e : energies) energy_sum[k] += e;
+  }
+  void add(const ChunkTrace& other);
 };
 
-template <class Path>
-inline constexpr bool trace_is_slope = [] {
-  if constexpr (requires { Path::trace_is_slope; })
-    return static_cast<bool>(Path::trace_is_slope);
-  else
-    return false;
-}();
+// The works of all paths (in path order) and the sums of all chunks -> Works; the direction's
+// end temperature has no equilibrated state, so its mean energy is NaN.
+Works make_works(Direction d, std::span<const double> fractions, const ChunkTrace& sums,
+                 std::vector<double> works, std::size_t num_paths);
 
-// U_to(x) - U_from(x) of every particle; `trace` holds the trace energies of the same states.
-template <class Path, class Batch>
-void work_increment(const Path& path, double t_from, double t_to, const Batch& batch,
-                    std::span<const double> trace, std::span<double> out) {
-  if constexpr (trace_is_slope<Path>) {
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = trace[i] * (t_to - t_from);
-  } else {
-    path.work_increment(t_from, t_to, batch, out);
+// One implementation for both directions: start(batch, chunk) puts the chunk's particles at
+// the direction's first temperature; the kernel is applied as given.
+template <class Path, class Kernel, class Start>
+Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, const AnnealOptions& options,
+             Direction direction, const Start& start, std::vector<typename Path::Batch>* final_states) {
+  using Batch = typename Path::Batch;
+  const auto fractions = schedule.fractions();
+  const std::size_t last = fractions.size() - 1;
+  const bool forward = direction == Direction::forward;
+  // Schedule index of the j-th temperature visited.
+  auto index = [&](std::size_t j) { return forward ? j : last - j; };
+  const Purpose kernel_purpose = forward ? Purpose::forward_kernel : Purpose::reverse_kernel;
+  struct ChunkRun {
+    ChunkTrace trace;
+    std::vector<double> works;
+    std::optional<Batch> final_state;
+  };
+  auto runs = run_chunks(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
+    ChunkRun run{ChunkTrace(fractions.size()), {}, {}};
+    Batch batch = path.make_batch(c.size());
+    start(batch, c);
+    auto state = anneal_init(path, std::move(batch), direction, c.begin);
+    run.trace.add_energies(index(0), state.trace);
+    for (std::size_t j = 1; j <= last; ++j) {
+      const std::size_t k = index(j);
+      const auto info = anneal_step(path, kernel, state, fractions[k],
+                                    BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
+      if (j == last) break;  // no transition at the end of the path
+      run.trace.attempted[k] += info.attempted;
+      run.trace.accepted[k] += info.accepted;
+      run.trace.add_energies(k, state.trace);
+    }
+    run.works = std::move(state.work);
+    if (final_states) run.final_state.emplace(std::move(state.batch));
+    return run;
+  }, options.progress);
+  ChunkTrace sums(fractions.size());
+  std::vector<double> works;
+  works.reserve(options.num_paths);
+  if (final_states) final_states->clear();
+  for (ChunkRun& r : runs) {  // chunk order: deterministic sums
+    sums.add(r.trace);
+    works.insert(works.end(), r.works.begin(), r.works.end());
+    if (final_states) final_states->push_back(std::move(*r.final_state));
   }
+  return make_works(direction, fractions, sums, std::move(works), options.num_paths);
 }
-
-template <class Kernel>
-auto reversal_of(const Kernel& kernel) {
-  if constexpr (requires { kernel.reversed(); })
-    return kernel.reversed();
-  else
-    return kernel;
-}
-
-[[noreturn]] void fail_non_finite_work(Direction d, std::size_t particle, std::size_t k,
-                                       double t, double increment);
-
-// Adds the traces of all chunks in chunk order and writes the per-path works.
-Works reduce_chunks(Direction d, std::span<const double> betas, const std::vector<ChunkTrace>& traces,
-                    std::vector<double> works, std::size_t num_paths);
 
 }  // namespace detail
 
 // Forward annealing from exact base samples. If final_states is given it
 // receives every chunk's particles at the end (for resampled reverse starts).
-template <class Path, class Kernel>
+template <AnnealingPath Path, KernelFor<Path> Kernel>
 Works anneal_forward(const Path& path, const Kernel& kernel, const Schedule& schedule,
                      const AnnealOptions& options,
                      std::vector<typename Path::Batch>* final_states = nullptr) {
-  const auto betas = schedule.betas();
-  const std::size_t num_k = betas.size(), n_chunks = num_chunks(options.num_paths, options.chunk_size);
-  std::vector<double> works(options.num_paths, 0.0);
-  std::vector<detail::ChunkTrace> traces(n_chunks, detail::ChunkTrace(num_k));
-  std::vector<std::optional<typename Path::Batch>> finals(final_states ? n_chunks : 0);
-  std::atomic<std::size_t> done{0};
-  parallel_for_chunks(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
-    auto batch = path.make_batch(c.size());
-    auto& trace = traces[c.index];
-    std::vector<double> buf(c.size()), energy(c.size());
+  auto base = [&](typename Path::Batch& batch, const ChunkRange& c) {
     path.sample_base(batch, BatchRandom{options.seed, Purpose::base_sample, 0, c.begin});
-    path.trace_energy(batch, energy);
-    for (double e : energy) trace.energy_sum[0] += e;
-    for (std::size_t k = 1; k < num_k; ++k) {
-      detail::work_increment(path, betas[k - 1], betas[k], batch, energy, buf);
-      for (std::size_t i = 0; i < c.size(); ++i) {
-        if (!std::isfinite(buf[i]))
-          detail::fail_non_finite_work(Direction::forward, c.begin + i, k, betas[k], buf[i]);
-        works[c.begin + i] += buf[i];
-      }
-      if (k + 1 == num_k) break;  // no transition is needed at the target
-      const auto info = kernel.step(path.at(betas[k]), batch,
-                                    BatchRandom{options.seed, Purpose::forward_kernel,
-                                                static_cast<std::uint32_t>(k), c.begin});
-      trace.attempted[k] += info.attempted;
-      trace.accepted[k] += info.accepted;
-      path.trace_energy(batch, energy);
-      for (double e : energy) trace.energy_sum[k] += e;
-    }
-    if (final_states) finals[c.index].emplace(std::move(batch));
-    if (options.progress) options.progress(++done, n_chunks);
-  });
-  if (final_states) {
-    final_states->clear();
-    for (auto& f : finals) final_states->push_back(std::move(*f));
-  }
-  Works w = detail::reduce_chunks(Direction::forward, betas, traces, std::move(works), options.num_paths);
-  w.mean_energy.back() = kNaN;  // forward runs leave no equilibrated state at the target
-  return w;
+  };
+  return detail::anneal(path, kernel, schedule, options, Direction::forward, base, final_states);
 }
 
-// Reverse annealing. start(batch, chunk) fills the batch with (approximate)
-// samples of the target for the particles of that chunk.
-template <class Path, class Kernel, class Start>
+// Reverse annealing with the kernel's time reversal. start(batch, streams) fills the batch
+// with (approximate) samples of the target for the particles streams.range(), drawing from
+// streams.random(0), streams.random(1), ...
+template <AnnealingPath Path, KernelFor<Path> Kernel, class Start>
+  requires std::invocable<const Start&, typename Path::Batch&, const ChunkStreams&>
 Works anneal_reverse(const Path& path, const Kernel& kernel, const Schedule& schedule,
                      const Start& start, const AnnealOptions& options) {
-  const auto betas = schedule.betas();
-  const std::size_t num_k = betas.size(), n_chunks = num_chunks(options.num_paths, options.chunk_size);
-  const auto reverse_kernel = detail::reversal_of(kernel);
-  std::vector<double> works(options.num_paths, 0.0);
-  std::vector<detail::ChunkTrace> traces(n_chunks, detail::ChunkTrace(num_k));
-  std::atomic<std::size_t> done{0};
-  parallel_for_chunks(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
-    auto batch = path.make_batch(c.size());
-    auto& trace = traces[c.index];
-    std::vector<double> buf(c.size()), energy(c.size());
-    start(batch, c);
-    path.trace_energy(batch, energy);
-    for (double e : energy) trace.energy_sum[num_k - 1] += e;
-    for (std::size_t k = num_k - 1; k >= 1; --k) {
-      detail::work_increment(path, betas[k], betas[k - 1], batch, energy, buf);
-      for (std::size_t i = 0; i < c.size(); ++i) {
-        if (!std::isfinite(buf[i]))
-          detail::fail_non_finite_work(Direction::reverse, c.begin + i, k, betas[k], buf[i]);
-        works[c.begin + i] += buf[i];
-      }
-      if (k == 1) break;  // no transition is needed at the base
-      const auto info = reverse_kernel.step(path.at(betas[k - 1]), batch,
-                                            BatchRandom{options.seed, Purpose::reverse_kernel,
-                                                        static_cast<std::uint32_t>(k - 1), c.begin});
-      trace.attempted[k - 1] += info.attempted;
-      trace.accepted[k - 1] += info.accepted;
-      path.trace_energy(batch, energy);
-      for (double e : energy) trace.energy_sum[k - 1] += e;
-    }
-    if (options.progress) options.progress(++done, n_chunks);
-  });
-  Works w = detail::reduce_chunks(Direction::reverse, betas, traces, std::move(works), options.num_paths);
-  w.mean_energy.front() = kNaN;  // reverse runs leave no equilibrated state at the base
-  return w;
+  auto from_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
+    start(batch, ChunkStreams(options.seed, Purpose::reverse_start, c));
+  };
+  return detail::anneal(path, reversal_of(kernel), schedule, options, Direction::reverse, from_start, nullptr);
 }
 
 }  // namespace logz

@@ -21,7 +21,7 @@ std::string to_string(Direction d);
 struct Works {
   Direction direction = Direction::forward;
   std::vector<double> works;        // one per path
-  std::vector<double> betas;        // the schedule (path fractions 0..1), K + 1 values
+  std::vector<double> fractions;    // the schedule: path fractions t_0 = 0 .. t_K = 1
   std::vector<double> mean_energy;  // per temperature; NaN where this direction has no state
   std::vector<double> acceptance;   // per temperature; NaN where no kernel ran
 };

@@ -23,15 +23,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
-#include "logz/parallel/parallel_for.hpp"
+#include "logz/parallel/run_chunks.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -44,7 +42,7 @@ struct GroundStateIntegrationOptions {
   std::size_t start_steps = 100;         // kernel applications at beta_max from the ground state
   std::size_t equilibration_steps = 10;  // kernel applications at each grid point before measuring
   std::size_t measurement_steps = 100;   // kernel applications measured at each grid point
-  std::function<void(std::size_t, std::size_t)> progress;  // (chunks done, chunks in all)
+  ChunkProgress progress;
 };
 
 struct GroundStateIntegration {
@@ -94,11 +92,9 @@ GroundStateIntegration ground_state_integration(const Path& path, const Kernel& 
     fail_argument("ground_state_integration", "options.num_chains", "at least 2 chains (for an error bar)");
   if (o.measurement_steps < 1)
     fail_argument("ground_state_integration", "options.measurement_steps", "at least 1");
-  const std::size_t n = betas.size(), chunks = num_chunks(o.num_chains, o.chunk_size);
+  const std::size_t n = betas.size();
   std::vector<std::vector<double>> means(o.num_chains, std::vector<double>(n, 0.0));
-  std::size_t done = 0;
-  std::mutex progress_mutex;
-  parallel_for_chunks(o.num_chains, o.chunk_size, o.threads, [&](const ChunkRange& c) {
+  run_chunks(o.num_chains, o.chunk_size, o.threads, [&](const ChunkRange& c) {
     auto batch = path.make_batch(c.size());
     std::vector<double> e(c.size());
     ground_state(batch, BatchRandom{o.seed, Purpose::equilibrium, 0, c.begin});
@@ -122,11 +118,7 @@ GroundStateIntegration ground_state_integration(const Path& path, const Kernel& 
                                std::to_string(c.begin + i) + " at beta = " + std::to_string(betas[jj]));
       }
     }
-    if (o.progress) {
-      std::lock_guard lock(progress_mutex);
-      o.progress(++done, chunks);
-    }
-  });
+  }, o.progress);
   return summarise_ground_state_integration(betas, means, ground_energy, log_degeneracy, base_log_z);
 }
 

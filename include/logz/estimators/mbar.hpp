@@ -35,9 +35,9 @@ struct MbarResult {
 // u: K x N reduced energies (u(k, n) = u_k(x_n)); num_samples: N_k per state (sum = N).
 MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, const MbarOptions& options = {});
 
-// MBAR on recorded tempered samples: u_k(x_n) = -beta_k Delta_n, N_k = visits of
+// MBAR on recorded tempered samples: u_k(x_n) = -t_k Delta_n, N_k = visits of
 // level k (TemperingOptions::record_samples must have been on).
-LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> betas,
+LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> fractions,
                               const MbarOptions& options = {});
 
 }  // namespace logz

@@ -5,7 +5,7 @@
 // Errors: eq. 16 with Var[c_k], Cov[c_1, c_k] estimated from the spread between
 // independent chains (se_method "between_chains"); the bias approximation of
 // eq. 15 is reported beside it. All values are log(Z_k / Z_1) relative to the
-// base (level 1, beta = 0).
+// base (level 1, t = 0).
 #pragma once
 
 #include <span>
@@ -22,6 +22,9 @@ struct LadderEstimates {
   std::vector<double> std_error;  // per level (0 at k = 1 by construction, NaN if unknown)
   std::vector<double> bias;       // eq. 15 approximation (RTS), NaN otherwise
   Estimate last;                  // the target level K as an Estimate
+
+  // Fills `last` from level K (method, log_z, std_error) with how the error was estimated.
+  Estimate& summarise_last(const std::string& se_method);
 };
 
 LadderEstimates rts_ladder(const TemperingStats& stats, std::span<const double> log_z_hat,

@@ -49,7 +49,7 @@ struct WorkSummary {
 };
 
 struct GaussianToyMarginals {
-  std::vector<double> betas;              // t_0..t_K
+  std::vector<double> fractions;          // t_0..t_K
   std::vector<NormalMoments> stationary;  // p_k, k = 0..K
   // Forward state x_k after the kernel at t_k (x_0 ~ p_0); k = 0..K-1, [K] NaN (no kernel
   // runs at the target). These are the q_k of Eq. (10).
@@ -69,10 +69,10 @@ struct GaussianToyMarginals {
 // Throws InvalidArgument for a spec a GaussianToy would reject (sigmas > 0, taus in [0, 1],
 // finite means, steps >= 1) or a schedule that is not 0 = t_0 < ... < t_K = 1.
 GaussianToyMarginals gaussian_toy_marginals(const GaussianToySpec& spec,
-                                            std::span<const double> betas);
+                                            std::span<const double> fractions);
 
 // log E[exp(-lambda W)] of one direction's work for lambda > 0; +inf where it diverges.
-double gaussian_toy_log_work_moment(const GaussianToySpec& spec, std::span<const double> betas,
+double gaussian_toy_log_work_moment(const GaussianToySpec& spec, std::span<const double> fractions,
                                     Direction direction, double lambda);
 
 }  // namespace logz::exact

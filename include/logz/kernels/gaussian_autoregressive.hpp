@@ -8,6 +8,7 @@
 
 #include <cstddef>
 
+#include "logz/core/kernel_for.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/models/gaussian_toy.hpp"
 #include "logz/random/philox.hpp"
@@ -29,5 +30,7 @@ class GaussianAutoregressive {
  private:
   std::size_t steps_;
 };
+
+static_assert(KernelFor<GaussianAutoregressive, GaussianToy>);
 
 }  // namespace logz

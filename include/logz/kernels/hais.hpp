@@ -16,7 +16,11 @@
 
 #include <cmath>
 
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/levels_path.hpp"
 #include "logz/kernels/hmc.hpp"
+#include "logz/models/gaussian_base.hpp"
+#include "logz/paths/geometric_path.hpp"
 
 namespace logz {
 
@@ -65,5 +69,8 @@ class Hais {
   int leapfrog_steps_;
   bool refresh_first_;
 };
+
+static_assert(KernelFor<Hais, GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(uses_at_levels<GeometricPath<GaussianBase, GaussianBase>, Hais>);
 
 }  // namespace logz

@@ -13,7 +13,9 @@
 
 #include <cstddef>
 
+#include "logz/core/kernel_for.hpp"
 #include "logz/kernels/kernel_info.hpp"
+#include "logz/kernels/site_kernel.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/potts.hpp"
@@ -21,31 +23,16 @@
 
 namespace logz {
 
-class HeatBath {
+class HeatBath : public SiteKernel<HeatBath> {
  public:
-  // steps: single-site updates (random order) or full sweeps (checkerboard).
-  HeatBath(SiteOrder order, std::size_t steps, bool reversed = false);
+  using SiteKernel::SiteKernel;
 
   // Applies the kernel to every particle of the batch; particle p draws from
   // random.stream(p). Keeps each particle's bond sum / equal-bond count up to date.
   KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
   KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
-  // The time reversal of this kernel (the same kernel for random order).
-  HeatBath reversed() const { return HeatBath(order_, steps_, !reversed_); }
-  // A kernel of the same kind doing `steps` steps (for equilibration runs).
-  HeatBath with_steps(std::size_t steps) const { return HeatBath(order_, steps, reversed_); }
-  SiteOrder order() const { return order_; }
-  std::size_t steps() const { return steps_; }
-
- private:
-  // Calls update(i) for every site this kernel visits, in order, drawing random
-  // sites from rng in random order; returns the number of updates.
-  template <class Update>
-  std::uint64_t visit_sites(const TorusLattice& lattice, RandomStream& rng, Update&& update) const;
-
-  SiteOrder order_;
-  std::size_t steps_;
-  bool reversed_;
 };
+
+static_assert(KernelFor<HeatBath, IsingModel> && KernelFor<HeatBath, PottsModel>);
 
 }  // namespace logz

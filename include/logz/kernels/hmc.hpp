@@ -11,18 +11,36 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/levels_path.hpp"
 #include "logz/kernels/leapfrog.hpp"
 #include "logz/models/continuous_target.hpp"
+#include "logz/models/gaussian_base.hpp"
+#include "logz/paths/geometric_path.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
 namespace detail {
 
+// The Metropolis test of a proposal that takes the energy (U, or H for Hamiltonian moves) from
+// e0 to e1, with the uniform u: true to accept, with probability min(1, exp(e0 - e1)).
+// Proposals with a non-finite energy are rejected and counted.
+inline bool metropolis_accept(double u, double e0, double e1, ContinuousKernelInfo& info) {
+  if (!std::isfinite(e1)) {
+    ++info.non_finite;
+    return false;
+  }
+  info.sum_energy_error += e1 - e0;
+  if (!(std::log(u) < e0 - e1)) return false;
+  ++info.accepted;
+  return true;
+}
+
 // Leapfrog from (X, V), then a Metropolis accept on H per particle; an accepted particle
 // takes the end point with its momentum negated (the flip makes the proposal an
 // involution, hence detailed balance on (x, v)); a rejected one keeps (x, v). Every
-// particle draws one uniform from its stream. Proposals with a non-finite H are rejected.
+// particle draws one uniform from its stream.
 template <ContinuousTarget T>
 void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<RandomStream> streams,
                       double eps, int steps, ContinuousKernelInfo& info) {
@@ -36,13 +54,7 @@ void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<RandomStrea
     const double u = streams[static_cast<std::size_t>(p)].uniform();
     const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.V.col(p).squaredNorm();
     const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
-    if (!std::isfinite(h1)) {
-      ++info.non_finite;
-      continue;
-    }
-    info.sum_energy_error += h1 - h0;
-    if (std::log(u) < h0 - h1) {
-      ++info.accepted;
+    if (metropolis_accept(u, h0, h1, info)) {
       b.X.col(p) = b.proposal_X.col(p);
       b.V.col(p) = -b.proposal_V.col(p);
       b.parts.copy_column(b.proposal_parts, p, p);
@@ -85,5 +97,8 @@ class Hmc {
   double step_size_;
   int leapfrog_steps_;
 };
+
+static_assert(KernelFor<Hmc, GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(uses_at_levels<GeometricPath<GaussianBase, GaussianBase>, Hmc>);
 
 }  // namespace logz

@@ -6,8 +6,12 @@
 
 #include <cmath>
 
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/levels_path.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/models/continuous_target.hpp"
+#include "logz/models/gaussian_base.hpp"
+#include "logz/paths/geometric_path.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -37,13 +41,7 @@ class RandomWalkMetropolis {
         if (c && c->min_slack(b.proposal_X.col(p)) < 0.0) continue;  // outside the support
         const double e0 = combined_energy(target, b.parts, p);
         const double e1 = combined_energy(target, b.proposal_parts, p);
-        if (!std::isfinite(e1)) {
-          ++info.non_finite;
-          continue;
-        }
-        info.sum_energy_error += e1 - e0;
-        if (std::log(u) < e0 - e1) {
-          ++info.accepted;
+        if (detail::metropolis_accept(u, e0, e1, info)) {
           b.X.col(p) = b.proposal_X.col(p);
           b.parts.copy_column(b.proposal_parts, p, p);
         }
@@ -59,5 +57,8 @@ class RandomWalkMetropolis {
   double proposal_sd_;
   int steps_;
 };
+
+static_assert(KernelFor<RandomWalkMetropolis, GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(uses_at_levels<GeometricPath<GaussianBase, GaussianBase>, RandomWalkMetropolis>);
 
 }  // namespace logz

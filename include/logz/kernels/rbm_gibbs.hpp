@@ -12,6 +12,8 @@
 
 #include <cstddef>
 
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/levels_kernel.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/models/rbm_paths.hpp"
 #include "logz/random/philox.hpp"
@@ -27,13 +29,15 @@ class RbmGibbs {
   // Particle p draws from random.stream(p) for all its sweeps.
   KernelInfo step(const RbmTarget<Scalar>& target, RbmBatch<Scalar>& batch,
                   const BatchRandom& random) const;
-  // Simulated tempering: particle p of the batch at path fraction betas[p] of `path`, all in
-  // one GEMM per half-sweep; the same draws as step(path.at(betas[p]), ...) on particle p alone.
+  // Simulated tempering (core/levels_kernel.hpp): particle p of the batch at path fraction t[p]
+  // of `path`, all in one GEMM per half-sweep; the same draws as step(path.at(t[p]), ...) on
+  // particle p alone.
+  static constexpr bool provides_step_levels = true;
   template <class Path>
-  KernelInfo step_levels(const Path& path, std::span<const double> betas, RbmBatch<Scalar>& batch,
+  KernelInfo step_levels(const Path& path, std::span<const double> t, RbmBatch<Scalar>& batch,
                          const BatchRandom& random) const {
     RbmTarget<Scalar> target = path.at(1.0);
-    target.column_betas = betas;
+    target.column_t = t;
     return step(target, batch, random);
   }
   RbmGibbs reversed() const { return RbmGibbs(sweeps_, !reversed_); }
@@ -65,5 +69,10 @@ void rbm_start_from_data(const RbmPathBase<Scalar>& path, RbmBatch<Scalar>& batc
 
 extern template class RbmGibbs<float>;
 extern template class RbmGibbs<double>;
+
+static_assert(KernelFor<RbmGibbs<float>, RbmFullPath<float>> && KernelFor<RbmGibbs<double>, RbmMarginalVisiblePath<double>>);
+static_assert(KernelFor<RbmGibbs<float>, RbmMarginalHiddenPath<float>>);
+static_assert(uses_step_levels<RbmGibbs<float>, RbmFullPath<float>> &&
+              uses_step_levels<RbmGibbs<double>, RbmMarginalVisiblePath<double>>);
 
 }  // namespace logz

@@ -9,33 +9,23 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "logz/core/kernel_for.hpp"
 #include "logz/kernels/kernel_info.hpp"
+#include "logz/kernels/site_kernel.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
-class SpinFlipMetropolis {
+class SpinFlipMetropolis : public SiteKernel<SpinFlipMetropolis> {
  public:
-  // steps: single-site attempts (random order) or full sweeps (checkerboard).
-  SpinFlipMetropolis(SiteOrder order, std::size_t steps, bool reversed = false);
+  using SiteKernel::SiteKernel;
 
   // Applies the kernel to every particle of the batch; particle p draws from random.stream(p).
   KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
-  // The time reversal of this kernel (itself for random order).
-  SpinFlipMetropolis reversed() const { return SpinFlipMetropolis(order_, steps_, !reversed_); }
-  // A kernel of the same kind doing `steps` steps (for equilibration runs).
-  SpinFlipMetropolis with_steps(std::size_t steps) const {
-    return SpinFlipMetropolis(order_, steps, reversed_);
-  }
-  SiteOrder order() const { return order_; }
-  std::size_t steps() const { return steps_; }
-
- private:
-  SiteOrder order_;
-  std::size_t steps_;
-  bool reversed_;
 };
+
+static_assert(KernelFor<SpinFlipMetropolis, IsingModel>);
 
 }  // namespace logz

@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/annealing_path.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -75,7 +76,7 @@ class GaussianToy {
   double base_log_z() const;
   double target_log_z() const;
 
-  // ---- the annealing-path interface (see anneal/annealer.hpp)
+  // ---- the annealing-path interface (core/annealing_path.hpp)
   using Batch = GaussianBatch;
   Batch make_batch(std::size_t num_particles) const { return Batch(num_particles); }
   // Exact draws from N(mu_start, sigma_start^2).
@@ -94,5 +95,7 @@ class GaussianToy {
   double mu_start_, sigma_start_, mu_end_, sigma_end_, tau_start_, tau_end_;
   double precision_start_, precision_end_;  // 1 / sigma^2 at the ends
 };
+
+static_assert(AnnealingPath<GaussianToy>);
 
 }  // namespace logz

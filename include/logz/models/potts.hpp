@@ -8,36 +8,14 @@
 
 #include <array>
 #include <cstdint>
-#include <span>
-#include <vector>
 
+#include "logz/core/annealing_path.hpp"
+#include "logz/core/tempering_path.hpp"
+#include "logz/models/lattice_model.hpp"
 #include "logz/models/torus_lattice.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
-
-// The colours of a chunk of particles, with each particle's number of
-// equal-colour bonds kept up to date by the kernels (so energies cost O(1)).
-class PottsBatch {
- public:
-  PottsBatch(std::size_t num_particles, int num_sites)
-      : num_sites_(num_sites),
-        colours_(num_particles * static_cast<std::size_t>(num_sites), 0),
-        equal_bonds_(num_particles, 0) {}
-
-  std::size_t num_particles() const { return equal_bonds_.size(); }
-  int num_sites() const { return num_sites_; }
-  std::uint8_t* colours(std::size_t p) { return colours_.data() + p * num_sites_; }
-  const std::uint8_t* colours(std::size_t p) const { return colours_.data() + p * num_sites_; }
-  std::int64_t& equal_bonds(std::size_t p) { return equal_bonds_[p]; }
-  std::int64_t equal_bonds(std::size_t p) const { return equal_bonds_[p]; }
-  void copy_particle(const PottsBatch& from, std::size_t from_p, std::size_t to_p);
-
- private:
-  int num_sites_;
-  std::vector<std::uint8_t> colours_;
-  std::vector<std::int64_t> equal_bonds_;
-};
 
 // The Potts model at one inverse temperature, as a kernel sees it: the
 // effective coupling K = beta * J and the tables of the single-site updates.
@@ -67,40 +45,22 @@ struct PottsTarget {
   PottsTarget(const TorusLattice& l, int q, double beta_coupling);
 };
 
-class PottsModel {
+class PottsModel : public LatticeModel<std::uint8_t> {
  public:
   static constexpr int kMaxColours = 255;
 
   // rows, cols >= 1; q in 2..255; coupling finite; beta >= 0 finite.
   PottsModel(int rows, int cols, int q, double coupling, double beta);
 
-  const TorusLattice& lattice() const { return lattice_; }
-  int num_sites() const { return lattice_.num_sites(); }
   int num_colours() const { return q_; }
-  double coupling() const { return coupling_; }
-  double beta() const { return beta_; }
-
-  // E(x) = -J * equal_bonds(x).
-  double energy(std::int64_t equal_bonds) const {
-    return -coupling_ * static_cast<double>(equal_bonds);
-  }
   // The number of equal-colour bonds among the 2RC bonds, computed from scratch.
   std::int64_t equal_bonds(const std::uint8_t* colours) const;
   // The target at path fraction t: inverse temperature t * beta.
   PottsTarget at(double t) const { return PottsTarget(lattice_, q_, t * beta_ * coupling_); }
   // The base: uniform colours, log Z_0 = N log q.
   double base_log_z() const;
-
-  // ---- the annealing-path interface (see anneal/annealer.hpp)
-  using Batch = PottsBatch;
-  static constexpr bool geometric_path = true;  // U_t = t * beta * E: linear in t
-  Batch make_batch(std::size_t num_particles) const { return Batch(num_particles, num_sites()); }
   // Exact draws from the uniform base.
   void sample_base(Batch& batch, const BatchRandom& random) const;
-  // Tempered energies differ by (t_to - t_from) * beta * E(x) at fixed x.
-  void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
-  // E(x) of every particle (the hysteresis trace).
-  void trace_energy(const Batch& batch, std::span<double> out) const;
   // A ground state. J >= 0: all sites one colour, drawn uniformly. J < 0: a
   // checkerboard of two distinct random colours (a ground state, with no equal
   // bond, when both sides are even; otherwise a low-energy start that the
@@ -108,10 +68,10 @@ class PottsModel {
   void ground_state(Batch& batch, const BatchRandom& random) const;
 
  private:
-  TorusLattice lattice_;
   int q_;
-  double coupling_;
-  double beta_;
 };
+
+static_assert(AnnealingPath<PottsModel>);
+static_assert(TemperingPath<PottsModel> && is_geometric_path<PottsModel>);
 
 }  // namespace logz

@@ -62,6 +62,10 @@ class Rbm {
   void energy(const RbmMatrix<Scalar>& V, const RbmMatrix<Scalar>& H, std::span<double> out) const;
 
  private:
+  // out = bias 1^T + op(W) X with op(W) = W^T (transpose) or W: one GEMM.
+  void affine_input(bool transpose, const RbmMatrix<Scalar>& X, const RbmVector<Scalar>& bias,
+                    RbmMatrix<Scalar>& out) const;
+
   RbmMatrix<Scalar> W_, Wt_;
   RbmVector<Scalar> a_, b_;
 };
@@ -79,12 +83,12 @@ template <class Scalar>
 void sample_bernoulli_logits(const RbmMatrix<Scalar>& X, RbmMatrix<Scalar>& S,
                              std::span<RandomStream> streams);
 
-// The same draw from the tempered logits beta_p X(i, p) + (1 - beta_p) offset_i
+// The same draw from the tempered logits t_p X(i, p) + (1 - t_p) offset_i
 // (offset null: 0), formed column by column in one pass over X with no logits
-// matrix: the half-sweep of block Gibbs. `betas` holds one beta per column, or
-// one for all; the logits have the bits of (Scalar(beta) X) + Scalar(1 - beta) offset.
+// matrix: the half-sweep of block Gibbs. `t` holds one path fraction per column, or
+// one for all; the logits have the bits of (Scalar(t_p) X) + Scalar(1 - t_p) offset.
 template <class Scalar>
-void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> betas,
+void sample_bernoulli_tempered(const RbmMatrix<Scalar>& X, std::span<const double> t,
                                const RbmVector<Scalar>* offset, RbmMatrix<Scalar>& S,
                                std::span<RandomStream> streams);
 

@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "logz/core/annealing_path.hpp"
+#include "logz/core/level_energies_path.hpp"
+#include "logz/core/tempering_path.hpp"
 #include "logz/models/rbm.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
@@ -76,20 +79,20 @@ class RbmBatch {
 };
 
 // The tempered RBM at one path fraction, as a kernel sees it: visible logits
-// (1 - beta) a0 + beta (a + W h), hidden logits beta (b + W^T v), and which
-// variables the distribution is over. With `column_betas` (one per particle of
+// (1 - t) a0 + t (a + W h), hidden logits t (b + W^T v), and which
+// variables the distribution is over. With `column_t` (one per particle of
 // the batch) each particle has its own fraction: the chains of simulated
 // tempering, each at its own level, stepped with one GEMM per half-sweep.
 template <class Scalar>
 struct RbmTarget {
   const Rbm<Scalar>* rbm = nullptr;
   const RbmVector<Scalar>* base_logits = nullptr;  // a0
-  double beta = 1.0;
+  double t = 1.0;
   RbmMode mode = RbmMode::joint;
-  std::span<const double> column_betas;  // empty: every particle at `beta`
+  std::span<const double> column_t;  // empty: every particle at `t`
 
-  // Draws every particle's visible layer from its logits (1 - beta) a0 + beta visible_input,
-  // and hidden layer from beta hidden_input; particle p uses streams[p].
+  // Draws every particle's visible layer from its logits (1 - t) a0 + t visible_input,
+  // and hidden layer from t hidden_input; particle p uses streams[p].
   void sample_visible(const RbmMatrix<Scalar>& visible_input, RbmMatrix<Scalar>& out,
                       std::span<RandomStream> streams) const;
   void sample_hidden(const RbmMatrix<Scalar>& hidden_input, RbmMatrix<Scalar>& out,
@@ -129,65 +132,63 @@ class RbmPathBase {
   RbmVector<Scalar> a0_;
 };
 
-template <class Scalar>
-class RbmFullPath : public RbmPathBase<Scalar> {
+// The interface the three paths share on top of RbmPathBase: Path's targets are in `Mode`, and
+// its trace is the work of the whole path at a fixed state, U_1 - U_0 (Path::work_increment).
+template <class Scalar, RbmMode Mode, class Path>
+class RbmModePath : public RbmPathBase<Scalar> {
  public:
   using RbmPathBase<Scalar>::RbmPathBase;
   using Batch = RbmBatch<Scalar>;
-  static constexpr RbmMode kMode = RbmMode::joint;
+  static constexpr RbmMode kMode = Mode;
 
-  RbmTarget<Scalar> at(double t) const { return this->target(t, kMode); }
+  RbmTarget<Scalar> at(double t) const { return this->target(t, Mode); }
+  void trace_energy(const Batch& batch, std::span<double> out) const {
+    static_cast<const Path&>(*this).work_increment(0.0, 1.0, batch, out);
+  }
+};
+
+// The joint (v, h); trace U_1 - U_0 = E(v, h) + a0.v, the slope dU_t/dt.
+template <class Scalar>
+class RbmFullPath : public RbmModePath<Scalar, RbmMode::joint, RbmFullPath<Scalar>> {
+ public:
+  using RbmModePath<Scalar, RbmMode::joint, RbmFullPath>::RbmModePath;
+  using Batch = RbmBatch<Scalar>;
   // U_t = -a0.v + t (E + a0.v) is linear in t: simulated tempering needs one work
-  // increment per sweep for every level (tempering/simulated_tempering.hpp).
+  // increment per sweep for every level (core/tempering_path.hpp).
   static constexpr bool geometric_path = true;
-  // trace_energy is that slope, so AIS takes each work increment from it (anneal/annealer.hpp).
+  // trace_energy is that slope, so AIS takes each work increment from it (core/annealing_path.hpp).
   static constexpr bool trace_is_slope = true;
   // U_t(v, h) of every particle.
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
-  // U_1 - U_0 = E(v, h) + a0.v, the slope dU_t/dt (the hysteresis trace).
-  void trace_energy(const Batch& batch, std::span<double> out) const {
-    work_increment(0.0, 1.0, batch, out);
-  }
 };
 
+// v with h summed out; trace U_1(v) - U_0(v) = F(v) + a0.v + J log 2.
 template <class Scalar>
-class RbmMarginalVisiblePath : public RbmPathBase<Scalar> {
+class RbmMarginalVisiblePath : public RbmModePath<Scalar, RbmMode::visible, RbmMarginalVisiblePath<Scalar>> {
  public:
-  using RbmPathBase<Scalar>::RbmPathBase;
+  using RbmModePath<Scalar, RbmMode::visible, RbmMarginalVisiblePath>::RbmModePath;
   using Batch = RbmBatch<Scalar>;
-  static constexpr RbmMode kMode = RbmMode::visible;
-
-  RbmTarget<Scalar> at(double t) const { return this->target(t, kMode); }
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
-  // U_1(v) - U_0(v) = F(v) + a0.v + J log 2.
-  // U_k(v) - U_0(v) at every beta of `betas` for every particle (particle-major: energies[p K + k]),
-  // and the slopes -dU_t(v)/dt at t = beta_k, (a - a0).v + sum_j y_j sigmoid(beta_k y_j), which
+  // U_k(v) - U_0(v) at every fraction t_k of `t` for every particle (particle-major: energies[p K + k]),
+  // and the slopes -dU_t(v)/dt at t_k, (a - a0).v + sum_j y_j sigmoid(t_k y_j), which
   // thermodynamic integration averages (U is not linear in t here, so the slope is not
   // U_0 - U_1); from the cached hidden inputs y = b + W^T v, in one pass. What simulated
-  // tempering needs per sweep on this path.
-  void level_energies(std::span<const double> betas, const Batch& batch, std::vector<double>& energies,
+  // tempering needs per sweep on this path (core/level_energies_path.hpp).
+  static constexpr bool provides_level_energies = true;
+  void level_energies(std::span<const double> t, const Batch& batch, std::vector<double>& energies,
                       std::vector<double>& slopes) const;
-  void trace_energy(const Batch& batch, std::span<double> out) const {
-    work_increment(0.0, 1.0, batch, out);
-  }
 };
 
+// h with v summed out; trace U_1(h) - U_0(h) = F(h) + sum_i softplus(a0_i).
 template <class Scalar>
-class RbmMarginalHiddenPath : public RbmPathBase<Scalar> {
+class RbmMarginalHiddenPath : public RbmModePath<Scalar, RbmMode::hidden, RbmMarginalHiddenPath<Scalar>> {
  public:
-  using RbmPathBase<Scalar>::RbmPathBase;
+  using RbmModePath<Scalar, RbmMode::hidden, RbmMarginalHiddenPath>::RbmModePath;
   using Batch = RbmBatch<Scalar>;
-  static constexpr RbmMode kMode = RbmMode::hidden;
-
-  RbmTarget<Scalar> at(double t) const { return this->target(t, kMode); }
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
-  // U_1(h) - U_0(h) = F(h) + sum_i softplus(a0_i).
-  void trace_energy(const Batch& batch, std::span<double> out) const {
-    work_increment(0.0, 1.0, batch, out);
-  }
 };
 
 extern template class RbmBatch<float>;
@@ -200,5 +201,12 @@ extern template class RbmMarginalVisiblePath<float>;
 extern template class RbmMarginalVisiblePath<double>;
 extern template class RbmMarginalHiddenPath<float>;
 extern template class RbmMarginalHiddenPath<double>;
+
+static_assert(AnnealingPath<RbmFullPath<float>> && AnnealingPath<RbmFullPath<double>>);
+static_assert(TemperingPath<RbmFullPath<float>> && is_geometric_path<RbmFullPath<float>>);
+static_assert(path_trace_is_slope<RbmFullPath<float>> && path_trace_is_slope<RbmFullPath<double>>);
+static_assert(AnnealingPath<RbmMarginalVisiblePath<float>> && AnnealingPath<RbmMarginalVisiblePath<double>>);
+static_assert(TemperingPath<RbmMarginalVisiblePath<float>> && uses_level_energies<RbmMarginalVisiblePath<double>>);
+static_assert(AnnealingPath<RbmMarginalHiddenPath<float>> && AnnealingPath<RbmMarginalHiddenPath<double>>);
 
 }  // namespace logz

@@ -1,25 +1,14 @@
-// Threads over fixed-size particle chunks. Work is split into chunks whose
-// boundaries depend only on the problem size, never on the thread count; each
-// chunk writes its own results and callers reduce them in chunk order, so the
-// same seed gives bitwise-identical numbers for any number of threads.
+// Threads over fixed-size chunks (parallel/chunk_range.hpp): each chunk writes its own results
+// and callers reduce them in chunk order, so the same seed gives bitwise-identical numbers for
+// any number of threads. Drivers use run_chunks (parallel/run_chunks.hpp), built on this.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 
+#include "logz/parallel/chunk_range.hpp"
+
 namespace logz {
-
-// Particles [begin, end) of one chunk.
-struct ChunkRange {
-  std::size_t index = 0;
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::size_t size() const { return end - begin; }
-};
-
-// The chunks that cover num_items items in pieces of chunk_size (the last may be shorter).
-std::size_t num_chunks(std::size_t num_items, std::size_t chunk_size);
-ChunkRange chunk_range(std::size_t chunk, std::size_t num_items, std::size_t chunk_size);
 
 // Number of worker threads for a request: 0 means all hardware threads.
 int resolve_threads(int requested);

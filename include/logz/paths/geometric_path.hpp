@@ -14,8 +14,12 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/annealing_path.hpp"
 #include "logz/core/error.hpp"
+#include "logz/core/levels_path.hpp"
+#include "logz/core/tempering_path.hpp"
 #include "logz/models/continuous_target.hpp"
+#include "logz/models/gaussian_base.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -28,16 +32,13 @@ concept ContinuousBase = ContinuousTarget<B> && requires(const B& b, RandomStrea
   { b.log_z() } -> std::convertible_to<double>;
 };
 
-// The tempered target (1 - t) U_base + t U_target; part 0 is the base, part 1 the target.
-template <ContinuousTarget Base, ContinuousTarget Target>
-class GeometricTarget {
+// What the tempered targets of a geometric path share: part 0 is the base, part 1 the target,
+// and the path's cache tag. Target is the tempered target (CRTP), which gives the parts their
+// weights; energies are those of its combined parts.
+template <ContinuousTarget Base, ContinuousTarget Target, class Tempered>
+class GeometricParts {
  public:
-  GeometricTarget(const Base& base, const Target& target, double t, const void* tag)
-      : base_(&base), target_(&target), t_(t), tag_(tag) {}
-
   int dim() const { return target_->dim(); }
-  double t() const { return t_; }
-  double part_weight(int k) const { return k == 0 ? 1.0 - t_ : t_; }
   const void* parts_tag() const { return tag_; }
 
   void part_energy(int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
@@ -53,26 +54,48 @@ class GeometricTarget {
       target_->energy_and_grad(X, e, G);
   }
   void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+    const Tempered& tempered = static_cast<const Tempered&>(*this);
+    tempered.check(X);
     EnergyParts p;
-    evaluate_parts(*this, X, p, false);
+    evaluate_parts(tempered, X, p, false);
     e.resize(X.cols());
-    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(*this, p, i);
+    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(tempered, p, i);
   }
   void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+    const Tempered& tempered = static_cast<const Tempered&>(*this);
+    tempered.check(X);
     EnergyParts p;
-    evaluate_parts(*this, X, p, true);
+    evaluate_parts(tempered, X, p, true);
     e.resize(X.cols());
-    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(*this, p, i);
-    combined_grad(*this, p, G);
+    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(tempered, p, i);
+    combined_grad(tempered, p, G);
   }
   // The target's constraints (the base must be supported inside them).
   const LinearConstraints* constraints() const { return constraints_of(*target_); }
 
+ protected:
+  GeometricParts(const Base& base, const Target& target, const void* tag) : base_(&base), target_(&target), tag_(tag) {}
+  // Any X is fine for one t; per-particle fractions need one column per particle.
+  void check(const Eigen::MatrixXd&) const {}
+
  private:
   const Base* base_;
   const Target* target_;
-  double t_;
   const void* tag_;
+};
+
+// The tempered target (1 - t) U_base + t U_target.
+template <ContinuousTarget Base, ContinuousTarget Target>
+class GeometricTarget : public GeometricParts<Base, Target, GeometricTarget<Base, Target>> {
+ public:
+  GeometricTarget(const Base& base, const Target& target, double t, const void* tag)
+      : GeometricParts<Base, Target, GeometricTarget>(base, target, tag), t_(t) {}
+
+  double t() const { return t_; }
+  double part_weight(int k) const { return k == 0 ? 1.0 - t_ : t_; }
+
+ private:
+  double t_;
 };
 
 // The same path with every particle at its own t (simulated tempering moves a chunk of
@@ -80,57 +103,25 @@ class GeometricTarget {
 // U_p = (1 - t_p) U_base + t_p U_target. Parts and cache tag are those of GeometricTarget,
 // so energies cached by either serve the other.
 template <ContinuousTarget Base, ContinuousTarget Target>
-class GeometricLevelsTarget {
+class GeometricLevelsTarget : public GeometricParts<Base, Target, GeometricLevelsTarget<Base, Target>> {
+  friend class GeometricParts<Base, Target, GeometricLevelsTarget>;
+
  public:
   GeometricLevelsTarget(const Base& base, const Target& target, std::vector<double> t, const void* tag)
-      : base_(&base), target_(&target), t_(std::move(t)), tag_(tag) {}
+      : GeometricParts<Base, Target, GeometricLevelsTarget>(base, target, tag), t_(std::move(t)) {}
 
-  int dim() const { return target_->dim(); }
   std::size_t num_particles() const { return t_.size(); }
   double t(Eigen::Index p) const { return t_[static_cast<std::size_t>(p)]; }
   double particle_part_weight(int k, Eigen::Index p) const { return k == 0 ? 1.0 - t(p) : t(p); }
-  const void* parts_tag() const { return tag_; }
-
-  void part_energy(int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
-    if (k == 0)
-      base_->energy(X, e);
-    else
-      target_->energy(X, e);
-  }
-  void part_energy_and_grad(int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
-    if (k == 0)
-      base_->energy_and_grad(X, e, G);
-    else
-      target_->energy_and_grad(X, e, G);
-  }
-  // X must have one column per particle (InvalidArgument otherwise).
-  void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
-    check(X);
-    EnergyParts p;
-    evaluate_parts(*this, X, p, false);
-    e.resize(X.cols());
-    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(*this, p, i);
-  }
-  void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
-    check(X);
-    EnergyParts p;
-    evaluate_parts(*this, X, p, true);
-    e.resize(X.cols());
-    for (Eigen::Index i = 0; i < X.cols(); ++i) e(i) = combined_energy(*this, p, i);
-    combined_grad(*this, p, G);
-  }
-  const LinearConstraints* constraints() const { return constraints_of(*target_); }
 
  private:
+  // X must have one column per particle (InvalidArgument otherwise).
   void check(const Eigen::MatrixXd& X) const {
     if (static_cast<std::size_t>(X.cols()) != t_.size())
       fail_argument("logz::GeometricLevelsTarget", "X", "one column per particle level");
   }
 
-  const Base* base_;
-  const Target* target_;
   std::vector<double> t_;
-  const void* tag_;
 };
 
 template <ContinuousBase Base, ContinuousTarget Target>
@@ -141,6 +132,8 @@ class GeometricPath {
   // U_t - U_0 = t (U_target - U_base) is linear in t: simulated tempering gets every
   // level's energy from one work_increment(0, 1).
   static constexpr bool geometric_path = true;
+  // at_levels: each particle at its own t, one batched kernel step (core/levels_path.hpp).
+  static constexpr bool provides_at_levels = true;
 
   // Base and target are held by value (copies); dimensions must agree.
   GeometricPath(Base base, Target target) : base_(std::move(base)), target_(std::move(target)) {
@@ -162,7 +155,7 @@ class GeometricPath {
     return GeometricLevelsTarget<Base, Target>(base_, target_, std::vector<double>(t.begin(), t.end()), this);
   }
 
-  // ---- the annealing-path interface (anneal/annealer.hpp)
+  // ---- the annealing-path interface (core/annealing_path.hpp)
   Batch make_batch(std::size_t n) const { return Batch(dim(), n); }
 
   // Exact base draws: particle p takes its position (base.sample_one) and then its momentum
@@ -218,5 +211,9 @@ class GeometricPath {
   Base base_;
   Target target_;
 };
+
+static_assert(AnnealingPath<GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(TemperingPath<GeometricPath<GaussianBase, GaussianBase>>);
+static_assert(LevelsPath<GeometricPath<GaussianBase, GaussianBase>>);
 
 }  // namespace logz

@@ -4,6 +4,18 @@
 // sees at a given step never depend on thread count, chunking or call order.
 // Uniform and normal transforms are our own (std::*_distribution is
 // implementation-defined).
+//
+// How streams are addressed. RandomStream(seed, particle, purpose, step) is one
+// particle's stream; its draw word counts the blocks it has used. BatchRandom is the
+// same address for a contiguous range of particles (particle first_particle + i is
+// stream(i)), which is what kernels and samplers take. Drivers own the addresses:
+// each stage of a run has its Purpose and numbers its steps (annealing: base draws
+// (base_sample, step 0), the kernel at temperature k (forward_kernel or
+// reverse_kernel, step k); simulated tempering: (tempering_kernel, sweep) and
+// (tempering_level, sweep)). User callbacks are handed their streams instead of
+// building them: the reverse start of annealing gets a ChunkStreams
+// (random/chunk_streams.hpp) whose random(k) is (seed, reverse_start, step k) for
+// the chunk's particles, so that user code never names a Purpose.
 #pragma once
 
 #include <Random123/philox.h>

@@ -7,8 +7,7 @@
 // trajectory depends on the seed only. Adapting while keeping draws makes the chain
 // inhomogeneous; by default adaptation runs during burn-in only and the step size is then
 // frozen (phase "always" reproduces the tutorial). The effective sample size per dimension
-// uses Geyer's initial positive (and monotone) sequence on the multi-chain autocorrelation
-// of Vehtari et al. (2021), without splitting or ranking.
+// is the multi-chain one of math/effective_sample_size.hpp.
 #pragma once
 
 #include <Eigen/Core>
@@ -20,8 +19,9 @@
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/kernels/hmc.hpp"
+#include "logz/math/effective_sample_size.hpp"
 #include "logz/models/continuous_target.hpp"
-#include "logz/parallel/parallel_for.hpp"
+#include "logz/parallel/run_chunks.hpp"
 
 namespace logz {
 
@@ -73,11 +73,6 @@ struct HmcSamplerResult {
   }
 };
 
-// ESS of one scalar quantity from M chains of N draws each: x[t * stride_t + m * stride_m].
-// NaN when N < 4 or the draws do not vary.
-double effective_sample_size(const double* x, std::size_t num_draws, std::size_t num_chains,
-                             std::size_t stride_t, std::size_t stride_m);
-
 // Runs the chains from `initial` (d x M, one column per chain). Chain m draws from the
 // Philox stream (seed, m, Purpose::forward_kernel, step = move index).
 template <ContinuousTarget T>
@@ -87,26 +82,24 @@ HmcSamplerResult sample_hmc(const T& target, const Eigen::MatrixXd& initial, con
     fail_argument("logz::sample_hmc", "initial", "a d x M matrix (d = target dimension, M >= 1 chains)");
   const std::size_t M = static_cast<std::size_t>(initial.cols()), d = static_cast<std::size_t>(initial.rows());
   const std::size_t n_chunks = num_chunks(M, o.chunk_size);
-  std::vector<ContinuousBatch> batches;
-  for (std::size_t c = 0; c < n_chunks; ++c) {
-    const ChunkRange r = chunk_range(c, M, o.chunk_size);
-    batches.emplace_back(static_cast<int>(d), r.size());
-    batches.back().X = initial.middleCols(static_cast<Eigen::Index>(r.begin), static_cast<Eigen::Index>(r.size()));
-  }
+  std::vector<ContinuousBatch> batches = run_chunks(M, o.chunk_size, o.threads, [&](const ChunkRange& c) {
+    ContinuousBatch b(static_cast<int>(d), c.size());
+    b.X = initial.middleCols(static_cast<Eigen::Index>(c.begin), static_cast<Eigen::Index>(c.size()));
+    return b;
+  });
   HmcSamplerResult res;
   res.dim = static_cast<int>(d);
   res.num_chains = M;
   res.num_draws = o.num_draws;
   res.draws.resize(o.num_draws * M * d);
   double eps = o.initial_step_size, avg = o.adaptation.target_acceptance;
-  std::vector<ContinuousKernelInfo> infos(n_chunks);
   ContinuousKernelInfo kept;
   const std::size_t total = o.burn_in + o.num_draws;
   for (std::size_t it = 0; it < total; ++it) {
     const Hmc kernel(eps, o.leapfrog_steps);
-    parallel_for_chunks(M, o.chunk_size, o.threads, [&](const ChunkRange& c) {
-      infos[c.index] = kernel.step(target, batches[c.index],
-                                   BatchRandom{o.seed, Purpose::forward_kernel, static_cast<std::uint32_t>(it), c.begin});
+    const auto infos = run_chunks(M, o.chunk_size, o.threads, [&](const ChunkRange& c) {
+      return kernel.step(target, batches[c.index],
+                         BatchRandom{o.seed, Purpose::forward_kernel, static_cast<std::uint32_t>(it), c.begin});
     });
     ContinuousKernelInfo sum;
     for (const auto& i : infos) sum += i;  // chunk order: the same sums for any thread count

@@ -69,7 +69,7 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
 Schedule read_schedule(Config& config, std::int64_t default_steps = 1000);
 
 // Runs the directions asked for and the estimators on their works.
-// model_start(batch, chunk) gives the model's own reverse start.
+// model_start(batch, streams) gives the model's own reverse start.
 template <class Path, class Kernel, class ModelStart>
 void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule& schedule,
                          const RunSettings& run, const ModelStart& model_start,
@@ -89,7 +89,8 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
       for (std::size_t i = 0; i < log_w.size(); ++i) log_w[i] = -result.forward->works[i];
       RandomStream rng(run.seed, 0, Purpose::resample, 0);
       const auto idx = systematic_resample(log_w, run.num_paths, rng);
-      auto start = [&](typename Path::Batch& batch, const ChunkRange& c) {
+      auto start = [&](typename Path::Batch& batch, const ChunkStreams& streams) {
+        const ChunkRange& c = streams.range();
         for (std::size_t i = 0; i < c.size(); ++i) {
           const std::size_t src = idx[c.begin + i];
           batch.copy_particle(finals[src / run.chunk_size], src % run.chunk_size, i);

@@ -48,10 +48,9 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
           : run.equilibration_sweeps;
   const Kernel equilibrate = kernel.with_steps(equilibration_steps);
   const auto target = model.at(1.0);
-  auto start = [&](typename Model::Batch& batch, const ChunkRange& c) {
-    model.ground_state(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    if (equilibration_steps > 0)
-      equilibrate.step(target, batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+  auto start = [&](typename Model::Batch& batch, const ChunkStreams& streams) {
+    model.ground_state(batch, streams.random(0));
+    if (equilibration_steps > 0) equilibrate.step(target, batch, streams.random(1));
   };
   anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
 }

@@ -1,5 +1,5 @@
 // The temperature ladder of simulated tempering (Carlson et al. 2016, eq. 1-4):
-// inverse temperatures 0 = beta_1 < ... < beta_K = 1 (path fractions) and a
+// path fractions 0 = t_1 < ... < t_K = 1 (the paper's inverse temperatures beta_k) and a
 // prior r_k over them, stored as log r_k normalised to sum to one.
 #pragma once
 
@@ -14,21 +14,21 @@ namespace logz {
 class TemperingLadder {
  public:
   // Uniform prior r_k = 1/K.
-  explicit TemperingLadder(const Schedule& betas);
+  explicit TemperingLadder(const Schedule& fractions);
   // Any prior given as log r_k (normalised here); values must be finite.
-  TemperingLadder(const Schedule& betas, std::vector<double> log_prior);
+  TemperingLadder(const Schedule& fractions, std::vector<double> log_prior);
 
-  std::size_t size() const { return betas_.size(); }  // K
-  std::span<const double> betas() const { return betas_; }
-  double beta(std::size_t k) const { return betas_[k]; }
+  std::size_t size() const { return fractions_.size(); }  // K
+  std::span<const double> fractions() const { return fractions_; }
+  double fraction(std::size_t k) const { return fractions_[k]; }
   std::span<const double> log_prior() const { return log_prior_; }
 
  private:
-  std::vector<double> betas_;
+  std::vector<double> fractions_;
   std::vector<double> log_prior_;
 };
 
-// r_k proportional to exp(slope * beta_k) (the paper's training run uses slope 2).
-TemperingLadder exponential_prior_ladder(const Schedule& betas, double slope);
+// r_k proportional to exp(slope * t_k) (the paper's training run uses slope 2).
+TemperingLadder exponential_prior_ladder(const Schedule& fractions, double slope);
 
 }  // namespace logz

@@ -1,6 +1,6 @@
 // The conditional distribution of the temperature index given x in simulated
 // tempering (Carlson et al. 2016, eq. 7):
-//   log q(beta_k | x) = log r_k - log Zhat_k - (U_k(x) - U_1(x)) - log normaliser,
+//   log q(t_k | x) = log r_k - log Zhat_k - (U_k(x) - U_1(x)) - log normaliser,
 // computed from the energies u_k = U_k(x) - U_1(x) relative to the base.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace logz {
 
-// Writes log q(beta_k | x) for all k into log_q; returns nothing. All spans have size K.
+// Writes log q(t_k | x) for all k into log_q; returns nothing. All spans have size K.
 void level_log_probabilities(std::span<const double> u, std::span<const double> log_prior,
                              std::span<const double> log_z_hat, std::span<double> log_q);
 

@@ -1,31 +1,37 @@
 // Simulated tempering over a ladder (Carlson et al. 2016, section 2): each
-// chain holds (x, k); a sweep moves x with the kernel at beta_k (any logz
+// chain holds (x, k); a sweep moves x with the kernel at t_k (any logz
 // kernel: the kernel never knows it is tempered), then draws k exactly from
-// q(beta_k | x) (eq. 7), and records the Rao-Blackwellized statistics of
+// q(t_k | x) (eq. 7), and records the Rao-Blackwellized statistics of
 // tempering/tempering_stats.hpp. Chains live in fixed chunks with their own
 // Philox streams (addressed by chain and a global sweep counter), statistics
-// are kept per chain: results do not depend on the thread count.
+// are kept per chain: results do not depend on the thread count. t_k are path
+// fractions (the paper's inverse temperatures beta_k).
 //
-// Energies: for a geometric path (the model declares `static constexpr bool
-// geometric_path = true`) U_k(x) - U_1(x) = beta_k (U_K(x) - U_1(x)), one
+// Energies (core/tempering_path.hpp): for a geometric path (declared `static constexpr
+// bool geometric_path = true`) U_k(x) - U_1(x) = t_k (U_K(x) - U_1(x)), one
 // work_increment(0, 1) per sweep, and Delta = log f(x) - log p_1(x) = -(U_K(x) - U_1(x))
-// is what TI integrates at every level. Any other path must give, for all chains of a
-// chunk at once, level_energies(betas, batch, energies, slopes): every level's
-// U_k(x) - U_1(x) and its own TI integrand -dU_beta(x)/dbeta at beta_k (taking Delta
+// is what TI integrates at every level. Any other path opts into level_energies
+// (core/level_energies_path.hpp), for all chains of a chunk at once: every level's
+// U_k(x) - U_1(x) and its own TI integrand -dU_t(x)/dt at t_k (taking Delta
 // there would integrate the wrong function: the statistics record which case they hold).
+// Moves take the fastest way the types declare: the kernel's step_levels
+// (core/levels_kernel.hpp), the path's at_levels (core/levels_path.hpp), else chain by chain.
 #pragma once
 
-#include <cstdint>
 #include <cmath>
-#include <functional>
-#include <mutex>
-#include <string>
-#include <type_traits>
+#include <cstdint>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "logz/core/error.hpp"
-#include "logz/parallel/parallel_for.hpp"
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/level_energies_path.hpp"
+#include "logz/core/levels_kernel.hpp"
+#include "logz/core/levels_path.hpp"
+#include "logz/core/tempering_path.hpp"
+#include "logz/parallel/run_chunks.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/tempering/ladder.hpp"
 #include "logz/tempering/level_probabilities.hpp"
@@ -43,23 +49,16 @@ struct TemperingOptions {
                                 // measure what the RTS statistics cost)
 };
 
-template <class Path>
-inline constexpr bool is_geometric_path = requires { Path::geometric_path; } && [] {
-  if constexpr (requires { Path::geometric_path; })
-    return static_cast<bool>(Path::geometric_path);
-  else
-    return false;
-}();
-
 template <class Path, class Kernel>
 class SimulatedTempering {
-  // A path whose energies are not linear in beta may give every level's at once.
-  static constexpr bool has_level_energies =
-      requires(const Path& p, std::span<const double> b, const typename Path::Batch& x, std::vector<double>& o) {
-        p.level_energies(b, x, o, o);
-      };
-  static_assert(is_geometric_path<Path> || has_level_energies,
-                "simulated tempering needs a geometric path or level_energies(betas, batch, energies, slopes)");
+  static_assert(is_geometric_path<Path> || uses_level_energies<Path>,
+                "simulated tempering needs every level's energy: declare `static constexpr bool geometric_path = "
+                "true;` (U_t linear in t) or `static constexpr bool provides_level_energies = true;` with "
+                "level_energies(t, batch, energies, slopes)");
+  static_assert(TemperingPath<Path>, "Path needs Batch, make_batch(n), sample_base(Batch&, const BatchRandom&) "
+                                     "and at(t) (core/tempering_path.hpp)");
+  static_assert(KernelFor<Kernel, Path>, "Kernel needs step(path.at(t), Batch&, const BatchRandom&) const "
+                                         "returning attempted/accepted counts (core/kernel_for.hpp)");
 
  public:
   using Batch = typename Path::Batch;
@@ -69,12 +68,11 @@ class SimulatedTempering {
                      TemperingOptions options)
       : path_(path), kernel_(kernel), ladder_(std::move(ladder)), options_(options) {
     if (options_.num_chains == 0) fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
-    const std::size_t n_chunks = num_chunks(options_.num_chains, options_.chunk_size);
-    for (std::size_t c = 0; c < n_chunks; ++c) {
-      const ChunkRange r = chunk_range(c, options_.num_chains, options_.chunk_size);
-      chunks_.push_back(path_.make_batch(r.size()));
-      path_.sample_base(chunks_.back(), BatchRandom{options_.seed, Purpose::tempering_start, 0, r.begin});
-    }
+    chunks_ = run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+      Batch batch = path_.make_batch(c.size());
+      path_.sample_base(batch, BatchRandom{options_.seed, Purpose::tempering_start, 0, c.begin});
+      return batch;
+    });
     level_.resize(options_.num_chains);
     redraw_levels_uniform();
   }
@@ -91,41 +89,36 @@ class SimulatedTempering {
   // Runs `sweeps` sweeps on every chain with the given log Zhat_k and returns
   // the statistics of these sweeps. progress(done, total) is called per chunk.
   TemperingStats run(std::size_t sweeps, std::span<const double> log_z_hat,
-                     const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+                     const ChunkProgress& progress = {}) {
     const std::size_t k_levels = ladder_.size();
     if (log_z_hat.size() != k_levels)
       fail_argument("logz::SimulatedTempering::run", "log_z_hat", "one value per temperature");
     TemperingStats stats;
     stats.num_levels = k_levels;
-    stats.linear_in_beta = is_geometric_path<Path>;
+    stats.linear_in_t = is_geometric_path<Path>;
     stats.chains.assign(options_.num_chains, ChainTemperingStats(k_levels));
-    std::vector<std::vector<double>> chunk_delta(chunks_.size()), chunk_energies(chunks_.size());
-    std::vector<std::vector<std::uint32_t>> chunk_level(chunks_.size());
-    std::vector<KernelCounts> chunk_moves(chunks_.size());
     const std::uint32_t first_step = next_step_;
     next_step_ += static_cast<std::uint32_t>(sweeps);
-    std::size_t done = 0;
-    std::mutex progress_mutex;
-    parallel_for_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+    const auto outputs = run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
       Batch& batch = chunks_[c.index];
-      KernelCounts& moves = chunk_moves[c.index];
+      ChunkSamples out;
       Batch single = path_.make_batch(1);
-      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), level_u, level_slope, betas(c.size());
+      std::vector<double> gap(c.size()), u(k_levels), log_q(k_levels), level_u, level_slope, fractions(c.size());
       for (std::size_t s = 0; s < sweeps; ++s) {
         const std::uint32_t step = first_step + static_cast<std::uint32_t>(s);
-        const KernelCounts m = move_chunk(batch, single, c, step, betas);
-        moves.accepted += m.accepted;
-        moves.attempted += m.attempted;
+        const KernelCounts m = move_chunk(batch, single, c, step, fractions);
+        out.moves.accepted += m.accepted;
+        out.moves.attempted += m.attempted;
         if constexpr (is_geometric_path<Path>)
           path_.work_increment(0.0, 1.0, batch, gap);
         else
-          path_.level_energies(ladder_.betas(), batch, level_u, level_slope);
+          path_.level_energies(ladder_.fractions(), batch, level_u, level_slope);
         for (std::size_t i = 0; i < c.size(); ++i) {
           const std::size_t chain = c.begin + i;
           std::span<const double> deltas;
           double delta;
           if constexpr (is_geometric_path<Path>) {
-            for (std::size_t k = 0; k < k_levels; ++k) u[k] = ladder_.beta(k) * gap[i];
+            for (std::size_t k = 0; k < k_levels; ++k) u[k] = ladder_.fraction(k) * gap[i];
             delta = -u[k_levels - 1];
             deltas = std::span<const double>(&delta, 1);
           } else {
@@ -140,26 +133,22 @@ class SimulatedTempering {
           level_log_probabilities(u, ladder_.log_prior(), log_z_hat, log_q);
           if (options_.accumulate) stats.chains[chain].add(deltas, log_q, level_[chain]);
           if (options_.record_samples) {
-            chunk_delta[c.index].push_back(delta);
-            chunk_level[c.index].push_back(level_[chain]);
-            if constexpr (!is_geometric_path<Path>)
-              chunk_energies[c.index].insert(chunk_energies[c.index].end(), u.begin(), u.end());
+            out.delta.push_back(delta);
+            out.level.push_back(level_[chain]);
+            if constexpr (!is_geometric_path<Path>) out.energies.insert(out.energies.end(), u.begin(), u.end());
           }
           RandomStream rng(options_.seed, chain, Purpose::tempering_level, step);
           level_[chain] = static_cast<std::uint32_t>(draw_level(log_q, rng.uniform()));
         }
       }
-      if (progress) {
-        std::lock_guard lock(progress_mutex);
-        progress(++done, chunks_.size());
-      }
-    });
-    for (std::size_t c = 0; c < chunks_.size(); ++c) {  // chunk order
-      stats.sample_delta.insert(stats.sample_delta.end(), chunk_delta[c].begin(), chunk_delta[c].end());
-      stats.sample_level.insert(stats.sample_level.end(), chunk_level[c].begin(), chunk_level[c].end());
-      stats.sample_energies.insert(stats.sample_energies.end(), chunk_energies[c].begin(), chunk_energies[c].end());
-      stats.kernel_accepted += chunk_moves[c].accepted;
-      stats.kernel_attempted += chunk_moves[c].attempted;
+      return out;
+    }, progress);
+    for (const ChunkSamples& o : outputs) {  // chunk order
+      stats.sample_delta.insert(stats.sample_delta.end(), o.delta.begin(), o.delta.end());
+      stats.sample_level.insert(stats.sample_level.end(), o.level.begin(), o.level.end());
+      stats.sample_energies.insert(stats.sample_energies.end(), o.energies.begin(), o.energies.end());
+      stats.kernel_accepted += o.moves.accepted;
+      stats.kernel_attempted += o.moves.attempted;
     }
     return stats;
   }
@@ -177,53 +166,37 @@ class SimulatedTempering {
   struct KernelCounts {
     std::uint64_t accepted = 0, attempted = 0;
   };
+  // What a chunk's chains recorded in one run: their samples (when asked for) and kernel counts.
+  struct ChunkSamples {
+    std::vector<double> delta, energies;
+    std::vector<std::uint32_t> level;
+    KernelCounts moves;
+  };
 
-  // One kernel step per chain at its own level. A kernel that can step a batch
-  // whose particles sit at different temperatures offers step_levels(path,
-  // betas, batch, random); a path that can place each particle at its own
-  // temperature offers at_levels(betas), an ordinary target that any kernel
-  // steps as one batch (its cached energies kept); otherwise each chain is
-  // stepped alone. Chain c.begin + i draws from the same stream
-  // (seed, chain, tempering_kernel, step) in every case. Returns the kernel's
-  // acceptance counts where it reports them.
-  // `betas`: the chunk's scratch for the chains' temperatures (c.size() entries).
+  // One kernel step per chain at its own level, the fastest way the types declare: a kernel
+  // that steps a batch at per-particle fractions (step_levels), a path whose at_levels target
+  // any kernel steps as one batch (its cached energies kept), else each chain alone. Chain
+  // c.begin + i draws from the same stream (seed, chain, tempering_kernel, step) in every case.
+  // `fractions`: the chunk's scratch for the chains' path fractions (c.size() entries).
   KernelCounts move_chunk(Batch& batch, Batch& single, const ChunkRange& c, std::uint32_t step,
-                          std::vector<double>& betas) {
+                          std::vector<double>& fractions) {
     KernelCounts counts;
-    auto tally = [&](auto&& kernel_step) {
-      if constexpr (std::is_void_v<decltype(kernel_step())>) {
-        kernel_step();
-      } else {
-        const auto info = kernel_step();
-        if constexpr (requires { info.accepted; info.attempted; }) {
-          counts.accepted += static_cast<std::uint64_t>(info.accepted);
-          counts.attempted += static_cast<std::uint64_t>(info.attempted);
-        }
-      }
+    auto tally = [&](const auto& info) {
+      counts.accepted += static_cast<std::uint64_t>(info.accepted);
+      counts.attempted += static_cast<std::uint64_t>(info.attempted);
     };
-    if constexpr (requires(std::span<const double> b) {
-                    kernel_.step_levels(path_, b, batch, BatchRandom{});
-                  }) {
-      for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
-      tally([&] {
-        return kernel_.step_levels(path_, betas, batch,
-                                   BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
-      });
-    } else if constexpr (requires(std::span<const double> b) {
-                           kernel_.step(path_.at_levels(b), batch, BatchRandom{});
-                         }) {
-      for (std::size_t i = 0; i < c.size(); ++i) betas[i] = ladder_.beta(level_[c.begin + i]);
-      tally([&] {
-        return kernel_.step(path_.at_levels(betas), batch,
-                            BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin});
-      });
+    const BatchRandom random{options_.seed, Purpose::tempering_kernel, step, c.begin};
+    if constexpr (uses_step_levels<Kernel, Path> || uses_at_levels<Path, Kernel>) {
+      for (std::size_t i = 0; i < c.size(); ++i) fractions[i] = ladder_.fraction(level_[c.begin + i]);
+      if constexpr (uses_step_levels<Kernel, Path>)
+        tally(kernel_.step_levels(path_, fractions, batch, random));
+      else
+        tally(kernel_.step(path_.at_levels(fractions), batch, random));
     } else {
       for (std::size_t i = 0; i < c.size(); ++i) {
         single.copy_particle(batch, i, 0);
-        tally([&] {
-          return kernel_.step(path_.at(ladder_.beta(level_[c.begin + i])), single,
-                              BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin + i});
-        });
+        tally(kernel_.step(path_.at(ladder_.fraction(level_[c.begin + i])), single,
+                           BatchRandom{options_.seed, Purpose::tempering_kernel, step, c.begin + i}));
         batch.copy_particle(single, 0, i);
       }
     }

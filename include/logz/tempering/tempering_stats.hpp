@@ -1,8 +1,8 @@
 // What simulated tempering accumulates (Carlson et al. 2016): per chain and
-// per temperature k, the Rao-Blackwellized sums of q(beta_k | x_i) (eq. 9), the
+// per temperature k, the Rao-Blackwellized sums of q(t_k | x_i) (eq. 9), the
 // raw visit counts, and the sums of Delta_i = log f(x_i) - log p_1(x_i) that
 // thermodynamic integration needs (raw per visited level, and weighted by
-// q(beta_k | x_i) for TI-RB, eq. 21; for a path not linear in beta, Delta_k = -dU/dbeta at beta_k). Chains are independent replicates, which
+// q(t_k | x_i) for TI-RB, eq. 21; for a path not linear in t, Delta_k = -dU_t/dt at t_k). Chains are independent replicates, which
 // gives every estimator an honest between-chain error bar. Merged in chain
 // order, so sums do not depend on thread count.
 #pragma once
@@ -15,32 +15,32 @@ namespace logz {
 
 struct ChainTemperingStats {
   std::uint64_t num_samples = 0;
-  // sum_i q(beta_k | x_i) = exp(q_shift[k]) * q_scaled[k]: kept in a shifted form
+  // sum_i q(t_k | x_i) = exp(q_shift[k]) * q_scaled[k]: kept in a shifted form
   // because q can be far below the smallest double when the Z_k estimates are off.
   std::vector<double> q_shift, q_scaled;
   std::vector<std::uint64_t> counts;  // number of samples whose x was moved at level k
   std::vector<double> delta_sum;      // sum of Delta_i over samples at level k
   std::vector<double> delta_sq_sum;   // sum of Delta_i^2 over samples at level k
-  std::vector<double> rb_delta_sum;   // sum_i q(beta_k | x_i) Delta_i
-  std::vector<double> rb_delta_sq_sum;  // sum_i q(beta_k | x_i) Delta_i^2
+  std::vector<double> rb_delta_sum;   // sum_i q(t_k | x_i) Delta_i
+  std::vector<double> rb_delta_sq_sum;  // sum_i q(t_k | x_i) Delta_i^2
 
   explicit ChainTemperingStats(std::size_t num_levels = 0);
-  // Adds one sample: Delta and the log q(beta_k | x) of all levels; level = where x was moved.
+  // Adds one sample: Delta and the log q(t_k | x) of all levels; level = where x was moved.
   void add(double delta, std::span<const double> log_q, std::size_t level);
-  // The same for a path not linear in beta, whose integrand Delta_k = -dU_beta(x)/dbeta at
-  // beta_k differs between levels: one value per level.
+  // The same for a path not linear in t, whose integrand Delta_k = -dU_t(x)/dt at
+  // t_k differs between levels: one value per level.
   void add(std::span<const double> deltas, std::span<const double> log_q, std::size_t level);
-  double log_q_sum(std::size_t k) const;  // log sum_i q(beta_k | x_i)
+  double log_q_sum(std::size_t k) const;  // log sum_i q(t_k | x_i)
 };
 
 struct TemperingStats {
   std::size_t num_levels = 0;
   std::vector<ChainTemperingStats> chains;  // one per chain, chain order
-  // Whether U_k(x) - U_1(x) = beta_k (U_K(x) - U_1(x)) (a geometric path): then Delta is one
+  // Whether U_k(x) - U_1(x) = t_k (U_K(x) - U_1(x)) (a geometric path): then Delta is one
   // number per sample; otherwise the TI sums hold each level's own slope.
-  bool linear_in_beta = true;
+  bool linear_in_t = true;
   // Every sample (Delta, level), chain after chain, when recording was asked for (MBAR); for a
-  // path not linear in beta also every level's U_k(x) - U_1(x) (K per sample, sample-major).
+  // path not linear in t also every level's U_k(x) - U_1(x) (K per sample, sample-major).
   std::vector<double> sample_delta;
   std::vector<std::uint32_t> sample_level;
   std::vector<double> sample_energies;
@@ -48,7 +48,7 @@ struct TemperingStats {
   std::uint64_t kernel_accepted = 0, kernel_attempted = 0;
 
   std::uint64_t num_samples() const;
-  // log c_k = log((1/N) sum over all samples of q(beta_k | x_i)), eq. 9.
+  // log c_k = log((1/N) sum over all samples of q(t_k | x_i)), eq. 9.
   std::vector<double> log_c() const;
   // Visit counts n_k over all chains.
   std::vector<std::uint64_t> counts() const;

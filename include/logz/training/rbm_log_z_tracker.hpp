@@ -1,8 +1,8 @@
 // Tracking log Z of an RBM while it trains (Carlson et al. 2016, section 4.4): simulated
 // tempering chains over the joint (v, h) path from a base-rate model to the current RBM keep
 // their states across parameter updates. A tracking step, given new parameters:
-// 1. reweights: the chains, weighted by q(beta_k | x_i) under the old parameters, are samples
-//    of level k, so log Zhat_k += log [sum_i q_ik exp(-beta_k dE_i) / sum_i q_ik] with dE_i the
+// 1. reweights: the chains, weighted by q(t_k | x_i) under the old parameters, are samples
+//    of level k, so log Zhat_k += log [sum_i q_ik exp(-t_k dE_i) / sum_i q_ik] with dE_i the
 //    change of chain i's energy (E + a0.v) (importance sampling between nearby models);
 // 2. makes `sweeps` block Gibbs sweeps under the new parameters;
 // 3. moves the estimates part of the way to the RTS estimate of those sweeps (eq. 24,
@@ -26,7 +26,7 @@ namespace logz {
 
 struct RbmLogZTrackerOptions {
   std::size_t num_temperatures = 100;  // K, linear ladder
-  double prior_slope = 0.0;            // r_k proportional to exp(slope beta_k); 0: uniform
+  double prior_slope = 0.0;            // r_k proportional to exp(slope t_k); 0: uniform
   std::size_t num_chains = 100;
   std::size_t sweeps = 1;              // Gibbs sweeps per tracking step
   double alpha = 0.2;                  // eq. 24

@@ -215,7 +215,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   }
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {"exact"});
-  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, run, exact_sampler(mixture)), context.progress,
+  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)), context.progress,
                      result);
   return result;
 }

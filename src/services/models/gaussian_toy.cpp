@@ -74,7 +74,7 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
   const RunSettings run = read_run_settings(config, {"exact"});
 
   const exact::GaussianToySpec spec{mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end, steps};
-  const auto truth = exact::gaussian_toy_marginals(spec, schedule.betas());
+  const auto truth = exact::gaussian_toy_marginals(spec, schedule.fractions());
 
   RunResult result;
   result.model = {{"type", "gaussian_toy"},
@@ -100,8 +100,8 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
                    {"steps_per_temperature", steps},
                    {"step_unit", "AR(1) draw x <- mu + tau (x - mu) + sqrt(1 - tau^2) sigma z"}};
 
-  auto exact_start = [&](GaussianBatch& batch, const ChunkRange& c) {
-    model.sample_target(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+  auto exact_start = [&](GaussianBatch& batch, const ChunkStreams& streams) {
+    model.sample_target(batch, streams.random(0));
   };
   anneal_and_estimate(model, kernel, schedule, run, exact_start, context.progress, result);
   return result;

@@ -45,7 +45,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   }
   const Schedule schedule = method == "annealing" ? read_schedule(config) : linear_schedule(1);
   if (method == "annealing")
-    for (double t : schedule.betas())
+    for (double t : schedule.fractions())
       result.equilibrium_energy.push_back(
           exact::ising_mean_energy_kaufman(size.rows, size.cols, t * beta, coupling));
   run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);

@@ -315,14 +315,14 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
   std::optional<MrfExactSampler> exact;
   if (run.reverse && run.reverse_start == "exact") exact.emplace(path);
   const MrfHeatBath equilibrate = kernel.with_steps(run.equilibration_sweeps * static_cast<std::size_t>(n));
-  auto start = [&](MrfBatch& batch, const ChunkRange& c) {
+  auto start = [&](MrfBatch& batch, const ChunkStreams& streams) {
     if (exact) {
-      exact->sample(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+      exact->sample(batch, streams.random(0));
       return;
     }
     // Uniform bits equilibrated at the target for equilibration_sweeps sweeps of n updates.
-    path.sample_base(batch, BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
-    equilibrate.step(path.at(1.0), batch, BatchRandom{run.seed, Purpose::reverse_start, 1, c.begin});
+    path.sample_base(batch, streams.random(0));
+    equilibrate.step(path.at(1.0), batch, streams.random(1));
   };
   anneal_and_estimate(path, kernel, schedule, run, start, context.progress, result);
   return result;

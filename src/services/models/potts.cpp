@@ -59,7 +59,7 @@ void add_reference(const PottsModel& model, int rows, int cols, const Schedule& 
         Reference{exact::potts_log_z_transfer_matrix(rows, cols, q, beta, j), "transfer_matrix"};
     const double cost = exact::potts_transfer_matrix_cost(rows, cols, q) * 2.0 * schedule.size();
     if (cost <= kRunnerTraceMaxWork)
-      for (double t : schedule.betas())
+      for (double t : schedule.fractions())
         result.equilibrium_energy.push_back(
             exact::potts_mean_energy_transfer_matrix(rows, cols, q, t * beta, j));
     return;
@@ -68,7 +68,7 @@ void add_reference(const PottsModel& model, int rows, int cols, const Schedule& 
   if (states <= kRunnerEnumerationMaxStates) {
     const auto counts = exact::potts_equal_bond_counts(rows, cols, q);
     result.reference = Reference{sum_levels(counts, beta, j).log_z, "enumeration"};
-    for (double t : schedule.betas())
+    for (double t : schedule.fractions())
       result.equilibrium_energy.push_back(sum_levels(counts, t * beta, j).mean_energy);
   }
   // Otherwise no exact answer is known: the result has no reference.

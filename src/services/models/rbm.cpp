@@ -88,9 +88,8 @@ Eigen::MatrixXd load_rows(const std::string& path, const std::string& key, int n
 template <class Path, class Kernel>
 void run_path(const RbmSetup& s, const Path& path, const Kernel& kernel, const Schedule& schedule,
               const RunSettings& run, const ProgressFn& progress, RunResult& result) {
-  auto data_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
-    rbm_start_from_data(path, batch, *s.train, run.equilibration_sweeps,
-                        BatchRandom{run.seed, Purpose::reverse_start, 0, c.begin});
+  auto data_start = [&](typename Path::Batch& batch, const ChunkStreams& streams) {
+    rbm_start_from_data(path, batch, *s.train, run.equilibration_sweeps, streams.random(0));
   };
   anneal_and_estimate(path, kernel, schedule, run, data_start, progress, result);
 }

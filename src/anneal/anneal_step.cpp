@@ -1,0 +1,17 @@
+#include "logz/anneal/anneal_step.hpp"
+
+#include <fmt/format.h>
+
+#include "logz/core/error.hpp"
+
+namespace logz::detail {
+
+void fail_non_finite_work(Direction d, std::size_t particle, std::size_t step, double t_from, double t_to,
+                          double increment) {
+  throw NumericalError(fmt::format(
+      "{} annealing: non-finite work increment {} for path {} at temperature index {} of the run (path "
+      "fraction {} to {}): the model's energy is not finite there",
+      to_string(d), increment, particle, step, t_from, t_to));
+}
+
+}  // namespace logz::detail
