@@ -8,6 +8,7 @@
 #include "logz/anneal/resample.hpp"
 #include "logz/anneal/works.hpp"
 #include "logz/core/annealing_path.hpp"
+#include "logz/core/enum_names.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/core/kernel_for.hpp"

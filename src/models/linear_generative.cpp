@@ -9,14 +9,6 @@
 
 namespace logz {
 
-PriorType parse_prior_type(const std::string& name) {
-  if (name == "gaussian") return PriorType::gaussian;
-  if (name == "laplace") return PriorType::laplace;
-  fail_argument("logz::parse_prior_type", "name", "\"gaussian\" or \"laplace\", got \"" + name + "\"");
-}
-
-std::string to_string(PriorType type) { return type == PriorType::gaussian ? "gaussian" : "laplace"; }
-
 LinearGenerative::LinearGenerative(Eigen::MatrixXd phi, double sigma_noise, PriorType prior,
                                    const std::string& source)
     : phi_(std::move(phi)), sigma_noise_(sigma_noise), prior_(prior) {

@@ -48,14 +48,6 @@ Eigen::VectorXd read_vector(const std::string& path, const std::string& key, con
 
 }  // namespace
 
-McRbmNorm parse_mcrbm_norm(const std::string& name) {
-  if (name == "sum") return McRbmNorm::sum;
-  if (name == "mean") return McRbmNorm::mean;
-  fail_argument("logz::parse_mcrbm_norm", "name", "\"sum\" or \"mean\", got \"" + name + "\"");
-}
-
-std::string to_string(McRbmNorm norm) { return norm == McRbmNorm::sum ? "sum" : "mean"; }
-
 McRbm::McRbm(Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::VectorXd b_mean, Eigen::VectorXd b_cov,
              Eigen::VectorXd b_vis, double sigma, McRbmNorm norm, const std::string& source)
     : P_(std::move(P)),

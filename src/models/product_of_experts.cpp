@@ -10,14 +10,6 @@
 
 namespace logz {
 
-ExpertType parse_expert_type(const std::string& name) {
-  if (name == "laplace") return ExpertType::laplace;
-  if (name == "student_t") return ExpertType::student_t;
-  fail_argument("logz::parse_expert_type", "name", "\"laplace\" or \"student_t\", got \"" + name + "\"");
-}
-
-std::string to_string(ExpertType type) { return type == ExpertType::laplace ? "laplace" : "student_t"; }
-
 ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::VectorXd lambda,
                                    const std::string& source)
     : type_(type), phi_(std::move(phi)), lambda_(std::move(lambda)) {

@@ -11,18 +11,6 @@
 
 namespace logz {
 
-std::string to_string(RbmMode mode) {
-  switch (mode) {
-    case RbmMode::joint:
-      return "joint";
-    case RbmMode::visible:
-      return "visible";
-    case RbmMode::hidden:
-      return "hidden";
-  }
-  return "?";
-}
-
 // ---------------------------------------------------------------- batch
 
 template <class Scalar>

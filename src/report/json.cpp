@@ -197,20 +197,19 @@ nlohmann::json loglik_to_json(const LoglikResult& r) {
 
 nlohmann::json sample_to_json(const SampleResult& s) {
   const auto& r = s.result;
-  return finite_or_null({{"model", to_json(s.model)},
-          {"sampler", to_json(s.sampler)},
-          {"acceptance_rate", r.acceptance_rate},
-          {"average_acceptance", r.average_acceptance},
-          {"final_step_size", r.final_step_size},
-          {"mean_energy_error", r.mean_energy_error},
-          {"non_finite", r.non_finite},
-          {"reflections", r.reflections},
-          {"ess", r.ess},
-          {"mean", s.mean},
-          {"sd", s.sd},
-          {"draws_shape", {r.num_draws, r.num_chains, r.dim}},
-          {"runtime_s", s.runtime_s},
-          {"config", to_json(s.config)}});
+  nlohmann::json j = {{"model", to_json(s.model)}, {"sampler", to_json(s.sampler)}, {"config", to_json(s.config)}};
+  j["acceptance_rate"] = r.acceptance_rate;
+  j["average_acceptance"] = r.average_acceptance;
+  j["final_step_size"] = r.final_step_size;
+  j["mean_energy_error"] = r.mean_energy_error;
+  j["non_finite"] = r.non_finite;
+  j["reflections"] = r.reflections;
+  j["ess"] = r.ess;
+  j["mean"] = s.mean;
+  j["sd"] = s.sd;
+  j["draws_shape"] = {r.num_draws, r.num_chains, r.dim};
+  j["runtime_s"] = s.runtime_s;
+  return finite_or_null(std::move(j));
 }
 
 nlohmann::json registry_to_json() {

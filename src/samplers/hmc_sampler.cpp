@@ -21,19 +21,4 @@ void StepSizeAdaptation::validate() const {
     fail_argument(f, "min_step, max_step", "0 < min_step <= max_step, finite");
 }
 
-AdaptPhase parse_adapt_phase(const std::string& name) {
-  if (name == "burn_in") return AdaptPhase::burn_in;
-  if (name == "always") return AdaptPhase::always;
-  if (name == "never") return AdaptPhase::never;
-  fail_argument("logz::parse_adapt_phase", "name", "\"burn_in\", \"always\" or \"never\", got \"" + name + "\"");
-}
-
-std::string to_string(AdaptPhase phase) {
-  switch (phase) {
-    case AdaptPhase::burn_in: return "burn_in";
-    case AdaptPhase::always: return "always";
-    default: return "never";
-  }
-}
-
 }  // namespace logz

@@ -16,40 +16,25 @@ const char* to_string(KeyType t) {
   return "?";
 }
 
+// Every factory is the plain key plus its range or choices.
 Key Key::integer(std::string name, Default fallback, std::int64_t min, std::int64_t max, std::string doc) {
-  Key k(std::move(name), KeyType::integer, std::move(fallback), std::move(doc));
-  k.min_int_ = min;
-  k.max_int_ = max;
-  return k;
+  return Key(std::move(name), KeyType::integer, std::move(fallback), std::move(doc)).with_integer_range(min, max);
 }
-
 Key Key::number(std::string name, Default fallback, double min, double max, std::string doc) {
-  Key k(std::move(name), KeyType::number, std::move(fallback), std::move(doc));
-  k.min_ = min;
-  k.max_ = max;
-  return k;
+  return Key(std::move(name), KeyType::number, std::move(fallback), std::move(doc)).with_range(min, max);
 }
-
 Key Key::string(std::string name, Default fallback, std::string doc) {
   return Key(std::move(name), KeyType::string, std::move(fallback), std::move(doc));
 }
-
 Key Key::choice(std::string name, Default fallback, std::vector<std::string> choices, std::string doc) {
-  Key k(std::move(name), KeyType::string, std::move(fallback), std::move(doc));
-  k.choices_ = std::move(choices);
-  return k;
+  return Key(std::move(name), KeyType::string, std::move(fallback), std::move(doc)).with_choices(std::move(choices));
 }
-
 Key Key::boolean(std::string name, Default fallback, std::string doc) {
   return Key(std::move(name), KeyType::boolean, std::move(fallback), std::move(doc));
 }
-
 Key Key::string_list(std::string name, Default fallback, std::vector<std::string> choices, std::string doc) {
-  Key k(std::move(name), KeyType::string_list, std::move(fallback), std::move(doc));
-  k.choices_ = std::move(choices);
-  return k;
+  return Key(std::move(name), KeyType::string_list, std::move(fallback), std::move(doc)).with_choices(std::move(choices));
 }
-
 Key Key::array(std::string name, Default fallback, std::string doc) {
   return Key(std::move(name), KeyType::array, std::move(fallback), std::move(doc));
 }

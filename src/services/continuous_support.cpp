@@ -18,6 +18,7 @@ const Key kParameters = Key::string("parameters", std::string("random"),
                                     "\"random\" (seeded) or an .npz file of the model's arrays (the *_key keys name them)");
 const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
 const Key kSigmaNoise = Key::number("sigma_noise", 0.1, 1e-300, kMax, "the noise sd sigma_n");
+const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimension of x");
 
 // ---------------------------------------------------------------- [data]
 const Key kSource = Key::choice("source", Computed{"\"file\" when file is given, else \"model\""}, {"file", "model"},
@@ -71,7 +72,7 @@ const Key kIncrease = Key::number("step_increase", 1.02, 1.0, kMax, "factor when
 const Key kDecrease = Key::number("step_decrease", 0.98, 1e-6, 1.0, "factor when it is below");
 const Key kSamplerMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "the smallest step size");
 const Key kSamplerMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "the largest step size");
-const Key kAdapt = Key::choice("adapt", std::string("burn_in"), {"burn_in", "always", "never"}, "when the step size adapts");
+const Key kAdapt = Key::enumeration("adapt", AdaptPhase::burn_in, "when the step size adapts");
 const Key kSamplerSeed = Key::integer("seed", 1, 0, INT64_MAX, "the Philox key of the run");
 const Key kSamplerThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all");
 const Key kSamplerChunk = Key::integer("chunk_size", 8, 1, 1 << 20, "chains per chunk");
@@ -87,6 +88,10 @@ const KeyGroup kSamplerKeys{"sampler", "sampler",
 const Key& parameters_key() { return kParameters; }
 const Key& parameter_seed_key() { return kParameterSeed; }
 const Key& sigma_noise_key() { return kSigmaNoise; }
+const Key& data_dim_key() { return kDataDim; }
+Key member_key(const std::string& name, const std::string& member) {
+  return Key::string(name, member, "the .npz member of " + member);
+}
 const KeyGroup& data_keys() { return kDataKeys; }
 const KeyGroup& base_keys() { return kBaseKeys; }
 const KeyGroup& kernel_keys() { return kKernelKeys; }
@@ -289,7 +294,7 @@ SamplerSettings read_sampler(Config& config, bool initial_sd) {
   o.adaptation.decrease = s.get_double(kDecrease);
   o.adaptation.min_step = s.get_double(kSamplerMinStep);
   o.adaptation.max_step = s.get_double(kSamplerMaxStep.with_range(o.adaptation.min_step, kMax));
-  o.adapt = parse_adapt_phase(s.get_string(kAdapt));
+  o.adapt = s.get_enum<AdaptPhase>(kAdapt);
   o.seed = static_cast<std::uint64_t>(s.get_int(kSamplerSeed));
   o.threads = static_cast<int>(s.get_int(kSamplerThreads));
   o.chunk_size = static_cast<std::size_t>(s.get_int(kSamplerChunk));

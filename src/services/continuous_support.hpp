@@ -46,6 +46,10 @@ struct DataSet {
 const Key& parameters_key();
 const Key& parameter_seed_key();
 const Key& sigma_noise_key();
+// The key `name` naming the .npz member that holds `member` (default: the member's own name).
+Key member_key(const std::string& name, const std::string& member);
+// random parameters: data_dim, the dimension of x (generative models).
+const Key& data_dim_key();
 
 const KeyGroup& data_keys();
 const KeyGroup& base_keys();          // type "gaussian" or "fitted", sigma, ridge

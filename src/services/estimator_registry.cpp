@@ -26,6 +26,7 @@ using WorksFn = std::function<void(WorksPtr, WorksPtr, const EstimatorOptions&, 
 using TemperedFn = std::function<LadderEstimates(const TemperingStats&, const TemperingLadder&,
                                                  std::span<const double>, const LadderEstimates&)>;
 
+
 struct Estimator {
   EstimatorEntry entry;
   WorksFn works;        // works family
@@ -38,10 +39,13 @@ HistogramOptions histogram_options(const EstimatorOptions& o) {
   return h;
 }
 
-TemperedFn ti(const std::string& rule) {
-  return [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates&) {
-    return thermodynamic_integration(s, l.fractions(), rule);
-  };
+// A thermodynamic-integration rule of thermodynamic_integration.hpp as a tempered estimator.
+Estimator ti(const std::string& rule, const std::string& what, EstimateOutput output, int default_rank) {
+  return {{rule, "tempered", "thermodynamic integration, " + what, {std::move(output)}, WorksNeeded::both, default_rank},
+          {},
+          [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates&) {
+            return thermodynamic_integration(s, l.fractions(), rule);
+          }};
 }
 
 const std::vector<Estimator>& estimators() {
@@ -103,18 +107,11 @@ const std::vector<Estimator>& estimators() {
        [](const TemperingStats& s, const TemperingLadder& l, std::span<const double> z, const LadderEstimates&) {
          return ts_ladder(s, z, l.log_prior());
        }},
-      {{"ti_riemann", "tempered", "thermodynamic integration, right Riemann sum",
-        {{"ti_riemann", "TI Riemann", "#8c6d31", 3, 4}}, WorksNeeded::both, 0},
-       {}, ti("ti_riemann")},
-      {{"ti_trapezoid", "tempered", "thermodynamic integration, trapezoid rule",
-        {{"ti_trapezoid", "TI trapezoid", "#843c39", 4, 14, 7}}, WorksNeeded::both, 3},
-       {}, ti("ti_trapezoid")},
-      {{"ti_corrected", "tempered", "trapezoid minus Friel et al.'s variance correction (geometric paths)",
-        {{"ti_corrected", "TI corrected", "#7b4173", 5, 16}}, WorksNeeded::both, 0},
-       {}, ti("ti_corrected")},
-      {{"ti_rb", "tempered", "thermodynamic integration on Rao-Blackwellized means (eq. 21)",
-        {{"ti_rb", "TI-RB", "#3182bd", 2, 17, 6}}, WorksNeeded::both, 4},
-       {}, ti("ti_rb")},
+      ti("ti_riemann", "right Riemann sum", {"ti_riemann", "TI Riemann", "#8c6d31", 3, 4}, 0),
+      ti("ti_trapezoid", "trapezoid rule", {"ti_trapezoid", "TI trapezoid", "#843c39", 4, 14, 7}, 3),
+      ti("ti_corrected", "trapezoid minus Friel et al.'s variance correction (geometric paths)",
+         {"ti_corrected", "TI corrected", "#7b4173", 5, 16}, 0),
+      ti("ti_rb", "on Rao-Blackwellized means (eq. 21)", {"ti_rb", "TI-RB", "#3182bd", 2, 17, 6}, 4),
       {{"mbar", "tempered", "MBAR on every recorded tempered sample", {{"mbar", "MBAR", "#e6550d", 3, 18, 5}},
         WorksNeeded::both, 0},
        {},

@@ -9,7 +9,7 @@ const Key kType = Key::choice("type", std::string("metropolis"), {"metropolis", 
 const Key kSteps = Key::integer("steps_per_temperature", 1000, 1, INT64_MAX,
                                 "N: updates per temperature (site_order random: single-site updates; "
                                 "checkerboard: sweeps)");
-const Key kSiteOrder = Key::choice("site_order", std::string("random"), {"random", "checkerboard"},
+const Key kSiteOrder = Key::enumeration("site_order", SiteOrder::random,
                                    "a random site per update, or checkerboard sweeps");
 const KeyGroup kLatticeKernelKeys{"kernel", "lattice kernels", {&kType, &kSteps, &kSiteOrder}};
 
@@ -28,7 +28,7 @@ LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result) {
   k.check_known({&kLatticeKernelKeys});
   LatticeKernelSettings s;
   s.type = k.get_string(kType);
-  s.order = parse_site_order(k.get_string(kSiteOrder));
+  s.order = k.get_enum<SiteOrder>(kSiteOrder);
   s.steps = static_cast<std::size_t>(k.get_int(kSteps));
   result.kernel = {{"type", s.type},
                    {"site_order", to_string(s.order)},
@@ -40,6 +40,13 @@ LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result) {
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys) {
   return {&model_keys,  &kLatticeKernelKeys, &run_keys(),       &schedule_keys(),
           &estimator_keys(), &tempering_keys(), &integration_keys()};
+}
+
+ModelEntry lattice_model_entry(std::string name, std::string summary, std::string reference,
+                               const KeyGroup& model_keys, std::function<RunResult(Config&, const RunContext&)> run) {
+  return {.name = std::move(name), .summary = std::move(summary), .docs = "docs/config.md",
+          .methods = kLatticeMethods, .kernels = lattice_kernel_entries(), .reverse_starts = {"ground_state"},
+          .reference = std::move(reference), .keys = lattice_key_groups(model_keys), .run = std::move(run)};
 }
 
 }  // namespace logz

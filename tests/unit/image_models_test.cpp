@@ -408,7 +408,7 @@ TEST(McRbm, ValidationNamesSourceAndKey) {
   expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), badv, r.b_vis(), 1.0), "m.npz: b_c: expected finite values");
   expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), r.b_cov(), r.b_vis(), -1.0),
                "m.npz: sigma: expected a finite number > 0");
-  EXPECT_THROW(parse_mcrbm_norm("median"), InvalidArgument);
+  EXPECT_THROW(parse_enum<McRbmNorm>("median"), InvalidArgument);
   EXPECT_THROW(exact::mcrbm_mean_units_log_z(Eigen::MatrixXd::Zero(25, 2), Eigen::VectorXd::Zero(25),
                                              Eigen::VectorXd(0), Eigen::VectorXd::Zero(2), 1.0),
                InvalidArgument);

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "logz/core/enum_names.hpp"
+
 namespace logz {
 
-enum class Direction { forward, reverse };
-
-std::string to_string(Direction d);
+LOGZ_NAMED_ENUM(Direction, forward, reverse);
 
 struct Works {
   Direction direction = Direction::forward;

@@ -4,13 +4,10 @@
 // its time reversal visits the same sites in exactly the opposite order).
 #pragma once
 
-#include <string>
+#include "logz/core/enum_names.hpp"
 
 namespace logz {
 
-enum class SiteOrder { random, checkerboard };
-
-SiteOrder parse_site_order(const std::string& name);  // throws InvalidArgument
-std::string to_string(SiteOrder order);
+LOGZ_NAMED_ENUM(SiteOrder, random, checkerboard);
 
 }  // namespace logz

@@ -15,15 +15,13 @@
 #include <optional>
 #include <string>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
-enum class PriorType { gaussian, laplace };
-
-PriorType parse_prior_type(const std::string& name);  // "gaussian" | "laplace"
-std::string to_string(PriorType type);
+LOGZ_NAMED_ENUM(PriorType, gaussian, laplace);
 
 class LinearGenerative {
  public:

@@ -28,14 +28,12 @@
 #include <optional>
 #include <string>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/models/continuous_target.hpp"
 
 namespace logz {
 
-enum class McRbmNorm { sum, mean };
-
-McRbmNorm parse_mcrbm_norm(const std::string& name);  // "sum" | "mean"
-std::string to_string(McRbmNorm norm);
+LOGZ_NAMED_ENUM(McRbmNorm, sum, mean);
 
 struct McRbmKeys {
   std::string P = "P", C = "C", W = "W", b_mean = "b_m", b_cov = "b_c", b_vis = "b_v";

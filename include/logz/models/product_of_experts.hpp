@@ -15,15 +15,13 @@
 #include <optional>
 #include <string>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
-enum class ExpertType { laplace, student_t };
-
-ExpertType parse_expert_type(const std::string& name);  // "laplace" | "student_t"
-std::string to_string(ExpertType type);
+LOGZ_NAMED_ENUM(ExpertType, laplace, student_t);
 
 struct PoeKeys {
   std::string filters = "Phi", lambda = "lambda";

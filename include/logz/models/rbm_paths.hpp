@@ -22,6 +22,7 @@
 #include "logz/core/level_energies_path.hpp"
 #include "logz/core/tempering_path.hpp"
 #include "logz/models/rbm.hpp"
+#include "logz/core/enum_names.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/random/philox.hpp"
@@ -30,9 +31,7 @@ namespace logz {
 
 // Which variables a target's distribution is over: joint (v, h); visible
 // (h summed out: p_t(v)); hidden (v summed out: p_t(h)).
-enum class RbmMode { joint, visible, hidden };
-
-std::string to_string(RbmMode mode);
+LOGZ_NAMED_ENUM(RbmMode, joint, visible, hidden);
 
 // The states of a chunk of particles (column = particle) and, computed on
 // demand and kept until the layer they depend on changes, the unit inputs

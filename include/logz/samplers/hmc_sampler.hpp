@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/kernels/hmc.hpp"
@@ -40,9 +41,7 @@ struct StepSizeAdaptation {
   void validate() const;  // InvalidArgument naming the bad field
 };
 
-enum class AdaptPhase { burn_in, always, never };
-AdaptPhase parse_adapt_phase(const std::string& name);  // "burn_in" | "always" | "never"
-std::string to_string(AdaptPhase phase);
+LOGZ_NAMED_ENUM(AdaptPhase, burn_in, always, never);
 
 struct HmcSamplerOptions {
   std::size_t burn_in = 1000;

@@ -36,6 +36,10 @@ class ConfigSection {
   std::string get_string(const Key& key);
   std::string get_string(const Key& key, const std::string& computed_default);
   bool get_bool(const Key& key);
+  template <NamedEnum E>
+  E get_enum(const Key& key) {
+    return parse_enum<E>(get_string(key));
+  }
   std::vector<std::string> get_string_list(const Key& key);
   std::vector<std::string> get_string_list(const Key& key, const std::vector<std::string>& computed_default);
   // An array key as given (checked by the caller, who reports through fail()); null if absent.

@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "logz/core/enum_names.hpp"
+
 namespace logz {
 
 enum class KeyType { integer, number, string, boolean, string_list, array };
@@ -37,6 +39,12 @@ class Key {
   static Key string(std::string name, Default fallback, std::string doc);
   static Key choice(std::string name, Default fallback, std::vector<std::string> choices,
                     std::string doc);
+  // A choice among the names of a LOGZ_NAMED_ENUM, read back with ConfigSection::get_enum.
+  template <NamedEnum E>
+  static Key enumeration(std::string name, E fallback, std::string doc) {
+    const auto& names = EnumNames<E>::names;
+    return choice(std::move(name), to_string(fallback), {names.begin(), names.end()}, std::move(doc));
+  }
   static Key boolean(std::string name, Default fallback, std::string doc);
   static Key string_list(std::string name, Default fallback, std::vector<std::string> choices,
                          std::string doc);

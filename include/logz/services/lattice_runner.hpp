@@ -32,6 +32,11 @@ LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result);
 inline const std::vector<std::string> kLatticeMethods = {"annealing", "tempering", "ground_state_integration"};
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys);
 
+// The registry entry of a lattice model: what it shares with the others (methods, kernels,
+// reverse start, the shared sections) and what is its own.
+ModelEntry lattice_model_entry(std::string name, std::string summary, std::string reference,
+                               const KeyGroup& model_keys, std::function<RunResult(Config&, const RunContext&)> run);
+
 // The ground states: E_0, log of their number, and the cost of the lowest excitation.
 struct LatticeGroundStates {
   double energy = 0.0, log_degeneracy = 0.0, gap = 1.0;

@@ -16,15 +16,13 @@ using namespace continuous;
 
 namespace {
 
-const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of Phi");
-const Key kThetaKey = Key::string("theta_key", std::string("Theta"), "the .npz member of Theta");
-const Key kPsiKey = Key::string("psi_key", std::string("Psi"), "the .npz member of Psi");
-const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimension of x");
+const Key kPhiKey = member_key("phi_key", "Phi"), kThetaKey = member_key("theta_key", "Theta"),
+          kPsiKey = member_key("psi_key", "Psi");
 const Key kBasisDim = Key::integer("basis_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
 const Key kNumC = Key::integer("num_c", Computed{"basis_dim"}, 1, 4096, "random: the dimension of c");
 const Key kNumD = Key::integer("num_d", Computed{"max(1, basis_dim / 4)"}, 1, 4096, "random: the dimension of d");
 const KeyGroup kModelKeys{"model", "bilinear_generative",
-                          {&parameters_key(), &kPhiKey, &kThetaKey, &kPsiKey, &kDataDim, &kBasisDim, &kNumC, &kNumD,
+                          {&parameters_key(), &kPhiKey, &kThetaKey, &kPsiKey, &data_dim_key(), &kBasisDim, &kNumC, &kNumD,
                            &parameter_seed_key(), &sigma_noise_key()}};
 
 const Key kBaseType = Key::choice("type", std::string("prior"), {"prior"},
@@ -44,7 +42,7 @@ BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
   if (params == "random") {
     for (const Key* k : {&kPhiKey, &kThetaKey, &kPsiKey})
       if (m.has(*k)) m.fail(*k, "no such key with parameters = \"random\" (it names an array of a parameters file)");
-    const int M = static_cast<int>(m.get_int(kDataDim));
+    const int M = static_cast<int>(m.get_int(data_dim_key()));
     const int L = static_cast<int>(m.get_int(kBasisDim, M));
     const int Kc = static_cast<int>(m.get_int(kNumC, L));
     const int Kd = static_cast<int>(m.get_int(kNumD, std::max(1, L / 4)));
@@ -52,7 +50,7 @@ BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
     desc.set("parameter_seed", seed);
     model.emplace(BilinearGenerative::random(M, L, Kc, Kd, sigma, seed));
   } else {
-    for (const Key* k : {&kDataDim, &kBasisDim, &kNumC, &kNumD, &parameter_seed_key()})
+    for (const Key* k : {&data_dim_key(), &kBasisDim, &kNumC, &kNumD, &parameter_seed_key()})
       if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
     BilinearKeys keys;
     keys.phi = m.get_string(kPhiKey);

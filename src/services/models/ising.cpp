@@ -55,11 +55,8 @@ RunResult run_ising(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry ising_model_entry() {
-  return {.name = "ising",
-          .summary = "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins",
-          .docs = "docs/config.md", .methods = kLatticeMethods, .kernels = lattice_kernel_entries(),
-          .reverse_starts = {"ground_state"}, .reference = "kaufman", .keys = lattice_key_groups(kModelKeys),
-          .run = run_ising};
+  return lattice_model_entry("ising", "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins",
+                             "kaufman", kModelKeys, run_ising);
 }
 
 }  // namespace logz

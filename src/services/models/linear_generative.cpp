@@ -16,29 +16,28 @@ using namespace continuous;
 
 namespace {
 
-const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of Phi");
-const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimension of x");
+const Key kPhiKey = member_key("phi_key", "Phi");
 const Key kLatentDim = Key::integer("latent_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
-const Key kPrior = Key::choice("prior", std::string("gaussian"), {"gaussian", "laplace"}, "the prior on a");
+const Key kPrior = Key::enumeration("prior", PriorType::gaussian, "the prior on a");
 const KeyGroup kModelKeys{"model", "linear_generative",
-                          {&parameters_key(), &kPhiKey, &kDataDim, &kLatentDim, &parameter_seed_key(), &sigma_noise_key(), &kPrior}};
+                          {&parameters_key(), &kPhiKey, &data_dim_key(), &kLatentDim, &parameter_seed_key(), &sigma_noise_key(), &kPrior}};
 
 LinearGenerative read_linear_generative(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const double sigma = m.get_double(sigma_noise_key());
-  const PriorType prior = parse_prior_type(m.get_string(kPrior));
+  const PriorType prior = m.get_enum<PriorType>(kPrior);
   const std::string params = m.get_string(parameters_key());
   desc = {{"type", "linear_generative"}, {"parameters", params}, {"sigma_noise", sigma}, {"prior", to_string(prior)}};
   std::optional<LinearGenerative> model;
   if (params == "random") {
-    const int M = static_cast<int>(m.get_int(kDataDim));
+    const int M = static_cast<int>(m.get_int(data_dim_key()));
     const int L = static_cast<int>(m.get_int(kLatentDim, M));
     const auto seed = static_cast<std::uint64_t>(m.get_int(parameter_seed_key()));
     desc.set("parameter_seed", seed);
     model.emplace(LinearGenerative::random(M, L, sigma, prior, seed));
   } else {
-    for (const Key* k : {&kDataDim, &kLatentDim, &parameter_seed_key()})
+    for (const Key* k : {&data_dim_key(), &kLatentDim, &parameter_seed_key()})
       if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
     model.emplace(LinearGenerative::load(resolve_config_path(config, params), sigma, prior, m.get_string(kPhiKey)));
   }

@@ -15,18 +15,16 @@ using namespace continuous;
 
 namespace {
 
-const Key kPKey = Key::string("p_key", std::string("P"), "the .npz member of P");
-const Key kCKey = Key::string("c_key", std::string("C"), "the .npz member of C");
-const Key kWKey = Key::string("w_key", std::string("W"), "the .npz member of W");
-const Key kBMeanKey = Key::string("b_mean_key", std::string("b_m"), "the .npz member of the mean units' biases");
-const Key kBCovKey = Key::string("b_cov_key", std::string("b_c"), "the .npz member of the covariance units' biases");
-const Key kBVisKey = Key::string("b_vis_key", std::string("b_v"), "the .npz member of the visible biases");
+// The .npz members: P, C and W, the mean, covariance and visible units' biases b_m, b_c, b_v.
+const Key kPKey = member_key("p_key", "P"), kCKey = member_key("c_key", "C"), kWKey = member_key("w_key", "W"),
+          kBMeanKey = member_key("b_mean_key", "b_m"), kBCovKey = member_key("b_cov_key", "b_c"),
+          kBVisKey = member_key("b_vis_key", "b_v");
 const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension of x");
 const Key kNumFactors = Key::integer("num_factors", Computed{"dim"}, 0, 1 << 16, "random: factors of C");
 const Key kNumCovariance = Key::integer("num_covariance_units", Computed{"dim"}, 0, 1 << 16, "random: covariance units");
 const Key kNumMean = Key::integer("num_mean_units", Computed{"dim"}, 0, 1 << 16, "random: mean units");
 const Key kSigma = Key::number("sigma", 1.0, 1e-300, 1.7976931348623157e308, "the visible units' sd");
-const Key kSquaredNorm = Key::choice("squared_norm", std::string("sum"), {"sum", "mean"},
+const Key kSquaredNorm = Key::enumeration("squared_norm", McRbmNorm::sum,
                                      "the length normalisation of eq. 40: sum or mean of squares");
 const KeyGroup kModelKeys{"model", "mcrbm",
                           {&parameters_key(), &kPKey, &kCKey, &kWKey, &kBMeanKey, &kBCovKey, &kBVisKey, &kDim, &kNumFactors,
@@ -38,7 +36,7 @@ McRbm read_mcrbm(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const double sigma = m.get_double(kSigma);
-  const McRbmNorm norm = parse_mcrbm_norm(m.get_string(kSquaredNorm));
+  const McRbmNorm norm = m.get_enum<McRbmNorm>(kSquaredNorm);
   const std::string params = m.get_string(parameters_key());
   desc = {{"type", "mcrbm"}, {"parameters", params}, {"sigma", sigma}, {"squared_norm", to_string(norm)}};
   std::optional<McRbm> model;

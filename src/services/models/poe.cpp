@@ -12,10 +12,9 @@ using namespace continuous;
 
 namespace {
 
-const Key kExpert = Key::choice("expert", std::string("laplace"), {"laplace", "student_t"},
+const Key kExpert = Key::enumeration("expert", ExpertType::laplace,
                                 "the experts: Laplace E(u) = lambda |u| or Student-t E(u) = lambda log(1 + u^2)");
-const Key kPhiKey = Key::string("phi_key", std::string("Phi"), "the .npz member of the filters (num_experts x dim)");
-const Key kLambdaKey = Key::string("lambda_key", std::string("lambda"), "the .npz member of the expert scales");
+const Key kPhiKey = member_key("phi_key", "Phi"), kLambdaKey = member_key("lambda_key", "lambda");
 const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension");
 const Key kNumExperts = Key::integer("num_experts", Computed{"dim (complete)"}, 1, 1 << 16, "random: the experts, >= dim");
 const KeyGroup kModelKeys{"model", "poe", {&kExpert, &parameters_key(), &kPhiKey, &kLambdaKey, &kDim, &kNumExperts, &parameter_seed_key()}};
@@ -23,7 +22,7 @@ const KeyGroup kModelKeys{"model", "poe", {&kExpert, &parameters_key(), &kPhiKey
 ProductOfExperts read_poe(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
-  const ExpertType expert = parse_expert_type(m.get_string(kExpert));
+  const ExpertType expert = m.get_enum<ExpertType>(kExpert);
   const std::string params = m.get_string(parameters_key());
   desc = {{"type", "poe"}, {"expert", to_string(expert)}, {"parameters", params}};
   auto describe = [&](const ProductOfExperts& poe) {

@@ -115,11 +115,8 @@ RunResult run_potts(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry potts_model_entry() {
-  return {.name = "potts",
-          .summary = "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours",
-          .docs = "docs/config.md", .methods = kLatticeMethods, .kernels = lattice_kernel_entries(),
-          .reverse_starts = {"ground_state"}, .reference = "transfer matrix or enumeration (small lattices)",
-          .keys = lattice_key_groups(kModelKeys), .run = run_potts};
+  return lattice_model_entry("potts", "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours",
+                             "transfer matrix or enumeration (small lattices)", kModelKeys, run_potts);
 }
 
 }  // namespace logz
