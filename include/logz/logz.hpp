@@ -94,6 +94,7 @@
 #include "logz/tempering/level_probabilities.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 #include "logz/tempering/tempering_stats.hpp"
+#include "logz/tempering/tempering_step.hpp"
 #include "logz/training/rbm_log_z_tracker.hpp"
 #include "logz/training/rbm_trainer.hpp"
 #include "logz/version.hpp"
