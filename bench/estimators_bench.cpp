@@ -14,6 +14,7 @@
 #include "logz/estimators/crooks_crossing.hpp"
 #include "logz/estimators/cumulant.hpp"
 #include "logz/estimators/histogram.hpp"
+#include "logz/estimators/jarzynski.hpp"
 #include "logz/estimators/mbar.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/random/philox.hpp"
@@ -56,6 +57,12 @@ void run(benchmark::State& state, F&& estimate) {
   state.SetItemsProcessed(state.iterations() * static_cast<long>(2 * kWorks));
 }
 
+void BM_Ais(benchmark::State& state) {
+  run(state, [](const auto& f, const auto&) { return logz::ais(f).log_z; });
+}
+void BM_Raise(benchmark::State& state) {
+  run(state, [](const auto&, const auto& r) { return logz::raise(r).log_z; });
+}
 void BM_Bar(benchmark::State& state) {
   run(state, [](const auto& f, const auto& r) { return logz::bar(f, r).log_z; });
 }
@@ -104,6 +111,8 @@ void BM_MbarHarmonic100x10000(benchmark::State& state) {
 }
 
 BENCHMARK(BM_MbarHarmonic100x10000)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Ais)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Raise)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Bar)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_HistogramUnbinned)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_HistogramBinned1000)->Unit(benchmark::kMillisecond)->MinTime(2.0);

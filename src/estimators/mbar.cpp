@@ -160,6 +160,7 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
   Eigen::MatrixXd w(n, k_states);
   for (Eigen::Index k = 0; k < k_states; ++k)
     for (Eigen::Index j = 0; j < n; ++j) w(j, k) = std::exp(f(k) - u(k, j) - log_d(j));
+  result.overlap = (w.transpose() * w) * counts.asDiagonal();
   Eigen::BDCSVD<Eigen::MatrixXd> svd(w, Eigen::ComputeThinV);
   const Eigen::MatrixXd v = svd.matrixV();
   const Eigen::VectorXd s = svd.singularValues();

@@ -21,7 +21,8 @@ namespace logz {
 
 namespace {
 
-using WorksPtr = const std::vector<double>*;
+// The works of one direction, or nullptr when that direction was not run.
+using WorksPtr = const std::span<const double>*;
 using WorksFn = std::function<void(WorksPtr, WorksPtr, const EstimatorOptions&, std::vector<Estimate>&)>;
 using TemperedFn = std::function<LadderEstimates(const TemperingStats&, const TemperingLadder&,
                                                  std::span<const double>, const LadderEstimates&)>;
@@ -223,12 +224,13 @@ std::vector<std::string> default_works_estimators(bool has_forward, bool has_rev
   return out;
 }
 
-std::vector<Estimate> run_estimators(const std::vector<std::string>& methods, const std::vector<double>* forward_works,
-                                     const std::vector<double>* reverse_works, const EstimatorOptions& options) {
-  const std::string missing = estimator_requirements(methods, forward_works != nullptr, reverse_works != nullptr);
+std::vector<Estimate> run_estimators(const std::vector<std::string>& methods, OptionalWorks forward_works,
+                                     OptionalWorks reverse_works, const EstimatorOptions& options) {
+  const std::string missing = estimator_requirements(methods, forward_works.has_value(), reverse_works.has_value());
   if (!missing.empty()) fail_argument("logz::run_estimators", "methods", missing);
   std::vector<Estimate> out;
-  for (const auto& m : methods) works_estimator(m).works(forward_works, reverse_works, options, out);
+  const WorksPtr f = forward_works ? &*forward_works : nullptr, r = reverse_works ? &*reverse_works : nullptr;
+  for (const auto& m : methods) works_estimator(m).works(f, r, options, out);
   return out;
 }
 

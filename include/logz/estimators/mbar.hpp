@@ -28,6 +28,7 @@ struct MbarResult {
   std::vector<double> log_z;      // log(Z_k / Z_1)
   std::vector<double> std_error;  // of log(Z_k / Z_1)
   Eigen::MatrixXd covariance;     // of f = -log Z (K x K)
+  Eigen::MatrixXd overlap;        // O = W^T W diag(N_k) (K x K), as pymbar's computeOverlap
   int iterations = 0;
   bool converged = false;
 };

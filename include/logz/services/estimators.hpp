@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,11 +34,21 @@ std::string estimator_requirements(const std::vector<std::string>& methods, bool
 // The default works estimators that the directions allow.
 std::vector<std::string> default_works_estimators(bool has_forward, bool has_reverse);
 
+// The works of one direction (viewed, not copied), or std::nullopt when it was not run.
+using OptionalWorks = std::optional<std::span<const double>>;
+
 // Runs the works estimators in the order given (bounds yields two estimates, cumulant up to three).
-std::vector<Estimate> run_estimators(const std::vector<std::string>& methods,
-                                     const std::vector<double>* forward_works,
-                                     const std::vector<double>* reverse_works,
-                                     const EstimatorOptions& options = {});
+std::vector<Estimate> run_estimators(const std::vector<std::string>& methods, OptionalWorks forward_works,
+                                     OptionalWorks reverse_works, const EstimatorOptions& options = {});
+
+// The same on works held in vectors (nullptr: the direction was not run).
+inline std::vector<Estimate> run_estimators(const std::vector<std::string>& methods,
+                                            const std::vector<double>* forward_works,
+                                            const std::vector<double>* reverse_works,
+                                            const EstimatorOptions& options = {}) {
+  auto view = [](const std::vector<double>* w) { return w ? OptionalWorks(*w) : std::nullopt; };
+  return run_estimators(methods, view(forward_works), view(reverse_works), options);
+}
 
 // Runs a tempered-sample estimator on the statistics of a final run. `rts` is the RTS answer of
 // the same run, which MBAR takes as its warm start.

@@ -1,0 +1,87 @@
+// MBAR on pymbar's inputs: logz.mbar(u_kn, N_k) -> logz.MbarResult.
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "logz/core/error.hpp"
+#include "logz/estimators/mbar.hpp"
+
+namespace py = pybind11;
+
+namespace logz::python {
+
+namespace {
+
+struct PyMbar {
+  MbarResult result;
+  std::vector<std::string> flags;
+};
+
+}  // namespace
+
+void bind_mbar(py::module_& m) {
+  py::class_<PyMbar>(m, "MbarResult", "The answer of logz.mbar.")
+      .def_property_readonly("log_z", [](const PyMbar& p) { return to_numpy(p.result.log_z); },
+                             "log Z_k - log Z_0, shape (K,) (log_z[0] == 0); pymbar's -f_k")
+      .def_property_readonly("std_error", [](const PyMbar& p) { return to_numpy(p.result.std_error); },
+                             "standard errors of log_z, shape (K,) (pymbar's svd-ew covariance)")
+      .def_property_readonly("overlap", [](const PyMbar& p) { return p.result.overlap; },
+                             "the overlap matrix O = W^T W diag(N_k), shape (K, K), as pymbar's computeOverlap")
+      .def_property_readonly("covariance", [](const PyMbar& p) { return p.result.covariance; },
+                             "the asymptotic covariance of f = -log Z, shape (K, K)")
+      .def_property_readonly("converged", [](const PyMbar& p) { return p.result.converged; })
+      .def_property_readonly("iterations", [](const PyMbar& p) { return p.result.iterations; })
+      .def_property_readonly("flags", [](const PyMbar& p) { return p.flags; }, "'not_converged' when Newton stopped short")
+      .def("__repr__", [](const PyMbar& p) {
+        return "MbarResult(K=" + std::to_string(p.result.log_z.size()) +
+               ", converged=" + (p.result.converged ? "True" : "False") + ")";
+      });
+  m.def(
+      "mbar",
+      [](const py::object& u_kn, const py::object& N_k, double tolerance, int max_iterations,
+         const py::object& initial_log_z) {
+        const DoubleArray u = as_array(u_kn, 2, "mbar", "u_kn", "(K, N)");
+        const DoubleArray n = as_array(N_k, 1, "mbar", "N_k", "(K,)");
+        if (n.shape(0) != u.shape(0))
+          fail_argument("logz.mbar", "N_k", "one count per row of u_kn (" + std::to_string(u.shape(0)) + "), got " +
+                                                std::to_string(n.shape(0)));
+        if (!(tolerance > 0.0)) fail_argument("logz.mbar", "tolerance", "a number > 0");
+        if (max_iterations < 1) fail_argument("logz.mbar", "max_iterations", "at least 1");
+        MbarOptions options;
+        options.tolerance = tolerance;
+        options.max_iterations = max_iterations;
+        if (!initial_log_z.is_none()) {
+          const DoubleArray init = as_array(initial_log_z, 1, "mbar", "initial_log_z", "(K,)");
+          options.initial_log_z.assign(init.data(), init.data() + init.size());
+        }
+        // Row-major (K, N) numpy data seen as Eigen's column-major K x N.
+        const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> map(
+            u.data(), u.shape(0), u.shape(1));
+        PyMbar out;
+        {
+          py::gil_scoped_release release;
+          const Eigen::MatrixXd energies = map;
+          out.result = mbar(energies, view(n), options);
+        }
+        if (!out.result.converged) out.flags.push_back("not_converged");
+        return out;
+      },
+      py::arg("u_kn"), py::arg("N_k"), py::kw_only(), py::arg("tolerance") = 1e-10, py::arg("max_iterations") = 50,
+      py::arg("initial_log_z") = py::none(),
+      R"(MBAR (Shirts & Chodera 2008) on pymbar's inputs.
+
+u_kn: reduced energies u_k(x_n), shape (K, N), of the N pooled samples in every state k;
+N_k: how many samples came from each state, shape (K,), in the order of u_kn's columns as
+pymbar expects. Returns a logz.MbarResult with log_z[k] = log Z_k - log Z_0 (pymbar's
+-f_k) and its standard errors.
+
+>>> import numpy as np, logz
+>>> u = np.array([[0.0, 0.5, 1.0], [0.2, 0.1, 0.4]])
+>>> logz.mbar(u, np.array([2, 1])).log_z.shape
+(2,))");
+}
+
+}  // namespace logz::python

@@ -1,0 +1,152 @@
+// Runs from configs: logz.run(config) with config a dict of the TOML's structure or a path to
+// a TOML file, the same services the command-line tool calls, and logz.Result.
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "estimate_class.hpp"
+#include "logz/core/error.hpp"
+#include "logz/report/json.hpp"
+#include "logz/services/config.hpp"
+#include "logz/services/run.hpp"
+
+namespace py = pybind11;
+
+namespace logz::python {
+
+namespace {
+
+constexpr const char* kDictSource = "config (dict)";
+
+// A Python value of a config dict as a config Value; `where` names it in errors.
+Value to_value(const py::handle& x, const std::string& where) {
+  if (x.is_none()) fail_argument("logz.run", "config", "no None values (at " + where + ")");
+  if (py::isinstance<py::bool_>(x)) return Value(x.cast<bool>());
+  if (py::isinstance<py::int_>(x)) return Value(x.cast<long long>());
+  if (py::isinstance<py::float_>(x)) return Value(x.cast<double>());
+  if (py::isinstance<py::str>(x)) return Value(x.cast<std::string>());
+  if (py::isinstance<py::dict>(x)) {
+    Record r;
+    for (const auto& [k, v] : x.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(k)) fail_argument("logz.run", "config", "string keys (at " + where + ")");
+      const std::string key = k.cast<std::string>();
+      r.set(key, to_value(v, where.empty() ? key : where + "." + key));
+    }
+    return Value(std::move(r));
+  }
+  if (py::hasattr(x, "tolist") && !py::isinstance<py::str>(x)) return to_value(x.attr("tolist")(), where);  // numpy
+  if (py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x)) {
+    Value::Array a;
+    std::size_t i = 0;
+    for (const auto& item : x) a.push_back(to_value(item, where + "[" + std::to_string(i++) + "]"));
+    return Value(std::move(a));
+  }
+  fail_argument("logz.run", "config",
+                "numbers, strings, booleans, lists and dicts (at " + where + ", got " +
+                    std::string(py::str(py::type::of(x).attr("__name__"))) + ")");
+}
+
+Config load_config(const py::object& config) {
+  if (py::isinstance<py::dict>(config)) {
+    Value sections = to_value(config, "");
+    return Config::from_record(std::move(sections.as_record()), kDictSource);
+  }
+  const py::object os = py::module_::import("os");
+  if (py::isinstance<py::str>(config) || py::isinstance(config, os.attr("PathLike")))
+    return Config::from_file(py::str(os.attr("fspath")(config)).cast<std::string>());
+  fail_argument("logz.run", "config", "a dict with the TOML's [section] structure, or a path to a TOML file");
+}
+
+// The works of the direction that holds per-temperature traces: forward when it ran.
+const Works* traced_works(const RunResult& r) {
+  if (r.forward) return &*r.forward;
+  if (r.reverse) return &*r.reverse;
+  return nullptr;
+}
+
+// A per-temperature array of the traced direction, as a property getter (None without one).
+auto traced_array(std::vector<double> Works::*member) {
+  return [member](const RunResult& r) -> py::object {
+    const Works* w = traced_works(r);
+    return w ? py::object(to_numpy(w->*member)) : py::object(py::none());
+  };
+}
+
+py::object works_array(const std::optional<Works>& w) {
+  return w ? py::object(to_numpy(w->works)) : py::object(py::none());
+}
+
+}  // namespace
+
+void bind_runs(py::module_& m) {
+  py::class_<RunResult, std::shared_ptr<RunResult>>(m, "Result", "What logz.run returns.")
+      .def_property_readonly(
+          "estimates",
+          [](const RunResult& r) {
+            py::dict out;
+            for (const Estimate& e : r.estimates) out[py::str(e.method)] = py::cast(PyEstimate{e, r.base_log_z});
+            return out;
+          },
+          "dict of logz.Estimate by method: log_z is the target's absolute log Z, evidence log(Z/Z0)")
+      .def_property_readonly("reference_log_z",
+                             [](const RunResult& r) -> py::object {
+                               return r.reference ? py::object(py::float_(r.reference->log_z)) : py::object(py::none());
+                             },
+                             "the exact log Z where logz knows it, else None")
+      .def_property_readonly("base_log_z", [](const RunResult& r) { return r.base_log_z; },
+                             "the base's exact log Z0")
+      .def_property_readonly("forward_works", [](const RunResult& r) { return works_array(r.forward); },
+                             "works of the forward paths (numpy, one per path), or None")
+      .def_property_readonly("reverse_works", [](const RunResult& r) { return works_array(r.reverse); },
+                             "works of the reverse paths, or None")
+      .def_property_readonly("fractions", traced_array(&Works::fractions),
+                             "the schedule's path fractions t_0 = 0 .. t_K = 1")
+      .def_property_readonly("mean_energy", traced_array(&Works::mean_energy),
+                             "mean energy per temperature (forward paths when they ran; NaN where none)")
+      .def_property_readonly("acceptance", traced_array(&Works::acceptance), "kernel acceptance rate per temperature")
+      .def_property_readonly("runtime_s", [](const RunResult& r) { return r.runtime_s; })
+      .def("to_json", [](const RunResult& r) { return report::result_to_json(r).dump(2); },
+           "The result in the JSON schema of `logz run --output` (a str).")
+      .def("__repr__", [](const RunResult& r) {
+        std::string s = "Result(";
+        for (std::size_t i = 0; i < r.estimates.size(); ++i)
+          s += (i ? ", " : "") + r.estimates[i].method + "=" +
+               std::string(py::str(py::float_(r.estimates[i].log_z + r.base_log_z).attr("__format__")(".6g")));
+        if (r.reference) s += ", reference=" + std::string(py::str(py::float_(r.reference->log_z).attr("__format__")(".6g")));
+        return s + ")";
+      });
+
+  m.def(
+      "run",
+      [](const py::object& config, const py::object& seed, const py::object& threads) {
+        Config c = load_config(config);
+        if (!seed.is_none()) c.set("run", "seed", Value(seed.cast<long long>()));
+        if (!threads.is_none()) c.set("run", "threads", Value(threads.cast<long long>()));
+        auto result = std::make_shared<RunResult>();
+        {
+          py::gil_scoped_release release;
+          *result = run_experiment(c);
+        }
+        return result;
+      },
+      py::arg("config"), py::kw_only(), py::arg("seed") = py::none(), py::arg("threads") = py::none(),
+      R"(Runs an experiment from a config, as `logz run` does.
+
+config: a dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}),
+  or a path to a TOML file (relative paths inside it are relative to the file; in a dict,
+  to the working directory). seed and threads override [run] seed and threads.
+The same config and seed give bitwise the same estimates as the command-line tool, for
+any number of threads. Returns a logz.Result.
+
+>>> import logz
+>>> r = logz.run({"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
+...               "run": {"num_paths": 20}, "schedule": {"num_steps": 100}}, seed=1)
+>>> sorted(r.estimates)[:1]
+['ais'])");
+}
+
+}  // namespace logz::python

@@ -1,0 +1,33 @@
+"""Shared fixtures: the command-line tool the Python results are checked against."""
+import os
+import subprocess
+
+import pytest
+
+SOURCE_DIR = os.environ.get("LOGZ_SOURCE_DIR",
+                            os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs `logz ARGS...` and returns its stdout; fails the test on a non-zero exit."""
+    path = os.environ.get("LOGZ_CLI", os.path.join(SOURCE_DIR, "build", "logz"))
+    if not os.path.exists(path):
+        pytest.fail(f"the logz command-line tool is not at {path} (set LOGZ_CLI)")
+
+    def run(*args):
+        done = subprocess.run([path, *map(str, args)], capture_output=True, text=True)
+        assert done.returncode == 0, f"logz {' '.join(map(str, args))}: {done.stderr}"
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def source_dir():
+    return SOURCE_DIR
+
+
+def pytest_configure(config):
+    # pymbar 3 (Debian's python3-pymbar) still uses numpy.matrix.
+    config.addinivalue_line("filterwarnings", "ignore:the matrix subclass:PendingDeprecationWarning")

@@ -1,0 +1,53 @@
+"""logz.mbar on pymbar's (u_kn, N_k): the same free energies and errors as pymbar's MBAR to
+1e-8 on shared data, exact answers on harmonic oscillators, and errors naming the argument."""
+import math
+
+import numpy as np
+import pytest
+
+import logz
+
+
+def harmonic_samples(seed=3, n_per_state=300):
+    """Samples of K one-dimensional harmonic oscillators u_k(x) = k_k x^2 / 2, exact
+    log Z_k - log Z_0 = -log(k_k / k_0) / 2."""
+    rng = np.random.default_rng(seed)
+    springs = np.array([1.0, 1.6, 2.5, 4.0])
+    x = np.concatenate([rng.normal(0.0, 1.0 / math.sqrt(k), n_per_state) for k in springs])
+    u_kn = 0.5 * springs[:, None] * x[None, :] ** 2
+    N_k = np.full(len(springs), n_per_state)
+    exact = -0.5 * np.log(springs / springs[0])
+    return u_kn, N_k, exact
+
+
+def test_mbar_matches_the_exact_answer():
+    u_kn, N_k, exact = harmonic_samples()
+    m = logz.mbar(u_kn, N_k)
+    assert m.converged and m.flags == []
+    assert m.log_z[0] == 0
+    assert np.all(np.abs(m.log_z - exact) <= 5 * m.std_error + 1e-12)
+    assert m.overlap.shape == (4, 4)
+    assert np.allclose(m.overlap.sum(axis=1), 1.0)  # rows of pymbar's overlap matrix sum to 1
+
+
+def test_mbar_equals_pymbar_to_1e8():
+    pymbar = pytest.importorskip("pymbar")
+    u_kn, N_k, _ = harmonic_samples(seed=8)
+    reference = pymbar.MBAR(u_kn, N_k, relative_tolerance=1e-14)
+    delta_f, d_delta_f = reference.getFreeEnergyDifferences()[:2]
+    m = logz.mbar(u_kn, N_k, tolerance=1e-12)
+    assert np.max(np.abs(m.log_z - (-delta_f[0]))) < 1e-8
+    assert np.max(np.abs(m.std_error - d_delta_f[0])) < 1e-8
+    assert np.max(np.abs(m.overlap - reference.computeOverlap()["matrix"])) < 1e-8
+
+
+@pytest.mark.parametrize("u, n, message", [
+    (np.zeros(5), np.array([5]), "u_kn: expected an array of shape (K, N)"),
+    (np.zeros((2, 4)), np.array([4]), "N_k: expected one count per row of u_kn (2), got 1"),
+    (np.zeros((2, 4)), np.array([2, 1]), "num_samples"),
+    (np.zeros((2, 4)), np.array([5, -1]), "num_samples"),
+])
+def test_bad_input_names_the_argument(u, n, message):
+    with pytest.raises(logz.InvalidArgument) as info:
+        logz.mbar(u, n)
+    assert message in str(info.value)
