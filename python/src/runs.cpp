@@ -11,6 +11,7 @@
 #include "estimate_class.hpp"
 #include "logz/core/error.hpp"
 #include "logz/report/json.hpp"
+#include "config_dict.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/run.hpp"
 
@@ -19,47 +20,6 @@ namespace py = pybind11;
 namespace logz::python {
 
 namespace {
-
-constexpr const char* kDictSource = "config (dict)";
-
-// A Python value of a config dict as a config Value; `where` names it in errors.
-Value to_value(const py::handle& x, const std::string& where) {
-  if (x.is_none()) fail_argument("logz.run", "config", "no None values (at " + where + ")");
-  if (py::isinstance<py::bool_>(x)) return Value(x.cast<bool>());
-  if (py::isinstance<py::int_>(x)) return Value(x.cast<long long>());
-  if (py::isinstance<py::float_>(x)) return Value(x.cast<double>());
-  if (py::isinstance<py::str>(x)) return Value(x.cast<std::string>());
-  if (py::isinstance<py::dict>(x)) {
-    Record r;
-    for (const auto& [k, v] : x.cast<py::dict>()) {
-      if (!py::isinstance<py::str>(k)) fail_argument("logz.run", "config", "string keys (at " + where + ")");
-      const std::string key = k.cast<std::string>();
-      r.set(key, to_value(v, where.empty() ? key : where + "." + key));
-    }
-    return Value(std::move(r));
-  }
-  if (py::hasattr(x, "tolist") && !py::isinstance<py::str>(x)) return to_value(x.attr("tolist")(), where);  // numpy
-  if (py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x)) {
-    Value::Array a;
-    std::size_t i = 0;
-    for (const auto& item : x) a.push_back(to_value(item, where + "[" + std::to_string(i++) + "]"));
-    return Value(std::move(a));
-  }
-  fail_argument("logz.run", "config",
-                "numbers, strings, booleans, lists and dicts (at " + where + ", got " +
-                    std::string(py::str(py::type::of(x).attr("__name__"))) + ")");
-}
-
-Config load_config(const py::object& config) {
-  if (py::isinstance<py::dict>(config)) {
-    Value sections = to_value(config, "");
-    return Config::from_record(std::move(sections.as_record()), kDictSource);
-  }
-  const py::object os = py::module_::import("os");
-  if (py::isinstance<py::str>(config) || py::isinstance(config, os.attr("PathLike")))
-    return Config::from_file(py::str(os.attr("fspath")(config)).cast<std::string>());
-  fail_argument("logz.run", "config", "a dict with the TOML's [section] structure, or a path to a TOML file");
-}
 
 // The works of the direction that holds per-temperature traces: forward when it ran.
 const Works* traced_works(const RunResult& r) {
@@ -123,7 +83,7 @@ void bind_runs(py::module_& m) {
   m.def(
       "run",
       [](const py::object& config, const py::object& seed, const py::object& threads) {
-        Config c = load_config(config);
+        Config c = load_config(config, "logz.run");
         if (!seed.is_none()) c.set("run", "seed", Value(seed.cast<long long>()));
         if (!threads.is_none()) c.set("run", "threads", Value(threads.cast<long long>()));
         auto result = std::make_shared<RunResult>();

@@ -1,0 +1,108 @@
+#include "python_target.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "arrays.hpp"
+#include "interrupt.hpp"
+#include "logz/core/error.hpp"
+#include "logz/models/continuous_target.hpp"
+
+namespace py = pybind11;
+
+namespace logz::python {
+
+static_assert(ContinuousTarget<PythonTarget>);
+
+namespace {
+
+// The d x P positions as a read-only (P, d) array over the same memory.
+py::array_t<double> particles_view(const Eigen::MatrixXd& X) {
+  const py::ssize_t d = X.rows(), p = X.cols();
+  py::array_t<double> view({p, d}, {d * static_cast<py::ssize_t>(sizeof(double)), static_cast<py::ssize_t>(sizeof(double))},
+                           X.data(), py::capsule(X.data(), [](void*) {}));
+  py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return view;
+}
+
+// Python's answer as a float64 array of `rows` x `cols` (cols 0: 1-D of `rows`), copied into out.
+void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, const char* function, double* out) {
+  const std::string shape = cols == 0 ? "(" + std::to_string(rows) + ",)"
+                                      : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, function, "return value", shape.c_str());
+  if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
+    fail_argument(std::string("logz.Target.") + function, "return value",
+                  "an array of shape " + shape + " (one row per particle)");
+  std::memcpy(out, a.data(), sizeof(double) * static_cast<std::size_t>(a.size()));
+}
+
+void check_finite(const double* values, py::ssize_t rows, py::ssize_t per_row, const char* function) {
+  for (py::ssize_t i = 0; i < rows * per_row; ++i)
+    if (!std::isfinite(values[i]))
+      throw NumericalError(std::string("logz.Target.") + function + ": particle " + std::to_string(i / per_row) +
+                           " of a batch of " + std::to_string(rows) + ": non-finite value " + std::to_string(values[i]));
+}
+
+}  // namespace
+
+PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, std::optional<double> exact_log_z)
+    : dim_(dim), energy_(std::move(energy)), grad_(std::move(grad)), exact_log_z_(exact_log_z) {
+  if (dim < 1) fail_argument("logz.Target", "dim", "an integer >= 1");
+  if (!PyCallable_Check(energy_.ptr())) fail_argument("logz.Target", "energy", "a function of X, shape (P, dim)");
+  if (!grad_.is_none() && !PyCallable_Check(grad_.ptr()))
+    fail_argument("logz.Target", "grad", "a function of X, shape (P, dim), or None");
+  if (exact_log_z_ && !std::isfinite(*exact_log_z_)) fail_argument("logz.Target", "exact_log_z", "a finite number");
+}
+
+void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+  e.resize(X.cols());
+  py::gil_scoped_acquire gil;
+  const py::object answer = energy_(particles_view(X));
+  copy_answer(answer, X.cols(), 0, "energy", e.data());
+  throw_if_interrupted();  // Ctrl-C stops the run at the next call in every thread
+}
+
+void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+  if (grad_.is_none())
+    fail_argument("logz.Target", "grad", "a gradient function: the kernel moves particles along dU/dx");
+  energy(X, e);
+  G.resize(X.rows(), X.cols());
+  py::gil_scoped_acquire gil;
+  const py::object answer = grad_(particles_view(X));
+  copy_answer(answer, X.cols(), X.rows(), "grad", G.data());  // (P, d) row-major = d x P column-major
+  check_finite(G.data(), X.cols(), X.rows(), "grad");
+  throw_if_interrupted();
+}
+
+void bind_target(py::module_& m) {
+  py::class_<PythonTarget>(m, "Target",
+                           R"(The user's own model: an unnormalised density exp(-U(x)) on R^dim.
+
+energy(X): X a float64 array of shape (P, dim), one particle per row (read-only, not a
+  copy); returns U(x) = -log of the unnormalised density for every row, shape (P,).
+grad(X): dU/dx for every row, shape (P, dim); needed by the gradient kernels ("hais",
+  "hmc"), not by "metropolis".
+exact_log_z: log of the normalising constant where it is known; reported beside the
+  estimates as the reference.
+The functions are called once per batch of particles, never per particle.
+
+>>> import numpy as np, logz
+>>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
+>>> t.dim
+2)")
+      .def(py::init<int, py::object, py::object, std::optional<double>>(), py::arg("dim"), py::arg("energy"),
+           py::arg("grad") = py::none(), py::kw_only(), py::arg("exact_log_z") = py::none())
+      .def_property_readonly("dim", &PythonTarget::dim)
+      .def_property_readonly("energy", &PythonTarget::energy_function)
+      .def_property_readonly("grad", &PythonTarget::grad_function)
+      .def_property_readonly("exact_log_z", &PythonTarget::exact_log_z)
+      .def("__repr__", [](const PythonTarget& t) {
+        return "Target(dim=" + std::to_string(t.dim()) + (t.has_grad() ? ", with grad" : ", no grad") + ")";
+      });
+}
+
+}  // namespace logz::python

@@ -1,0 +1,162 @@
+"""The user's own model as Python functions (logz.Target) annealed by logz.anneal: known answers
+within 5 standard errors, thread-count invariance, Ctrl-C, and errors that say what is wrong.
+
+Tolerances: |estimate - exact| <= 5 SE + 0.05 (a bias allowance for AIS's log of a mean, of
+order var(W) / 2M, which is below 0.02 at these budgets)."""
+import math
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+import logz
+
+SCALES = np.array([0.5, 1.0, 2.0, 3.0])
+
+
+def anisotropic_gaussian():
+    """N(0, diag(SCALES^2)): log Z = sum log(sqrt(2 pi) s_i)."""
+    return logz.Target(len(SCALES), lambda X: 0.5 * ((X / SCALES) ** 2).sum(axis=1), lambda X: X / SCALES ** 2,
+                       exact_log_z=float(np.sum(np.log(math.sqrt(2 * math.pi) * SCALES))))
+
+
+def banana(s=1.5, b=0.5, dim=3):
+    """The twisted Gaussian of examples/cpp/custom_model.cpp: log Z = (d/2) log 2 pi + log s."""
+    def energy(X):
+        twist = X[:, 1] + b * (X[:, 0] ** 2 - s * s)
+        return 0.5 * X[:, 0] ** 2 / (s * s) + 0.5 * twist ** 2 + 0.5 * (X[:, 2:] ** 2).sum(axis=1)
+
+    def grad(X):
+        twist = X[:, 1] + b * (X[:, 0] ** 2 - s * s)
+        G = X.copy()
+        G[:, 0] = X[:, 0] / (s * s) + twist * 2 * b * X[:, 0]
+        G[:, 1] = twist
+        return G
+
+    return logz.Target(dim, energy, grad, exact_log_z=0.5 * dim * math.log(2 * math.pi) + math.log(s))
+
+
+def within(e, exact):
+    return abs(e.log_z - exact) <= 5 * e.std_error + 0.05
+
+
+def test_anisotropic_gaussian_with_hais_both_ways():
+    t = anisotropic_gaussian()
+    r = logz.anneal(t, base=logz.GaussianBase(4, sigma=2.0), num_steps=400, num_paths=200,
+                    directions=("forward", "reverse"), seed=3)
+    assert r.reference_log_z == t.exact_log_z
+    for method in ("ais", "raise", "bar"):
+        e = r.estimates[method]
+        assert within(e, t.exact_log_z), e
+    assert r.estimates["lower_bound"].log_z <= t.exact_log_z + 5 * r.estimates["lower_bound"].std_error
+
+
+def test_banana_with_hais():
+    t = banana()
+    r = logz.anneal(t, base=logz.GaussianBase(3, sigma=2.0), num_steps=1000, num_paths=200, seed=5)
+    assert within(r.estimates["ais"], t.exact_log_z), r.estimates["ais"]
+
+
+def test_metropolis_needs_no_gradient():
+    t = logz.Target(2, lambda X: 0.125 * (X ** 2).sum(axis=1), exact_log_z=math.log(2 * math.pi * 4))  # N(0, 2^2 I)
+    r = logz.anneal(t, kernel="metropolis", num_steps=300, num_paths=200, seed=2, proposal_sd=0.8,
+                    steps_per_temperature=2)
+    assert within(r.estimates["ais"], t.exact_log_z), r.estimates["ais"]
+
+
+def test_same_bits_for_any_thread_count():
+    t = banana()
+    one = logz.anneal(t, num_steps=100, num_paths=40, seed=9, threads=1)
+    two = logz.anneal(t, num_steps=100, num_paths=40, seed=9, threads=2)
+    assert np.array_equal(one.forward_works, two.forward_works)
+
+
+def test_the_function_sees_read_only_batches_of_particles():
+    seen = []
+
+    def energy(X):
+        seen.append((X.shape, X.dtype, X.flags.writeable))
+        return 0.5 * (X ** 2).sum(axis=1)
+
+    logz.anneal(logz.Target(3, energy, lambda X: X), num_steps=20, num_paths=10, seed=1, leapfrog_steps=1)
+    shapes = {s for s, _, _ in seen}
+    assert all(s[1] == 3 and s[0] > 1 for s in shapes)  # batches, never single particles
+    assert {d for _, d, _ in seen} == {np.dtype(np.float64)}
+    assert not any(w for _, _, w in seen)
+    assert len(seen) < 20 * 10  # once per batch and step, not per particle
+
+
+def test_gradient_kernel_without_gradient_is_an_error():
+    t = logz.Target(2, lambda X: (X ** 2).sum(axis=1))
+    with pytest.raises(logz.InvalidArgument, match='kernel: "hais" moves particles along the gradient'):
+        logz.anneal(t)
+
+
+def test_wrong_shape_from_the_user_function_names_it():
+    t = logz.Target(2, lambda X: np.zeros(len(X) + 1), lambda X: X)
+    with pytest.raises(logz.InvalidArgument, match=r"logz.Target.energy: return value: expected an array of shape"):
+        logz.anneal(t, num_steps=10, num_paths=4)
+
+
+def test_non_finite_energy_names_the_path_and_temperature():
+    def energy(X):
+        e = 0.5 * (X ** 2).sum(axis=1)
+        e[0] = np.nan
+        return e
+
+    with pytest.raises(logz.NumericalError, match="non-finite work increment .* path .* temperature"):
+        logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=10, num_paths=4)
+
+
+def test_an_error_in_the_user_function_comes_back_as_itself():
+    def energy(X):
+        raise ZeroDivisionError("the user's bug")
+
+    with pytest.raises(ZeroDivisionError, match="the user's bug"):
+        logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=10, num_paths=4)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_run_within_a_second(threads):
+    calls = [0]
+
+    def energy(X):
+        calls[0] += 1
+        if calls[0] == 20:
+            os.kill(os.getpid(), signal.SIGINT)
+        return 0.5 * (X ** 2).sum(axis=1)
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        logz.anneal(logz.Target(3, energy, lambda X: X), num_steps=10 ** 6, num_paths=100, threads=threads)
+    assert time.monotonic() - start < 1.0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's handler is back
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: logz.anneal("not a target"), logz.InvalidArgument, "target: expected a logz.Target, got str"),
+    (lambda: logz.anneal(anisotropic_gaussian(), base=logz.GaussianBase(3)), logz.InvalidArgument,
+     "base: expected a logz.GaussianBase of dim 4"),
+    (lambda: logz.anneal(anisotropic_gaussian(), step_sise=0.1), logz.InputError, "step_sise"),
+    (lambda: logz.anneal(anisotropic_gaussian(), num_paths=0), logz.InputError, "[run] num_paths"),
+    (lambda: logz.Target(0, lambda X: X), logz.InvalidArgument, "dim: expected an integer >= 1"),
+    (lambda: logz.Target(2, "energy"), logz.InvalidArgument, "energy: expected a function"),
+])
+def test_bad_arguments(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert message in str(info.value)
+
+
+def test_a_fresh_interpreter_can_start_with_a_threaded_run():
+    """The first use of numpy from the drivers' threads once deadlocked (pybind11's lazily
+    initialised numpy API); a new process whose first call is a threaded run must finish."""
+    import subprocess
+    import sys
+    code = ("import logz\n"
+            "t = logz.Target(2, lambda X: 0.125 * (X ** 2).sum(axis=1))\n"
+            "logz.anneal(t, kernel='metropolis', num_steps=200, num_paths=64, threads=2)\n")
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
