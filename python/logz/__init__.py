@@ -6,6 +6,9 @@ user's own model as Python functions: Target, annealed by anneal from a Gaussian
 Errors: logz.Error and its subclasses InvalidArgument and InputError (both ValueErrors) and
 NumericalError. See docs/python.md.
 """
+import sys
+import time
+
 from ._logz import (  # noqa: F401
     Error,
     Estimate,
@@ -17,9 +20,9 @@ from ._logz import (  # noqa: F401
     Target,
     __version__,
     _anneal_target,
+    _run,
     estimate,
     mbar,
-    run,
 )
 
 
@@ -54,6 +57,76 @@ def bar(forward, reverse):
     return estimate("bar", forward=forward, reverse=reverse)
 
 
+class Progress:
+    """Progress of a run on stderr, shown once it has taken a second: a tqdm bar where python3-tqdm
+    is installed, else one line that updates. logz calls it as progress(stage, done, total) from
+    its threads, holding the GIL."""
+
+    def __init__(self):
+        self._start = time.monotonic()
+        self._bar = None
+        self._stage = None
+        self._line = False
+
+    def __call__(self, stage, done, total):
+        if time.monotonic() - self._start < 1.0 and self._bar is None and not self._line:
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            tqdm = None
+        if tqdm is not None:
+            if self._bar is None or stage != self._stage:
+                self.close()
+                self._bar = tqdm(total=total, desc=stage or "logz", unit="chunk", leave=False, file=sys.stderr)
+                self._stage = stage
+            self._bar.update(done - self._bar.n)
+        else:
+            sys.stderr.write(f"\r{stage or 'logz'}: {done}/{total}")
+            sys.stderr.flush()
+            self._line = True
+
+    def close(self):
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+        if self._line:
+            sys.stderr.write("\n")
+            self._line = False
+
+
+def _with_progress(progress, call):
+    """Runs call(progress_object): progress True shows Progress, False or None nothing, and a
+    callable progress(stage, done, total) is called as it is."""
+    if progress is True:
+        shown = Progress()
+        try:
+            return call(shown)
+        finally:
+            shown.close()
+    return call(progress if callable(progress) else None)
+
+
+def run(config, *, seed=None, threads=None, progress=True):
+    """Runs an experiment from a config, as `logz run` does.
+
+    config: a dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}),
+      or a path to a TOML file (relative paths inside it are relative to the file; in a dict,
+      to the working directory). seed and threads override [run] seed and threads.
+    progress: True shows progress on stderr for runs over a second (tqdm when installed);
+      False silences it; a callable is called as progress(stage, done, total).
+    The same config and seed give bitwise the same estimates as the command-line tool, for
+    any number of threads. Returns a logz.Result.
+
+    >>> import logz
+    >>> r = logz.run({"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
+    ...               "run": {"num_paths": 20}, "schedule": {"num_steps": 100}}, seed=1)
+    >>> sorted(r.estimates)[:1]
+    ['ais']
+    """
+    return _with_progress(progress, lambda shown: _run(config, seed=seed, threads=threads, progress=shown))
+
+
 class GaussianBase:
     """The isotropic Gaussian N(0, sigma^2 I) in `dim` dimensions that annealing starts from
     (exact samples, exact log Z0)."""
@@ -70,7 +143,8 @@ GRADIENT_KERNELS = ("hais", "hmc")
 
 
 def anneal(target, base=None, kernel="hais", num_steps=1000, num_paths=100, directions=("forward",), seed=0,
-           threads=None, schedule="linear", methods=None, reverse_start="resampled", **kernel_options):
+           threads=None, schedule="linear", methods=None, reverse_start="resampled", progress=True,
+           **kernel_options):
     """Annealed importance sampling on a logz.Target, from `base` to the target.
 
     target: a logz.Target (the user's energy, and grad for the gradient kernels).
@@ -84,7 +158,8 @@ def anneal(target, base=None, kernel="hais", num_steps=1000, num_paths=100, dire
     num_paths: annealing paths; directions: ("forward",) or ("forward", "reverse"); reverse
       paths start from the forward paths' end states, resampled by their weights.
     methods: the estimators to run (default: those the directions allow).
-    seed fixes every number, whatever `threads`.
+    seed fixes every number, whatever `threads`. progress: as for logz.run. Ctrl-C stops the
+    run at the next call of the target's functions.
     Returns a logz.Result: estimates of the target's log Z (log_z) and of log(Z/Z0)
     (evidence), the works, per-temperature mean energies and acceptance rates, and the
     Target's exact_log_z as reference_log_z.
@@ -118,4 +193,4 @@ def anneal(target, base=None, kernel="hais", num_steps=1000, num_paths=100, dire
     }
     if methods is not None:
         config["estimators"] = {"methods": [methods] if isinstance(methods, str) else list(methods)}
-    return _anneal_target(target, config)
+    return _with_progress(progress, lambda shown: _anneal_target(target, config, progress=shown))

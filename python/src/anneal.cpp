@@ -7,6 +7,7 @@
 #include "bindings.hpp"
 #include "config_dict.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 #include "logz/services/results.hpp"
 #include "python_target.hpp"
 #include "services/continuous_support.hpp"
@@ -19,22 +20,23 @@ void bind_anneal(py::module_& m) {
   bind_target(m);
   m.def(
       "_anneal_target",
-      [](const PythonTarget& target, const py::dict& config) {
+      [](const PythonTarget& target, const py::dict& config, const py::object& progress) {
         Config c = load_config(config, "logz.anneal");
         Record desc{{"type", "python"}, {"dim", target.dim()}};
         auto result = std::make_shared<RunResult>();
+        const ProgressFn report = progress_function(progress);
         {
           const InterruptGuard ctrl_c;
           py::gil_scoped_release release;
           const auto start = std::chrono::steady_clock::now();
           *result = continuous::analysis_experiment(c, target, std::move(desc), continuous::DataSampler{}, "a logz.Target has no exact sampler",
-                                        "geometric: (1 - t) U_base + t U_target", "exact_log_z of the Target", {});
+                                        "geometric: (1 - t) U_base + t U_target", "exact_log_z of the Target", report);
           result->runtime_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           result->config = c.resolved();
         }
         return result;
       },
-      py::arg("target"), py::arg("config"), "Annealing on a logz.Target from a config dict (see logz.anneal).");
+      py::arg("target"), py::arg("config"), py::arg("progress") = py::none(), "Annealing on a logz.Target from a config dict (see logz.anneal).");
 }
 
 }  // namespace logz::python

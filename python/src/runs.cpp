@@ -12,6 +12,8 @@
 #include "logz/core/error.hpp"
 #include "logz/report/json.hpp"
 #include "config_dict.hpp"
+#include "interrupt.hpp"
+#include "progress.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/run.hpp"
 
@@ -81,32 +83,22 @@ void bind_runs(py::module_& m) {
       });
 
   m.def(
-      "run",
-      [](const py::object& config, const py::object& seed, const py::object& threads) {
+      "_run",
+      [](const py::object& config, const py::object& seed, const py::object& threads, const py::object& progress) {
         Config c = load_config(config, "logz.run");
         if (!seed.is_none()) c.set("run", "seed", Value(seed.cast<long long>()));
         if (!threads.is_none()) c.set("run", "threads", Value(threads.cast<long long>()));
         auto result = std::make_shared<RunResult>();
+        const RunContext context{progress_function(progress)};
         {
+          const InterruptGuard ctrl_c;
           py::gil_scoped_release release;
-          *result = run_experiment(c);
+          *result = run_experiment(c, context);
         }
         return result;
       },
-      py::arg("config"), py::kw_only(), py::arg("seed") = py::none(), py::arg("threads") = py::none(),
-      R"(Runs an experiment from a config, as `logz run` does.
-
-config: a dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}),
-  or a path to a TOML file (relative paths inside it are relative to the file; in a dict,
-  to the working directory). seed and threads override [run] seed and threads.
-The same config and seed give bitwise the same estimates as the command-line tool, for
-any number of threads. Returns a logz.Result.
-
->>> import logz
->>> r = logz.run({"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
-...               "run": {"num_paths": 20}, "schedule": {"num_steps": 100}}, seed=1)
->>> sorted(r.estimates)[:1]
-['ais'])");
+      py::arg("config"), py::arg("seed") = py::none(), py::arg("threads") = py::none(),
+      py::arg("progress") = py::none(), "logz.run without its defaults (see logz.run).");
 }
 
 }  // namespace logz::python

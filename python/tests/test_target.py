@@ -120,19 +120,30 @@ def test_an_error_in_the_user_function_comes_back_as_itself():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_a_run_within_a_second(threads):
-    calls = [0]
+    calls, sent = [0], []
 
     def energy(X):
         calls[0] += 1
         if calls[0] == 20:
+            sent.append(time.monotonic())
             os.kill(os.getpid(), signal.SIGINT)
         return 0.5 * (X ** 2).sum(axis=1)
 
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        logz.anneal(logz.Target(3, energy, lambda X: X), num_steps=10 ** 6, num_paths=100, threads=threads)
-    assert time.monotonic() - start < 1.0
+    with pytest.raises(KeyboardInterrupt):  # the run alone would take minutes
+        logz.anneal(logz.Target(3, energy, lambda X: X), num_steps=10 ** 5, num_paths=100, threads=threads)
+    assert time.monotonic() - sent[0] < 1.0
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Python's handler is back
+
+
+def test_progress_is_called_with_the_chunks():
+    seen = []
+    logz.run(ISING_SMALL, progress=lambda stage, done, total: seen.append((stage, done, total)))
+    assert seen and all(0 < done <= total for _, done, total in seen)
+    assert seen[-1][1] == seen[-1][2]
+
+
+ISING_SMALL = {"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
+               "schedule": {"type": "linear", "num_steps": 50}, "run": {"num_paths": 16}}
 
 
 @pytest.mark.parametrize("call, error, message", [
