@@ -5,6 +5,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include "logz/core/estimate.hpp"
 
 namespace logz::python {
@@ -13,6 +15,9 @@ struct PyEstimate {
   Estimate estimate;
   double base_log_z = 0.0;
 };
+
+// x as Python's format(x, ".6g"), for the reprs.
+std::string format_number(double x);
 
 // Registers the class (estimates.cpp).
 void bind_estimate_class(pybind11::module_& m);

@@ -30,10 +30,6 @@ py::dict diagnostics_dict(const Diagnostics& d) {
   return out;
 }
 
-std::string format_number(double x) {
-  return std::string(py::str(py::float_(x).attr("__format__")(".6g")));
-}
-
 std::string repr(const PyEstimate& p) {
   const Estimate& e = p.estimate;
   std::string s = "Estimate(method='" + e.method + "', log_z=" + format_number(e.log_z + p.base_log_z) +
@@ -48,6 +44,8 @@ std::string repr(const PyEstimate& p) {
 }
 
 }  // namespace
+
+std::string format_number(double x) { return std::string(py::str(py::float_(x).attr("__format__")(".6g"))); }
 
 void bind_estimate_class(py::module_& m) {
   py::class_<PyEstimate>(m, "Estimate",

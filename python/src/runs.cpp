@@ -2,7 +2,6 @@
 // a TOML file, the same services the command-line tool calls, and logz.Result.
 #include <pybind11/stl.h>
 
-#include <cmath>
 #include <memory>
 #include <string>
 
@@ -76,9 +75,8 @@ void bind_runs(py::module_& m) {
       .def("__repr__", [](const RunResult& r) {
         std::string s = "Result(";
         for (std::size_t i = 0; i < r.estimates.size(); ++i)
-          s += (i ? ", " : "") + r.estimates[i].method + "=" +
-               std::string(py::str(py::float_(r.estimates[i].log_z + r.base_log_z).attr("__format__")(".6g")));
-        if (r.reference) s += ", reference=" + std::string(py::str(py::float_(r.reference->log_z).attr("__format__")(".6g")));
+          s += (i ? ", " : "") + r.estimates[i].method + "=" + format_number(r.estimates[i].log_z + r.base_log_z);
+        if (r.reference) s += ", reference=" + format_number(r.reference->log_z);
         return s + ")";
       });
 

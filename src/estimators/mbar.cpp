@@ -160,10 +160,11 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
   Eigen::MatrixXd w(n, k_states);
   for (Eigen::Index k = 0; k < k_states; ++k)
     for (Eigen::Index j = 0; j < n; ++j) w(j, k) = std::exp(f(k) - u(k, j) - log_d(j));
-  result.overlap = (w.transpose() * w) * counts.asDiagonal();
   Eigen::BDCSVD<Eigen::MatrixXd> svd(w, Eigen::ComputeThinV);
   const Eigen::MatrixXd v = svd.matrixV();
   const Eigen::VectorXd s = svd.singularValues();
+  // The overlap matrix W^T W diag(N) from the same decomposition: W^T W = V S^2 V^T.
+  result.overlap = v * s.array().square().matrix().asDiagonal() * v.transpose() * counts.asDiagonal();
   Eigen::MatrixXd inner = Eigen::MatrixXd::Identity(k_states, k_states) -
                           s.asDiagonal() * v.transpose() * counts.asDiagonal() * v * s.asDiagonal();
   Eigen::JacobiSVD<Eigen::MatrixXd> inner_svd(inner, Eigen::ComputeFullU | Eigen::ComputeFullV);
