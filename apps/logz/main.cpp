@@ -1,5 +1,7 @@
 // logz: Monte Carlo estimates of log partition functions and model evidence.
-// Exit codes: 0 success, 2 bad input (config, files, arguments), 1 internal error.
+// Exit codes: 0 success, 2 bad input (config, files, arguments), 130 stopped by Ctrl-C or
+// SIGTERM, 1 internal error.
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -7,7 +9,19 @@
 
 #include "commands.hpp"
 #include "logz/core/error.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/version.hpp"
+
+namespace {
+
+// The first Ctrl-C (or SIGTERM) asks the run to stop at its next step; a second one ends the
+// process at once.
+extern "C" void on_stop_signal(int signal) {
+  logz::request_stop();
+  std::signal(signal, SIG_DFL);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"logz: Monte Carlo estimates of log partition functions, log-likelihoods and model "
@@ -38,8 +52,13 @@ int main(int argc, char** argv) {
     std::cerr << "logz: error: " << e.what() << " (see logz --help)\n";
     return 2;
   }
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
   try {
     return commands.at(app.get_subcommands().front()->get_name())();
+  } catch (const logz::Stopped&) {
+    std::cerr << "logz: stopped by a signal (Ctrl-C or SIGTERM) before the run finished\n";
+    return 130;
   } catch (const logz::Error& e) {
     std::cerr << "logz: error: " << e.what() << "\n";
     return 2;

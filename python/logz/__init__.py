@@ -2,13 +2,16 @@
 
 Estimators on work values (numpy arrays): estimate, ais, reverse_ais, bar; MBAR on pymbar's
 inputs: mbar; runs from configs (a dict with the TOML's structure, or a TOML file): run; the
-user's own model as Python functions: Target, annealed by anneal from a GaussianBase.
+user's own model as Python functions: Target; logz's native models from arrays: logz.models
+(RBM, Ising, Potts, ProductOfExperts, GaussianMixture, Model); annealing (AIS, HAIS, RAISE,
+BAR, ...) and simulated tempering (RTS, TI, MBAR) on either: anneal, temper.
 Errors: logz.Error and its subclasses InvalidArgument and InputError (both ValueErrors) and
 NumericalError. See docs/python.md.
 """
 import sys
 import time
 
+from . import models  # noqa: F401
 from ._logz import (  # noqa: F401
     Error,
     Estimate,
@@ -19,8 +22,9 @@ from ._logz import (  # noqa: F401
     Result,
     Target,
     __version__,
-    _anneal_target,
+    _exact_log_z,
     _run,
+    _run_target,
     estimate,
     mbar,
 )
@@ -107,7 +111,7 @@ def _with_progress(progress, call):
     return call(progress if callable(progress) else None)
 
 
-def run(config, *, seed=None, threads=None, progress=True):
+def run(config, *, seed=None, threads=None, progress=True, arrays=None):
     """Runs an experiment from a config, as `logz run` does.
 
     config: a dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}),
@@ -116,7 +120,9 @@ def run(config, *, seed=None, threads=None, progress=True):
     progress: True shows progress on stderr for runs over a second (tqdm when installed);
       False silences it; a callable is called as progress(stage, done, total).
     The same config and seed give bitwise the same estimates as the command-line tool, for
-    any number of threads. Returns a logz.Result.
+    any number of threads. arrays: numpy arrays the config names as "memory:NAME.npz" (an
+    archive {NAME.npz: {key: array}}) or "memory:NAME.npy" ({NAME.npy: {"data": array}})
+    instead of files, as logz.models does. Returns a logz.Result.
 
     >>> import logz
     >>> r = logz.run({"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
@@ -124,7 +130,10 @@ def run(config, *, seed=None, threads=None, progress=True):
     >>> sorted(r.estimates)[:1]
     ['ais']
     """
-    return _with_progress(progress, lambda shown: _run(config, seed=seed, threads=threads, progress=shown))
+    if isinstance(config, models.Model):
+        config, arrays = config.config(), config.arrays()
+    return _with_progress(progress, lambda shown: _run(config, seed=seed, threads=threads, progress=shown,
+                                                       arrays=arrays))
 
 
 class GaussianBase:
@@ -142,27 +151,66 @@ class GaussianBase:
 GRADIENT_KERNELS = ("hais", "hmc")
 
 
-def anneal(target, base=None, kernel="hais", num_steps=1000, num_paths=100, directions=("forward",), seed=0,
-           threads=None, schedule="linear", methods=None, reverse_start="resampled", progress=True,
-           **kernel_options):
-    """Annealed importance sampling on a logz.Target, from `base` to the target.
+def _common_sections(target, base, kernel, kernel_options, seed, threads, methods, function):
+    """The config sections anneal and temper share: the model (or the Target's [base]), the
+    kernel, [run] seed and threads, [estimators] methods; and the arrays the config names."""
+    if isinstance(target, models.Model):
+        config, arrays = target.config(), target.arrays()
+        if base is not None:
+            if not isinstance(base, GaussianBase):
+                raise InvalidArgument(f"{function}: base: expected a logz.GaussianBase, got {base!r}")
+            config["base"] = {"type": "gaussian", "sigma": base.sigma}
+    elif isinstance(target, Target):
+        config, arrays = {}, None
+        base = GaussianBase(target.dim) if base is None else base
+        if not isinstance(base, GaussianBase) or base.dim != target.dim:
+            raise InvalidArgument(f"{function}: base: expected a logz.GaussianBase of dim {target.dim}, got {base!r}")
+        if kernel in GRADIENT_KERNELS and target.grad is None:
+            raise InvalidArgument(f'{function}: kernel: "{kernel}" moves particles along the gradient: give '
+                                  f'logz.Target(dim, energy, grad), or kernel="metropolis"')
+        config["base"] = {"type": "gaussian", "sigma": base.sigma}
+    else:
+        raise InvalidArgument(f"{function}: target: expected a logz.Target or a model of logz.models, "
+                              f"got {type(target).__name__}")
+    if kernel is not None or kernel_options:
+        config["kernel"] = ({"type": kernel} if kernel is not None else {}) | kernel_options
+    config["run"] = {"seed": seed} | ({"threads": threads} if threads is not None else {})
+    if methods is not None:
+        config["estimators"] = {"methods": [methods] if isinstance(methods, str) else list(methods)}
+    return config, arrays
 
-    target: a logz.Target (the user's energy, and grad for the gradient kernels).
-    base: a logz.GaussianBase of the target's dim (default: sigma 1).
-    kernel: "hais" (Hamiltonian AIS, Sohl-Dickstein & Culpepper 2012), "hmc" (AIS with HMC
-      moves) or "metropolis" (random-walk Metropolis, no gradient needed); kernel_options are
-      its [kernel] keys (hais/hmc: step_size, leapfrog_steps, pilot_paths, ...; metropolis:
-      proposal_sd, steps_per_temperature:
-      docs/config.md).
+
+def _run_config(target, config, arrays, progress, function):
+    if isinstance(target, Target):
+        return _with_progress(progress, lambda shown: _run_target(target, config, progress=shown, function=function))
+    return _with_progress(progress, lambda shown: _run(config, progress=shown, arrays=arrays))
+
+
+def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, directions=("forward",), seed=0,
+           threads=None, schedule="linear", methods=None, reverse_start=None, progress=True, **kernel_options):
+    """Annealed importance sampling from a base distribution to `target`.
+
+    target: a logz.Target (the user's energy, and grad for the gradient kernels), annealed from
+      `base` with the continuous models' kernels; or a model of logz.models (RBM, Ising, Potts,
+      ProductOfExperts, ...), run natively with no Python in the loop, from its own base.
+    base: a logz.GaussianBase (a Target's default: sigma 1; models that take a Gaussian base).
+    kernel: for a Target "hais" (the default; Hamiltonian AIS, Sohl-Dickstein & Culpepper
+      2012), "hmc" (AIS with HMC moves) or "metropolis" (random-walk Metropolis, no gradient
+      needed); for a model one of its kernels (None: its default; `logz list` shows them).
+      kernel_options are the [kernel] keys (hais/hmc: step_size, leapfrog_steps,
+      momentum_half_life, step_size_adaptation, ...; metropolis: proposal_sd,
+      steps_per_temperature; lattices: steps_per_temperature, site_order: docs/config.md).
     num_steps: temperatures of the `schedule` ("linear", "geometric", "sigmoid").
-    num_paths: annealing paths; directions: ("forward",) or ("forward", "reverse"); reverse
-      paths start from the forward paths' end states, resampled by their weights.
+    num_paths: annealing paths; directions: ("forward",) or ("forward", "reverse").
+    reverse_start: where reverse paths start: "resampled" (the forward paths' end states,
+      resampled by their weights; a Target's default) or what the model offers ("exact",
+      "data", "ground_state": its default where it has one).
     methods: the estimators to run (default: those the directions allow).
     seed fixes every number, whatever `threads`. progress: as for logz.run. Ctrl-C stops the
-    run at the next call of the target's functions.
+    run within a step (KeyboardInterrupt).
     Returns a logz.Result: estimates of the target's log Z (log_z) and of log(Z/Z0)
-    (evidence), the works, per-temperature mean energies and acceptance rates, and the
-    Target's exact_log_z as reference_log_z.
+    (evidence), the works, per-temperature mean energies and acceptance rates, and the exact
+    log Z as reference_log_z where it is known (a Target's exact_log_z).
 
     >>> import numpy as np, logz
     >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
@@ -170,27 +218,50 @@ def anneal(target, base=None, kernel="hais", num_steps=1000, num_paths=100, dire
     >>> sorted(r.estimates)
     ['ais']
     """
-    if not isinstance(target, Target):
-        raise InvalidArgument(f"logz.anneal: target: expected a logz.Target, got {type(target).__name__}")
-    base = GaussianBase(target.dim) if base is None else base
-    if not isinstance(base, GaussianBase) or base.dim != target.dim:
-        raise InvalidArgument(f"logz.anneal: base: expected a logz.GaussianBase of dim {target.dim}, got {base!r}")
-    if kernel in GRADIENT_KERNELS and target.grad is None:
-        raise InvalidArgument(f'logz.anneal: kernel: "{kernel}" moves particles along the gradient: give '
-                              f'logz.Target(dim, energy, grad), or kernel="metropolis"')
+    if isinstance(target, Target) and kernel is None:
+        kernel = "hais"
+    config, arrays = _common_sections(target, base, kernel, kernel_options, seed, threads, methods, "logz.anneal")
     if isinstance(directions, str):
         directions = (directions,)
-    run = {"num_paths": num_paths, "directions": list(directions), "seed": seed}
-    if "reverse" in directions:
-        run["reverse_start"] = reverse_start
-    if threads is not None:
-        run["threads"] = threads
-    config = {
-        "base": {"type": "gaussian", "sigma": base.sigma},
-        "kernel": {"type": kernel, **kernel_options},
-        "schedule": {"type": schedule, "num_steps": num_steps},
-        "run": run,
-    }
-    if methods is not None:
-        config["estimators"] = {"methods": [methods] if isinstance(methods, str) else list(methods)}
-    return _with_progress(progress, lambda shown: _anneal_target(target, config, progress=shown))
+    config["run"] |= {"num_paths": num_paths, "directions": list(directions)}
+    if "reverse" in directions and (reverse_start is not None or isinstance(target, Target)):
+        config["run"]["reverse_start"] = reverse_start or "resampled"
+    config["schedule"] = {"type": schedule, "num_steps": num_steps} if isinstance(schedule, str) else dict(schedule)
+    return _run_config(target, config, arrays, progress, "logz.anneal")
+
+
+def temper(target, base=None, kernel=None, num_temperatures=20, num_chains=100, num_sweeps=1000, seed=0,
+           threads=None, schedule="geometric", methods=None, progress=True, initialization="iterations",
+           sweeps_per_iteration=50, max_initial_iterations=50, **kernel_options):
+    """Simulated tempering on `target`, with the tempered-sample estimators of Carlson et al.
+    (2016): Rao-Blackwellized tempered sampling (RTS), TS, thermodynamic integration and MBAR.
+
+    target: a logz.Target (tempered between `base` and the target along the geometric path,
+      moved by "hmc" (the default) or "metropolis" at each chain's level) or a model of
+      logz.models that supports tempering (RBM, Ising, Potts, GaussianMixture, ...).
+    num_temperatures: K levels of the ladder `schedule` ("geometric": beta from 0.01 to 1,
+      plus 0; "linear"; or a dict of [schedule] keys). num_chains independent chains,
+      num_sweeps sweeps of the final run after the initial iterations (`initialization`
+      "iterations", "wang_landau" or "none"; sweeps_per_iteration, max_initial_iterations).
+    methods: the estimators (default: RTS and the rest the registry runs by default; any of
+      "rts", "ts", "mbar", "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb").
+    kernel_options: the [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size).
+    seed, threads, progress: as for logz.anneal.
+    Returns a logz.Result whose estimates are of the target's log Z (log_z) and log(Z/Z0)
+    (evidence); to_json() has every level's estimates.
+
+    >>> import numpy as np, logz
+    >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
+    >>> r = logz.temper(t, num_temperatures=5, num_chains=8, num_sweeps=50, max_initial_iterations=3, seed=1)
+    >>> "rts" in r.estimates
+    True
+    """
+    if isinstance(target, Target) and kernel is None:
+        kernel = "hmc"
+    config, arrays = _common_sections(target, base, kernel, kernel_options, seed, threads, methods, "logz.temper")
+    config["run"]["method"] = "tempering"
+    config["tempering"] = {"num_temperatures": num_temperatures, "num_chains": num_chains, "num_sweeps": num_sweeps,
+                           "initialization": initialization, "sweeps_per_iteration": sweeps_per_iteration,
+                           "max_initial_iterations": max_initial_iterations}
+    config["schedule"] = {"type": schedule} if isinstance(schedule, str) else dict(schedule)
+    return _run_config(target, config, arrays, progress, "logz.temper")

@@ -1,7 +1,7 @@
-// logz.anneal on a logz.Target: the continuous models' services (the [base], [kernel],
-// [schedule], [run] and [estimators] readers, the pilot, forward and reverse annealing, the
-// estimators) run on the user's Python functions. python/logz/__init__.py builds the config
-// from anneal's arguments.
+// logz.anneal and logz.temper on a logz.Target: the continuous models' services (the [base],
+// [kernel], [schedule], [run], [tempering] and [estimators] readers, the pilot, forward and
+// reverse annealing, simulated tempering, the estimators) run on the user's Python functions.
+// python/logz/__init__.py builds the config from anneal's and temper's arguments.
 #include <chrono>
 
 #include "bindings.hpp"
@@ -19,9 +19,9 @@ namespace logz::python {
 void bind_anneal(py::module_& m) {
   bind_target(m);
   m.def(
-      "_anneal_target",
-      [](const PythonTarget& target, const py::dict& config, const py::object& progress) {
-        Config c = load_config(config, "logz.anneal");
+      "_run_target",
+      [](const PythonTarget& target, const py::dict& config, const py::object& progress, const std::string& function) {
+        Config c = load_config(config, function);
         Record desc{{"type", "python"}, {"dim", target.dim()}};
         auto result = std::make_shared<RunResult>();
         const ProgressFn report = progress_function(progress);
@@ -36,7 +36,8 @@ void bind_anneal(py::module_& m) {
         }
         return result;
       },
-      py::arg("target"), py::arg("config"), py::arg("progress") = py::none(), "Annealing on a logz.Target from a config dict (see logz.anneal).");
+      py::arg("target"), py::arg("config"), py::arg("progress") = py::none(), py::arg("function") = "logz.anneal",
+      "Annealing or tempering on a logz.Target from a config dict (see logz.anneal and logz.temper).");
 }
 
 }  // namespace logz::python

@@ -1,10 +1,12 @@
 // logz's C++ errors as Python exceptions with the same one-line message: logz.Error (a
 // RuntimeError) and below it InvalidArgument and InputError (also ValueErrors: a bad argument
-// or bad input) and NumericalError (also an ArithmeticError: a non-finite energy or work).
+// or bad input) and NumericalError (also an ArithmeticError: a non-finite energy or work). A run
+// stopped by Ctrl-C (logz::Stopped) raises KeyboardInterrupt.
 #include <Python.h>
 
 #include "bindings.hpp"
 #include "logz/core/error.hpp"
+#include "logz/core/stop_request.hpp"
 
 namespace py = pybind11;
 
@@ -38,6 +40,8 @@ void bind_errors(py::module_& m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const Stopped&) {
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
     } catch (const InvalidArgument& e) {
       PyErr_SetString(invalid, e.what());
     } catch (const InputError& e) {

@@ -2,23 +2,21 @@
 
 #include <pybind11/pybind11.h>
 
-#include <atomic>
 #include <csignal>
+#include <exception>
+
+#include "logz/core/stop_request.hpp"
 
 namespace logz::python {
 
 namespace {
 
-std::atomic<bool> interrupted{false};
-std::atomic<bool> delivered{false};  // a callback raised KeyboardInterrupt for it
-
-extern "C" void on_sigint(int) { interrupted.store(true); }
+extern "C" void on_sigint(int) { request_stop(); }
 
 }  // namespace
 
 InterruptGuard::InterruptGuard() {
-  interrupted.store(false);
-  delivered.store(false);
+  clear_stop_request();
   const pybind11::module_ threading = pybind11::module_::import("threading");
   if (threading.attr("current_thread")().is(threading.attr("main_thread")())) {  // it owns signal handling
     previous_ = std::signal(SIGINT, on_sigint);
@@ -29,15 +27,14 @@ InterruptGuard::InterruptGuard() {
 InterruptGuard::~InterruptGuard() {
   if (!installed_) return;
   std::signal(SIGINT, previous_);
-  // A Ctrl-C no callback turned into KeyboardInterrupt: Python raises it at its next check.
-  if (interrupted.exchange(false) && !delivered.load()) PyErr_SetInterrupt();
+  // A Ctrl-C that no check turned into an exception (the run was finishing): Python raises it at
+  // its next check. When an exception is on its way out it already carries the interrupt.
+  if (stop_requested() && std::uncaught_exceptions() == 0) PyErr_SetInterrupt();
+  clear_stop_request();
 }
 
-bool interrupt_requested() { return interrupted.load(std::memory_order_relaxed); }
-
 void throw_if_interrupted() {
-  if (!interrupt_requested()) return;
-  delivered.store(true);
+  if (!stop_requested()) return;
   PyErr_SetNone(PyExc_KeyboardInterrupt);
   throw pybind11::error_already_set();
 }

@@ -12,8 +12,10 @@
 #include "logz/report/json.hpp"
 #include "config_dict.hpp"
 #include "interrupt.hpp"
+#include "memory_arrays.hpp"
 #include "progress.hpp"
 #include "logz/services/config.hpp"
+#include "logz/services/registry.hpp"
 #include "logz/services/run.hpp"
 
 namespace py = pybind11;
@@ -70,6 +72,22 @@ void bind_runs(py::module_& m) {
                              "mean energy per temperature (forward paths when they ran; NaN where none)")
       .def_property_readonly("acceptance", traced_array(&Works::acceptance), "kernel acceptance rate per temperature")
       .def_property_readonly("runtime_s", [](const RunResult& r) { return r.runtime_s; })
+      .def_property_readonly(
+          "test_log_likelihood",
+          [](const RunResult& r) -> py::object {
+            if (!r.test_log_likelihood) return py::none();
+            const TestLogLikelihood& t = r.test_log_likelihood->value;
+            py::dict d;
+            d["mean"] = t.mean;
+            d["std_error"] = t.std_error;
+            d["data_std_error"] = t.data_std_error;
+            d["log_z_std_error"] = t.log_z_std_error;
+            d["num_examples"] = t.num_examples;
+            d["log_z_source"] = r.test_log_likelihood->log_z_source;
+            d["flags"] = t.flags;
+            return std::move(d);
+          },
+          "an RBM's average test log-likelihood (nats per example) with its error, or None")
       .def("to_json", [](const RunResult& r) { return report::result_to_json(r).dump(2); },
            "The result in the JSON schema of `logz run --output` (a str).")
       .def("__repr__", [](const RunResult& r) {
@@ -82,7 +100,9 @@ void bind_runs(py::module_& m) {
 
   m.def(
       "_run",
-      [](const py::object& config, const py::object& seed, const py::object& threads, const py::object& progress) {
+      [](const py::object& config, const py::object& seed, const py::object& threads, const py::object& progress,
+         const py::object& arrays) {
+        const HeldArrays held(arrays, "logz.run");
         Config c = load_config(config, "logz.run");
         if (!seed.is_none()) c.set("run", "seed", Value(seed.cast<long long>()));
         if (!threads.is_none()) c.set("run", "threads", Value(threads.cast<long long>()));
@@ -96,7 +116,22 @@ void bind_runs(py::module_& m) {
         return result;
       },
       py::arg("config"), py::arg("seed") = py::none(), py::arg("threads") = py::none(),
-      py::arg("progress") = py::none(), "logz.run without its defaults (see logz.run).");
+      py::arg("progress") = py::none(), py::arg("arrays") = py::none(),
+      "logz.run without its defaults (see logz.run); arrays: {name: {key: array}} that the config names as "
+      "\"memory:name\".");
+
+  m.def(
+      "_exact_log_z",
+      [](const py::dict& config, const py::object& arrays) -> py::object {
+        const HeldArrays held(arrays, "exact_log_z");
+        Config c = load_config(config, "exact_log_z");
+        const ModelEntry& entry = find_model(c.section("model").get_string(model_type_key()));
+        if (!entry.exact) return py::none();
+        const std::optional<Reference> r = entry.exact(c);
+        return r ? py::object(py::float_(r->log_z)) : py::object(py::none());
+      },
+      py::arg("config"), py::arg("arrays") = py::none(),
+      "The exact log Z of the model a config's [model] describes, or None where logz knows none.");
 }
 
 }  // namespace logz::python

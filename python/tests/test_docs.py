@@ -25,7 +25,7 @@ def test_example_runs(index, capsys):
     assert capsys.readouterr().out  # every example prints what it computed
 
 
-@pytest.mark.parametrize("name", ["estimate", "mbar", "run", "ais", "anneal", "Target"])
+@pytest.mark.parametrize("name", ["estimate", "mbar", "run", "ais", "anneal", "temper", "Target", "models"])
 def test_docstring_examples(name):
     finder = doctest.DocTestFinder()
     tests = finder.find(getattr(logz, name), name, globs={})

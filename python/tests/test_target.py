@@ -147,7 +147,7 @@ ISING_SMALL = {"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: logz.anneal("not a target"), logz.InvalidArgument, "target: expected a logz.Target, got str"),
+    (lambda: logz.anneal("not a target"), logz.InvalidArgument, "target: expected a logz.Target or a model of logz.models, got str"),
     (lambda: logz.anneal(anisotropic_gaussian(), base=logz.GaussianBase(3)), logz.InvalidArgument,
      "base: expected a logz.GaussianBase of dim 4"),
     (lambda: logz.anneal(anisotropic_gaussian(), step_sise=0.1), logz.InputError, "step_sise"),

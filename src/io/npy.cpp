@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "logz/core/error.hpp"
+#include "logz/io/memory_archive.hpp"
 #include "npy_stream.hpp"
 #include "printable.hpp"
 
@@ -522,6 +523,7 @@ Array parse_npy(std::span<const unsigned char> bytes, const std::string& source_
 }
 
 Array read_npy(const std::string& path) {
+  if (is_memory_path(path)) return read_memory_array(path, "");
   const auto file = open_for_reading(path);
   struct stat st {};
   if (::fstat(::fileno(file.get()), &st) != 0 || !S_ISREG(st.st_mode)) {

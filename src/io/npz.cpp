@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/io/memory_archive.hpp"
 #include "logz/io/npy.hpp"
 #include "npy_stream.hpp"
 
@@ -202,6 +203,7 @@ class Archive {
 // ---------------------------------------------------------------- public API
 
 std::map<std::string, Array> read_npz(const std::string& path) {
+  if (is_memory_path(path)) return read_memory_archive(path);
   const Archive archive(path);
   std::map<std::string, Array> out;
   for (const Member& m : archive.members()) {
@@ -211,6 +213,7 @@ std::map<std::string, Array> read_npz(const std::string& path) {
 }
 
 Array read_npz_array(const std::string& path, const std::string& key) {
+  if (is_memory_path(path)) return read_memory_array(path, key);
   const Archive archive(path);
   for (const std::string& wanted : {key + ".npy", key}) {
     for (const Member& m : archive.members()) {

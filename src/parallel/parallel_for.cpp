@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/core/stop_request.hpp"
 
 namespace logz {
 
@@ -33,13 +34,15 @@ void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int thre
   const int workers = static_cast<int>(std::min<std::size_t>(resolve_threads(threads), n));
   std::atomic<std::size_t> next{0};
   // Every chunk runs; if several fail, the error of the first chunk in chunk
-  // order is rethrown, so the message does not depend on thread timing.
+  // order is rethrown, so the message does not depend on thread timing. Once a
+  // stop is requested the chunks not yet begun fail at once with Stopped.
   std::vector<std::exception_ptr> errors(n);
   auto work = [&] {
     for (;;) {
       const std::size_t c = next.fetch_add(1);
       if (c >= n) return;
       try {
+        throw_if_stop_requested();
         body(chunk_range(c, num_items, chunk_size));
       } catch (...) {
         errors[c] = std::current_exception();

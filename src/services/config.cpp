@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "logz/core/error.hpp"
+#include "logz/io/memory_archive.hpp"
 
 #include <stdexcept>
 
@@ -341,6 +342,7 @@ void ConfigSection::check_known(const std::vector<const KeyGroup*>& groups) cons
 }
 
 std::string resolve_config_path(const Config& config, const std::string& file) {
+  if (io::is_memory_path(file)) return file;  // arrays a front end holds (io/memory_archive.hpp)
   std::filesystem::path p = file;
   if (p.is_relative()) p = std::filesystem::path(config.source()).parent_path() / p;
   return p.string();

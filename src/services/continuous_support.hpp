@@ -26,6 +26,7 @@
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/services/tempering_experiment.hpp"
 
 namespace logz::continuous {
 
@@ -221,9 +222,10 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
   r.exact = exact_sum / static_cast<double>(n);  // NaN unless every point has an exact value
 }
 
-// `logz run` of a model with one log Z (a product of experts, an mcRBM): annealing from the
-// Gaussian [base] (fitted to [data], drawn with `sampler` where the model has one) to the
-// model, reverse runs from exact draws where `sampler` is given.
+// `logz run` of a model with one log Z (a product of experts, an mcRBM, a Python target):
+// annealing from the Gaussian [base] (fitted to [data], drawn with `sampler` where the model has
+// one) to the model, reverse runs from exact draws where `sampler` is given; or, with [run]
+// method = "tempering", simulated tempering along the same path.
 template <class Model>
 RunResult analysis_experiment(Config& config, const Model& model, Record desc, const DataSampler& sampler,
                               const std::string& no_sampler_note, const std::string& path_text,
@@ -232,8 +234,6 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
   const GaussianBase base = read_base(
       config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); }, base_desc);
   KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
   const GeometricPath<GaussianBase, Model> path(base, model);
   RunResult result;
   desc.set("base", base_desc);
@@ -241,6 +241,15 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
   result.model = std::move(desc);
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
+  // Models whose entry allows only annealing have refused tempering before this.
+  if (read_run_method(config, {"annealing", "tempering"}) == "tempering") {
+    if (ks.pilot) config.section("kernel").fail("step_size_adaptation", "\"fixed\" for [run] method = \"tempering\"");
+    result.kernel = kernel_description(ks);
+    with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, progress, result); });
+    return result;
+  }
+  const Schedule schedule = read_schedule(config);
+  const RunSettings run = read_run_settings(config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
   if (sampler)
     anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), progress, result);
   else
@@ -314,6 +323,16 @@ SampleResult sample_target(const SamplerSettings& s, const Target& target, Recor
       target, starts ? *starts : normal_chain_starts(target.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
   summarise_sample(s, out);
   return out;
+}
+
+// The registry's exact log Z (ModelEntry::exact) of a model that read(config, desc) builds and
+// whose exact_log_z() knows it for some parameters.
+template <class Read>
+std::optional<Reference> exact_reference(Config& config, Read&& read, const std::string& source) {
+  Record desc;
+  const auto model = read(config, desc);
+  if (const auto z = model.exact_log_z()) return Reference{*z, source};
+  return std::nullopt;
 }
 
 // `logz sample` of a model that read(config, desc) builds, chains from N(0, initial_sd^2 I).

@@ -25,6 +25,7 @@
 #include "logz/core/annealing_path.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/kernel_for.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -69,6 +70,7 @@ template <AnnealingPath Path, KernelFor<Path> Kernel>
 auto anneal_step(const Path& path, const Kernel& kernel, AnnealingState<typename Path::Batch>& state,
                  double t_next, const BatchRandom& random) {
   using Info = decltype(kernel.step(path.at(t_next), state.batch, random));
+  throw_if_stop_requested();  // Ctrl-C: a run stops within a step
   std::vector<double>& increment = state.increment;
   if constexpr (path_trace_is_slope<Path>) {
     // U_t linear in t with slope trace: the same product work_increment computes.

@@ -105,7 +105,8 @@ class Config {
   Record resolved_;
 };
 
-// A file named in a config: relative paths are taken from the config file's folder.
+// A file named in a config: relative paths are taken from the config file's folder; a
+// "memory:" path (arrays a front end holds, io/memory_archive.hpp) is kept as it is.
 std::string resolve_config_path(const Config& config, const std::string& file);
 
 }  // namespace logz

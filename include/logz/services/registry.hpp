@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct ModelEntry {
   std::function<RunResult(Config&, const RunContext&)> run;        // `logz run` (empty: none)
   std::function<LoglikResult(Config&, const RunContext&)> loglik;  // `logz loglik` (empty: none)
   std::function<SampleResult(Config&)> sample;                     // `logz sample` (empty: none)
+  // The exact log Z of the model [model] describes (reads that section alone), nullopt where
+  // none is known for these parameters (empty: never). The Python models' exact_log_z().
+  std::function<std::optional<Reference>(Config&)> exact;
 
   // The sections a config of this model may have for `command` ("run", "loglik" or "sample").
   std::vector<std::string> sections(const std::string& command) const;

@@ -33,6 +33,7 @@
 #include "logz/core/level_energies_path.hpp"
 #include "logz/core/levels_kernel.hpp"
 #include "logz/core/levels_path.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/core/tempering_path.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/tempering/ladder.hpp"
@@ -144,6 +145,7 @@ TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const Temp
                                      "and at(t) (core/tempering_path.hpp)");
   static_assert(KernelFor<Kernel, Path>, "Kernel needs step(path.at(t), Batch&, const BatchRandom&) const "
                                          "returning attempted/accepted counts (core/kernel_for.hpp)");
+  throw_if_stop_requested();  // Ctrl-C: a run stops within a sweep
   const std::size_t k_levels = ladder.size();
   if (log_z_hat.size() != k_levels) fail_argument("logz::tempering_step", "log_z_hat", "one value per temperature");
   const TemperingMoves moves = detail::move_chains(path, kernel, ladder, state, seed, step);

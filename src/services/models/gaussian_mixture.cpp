@@ -242,7 +242,9 @@ ModelEntry gaussian_mixture_model_entry() {
           .reverse_starts = {"exact"}, .reference = "exact: log of the sum of the masses",
           .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true, {&tempering_keys()}),
           .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mixture, .loglik = mixture_loglik,
-          .sample = mixture_sample};
+          .sample = mixture_sample, .exact = [](Config& c) -> std::optional<Reference> {
+            return Reference{exact::gaussian_mixture_log_z(read_model(c).spec.weights), "exact: log of the sum of the masses"};
+          }};
 }
 
 }  // namespace logz

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/exact/ising_kaufman.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
@@ -18,12 +19,26 @@ const Key kCoupling = Key::number("coupling", 1.0, -1e6, 1e6, "J in E = -J sum o
 const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
 const KeyGroup kModelKeys{"model", "ising", {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kCoupling, &kBeta}};
 
-RunResult run_ising(Config& config, const RunContext& context) {
+struct IsingSpec {
+  LatticeSize size;
+  double coupling, beta;
+};
+
+IsingSpec read_ising(Config& config) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const LatticeSize size = read_lattice_size(m);
-  const double coupling = m.get_double(kCoupling);
-  const double beta = m.get_double(kBeta);
+  return {size, m.get_double(kCoupling), m.get_double(kBeta)};
+}
+
+std::optional<Reference> ising_exact(Config& config) {
+  const IsingSpec s = read_ising(config);
+  return Reference{exact::ising_log_z_kaufman(s.size.rows, s.size.cols, s.beta, s.coupling), "kaufman"};
+}
+
+RunResult run_ising(Config& config, const RunContext& context) {
+  const auto [size, coupling, beta] = read_ising(config);
+  auto m = config.section("model");
   const IsingModel model(size.rows, size.cols, coupling, beta);
 
   RunResult result;
@@ -31,7 +46,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   result.model = {{"type", "ising"}, {"rows", size.rows}, {"cols", size.cols}, {"coupling", coupling},
                   {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform spins"}};
   result.base_log_z = model.base_log_z();
-  result.reference = Reference{exact::ising_log_z_kaufman(size.rows, size.cols, beta, coupling), "kaufman"};
+  result.reference = ising_exact(config);
 
   const std::string method = read_run_method(config, kLatticeMethods);
   LatticeGroundStates ground;
@@ -45,9 +60,11 @@ RunResult run_ising(Config& config, const RunContext& context) {
   }
   const Schedule schedule = method == "annealing" ? read_schedule(config) : linear_schedule(1);
   if (method == "annealing")
-    for (double t : schedule.fractions())
+    for (double t : schedule.fractions()) {
+      throw_if_stop_requested();  // O(N) per temperature: long schedules take seconds
       result.equilibrium_energy.push_back(
           exact::ising_mean_energy_kaufman(size.rows, size.cols, t * beta, coupling));
+    }
   run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
   return result;
 }
@@ -55,8 +72,11 @@ RunResult run_ising(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry ising_model_entry() {
-  return lattice_model_entry("ising", "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins",
-                             "kaufman", kModelKeys, run_ising);
+  ModelEntry entry = lattice_model_entry(
+      "ising", "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins", "kaufman",
+      kModelKeys, run_ising);
+  entry.exact = ising_exact;
+  return entry;
 }
 
 }  // namespace logz

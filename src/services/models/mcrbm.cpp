@@ -96,7 +96,8 @@ ModelEntry mcrbm_model_entry() {
           .reference = "exact without a covariance term",
           .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mcrbm, .loglik = mcrbm_loglik,
-          .sample = [](Config& c) { return sample_model(c, read_mcrbm); }};
+          .sample = [](Config& c) { return sample_model(c, read_mcrbm); },
+          .exact = [](Config& c) { return exact_reference(c, read_mcrbm, "exact (no covariance term: sum over mean units)"); }};
 }
 
 }  // namespace logz

@@ -82,7 +82,8 @@ ModelEntry poe_model_entry() {
           .summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)",
           .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
           .reference = "exact when Phi is complete", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
-          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_poe, .loglik = poe_loglik, .sample = [](Config& c) { return sample_model(c, read_poe); }};
+          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_poe, .loglik = poe_loglik, .sample = [](Config& c) { return sample_model(c, read_poe); },
+          .exact = [](Config& c) { return exact_reference(c, read_poe, "exact (complete Phi)"); }};
 }
 
 }  // namespace logz

@@ -47,16 +47,31 @@ LevelSum sum_levels(const std::vector<std::uint64_t>& counts, double beta, doubl
   return {top + std::log(z), e / z};
 }
 
+bool transfer_matrix_affordable(int rows, int cols, int q, double beta, double j) {
+  return exact::potts_transfer_matrix_feasible(rows, cols, q) && std::abs(beta * j) * 2.0 * std::min(rows, cols) <= 600.0;
+}
+
+bool enumeration_affordable(int rows, int cols, int q) {
+  return std::pow(static_cast<double>(q), rows * static_cast<double>(cols) - 1.0) <= kRunnerEnumerationMaxStates;
+}
+
+// The exact log Z where it is affordable (transfer matrix, else enumeration), else nullopt.
+std::optional<Reference> potts_reference(int rows, int cols, int q, double beta, double j) {
+  if (transfer_matrix_affordable(rows, cols, q, beta, j))
+    return Reference{exact::potts_log_z_transfer_matrix(rows, cols, q, beta, j), "transfer_matrix"};
+  if (enumeration_affordable(rows, cols, q))
+    return Reference{sum_levels(exact::potts_equal_bond_counts(rows, cols, q), beta, j).log_z, "enumeration"};
+  return std::nullopt;
+}
+
 // The exact reference and the equilibrium energy trace, where one is affordable.
 void add_reference(const PottsModel& model, int rows, int cols, const Schedule& schedule,
                    RunResult& result) {
   const int q = model.num_colours();
   const double beta = model.beta(), j = model.coupling();
-  const bool transfer = exact::potts_transfer_matrix_feasible(rows, cols, q) &&
-                        std::abs(beta * j) * 2.0 * std::min(rows, cols) <= 600.0;
-  if (transfer) {
-    result.reference =
-        Reference{exact::potts_log_z_transfer_matrix(rows, cols, q, beta, j), "transfer_matrix"};
+  result.reference = potts_reference(rows, cols, q, beta, j);
+  if (!result.reference) return;  // no exact answer is known
+  if (result.reference->source == "transfer_matrix") {
     const double cost = exact::potts_transfer_matrix_cost(rows, cols, q) * 2.0 * schedule.size();
     if (cost <= kRunnerTraceMaxWork)
       for (double t : schedule.fractions())
@@ -64,14 +79,9 @@ void add_reference(const PottsModel& model, int rows, int cols, const Schedule& 
             exact::potts_mean_energy_transfer_matrix(rows, cols, q, t * beta, j));
     return;
   }
-  const double states = std::pow(static_cast<double>(q), rows * static_cast<double>(cols) - 1.0);
-  if (states <= kRunnerEnumerationMaxStates) {
-    const auto counts = exact::potts_equal_bond_counts(rows, cols, q);
-    result.reference = Reference{sum_levels(counts, beta, j).log_z, "enumeration"};
-    for (double t : schedule.fractions())
-      result.equilibrium_energy.push_back(sum_levels(counts, t * beta, j).mean_energy);
-  }
-  // Otherwise no exact answer is known: the result has no reference.
+  const auto counts = exact::potts_equal_bond_counts(rows, cols, q);
+  for (double t : schedule.fractions())
+    result.equilibrium_energy.push_back(sum_levels(counts, t * beta, j).mean_energy);
 }
 
 const Key kColours = Key::integer("q", 10, 2, PottsModel::kMaxColours, "the number of colours");
@@ -115,8 +125,17 @@ RunResult run_potts(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry potts_model_entry() {
-  return lattice_model_entry("potts", "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours",
-                             "transfer matrix or enumeration (small lattices)", kModelKeys, run_potts);
+  ModelEntry entry = lattice_model_entry(
+      "potts", "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours",
+      "transfer matrix or enumeration (small lattices)", kModelKeys, run_potts);
+  entry.exact = [](Config& config) {
+    auto m = config.section("model");
+    m.check_known({&model_type_keys(), &kModelKeys});
+    const LatticeSize size = read_lattice_size(m);
+    return potts_reference(size.rows, size.cols, static_cast<int>(m.get_int(kColours)), m.get_double(kBeta),
+                           m.get_double(kCoupling));
+  };
+  return entry;
 }
 
 }  // namespace logz

@@ -129,16 +129,28 @@ void temper_rbm(const RbmSetup& s, Config& config, const ProgressFn& progress, R
   }
 }
 
+RbmKeys read_rbm_keys(ConfigSection& m) {
+  RbmKeys keys;
+  keys.weights = m.get_string(kWeightsKey);
+  keys.visible_bias = m.get_string(kVisibleBiasKey);
+  keys.hidden_bias = m.get_string(kHiddenBiasKey);
+  return keys;
+}
+
+std::optional<Reference> rbm_exact(Config& config) {
+  auto m = config.section("model");
+  m.check_known({&model_type_keys(), &kModelKeys});
+  const RbmParameters p = load_rbm(resolve_config_path(config, m.get_string(kWeights)), read_rbm_keys(m));
+  if (std::min(p.num_visible(), p.num_hidden()) > m.get_int(kExactMaxUnits)) return std::nullopt;
+  return Reference{exact::rbm_log_z(p), "enumeration"};
+}
+
 RunResult run_rbm(Config& config, const RunContext& context) {
   RbmSetup s;
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   s.weights = resolve_config_path(config, m.get_string(kWeights));
-  RbmKeys keys;
-  keys.weights = m.get_string(kWeightsKey);
-  keys.visible_bias = m.get_string(kVisibleBiasKey);
-  keys.hidden_bias = m.get_string(kHiddenBiasKey);
-  s.parameters = load_rbm(s.weights, keys);
+  s.parameters = load_rbm(s.weights, read_rbm_keys(m));
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
   const std::string method = read_run_method(config, {"annealing", "tempering"});
   const bool tempering = method == "tempering";
@@ -262,7 +274,7 @@ ModelEntry rbm_model_entry() {
           .kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM", &kKernelKeys}, {"rbm", "metropolis", "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}},
           .reverse_starts = {"data"}, .reference = "enumeration when the smaller layer is small",
           .keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},
-          .run = run_rbm};
+          .run = run_rbm, .exact = rbm_exact};
 }
 
 }  // namespace logz
