@@ -149,6 +149,8 @@ class GaussianBase:
 
 
 GRADIENT_KERNELS = ("hais", "hmc")
+# Particles per call of a Target's functions: Python's cost per call is paid once per 100.
+TARGET_CHUNK_SIZE = 100
 
 
 def _common_sections(target, base, kernel, kernel_options, seed, threads, methods, function):
@@ -165,7 +167,7 @@ def _common_sections(target, base, kernel, kernel_options, seed, threads, method
         base = GaussianBase(target.dim) if base is None else base
         if not isinstance(base, GaussianBase) or base.dim != target.dim:
             raise InvalidArgument(f"{function}: base: expected a logz.GaussianBase of dim {target.dim}, got {base!r}")
-        if kernel in GRADIENT_KERNELS and target.grad is None:
+        if kernel in GRADIENT_KERNELS and target.grad is None and target.energy_and_grad is None:
             raise InvalidArgument(f'{function}: kernel: "{kernel}" moves particles along the gradient: give '
                                   f'logz.Target(dim, energy, grad), or kernel="metropolis"')
         config["base"] = {"type": "gaussian", "sigma": base.sigma}
@@ -187,7 +189,8 @@ def _run_config(target, config, arrays, progress, function):
 
 
 def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, directions=("forward",), seed=0,
-           threads=None, schedule="linear", methods=None, reverse_start=None, progress=True, **kernel_options):
+           threads=None, schedule="linear", methods=None, reverse_start=None, chunk_size=None, progress=True,
+           **kernel_options):
     """Annealed importance sampling from a base distribution to `target`.
 
     target: a logz.Target (the user's energy, and grad for the gradient kernels), annealed from
@@ -206,6 +209,9 @@ def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, direct
       resampled by their weights; a Target's default) or what the model offers ("exact",
       "data", "ground_state": its default where it has one).
     methods: the estimators to run (default: those the directions allow).
+    chunk_size: particles moved together (in one call of a Target's functions; default 100 for
+      a Target, the registry's default for a model). Numbers do not depend on it except in the
+      last bits of per-temperature sums; it is fixed, never derived from `threads`.
     seed fixes every number, whatever `threads`. progress: as for logz.run. Ctrl-C stops the
     run within a step (KeyboardInterrupt).
     Returns a logz.Result: estimates of the target's log Z (log_z) and of log(Z/Z0)
@@ -224,6 +230,8 @@ def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, direct
     if isinstance(directions, str):
         directions = (directions,)
     config["run"] |= {"num_paths": num_paths, "directions": list(directions)}
+    if chunk_size is not None or isinstance(target, Target):
+        config["run"]["chunk_size"] = chunk_size or TARGET_CHUNK_SIZE
     if "reverse" in directions and (reverse_start is not None or isinstance(target, Target)):
         config["run"]["reverse_start"] = reverse_start or "resampled"
     config["schedule"] = {"type": schedule, "num_steps": num_steps} if isinstance(schedule, str) else dict(schedule)

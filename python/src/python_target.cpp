@@ -49,12 +49,16 @@ void check_finite(const double* values, py::ssize_t rows, py::ssize_t per_row, c
 
 }  // namespace
 
-PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, std::optional<double> exact_log_z)
-    : dim_(dim), energy_(std::move(energy)), grad_(std::move(grad)), exact_log_z_(exact_log_z) {
+PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, py::object energy_and_grad,
+                           std::optional<double> exact_log_z)
+    : dim_(dim), energy_(std::move(energy)), grad_(std::move(grad)), energy_and_grad_(std::move(energy_and_grad)),
+      exact_log_z_(exact_log_z) {
   if (dim < 1) fail_argument("logz.Target", "dim", "an integer >= 1");
   if (!PyCallable_Check(energy_.ptr())) fail_argument("logz.Target", "energy", "a function of X, shape (P, dim)");
   if (!grad_.is_none() && !PyCallable_Check(grad_.ptr()))
     fail_argument("logz.Target", "grad", "a function of X, shape (P, dim), or None");
+  if (!energy_and_grad_.is_none() && !PyCallable_Check(energy_and_grad_.ptr()))
+    fail_argument("logz.Target", "energy_and_grad", "a function of X returning (U, dU/dx), or None");
   if (exact_log_z_ && !std::isfinite(*exact_log_z_)) fail_argument("logz.Target", "exact_log_z", "a finite number");
 }
 
@@ -67,6 +71,20 @@ void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
 }
 
 void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+  if (!energy_and_grad_.is_none()) {
+    e.resize(X.cols());
+    G.resize(X.rows(), X.cols());
+    py::gil_scoped_acquire gil;
+    const py::object answer = energy_and_grad_(particles_view(X));
+    if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2)
+      fail_argument("logz.Target.energy_and_grad", "return value", "a pair (U of shape (P,), dU/dx of shape (P, dim))");
+    const py::tuple pair = answer.cast<py::tuple>();
+    copy_answer(pair[0], X.cols(), 0, "energy_and_grad", e.data());
+    copy_answer(pair[1], X.cols(), X.rows(), "energy_and_grad", G.data());
+    check_finite(G.data(), X.cols(), X.rows(), "energy_and_grad");
+    throw_if_interrupted();
+    return;
+  }
   if (grad_.is_none())
     fail_argument("logz.Target", "grad", "a gradient function: the kernel moves particles along dU/dx");
   energy(X, e);
@@ -86,6 +104,8 @@ energy(X): X a float64 array of shape (P, dim), one particle per row (read-only,
   copy); returns U(x) = -log of the unnormalised density for every row, shape (P,).
 grad(X): dU/dx for every row, shape (P, dim); needed by the gradient kernels ("hais",
   "hmc"), not by "metropolis".
+energy_and_grad(X): optional, both at once as a pair (U, dU/dx); the gradient kernels call
+  it instead of energy and grad, once per batch, so work the two share is done once.
 exact_log_z: log of the normalising constant where it is known; reported beside the
   estimates as the reference.
 The functions are called once per batch of particles, never per particle.
@@ -94,11 +114,13 @@ The functions are called once per batch of particles, never per particle.
 >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
 >>> t.dim
 2)")
-      .def(py::init<int, py::object, py::object, std::optional<double>>(), py::arg("dim"), py::arg("energy"),
-           py::arg("grad") = py::none(), py::kw_only(), py::arg("exact_log_z") = py::none())
+      .def(py::init<int, py::object, py::object, py::object, std::optional<double>>(), py::arg("dim"),
+           py::arg("energy"), py::arg("grad") = py::none(), py::kw_only(), py::arg("energy_and_grad") = py::none(),
+           py::arg("exact_log_z") = py::none())
       .def_property_readonly("dim", &PythonTarget::dim)
       .def_property_readonly("energy", &PythonTarget::energy_function)
       .def_property_readonly("grad", &PythonTarget::grad_function)
+      .def_property_readonly("energy_and_grad", &PythonTarget::energy_and_grad_function)
       .def_property_readonly("exact_log_z", &PythonTarget::exact_log_z)
       .def("__repr__", [](const PythonTarget& t) {
         return "Target(dim=" + std::to_string(t.dim()) + (t.has_grad() ? ", with grad" : ", no grad") + ")";

@@ -1,6 +1,7 @@
 // logz.Target: the user's own model as Python functions. energy(X) takes the particles as a
 // float64 array of shape (P, dim), one particle per row, and returns U = -log of the
-// unnormalised density, shape (P,); grad(X) returns dU/dx, shape (P, dim). The functions are
+// unnormalised density, shape (P,); grad(X) returns dU/dx, shape (P, dim); or
+// energy_and_grad(X) returns both at once (one call, shared work). The functions are
 // called once per batch of particles, from the drivers' threads with the GIL held for the
 // call only. The particles are handed over without a copy (the d x P positions are the
 // (P, d) array), read-only.
@@ -15,13 +16,15 @@ namespace logz::python {
 
 class PythonTarget {
  public:
-  PythonTarget(int dim, pybind11::object energy, pybind11::object grad, std::optional<double> exact_log_z);
+  PythonTarget(int dim, pybind11::object energy, pybind11::object grad, pybind11::object energy_and_grad,
+               std::optional<double> exact_log_z);
 
   int dim() const { return dim_; }
-  bool has_grad() const { return !grad_.is_none(); }
+  bool has_grad() const { return !grad_.is_none() || !energy_and_grad_.is_none(); }
   std::optional<double> exact_log_z() const { return exact_log_z_; }
   const pybind11::object& energy_function() const { return energy_; }
   const pybind11::object& grad_function() const { return grad_; }
+  const pybind11::object& energy_and_grad_function() const { return energy_and_grad_; }
 
   // The continuous-target interface (logz/models/continuous_target.hpp). Errors in the user's
   // functions come back as the Python exception they raised; a wrong shape or a non-finite
@@ -31,7 +34,7 @@ class PythonTarget {
 
  private:
   int dim_;
-  pybind11::object energy_, grad_;
+  pybind11::object energy_, grad_, energy_and_grad_;
   std::optional<double> exact_log_z_;
 };
 

@@ -59,6 +59,23 @@ def test_banana_with_hais():
     assert within(r.estimates["ais"], t.exact_log_z), r.estimates["ais"]
 
 
+def test_energy_and_grad_in_one_call_gives_the_same_bits():
+    t = anisotropic_gaussian()
+    calls = [0]
+
+    def both(X):
+        calls[0] += 1
+        return t.energy(X), t.grad(X)
+
+    fused = logz.Target(4, t.energy, energy_and_grad=both, exact_log_z=t.exact_log_z)
+    kwargs = dict(base=logz.GaussianBase(4, sigma=2.0), num_steps=50, num_paths=40, seed=3, progress=False)
+    a, b = logz.anneal(t, **kwargs), logz.anneal(fused, **kwargs)
+    assert a.forward_works.tolist() == b.forward_works.tolist()
+    assert calls[0] > 0
+    with pytest.raises(logz.InvalidArgument, match="energy_and_grad: return value: expected a pair"):
+        logz.anneal(logz.Target(4, t.energy, energy_and_grad=lambda X: t.energy(X)), **kwargs)
+
+
 def test_metropolis_needs_no_gradient():
     t = logz.Target(2, lambda X: 0.125 * (X ** 2).sum(axis=1), exact_log_z=math.log(2 * math.pi * 4))  # N(0, 2^2 I)
     r = logz.anneal(t, kernel="metropolis", num_steps=300, num_paths=200, seed=2, proposal_sd=0.8,

@@ -83,7 +83,7 @@ void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
 }
 
 void GaussianBase::sample_one(RandomStream& stream, Eigen::Ref<Eigen::VectorXd> x) const {
-  for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = stream.normal();
+  stream.fill_normal(x.data(), static_cast<std::size_t>(x.size()));  // a Ref<VectorXd> is contiguous
   if (isotropic_) {
     x = mean_ + sigma_ * x;
   } else {

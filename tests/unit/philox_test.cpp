@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace {
@@ -140,3 +141,34 @@ TEST(Philox, BulkFillContinuesTheStream) {
 }
 
 }  // namespace
+
+// fill_normal is normal() in bulk: the same numbers, whatever the split into calls and
+// wherever a spare (the sine of a pair) is pending.
+TEST(RandomStream, FillNormalGivesWhatNormalGives) {
+  for (std::size_t n : {1u, 2u, 7u, 36u, 64u, 65u, 200u}) {
+    logz::RandomStream a(5, 3, logz::Purpose::test, 1), b(5, 3, logz::Purpose::test, 1);
+    a.normal();  // leaves a spare pending
+    b.normal();
+    std::vector<double> bulk(n);
+    a.fill_normal(bulk.data(), n);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(bulk[i], b.normal()) << n << " " << i;
+    EXPECT_EQ(a.normal(), b.normal()) << n;  // the streams stay in step
+  }
+}
+
+// The vectorised transform against the scalar formula (libm's log, cos and sin) on the same
+// bits: a few units in the last place.
+TEST(RandomStream, BoxMullerMatchesTheScalarFormula) {
+  logz::RandomStream s(11, 0, logz::Purpose::test, 0);
+  std::vector<std::uint32_t> bits(4 * 1000);
+  s.fill_u32(bits.data(), bits.size());
+  std::vector<double> z(2000);
+  logz::box_muller(bits.data(), z.data(), 1000);
+  for (std::size_t i = 0; i < 1000; ++i) {
+    const double u1 = logz::detail::unit_interval(bits[4 * i], bits[4 * i + 1]);
+    const double u2 = logz::detail::unit_interval(bits[4 * i + 2], bits[4 * i + 3]);
+    const double r = std::sqrt(-2.0 * std::log(u1)), theta = 6.283185307179586476925286766559 * u2;
+    EXPECT_NEAR(z[2 * i], r * std::cos(theta), 1e-14 * (1.0 + r)) << i;
+    EXPECT_NEAR(z[2 * i + 1], r * std::sin(theta), 1e-14 * (1.0 + r)) << i;
+  }
+}

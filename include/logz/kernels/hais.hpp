@@ -58,9 +58,11 @@ class Hais {
  private:
   void refresh(ContinuousBatch& batch, std::span<RandomStream> streams) const {
     const double keep = -std::sqrt(1.0 - gamma_), add = std::sqrt(gamma_);
+    Eigen::VectorXd& r = batch.normals;  // scratch of the batch: no allocation per step
+    r.resize(batch.V.rows());
     for (Eigen::Index p = 0; p < batch.V.cols(); ++p) {
-      RandomStream& s = streams[static_cast<std::size_t>(p)];
-      for (Eigen::Index i = 0; i < batch.V.rows(); ++i) batch.V(i, p) = keep * batch.V(i, p) + add * s.normal();
+      streams[static_cast<std::size_t>(p)].fill_normal(r.data(), static_cast<std::size_t>(r.size()));
+      batch.V.col(p) = keep * batch.V.col(p) + add * r;
     }
   }
 

@@ -83,7 +83,7 @@ class Hmc {
   ContinuousKernelInfo step(const T& target, ContinuousBatch& batch, const BatchRandom& random) const {
     auto streams = detail::particle_streams(random, batch.num_particles());
     for (Eigen::Index p = 0; p < batch.V.cols(); ++p)
-      for (Eigen::Index i = 0; i < batch.V.rows(); ++i) batch.V(i, p) = streams[static_cast<std::size_t>(p)].normal();
+      streams[static_cast<std::size_t>(p)].fill_normal(batch.V.col(p).data(), static_cast<std::size_t>(batch.V.rows()));
     ContinuousKernelInfo info;
     detail::hamiltonian_move(target, batch, streams, step_size_, leapfrog_steps_, info);
     return info;

@@ -31,9 +31,10 @@ class RandomWalkMetropolis {
     b.parts.has_grad = false;  // accepted columns get energies only
     for (int s = 0; s < steps_; ++s) {
       b.proposal_X.resize(b.X.rows(), b.X.cols());
-      for (Eigen::Index p = 0; p < b.X.cols(); ++p)
-        for (Eigen::Index i = 0; i < b.X.rows(); ++i)
-          b.proposal_X(i, p) = b.X(i, p) + proposal_sd_ * streams[static_cast<std::size_t>(p)].normal();
+      for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
+        streams[static_cast<std::size_t>(p)].fill_normal(b.proposal_X.col(p).data(), static_cast<std::size_t>(b.X.rows()));
+        b.proposal_X.col(p) = b.X.col(p) + proposal_sd_ * b.proposal_X.col(p);
+      }
       evaluate_parts(target, b.proposal_X, b.proposal_parts, false);
       for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
         ++info.attempted;

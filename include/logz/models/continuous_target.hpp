@@ -197,9 +197,11 @@ class ContinuousBatch {
   Eigen::MatrixXd X, V;
   EnergyParts parts;
 
-  // Scratch of the kernels: proposed positions, momenta and parts, and a gradient.
+  // Scratch of the kernels: proposed positions, momenta and parts, a gradient, and one
+  // particle's normal draws.
   Eigen::MatrixXd proposal_X, proposal_V, grad;
   EnergyParts proposal_parts;
+  Eigen::VectorXd normals;
 };
 
 // What a continuous kernel reports about one call; counts add across particles and chunks.

@@ -166,7 +166,7 @@ class GeometricPath {
     for (Eigen::Index p = 0; p < batch.X.cols(); ++p) {
       RandomStream s = random.stream(static_cast<std::size_t>(p));
       base_.sample_one(s, batch.X.col(p));
-      for (Eigen::Index i = 0; i < batch.V.rows(); ++i) batch.V(i, p) = s.normal();
+      s.fill_normal(batch.V.col(p).data(), static_cast<std::size_t>(batch.V.rows()));
       if (c && c->min_slack(batch.X.col(p)) < 0.0)
         fail_argument("logz::GeometricPath::sample_base", "base",
                       "a base whose draws satisfy the target's constraints");
@@ -178,7 +178,7 @@ class GeometricPath {
   void sample_momentum(Batch& batch, const BatchRandom& random) const {
     for (Eigen::Index p = 0; p < batch.V.cols(); ++p) {
       RandomStream s = random.stream(static_cast<std::size_t>(p));
-      for (Eigen::Index i = 0; i < batch.V.rows(); ++i) batch.V(i, p) = s.normal();
+      s.fill_normal(batch.V.col(p).data(), static_cast<std::size_t>(batch.V.rows()));
     }
   }
 

@@ -20,6 +20,7 @@
 
 #include <Random123/philox.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -66,6 +67,20 @@ void philox4x32_10_x8(const PhiloxCounter& counter, const PhiloxKey& key, std::u
 // number where many are wanted at once.
 void philox4x32_10_x16(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out);
 
+// Box-Muller on random bits: pair i takes u1 from bits[4i], bits[4i+1] and u2 from bits[4i+2],
+// bits[4i+3] (detail::unit_interval) and writes out[2i] = r cos(2 pi u2), out[2i+1] =
+// r sin(2 pi u2), r = sqrt(-2 log u1). Vectorised (Highway, dispatched at run time: the last
+// bits may differ between instruction sets, never between runs on one machine).
+void box_muller(const std::uint32_t* bits, double* out, std::size_t pairs);
+
+namespace detail {
+// A double in the open interval (0, 1) from 53 of the 64 bits hi:lo.
+inline double unit_interval(std::uint32_t hi, std::uint32_t lo) {
+  const std::uint64_t bits = ((static_cast<std::uint64_t>(hi) << 32) | lo) >> 11;
+  return (static_cast<double>(bits) + 0.5) * 0x1.0p-53;
+}
+}  // namespace detail
+
 // A stream of random numbers for one (seed, particle, purpose, step): the
 // draw word of the counter advances with every block of four outputs.
 class RandomStream {
@@ -99,9 +114,8 @@ class RandomStream {
 
   // Uniform double in the open interval (0, 1) with 53 random bits.
   double uniform() {
-    const std::uint64_t hi = next_u32(), lo = next_u32();
-    const std::uint64_t bits = ((hi << 32) | lo) >> 11;
-    return (static_cast<double>(bits) + 0.5) * 0x1.0p-53;
+    const std::uint32_t hi = next_u32(), lo = next_u32();
+    return detail::unit_interval(hi, lo);
   }
 
   // Unbiased integer in [0, n) (Lemire's multiply-shift with rejection), n >= 1.
@@ -118,17 +132,37 @@ class RandomStream {
     return static_cast<std::uint32_t>(m >> 32);
   }
 
-  // Standard normal by the Box-Muller transform (both outputs used in turn).
+  // Standard normal by the Box-Muller transform (both outputs of a pair used in turn: the
+  // cosine, then the sine), each pair from two uniform() draws.
   double normal() {
-    if (has_spare_) {
+    double z;
+    fill_normal(&z, 1);
+    return z;
+  }
+
+  // The next n outputs of normal() into out[0..n), a vector of pairs at a time: the numbers n
+  // calls of normal() give.
+  void fill_normal(double* out, std::size_t n) {
+    std::size_t i = 0;
+    if (n > 0 && has_spare_) {
+      out[i++] = spare_;
       has_spare_ = false;
-      return spare_;
     }
-    const double r = std::sqrt(-2.0 * std::log(uniform()));
-    const double theta = 6.283185307179586476925286766559 * uniform();
-    spare_ = r * std::sin(theta);
-    has_spare_ = true;
-    return r * std::cos(theta);
+    constexpr std::size_t kPairs = 32;
+    std::uint32_t bits[4 * kPairs];
+    double z[2 * kPairs];
+    while (i < n) {
+      const std::size_t pairs = std::min(kPairs, (n - i + 1) / 2);
+      fill_u32(bits, 4 * pairs);
+      box_muller(bits, z, pairs);
+      const std::size_t take = std::min(2 * pairs, n - i);
+      std::copy(z, z + take, out + i);
+      i += take;
+      if (take < 2 * pairs) {
+        spare_ = z[2 * pairs - 1];
+        has_spare_ = true;
+      }
+    }
   }
 
   // Bernoulli draw with probability p.
