@@ -8,7 +8,9 @@ void ConfigArgs::add_to(CLI::App* sub, const std::string& what, const std::strin
   threads_key_ = threads_key;
   sub->add_option("config", config, what)->required();
   sub->add_option("--set", sets, "Override a config key: section.key=value (repeatable)");
-  if (!seed_key.empty()) sub->add_option("--seed", seed, "Random seed (overrides [" + seed_key + "])");
+  if (!seed_key.empty())
+    sub->add_option("--seed", seed, "Random seed >= 0 (overrides [" + seed_key + "])")
+        ->check(CLI::NonNegativeNumber);
   if (!threads_key.empty())
     sub->add_option("--threads", threads, "Worker threads, 0 = all (overrides [" + threads_key + "])")
         ->check(CLI::Range(0, 4096));

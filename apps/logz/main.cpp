@@ -39,6 +39,14 @@ int main(int argc, char** argv) {
       {"loglik", logz::cli::add_loglik_command(app)},
       {"list", logz::cli::add_list_command(app)},
   };
+  // A first word that is no command (nor an option) gets its own line: CLI11 would only say
+  // that a subcommand is required.
+  if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
+    std::string names;
+    for (const auto& [name, run] : commands) names += (names.empty() ? "" : ", ") + name;
+    std::cerr << "logz: error: unknown command '" << argv[1] << "': expected one of " << names << " (see logz --help)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,5 +1,7 @@
 #include "logz/exact/ising_kaufman.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -231,9 +233,8 @@ LogZ kaufman_core(int m, int n, double a1, double a2, double beta) {
     }
   }
   if (!(sum > 0.0)) {
-    throw NumericalError("ising Kaufman formula: sum of the four terms not positive (" +
-                         std::to_string(sum) + ") for m = " + std::to_string(m) + ", n = " +
-                         std::to_string(n) + ", beta = " + std::to_string(beta));
+    throw NumericalError(fmt::format("ising Kaufman formula: sum of the four terms not positive ({:g}) for m = {}, "
+                                     "n = {}, beta = {:g}, couplings {:g} and {:g}", sum, m, n, beta, a1, a2));
   }
   const double mn = static_cast<double>(m) * n;
   LogZ out{};
@@ -295,6 +296,10 @@ void check_arguments(std::string_view function, int rows, int cols, double beta,
   if (!std::isfinite(coupling)) {
     fail_argument(function, "coupling", "a finite number, got " + std::to_string(coupling));
   }
+  if (!std::isfinite(2.0 * rows * cols * beta * std::fabs(coupling)))
+    fail_argument(function, "beta and coupling",
+                  fmt::format("beta |J| times the 2 R C bonds finite (log Z would overflow), got beta = {:g}, "
+                              "J = {:g}", beta, coupling));
   const bool both_even = rows % 2 == 0 && cols % 2 == 0;
   if (coupling < 0.0 && !both_even && rows > 1 && cols > 1) {
     fail_argument(function, "coupling",

@@ -261,3 +261,26 @@ TEST(Cli, EstimateNonequilibriumMethodsAndOptions) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, AnUnknownCommandIsNamed) {
+  const auto r = run_cli("frobnicate");
+  expect_one_line_error(r, "unknown command 'frobnicate': expected one of ");
+  EXPECT_NE(r.err.find("run"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ANegativeSeedIsRefusedAsTheOption) {
+  const std::string config = temp_path("seed.toml");
+  write_file(config, kSmallConfig);
+  expect_one_line_error(run_cli("run " + config + " --seed -1"), "--seed");
+}
+
+TEST(Cli, ExactIsingRefusesAnOverflowingCouplingWithBothNames) {
+  const auto r = run_cli("exact ising --size 4 --beta 1 -J 1e308");
+  expect_one_line_error(r, "beta and coupling: expected beta |J| times the 2 R C bonds finite");
+  EXPECT_NE(r.err.find("J = 1e+308"), std::string::npos) << r.err;
+  EXPECT_LT(r.err.size(), 300u) << r.err;  // numbers in %g, not 309 digits
+}
+
+}  // namespace
