@@ -81,3 +81,22 @@ TEST(ChunkStreams, SubstreamKIsTheDriversAddress) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RunChunks, OrderedMergeSeesChunksInOrderForAnyThreadCount) {
+  for (int threads : {1, 3, 8}) {
+    std::vector<std::size_t> merged;
+    logz::run_chunks_ordered(
+        50, 3, threads,
+        [](const logz::ChunkRange& c) {
+          std::this_thread::sleep_for(std::chrono::microseconds(50 * (c.index % 4)));  // finish out of order
+          return c.index;
+        },
+        [&](std::size_t index) { merged.push_back(index); });
+    ASSERT_EQ(merged.size(), 17u) << threads;
+    for (std::size_t i = 0; i < merged.size(); ++i) EXPECT_EQ(merged[i], i) << threads;
+  }
+}
+
+}  // namespace

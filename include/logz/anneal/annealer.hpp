@@ -12,6 +12,7 @@
 // gives bitwise-identical results for any thread count.
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -71,11 +72,16 @@ Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, c
   const Purpose kernel_purpose = forward ? Purpose::forward_kernel : Purpose::reverse_kernel;
   struct ChunkRun {
     ChunkTrace trace;
-    std::vector<double> works;
     std::optional<Batch> final_state;
   };
-  auto runs = run_chunks(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
-    ChunkRun run{ChunkTrace(fractions.size()), {}, {}};
+  // Works go straight to their paths' places; per-temperature traces are summed in chunk order
+  // as chunks finish (run_chunks_ordered), so a long schedule keeps a few traces, not one per
+  // chunk.
+  std::vector<double> works(options.num_paths);
+  ChunkTrace sums(fractions.size());
+  if (final_states) final_states->clear();
+  run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
+    ChunkRun run{ChunkTrace(fractions.size()), {}};
     Batch batch = path.make_batch(c.size());
     start(batch, c);
     auto state = anneal_init(path, std::move(batch), direction, c.begin);
@@ -89,19 +95,13 @@ Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, c
       run.trace.accepted[k] += info.accepted;
       run.trace.add_energies(k, state.trace);
     }
-    run.works = std::move(state.work);
+    std::copy(state.work.begin(), state.work.end(), works.begin() + static_cast<std::ptrdiff_t>(c.begin));
     if (final_states) run.final_state.emplace(std::move(state.batch));
     return run;
-  }, options.progress);
-  ChunkTrace sums(fractions.size());
-  std::vector<double> works;
-  works.reserve(options.num_paths);
-  if (final_states) final_states->clear();
-  for (ChunkRun& r : runs) {  // chunk order: deterministic sums
+  }, [&](ChunkRun&& r) {  // chunk order: deterministic sums
     sums.add(r.trace);
-    works.insert(works.end(), r.works.begin(), r.works.end());
     if (final_states) final_states->push_back(std::move(*r.final_state));
-  }
+  }, options.progress);
   return make_works(direction, fractions, sums, std::move(works), options.num_paths);
 }
 

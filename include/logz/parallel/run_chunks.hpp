@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <type_traits>
@@ -56,6 +57,26 @@ auto run_chunks(std::size_t num_items, std::size_t chunk_size, int threads, Body
     for (auto& s : slots) outputs.push_back(std::move(*s));
     return outputs;
   }
+}
+
+// run_chunks, with each output handed to merge(output) in chunk order as soon as every earlier
+// chunk has been merged (calls never overlap), instead of all outputs kept to the end: memory
+// holds only the outputs of chunks that finished ahead of an earlier one. A reduction in merge
+// adds in the same order as a loop over run_chunks' outputs, so it gives the same bits.
+template <class Body, class Merge>
+void run_chunks_ordered(std::size_t num_items, std::size_t chunk_size, int threads, Body&& body, Merge&& merge,
+                        const ChunkProgress& progress = {}) {
+  using Output = ChunkOutput<Body>;
+  std::mutex mutex;
+  std::map<std::size_t, Output> waiting;  // finished outputs whose turn has not come
+  std::size_t next = 0;
+  run_chunks(num_items, chunk_size, threads, [&](const ChunkRange& c) {
+    Output out = body(c);
+    std::lock_guard lock(mutex);
+    waiting.emplace(c.index, std::move(out));
+    for (auto it = waiting.begin(); it != waiting.end() && it->first == next; it = waiting.erase(it), ++next)
+      merge(std::move(it->second));
+  }, progress);
 }
 
 }  // namespace logz
