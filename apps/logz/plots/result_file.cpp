@@ -18,11 +18,12 @@ namespace {
 using nlohmann::json;
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr int kMaxDepth = 64;
 
 // A number, or NaN for null (report.cpp writes NaN as null).
 double as_number(const ResultFile& r, const std::string& key, const json& v) {
   if (v.is_null()) return kNan;
-  // A literal too large for a double parses as infinity: no result has one.
+  // No result has an infinite number (a literal too large for a double is refused on parsing).
   if (!v.is_number() || !std::isfinite(v.get<double>())) fail_result(r, key, "a finite number or null");
   return v.get<double>();
 }
@@ -39,11 +40,22 @@ ResultFile read_result_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   ResultFile r{path, {}};
+  int depth = 0;
   try {
-    r.json = json::parse(text.str());
+    r.json = json::parse(text.str(), [&](int d, json::parse_event_t, json&) {
+      depth = std::max(depth, d);
+      return true;
+    });
   } catch (const json::parse_error& e) {
     fail_result(r, fmt::format("byte {}", e.byte), "JSON (a result written by logz run --output)");
+  } catch (const json::out_of_range&) {
+    // A literal beyond a double's range (1e400) is refused by the parser (out_of_range.406).
+    fail_result(r, "", "JSON with numbers a double can hold, got a number overflowing it");
   }
+  // A result is a few levels deep. Far deeper nesting is refused before anything recurses
+  // through it (dumping, copying and comparing a json value recurse as deep as it is nested).
+  if (depth > kMaxDepth)
+    fail_result(r, "", fmt::format("JSON nested at most {} levels deep, got {}", kMaxDepth, depth));
   if (!r.json.is_object() || !r.json.contains("logz_version") || !r.json.contains("estimates") ||
       !r.json["estimates"].is_object())
     fail_result(r, "",

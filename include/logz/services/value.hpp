@@ -31,14 +31,16 @@ class Record {
   // The value of `key`, inserted as null when there is none.
   Value& operator[](const std::string& key);
 
-  bool empty() const { return fields_.empty(); }
-  std::size_t size() const { return fields_.size(); }
-  auto begin() const { return fields_.begin(); }
-  auto end() const { return fields_.end(); }
+  using Fields = std::vector<std::pair<std::string, Value>>;
+  // Defined below Value: clang instantiates these where they stand, and Value must be complete.
+  bool empty() const;
+  std::size_t size() const;
+  Fields::const_iterator begin() const;
+  Fields::const_iterator end() const;
   bool operator==(const Record& other) const;
 
  private:
-  std::vector<std::pair<std::string, Value>> fields_;
+  Fields fields_;
 };
 
 class Value {
@@ -101,5 +103,10 @@ class Value {
  private:
   std::variant<std::monostate, bool, std::int64_t, double, std::string, Array, Record> v_;
 };
+
+inline bool Record::empty() const { return fields_.empty(); }
+inline std::size_t Record::size() const { return fields_.size(); }
+inline Record::Fields::const_iterator Record::begin() const { return fields_.begin(); }
+inline Record::Fields::const_iterator Record::end() const { return fields_.end(); }
 
 }  // namespace logz
