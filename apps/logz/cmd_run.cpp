@@ -1,12 +1,17 @@
 // logz run CONFIG.toml: any experiment described by a TOML file (docs/config.md), every estimator
 // beside the exact value.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "config_args.hpp"
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
+#include "logz/core/stop_request.hpp"
+#include "logz/services/checkpoint.hpp"
 #include "logz/services/run.hpp"
 #include "plots/plots.hpp"
 #include "progress.hpp"
@@ -18,8 +23,46 @@ namespace {
 struct RunArgs {
   ConfigArgs config;
   std::string output, works_csv, plots;
+  std::string checkpoint, resume;
+  double checkpoint_every = 60.0;
   bool quiet = false;
 };
+
+// The checkpoint of this run (docs/checkpoint.md), if one was asked for, and the config to run:
+// the config file's, or the one a resumed checkpoint holds.
+std::optional<RunCheckpoint> open_checkpoint(const RunArgs& args, CLI::App* sub) {
+  if (!args.resume.empty()) {
+    if (!args.config.config.empty() || !args.config.sets.empty() || args.config.seed)
+      throw InputError(fmt::format("--resume {}: expected no config file, --set or --seed: the checkpoint holds its "
+                                   "run's config (only --threads may change)", args.resume));
+    if (!args.checkpoint.empty())
+      throw InputError(fmt::format("--resume {}: expected no --checkpoint: a resumed run saves to the file it "
+                                   "resumes", args.resume));
+    RunCheckpoint c = RunCheckpoint::read(args.resume, args.checkpoint_every);
+    if (args.config.threads) c.set_threads(args.config.threads);
+    return c;
+  }
+  if (args.config.config.empty()) throw InputError("logz run: expected a config file (or --resume CHECKPOINT)");
+  if (args.checkpoint.empty()) {
+    if (sub->count("--checkpoint-every") > 0)
+      throw InputError("--checkpoint-every: expected --checkpoint FILE or --resume FILE beside it");
+    return std::nullopt;
+  }
+  return RunCheckpoint(args.checkpoint,
+                       CheckpointedConfig::from_file(args.config.config, args.config.sets, args.config.seed,
+                                                     args.config.threads),
+                       args.checkpoint_every);
+}
+
+// Checkpoints cover annealing (forward, reverse, repetitions); tempering and ground-state
+// integration keep chain states a checkpoint does not hold yet.
+void check_checkpointable(const Config& config, const std::string& file) {
+  const Value* run = config.raw().find("run");
+  const Value* method = run && run->is_record() ? run->as_record().find("method") : nullptr;
+  if (method && !(method->is_string() && method->as_string() == "annealing"))
+    throw InputError(fmt::format("{}: [run] method: expected \"annealing\" with --checkpoint (tempering and "
+                                 "ground-state integration cannot be checkpointed yet)", file));
+}
 
 }  // namespace
 
@@ -34,15 +77,43 @@ std::function<int()> add_run_command(CLI::App& app) {
   sub->add_option("--plots", args->plots,
                   "Write the plots of this run (PNG and SVG, with their gnuplot scripts) into this folder");
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
-  return [args] {
-    Config config = args->config.load();
+  sub->add_option("--checkpoint", args->checkpoint,
+                  "Save the run to this file every --checkpoint-every seconds and when stopped by Ctrl-C or "
+                  "SIGTERM, for --resume (annealing runs; docs/checkpoint.md)");
+  sub->add_option("--checkpoint-every", args->checkpoint_every, "Seconds between checkpoints (0: after every chunk)")
+      ->check(CLI::Range(0.0, 1e9))
+      ->default_str("60");
+  sub->add_option("--resume", args->resume,
+                  "Continue the run saved in this checkpoint, and keep saving to it; no config, --set or --seed "
+                  "(--threads may change)");
+  sub->get_option("config")->required(false);
+  return [args, sub] {
+    std::optional<RunCheckpoint> checkpoint = open_checkpoint(*args, sub);
+    Config config = checkpoint ? checkpoint->config().load() : args->config.load();
+    if (checkpoint) {
+      check_checkpointable(config, config.source());
+      checkpoint->save();  // resumable from the start
+    }
     // Fail before a long run, not after it, when plots cannot be drawn.
     if (!args->plots.empty()) {
       plots::find_gnuplot();
       plots::make_plot_dir(args->plots);
     }
     Progress progress;
-    const RunResult result = run_experiment(config, {progress.as_function(args->quiet)});
+    RunResult result;
+    try {
+      const ScopedAnnealJournal journal(checkpoint ? &*checkpoint : nullptr);
+      result = run_experiment(config, {progress.as_function(args->quiet)});
+    } catch (const Stopped&) {
+      if (!checkpoint) throw;
+      checkpoint->save();
+      std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {} of {} annealing phases begun are "
+                               "complete, saved in {}: continue with logz run --resume {}\n",
+                               checkpoint->num_complete_phases(), checkpoint->num_phases(), checkpoint->path(),
+                               checkpoint->path());
+      return 130;
+    }
+    if (checkpoint) checkpoint->save();  // every phase complete: a resume reports again at once
     std::cout << report::result_table(result);
     const nlohmann::json json = report::result_to_json(result);
     if (!args->output.empty()) write_text_file(args->output, json.dump(2) + "\n");

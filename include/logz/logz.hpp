@@ -3,6 +3,7 @@
 // every public header of the core is listed here.
 #pragma once
 
+#include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/anneal_step.hpp"
 #include "logz/anneal/annealer.hpp"
 #include "logz/anneal/resample.hpp"

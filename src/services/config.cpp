@@ -47,6 +47,12 @@ std::string join(const std::vector<std::string>& v) {
 
 std::string fmt_double(double x) { return fmt::format("{}", x); }
 
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- Config
@@ -90,8 +96,12 @@ void Config::set(const std::string& assignment) {
   const auto dot = assignment.find('.');
   if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq)
     throw InputError(fmt::format("--set {}: expected section.key=value", assignment));
-  const std::string section = assignment.substr(0, dot), key = assignment.substr(dot + 1, eq - dot - 1);
-  const std::string text = assignment.substr(eq + 1);
+  // Spaces around the names and the value, as in a TOML line ("model.size = 5"), are not part
+  // of them.
+  const std::string section = trim(assignment.substr(0, dot)), key = trim(assignment.substr(dot + 1, eq - dot - 1));
+  const std::string text = trim(assignment.substr(eq + 1));
+  if (section.empty() || key.empty())
+    throw InputError(fmt::format("--set {}: expected section.key=value", assignment));
   Value value = text;  // a bare word (text that does not parse as TOML): taken as a string
   const std::string toml_text = "v = " + text;
   if (!detail::unsafe_for_toml_parser(toml_text)) {
@@ -104,10 +114,17 @@ void Config::set(const std::string& assignment) {
   if (raw_.contains(section) && !raw_[section].is_record())
     throw InputError(fmt::format("--set {}: [{}] is not a table", assignment, section));
   set(section, key, std::move(value));
+  overrides_[section + "." + key] = "--set " + assignment;
+}
+
+const std::string& Config::source_of(const std::string& section, const std::string& key) const {
+  const auto it = overrides_.find(section + "." + key);
+  return it == overrides_.end() ? source_ : it->second;
 }
 
 void Config::set(const std::string& section, const std::string& key, Value value) {
   raw_[section][key] = std::move(value);
+  overrides_.erase(section + "." + key);
 }
 
 void Config::check_sections(std::initializer_list<const char*> known) const {
@@ -117,7 +134,9 @@ void Config::check_sections(std::initializer_list<const char*> known) const {
 void Config::check_sections(const std::vector<std::string>& known) const {
   for (const auto& [k, v] : raw_)
     if (std::find(known.begin(), known.end(), k) == known.end())
-      throw InputError(fmt::format("{}: [{}]: expected one of the sections {}", source_, k, join(known)));
+      throw InputError(fmt::format("{}: [{}]: expected one of the sections {}",
+                                   v.is_record() && !v.as_record().empty() ? source_of(k, v.as_record().begin()->first) : source_,
+                                   k, join(known)));
 }
 
 // ---------------------------------------------------------------- ConfigSection
@@ -136,7 +155,7 @@ void ConfigSection::record(const std::string& key, Value v) {
 }
 
 void ConfigSection::fail(const std::string& key, const std::string& expectation) const {
-  throw InputError(fmt::format("{}: [{}] {}: expected {}", config_.source_, name_, key, expectation));
+  throw InputError(fmt::format("{}: [{}] {}: expected {}", config_.source_of(name_, key), name_, key, expectation));
 }
 
 std::string ConfigSection::get_string(const std::string& key, const std::optional<std::string>& fallback,
@@ -255,7 +274,7 @@ void ConfigSection::check_known(const std::vector<std::string>& known) const {
   if (!s || !s->is_record()) return;
   for (const auto& [k, v] : s->as_record()) {
     if (std::find(known.begin(), known.end(), k) == known.end())
-      throw InputError(fmt::format("{}: [{}] {}: unknown key; expected one of {}", config_.source_,
+      throw InputError(fmt::format("{}: [{}] {}: unknown key; expected one of {}", config_.source_of(name_, k),
                                    name_, k, join(known)));
   }
 }

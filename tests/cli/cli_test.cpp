@@ -147,7 +147,7 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
     SCOPED_TRACE(b.set);
     const auto r = run_cli("run " + cfg + " -q --set " + b.set);
     expect_one_line_error(r, b.needle);
-    EXPECT_NE(r.err.find("bad.toml"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--set "), std::string::npos) << "the error names the --set it comes from: " << r.err;
   }
   const std::string broken = temp_path("broken.toml");
   write_file(broken, "[model\ntype = \"ising\"\n");
@@ -281,6 +281,19 @@ TEST(Cli, ExactIsingRefusesAnOverflowingCouplingWithBothNames) {
   expect_one_line_error(r, "beta and coupling: expected beta |J| times the 2 R C bonds finite");
   EXPECT_NE(r.err.find("J = 1e+308"), std::string::npos) << r.err;
   EXPECT_LT(r.err.size(), 300u) << r.err;  // numbers in %g, not 309 digits
+}
+
+TEST(Cli, SetErrorsNameTheSetAndSpacesAroundItsPartsAreDropped) {
+  const std::string config = temp_path("set.toml");
+  write_file(config, kSmallConfig);
+  const auto spaced = run_cli("run " + config + " -q --set \"schedule.num_steps = 20\" --set \" run . num_paths= 4 \"");
+  EXPECT_EQ(spaced.exit_code, 0) << spaced.err;
+  auto r = run_cli("run " + config + " --set model.sise=5");
+  expect_one_line_error(r, "--set model.sise=5: [model] sise: unknown key");
+  EXPECT_EQ(r.err.find(config), std::string::npos) << "the config file is not to blame: " << r.err;
+  expect_one_line_error(run_cli("run " + config + " --set \"run.num_paths = -3\""), "--set run.num_paths = -3: [run] num_paths: expected");
+  expect_one_line_error(run_cli("run " + config + " --set nosuch.key=1"), "--set nosuch.key=1: [nosuch]: expected one of the sections");
+  expect_one_line_error(run_cli("run " + config + " --set \" .x=1\""), "expected section.key=value");
 }
 
 }  // namespace

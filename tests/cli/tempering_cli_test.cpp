@@ -77,7 +77,7 @@ TEST(TemperingCli, BadTemperingKeysGiveOneLineErrors) {
     std::string err;
     EXPECT_EQ(run_cli("run " + cfg + " -q --set " + set, &err), 2) << set;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-    EXPECT_NE(err.find("bad.toml"), std::string::npos) << err;
+    EXPECT_NE(err.find("--set "), std::string::npos) << "the error names the --set: " << err;
   }
 }
 

@@ -167,3 +167,59 @@ TEST(AnnealStep, NoKernelMoveAtTheEndOfThePath) {
   // The last increment, (1 - 0.5) beta E(x), is taken at the states the first step left.
   for (std::size_t p = 0; p < 3; ++p) EXPECT_DOUBLE_EQ(state.increment[p], 0.5 * 0.6 * before[p]);
 }
+
+// A journal (anneal/anneal_journal.hpp) that keeps the phase as it stood after `keep_after`
+// chunks, or hands a kept record back as the phase to resume.
+class RecordingJournal final : public logz::AnnealJournal {
+ public:
+  explicit RecordingJournal(std::size_t keep_after) : keep_after_(keep_after) {}
+  explicit RecordingJournal(logz::AnnealPhaseRecord resume) : kept(std::move(resume)), resuming_(true) {}
+  const logz::AnnealPhaseRecord* begin_phase(const logz::AnnealPhaseShape& shape, bool) override {
+    shape_ = shape;
+    return resuming_ ? &kept : nullptr;
+  }
+  void merged(const logz::AnnealPhaseView& view) override {
+    ++merges;
+    EXPECT_TRUE(view.shape == shape_);
+    if (!resuming_ && view.chunks_done == keep_after_) kept = logz::AnnealPhaseRecord::of(view);
+  }
+  void end_phase(const logz::AnnealPhaseView& view) override { ended = logz::AnnealPhaseRecord::of(view); }
+
+  logz::AnnealPhaseRecord kept, ended;
+  std::size_t merges = 0;
+
+ private:
+  std::size_t keep_after_ = 0;
+  bool resuming_ = false;
+  logz::AnnealPhaseShape shape_;
+};
+
+TEST(Annealer, AResumedPhaseEndsWithTheBitsOfAnUninterruptedOne) {
+  const auto whole = forward_with_threads(2);  // 37 paths in 10 chunks
+  for (std::size_t done : {0u, 1u, 4u, 9u}) {
+    RecordingJournal first(done);
+    {
+      const logz::ScopedAnnealJournal scope(&first);
+      EXPECT_EQ(forward_with_threads(3).works, whole.works);
+    }
+    ASSERT_EQ(first.merges, 10u);
+    if (done == 0) first.kept = logz::AnnealPhaseRecord{.shape = first.ended.shape,
+                                                        .energy_sum = std::vector<double>(51, 0.0),
+                                                        .attempted = std::vector<std::uint64_t>(51, 0),
+                                                        .accepted = std::vector<std::uint64_t>(51, 0)};
+    EXPECT_EQ(first.kept.chunks_done, done);
+    EXPECT_EQ(first.kept.works.size(), done * 4);
+    EXPECT_TRUE(first.ended.complete());
+    RecordingJournal second(first.kept);
+    logz::Works resumed;
+    {
+      const logz::ScopedAnnealJournal scope(&second);
+      resumed = forward_with_threads(1);
+    }
+    EXPECT_EQ(second.merges, 10 - done) << "only the chunks after the saved ones run";
+    EXPECT_EQ(resumed.works, whole.works) << done;
+    for (std::size_t k = 0; k + 1 < whole.mean_energy.size(); ++k) EXPECT_EQ(resumed.mean_energy[k], whole.mean_energy[k]);
+    for (std::size_t k = 1; k + 1 < whole.acceptance.size(); ++k) EXPECT_EQ(resumed.acceptance[k], whole.acceptance[k]);
+  }
+  EXPECT_EQ(logz::current_anneal_journal(), nullptr) << "the scope put the previous journal back";
+}

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/anneal_step.hpp"
 #include "logz/anneal/works.hpp"
 #include "logz/core/annealing_path.hpp"
@@ -71,7 +72,7 @@ Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, c
   auto index = [&](std::size_t j) { return forward ? j : last - j; };
   const Purpose kernel_purpose = forward ? Purpose::forward_kernel : Purpose::reverse_kernel;
   struct ChunkRun {
-    ChunkTrace trace;
+    std::optional<ChunkTrace> trace;  // none for a chunk a resumed phase already holds
     std::optional<Batch> final_state;
   };
   // Works go straight to their paths' places; per-temperature traces are summed in chunk order
@@ -80,28 +81,61 @@ Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, c
   std::vector<double> works(options.num_paths);
   ChunkTrace sums(fractions.size());
   if (final_states) final_states->clear();
-  run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
-    ChunkRun run{ChunkTrace(fractions.size()), {}};
-    Batch batch = path.make_batch(c.size());
-    start(batch, c);
-    auto state = anneal_init(path, std::move(batch), direction, c.begin);
-    run.trace.add_energies(index(0), state.trace);
-    for (std::size_t j = 1; j <= last; ++j) {
-      const std::size_t k = index(j);
-      const auto info = anneal_step(path, kernel, state, fractions[k],
-                                    BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
-      if (j == last) break;  // no transition at the end of the path
-      run.trace.attempted[k] += info.attempted;
-      run.trace.accepted[k] += info.accepted;
-      run.trace.add_energies(k, state.trace);
+  // A checkpointed run (anneal/anneal_journal.hpp): the chunks a resumed phase holds are taken
+  // from it, not run again.
+  AnnealJournal* journal = current_anneal_journal();
+  const AnnealPhaseShape shape{options.num_paths, options.chunk_size, num_chunks(options.num_paths, options.chunk_size),
+                               fractions.size()};
+  std::size_t chunks_done = 0;
+  if (journal) {
+    if (const AnnealPhaseRecord* saved = journal->begin_phase(shape, final_states == nullptr)) {
+      chunks_done = saved->chunks_done;
+      std::copy(saved->works.begin(), saved->works.end(), works.begin());
+      sums.energy_sum = saved->energy_sum;
+      sums.attempted = saved->attempted;
+      sums.accepted = saved->accepted;
     }
-    std::copy(state.work.begin(), state.work.end(), works.begin() + static_cast<std::ptrdiff_t>(c.begin));
-    if (final_states) run.final_state.emplace(std::move(state.batch));
-    return run;
-  }, [&](ChunkRun&& r) {  // chunk order: deterministic sums
-    sums.add(r.trace);
-    if (final_states) final_states->push_back(std::move(*r.final_state));
-  }, options.progress);
+  }
+  const std::size_t chunks_saved = chunks_done;
+  auto view = [&] {
+    const std::size_t paths = std::min(chunks_done * options.chunk_size, options.num_paths);
+    return AnnealPhaseView{shape, chunks_done, std::span<const double>(works).first(paths), sums.energy_sum,
+                           sums.attempted, sums.accepted};
+  };
+  try {
+    run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
+      ChunkRun run;
+      if (c.index < chunks_saved) return run;
+      run.trace.emplace(fractions.size());
+      ChunkTrace& trace = *run.trace;
+      Batch batch = path.make_batch(c.size());
+      start(batch, c);
+      auto state = anneal_init(path, std::move(batch), direction, c.begin);
+      trace.add_energies(index(0), state.trace);
+      for (std::size_t j = 1; j <= last; ++j) {
+        const std::size_t k = index(j);
+        const auto info = anneal_step(path, kernel, state, fractions[k],
+                                      BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
+        if (j == last) break;  // no transition at the end of the path
+        trace.attempted[k] += info.attempted;
+        trace.accepted[k] += info.accepted;
+        trace.add_energies(k, state.trace);
+      }
+      std::copy(state.work.begin(), state.work.end(), works.begin() + static_cast<std::ptrdiff_t>(c.begin));
+      if (final_states) run.final_state.emplace(std::move(state.batch));
+      return run;
+    }, [&](ChunkRun&& r) {  // chunk order: deterministic sums
+      if (!r.trace) return;
+      sums.add(*r.trace);
+      if (final_states) final_states->push_back(std::move(*r.final_state));
+      ++chunks_done;
+      if (journal) journal->merged(view());
+    }, options.progress);
+  } catch (...) {
+    if (journal) journal->end_phase(view());  // a stop request, or an error: what was merged
+    throw;
+  }
+  if (journal) journal->end_phase(view());
   return make_works(direction, fractions, sums, std::move(works), options.num_paths);
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,6 +95,9 @@ class Config {
   void check_sections(const std::vector<std::string>& known) const;
 
   const std::string& source() const { return source_; }
+  // What errors about [section] key name: "--set section.key=value" for a key set by
+  // set(assignment), else source().
+  const std::string& source_of(const std::string& section, const std::string& key) const;
   const Record& raw() const { return raw_; }
   // The values read so far, defaults filled in.
   const Record& resolved() const { return resolved_; }
@@ -103,6 +107,7 @@ class Config {
   std::string source_;
   Record raw_;
   Record resolved_;
+  std::map<std::string, std::string> overrides_;  // "section.key" -> "--set section.key=value"
 };
 
 // A file named in a config: relative paths are taken from the config file's folder; a

@@ -1,0 +1,52 @@
+// Checkpoints (logz run --resume): logz::parse_checkpoint on the input as it is, and on the
+// input framed as a checkpoint's contents (the first line written with its length and correct
+// CRC-32), so that the fuzzer reaches the JSON reader behind the checksum. What is accepted must
+// be written back to a checkpoint that reads back the same.
+#include <zlib.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "fuzz_common.hpp"
+#include "logz/services/checkpoint.hpp"
+
+namespace {
+
+bool same(const logz::CheckpointContents& a, const logz::CheckpointContents& b) {
+  if (a.config.text != b.config.text || a.config.source != b.config.source || a.config.sets != b.config.sets ||
+      a.config.seed != b.config.seed || a.config.threads != b.config.threads || a.phases.size() != b.phases.size())
+    return false;
+  for (std::size_t i = 0; i < a.phases.size(); ++i) {
+    const auto& p = a.phases[i];
+    const auto& q = b.phases[i];
+    if (!(p.shape == q.shape) || p.chunks_done != q.chunks_done || p.works.size() != q.works.size() ||
+        p.energy_sum.size() != q.energy_sum.size() || p.attempted != q.attempted || p.accepted != q.accepted ||
+        std::memcmp(p.works.data(), q.works.data(), p.works.size() * sizeof(double)) != 0 ||
+        std::memcmp(p.energy_sum.data(), q.energy_sum.data(), p.energy_sum.size() * sizeof(double)) != 0)
+      return false;
+  }
+  return true;
+}
+
+void parse(const std::string& text) {
+  logz::CheckpointContents c;
+  if (!logz::fuzz::accepts([&] { c = logz::parse_checkpoint(text, "fuzz.ckpt"); })) return;
+  const std::string again = logz::checkpoint_text(c.config, c.phases);
+  logz::CheckpointContents back;
+  logz::fuzz::check(logz::fuzz::accepts([&] { back = logz::parse_checkpoint(again, "again.ckpt"); }),
+                    "a checkpoint written back is read back");
+  logz::fuzz::check(same(c, back), "a checkpoint written back reads back the same");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  parse(input);
+  const auto crc = crc32(crc32(0L, Z_NULL, 0), data, static_cast<uInt>(size));
+  parse(fmt::format("logz-checkpoint 1 {:08x} {}\n", crc, size) + input);
+  return 0;
+}

@@ -1,0 +1,84 @@
+// Checkpoints of `logz run` (docs/checkpoint.md): the run's config and, for each annealing
+// phase begun, the works and per-temperature sums of the chunks merged so far
+// (anneal/anneal_journal.hpp). A resumed run takes those back and runs only the rest, giving
+// the bits of an uninterrupted run on any number of threads.
+//
+// The file: one line "logz-checkpoint 1 CRC32 BYTES", then BYTES bytes of JSON whose CRC-32
+// (zlib's) is CRC32; doubles are written as the hex of their bits. Writes go to a temporary
+// file in the same folder, are synced, then renamed over the old checkpoint, so a kill at any
+// moment leaves the old checkpoint or the new one, never a mix.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "logz/anneal/anneal_journal.hpp"
+#include "logz/services/config.hpp"
+
+namespace logz {
+
+// How to build the run's config again: the TOML file as read, its path (absolute, so that file
+// names in it resolve as they did), the --set overrides, --seed and --threads.
+struct CheckpointedConfig {
+  std::string text;
+  std::string source;
+  std::vector<std::string> sets;
+  std::optional<std::uint64_t> seed;  // [run] seed
+  std::optional<int> threads;         // [run] threads; free to change on resume
+
+  // Reads the TOML file at `path`.
+  static CheckpointedConfig from_file(const std::string& path, std::vector<std::string> sets,
+                                      std::optional<std::uint64_t> seed, std::optional<int> threads);
+  Config load() const;
+  // What identifies the run (all but threads), as 16 hex digits.
+  std::string hash() const;
+};
+
+class RunCheckpoint final : public AnnealJournal {
+ public:
+  // A new checkpoint at `path`, saved every `every_seconds` (0: after every chunk) while a run
+  // anneals; save() writes it at once.
+  RunCheckpoint(std::string path, CheckpointedConfig config, double every_seconds);
+  // A checkpoint read back. InputError, naming the file, for one that is truncated, corrupted,
+  // written by another version of logz or whose config does not match its hash.
+  static RunCheckpoint read(const std::string& path, double every_seconds);
+
+  const std::string& path() const { return path_; }
+  const CheckpointedConfig& config() const { return config_; }
+  void set_threads(std::optional<int> threads) { config_.threads = threads; }
+  // Phases begun, and how many are complete.
+  std::size_t num_phases() const { return phases_.size(); }
+  std::size_t num_complete_phases() const;
+
+  // Writes the checkpoint now (atomically); InputError naming the file when it cannot.
+  void save();
+
+  const AnnealPhaseRecord* begin_phase(const AnnealPhaseShape& shape, bool resumable) override;
+  void merged(const AnnealPhaseView& view) override;
+  void end_phase(const AnnealPhaseView& view) override;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool due() const;
+
+  std::string path_;
+  CheckpointedConfig config_;
+  double every_seconds_;
+  std::vector<AnnealPhaseRecord> phases_;  // in the order the run begins them
+  std::size_t next_phase_ = 0;
+  Clock::time_point last_save_;
+};
+
+// The checkpoint's text, and a checkpoint parsed from text (`name` in errors), for tests and the
+// fuzz harness.
+std::string checkpoint_text(const CheckpointedConfig& config, const std::vector<AnnealPhaseRecord>& phases);
+struct CheckpointContents {
+  CheckpointedConfig config;
+  std::vector<AnnealPhaseRecord> phases;
+};
+CheckpointContents parse_checkpoint(const std::string& text, const std::string& name);
+
+}  // namespace logz

@@ -1,0 +1,178 @@
+// `logz run --checkpoint` and `--resume` (docs/checkpoint.md): a run killed with SIGKILL at any
+// moment, or stopped by Ctrl-C, and resumed on another number of threads reports bit for bit
+// what an uninterrupted run reports; a checkpoint that is not one gives one error line.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "logz/services/checkpoint.hpp"
+#include "support/cli.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using logz::test_support::expect_one_line_error;
+using logz::test_support::read_file;
+using logz::test_support::run_cli;
+using logz::test_support::temp_path;
+using logz::test_support::write_file;
+using Clock = std::chrono::steady_clock;
+
+// Two repetitions, each annealing forward and in reverse: four phases, a few seconds in all.
+std::string config_text(const std::string& reverse_start) {
+  return R"([model]
+type = "ising"
+size = 12
+beta = 0.4
+[schedule]
+num_steps = 1500
+[kernel]
+steps_per_temperature = 1000
+[run]
+num_paths = 40
+reverse_start = ")" + reverse_start + R"("
+repetitions = 2
+[estimators]
+methods = ["ais", "raise", "bar"]
+)";
+}
+
+struct Outcome {
+  bool killed = false;  // by our signal, before it finished
+  int exit_code = -1;
+  std::string err;
+};
+
+// Chunks merged so far over all the phases a checkpoint holds; -1 before it exists.
+long chunks_saved(const std::string& checkpoint) {
+  if (!fs::exists(checkpoint)) return -1;
+  long n = 0;
+  for (const auto& p : logz::parse_checkpoint(read_file(checkpoint), checkpoint).phases) n += static_cast<long>(p.chunks_done);
+  return n;
+}
+
+// Runs `logz ARGS`. With a signal: sends it once `checkpoint` holds at least `after_chunks`
+// chunks (so the moment depends on the run's progress, not on the machine's speed), after
+// `delay` seconds more.
+Outcome run(const std::vector<std::string>& args, const std::string& checkpoint = "", long after_chunks = 0,
+            int signal = 0, double delay = 0) {
+  const std::string err = temp_path("stderr.txt");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen(err.c_str(), "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(99);
+    std::vector<char*> argv{const_cast<char*>("logz")};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(LOGZ_CLI_PATH, argv.data());
+    _exit(98);
+  }
+  if (signal != 0) {
+    const auto limit = Clock::now() + std::chrono::seconds(120);
+    while (chunks_saved(checkpoint) < after_chunks && Clock::now() < limit && waitpid(pid, nullptr, WNOHANG) == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    kill(pid, signal);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Outcome o;
+  o.killed = WIFSIGNALED(status) && WTERMSIG(status) == signal;
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.err = read_file(err);
+  return o;
+}
+
+// The result JSON without what may differ between runs: the run time and [run] threads.
+nlohmann::json result_of(const std::string& path) {
+  nlohmann::json j = nlohmann::json::parse(read_file(path));
+  j.erase("runtime_s");
+  j["config"]["run"].erase("threads");
+  return j;
+}
+
+void killed_and_resumed_runs_match(const std::string& reverse_start) {
+  const std::string config = temp_path(reverse_start + ".toml");
+  write_file(config, config_text(reverse_start));
+  const std::string whole = temp_path(reverse_start + "_whole.json");
+  ASSERT_EQ(run({"run", config, "-q", "--threads", "2", "-o", whole}).exit_code, 0);
+  const nlohmann::json expected = result_of(whole);
+  ASSERT_TRUE(expected.contains("details")) << "the repetitions are reported";
+
+  // 4 phases of 5 chunks. Kills early, in the middle and late, each some way into a chunk; each
+  // run resumed is killed once more two chunks on (a resampled reverse start runs its forward
+  // phase again first) before it is resumed to the end, on 1 and then 3 threads.
+  for (const long at : {1, 8, 14}) {
+    SCOPED_TRACE("killed after " + std::to_string(at) + " chunks, reverse start " + reverse_start);
+    const std::string checkpoint = temp_path(reverse_start + "_run.ckpt"), out = temp_path(reverse_start + "_out.json");
+    fs::remove(checkpoint);
+    fs::remove(out);
+    const Outcome first = run({"run", config, "-q", "--threads", "2", "-o", out, "--checkpoint", checkpoint,
+                               "--checkpoint-every", "0"},
+                              checkpoint, at, SIGKILL, 0.01 * static_cast<double>(at));
+    ASSERT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
+    EXPECT_FALSE(fs::exists(out));
+    const long saved = chunks_saved(checkpoint);
+    EXPECT_GE(saved, at);
+    EXPECT_LT(saved, 20);
+    const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
+                               checkpoint, saved + 2, SIGKILL);
+    if (!second.killed) ASSERT_EQ(second.exit_code, 0) << second.err;
+    const Outcome last = run({"run", "--resume", checkpoint, "-q", "--threads", "3", "-o", out});
+    ASSERT_EQ(last.exit_code, 0) << last.err;
+    EXPECT_EQ(result_of(out), expected);
+    EXPECT_FALSE(fs::exists(checkpoint + ".tmp")) << "a temporary checkpoint was left behind";
+  }
+}
+
+TEST(Checkpoint, ARunKilledAtAnyMomentAndResumedMatchesAnUninterruptedOne) { killed_and_resumed_runs_match("ground_state"); }
+
+TEST(Checkpoint, ResampledReverseStartsRunTheirForwardPhaseAgain) { killed_and_resumed_runs_match("resampled"); }
+
+TEST(Checkpoint, CtrlCSavesTheCheckpointAndSaysHowToResume) {
+  const std::string config = temp_path("ctrl_c.toml"), checkpoint = temp_path("ctrl_c.ckpt");
+  write_file(config, config_text("ground_state"));
+  fs::remove(checkpoint);
+  const std::string whole = temp_path("ctrl_c_whole.json"), out = temp_path("ctrl_c_out.json");
+  fs::remove(out);
+  ASSERT_EQ(run({"run", config, "-q", "-o", whole}).exit_code, 0);
+  const Outcome stopped = run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.5);
+  EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
+  EXPECT_NE(stopped.err.find("continue with logz run --resume " + checkpoint), std::string::npos) << stopped.err;
+  EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
+  EXPECT_FALSE(fs::exists(out));
+  ASSERT_EQ(run({"run", "--resume", checkpoint, "-q", "-o", out}).exit_code, 0);
+  EXPECT_EQ(result_of(out), result_of(whole));
+}
+
+TEST(Checkpoint, BadCheckpointsAndArgumentsGiveOneErrorLine) {
+  const std::string config = temp_path("bad.toml"), checkpoint = temp_path("bad.ckpt");
+  write_file(config, config_text("ground_state"));
+  ASSERT_EQ(run_cli("run " + config + " -q --set schedule.num_steps=20 --checkpoint " + checkpoint).exit_code, 0);
+  const std::string good = read_file(checkpoint);
+  expect_one_line_error(run_cli("run --resume " + checkpoint + " --seed 4"), "only --threads may change");
+  expect_one_line_error(run_cli("run --resume " + checkpoint + " --set run.num_paths=8"), "only --threads may change");
+  expect_one_line_error(run_cli("run " + config + " --resume " + checkpoint), "expected no config file");
+  expect_one_line_error(run_cli("run " + config + " --checkpoint-every 5"), "--checkpoint-every");
+  expect_one_line_error(run_cli("run " + config + " --set run.method=tempering --checkpoint " + checkpoint),
+                        "[run] method: expected \"annealing\" with --checkpoint");
+  expect_one_line_error(run_cli("run " + config + " --checkpoint /nonexistent/folder/x.ckpt"), "/nonexistent/folder/x.ckpt");
+  expect_one_line_error(run_cli("run --resume /nonexistent.ckpt"), "/nonexistent.ckpt: expected a readable checkpoint");
+  expect_one_line_error(run_cli("run --resume " + config), "expected a logz checkpoint");
+  write_file(checkpoint, good.substr(0, good.size() - 10));
+  expect_one_line_error(run_cli("run --resume " + checkpoint), "truncated");
+  std::string flipped = good;
+  flipped[good.size() / 2] ^= 1;
+  write_file(checkpoint, flipped);
+  expect_one_line_error(run_cli("run --resume " + checkpoint), "corrupted");
+  expect_one_line_error(run_cli("run"), "expected a config file");
+}
+
+}  // namespace

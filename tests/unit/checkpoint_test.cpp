@@ -1,0 +1,146 @@
+// Checkpoint files (services/checkpoint.hpp): what is written is read back bit for bit, and a
+// truncated, corrupted, edited or foreign checkpoint is refused with one error naming the file.
+#include "logz/services/checkpoint.hpp"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "logz/core/error.hpp"
+#include "support/cli.hpp"
+
+namespace {
+
+using logz::AnnealPhaseRecord;
+using logz::CheckpointedConfig;
+
+CheckpointedConfig config() {
+  return {"[model]\ntype = \"ising\"\nsize = 4\n", "/tmp/x/ising.toml", {"run.num_paths=10"}, 7u, 2};
+}
+
+AnnealPhaseRecord phase(std::size_t chunks_done) {
+  AnnealPhaseRecord p;
+  p.shape = {.num_paths = 10, .chunk_size = 4, .num_chunks = 3, .num_temperatures = 3};
+  p.chunks_done = chunks_done;
+  for (std::size_t i = 0; i < std::min<std::size_t>(chunks_done * 4, 10); ++i) p.works.push_back(0.1 * double(i) - 1e-300);
+  p.energy_sum = {-1.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()};
+  p.attempted = {0, 40, 18446744073709551615ull};
+  p.accepted = {0, 13, 5};
+  return p;
+}
+
+// The checkpoint with its JSON changed by `edit` and framed again with a correct CRC.
+std::string edited(const std::string& text, const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json body = nlohmann::json::parse(text.substr(text.find('\n') + 1));
+  edit(body);
+  const std::string dumped = body.dump();
+  const auto crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(dumped.data()), static_cast<uInt>(dumped.size()));
+  char head[64];
+  std::snprintf(head, sizeof head, "logz-checkpoint 1 %08lx %zu\n", static_cast<unsigned long>(crc), dumped.size());
+  return head + dumped;
+}
+
+void expect_refused(const std::string& text, const std::string& needle) {
+  try {
+    logz::parse_checkpoint(text, "run.ckpt");
+    ADD_FAILURE() << "accepted; expected an error containing " << needle;
+  } catch (const logz::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("run.ckpt: ", 0), 0u) << what;
+    EXPECT_NE(what.find(needle), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
+TEST(Checkpoint, WhatIsWrittenIsReadBackBitForBit) {
+  const std::vector<AnnealPhaseRecord> phases = {phase(3), phase(1), phase(0)};
+  const auto back = logz::parse_checkpoint(logz::checkpoint_text(config(), phases), "run.ckpt");
+  EXPECT_EQ(back.config.text, config().text);
+  EXPECT_EQ(back.config.source, config().source);
+  EXPECT_EQ(back.config.sets, config().sets);
+  EXPECT_EQ(back.config.seed, 7u);
+  EXPECT_EQ(back.config.threads, 2);
+  ASSERT_EQ(back.phases.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& a = phases[i];
+    const auto& b = back.phases[i];
+    EXPECT_TRUE(a.shape == b.shape);
+    EXPECT_EQ(a.chunks_done, b.chunks_done);
+    EXPECT_EQ(0, std::memcmp(a.works.data(), b.works.data(), a.works.size() * sizeof(double)));
+    EXPECT_EQ(a.works.size(), b.works.size());
+    EXPECT_EQ(0, std::memcmp(a.energy_sum.data(), b.energy_sum.data(), 3 * sizeof(double)));
+    EXPECT_EQ(a.attempted, b.attempted);
+    EXPECT_EQ(a.accepted, b.accepted);
+  }
+  EXPECT_TRUE(back.phases[0].complete());
+  EXPECT_FALSE(back.phases[1].complete());
+}
+
+TEST(Checkpoint, TruncatedExtendedOrFlippedFilesAreRefused) {
+  const std::string text = logz::checkpoint_text(config(), {phase(2)});
+  expect_refused("", "expected a logz checkpoint");
+  expect_refused("logz-checkpoint 1", "expected a logz checkpoint");
+  expect_refused(text.substr(0, text.size() / 2), "truncated");
+  expect_refused(text + " ", "truncated or extended");
+  for (std::size_t at : {text.find('\n') + 5, text.size() / 2, text.size() - 3}) {
+    std::string flipped = text;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x04);
+    expect_refused(flipped, "CRC-32");
+  }
+  expect_refused("logz-checkpoint 2" + text.substr(17), "format 2: expected format 1");
+}
+
+TEST(Checkpoint, EditedOrForeignContentsAreRefusedNamingTheField) {
+  const std::string text = logz::checkpoint_text(config(), {phase(2)});
+  using J = nlohmann::json;
+  expect_refused(edited(text, [](J& j) { j["logz_version"] = "0.0.1"; }), "written by logz 0.0.1");
+  expect_refused(edited(text, [](J& j) { j["config"]["text"] = "[model]\ntype = \"potts\"\n"; }), "config was edited");
+  expect_refused(edited(text, [](J& j) { j["config"]["seed"] = 8; }), "config was edited");
+  expect_refused(edited(text, [](J& j) { j["config"]["threads"] = -1; }), "config.threads");
+  expect_refused(edited(text, [](J& j) { j.erase("phases"); }), "phases: expected a value");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["chunks_done"] = 4; }), "chunks_done: expected at most num_chunks");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["num_chunks"] = 1000000000000; }), "num_chunks");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["chunk_size"] = 0; }), "num_chunks");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = "00"; }), "works: expected 16 hex digits");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = std::string(16 * 9, '0'); }), "expected 8 works");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = std::string(16 * 8, 'G'); }), "hex digits");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["attempted"] = J::array({1, 2}); }), "one sum per temperature");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["accepted"] = J::array({1, -2, 3}); }), "accepted");
+  expect_refused(edited(text, [](J& j) { j["phases"] = J::array({1}); }), "phases[0]: expected an object");
+}
+
+TEST(Checkpoint, AResumedRunMustMatchTheShapeOfItsPhases) {
+  const std::string path = logz::test_support::temp_path("shape.ckpt");
+  logz::RunCheckpoint written(path, config(), 60.0);
+  auto p = phase(1);
+  ASSERT_EQ(written.begin_phase(p.shape, true), nullptr) << "a new checkpoint has nothing to resume";
+  written.end_phase({p.shape, 1, p.works, p.energy_sum, p.attempted, p.accepted});
+  written.save();
+  auto read = logz::RunCheckpoint::read(path, 60.0);
+  EXPECT_EQ(read.num_phases(), 1u);
+  EXPECT_EQ(read.num_complete_phases(), 0u);
+  auto other = p.shape;
+  other.num_temperatures = 4;
+  EXPECT_THROW(read.begin_phase(other, true), logz::InputError);
+  auto again = logz::RunCheckpoint::read(path, 60.0);
+  const AnnealPhaseRecord* saved = again.begin_phase(p.shape, true);
+  ASSERT_NE(saved, nullptr);
+  EXPECT_EQ(saved->chunks_done, 1u);
+  EXPECT_EQ(saved->works, p.works);
+  auto rerun = logz::RunCheckpoint::read(path, 60.0);
+  EXPECT_EQ(rerun.begin_phase(p.shape, false), nullptr) << "a phase whose end states are needed runs again";
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST(Checkpoint, UnreadableOrUnwritablePathsAreInputErrors) {
+  EXPECT_THROW(logz::RunCheckpoint::read("/nonexistent/run.ckpt", 60.0), logz::InputError);
+  EXPECT_THROW(logz::RunCheckpoint::read(::testing::TempDir(), 60.0), logz::InputError);
+  logz::RunCheckpoint c("/nonexistent/folder/run.ckpt", config(), 60.0);
+  EXPECT_THROW(c.save(), logz::InputError);
+}
+
+}  // namespace
