@@ -14,6 +14,7 @@
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
 #include "logz/services/estimators.hpp"
+#include "logz/services/memory_guard.hpp"
 #include "logz/services/registry.hpp"
 
 namespace logz::cli {
@@ -57,6 +58,10 @@ std::function<int()> add_estimate_command(CLI::App& app) {
   return [a] {
     if (a->forward.empty() && a->reverse.empty())
       throw InputError("logz estimate: --forward/--reverse: expected at least one work file");
+    check_fits_in_memory("--histogram-bins", kBytesPerHistogramBin * static_cast<double>(a->options.histogram_bins),
+                         "the histograms");
+    check_fits_in_memory("--posterior-draws", kBytesPerPosteriorDraw * static_cast<double>(a->options.posterior_draws),
+                         "the posterior draws");
     std::vector<double> fw, rw;
     if (!a->forward.empty()) fw = io::read_numbers(a->forward);
     if (!a->reverse.empty()) rw = io::read_numbers(a->reverse);

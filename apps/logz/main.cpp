@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <new>
 
 #include "commands.hpp"
 #include "logz/core/error.hpp"
@@ -69,6 +70,11 @@ int main(int argc, char** argv) {
     return 130;
   } catch (const logz::Error& e) {
     std::cerr << "logz: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    // What the memory checks of the config (services/memory_guard.hpp) did not foresee.
+    std::cerr << "logz: error: out of memory: expected a run that fits in this machine's memory (fewer paths, "
+                 "temperatures, sites or draws)\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "logz: internal error: " << e.what() << "\n";

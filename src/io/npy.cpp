@@ -484,11 +484,14 @@ std::vector<unsigned char> read_file_bytes(const std::string& path) {
   std::error_code ec;
   const std::uintmax_t expected = std::filesystem::file_size(path, ec);
   std::size_t chunk = 1 << 20;
-  if (!ec && expected > 0 && expected < std::numeric_limits<std::size_t>::max() / 2) {
-    chunk = static_cast<std::size_t>(expected) + 1;  // one read, plus one byte to see EOF
-  }
+  const bool sized = !ec && expected > 0 && expected < std::numeric_limits<std::size_t>::max() / 2;
+  if (sized) chunk = static_cast<std::size_t>(expected) + 1;  // one read, plus one byte to see EOF
+  // A pipe or a device has no size to go by, and may never end (/dev/zero): read at most this.
+  constexpr std::size_t kMaxUnsized = std::size_t{1} << 30;
   while (true) {
     const std::size_t old = bytes.size();
+    if (!sized && old >= kMaxUnsized)
+      fail_input(path, "", "a file, or a stream that ends within 1 GiB");
     bytes.resize(old + chunk);
     errno = 0;
     const std::size_t got = std::fread(bytes.data() + old, 1, chunk, file.get());

@@ -1,5 +1,7 @@
 #include "logz/services/annealing_experiment.hpp"
 
+#include "logz/services/memory_guard.hpp"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -93,6 +95,9 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
   const auto dirs = run.get_string_list(kDirections);
   r.forward = std::find(dirs.begin(), dirs.end(), "forward") != dirs.end();
   r.reverse = std::find(dirs.begin(), dirs.end(), "reverse") != dirs.end();
+  // Each path's work, its copies in the estimators and its line of JSON: about 64 bytes.
+  check_fits_in_memory(run, kNumPaths, 64.0 * static_cast<double>(r.num_paths) * static_cast<double>(dirs.size()),
+                       "the works of the paths");
   r.seed = static_cast<std::uint64_t>(run.get_int(kSeed));
   r.threads = static_cast<int>(run.get_int(kThreads));
   r.chunk_size = static_cast<std::size_t>(run.get_int(kChunkSize));
@@ -111,6 +116,10 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
   r.estimators.posterior_draws = static_cast<std::size_t>(est.get_int(kPosteriorDraws));
   r.estimators.posterior_burn_in = static_cast<std::size_t>(est.get_int(kPosteriorBurnIn));
   r.estimators.histogram_bins = static_cast<std::size_t>(est.get_int(kHistogramBins));
+  check_fits_in_memory(est, kHistogramBins, kBytesPerHistogramBin * static_cast<double>(r.estimators.histogram_bins),
+                       "the histograms");
+  check_fits_in_memory(est, kPosteriorDraws, kBytesPerPosteriorDraw * static_cast<double>(r.estimators.posterior_draws),
+                       "the posterior draws");
   return r;
 }
 
@@ -121,6 +130,9 @@ Schedule read_schedule(Config& config, std::int64_t default_steps) {
   if (type == "salakhutdinov") return salakhutdinov_schedule();
   if (type == "file") return schedule_from_file(resolve_config_path(config, s.get_string(kFile)));
   const auto k = static_cast<std::size_t>(s.get_int(kNumSteps, default_steps));
+  // Per temperature: the fractions, each thread's sums, the traces of both directions and
+  // their JSON: a few hundred bytes.
+  check_fits_in_memory(s, kNumSteps, 400.0 * static_cast<double>(k), "the per-temperature records");
   if (type == "linear") return linear_schedule(k);
   if (type == "geometric") return geometric_schedule(k, s.get_double(kBetaMin));
   return sigmoid_schedule(k, s.get_double(kSteepness));

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,9 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// The exact log(Z/Z_0) of a result's model, NaN if it has none.
+double exact_evidence(const RunResult& r) { return r.reference ? r.reference->log_z - r.base_log_z : kNaN; }
+
 // Reads [model] type (one of the models that have `command`) and checks the sections.
 const ModelEntry& model_of(Config& config, const std::string& command) {
   const std::string type = config.section("model").get_string(model_type_key(command));
@@ -25,12 +29,11 @@ const ModelEntry& model_of(Config& config, const std::string& command) {
 
 // [run] repetitions = R: the experiment R times with seeds seed, ..., seed + R - 1 (any one can
 // be rerun alone with --seed); the first repetition's full result, with every repetition's
-// estimates summarised. Works of later repetitions are not kept.
+// estimates summarised. Of later repetitions only the estimates and errors are kept.
 RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEntry& model, const RunContext& context) {
   const auto seed = static_cast<std::uint64_t>(config.section("run").get_int("seed", 1, 0));
-  std::vector<RunResult> results;
+  std::optional<RunResult> first;
   Repetitions summary;
-  results.reserve(repetitions);
   for (std::size_t r = 0; r < repetitions; ++r) {
     Config copy = config;
     summary.seeds.push_back(seed + r);
@@ -40,18 +43,16 @@ RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEn
       c.progress = [&](const std::string& stage, std::size_t d, std::size_t n) {
         context.progress(fmt::format("repetition {}/{}: {}", r + 1, repetitions, stage), d, n);
       };
-    results.push_back(model.run(copy, c));
+    RunResult result = model.run(copy, c);
+    add_repetition(summary.methods, result);
     if (r == 0) {
       config = copy;  // the resolved config of the first repetition
-    } else {
-      results.back().forward.reset();
-      results.back().reverse.reset();
+      first = std::move(result);
     }
   }
-  summary.methods = summarise_repetitions(results);
-  RunResult first = std::move(results.front());
-  first.repetitions = std::move(summary);
-  return first;
+  finish_summary(summary.methods, exact_evidence(*first));
+  first->repetitions = std::move(summary);
+  return std::move(*first);
 }
 
 }  // namespace
@@ -87,18 +88,28 @@ SampleResult run_sample(Config& config) {
 std::vector<RepetitionSummary> summarise_repetitions(const std::vector<RunResult>& results) {
   std::vector<RepetitionSummary> out;
   if (results.empty()) return out;
-  const RunResult& first = results.front();
-  const double exact = first.reference ? first.reference->log_z - first.base_log_z : kNaN;
-  for (const auto& e0 : first.estimates) {
-    RepetitionSummary s;
-    s.method = e0.method;
-    for (const auto& r : results) {
-      double value = kNaN, se = kNaN;
-      for (const auto& e : r.estimates)
-        if (e.method == s.method) value = e.log_z, se = e.std_error;
-      s.evidence.push_back(value);
-      s.std_error.push_back(se);
+  for (const auto& r : results) add_repetition(out, r);
+  finish_summary(out, exact_evidence(results.front()));
+  return out;
+}
+
+void add_repetition(std::vector<RepetitionSummary>& summary, const RunResult& result) {
+  if (summary.empty())
+    for (const auto& e : result.estimates) {
+      summary.emplace_back();
+      summary.back().method = e.method;
     }
+  for (auto& s : summary) {
+    double value = kNaN, se = kNaN;
+    for (const auto& e : result.estimates)
+      if (e.method == s.method) value = e.log_z, se = e.std_error;
+    s.evidence.push_back(value);
+    s.std_error.push_back(se);
+  }
+}
+
+void finish_summary(std::vector<RepetitionSummary>& summary, double exact) {
+  for (auto& s : summary) {
     RunningMoments est, ses, err2;
     std::size_t covered = 0, with_se = 0;
     for (std::size_t i = 0; i < s.evidence.size(); ++i) {
@@ -127,9 +138,7 @@ std::vector<RepetitionSummary> summarise_repetitions(const std::vector<RunResult
       s.rmse = std::sqrt(err2.mean());
       if (with_se > 0) s.coverage_2se = static_cast<double>(covered) / static_cast<double>(with_se);
     }
-    out.push_back(std::move(s));
   }
-  return out;
 }
 
 }  // namespace logz

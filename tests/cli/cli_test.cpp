@@ -296,4 +296,26 @@ TEST(Cli, SetErrorsNameTheSetAndSpacesAroundItsPartsAreDropped) {
   expect_one_line_error(run_cli("run " + config + " --set \" .x=1\""), "expected section.key=value");
 }
 
+TEST(Cli, KeysInRangeThatNeedMoreMemoryThanThereIsAreRefusedBeforeTheRun) {
+  // Under a 2 GiB address-space limit, so that the answer does not depend on the machine.
+  const std::string limit = "ulimit -v 2000000;";
+  const std::string config = temp_path("memory.toml");
+  write_file(config, kSmallConfig);
+  for (const auto& [set, key] : std::vector<std::pair<std::string, std::string>>{
+           {"run.num_paths=2147483648", "[run] num_paths"},
+           {"model.size=16384", "[model] size"},
+           {"schedule.num_steps=100000000", "[schedule] num_steps"},
+           {"estimators.histogram_bins=1073741824", "[estimators] histogram_bins"},
+           {"estimators.posterior_draws=1073741824", "[estimators] posterior_draws"}}) {
+    const auto r = run_cli("run " + config + " -q --set " + set, limit);
+    expect_one_line_error(r, key + ": expected a value that fits in memory");
+    EXPECT_NE(r.err.find("this process may use 1.9"), std::string::npos) << r.err;
+  }
+  const std::string works = temp_path("works.txt");
+  write_file(works, "1\n2\n3\n");
+  expect_one_line_error(run_cli("estimate -f " + works + " -r " + works + " --histogram-bins 1073741824", limit),
+                        "--histogram-bins: expected a value that fits in memory");
+  expect_one_line_error(run_cli("estimate -f /dev/zero"), "/dev/zero: expected a file, or a stream that ends within 1 GiB");
+}
+
 }  // namespace

@@ -39,9 +39,21 @@ struct Stopped {
   std::string err;
 };
 
-Stopped run_and_signal(int signal) {
+// One step of 10^15 site updates per temperature: the kernel itself must see the request.
+const char* kOneHugeStepConfig = R"([model]
+type = "ising"
+size = 8
+[schedule]
+num_steps = 10
+[kernel]
+steps_per_temperature = 1000000000000000
+[run]
+num_paths = 2
+)";
+
+Stopped run_and_signal(int signal, const char* config_text = kLongConfig) {
   const std::string config = temp_path("long.toml"), output = temp_path("out.json"), err = temp_path("err.txt");
-  write_file(config, kLongConfig);
+  write_file(config, config_text);
   std::filesystem::remove(output);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -72,6 +84,12 @@ TEST(Interrupt, CtrlCStopsTheRunWithinASecondAndExits130) {
 
 TEST(Interrupt, SigtermStopsTheRunToo) {
   const Stopped s = run_and_signal(SIGTERM);
+  EXPECT_EQ(s.exit_code, 130) << s.err;
+  EXPECT_LT(s.seconds_after_signal, 1.0);
+}
+
+TEST(Interrupt, ALatticeKernelStopsInsideOneLongStep) {
+  const Stopped s = run_and_signal(SIGINT, kOneHugeStepConfig);
   EXPECT_EQ(s.exit_code, 130) << s.err;
   EXPECT_LT(s.seconds_after_signal, 1.0);
 }

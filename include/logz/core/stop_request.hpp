@@ -1,6 +1,7 @@
 // Stopping a run early on request (Ctrl-C, SIGTERM): a front end calls request_stop(), which is
 // async-signal-safe, from its signal handler; the drivers check between steps (anneal_step and
-// tempering_step every step, run_chunks before every chunk) and throw logz::Stopped, so a run
+// tempering_step every step, run_chunks before every chunk, the lattice kernels every 2^20 site
+// updates or every sweep of a long step) and throw logz::Stopped, so a run
 // stops within one step of its slowest chunk. The request is process-wide, as signals are.
 #pragma once
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/lattice_batch.hpp"
@@ -59,18 +60,23 @@ class SiteKernel {
     const int n = lattice.num_sites();
     std::uint64_t changed = 0;
     if (order_ == SiteOrder::random) {
-      for (std::size_t k = 0; k < steps_; ++k)
+      for (std::size_t k = 0; k < steps_; ++k) {
         changed += visit(static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
+        // A stop request (Ctrl-C) is seen within 2^20 updates, however many steps one call makes.
+        if ((k & 0xFFFFF) == 0xFFFFF) throw_if_stop_requested();
+      }
       return {steps_, changed};
     }
     // A sweep visits colour 0 then colour 1 in increasing site order; the
     // reversed kernel visits the same sites in exactly the opposite order.
-    for (std::size_t sweep = 0; sweep < steps_; ++sweep)
+    for (std::size_t sweep = 0; sweep < steps_; ++sweep) {
+      if (sweep > 0) throw_if_stop_requested();
       for (int half = 0; half < 2; ++half) {
         const auto& sites = lattice.sites_of_colour(reversed_ ? 1 - half : half);
         const std::size_t m = sites.size();
         for (std::size_t j = 0; j < m; ++j) changed += visit(sites[reversed_ ? m - 1 - j : j]);
       }
+    }
     return {steps_ * static_cast<std::uint64_t>(n), changed};
   }
 

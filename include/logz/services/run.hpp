@@ -22,5 +22,10 @@ SampleResult run_sample(Config& config);
 // [run] repetitions: one method's estimates over results of the same experiment (different
 // seeds), method by method in the order of the first result.
 std::vector<RepetitionSummary> summarise_repetitions(const std::vector<RunResult>& results);
+// The same one repetition at a time, keeping two numbers per method and repetition, not whole
+// results: add_repetition for each in turn (the first fixes the methods), then
+// finish_summary with the exact evidence (NaN if none).
+void add_repetition(std::vector<RepetitionSummary>& summary, const RunResult& result);
+void finish_summary(std::vector<RepetitionSummary>& summary, double exact_evidence);
 
 }  // namespace logz

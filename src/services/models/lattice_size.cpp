@@ -1,5 +1,7 @@
 #include "lattice_size.hpp"
 
+#include "logz/services/memory_guard.hpp"
+
 namespace logz {
 
 namespace {
@@ -21,6 +23,9 @@ LatticeSize read_lattice_size(ConfigSection& m) {
     s.rows = static_cast<int>(m.get_int(kRows.with_default(required)));
     s.cols = static_cast<int>(m.get_int(kCols.with_default(required)));
   }
+  // The neighbour and colour tables (20 bytes a site) and the particles in flight.
+  check_fits_in_memory(m, m.has(kSize) ? kSize : kRows, 64.0 * s.rows * static_cast<double>(s.cols),
+                       "the lattice and its particles");
   return s;
 }
 

@@ -1,0 +1,35 @@
+// Refusing, before it starts, a run whose config asks for more memory than the machine has
+// (a key in range can still ask for gigabytes: 2^31 paths, 10^8 temperatures, a 32768^2
+// lattice): one error naming the key, not a std::bad_alloc after minutes of work.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "logz/services/config.hpp"
+
+namespace logz {
+
+// The memory this process may use, in bytes: the machine's physical memory, or less under a
+// `ulimit -v` (RLIMIT_AS) or a cgroup v2 limit (memory.max).
+double usable_memory_bytes();
+
+// What the works estimators keep per histogram bin (counts, edges, weights, their posterior
+// state) and per kept draw of histogram_posterior (the draw and its sorted copy).
+inline constexpr double kBytesPerHistogramBin = 64.0;
+inline constexpr double kBytesPerPosteriorDraw = 16.0;
+
+// Throws InputError "<where>: expected ..." as check_fits_in_memory below, for options that
+// are not config keys (`logz estimate --histogram-bins`).
+void check_fits_in_memory(const std::string& where, double bytes, const std::string& what);
+
+// "1.5 GiB", "300 MiB".
+std::string describe_bytes(double bytes);
+
+// Fails on `key` of `section` ("<source>: [section] key: expected a value whose <what> fits in
+// memory ...") when `bytes`, the memory the key's value makes a run need, is over 80% of
+// usable_memory_bytes().
+void check_fits_in_memory(const ConfigSection& section, const Key& key, double bytes, const std::string& what);
+void check_fits_in_memory(const ConfigSection& section, const std::string& key, double bytes, const std::string& what);
+
+}  // namespace logz
