@@ -84,8 +84,13 @@ std::function<int()> add_estimate_command(CLI::App& app) {
     }
     const std::string missing = estimator_requirements(methods, has_f, has_r);
     if (!missing.empty()) throw InputError("logz estimate: --methods: " + missing);
-    const auto estimates = run_estimators(methods, has_f ? &fw : nullptr, has_r ? &rw : nullptr,
-                                          a->options);
+    std::vector<Estimate> estimates;
+    try {
+      estimates = run_estimators(methods, has_f ? &fw : nullptr, has_r ? &rw : nullptr, a->options);
+    } catch (const NumericalError& e) {  // the works of these files: name them
+      throw InputError(fmt::format("{}{}{}: {}", has_f ? "--forward " + a->forward : "", has_f && has_r ? ", " : "",
+                                   has_r ? "--reverse " + a->reverse : "", e.what()));
+    }
     std::cout << "log(Z1/Z0) from " << (has_f ? std::to_string(fw.size()) + " forward" : std::string())
               << (has_f && has_r ? " and " : "") << (has_r ? std::to_string(rw.size()) + " reverse" : std::string())
               << " works\n"

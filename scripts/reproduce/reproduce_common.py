@@ -53,3 +53,9 @@ def gnuplot(script_path):
     if shutil.which("gnuplot") is None:
         sys.exit("reproduce: gnuplot: not found (sudo apt-get install gnuplot-nox)")
     subprocess.run(["gnuplot", os.path.basename(script_path)], cwd=os.path.dirname(script_path), check=True)
+
+
+def num(x, digits=2):
+    """A JSON number for a table: NaN where the JSON has null (an error bar that could not be
+    estimated, e.g. BAR on works that do not overlap)."""
+    return "nan" if x is None else f"{x:.{digits}f}"

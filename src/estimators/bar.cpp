@@ -128,10 +128,10 @@ Estimate finish(std::string method, std::span<const double> wf, std::span<const 
   // A constant side contributes exactly 0; evaluating the formula would leave rounding noise.
   const double var = (all_equal(wf) ? 0.0 : variance_term(log_f_fwd)) +
                      (all_equal(wr) ? 0.0 : variance_term(log_f_rev));
-  if (var > 0.0) {
-    est.std_error = std::sqrt(var);
-  } else {
-    diag.add_flag("zero_variance");
+  detail::set_std_error(est, std::sqrt(var));
+  if (detail::disjoint_works(wf, wr) && std::isfinite(est.std_error)) {
+    est.std_error = kNaN;
+    diag.add_flag("no_overlap");
   }
   return est;
 }

@@ -24,12 +24,7 @@ Estimate mean_work_bound(std::string method, std::string_view argument,
   if (works.size() < 2) {
     est.diagnostics.add_flag("too_few_samples");
   } else {
-    const double se = moments.std_error_of_mean();
-    if (se > 0.0) {
-      est.std_error = se;
-    } else {
-      est.diagnostics.add_flag("zero_variance");
-    }
+    detail::set_std_error(est, moments.std_error_of_mean());
   }
   return est;
 }

@@ -84,12 +84,8 @@ Estimate one_sided(std::string method, std::string_view argument, std::span<cons
     return est;
   }
   const double se = std::sqrt(influence_variance(works, m, sign, -0.5 * sign) / m.n);
-  if (se > 0.0 && m.var > 0.0) {
-    est.std_error = se;
-    if (truncation > 2.0 * se) diag.add_flag("non_gaussian");
-  } else {
-    diag.add_flag("zero_variance");
-  }
+  detail::set_std_error(est, m.var == 0.0 ? 0.0 : se);
+  if (truncation > 2.0 * est.std_error) diag.add_flag("non_gaussian");
   return est;
 }
 
@@ -129,12 +125,8 @@ Estimate cumulant(std::span<const double> forward_works, std::span<const double>
   const double gap_se = std::sqrt(gap_var);
   diag.values.emplace_back("forward_reverse_gap", gap);
   diag.values.emplace_back("gap_std_error", gap_se > 0.0 ? gap_se : kNaN);
-  if (var > 0.0 && f.var > 0.0 && r.var > 0.0) {
-    est.std_error = std::sqrt(var);
-    if (std::abs(gap) > 5.0 * gap_se) diag.add_flag("non_gaussian");
-  } else {
-    diag.add_flag("zero_variance");
-  }
+  detail::set_std_error(est, f.var == 0.0 || r.var == 0.0 ? 0.0 : std::sqrt(var));
+  if (std::isfinite(est.std_error) && std::abs(gap) > 5.0 * gap_se) diag.add_flag("non_gaussian");
   return est;
 }
 

@@ -1,5 +1,7 @@
 #include "logz/estimators/histogram.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -211,10 +213,16 @@ void add_error_and_overlap(Estimate& est, const WorkDistribution& d, double log_
   };
   const double var = (forward_points > 1 ? term(lf, lf2, nf) : 0.0) +
                      (reverse_points > 1 ? term(lr, lr2, nr) : 0.0);
-  if (var > 0.0 && d.support.size() > 1) {
-    est.std_error = std::sqrt(var);
-  } else {
-    diag.add_flag("zero_variance");
+  detail::set_std_error(est, d.support.size() > 1 ? std::sqrt(var) : 0.0);
+  // Every W_f above every -W_r (no point or bin holds both): log Z is only known to lie in the gap.
+  double lowest_forward = std::numeric_limits<double>::infinity(), highest_reverse = -lowest_forward;
+  for (std::size_t b = 0; b < d.support.size(); ++b) {
+    if (d.forward_counts[b] > 0) lowest_forward = std::min(lowest_forward, d.support[b]);
+    if (d.reverse_counts[b] > 0) highest_reverse = std::max(highest_reverse, d.support[b]);
+  }
+  if (lowest_forward > highest_reverse && std::isfinite(est.std_error)) {
+    est.std_error = kNaN;
+    diag.add_flag("no_overlap");
   }
 }
 
@@ -243,16 +251,25 @@ Solution solve_wham(WorkDistribution& d, std::span<const double> wf, std::span<c
   double lo, hi, hlo, hhi;
   double step = std::max(std::abs(h0), 1.0);
   int expansions = 0;
+  const auto no_bracket = [&] {
+    double largest = 0.0;
+    for (double w : wf) largest = std::max(largest, std::abs(w));
+    for (double w : wr) largest = std::max(largest, std::abs(w));
+    return NumericalError(fmt::format("histogram: forward and reverse works: expected works whose log Z equation "
+                                      "changes sign within {} doublings of its start (works up to |W| = {:g} are "
+                                      "beyond what it can bracket in double precision)",
+                                      kMaxBracketExpansions, largest));
+  };
   if (h0 < 0.0) {
     lo = x0, hlo = h0, hi = x0 + step, hhi = h(hi);
     while (hhi < 0.0) {
-      if (++expansions > kMaxBracketExpansions) throw NumericalError("histogram: no bracket");
+      if (++expansions > kMaxBracketExpansions) throw no_bracket();
       lo = hi, hlo = hhi, step *= 2.0, hi += step, hhi = h(hi);
     }
   } else {
     hi = x0, hhi = h0, lo = x0 - step, hlo = h(lo);
     while (hlo > 0.0) {
-      if (++expansions > kMaxBracketExpansions) throw NumericalError("histogram: no bracket");
+      if (++expansions > kMaxBracketExpansions) throw no_bracket();
       hi = lo, hhi = hlo, step *= 2.0, lo -= step, hlo = h(lo);
     }
   }
@@ -422,10 +439,10 @@ HistogramPosteriorResult histogram_posterior(std::span<const double> forward_wor
   diag.values.emplace_back("mle_log_z", mle.estimate.log_z);
   if (!(ess >= kLowPosteriorEss)) diag.add_flag("low_posterior_ess");
   const double sd = std::sqrt(ss / (num_draws - 1.0));
-  if (sd > 0.0) {
+  if (std::isfinite(sd) && sd > 0.0 && std::isfinite(est.log_z)) {
     est.std_error = sd;
-  } else if (!diag.has_flag("zero_variance")) {
-    diag.add_flag("zero_variance");
+  } else if (!diag.has_flag("zero_variance") && !diag.has_flag("overflow")) {
+    detail::set_std_error(est, sd);
   }
   return result;
 }

@@ -15,6 +15,21 @@ namespace logz {
 
 namespace detail {
 
+void set_std_error(Estimate& est, double se) {
+  if (std::isfinite(se) && se > 0.0 && std::isfinite(est.log_z)) {
+    est.std_error = se;
+  } else {
+    est.std_error = kNaN;
+    est.diagnostics.add_flag(std::isfinite(se) && std::isfinite(est.log_z) ? "zero_variance" : "overflow");
+  }
+}
+
+bool disjoint_works(std::span<const double> forward_works, std::span<const double> reverse_works) {
+  const double min_forward = *std::min_element(forward_works.begin(), forward_works.end());
+  const double min_reverse = *std::min_element(reverse_works.begin(), reverse_works.end());
+  return min_forward > -min_reverse;
+}
+
 void require_finite_works(std::string_view function, std::string_view argument,
                           std::span<const double> works) {
   if (works.empty()) fail_argument(function, argument, "at least one value, got none");
@@ -86,12 +101,7 @@ Estimate exponential_average(std::string method, std::string_view argument,
   if (m < 2) {
     diag.add_flag("too_few_samples");
   } else {
-    const double se = std::sqrt(moments.variance()) / (std::sqrt(md) * moments.mean());
-    if (se > 0.0) {
-      est.std_error = se;
-    } else {
-      diag.add_flag("zero_variance");
-    }
+    detail::set_std_error(est, std::sqrt(moments.variance()) / (std::sqrt(md) * moments.mean()));
   }
   return est;
 }

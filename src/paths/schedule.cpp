@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -91,13 +92,15 @@ Schedule salakhutdinov_schedule() {
 
 Schedule schedule_from_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) fail_input(path, "", "a readable schedule file (one path fraction per line)");
+  if (!in || std::filesystem::is_directory(path))
+    fail_input(path, "", "a readable schedule file (one path fraction per line)");
   std::vector<double> b;
   std::string line;
   std::size_t line_no = 0;
   double previous = -1.0;
   while (std::getline(in, line)) {
     ++line_no;
+    if (line_no == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 byte order mark
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const auto first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;

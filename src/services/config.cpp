@@ -85,7 +85,7 @@ Config Config::from_record(Record sections, const std::string& source) {
 
 Config Config::from_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: expected a readable config file", path));
+  if (!in || std::filesystem::is_directory(path)) throw InputError(fmt::format("{}: expected a readable config file", path));
   std::ostringstream s;
   s << in.rdbuf();
   return from_toml(s.str(), path);

@@ -41,6 +41,17 @@ void require_finite_works(std::string_view function, std::string_view argument,
 void require_two_sided_inputs(std::string_view function, std::span<const double> forward_works,
                               std::span<const double> reverse_works, double tolerance, int max_iterations);
 
+// Sets est.std_error to se when it and est.log_z are finite and se > 0. Otherwise std_error
+// stays NaN with the reason as a flag: "overflow" when the estimate or its error is not
+// representable although every work is finite (works near +-1e308, or spread beyond a double's
+// range), else "zero_variance" (no spread to measure an error by).
+void set_std_error(Estimate& est, double se);
+
+// Whether the forward works and the negated reverse works do not overlap at all (every W_f
+// above every -W_r): then a two-sided estimate only says that log Z lies in the gap, and its
+// asymptotic error means nothing.
+bool disjoint_works(std::span<const double> forward_works, std::span<const double> reverse_works);
+
 }  // namespace detail
 
 }  // namespace logz
