@@ -31,6 +31,13 @@ void RbmParameters::validate(const std::string& source, const RbmKeys& keys) con
   require_finite(source, keys.weights, W.data(), W.size());
   require_finite(source, keys.visible_bias, a.data(), a.size());
   require_finite(source, keys.hidden_bias, b.data(), b.size());
+  // |E(v, h)| <= sum |W| + sum |a| + sum |b|: beyond 1e300 energies and their sums overflow, and
+  // the estimates (bounds included) silently lose their meaning.
+  const double scale = W.cwiseAbs().sum() + a.cwiseAbs().sum() + b.cwiseAbs().sum();
+  if (!(scale <= 1e300))
+    fail_input(source, keys.weights,
+               fmt::format("parameters whose energies stay finite: sum |W| + sum |a| + sum |b| = {:g}, at most 1e300",
+                           scale));
 }
 
 RbmParameters load_rbm(const std::string& path, const RbmKeys& keys) {

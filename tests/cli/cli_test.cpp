@@ -318,4 +318,11 @@ TEST(Cli, KeysInRangeThatNeedMoreMemoryThanThereIsAreRefusedBeforeTheRun) {
   expect_one_line_error(run_cli("estimate -f /dev/zero"), "/dev/zero: expected a file, or a stream that ends within 1 GiB");
 }
 
+TEST(Cli, AGaussianToyWhoseEnergiesOverflowIsRefusedNamingTheMean) {
+  const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
+  expect_one_line_error(run_cli("run " + toy + " -q --set model.mu_start=1e300"),
+                        "[model] mu_start: expected means and sds whose energies");
+  expect_one_line_error(run_cli("run " + toy + " -q --set model.mu_end=-1e200"), "[model] mu_end");
+}
+
 }  // namespace

@@ -580,3 +580,24 @@ TEST(RbmAnnealing, ResultsDoNotDependOnThreadCount) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RbmParameters, WeightsWhoseEnergiesOverflowAreRefusedNamingW) {
+  logz::RbmParameters p;
+  p.W = Eigen::MatrixXd::Constant(6, 4, 1e308);
+  p.a = Eigen::VectorXd::Zero(6);
+  p.b = Eigen::VectorXd::Zero(4);
+  try {
+    p.validate("big.npz", {});
+    ADD_FAILURE() << "accepted";
+  } catch (const logz::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("big.npz: W: expected parameters whose energies stay finite"),
+              std::string::npos)
+        << e.what();
+  }
+  p.W.setConstant(1e290);  // sum |W| = 2.4e291: large but finite energies
+  EXPECT_NO_THROW(p.validate("big.npz", {}));
+}
+
+}  // namespace

@@ -53,6 +53,13 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
   const double sigma_start = get_sigma(m, kSigmaStart);
   const double mu_end = m.get_double(kMuEnd);
   const double sigma_end = get_sigma(m, kSigmaEnd);
+  // Energies (x - mu)^2 / (2 sigma^2) at draws some sds from either mean must stay finite, or
+  // the run would fail deep in the annealer instead of here.
+  const double reach = (std::abs(mu_start - mu_end) + 40.0 * std::max(sigma_start, sigma_end)) / std::min(sigma_start, sigma_end);
+  if (!(reach * reach < 1e300))
+    m.fail(std::abs(mu_start) >= std::abs(mu_end) ? kMuStart : kMuEnd,
+           fmt::format("means and sds whose energies (x - mu)^2 / (2 sigma^2) stay finite: (|mu_start - mu_end| + 40 "
+                       "sigma_max) / sigma_min = {:g}, at most 1e150", reach));
   double tau_start = 0.9, tau_end = 0.995;
   if (m.has(kTau)) {
     if (m.has(kTauStart) || m.has(kTauEnd)) m.fail(kTau, "either tau or tau_start and tau_end, not both");
