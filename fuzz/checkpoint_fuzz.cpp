@@ -4,8 +4,9 @@
 // be written back to a checkpoint that reads back the same.
 #include <zlib.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include <fmt/format.h>
@@ -15,6 +16,13 @@
 
 namespace {
 
+// Bit for bit (NaN equals NaN when the bits agree).
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) {
+           return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
+         });
+}
+
 bool same(const logz::CheckpointContents& a, const logz::CheckpointContents& b) {
   if (a.config.text != b.config.text || a.config.source != b.config.source || a.config.sets != b.config.sets ||
       a.config.seed != b.config.seed || a.config.threads != b.config.threads || a.phases.size() != b.phases.size())
@@ -22,10 +30,8 @@ bool same(const logz::CheckpointContents& a, const logz::CheckpointContents& b) 
   for (std::size_t i = 0; i < a.phases.size(); ++i) {
     const auto& p = a.phases[i];
     const auto& q = b.phases[i];
-    if (!(p.shape == q.shape) || p.chunks_done != q.chunks_done || p.works.size() != q.works.size() ||
-        p.energy_sum.size() != q.energy_sum.size() || p.attempted != q.attempted || p.accepted != q.accepted ||
-        std::memcmp(p.works.data(), q.works.data(), p.works.size() * sizeof(double)) != 0 ||
-        std::memcmp(p.energy_sum.data(), q.energy_sum.data(), p.energy_sum.size() * sizeof(double)) != 0)
+    if (!(p.shape == q.shape) || p.chunks_done != q.chunks_done || p.attempted != q.attempted ||
+        p.accepted != q.accepted || !same_bits(p.works, q.works) || !same_bits(p.energy_sum, q.energy_sum))
       return false;
   }
   return true;

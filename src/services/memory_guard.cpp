@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -17,6 +19,19 @@ double usable_memory_bytes() {
   double bytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   if (rlimit limit{}; getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
     bytes = std::min(bytes, static_cast<double>(limit.rlim_cur));
+  // LOGZ_MEMORY_LIMIT (bytes, or with a K, M or G suffix): a cap of one's own, on a shared machine.
+  if (const char* env = std::getenv("LOGZ_MEMORY_LIMIT"); env != nullptr && *env != '\0') {
+    char* end = nullptr;
+    double cap = std::strtod(env, &end);
+    const std::string unit(end);
+    if (unit == "K" || unit == "k") cap *= 1024.0;
+    else if (unit == "M" || unit == "m") cap *= 1024.0 * 1024;
+    else if (unit == "G" || unit == "g") cap *= 1024.0 * 1024 * 1024;
+    else if (!unit.empty()) cap = -1.0;
+    if (!(cap > 0.0) || !std::isfinite(cap))
+      throw InputError(fmt::format("LOGZ_MEMORY_LIMIT={}: expected a number of bytes > 0, optionally with K, M or G", env));
+    bytes = std::min(bytes, cap);
+  }
   std::ifstream cgroup("/sys/fs/cgroup/memory.max");
   if (std::string max; cgroup >> max && max != "max") {
     try {

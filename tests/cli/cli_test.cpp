@@ -296,9 +296,17 @@ TEST(Cli, SetErrorsNameTheSetAndSpacesAroundItsPartsAreDropped) {
   expect_one_line_error(run_cli("run " + config + " --set \" .x=1\""), "expected section.key=value");
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LOGZ_TEST_UNDER_ASAN
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LOGZ_TEST_UNDER_ASAN
+#endif
+#endif
+
 TEST(Cli, KeysInRangeThatNeedMoreMemoryThanThereIsAreRefusedBeforeTheRun) {
-  // Under a 2 GiB address-space limit, so that the answer does not depend on the machine.
-  const std::string limit = "ulimit -v 2000000;";
+  // Under a 1.9 GiB limit, so that the answer does not depend on the machine.
+  const std::string limit = "LOGZ_MEMORY_LIMIT=1.9G";
   const std::string config = temp_path("memory.toml");
   write_file(config, kSmallConfig);
   for (const auto& [set, key] : std::vector<std::pair<std::string, std::string>>{
@@ -316,6 +324,12 @@ TEST(Cli, KeysInRangeThatNeedMoreMemoryThanThereIsAreRefusedBeforeTheRun) {
   expect_one_line_error(run_cli("estimate -f " + works + " -r " + works + " --histogram-bins 1073741824", limit),
                         "--histogram-bins: expected a value that fits in memory");
   expect_one_line_error(run_cli("estimate -f /dev/zero"), "/dev/zero: expected a file, or a stream that ends within 1 GiB");
+  expect_one_line_error(run_cli("run " + config + " -q", "LOGZ_MEMORY_LIMIT=lots"), "LOGZ_MEMORY_LIMIT=lots: expected");
+#ifndef LOGZ_TEST_UNDER_ASAN
+  // An address-space limit (ulimit -v) counts too; AddressSanitizer cannot start under one.
+  expect_one_line_error(run_cli("run " + config + " -q --set model.size=16384", "ulimit -v 2000000;"),
+                        "[model] size: expected a value that fits in memory");
+#endif
 }
 
 TEST(Cli, AGaussianToyWhoseEnergiesOverflowIsRefusedNamingTheMean) {

@@ -11,7 +11,8 @@
 namespace logz {
 
 // The memory this process may use, in bytes: the machine's physical memory, or less under a
-// `ulimit -v` (RLIMIT_AS) or a cgroup v2 limit (memory.max).
+// `ulimit -v` (RLIMIT_AS), a cgroup v2 limit (memory.max) or the environment variable
+// LOGZ_MEMORY_LIMIT (bytes, or a number with K, M or G: "8G").
 double usable_memory_bytes();
 
 // What the works estimators keep per histogram bin (counts, edges, weights, their posterior
