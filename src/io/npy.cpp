@@ -449,6 +449,7 @@ Array read_npy_stream(const NpyStream& s) {
     fail_truncated(s, "header", std::to_string(header_len) + " header bytes", already + got_header);
   }
   const Header h = parse_header(header, src);
+  if (s.check) s.check(h.shape);
 
   const std::uint64_t available = s.size - prefix - header_len;
   if (!h.data_bytes || *h.data_bytes != available) {

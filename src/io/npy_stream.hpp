@@ -25,6 +25,7 @@ struct NpyStream {
   ByteSource read;
   std::string source;
   std::string container = "file";
+  std::function<void(const std::vector<std::size_t>& shape)> check;  // if set: the header's shape, before the data
 };
 
 // Reads a .npy image. The header is parsed and the data size it implies checked against

@@ -91,7 +91,7 @@ class Archive {
 
   // The .npy image of member m, read straight from libzip's stream into an Array after its
   // sizes have been checked against what the archive can hold.
-  Array read(const Member& m) const {
+  Array read(const Member& m, const ShapeCheck& check = {}) const {
     const zip_stat_t& st = m.stat;
     if (st.encryption_method != ZIP_EM_NONE)
       fail_member(m, "an unencrypted member, got an encrypted one");
@@ -130,7 +130,7 @@ class Archive {
       fail_member(m, "valid member data, got '" + std::string(zip_file_strerror(file.get())) +
                          "' (corrupt or truncated archive)");
     };
-    return read_npy_stream({st.size, read, path_ + ": " + key_of(m.name), "archive member"});
+    return read_npy_stream({st.size, read, path_ + ": " + key_of(m.name), "archive member", check});
   }
 
  private:
@@ -212,12 +212,16 @@ std::map<std::string, Array> read_npz(const std::string& path) {
   return out;
 }
 
-Array read_npz_array(const std::string& path, const std::string& key) {
-  if (is_memory_path(path)) return read_memory_array(path, key);
+Array read_npz_array(const std::string& path, const std::string& key, const ShapeCheck& check) {
+  if (is_memory_path(path)) {
+    Array a = read_memory_array(path, key);
+    if (check) check(a.shape);
+    return a;
+  }
   const Archive archive(path);
   for (const std::string& wanted : {key + ".npy", key}) {
     for (const Member& m : archive.members()) {
-      if (m.name == wanted) return archive.read(m);
+      if (m.name == wanted) return archive.read(m, check);
     }
   }
   std::string keys;

@@ -41,17 +41,20 @@ void RbmParameters::validate(const std::string& source, const RbmKeys& keys) con
 }
 
 RbmParameters load_rbm(const std::string& path, const RbmKeys& keys) {
-  const io::Array w = io::read_npz_array(path, keys.weights).to_float64();
-  const io::Array a = io::read_npz_array(path, keys.visible_bias).to_float64();
-  const io::Array b = io::read_npz_array(path, keys.hidden_bias).to_float64();
-  if (w.ndim() != 2)
-    fail_input(path, keys.weights, "a 2-D array (visible x hidden), got shape " + io::shape_to_string(w.shape));
-  auto as_vector = [&](const io::Array& x, const std::string& key) {
-    if (x.ndim() == 2 && (x.shape[0] == 1 || x.shape[1] == 1)) return;  // row or column vector
-    if (x.ndim() != 1) fail_input(path, key, "a 1-D array, got shape " + io::shape_to_string(x.shape));
+  // Shapes are checked from each member's header, before its data are inflated.
+  const auto matrix = [&](const std::vector<std::size_t>& shape) {
+    if (shape.size() != 2)
+      fail_input(path, keys.weights, "a 2-D array (visible x hidden), got shape " + io::shape_to_string(shape));
   };
-  as_vector(a, keys.visible_bias);
-  as_vector(b, keys.hidden_bias);
+  const auto vector_of = [&](const std::string& key) {
+    return [&path, key](const std::vector<std::size_t>& shape) {
+      if (shape.size() == 2 && (shape[0] == 1 || shape[1] == 1)) return;  // row or column vector
+      if (shape.size() != 1) fail_input(path, key, "a 1-D array, got shape " + io::shape_to_string(shape));
+    };
+  };
+  const io::Array w = io::read_npz_array(path, keys.weights, matrix).to_float64();
+  const io::Array a = io::read_npz_array(path, keys.visible_bias, vector_of(keys.visible_bias)).to_float64();
+  const io::Array b = io::read_npz_array(path, keys.hidden_bias, vector_of(keys.hidden_bias)).to_float64();
   RbmParameters p;
   const auto m = static_cast<Eigen::Index>(w.shape[0]), j = static_cast<Eigen::Index>(w.shape[1]);
   // io::Array is row-major.

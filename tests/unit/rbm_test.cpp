@@ -12,6 +12,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -598,6 +600,37 @@ TEST(RbmParameters, WeightsWhoseEnergiesOverflowAreRefusedNamingW) {
   }
   p.W.setConstant(1e290);  // sum |W| = 2.4e291: large but finite energies
   EXPECT_NO_THROW(p.validate("big.npz", {}));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(RbmParameters, AWrongShapeIsRefusedFromTheHeaderBeforeTheDataAreInflated) {
+  // W as a long 1-D array, deflated; then a byte in the middle of its compressed data is
+  // damaged. Were W inflated before its shape was checked, the error would be the damage.
+  const std::string path = ::testing::TempDir() + "logz_rbm_wrong_shape.npz";
+  std::map<std::string, logz::io::Array> arrays;
+  arrays["W"] = logz::io::Array{{1000000}, std::vector<double>(1000000, 0.5)};
+  arrays["a"] = logz::io::Array{{3}, std::vector<double>(3, 0.0)};
+  arrays["b"] = logz::io::Array{{2}, std::vector<double>(2, 0.0)};
+  logz::io::write_npz(path, arrays, true);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = bytes.find("W.npy") + bytes.size() / 4;  // inside W's deflate stream
+  bytes[at] = static_cast<char>(bytes[at] ^ 0x5a);
+  std::ofstream(path, std::ios::binary) << bytes;
+  try {
+    logz::load_rbm(path);
+    ADD_FAILURE() << "accepted";
+  } catch (const logz::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("W: expected a 2-D array (visible x hidden), got shape 1000000"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 // writing produces the archive numpy.savez (or savez_compressed) would.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <vector>
 #include <string>
 
 #include "logz/io/array.hpp"
@@ -21,9 +23,14 @@ namespace logz::io {
 // before anything is inflated or allocated.
 std::map<std::string, Array> read_npz(const std::string& path);
 
+// What a reader expects of a member's shape: called with the shape its .npy header declares,
+// before the data are inflated or allocated; throws (an InputError naming the file and key)
+// for a shape the reader cannot use, so that a wrong member costs nothing to refuse.
+using ShapeCheck = std::function<void(const std::vector<std::size_t>& shape)>;
+
 // Reads the one member "key.npy" (or "key") of an .npz archive. A missing key is an InputError
 // naming the file and the key and listing the keys present.
-Array read_npz_array(const std::string& path, const std::string& key);
+Array read_npz_array(const std::string& path, const std::string& key, const ShapeCheck& check = {});
 
 // Writes arrays as "key.npy" members (each in its dtype, little-endian, C order), deflated
 // when compress is true, else stored; libzip adds ZIP64 records only where sizes or offsets
