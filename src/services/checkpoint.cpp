@@ -1,13 +1,9 @@
 #include "logz/services/checkpoint.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -17,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logz/core/error.hpp"
+#include "logz/io/text_file.hpp"
 #include "logz/version.hpp"
 
 namespace logz {
@@ -141,42 +138,6 @@ AnnealPhaseRecord not_begun(const AnnealPhaseShape& shape) {
           .energy_sum = std::vector<double>(shape.num_temperatures, 0.0),
           .attempted = std::vector<std::uint64_t>(shape.num_temperatures, 0),
           .accepted = std::vector<std::uint64_t>(shape.num_temperatures, 0)};
-}
-
-// Writes `text` to `path` through a temporary file in its folder: written, synced, renamed.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  auto fail = [&](const char* what) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw InputError(fmt::format("{}: expected a checkpoint file that can be written ({}: {})", path, what,
-                                 std::strerror(err)));
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("open");
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      fail("write");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    fail("fsync");
-  }
-  if (::close(fd) != 0) fail("close");
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename");
-  // The rename itself reaches the disk with the folder.
-  fs::path folder = fs::path(path).parent_path();
-  if (folder.empty()) folder = ".";
-  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
 }
 
 }  // namespace
@@ -320,7 +281,7 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 }
 
 void RunCheckpoint::save() {
-  write_atomically(path_, checkpoint_text(config_, phases_));
+  io::write_text_file_atomically(path_, checkpoint_text(config_, phases_));
   last_save_ = Clock::now();
 }
 
