@@ -54,14 +54,14 @@ std::optional<RunCheckpoint> open_checkpoint(const RunArgs& args, CLI::App* sub)
                        args.checkpoint_every);
 }
 
-// Checkpoints cover annealing (forward, reverse, repetitions); tempering and ground-state
-// integration keep chain states a checkpoint does not hold yet.
+// Checkpoints cover annealing (forward, reverse, repetitions) and tempering; ground-state
+// integration keeps chain states a checkpoint does not hold yet.
 void check_checkpointable(const Config& config, const std::string& file) {
   const Value* run = config.raw().find("run");
   const Value* method = run && run->is_record() ? run->as_record().find("method") : nullptr;
-  if (method && !(method->is_string() && method->as_string() == "annealing"))
-    throw InputError(fmt::format("{}: [run] method: expected \"annealing\" with --checkpoint (tempering and "
-                                 "ground-state integration cannot be checkpointed yet)", file));
+  if (method && !(method->is_string() && (method->as_string() == "annealing" || method->as_string() == "tempering")))
+    throw InputError(fmt::format("{}: [run] method: expected \"annealing\" or \"tempering\" with --checkpoint "
+                                 "(ground-state integration cannot be checkpointed yet)", file));
 }
 
 }  // namespace
@@ -79,8 +79,9 @@ std::function<int()> add_run_command(CLI::App& app) {
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
   sub->add_option("--checkpoint", args->checkpoint,
                   "Save the run to this file every --checkpoint-every seconds and when stopped by Ctrl-C or "
-                  "SIGTERM, for --resume (annealing runs; docs/checkpoint.md)");
-  sub->add_option("--checkpoint-every", args->checkpoint_every, "Seconds between checkpoints (0: after every chunk)")
+                  "SIGTERM, for --resume (annealing and tempering runs; docs/checkpoint.md)");
+  sub->add_option("--checkpoint-every", args->checkpoint_every, "Seconds between checkpoints (0: at every chance: after each chunk of paths, each initial "
+                  "iteration, each piece of a final tempering run)")
       ->check(CLI::Range(0.0, 1e9))
       ->default_str("60");
   sub->add_option("--resume", args->resume,
@@ -103,14 +104,14 @@ std::function<int()> add_run_command(CLI::App& app) {
     RunResult result;
     try {
       const ScopedAnnealJournal journal(checkpoint ? &*checkpoint : nullptr);
+      const ScopedTemperingJournal tempering_journal(checkpoint ? &*checkpoint : nullptr);
       result = run_experiment(config, {progress.as_function(args->quiet)});
     } catch (const Stopped&) {
       if (!checkpoint) throw;
       checkpoint->save();
-      std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {} of {} annealing phases begun are "
-                               "complete, saved in {}: continue with logz run --resume {}\n",
-                               checkpoint->num_complete_phases(), checkpoint->num_phases(), checkpoint->path(),
-                               checkpoint->path());
+      std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {}, saved in {}: continue with "
+                               "logz run --resume {}\n",
+                               checkpoint->progress(), checkpoint->path(), checkpoint->path());
       return 130;
     }
     if (checkpoint) checkpoint->save();  // every phase complete: a resume reports again at once

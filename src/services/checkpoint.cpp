@@ -44,6 +44,16 @@ std::string hex_of(const std::vector<double>& v) {
   return out;
 }
 
+std::string hex_of_bytes(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(2 * bytes.size(), '0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    out[2 * i] = kDigits[b >> 4], out[2 * i + 1] = kDigits[b & 15];
+  }
+  return out;
+}
+
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -88,6 +98,37 @@ struct Reader {
     }
     return out;
   }
+  bool boolean(const json& object, const std::string& key, const std::string& where) const {
+    const json& v = member(object, key, where);
+    if (!v.is_boolean()) fail(where + key, "true or false");
+    return v.get<bool>();
+  }
+  double number(const json& object, const std::string& key, const std::string& where) const {
+    const json& v = member(object, key, where);
+    if (!v.is_string() || v.get<std::string>().size() != 16) fail(where + key, "16 hex digits (one number)");
+    return doubles(object, key, where)[0];
+  }
+  std::string bytes(const json& v, const std::string& field) const {
+    if (!v.is_string() || v.get<std::string>().size() % 2 != 0) fail(field, "a string of hex digit pairs");
+    const std::string& hex = v.get_ref<const std::string&>();
+    std::string out(hex.size() / 2, '\0');
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+      if (hi < 0 || lo < 0) fail(field, "lower-case hex digits");
+      out[i] = static_cast<char>(hi * 16 + lo);
+    }
+    return out;
+  }
+  // Whole numbers below `bound`, each.
+  std::vector<std::uint32_t> indices(const json& object, const std::string& key, const std::string& where,
+                                     std::uint64_t bound) const {
+    std::vector<std::uint32_t> out;
+    for (std::uint64_t x : counts(object, key, where)) {
+      if (x >= bound) fail(where + key, fmt::format("whole numbers below {}", bound));
+      out.push_back(static_cast<std::uint32_t>(x));
+    }
+    return out;
+  }
   std::vector<std::uint64_t> counts(const json& object, const std::string& key, const std::string& where) const {
     const json& v = member(object, key, where);
     if (!v.is_array()) fail(where + key, "an array of whole numbers");
@@ -124,6 +165,177 @@ AnnealPhaseRecord read_phase(const Reader& r, const json& p, std::size_t i) {
   if (rec.energy_sum.size() != s.num_temperatures || rec.attempted.size() != s.num_temperatures ||
       rec.accepted.size() != s.num_temperatures)
     r.fail(where + "energy_sum", "one sum per temperature in energy_sum, attempted and accepted");
+  return rec;
+}
+
+// --- tempering records (tempering/tempering_journal.hpp)
+
+constexpr const char* kStageNames[] = {"initialization", "final_run", "complete"};
+
+json chain_stats_json(const ChainTemperingStats& c) {
+  return {{"num_samples", c.num_samples},        {"q_shift", hex_of(c.q_shift)},
+          {"q_scaled", hex_of(c.q_scaled)},      {"counts", c.counts},
+          {"delta_sum", hex_of(c.delta_sum)},    {"delta_sq_sum", hex_of(c.delta_sq_sum)},
+          {"rb_delta_sum", hex_of(c.rb_delta_sum)}, {"rb_delta_sq_sum", hex_of(c.rb_delta_sq_sum)}};
+}
+
+json tempering_json(const TemperingRecord& t) {
+  json chunk_states = json::array(), chains = json::array(), chunks = json::array();
+  for (const auto& b : t.chains.chunk_states) chunk_states.push_back(hex_of_bytes(b));
+  for (const auto& c : t.final_run.stats.chains) chains.push_back(chain_stats_json(c));
+  for (const auto& c : t.final_run.chunks)
+    chunks.push_back({{"delta", hex_of(c.delta)},
+                      {"energies", hex_of(c.energies)},
+                      {"level", c.level},
+                      {"accepted", c.moves.accepted},
+                      {"attempted", c.moves.attempted}});
+  const auto& w = t.wang_landau;
+  return {{"num_chains", t.shape.num_chains},
+          {"chunk_size", t.shape.chunk_size},
+          {"num_levels", t.shape.num_levels},
+          {"num_sweeps", t.shape.num_sweeps},
+          {"initialization", t.shape.initialization},
+          {"stage", kStageNames[static_cast<int>(t.stage)]},
+          {"initial",
+           {{"log_z_hat", hex_of(t.initial.log_z_hat)},
+            {"iterations", t.initial.iterations},
+            {"converged", t.initial.converged},
+            {"deviations", hex_of(t.initial.deviations)}}},
+          {"wang_landau",
+           {{"log_z_hat", hex_of(w.log_z_hat)},
+            {"histogram", hex_of(w.histogram)},
+            {"gamma", hex_of(std::vector<double>{w.gamma})},
+            {"sweeps", w.sweeps},
+            {"stages", w.stages}}},
+          {"chains", {{"next_step", t.chains.next_step}, {"level", t.chains.level}, {"chunk_states", chunk_states}}},
+          {"final_run",
+           {{"sweeps", t.final_run.sweeps},
+            {"sweeps_done", t.final_run.sweeps_done},
+            {"first_step", t.final_run.first_step},
+            {"linear_in_t", t.final_run.stats.linear_in_t},
+            {"chains", chains},
+            {"chunks", chunks}}}};
+}
+
+std::vector<double> level_doubles(const Reader& r, const json& o, const std::string& key, const std::string& where,
+                                  std::size_t k) {
+  std::vector<double> v = r.doubles(o, key, where);
+  if (v.size() != k) r.fail(where + key, fmt::format("{} numbers, one per level", k));
+  return v;
+}
+
+const json& object_member(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+  const json& v = r.member(o, key, where);
+  if (!v.is_object()) r.fail(where + key, "an object");
+  return v;
+}
+
+const json& array_member(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+  const json& v = r.member(o, key, where);
+  if (!v.is_array()) r.fail(where + key, "an array");
+  return v;
+}
+
+ChainTemperingStats read_chain_stats(const Reader& r, const json& c, const std::string& where, std::size_t k) {
+  if (!c.is_object()) r.fail(where, "an object");
+  ChainTemperingStats s;
+  s.num_samples = r.count(c, "num_samples", where + ".");
+  const std::string w = where + ".";
+  s.q_shift = level_doubles(r, c, "q_shift", w, k);
+  s.q_scaled = level_doubles(r, c, "q_scaled", w, k);
+  s.counts = r.counts(c, "counts", w);
+  if (s.counts.size() != k) r.fail(w + "counts", fmt::format("{} counts, one per level", k));
+  s.delta_sum = level_doubles(r, c, "delta_sum", w, k);
+  s.delta_sq_sum = level_doubles(r, c, "delta_sq_sum", w, k);
+  s.rb_delta_sum = level_doubles(r, c, "rb_delta_sum", w, k);
+  s.rb_delta_sq_sum = level_doubles(r, c, "rb_delta_sq_sum", w, k);
+  return s;
+}
+
+TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
+  const std::string where = fmt::format("tempering_runs[{}].", i);
+  if (!t.is_object()) r.fail(fmt::format("tempering_runs[{}]", i), "an object");
+  TemperingRecord rec;
+  auto& shape = rec.shape;
+  shape.num_chains = r.count(t, "num_chains", where);
+  shape.chunk_size = r.count(t, "chunk_size", where);
+  shape.num_levels = r.count(t, "num_levels", where);
+  shape.num_sweeps = r.count(t, "num_sweeps", where);
+  shape.initialization = r.string(t, "initialization", where);
+  if (shape.num_chains == 0 || shape.chunk_size == 0 || shape.num_levels < 2 ||
+      shape.num_levels > std::numeric_limits<std::uint32_t>::max())
+    r.fail(where + "num_chains", "at least one chain in chunks of at least one, over 2 or more levels");
+  const std::size_t k = shape.num_levels;
+  const std::size_t num_chunks = (shape.num_chains - 1) / shape.chunk_size + 1;
+  const std::string stage = r.string(t, "stage", where);
+  const auto* found = std::find(std::begin(kStageNames), std::end(kStageNames), stage);
+  if (found == std::end(kStageNames)) r.fail(where + "stage", "\"initialization\", \"final_run\" or \"complete\"");
+  rec.stage = static_cast<TemperingStage>(found - std::begin(kStageNames));
+
+  const std::string wi = where + "initial.";
+  const json& initial = object_member(r, t, "initial", where);
+  rec.initial.log_z_hat = level_doubles(r, initial, "log_z_hat", wi, k);
+  const std::uint64_t iterations = r.count(initial, "iterations", wi);
+  if (iterations > 1u << 30) r.fail(wi + "iterations", "at most 2^30");
+  rec.initial.iterations = static_cast<int>(iterations);
+  rec.initial.converged = r.boolean(initial, "converged", wi);
+  rec.initial.deviations = r.doubles(initial, "deviations", wi);
+
+  const std::string ww = where + "wang_landau.";
+  const json& wl = object_member(r, t, "wang_landau", where);
+  rec.wang_landau.log_z_hat = level_doubles(r, wl, "log_z_hat", ww, k);
+  rec.wang_landau.histogram = level_doubles(r, wl, "histogram", ww, k);
+  rec.wang_landau.gamma = r.number(wl, "gamma", ww);
+  rec.wang_landau.sweeps = r.count(wl, "sweeps", ww);
+  const std::uint64_t stages = r.count(wl, "stages", ww);
+  if (stages > 1u << 30) r.fail(ww + "stages", "at most 2^30");
+  rec.wang_landau.stages = static_cast<int>(stages);
+
+  const std::string wc = where + "chains.";
+  const json& chains = object_member(r, t, "chains", where);
+  const std::uint64_t next_step = r.count(chains, "next_step", wc);
+  if (next_step > std::numeric_limits<std::uint32_t>::max()) r.fail(wc + "next_step", "a 32-bit step");
+  rec.chains.next_step = static_cast<std::uint32_t>(next_step);
+  rec.chains.level = r.indices(chains, "level", wc, k);
+  const json& states = array_member(r, chains, "chunk_states", wc);
+  for (std::size_t j = 0; j < states.size(); ++j)
+    rec.chains.chunk_states.push_back(r.bytes(states[j], fmt::format("{}chunk_states[{}]", wc, j)));
+  if (rec.stage != TemperingStage::complete &&
+      (rec.chains.level.size() != shape.num_chains || rec.chains.chunk_states.size() != num_chunks))
+    r.fail(wc + "level", fmt::format("one level per chain ({}) and one state per chunk ({})", shape.num_chains, num_chunks));
+
+  const std::string wf = where + "final_run.";
+  const json& f = object_member(r, t, "final_run", where);
+  TemperingRun& run = rec.final_run;
+  run.sweeps = r.count(f, "sweeps", wf);
+  run.sweeps_done = r.count(f, "sweeps_done", wf);
+  const std::uint64_t first_step = r.count(f, "first_step", wf);
+  if (first_step > std::numeric_limits<std::uint32_t>::max()) r.fail(wf + "first_step", "a 32-bit step");
+  run.first_step = static_cast<std::uint32_t>(first_step);
+  run.stats.num_levels = k;
+  run.stats.linear_in_t = r.boolean(f, "linear_in_t", wf);
+  const json& stats = array_member(r, f, "chains", wf);
+  for (std::size_t j = 0; j < stats.size(); ++j)
+    run.stats.chains.push_back(read_chain_stats(r, stats[j], fmt::format("{}chains[{}]", wf, j), k));
+  const json& chunks = array_member(r, f, "chunks", wf);
+  for (std::size_t j = 0; j < chunks.size(); ++j) {
+    const std::string wj = fmt::format("{}chunks[{}].", wf, j);
+    if (!chunks[j].is_object()) r.fail(wj, "an object");
+    TemperingChunkSamples c;
+    c.delta = r.doubles(chunks[j], "delta", wj);
+    c.energies = r.doubles(chunks[j], "energies", wj);
+    c.level = r.indices(chunks[j], "level", wj, k);
+    c.moves.accepted = r.count(chunks[j], "accepted", wj);
+    c.moves.attempted = r.count(chunks[j], "attempted", wj);
+    if (c.level.size() != c.delta.size() || !(c.energies.empty() || c.energies.size() == k * c.delta.size()))
+      r.fail(wj + "delta", "one delta and one level per sample (and, if any, one energy per level and sample)");
+    run.chunks.push_back(std::move(c));
+  }
+  if (rec.stage != TemperingStage::initialization &&
+      (run.sweeps != shape.num_sweeps || run.sweeps_done > run.sweeps || run.stats.chains.size() != shape.num_chains ||
+       run.chunks.size() != num_chunks || (rec.stage == TemperingStage::complete && run.sweeps_done != run.sweeps)))
+    r.fail(wf + "sweeps", fmt::format("num_sweeps ({}) sweeps, at most that many done (all once complete), with one "
+                                      "entry per chain and per chunk", shape.num_sweeps));
   return rec;
 }
 
@@ -172,9 +384,11 @@ std::string CheckpointedConfig::hash() const {
 
 // ---------------------------------------------------------------- the file
 
-std::string checkpoint_text(const CheckpointedConfig& config, const std::vector<AnnealPhaseRecord>& phases) {
-  json phase_list = json::array();
-  for (const auto& p : phases)
+std::string checkpoint_text(const CheckpointContents& contents) {
+  const CheckpointedConfig& config = contents.config;
+  json phase_list = json::array(), tempering_list = json::array();
+  for (const auto& t : contents.temperings) tempering_list.push_back(tempering_json(t));
+  for (const auto& p : contents.phases)
     phase_list.push_back({{"num_paths", p.shape.num_paths},
                           {"chunk_size", p.shape.chunk_size},
                           {"num_chunks", p.shape.num_chunks},
@@ -193,7 +407,8 @@ std::string checkpoint_text(const CheckpointedConfig& config, const std::vector<
         {"seed", config.seed ? json(*config.seed) : json(nullptr)},
         {"threads", config.threads ? json(*config.threads) : json(nullptr)}}},
       {"config_hash", config.hash()},
-      {"phases", std::move(phase_list)}};
+      {"phases", std::move(phase_list)},
+      {"tempering_runs", std::move(tempering_list)}};
   std::string text;
   try {
     text = body.dump(1);
@@ -257,13 +472,19 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
   const json& phases = r.member(doc, "phases", "");
   if (!phases.is_array()) r.fail("phases", "an array");
   for (std::size_t i = 0; i < phases.size(); ++i) out.phases.push_back(read_phase(r, phases[i], i));
+  const json& temperings = array_member(r, doc, "tempering_runs", "");
+  for (std::size_t i = 0; i < temperings.size(); ++i) out.temperings.push_back(read_tempering(r, temperings[i], i));
   return out;
 }
 
 // ---------------------------------------------------------------- RunCheckpoint
 
 RunCheckpoint::RunCheckpoint(std::string path, CheckpointedConfig config, double every_seconds)
-    : path_(std::move(path)), config_(std::move(config)), every_seconds_(every_seconds), last_save_(Clock::now()) {}
+    : path_(std::move(path)),
+      config_(std::move(config)),
+      every_seconds_(every_seconds),
+      last_save_(Clock::now()),
+      last_record_(last_save_) {}
 
 RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds) {
   std::ifstream in(path, std::ios::binary);
@@ -273,6 +494,7 @@ RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds)
   CheckpointContents contents = parse_checkpoint(s.str(), path);
   RunCheckpoint c(path, std::move(contents.config), every_seconds);
   c.phases_ = std::move(contents.phases);
+  c.temperings_ = std::move(contents.temperings);
   return c;
 }
 
@@ -281,7 +503,7 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 }
 
 void RunCheckpoint::save() {
-  io::write_text_file_atomically(path_, checkpoint_text(config_, phases_));
+  io::write_text_file_atomically(path_, checkpoint_text({config_, phases_, temperings_}));
   last_save_ = Clock::now();
 }
 
@@ -315,5 +537,58 @@ void RunCheckpoint::merged(const AnnealPhaseView& view) {
 }
 
 void RunCheckpoint::end_phase(const AnnealPhaseView& view) { phases_[next_phase_ - 1] = AnnealPhaseRecord::of(view); }
+
+}  // namespace logz
+
+namespace logz {
+
+std::string RunCheckpoint::progress() const {
+  std::vector<std::string> parts;
+  if (!phases_.empty())
+    parts.push_back(fmt::format("{} of {} annealing phases begun are complete", num_complete_phases(), phases_.size()));
+  for (std::size_t i = 0; i < temperings_.size(); ++i) {
+    const TemperingRecord& t = temperings_[i];
+    const std::string stage =
+        t.stage == TemperingStage::initialization
+            ? (t.shape.initialization == "wang_landau" ? fmt::format("Wang-Landau, {} sweeps", t.wang_landau.sweeps)
+                                                       : fmt::format("initial iterations, {} done", t.initial.iterations))
+        : t.stage == TemperingStage::final_run
+            ? fmt::format("final run, {} of {} sweeps", t.final_run.sweeps_done, t.final_run.sweeps)
+            : std::string("complete");
+    parts.push_back(fmt::format("tempering run {}: {}", i + 1, stage));
+  }
+  if (parts.empty()) return "nothing begun";
+  std::string out = parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) out += "; " + parts[i];
+  return out;
+}
+
+const TemperingRecord* RunCheckpoint::begin_tempering(const TemperingShape& shape) {
+  const std::size_t i = next_tempering_++;
+  last_record_ = Clock::now();
+  if (i == temperings_.size()) {
+    temperings_.push_back({.shape = shape});
+    return nullptr;
+  }
+  const TemperingRecord& saved = temperings_[i];
+  if (!(saved.shape == shape))
+    throw InputError(fmt::format("{}: tempering run {}: expected {} chains in chunks of {} over {} levels, {} sweeps, "
+                                 "initialization \"{}\", as the checkpoint's config gives, found {}, {}, {}, {}, \"{}\"",
+                                 path_, i + 1, shape.num_chains, shape.chunk_size, shape.num_levels, shape.num_sweeps,
+                                 shape.initialization, saved.shape.num_chains, saved.shape.chunk_size,
+                                 saved.shape.num_levels, saved.shape.num_sweeps, saved.shape.initialization));
+  return &saved;
+}
+
+// A record at least every second (a stop loses little) and whenever a checkpoint is due.
+bool RunCheckpoint::wants_record() const {
+  return due() || std::chrono::duration<double>(Clock::now() - last_record_).count() >= 1.0;
+}
+
+void RunCheckpoint::record(const TemperingRecord& record) {
+  temperings_[next_tempering_ - 1] = record;
+  last_record_ = Clock::now();
+  if (due()) save();
+}
 
 }  // namespace logz

@@ -64,6 +64,24 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
   return s;
 }
 
+TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSettings& s) {
+  TemperingSummary summary;
+  summary.initialization = s.initialization;
+  if (s.initialization == "iterations") {
+    summary.iterations = at.initial.iterations;
+    summary.converged = at.initial.converged;
+    summary.tolerance = s.tolerance > 0 ? s.tolerance : 0.1 / static_cast<double>(s.ladder.size());
+    summary.iteration_deviations = at.initial.deviations;
+  } else if (s.initialization == "wang_landau") {
+    summary.stages = at.initial.iterations;
+    summary.converged = at.initial.converged;
+  }
+  summary.log_z_hat_initial = at.initial.log_z_hat;
+  summary.num_chains = s.options.num_chains;
+  summary.num_sweeps = s.num_sweeps;
+  return summary;
+}
+
 void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s, std::span<const double> log_z_hat,
                          RunResult& result) {
   TemperingSummary& t = *result.tempering;

@@ -49,20 +49,25 @@ struct Outcome {
   bool killed = false;  // by our signal, before it finished
   int exit_code = -1;
   std::string err;
+  double seconds_after_signal = 0;  // from the signal to the exit
 };
 
-// Chunks merged so far over all the phases a checkpoint holds; -1 before it exists.
-long chunks_saved(const std::string& checkpoint) {
+// How far a checkpoint's run got; -1 before the checkpoint exists. Annealing: chunks merged over
+// all phases. Tempering: initial iterations, Wang-Landau sweeps and final-run sweeps done.
+long progress_saved(const std::string& checkpoint) {
   if (!fs::exists(checkpoint)) return -1;
+  const auto contents = logz::parse_checkpoint(read_file(checkpoint), checkpoint);
   long n = 0;
-  for (const auto& p : logz::parse_checkpoint(read_file(checkpoint), checkpoint).phases) n += static_cast<long>(p.chunks_done);
+  for (const auto& p : contents.phases) n += static_cast<long>(p.chunks_done);
+  for (const auto& t : contents.temperings)
+    n += t.initial.iterations + static_cast<long>(t.wang_landau.sweeps + t.final_run.sweeps_done);
   return n;
 }
 
-// Runs `logz ARGS`. With a signal: sends it once `checkpoint` holds at least `after_chunks`
-// chunks (so the moment depends on the run's progress, not on the machine's speed), after
-// `delay` seconds more.
-Outcome run(const std::vector<std::string>& args, const std::string& checkpoint = "", long after_chunks = 0,
+// Runs `logz ARGS`. With a signal: sends it once `checkpoint` shows at least `after` progress
+// (so the moment depends on the run's progress, not on the machine's speed), after `delay`
+// seconds more.
+Outcome run(const std::vector<std::string>& args, const std::string& checkpoint = "", long after = 0,
             int signal = 0, double delay = 0) {
   const std::string err = temp_path("stderr.txt");
   const pid_t pid = fork();
@@ -76,14 +81,16 @@ Outcome run(const std::vector<std::string>& args, const std::string& checkpoint 
   }
   if (signal != 0) {
     const auto limit = Clock::now() + std::chrono::seconds(120);
-    while (chunks_saved(checkpoint) < after_chunks && Clock::now() < limit && waitpid(pid, nullptr, WNOHANG) == 0)
+    while (progress_saved(checkpoint) < after && Clock::now() < limit && waitpid(pid, nullptr, WNOHANG) == 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     std::this_thread::sleep_for(std::chrono::duration<double>(delay));
     kill(pid, signal);
   }
+  const auto signalled = Clock::now();
   int status = 0;
   waitpid(pid, &status, 0);
   Outcome o;
+  o.seconds_after_signal = std::chrono::duration<double>(Clock::now() - signalled).count();
   o.killed = WIFSIGNALED(status) && WTERMSIG(status) == signal;
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   o.err = read_file(err);
@@ -119,7 +126,7 @@ void killed_and_resumed_runs_match(const std::string& reverse_start) {
                               checkpoint, at, SIGKILL, 0.01 * static_cast<double>(at));
     ASSERT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
     EXPECT_FALSE(fs::exists(out));
-    const long saved = chunks_saved(checkpoint);
+    const long saved = progress_saved(checkpoint);
     EXPECT_GE(saved, at);
     EXPECT_LT(saved, 20);
     const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
@@ -161,8 +168,8 @@ TEST(Checkpoint, BadCheckpointsAndArgumentsGiveOneErrorLine) {
   expect_one_line_error(run_cli("run --resume " + checkpoint + " --set run.num_paths=8"), "only --threads may change");
   expect_one_line_error(run_cli("run " + config + " --resume " + checkpoint), "expected no config file");
   expect_one_line_error(run_cli("run " + config + " --checkpoint-every 5"), "--checkpoint-every");
-  expect_one_line_error(run_cli("run " + config + " --set run.method=tempering --checkpoint " + checkpoint),
-                        "[run] method: expected \"annealing\" with --checkpoint");
+  expect_one_line_error(run_cli("run " + config + " --set run.method=ground_state_integration --checkpoint " + checkpoint),
+                        "[run] method: expected \"annealing\" or \"tempering\" with --checkpoint");
   expect_one_line_error(run_cli("run " + config + " --checkpoint /nonexistent/folder/x.ckpt"), "/nonexistent/folder/x.ckpt");
   expect_one_line_error(run_cli("run --resume /nonexistent.ckpt"), "/nonexistent.ckpt: expected a readable checkpoint");
   expect_one_line_error(run_cli("run --resume " + config), "expected a logz checkpoint");
@@ -173,6 +180,88 @@ TEST(Checkpoint, BadCheckpointsAndArgumentsGiveOneErrorLine) {
   write_file(checkpoint, flipped);
   expect_one_line_error(run_cli("run --resume " + checkpoint), "corrupted");
   expect_one_line_error(run_cli("run"), "expected a config file");
+}
+
+// Simulated tempering on an 8 x 8 Ising torus, two repetitions, each with initial iterations (or
+// Wang-Landau) and a final run recording samples for MBAR: a few seconds in all.
+std::string tempering_config_text(const std::string& initialization) {
+  return R"([model]
+type = "ising"
+size = 8
+beta = 0.6
+[kernel]
+steps_per_temperature = 64
+[run]
+method = "tempering"
+seed = 11
+repetitions = 2
+[tempering]
+num_temperatures = 30
+num_chains = 40
+initialization = ")" + initialization + R"("
+sweeps_per_iteration = 40
+tolerance = 0.001
+max_initial_iterations = 12
+num_sweeps = 3000
+[estimators]
+methods = ["rts", "ts", "ti_rb", "mbar"]
+)";
+}
+
+void killed_and_resumed_tempering_matches(const std::string& initialization) {
+  const std::string config = temp_path("tempering_" + initialization + ".toml");
+  write_file(config, tempering_config_text(initialization));
+  const std::string whole = temp_path("tempering_" + initialization + "_whole.json");
+  ASSERT_EQ(run({"run", config, "-q", "--threads", "2", "-o", whole}).exit_code, 0);
+  const nlohmann::json expected = result_of(whole);
+  // Kills in the first run's initialization, early in its final run, and in the second run;
+  // each resumed run is killed once more further on, then resumed to the end on 3 threads.
+  for (const long at : {2L, 200L, 4000L}) {
+    SCOPED_TRACE("killed at progress " + std::to_string(at) + ", initialization " + initialization);
+    const std::string checkpoint = temp_path("tempering_" + initialization + "_run.ckpt"),
+                      out = temp_path("tempering_" + initialization + "_out.json");
+    fs::remove(checkpoint);
+    fs::remove(out);
+    const Outcome first = run({"run", config, "-q", "--threads", "2", "-o", out, "--checkpoint", checkpoint,
+                               "--checkpoint-every", "0"},
+                              checkpoint, at, SIGKILL);
+    ASSERT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
+    EXPECT_FALSE(fs::exists(out));
+    const long saved = progress_saved(checkpoint);
+    EXPECT_GE(saved, at);
+    const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
+                               checkpoint, saved + 500, SIGKILL);
+    if (!second.killed) ASSERT_EQ(second.exit_code, 0) << second.err;
+    const Outcome last = run({"run", "--resume", checkpoint, "-q", "--threads", "3", "-o", out});
+    ASSERT_EQ(last.exit_code, 0) << last.err;
+    EXPECT_EQ(result_of(out), expected);
+    EXPECT_FALSE(fs::exists(checkpoint + ".tmp")) << "a temporary checkpoint was left behind";
+  }
+}
+
+TEST(Checkpoint, TemperingKilledAtAnyStageAndResumedMatchesAnUninterruptedRun) {
+  killed_and_resumed_tempering_matches("iterations");
+}
+
+TEST(Checkpoint, WangLandauTemperingKilledAndResumedMatchesAnUninterruptedRun) {
+  killed_and_resumed_tempering_matches("wang_landau");
+}
+
+TEST(Checkpoint, CtrlCStopsTemperingWithinASecondAndSavesWhereItStood) {
+  const std::string config = temp_path("tempering_ctrl_c.toml"), checkpoint = temp_path("tempering_ctrl_c.ckpt");
+  write_file(config, tempering_config_text("iterations"));
+  const std::string whole = temp_path("tempering_ctrl_c_whole.json"), out = temp_path("tempering_ctrl_c_out.json");
+  fs::remove(checkpoint);
+  fs::remove(out);
+  ASSERT_EQ(run({"run", config, "-q", "-o", whole}).exit_code, 0);
+  const Outcome stopped = run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.3);
+  EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
+  EXPECT_LT(stopped.seconds_after_signal, 1.0);
+  EXPECT_NE(stopped.err.find("tempering run 1: "), std::string::npos) << stopped.err;
+  EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
+  EXPECT_FALSE(fs::exists(out));
+  ASSERT_EQ(run({"run", "--resume", checkpoint, "-q", "-o", out}).exit_code, 0);
+  EXPECT_EQ(result_of(out), result_of(whole));
 }
 
 }  // namespace

@@ -20,10 +20,12 @@ struct CliResult {
   std::string out, err;
 };
 
-// A path in the test temp folder, unique to the running test suite.
+// A path in the test temp folder, unique to the running test (ctest runs tests side by side).
 inline std::string temp_path(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "logz_" + info->test_suite_name() + "_" + name;
+  std::string test = std::string(info->test_suite_name()) + "_" + info->name();
+  std::replace(test.begin(), test.end(), '/', '_');  // parameterized tests: Suite/Name/0
+  return ::testing::TempDir() + "logz_" + test + "_" + name;
 }
 
 inline std::string read_file(const std::string& path) {

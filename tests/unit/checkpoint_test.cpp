@@ -35,6 +35,25 @@ AnnealPhaseRecord phase(std::size_t chunks_done) {
   return p;
 }
 
+// A tempering run in its final run, 2 of 5 sweeps done, over 3 levels with 5 chains in chunks of 2.
+logz::TemperingRecord tempering() {
+  logz::TemperingRecord t;
+  t.shape = {.num_chains = 5, .chunk_size = 2, .num_levels = 3, .num_sweeps = 5, .initialization = "iterations"};
+  t.stage = logz::TemperingStage::final_run;
+  t.initial = {.log_z_hat = {0.0, -1.5, 1e-300}, .iterations = 4, .converged = true, .deviations = {0.5, 0.01}};
+  t.wang_landau = logz::WangLandauState({0.0, 0.0, 0.0}, {});
+  t.chains = {.next_step = 9, .level = {0, 2, 1, 1, 0}, .chunk_states = {std::string("\x01\xff\0a", 4), "bc", "d"}};
+  t.final_run.sweeps = 5;
+  t.final_run.sweeps_done = 2;
+  t.final_run.first_step = 7;
+  t.final_run.stats.num_levels = 3;
+  t.final_run.stats.chains.assign(5, logz::ChainTemperingStats(3));
+  t.final_run.stats.chains[1].add(0.25, std::vector<double>{-0.1, -2.0, -3.0}, 0);
+  t.final_run.chunks.resize(3);
+  t.final_run.chunks[1] = {.delta = {0.25, -1.0}, .energies = {}, .level = {0, 2}, .moves = {3, 8}};
+  return t;
+}
+
 // The bits of doubles (NaN == NaN when the bits agree).
 std::vector<std::uint64_t> bits(const std::vector<double>& v) {
   std::vector<std::uint64_t> out;
@@ -67,7 +86,7 @@ void expect_refused(const std::string& text, const std::string& needle) {
 
 TEST(Checkpoint, WhatIsWrittenIsReadBackBitForBit) {
   const std::vector<AnnealPhaseRecord> phases = {phase(3), phase(1), phase(0)};
-  const auto back = logz::parse_checkpoint(logz::checkpoint_text(config(), phases), "run.ckpt");
+  const auto back = logz::parse_checkpoint(logz::checkpoint_text({config(), phases, {}}), "run.ckpt");
   EXPECT_EQ(back.config.text, config().text);
   EXPECT_EQ(back.config.source, config().source);
   EXPECT_EQ(back.config.sets, config().sets);
@@ -89,7 +108,7 @@ TEST(Checkpoint, WhatIsWrittenIsReadBackBitForBit) {
 }
 
 TEST(Checkpoint, TruncatedExtendedOrFlippedFilesAreRefused) {
-  const std::string text = logz::checkpoint_text(config(), {phase(2)});
+  const std::string text = logz::checkpoint_text({config(), {phase(2)}, {}});
   expect_refused("", "expected a logz checkpoint");
   expect_refused("logz-checkpoint 1", "expected a logz checkpoint");
   expect_refused(text.substr(0, text.size() / 2), "truncated");
@@ -103,7 +122,7 @@ TEST(Checkpoint, TruncatedExtendedOrFlippedFilesAreRefused) {
 }
 
 TEST(Checkpoint, EditedOrForeignContentsAreRefusedNamingTheField) {
-  const std::string text = logz::checkpoint_text(config(), {phase(2)});
+  const std::string text = logz::checkpoint_text({config(), {phase(2)}, {}});
   using J = nlohmann::json;
   expect_refused(edited(text, [](J& j) { j["logz_version"] = "0.0.1"; }), "written by logz 0.0.1");
   expect_refused(edited(text, [](J& j) { j["config"]["text"] = "[model]\ntype = \"potts\"\n"; }), "config was edited");
@@ -149,6 +168,68 @@ TEST(Checkpoint, UnreadableOrUnwritablePathsAreInputErrors) {
   EXPECT_THROW(logz::RunCheckpoint::read(::testing::TempDir(), 60.0), logz::InputError);
   logz::RunCheckpoint c("/nonexistent/folder/run.ckpt", config(), 60.0);
   EXPECT_THROW(c.save(), logz::InputError);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Checkpoint, TemperingRecordsAreReadBackBitForBit) {
+  const logz::TemperingRecord t = tempering();
+  const std::string text = logz::checkpoint_text({config(), {}, {t, t}});
+  const auto back = logz::parse_checkpoint(text, "run.ckpt");
+  ASSERT_EQ(back.temperings.size(), 2u);
+  const auto& b = back.temperings[1];
+  EXPECT_TRUE(b.shape == t.shape);
+  EXPECT_EQ(b.stage, t.stage);
+  EXPECT_EQ(bits(b.initial.log_z_hat), bits(t.initial.log_z_hat));
+  EXPECT_EQ(b.initial.iterations, 4);
+  EXPECT_EQ(b.chains.level, t.chains.level);
+  EXPECT_EQ(b.chains.chunk_states, t.chains.chunk_states);
+  EXPECT_EQ(b.final_run.sweeps_done, 2u);
+  EXPECT_EQ(bits(b.final_run.stats.chains[1].q_shift), bits(t.final_run.stats.chains[1].q_shift));
+  EXPECT_EQ(bits(b.final_run.stats.chains[1].rb_delta_sum), bits(t.final_run.stats.chains[1].rb_delta_sum));
+  EXPECT_EQ(b.final_run.chunks[1].level, t.final_run.chunks[1].level);
+  EXPECT_EQ(b.final_run.chunks[1].moves.attempted, 8u);
+  EXPECT_EQ(logz::checkpoint_text(back), text);
+}
+
+TEST(Checkpoint, EditedTemperingRecordsAreRefusedNamingTheField) {
+  const std::string text = logz::checkpoint_text({config(), {}, {tempering()}});
+  using J = nlohmann::json;
+  auto run = [](J& j) -> J& { return j["tempering_runs"][0]; };
+  expect_refused(edited(text, [&](J& j) { run(j)["stage"] = "halfway"; }), "tempering_runs[0].stage");
+  expect_refused(edited(text, [&](J& j) { run(j)["num_levels"] = 1; }), "over 2 or more levels");
+  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["level"][2] = 3; }), "chains.level: expected whole numbers below 3");
+  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["level"].erase(0); }), "one level per chain (5)");
+  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["chunk_states"][0] = "abc"; }), "hex digit pairs");
+  expect_refused(edited(text, [&](J& j) { run(j)["initial"]["log_z_hat"] = "00"; }), "initial.log_z_hat");
+  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["sweeps_done"] = 6; }), "final_run.sweeps");
+  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chains"][0]["counts"] = J::array({1}); }),
+                 "final_run.chains[0].counts");
+  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0, 7}); }),
+                 "chunks[1].level");
+  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0}); }),
+                 "one delta and one level per sample");
+  expect_refused(edited(text, [&](J& j) { j.erase("tempering_runs"); }), "tempering_runs: expected a value");
+}
+
+TEST(Checkpoint, AResumedTemperingMustMatchItsShape) {
+  const std::string path = logz::test_support::temp_path("tempering_shape.ckpt");
+  logz::RunCheckpoint written(path, config(), 60.0);
+  const logz::TemperingRecord t = tempering();
+  ASSERT_EQ(written.begin_tempering(t.shape), nullptr) << "a new checkpoint has nothing to resume";
+  written.record(t);
+  written.save();
+  auto read = logz::RunCheckpoint::read(path, 60.0);
+  auto other = t.shape;
+  other.num_sweeps = 6;
+  EXPECT_THROW(read.begin_tempering(other), logz::InputError);
+  auto again = logz::RunCheckpoint::read(path, 60.0);
+  const logz::TemperingRecord* saved = again.begin_tempering(t.shape);
+  ASSERT_NE(saved, nullptr);
+  EXPECT_EQ(saved->final_run.sweeps_done, 2u);
+  EXPECT_NE(again.progress().find("final run, 2 of 5 sweeps"), std::string::npos) << again.progress();
 }
 
 }  // namespace

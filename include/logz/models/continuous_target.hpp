@@ -13,6 +13,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace logz {
@@ -193,6 +194,14 @@ class ContinuousBatch {
   std::size_t num_particles() const { return static_cast<std::size_t>(X.cols()); }
   // Copies position and momentum; the destination's cache is dropped (recomputed on use).
   void copy_particle(const ContinuousBatch& from, std::size_t from_p, std::size_t to_p);
+  // The arrays that hold the particles' state, for checkpoints (core/batch_state.hpp); the
+  // cached energies are recomputed from them after a restore.
+  template <class F>
+  void for_each_state_array(F&& f) {
+    f(std::span<double>(X.data(), static_cast<std::size_t>(X.size()))),
+        f(std::span<double>(V.data(), static_cast<std::size_t>(V.size())));
+  }
+  void state_restored() { parts.invalidate(), proposal_parts.invalidate(); }
 
   Eigen::MatrixXd X, V;
   EnergyParts parts;

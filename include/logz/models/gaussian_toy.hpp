@@ -36,6 +36,10 @@ class GaussianBatch {
   void copy_particle(const GaussianBatch& from, std::size_t from_p, std::size_t to_p) {
     x_[to_p] = from.x_[from_p];
   }
+  template <class F>
+  void for_each_state_array(F&& f) {  // for checkpoints (core/batch_state.hpp)
+    f(std::span<double>(x_));
+  }
 
  private:
   std::vector<double> x_;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 namespace logz {
@@ -28,6 +29,11 @@ class LatticeBatch {
   void copy_particle(const LatticeBatch& from, std::size_t from_p, std::size_t to_p) {
     std::memcpy(sites(to_p), from.sites(from_p), static_cast<std::size_t>(num_sites_) * sizeof(Site));
     bond_sums_[to_p] = from.bond_sums_[from_p];
+  }
+  // The arrays that hold the particles' state, for checkpoints (core/batch_state.hpp).
+  template <class F>
+  void for_each_state_array(F&& f) {
+    f(std::span<Site>(sites_)), f(std::span<std::int64_t>(bond_sums_));
   }
 
  private:

@@ -66,6 +66,13 @@ class RbmBatch {
   std::span<RandomStream> streams(const BatchRandom& random);
 
   void copy_particle(const RbmBatch& from, std::size_t from_p, std::size_t to_p);
+  // The layers, for checkpoints (core/batch_state.hpp); the inputs are recomputed after a restore.
+  template <class F>
+  void for_each_state_array(F&& f) {
+    f(std::span<Scalar>(V_.data(), static_cast<std::size_t>(V_.size()))),
+        f(std::span<Scalar>(H_.data(), static_cast<std::size_t>(H_.size())));
+  }
+  void state_restored() { forget_inputs(); }
   // Drops the unit inputs (after the RBM's parameters changed).
   void forget_inputs() { hidden_input_valid_ = visible_input_valid_ = false; }
 

@@ -1,7 +1,9 @@
-// Checkpoints of `logz run` (docs/checkpoint.md): the run's config and, for each annealing
-// phase begun, the works and per-temperature sums of the chunks merged so far
-// (anneal/anneal_journal.hpp). A resumed run takes those back and runs only the rest, giving
-// the bits of an uninterrupted run on any number of threads.
+// Checkpoints of `logz run` (docs/checkpoint.md): the run's config; for each annealing phase
+// begun, the works and per-temperature sums of the chunks merged so far
+// (anneal/anneal_journal.hpp); for each tempering run begun, where it stands: its chains, the
+// initialization's state and the final run's statistics (tempering/tempering_journal.hpp). A
+// resumed run takes those back and runs only the rest, giving the bits of an uninterrupted run
+// on any number of threads.
 //
 // The file: one line "logz-checkpoint 1 CRC32 BYTES", then BYTES bytes of JSON whose CRC-32
 // (zlib's) is CRC32; doubles are written as the hex of their bits. Writes go to a temporary
@@ -17,6 +19,7 @@
 
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/services/config.hpp"
+#include "logz/tempering/tempering_journal.hpp"
 
 namespace logz {
 
@@ -37,7 +40,7 @@ struct CheckpointedConfig {
   std::string hash() const;
 };
 
-class RunCheckpoint final : public AnnealJournal {
+class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
  public:
   // A new checkpoint at `path`, saved every `every_seconds` (0: after every chunk) while a run
   // anneals; save() writes it at once.
@@ -52,6 +55,8 @@ class RunCheckpoint final : public AnnealJournal {
   // Phases begun, and how many are complete.
   std::size_t num_phases() const { return phases_.size(); }
   std::size_t num_complete_phases() const;
+  // How far the run got, in words ("2 of 3 annealing phases begun are complete").
+  std::string progress() const;
 
   // Writes the checkpoint now (atomically); InputError naming the file when it cannot.
   void save();
@@ -59,6 +64,10 @@ class RunCheckpoint final : public AnnealJournal {
   const AnnealPhaseRecord* begin_phase(const AnnealPhaseShape& shape, bool resumable) override;
   void merged(const AnnealPhaseView& view) override;
   void end_phase(const AnnealPhaseView& view) override;
+
+  const TemperingRecord* begin_tempering(const TemperingShape& shape) override;
+  bool wants_record() const override;
+  void record(const TemperingRecord& record) override;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -69,16 +78,19 @@ class RunCheckpoint final : public AnnealJournal {
   double every_seconds_;
   std::vector<AnnealPhaseRecord> phases_;  // in the order the run begins them
   std::size_t next_phase_ = 0;
-  Clock::time_point last_save_;
+  std::vector<TemperingRecord> temperings_;  // in the order the run begins them
+  std::size_t next_tempering_ = 0;
+  Clock::time_point last_save_, last_record_;
 };
 
 // The checkpoint's text, and a checkpoint parsed from text (`name` in errors), for tests and the
 // fuzz harness.
-std::string checkpoint_text(const CheckpointedConfig& config, const std::vector<AnnealPhaseRecord>& phases);
 struct CheckpointContents {
   CheckpointedConfig config;
   std::vector<AnnealPhaseRecord> phases;
+  std::vector<TemperingRecord> temperings;
 };
+std::string checkpoint_text(const CheckpointContents& contents);
 CheckpointContents parse_checkpoint(const std::string& text, const std::string& name);
 
 }  // namespace logz

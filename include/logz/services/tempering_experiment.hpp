@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "logz/services/registry.hpp"
 #include "logz/tempering/initial_iterations.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
+#include "logz/tempering/tempering_journal.hpp"
 
 namespace logz {
 
@@ -47,37 +49,86 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
 void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s,
                          std::span<const double> log_z_hat, RunResult& result);
 
+// The summary of the initialization and final run a record describes.
+TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSettings& s);
+
+// The journal a tempering of this batch type reports to: the thread's, if the batch can be
+// saved; a checkpointed run of one that cannot is refused.
+template <class Batch>
+TemperingJournal* tempering_journal_for() {
+  TemperingJournal* journal = current_tempering_journal();
+  if constexpr (!CheckpointableBatch<Batch>) {
+    if (journal) throw InputError("--checkpoint: this model's tempered chains cannot be saved (run it without --checkpoint)");
+    return nullptr;
+  } else {
+    return journal;
+  }
+}
+
 template <class Path, class Kernel>
 void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config, const ProgressFn& progress,
                          RunResult& result, const TemperingDefaults& defaults = {}) {
+  using Clock = std::chrono::steady_clock;
   const TemperingSettings s = read_tempering_settings(config, is_geometric_path<Path>, defaults);
   SimulatedTempering<Path, Kernel> st(path, kernel, s.ladder, s.options);
-  std::vector<double> log_z_hat(s.ladder.size(), 0.0);
-  TemperingSummary summary;
-  summary.initialization = s.initialization;
-  if (s.initialization == "iterations") {
-    const double tol = s.tolerance > 0 ? s.tolerance : 0.1 / static_cast<double>(s.ladder.size());
-    const auto r = initial_iterations(st, log_z_hat, s.sweeps_per_iteration, s.max_initial_iterations, tol,
-                                      s.initial_update);
-    log_z_hat = r.log_z_hat;
-    summary.iterations = r.iterations;
-    summary.converged = r.converged;
-    summary.tolerance = tol;
-    summary.iteration_deviations = r.deviations;
-  } else if (s.initialization == "wang_landau") {
-    const auto r = wang_landau(st, log_z_hat);
-    log_z_hat = r.log_z_hat;
-    summary.stages = r.iterations;
-    summary.converged = r.converged;
+  TemperingJournal* journal = tempering_journal_for<typename Path::Batch>();
+  const TemperingShape shape{s.options.num_chains, s.options.chunk_size, s.ladder.size(), s.num_sweeps,
+                             s.initialization};
+  const WangLandauOptions wang_landau_options;
+  TemperingRecord at;  // where the run stands
+  const TemperingRecord* saved = journal ? journal->begin_tempering(shape) : nullptr;
+  if (saved) {
+    at = *saved;
+    if constexpr (CheckpointableBatch<typename Path::Batch>)
+      if (at.stage != TemperingStage::complete && !st.restore(at.chains))
+        throw InputError("--resume: the checkpoint's tempered chains do not fit the run its config gives");
+  } else {
+    at.shape = shape;
+    at.initial.log_z_hat.assign(s.ladder.size(), 0.0);
+    at.wang_landau = WangLandauState(at.initial.log_z_hat, wang_landau_options);
   }
-  const TemperingStats stats = st.run(s.num_sweeps, log_z_hat, [&](std::size_t d, std::size_t n) {
-    if (progress) progress("tempering", d, n);
-  });
-  summary.log_z_hat_initial = log_z_hat;
-  summary.num_chains = s.options.num_chains;
-  summary.num_sweeps = s.num_sweeps;
-  result.tempering = std::move(summary);
-  tempering_estimates(stats, s, log_z_hat, result);
+  auto hand_over = [&](bool always) {
+    if constexpr (CheckpointableBatch<typename Path::Batch>) {
+      if (!journal || !(always || journal->wants_record())) return;
+      at.chains = at.stage == TemperingStage::complete ? TemperingChains{} : st.chains();
+      journal->record(at);
+    }
+  };
+  if (!saved) hand_over(true);  // a stop before the first sweep leaves a run that resumes
+  const double tolerance = s.tolerance > 0 ? s.tolerance : 0.1 / static_cast<double>(s.ladder.size());
+  if (at.stage == TemperingStage::initialization) {
+    if (s.initialization == "iterations") {
+      while (initial_iteration(st, at.initial, s.sweeps_per_iteration, s.max_initial_iterations, tolerance,
+                               s.initial_update))
+        hand_over(false);
+    } else if (s.initialization == "wang_landau") {
+      while (!at.wang_landau.done(wang_landau_options)) {
+        wang_landau_sweep(st, at.wang_landau, wang_landau_options);
+        hand_over(false);
+      }
+      at.initial = wang_landau_result(at.wang_landau, wang_landau_options);
+    }
+    at.stage = TemperingStage::final_run;
+    at.final_run = st.begin_run(s.num_sweeps);
+    hand_over(false);
+  }
+  if (at.stage == TemperingStage::final_run) {
+    // Without a journal, one piece; with one, pieces that double while they take under 0.1 s,
+    // so that records come often without costing the run.
+    std::size_t piece = journal ? 1 : s.num_sweeps;
+    while (at.final_run.sweeps_done < at.final_run.sweeps) {
+      const auto start = Clock::now();
+      st.continue_run(at.final_run, piece, at.initial.log_z_hat, [&](std::size_t d, std::size_t n) {
+        if (progress) progress("tempering", d, n);
+      });
+      if (std::chrono::duration<double>(Clock::now() - start).count() < 0.1) piece *= 2;
+      hand_over(false);
+    }
+    at.stage = TemperingStage::complete;
+    hand_over(true);
+  }
+  result.tempering = tempering_summary(at, s);
+  tempering_estimates(st.finish_run(TemperingRun(at.final_run)), s, at.initial.log_z_hat, result);
   if (!result.tempering->converged.value_or(true))
     for (auto& e : result.estimates) e.diagnostics.add_flag("initialization_not_converged");
 }

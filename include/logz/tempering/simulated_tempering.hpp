@@ -7,6 +7,7 @@
 // depend on the thread count. t_k are path fractions (the paper's inverse temperatures beta_k).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "logz/core/batch_state.hpp"
 #include "logz/core/error.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/tempering/ladder.hpp"
@@ -30,6 +32,30 @@ struct TemperingOptions {
   bool record_samples = false;  // keep (Delta, level) of every sample, for MBAR
   bool accumulate = true;       // false: plain simulated tempering, no statistics (benchmarks
                                 // measure what the RTS statistics cost)
+};
+
+// What a chunk's chains recorded in a run so far: their samples (when asked for) and kernel counts.
+struct TemperingChunkSamples {
+  std::vector<double> delta, energies;
+  std::vector<std::uint32_t> level;
+  TemperingMoves moves;
+};
+
+// A run of sweeps in progress (SimulatedTempering::begin_run): every chain's statistics so far
+// and each chunk's samples.
+struct TemperingRun {
+  std::size_t sweeps = 0, sweeps_done = 0;
+  std::uint32_t first_step = 0;
+  TemperingStats stats;
+  std::vector<TemperingChunkSamples> chunks;
+};
+
+// Every chain of a tempering (SimulatedTempering::chains): levels in chain order, each chunk's
+// batch as bytes (core/batch_state.hpp), and the first step not yet used.
+struct TemperingChains {
+  std::uint32_t next_step = 0;
+  std::vector<std::uint32_t> level;
+  std::vector<std::string> chunk_states;
 };
 
 template <class Path, class Kernel>
@@ -58,34 +84,62 @@ class SimulatedTempering {
   // the statistics of these sweeps. progress(done, total) is called per chunk.
   TemperingStats run(std::size_t sweeps, std::span<const double> log_z_hat,
                      const ChunkProgress& progress = {}) {
-    const std::size_t k_levels = ladder_.size();
-    if (log_z_hat.size() != k_levels)
-      fail_argument("logz::SimulatedTempering::run", "log_z_hat", "one value per temperature");
-    TemperingStats stats;
-    stats.num_levels = k_levels;
-    stats.linear_in_t = is_geometric_path<Path>;
-    stats.chains.assign(options_.num_chains, ChainTemperingStats(k_levels));
-    const std::uint32_t first_step = next_step_;
+    TemperingRun r = begin_run(sweeps);
+    continue_run(r, sweeps, log_z_hat, progress);
+    return finish_run(std::move(r));
+  }
+
+  // The same in pieces, for a caller that checkpoints between them: begin_run reserves the
+  // run's streams, continue_run runs up to `sweeps` more sweeps of every chain, finish_run
+  // merges what the chunks recorded. Any split gives the bits of run(): each chain's statistics
+  // add its sweeps in order, and samples stay with their chunk until the end.
+  TemperingRun begin_run(std::size_t sweeps) {
+    TemperingRun r;
+    r.sweeps = sweeps;
+    r.first_step = next_step_;
     next_step_ += static_cast<std::uint32_t>(sweeps);
-    const auto outputs = run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
-      ChunkSamples out;
+    r.stats.num_levels = ladder_.size();
+    r.stats.linear_in_t = is_geometric_path<Path>;
+    r.stats.chains.assign(options_.num_chains, ChainTemperingStats(ladder_.size()));
+    r.chunks.resize(chunks_.size());
+    return r;
+  }
+
+  void continue_run(TemperingRun& r, std::size_t sweeps, std::span<const double> log_z_hat,
+                    const ChunkProgress& progress = {}) {
+    if (log_z_hat.size() != ladder_.size())
+      fail_argument("logz::SimulatedTempering::run", "log_z_hat", "one value per temperature");
+    if (r.stats.chains.size() != options_.num_chains || r.chunks.size() != chunks_.size())
+      fail_argument("logz::SimulatedTempering::continue_run", "run", "one begun by this tempering");
+    const std::size_t from = r.sweeps_done, to = std::min(r.sweeps, from + sweeps);
+    if (from == to) return;
+    ChunkProgress chunk_progress;
+    if (progress)  // whole chunk-runs of the run, so that the count grows across pieces
+      chunk_progress = [&](std::size_t d, std::size_t n) { progress(from * n + d * (to - from), r.sweeps * n); };
+    run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+      TemperingChunkSamples& out = r.chunks[c.index];
       auto record = [&](const TemperingObservation& o) {
-        if (options_.accumulate) stats.chains[o.chain].add(o.deltas, o.log_q, o.level);
+        if (options_.accumulate) r.stats.chains[o.chain].add(o.deltas, o.log_q, o.level);
         if (options_.record_samples) {
           out.delta.push_back(o.delta);
           out.level.push_back(o.level);
           if constexpr (!is_geometric_path<Path>) out.energies.insert(out.energies.end(), o.u.begin(), o.u.end());
         }
       };
-      for (std::size_t s = 0; s < sweeps; ++s) {
+      for (std::size_t s = from; s < to; ++s) {
         const TemperingMoves m = tempering_step(path_, kernel_, ladder_, log_z_hat, chunks_[c.index], options_.seed,
-                                                first_step + static_cast<std::uint32_t>(s), record);
+                                                r.first_step + static_cast<std::uint32_t>(s), record);
         out.moves.accepted += m.accepted;
         out.moves.attempted += m.attempted;
       }
-      return out;
-    }, progress);
-    for (const ChunkSamples& o : outputs) {  // chunk order
+      return 0;
+    }, chunk_progress);
+    r.sweeps_done = to;
+  }
+
+  TemperingStats finish_run(TemperingRun&& r) {
+    TemperingStats stats = std::move(r.stats);
+    for (const TemperingChunkSamples& o : r.chunks) {  // chunk order
       stats.sample_delta.insert(stats.sample_delta.end(), o.delta.begin(), o.delta.end());
       stats.sample_level.insert(stats.sample_level.end(), o.level.begin(), o.level.end());
       stats.sample_energies.insert(stats.sample_energies.end(), o.energies.begin(), o.energies.end());
@@ -93,6 +147,43 @@ class SimulatedTempering {
       stats.kernel_attempted += o.moves.attempted;
     }
     return stats;
+  }
+
+  // Every chain's state and level, and the streams used so far, for a checkpoint; restore()
+  // puts them back into a tempering made with the same path, ladder and options. A batch that
+  // does not name its state arrays (core/batch_state.hpp) cannot be saved.
+  TemperingChains chains() const
+    requires CheckpointableBatch<Batch>
+  {
+    TemperingChains out;
+    out.next_step = next_step_;
+    for (const State& chunk : chunks_) {
+      out.level.insert(out.level.end(), chunk.level.begin(), chunk.level.end());
+      out.chunk_states.push_back(batch_state_bytes(chunk.batch));
+    }
+    return out;
+  }
+  // False, changing nothing, when the saved chains do not fit this tempering.
+  bool restore(const TemperingChains& saved)
+    requires CheckpointableBatch<Batch>
+  {
+    if (saved.level.size() != options_.num_chains || saved.chunk_states.size() != chunks_.size()) return false;
+    for (std::uint32_t k : saved.level)
+      if (k >= ladder_.size()) return false;
+    std::vector<State> restored;
+    restored.reserve(chunks_.size());
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < chunks_.size(); ++i) {
+      State s{path_.make_batch(chunks_[i].level.size()), {}, chunks_[i].first_chain, {}};
+      if (!restore_batch_state(s.batch, saved.chunk_states[i])) return false;
+      s.level.assign(saved.level.begin() + static_cast<std::ptrdiff_t>(at),
+                     saved.level.begin() + static_cast<std::ptrdiff_t>(at + chunks_[i].level.size()));
+      at += chunks_[i].level.size();
+      restored.push_back(std::move(s));
+    }
+    chunks_ = std::move(restored);
+    next_step_ = saved.next_step;
+    return true;
   }
 
   const TemperingLadder& ladder() const { return ladder_; }
@@ -105,12 +196,6 @@ class SimulatedTempering {
 
  private:
   using State = TemperingState<Batch>;
-  // What a chunk's chains recorded in one run: their samples (when asked for) and kernel counts.
-  struct ChunkSamples {
-    std::vector<double> delta, energies;
-    std::vector<std::uint32_t> level;
-    TemperingMoves moves;
-  };
 
   const Path& path_;
   const Kernel& kernel_;

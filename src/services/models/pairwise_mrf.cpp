@@ -55,6 +55,12 @@ class MrfBatch {
                 field_.begin() + static_cast<std::ptrdiff_t>(to_p * n));
     energy_[to_p] = from.energy_[from_p];
   }
+  // For checkpoints (core/batch_state.hpp): the fields and energies are kept up to date by
+  // sums, so they are saved with the states rather than recomputed.
+  template <class F>
+  void for_each_state_array(F&& f) {
+    f(std::span<std::uint8_t>(x_)), f(std::span<double>(field_)), f(std::span<double>(energy_));
+  }
 
  private:
   int n_;
