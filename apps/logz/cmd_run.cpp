@@ -11,6 +11,7 @@
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
 #include "logz/core/stop_request.hpp"
+#include "checkpoint_args.hpp"
 #include "logz/services/checkpoint.hpp"
 #include "logz/services/run.hpp"
 #include "plots/plots.hpp"
@@ -23,36 +24,9 @@ namespace {
 struct RunArgs {
   ConfigArgs config;
   std::string output, works_csv, plots;
-  std::string checkpoint, resume;
-  double checkpoint_every = 60.0;
+  CheckpointArgs checkpoint;
   bool quiet = false;
 };
-
-// The checkpoint of this run (docs/checkpoint.md), if one was asked for, and the config to run:
-// the config file's, or the one a resumed checkpoint holds.
-std::optional<RunCheckpoint> open_checkpoint(const RunArgs& args, CLI::App* sub) {
-  if (!args.resume.empty()) {
-    if (!args.config.config.empty() || !args.config.sets.empty() || args.config.seed)
-      throw InputError(fmt::format("--resume {}: expected no config file, --set or --seed: the checkpoint holds its "
-                                   "run's config (only --threads may change)", args.resume));
-    if (!args.checkpoint.empty())
-      throw InputError(fmt::format("--resume {}: expected no --checkpoint: a resumed run saves to the file it "
-                                   "resumes", args.resume));
-    RunCheckpoint c = RunCheckpoint::read(args.resume, args.checkpoint_every);
-    if (args.config.threads) c.set_threads(args.config.threads);
-    return c;
-  }
-  if (args.config.config.empty()) throw InputError("logz run: expected a config file (or --resume CHECKPOINT)");
-  if (args.checkpoint.empty()) {
-    if (sub->count("--checkpoint-every") > 0)
-      throw InputError("--checkpoint-every: expected --checkpoint FILE or --resume FILE beside it");
-    return std::nullopt;
-  }
-  return RunCheckpoint(args.checkpoint,
-                       CheckpointedConfig::from_file(args.config.config, args.config.sets, args.config.seed,
-                                                     args.config.threads),
-                       args.checkpoint_every);
-}
 
 // Checkpoints cover annealing (forward, reverse, repetitions) and tempering; ground-state
 // integration keeps chain states a checkpoint does not hold yet.
@@ -77,19 +51,10 @@ std::function<int()> add_run_command(CLI::App& app) {
   sub->add_option("--plots", args->plots,
                   "Write the plots of this run (PNG and SVG, with their gnuplot scripts) into this folder");
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
-  sub->add_option("--checkpoint", args->checkpoint,
-                  "Save the run to this file every --checkpoint-every seconds and when stopped by Ctrl-C or "
-                  "SIGTERM, for --resume (annealing and tempering runs; docs/checkpoint.md)");
-  sub->add_option("--checkpoint-every", args->checkpoint_every, "Seconds between checkpoints (0: at every chance: after each chunk of paths, each initial "
-                  "iteration, each piece of a final tempering run)")
-      ->check(CLI::Range(0.0, 1e9))
-      ->default_str("60");
-  sub->add_option("--resume", args->resume,
-                  "Continue the run saved in this checkpoint, and keep saving to it; no config, --set or --seed "
-                  "(--threads may change)");
+  args->checkpoint.add_to(sub, "annealing and tempering runs");
   sub->get_option("config")->required(false);
   return [args, sub] {
-    std::optional<RunCheckpoint> checkpoint = open_checkpoint(*args, sub);
+    std::optional<RunCheckpoint> checkpoint = args->checkpoint.open(args->config, "run", "run.seed");
     Config config = checkpoint ? checkpoint->config().load() : args->config.load();
     if (checkpoint) {
       check_checkpointable(config, config.source());

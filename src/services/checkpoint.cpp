@@ -179,9 +179,14 @@ json chain_stats_json(const ChainTemperingStats& c) {
           {"rb_delta_sum", hex_of(c.rb_delta_sum)}, {"rb_delta_sq_sum", hex_of(c.rb_delta_sq_sum)}};
 }
 
+json chains_json(const TemperingChains& c) {
+  json chunk_states = json::array();
+  for (const auto& b : c.chunk_states) chunk_states.push_back(hex_of_bytes(b));
+  return {{"next_step", c.next_step}, {"level", c.level}, {"chunk_states", chunk_states}};
+}
+
 json tempering_json(const TemperingRecord& t) {
-  json chunk_states = json::array(), chains = json::array(), chunks = json::array();
-  for (const auto& b : t.chains.chunk_states) chunk_states.push_back(hex_of_bytes(b));
+  json chains = json::array(), chunks = json::array();
   for (const auto& c : t.final_run.stats.chains) chains.push_back(chain_stats_json(c));
   for (const auto& c : t.final_run.chunks)
     chunks.push_back({{"delta", hex_of(c.delta)},
@@ -207,7 +212,7 @@ json tempering_json(const TemperingRecord& t) {
             {"gamma", hex_of(std::vector<double>{w.gamma})},
             {"sweeps", w.sweeps},
             {"stages", w.stages}}},
-          {"chains", {{"next_step", t.chains.next_step}, {"level", t.chains.level}, {"chunk_states", chunk_states}}},
+          {"chains", chains_json(t.chains)},
           {"final_run",
            {{"sweeps", t.final_run.sweeps},
             {"sweeps_done", t.final_run.sweeps_done},
@@ -252,6 +257,19 @@ ChainTemperingStats read_chain_stats(const Reader& r, const json& c, const std::
   return s;
 }
 
+// Chains over k levels (their states' lengths are checked when they are restored).
+TemperingChains read_chains(const Reader& r, const json& chains, const std::string& wc, std::size_t k) {
+  TemperingChains out;
+  const std::uint64_t next_step = r.count(chains, "next_step", wc);
+  if (next_step > std::numeric_limits<std::uint32_t>::max()) r.fail(wc + "next_step", "a 32-bit step");
+  out.next_step = static_cast<std::uint32_t>(next_step);
+  out.level = r.indices(chains, "level", wc, k);
+  const json& states = array_member(r, chains, "chunk_states", wc);
+  for (std::size_t j = 0; j < states.size(); ++j)
+    out.chunk_states.push_back(r.bytes(states[j], fmt::format("{}chunk_states[{}]", wc, j)));
+  return out;
+}
+
 TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
   const std::string where = fmt::format("tempering_runs[{}].", i);
   if (!t.is_object()) r.fail(fmt::format("tempering_runs[{}]", i), "an object");
@@ -292,14 +310,7 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
   rec.wang_landau.stages = static_cast<int>(stages);
 
   const std::string wc = where + "chains.";
-  const json& chains = object_member(r, t, "chains", where);
-  const std::uint64_t next_step = r.count(chains, "next_step", wc);
-  if (next_step > std::numeric_limits<std::uint32_t>::max()) r.fail(wc + "next_step", "a 32-bit step");
-  rec.chains.next_step = static_cast<std::uint32_t>(next_step);
-  rec.chains.level = r.indices(chains, "level", wc, k);
-  const json& states = array_member(r, chains, "chunk_states", wc);
-  for (std::size_t j = 0; j < states.size(); ++j)
-    rec.chains.chunk_states.push_back(r.bytes(states[j], fmt::format("{}chunk_states[{}]", wc, j)));
+  rec.chains = read_chains(r, object_member(r, t, "chains", where), wc, k);
   if (rec.stage != TemperingStage::complete &&
       (rec.chains.level.size() != shape.num_chains || rec.chains.chunk_states.size() != num_chunks))
     r.fail(wc + "level", fmt::format("one level per chain ({}) and one state per chunk ({})", shape.num_chains, num_chunks));
@@ -336,6 +347,135 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
        run.chunks.size() != num_chunks || (rec.stage == TemperingStage::complete && run.sweeps_done != run.sweeps)))
     r.fail(wf + "sweeps", fmt::format("num_sweeps ({}) sweeps, at most that many done (all once complete), with one "
                                       "entry per chain and per chunk", shape.num_sweeps));
+  return rec;
+}
+
+// --- training records (`logz train rbm`)
+
+json matrix_json(const Eigen::MatrixXd& m) {
+  return {{"rows", m.rows()}, {"cols", m.cols()},
+          {"data", hex_of(std::vector<double>(m.data(), m.data() + m.size()))}};
+}
+
+Eigen::MatrixXd read_matrix(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+  const std::string w = where + key + ".";
+  const json& m = object_member(r, o, key, where);
+  const std::uint64_t rows = r.count(m, "rows", w), cols = r.count(m, "cols", w);
+  const std::vector<double> data = r.doubles(m, "data", w);
+  if (rows > (1u << 30) || cols > (1u << 30) || rows * cols != data.size())
+    r.fail(w + "data", "rows x cols numbers");
+  return Eigen::Map<const Eigen::MatrixXd>(data.data(), static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+}
+
+Eigen::VectorXd read_vector(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+  const Eigen::MatrixXd m = read_matrix(r, o, key, where);
+  if (m.cols() != 1) r.fail(where + key, "one column");
+  return m.col(0);
+}
+
+json parameters_json(const RbmParameters& p) {
+  return {{"W", matrix_json(p.W)}, {"a", matrix_json(p.a)}, {"b", matrix_json(p.b)}};
+}
+
+RbmParameters read_parameters(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+  const json& p = object_member(r, o, key, where);
+  const std::string w = where + key + ".";
+  RbmParameters out;
+  out.W = read_matrix(r, p, "W", w);
+  out.a = read_vector(r, p, "a", w);
+  out.b = read_vector(r, p, "b", w);
+  if (out.a.size() != out.W.rows() || out.b.size() != out.W.cols()) r.fail(w + "W", "a of W's rows and b of its columns");
+  return out;
+}
+
+json training_json(const TrainingRecord& t) {
+  const RbmTrainerState& s = t.trainer;
+  json history = json::array();
+  for (const auto& e : s.history)
+    history.push_back({{"epoch", e.epoch},
+                       {"values", hex_of({e.reconstruction_error, e.validation_reconstruction_error, e.free_energy_gap,
+                                          e.seconds})}});
+  json out = {{"epochs_done", s.epochs_done}, {"updates", s.updates},
+              {"parameters", parameters_json(s.rbm)}, {"dW", matrix_json(s.dW)},
+              {"da", matrix_json(s.da)},          {"db", matrix_json(s.db)},
+              {"persistent", matrix_json(s.persistent)}, {"history", history},
+              {"history_csv", t.history_csv},     {"monitor", nullptr}};
+  if (const auto& m = t.monitor) {
+    json tracker = nullptr;
+    if (const auto& k = m->tracker)
+      tracker = {{"parameters", parameters_json(k->parameters)},
+                 {"chains", chains_json(k->chains)},
+                 {"log_z_hat", hex_of(k->log_z_hat)},
+                 {"numbers", hex_of({k->deviation, k->seconds})},
+                 {"initial_iterations", k->initial_iterations},
+                 {"steps", k->steps}};
+    out["monitor"] = {{"tracker", tracker},
+                      {"csv", m->csv},
+                      {"seconds", hex_of({m->training_seconds, m->checks_seconds, m->last_tracker_seconds})},
+                      {"updates", m->updates}};
+  }
+  return out;
+}
+
+TrainingRecord read_training(const Reader& r, const json& t) {
+  const std::string w = "training.";
+  if (!t.is_object()) r.fail("training", "an object or null");
+  TrainingRecord rec;
+  RbmTrainerState& s = rec.trainer;
+  const std::uint64_t epochs = r.count(t, "epochs_done", w), updates = r.count(t, "updates", w);
+  if (epochs > (1u << 30) || updates > std::numeric_limits<std::uint32_t>::max())
+    r.fail(w + "epochs_done", "at most 2^30 epochs and 2^32 updates");
+  s.epochs_done = static_cast<int>(epochs);
+  s.updates = static_cast<std::uint32_t>(updates);
+  s.rbm = read_parameters(r, t, "parameters", w);
+  s.dW = read_matrix(r, t, "dW", w);
+  s.da = read_vector(r, t, "da", w);
+  s.db = read_vector(r, t, "db", w);
+  s.persistent = read_matrix(r, t, "persistent", w);
+  const json& history = array_member(r, t, "history", w);
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const std::string wh = fmt::format("{}history[{}].", w, i);
+    if (!history[i].is_object()) r.fail(wh, "an object");
+    const std::vector<double> v = r.doubles(history[i], "values", wh);
+    if (v.size() != 4) r.fail(wh + "values", "4 numbers");
+    const std::uint64_t epoch = r.count(history[i], "epoch", wh);
+    if (epoch > (1u << 30)) r.fail(wh + "epoch", "at most 2^30");
+    RbmEpochStats e;
+    e.epoch = static_cast<int>(epoch);
+    e.reconstruction_error = v[0], e.validation_reconstruction_error = v[1], e.free_energy_gap = v[2], e.seconds = v[3];
+    s.history.push_back(e);
+  }
+  rec.history_csv = r.string(t, "history_csv", w);
+  const json& monitor = r.member(t, "monitor", w);
+  if (!monitor.is_null()) {
+    const std::string wm = w + "monitor.";
+    if (!monitor.is_object()) r.fail(wm, "an object or null");
+    RbmMonitorState m;
+    m.csv = r.string(monitor, "csv", wm);
+    const std::vector<double> seconds = r.doubles(monitor, "seconds", wm);
+    if (seconds.size() != 3) r.fail(wm + "seconds", "3 numbers");
+    m.training_seconds = seconds[0], m.checks_seconds = seconds[1], m.last_tracker_seconds = seconds[2];
+    m.updates = r.count(monitor, "updates", wm);
+    const json& tracker = r.member(monitor, "tracker", wm);
+    if (!tracker.is_null()) {
+      const std::string wt = wm + "tracker.";
+      if (!tracker.is_object()) r.fail(wt, "an object or null");
+      RbmLogZTrackerState k;
+      k.parameters = read_parameters(r, tracker, "parameters", wt);
+      k.log_z_hat = r.doubles(tracker, "log_z_hat", wt);
+      if (k.log_z_hat.size() < 2) r.fail(wt + "log_z_hat", "one number per level, 2 or more");
+      k.chains = read_chains(r, object_member(r, tracker, "chains", wt), wt + "chains.", k.log_z_hat.size());
+      const std::vector<double> numbers = r.doubles(tracker, "numbers", wt);
+      if (numbers.size() != 2) r.fail(wt + "numbers", "2 numbers");
+      k.deviation = numbers[0], k.seconds = numbers[1];
+      const std::uint64_t iterations = r.count(tracker, "initial_iterations", wt);
+      if (iterations > (1u << 30)) r.fail(wt + "initial_iterations", "at most 2^30");
+      k.initial_iterations = static_cast<int>(iterations);
+      k.steps = r.count(tracker, "steps", wt);
+      m.tracker = std::move(k);
+    }
+    rec.monitor = std::move(m);
+  }
   return rec;
 }
 
@@ -379,6 +519,7 @@ std::string CheckpointedConfig::hash() const {
   h = fnv1a(h, source);
   for (const auto& s : sets) h = fnv1a(h, s);
   h = fnv1a(h, seed ? std::to_string(*seed) : "-");
+  h = fnv1a(h, command);
   return fmt::format("{:016x}", h);
 }
 
@@ -405,10 +546,12 @@ std::string checkpoint_text(const CheckpointContents& contents) {
         {"source", config.source},
         {"sets", config.sets},
         {"seed", config.seed ? json(*config.seed) : json(nullptr)},
-        {"threads", config.threads ? json(*config.threads) : json(nullptr)}}},
+        {"threads", config.threads ? json(*config.threads) : json(nullptr)},
+        {"command", config.command}}},
       {"config_hash", config.hash()},
       {"phases", std::move(phase_list)},
-      {"tempering_runs", std::move(tempering_list)}};
+      {"tempering_runs", std::move(tempering_list)},
+      {"training", contents.training ? training_json(*contents.training) : json(nullptr)}};
   std::string text;
   try {
     text = body.dump(1);
@@ -466,6 +609,7 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
       r.fail("config.threads", "null or a whole number from 0 to 4096");
     out.config.threads = static_cast<int>(threads.get<std::uint64_t>());
   }
+  out.config.command = r.string(c, "command", "config.");
   if (r.string(doc, "config_hash") != out.config.hash())
     throw InputError(fmt::format("{}: config_hash: expected the hash of the checkpoint's config, {} (the config "
                                  "was edited)", name, out.config.hash()));
@@ -474,6 +618,7 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
   for (std::size_t i = 0; i < phases.size(); ++i) out.phases.push_back(read_phase(r, phases[i], i));
   const json& temperings = array_member(r, doc, "tempering_runs", "");
   for (std::size_t i = 0; i < temperings.size(); ++i) out.temperings.push_back(read_tempering(r, temperings[i], i));
+  if (const json& training = r.member(doc, "training", ""); !training.is_null()) out.training = read_training(r, training);
   return out;
 }
 
@@ -486,13 +631,17 @@ RunCheckpoint::RunCheckpoint(std::string path, CheckpointedConfig config, double
       last_save_(Clock::now()),
       last_record_(last_save_) {}
 
-RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds) {
+RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds, const std::string& command) {
   std::ifstream in(path, std::ios::binary);
   if (!in || fs::is_directory(path)) throw InputError(fmt::format("{}: expected a readable checkpoint file", path));
   std::ostringstream s;
   s << in.rdbuf();
   CheckpointContents contents = parse_checkpoint(s.str(), path);
+  if (contents.config.command != command)
+    throw InputError(fmt::format("{}: a checkpoint of logz {}: expected one of logz {} (resume it with logz {} --resume)",
+                                 path, contents.config.command, command, contents.config.command));
   RunCheckpoint c(path, std::move(contents.config), every_seconds);
+  c.training_ = std::move(contents.training);
   c.phases_ = std::move(contents.phases);
   c.temperings_ = std::move(contents.temperings);
   return c;
@@ -503,7 +652,7 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 }
 
 void RunCheckpoint::save() {
-  io::write_text_file_atomically(path_, checkpoint_text({config_, phases_, temperings_}));
+  io::write_text_file_atomically(path_, checkpoint_text({config_, phases_, temperings_, training_}));
   last_save_ = Clock::now();
 }
 
@@ -557,7 +706,10 @@ std::string RunCheckpoint::progress() const {
             : std::string("complete");
     parts.push_back(fmt::format("tempering run {}: {}", i + 1, stage));
   }
-  if (parts.empty()) return "nothing begun";
+  if (training_)
+    parts.push_back(fmt::format("{} epoch{} of training complete", training_->trainer.epochs_done,
+                                training_->trainer.epochs_done == 1 ? "" : "s"));
+  if (parts.empty()) return "nothing complete yet";
   std::string out = parts[0];
   for (std::size_t i = 1; i < parts.size(); ++i) out += "; " + parts[i];
   return out;
@@ -583,6 +735,11 @@ const TemperingRecord* RunCheckpoint::begin_tempering(const TemperingShape& shap
 // A record at least every second (a stop loses little) and whenever a checkpoint is due.
 bool RunCheckpoint::wants_record() const {
   return due() || std::chrono::duration<double>(Clock::now() - last_record_).count() >= 1.0;
+}
+
+void RunCheckpoint::record_training(TrainingRecord record) {
+  training_ = std::move(record);
+  if (due()) save();
 }
 
 void RunCheckpoint::record(const TemperingRecord& record) {

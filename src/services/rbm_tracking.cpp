@@ -156,6 +156,23 @@ void RbmTrainingMonitor::on_epoch(const RbmEpochStats& stats, const RbmParameter
   }
 }
 
+RbmMonitorState RbmTrainingMonitor::state() const {
+  RbmMonitorState out{std::nullopt, csv_, training_seconds_, checks_seconds_, last_tracker_seconds_, updates_};
+  if (tracker_) out.tracker = tracker_->state();
+  return out;
+}
+
+void RbmTrainingMonitor::restore(const RbmMonitorState& saved) {
+  tracker_.reset();
+  if (saved.tracker)
+    tracker_ = std::make_unique<RbmLogZTracker>(*saved.tracker, base_rate_rbm_base(train_.transpose()), s_.tracker);
+  csv_ = saved.csv;
+  training_seconds_ = saved.training_seconds;
+  checks_seconds_ = saved.checks_seconds;
+  last_tracker_seconds_ = saved.last_tracker_seconds;
+  updates_ = saved.updates;
+}
+
 std::string RbmTrainingMonitor::finish() {
   if (!tracker_) return "";
   io::write_text_file(s_.csv, csv_);

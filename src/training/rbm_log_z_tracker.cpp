@@ -87,7 +87,24 @@ RbmLogZTracker::RbmLogZTracker(const RbmParameters& initial, RbmBase base, const
     impl_->chains = std::make_unique<Chains<float>>(initial, base, impl_->ladder, t, o.sweeps);
   else
     impl_->chains = std::make_unique<Chains<double>>(initial, base, impl_->ladder, t, o.sweeps);
+  parameters_ = initial;
   log_z_hat_.assign(o.num_temperatures, 0.0);
+}
+
+RbmLogZTracker::RbmLogZTracker(const RbmLogZTrackerState& saved, RbmBase base, const RbmLogZTrackerOptions& o)
+    : RbmLogZTracker(saved.parameters, std::move(base), o) {
+  if (saved.log_z_hat.size() != o.num_temperatures || !impl_->visit([&](auto& c) { return c.tempering.restore(saved.chains); }))
+    fail_argument("logz::RbmLogZTracker", "saved", "the state of a tracker with these options");
+  log_z_hat_ = saved.log_z_hat;
+  deviation_ = saved.deviation;
+  seconds_ = saved.seconds;
+  initial_iterations_ = saved.initial_iterations;
+  steps_ = saved.steps;
+}
+
+RbmLogZTrackerState RbmLogZTracker::state() const {
+  return {parameters_, impl_->visit([](auto& c) { return c.tempering.chains(); }), log_z_hat_, deviation_, seconds_,
+          initial_iterations_, steps_};
 }
 
 RbmLogZTracker::~RbmLogZTracker() = default;
@@ -114,6 +131,7 @@ void RbmLogZTracker::update(const RbmParameters& parameters) {
   const TemperingStats stats = impl_->visit([&](auto& c) {
     const std::vector<double> before = c.slopes();
     c.set_parameters(parameters);
+    parameters_ = parameters;
     reweight(before, c.slopes());
     return c.tempering.run(options_.sweeps, log_z_hat_);
   });

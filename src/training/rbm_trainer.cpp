@@ -124,7 +124,7 @@ double rbm_reconstruction_error(const RbmParameters& rbm, const Eigen::MatrixXd&
 
 RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation,
                             const RbmTrainingOptions& o, const RbmEpochCallback& on_epoch,
-                            const RbmUpdateCallback& on_update) {
+                            const RbmUpdateCallback& on_update, RbmTrainerState* state) {
   check_options(train, validation, o);
   const Eigen::Index m = train.rows(), n = train.cols(), j = o.num_hidden;
   const Eigen::Index batch = std::min<Eigen::Index>(o.batch_size, n);
@@ -148,8 +148,22 @@ RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd&
   Eigen::MatrixXd persistent;  // PCD chains, started at the first minibatch
   std::vector<RandomStream> streams;
   std::uint32_t update = 0;
+  int first_epoch = 1;
+  if (state && state->epochs_done > 0) {
+    const RbmTrainerState& s = *state;
+    if (s.epochs_done > o.epochs || s.rbm.W.rows() != m || s.rbm.W.cols() != j || s.rbm.a.size() != m ||
+        s.rbm.b.size() != j || s.dW.rows() != m || s.dW.cols() != j || s.da.size() != m || s.db.size() != j ||
+        (s.persistent.cols() > 0 && s.persistent.rows() != m) ||
+        s.history.size() != static_cast<std::size_t>(s.epochs_done))
+      fail_argument("train_rbm", "state", fmt::format("a state of this training ({} visible x {} hidden, at most {} "
+                                                      "epochs)", m, j, o.epochs));
+    rbm = s.rbm, dW = s.dW, da = s.da, db = s.db, persistent = s.persistent;
+    update = s.updates;
+    result.history = s.history;
+    first_epoch = s.epochs_done + 1;
+  }
 
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+  for (int epoch = first_epoch; epoch <= o.epochs; ++epoch) {
     const auto start = std::chrono::steady_clock::now();
     // A fresh Fisher-Yates permutation of the examples every epoch.
     std::iota(order.begin(), order.end(), 0u);
@@ -213,6 +227,7 @@ RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd&
     }
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.history.push_back(stats);
+    if (state) *state = {epoch, update, rbm, dW, da, db, persistent, result.history};
     if (on_epoch) on_epoch(stats, rbm);
   }
   return result;

@@ -6,13 +6,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <sstream>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "logz/io/npy.hpp"
+#include "logz/random/philox.hpp"
 #include "logz/services/checkpoint.hpp"
 #include "support/cli.hpp"
 
@@ -54,6 +58,7 @@ struct Outcome {
 
 // How far a checkpoint's run got; -1 before the checkpoint exists. Annealing: chunks merged over
 // all phases. Tempering: initial iterations, Wang-Landau sweeps and final-run sweeps done.
+// Training: epochs done.
 long progress_saved(const std::string& checkpoint) {
   if (!fs::exists(checkpoint)) return -1;
   const auto contents = logz::parse_checkpoint(read_file(checkpoint), checkpoint);
@@ -61,6 +66,7 @@ long progress_saved(const std::string& checkpoint) {
   for (const auto& p : contents.phases) n += static_cast<long>(p.chunks_done);
   for (const auto& t : contents.temperings)
     n += t.initial.iterations + static_cast<long>(t.wang_landau.sweeps + t.final_run.sweeps_done);
+  if (contents.training) n += contents.training->trainer.epochs_done;
   return n;
 }
 
@@ -249,7 +255,11 @@ TEST(Checkpoint, WangLandauTemperingKilledAndResumedMatchesAnUninterruptedRun) {
 
 TEST(Checkpoint, CtrlCStopsTemperingWithinASecondAndSavesWhereItStood) {
   const std::string config = temp_path("tempering_ctrl_c.toml"), checkpoint = temp_path("tempering_ctrl_c.ckpt");
-  write_file(config, tempering_config_text("iterations"));
+  // One repetition with a long final run, so that the signal comes while it runs.
+  std::string text = tempering_config_text("iterations");
+  text.replace(text.find("repetitions = 2"), 15, "repetitions = 1");
+  text.replace(text.find("num_sweeps = 3000"), 17, "num_sweeps = 40000");
+  write_file(config, text);
   const std::string whole = temp_path("tempering_ctrl_c_whole.json"), out = temp_path("tempering_ctrl_c_out.json");
   fs::remove(checkpoint);
   fs::remove(out);
@@ -262,6 +272,81 @@ TEST(Checkpoint, CtrlCStopsTemperingWithinASecondAndSavesWhereItStood) {
   EXPECT_FALSE(fs::exists(out));
   ASSERT_EQ(run({"run", "--resume", checkpoint, "-q", "-o", out}).exit_code, 0);
   EXPECT_EQ(result_of(out), result_of(whole));
+}
+
+// `logz train rbm` with log Z tracking on 200 noisy copies of two 6-pixel prototypes: 80 epochs
+// of PCD, a few seconds.
+std::string training_config(const std::string& name) {
+  const std::string data = temp_path(name + ".npy");
+  logz::io::Array a;
+  a.shape = {200, 6};
+  for (std::uint64_t n = 0; n < 200; ++n) {
+    logz::RandomStream s(17, n, logz::Purpose::test, 0);
+    for (int i = 0; i < 6; ++i) a.doubles().push_back(s.bernoulli(0.1) != ((i < 3) == (n % 2 == 0)) ? 1.0 : 0.0);
+  }
+  logz::io::write_npy(data, a);
+  const std::string config = temp_path(name + ".toml");
+  write_file(config, "[data]\nsource = \"npy\"\npath = \"" + data + "\"\nnum_validation = 20\n[model]\nnum_hidden = 3\n"
+                     "[training]\nmethod = \"pcd\"\nk = 2\nbatch_size = 10\nlearning_rate = 0.01\nepochs = 80\n"
+                     "[tracking]\nmethod = \"rts\"\nnum_temperatures = 20\nsweeps = 5\nevery = 1\ncsv = \"" +
+                     temp_path(name + ".tracking.csv") + "\"\n[output]\nweights = \"" + temp_path(name + ".npz") +
+                     "\"\nhistory = \"" + temp_path(name + ".history.csv") + "\"\n");
+  return config;
+}
+
+// A CSV without its columns of seconds (wall times differ between runs): the first `keep` cells
+// of every line.
+std::string without_seconds(const std::string& csv, std::size_t keep) {
+  std::istringstream lines(csv);
+  std::string out;
+  for (std::string line; std::getline(lines, line);) {
+    std::stringstream cells(line);
+    std::size_t i = 0;
+    for (std::string c; i < keep && std::getline(cells, c, ','); ++i) out += c + ",";
+    out += "\n";
+  }
+  return out;
+}
+
+TEST(Checkpoint, TrainingKilledAndResumedWritesTheBitsOfAnUninterruptedRun) {
+  const std::string name = "train", config = training_config(name), checkpoint = temp_path("train.ckpt");
+  const std::string weights = temp_path(name + ".npz"), tracking = temp_path(name + ".tracking.csv"),
+                    history = temp_path(name + ".history.csv");
+  ASSERT_EQ(run({"train", "rbm", config, "-q"}).exit_code, 0);
+  const std::string expected_weights = read_file(weights);
+  const std::string expected_tracking = without_seconds(read_file(tracking), 11);
+  const std::string expected_history = without_seconds(read_file(history), 4);
+  for (const long at : {0L, 3L, 60L}) {
+    SCOPED_TRACE("killed after " + std::to_string(at) + " epochs");
+    fs::remove(checkpoint);
+    fs::remove(weights);
+    const Outcome first = run({"train", "rbm", config, "-q", "--checkpoint", checkpoint, "--checkpoint-every", "0"},
+                              checkpoint, at, SIGKILL);
+    ASSERT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
+    EXPECT_FALSE(fs::exists(weights));
+    const long saved = progress_saved(checkpoint);
+    const Outcome second = run({"train", "rbm", "--resume", checkpoint, "-q", "--checkpoint-every", "0"}, checkpoint,
+                               saved + 20, SIGKILL);
+    if (!second.killed) ASSERT_EQ(second.exit_code, 0) << second.err;
+    const Outcome last = run({"train", "rbm", "--resume", checkpoint, "-q"});
+    ASSERT_EQ(last.exit_code, 0) << last.err;
+    EXPECT_EQ(read_file(weights), expected_weights) << "the weights differ";
+    EXPECT_EQ(without_seconds(read_file(tracking), 11), expected_tracking);
+    EXPECT_EQ(without_seconds(read_file(history), 4), expected_history);
+  }
+}
+
+TEST(Checkpoint, CtrlCStopsTrainingAndACheckpointResumesOnlyItsOwnCommand) {
+  const std::string config = training_config("train_ctrl_c"), checkpoint = temp_path("train_ctrl_c.ckpt");
+  fs::remove(checkpoint);
+  const Outcome stopped = run({"train", "rbm", config, "-q", "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.5);
+  EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
+  EXPECT_LT(stopped.seconds_after_signal, 1.0);
+  EXPECT_NE(stopped.err.find("continue with logz train rbm --resume " + checkpoint), std::string::npos) << stopped.err;
+  EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
+  expect_one_line_error(run_cli("run --resume " + checkpoint), "a checkpoint of logz train rbm: expected one of logz run");
+  expect_one_line_error(run_cli("train rbm --resume " + checkpoint + " --seed 3"), "expected no config file");
+  ASSERT_EQ(run({"train", "rbm", "--resume", checkpoint, "-q"}).exit_code, 0);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <cmath>
 #include <vector>
 
@@ -171,6 +173,36 @@ TEST(RbmTrainer, SameSeedSameParametersAndValidationIsMonitored) {
   EXPECT_TRUE(std::isfinite(a.history.back().validation_reconstruction_error));
   o.seed = 4;
   EXPECT_NE(logz::train_rbm(d.x, v.x, o).rbm.W, a.rbm.W);
+}
+
+// A training stopped after 2 epochs and continued from its state ends with the bits of 5 epochs
+// in one go (PCD: the persistent chains and the update count that numbers the streams are state).
+TEST(RbmTrainer, TrainingContinuedFromItsStateMatchesOneRun) {
+  const TinyData d = draw_data(300, 11);
+  for (auto method : {logz::RbmTrainingMethod::pcd, logz::RbmTrainingMethod::cd}) {
+    auto o = tiny_options(method, 2);
+    o.epochs = 5;
+    const auto whole = logz::train_rbm(d.x, Eigen::MatrixXd(kVisible, 0), o);
+    logz::RbmTrainerState state;
+    int seen = 0;
+    try {
+      logz::train_rbm(d.x, Eigen::MatrixXd(kVisible, 0), o, [&](const logz::RbmEpochStats&, const logz::RbmParameters&) {
+        if (++seen == 2) throw std::runtime_error("stop after 2 epochs");
+      }, {}, &state);
+    } catch (const std::runtime_error&) {
+    }
+    ASSERT_EQ(state.epochs_done, 2);
+    const auto resumed = logz::train_rbm(d.x, Eigen::MatrixXd(kVisible, 0), o, {}, {}, &state);
+    EXPECT_EQ(resumed.rbm.W, whole.rbm.W);
+    EXPECT_EQ(resumed.rbm.a, whole.rbm.a);
+    EXPECT_EQ(resumed.rbm.b, whole.rbm.b);
+    ASSERT_EQ(resumed.history.size(), 5u);
+    EXPECT_EQ(resumed.history[4].reconstruction_error, whole.history[4].reconstruction_error);
+    EXPECT_EQ(state.epochs_done, 5);
+    logz::RbmTrainerState wrong = state;
+    wrong.dW.resize(1, 1);
+    EXPECT_THROW(logz::train_rbm(d.x, Eigen::MatrixXd(kVisible, 0), o, {}, {}, &wrong), logz::InvalidArgument);
+  }
 }
 
 TEST(RbmTrainer, BadOptionsAndDataAreRejected) {

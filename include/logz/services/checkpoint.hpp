@@ -19,6 +19,8 @@
 
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/services/config.hpp"
+#include "logz/services/rbm_tracking.hpp"
+#include "logz/training/rbm_trainer.hpp"
 #include "logz/tempering/tempering_journal.hpp"
 
 namespace logz {
@@ -31,6 +33,7 @@ struct CheckpointedConfig {
   std::vector<std::string> sets;
   std::optional<std::uint64_t> seed;  // [run] seed
   std::optional<int> threads;         // [run] threads; free to change on resume
+  std::string command = "run";        // the logz command: "run" or "train rbm"
 
   // Reads the TOML file at `path`.
   static CheckpointedConfig from_file(const std::string& path, std::vector<std::string> sets,
@@ -40,14 +43,23 @@ struct CheckpointedConfig {
   std::string hash() const;
 };
 
+// What a checkpoint of `logz train rbm` holds after an epoch: the trainer's state, the tracking
+// monitor's (when tracking) and the per-epoch history CSV so far.
+struct TrainingRecord {
+  RbmTrainerState trainer;
+  std::optional<RbmMonitorState> monitor;
+  std::string history_csv;
+};
+
 class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
  public:
   // A new checkpoint at `path`, saved every `every_seconds` (0: after every chunk) while a run
   // anneals; save() writes it at once.
   RunCheckpoint(std::string path, CheckpointedConfig config, double every_seconds);
   // A checkpoint read back. InputError, naming the file, for one that is truncated, corrupted,
-  // written by another version of logz or whose config does not match its hash.
-  static RunCheckpoint read(const std::string& path, double every_seconds);
+  // written by another version of logz or whose config does not match its hash, or written by
+  // another command than `command` ("run" or "train rbm").
+  static RunCheckpoint read(const std::string& path, double every_seconds, const std::string& command = "run");
 
   const std::string& path() const { return path_; }
   const CheckpointedConfig& config() const { return config_; }
@@ -60,6 +72,11 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
 
   // Writes the checkpoint now (atomically); InputError naming the file when it cannot.
   void save();
+
+  // `logz train rbm`: the training after its last complete epoch (none before the first), and
+  // a new one, saved when a checkpoint is due.
+  const std::optional<TrainingRecord>& training() const { return training_; }
+  void record_training(TrainingRecord record);
 
   const AnnealPhaseRecord* begin_phase(const AnnealPhaseShape& shape, bool resumable) override;
   void merged(const AnnealPhaseView& view) override;
@@ -79,6 +96,7 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   std::vector<AnnealPhaseRecord> phases_;  // in the order the run begins them
   std::size_t next_phase_ = 0;
   std::vector<TemperingRecord> temperings_;  // in the order the run begins them
+  std::optional<TrainingRecord> training_;
   std::size_t next_tempering_ = 0;
   Clock::time_point last_save_, last_record_;
 };
@@ -89,6 +107,7 @@ struct CheckpointContents {
   CheckpointedConfig config;
   std::vector<AnnealPhaseRecord> phases;
   std::vector<TemperingRecord> temperings;
+  std::optional<TrainingRecord> training;
 };
 std::string checkpoint_text(const CheckpointContents& contents);
 CheckpointContents parse_checkpoint(const std::string& text, const std::string& name);

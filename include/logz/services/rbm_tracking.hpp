@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "logz/services/config.hpp"
@@ -32,10 +33,21 @@ const KeyGroup& tracking_keys();
 // `weights`: the .npz being written; the CSV defaults to it with ".tracking.csv" instead.
 RbmTrackingSettings read_rbm_tracking_settings(Config& config, const std::string& weights);
 
+// What a monitor holds between epochs, for checkpoints.
+struct RbmMonitorState {
+  std::optional<RbmLogZTrackerState> tracker;  // none before the first update
+  std::string csv;
+  double training_seconds = 0.0, checks_seconds = 0.0, last_tracker_seconds = 0.0;
+  std::uint64_t updates = 0;
+};
+
 // Hooks for train_rbm: on_update after every update, on_epoch after every epoch. Progress lines
 // go to `log` (none when it is empty).
 class RbmTrainingMonitor {
  public:
+  RbmMonitorState state() const;
+  // Continues from a state taken from a monitor of the same settings and data.
+  void restore(const RbmMonitorState& saved);
   using LogFn = std::function<void(const std::string&)>;
   RbmTrainingMonitor(RbmTrackingSettings settings, const Eigen::MatrixXd& train,
                      const Eigen::MatrixXd& validation, int num_epochs, LogFn log);

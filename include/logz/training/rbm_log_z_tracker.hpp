@@ -21,6 +21,7 @@
 
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
+#include "logz/tempering/simulated_tempering.hpp"
 
 namespace logz {
 
@@ -38,9 +39,24 @@ struct RbmLogZTrackerOptions {
   bool single_precision = true;        // float GEMMs (statistics in double)
 };
 
+// What a tracker holds between steps, for checkpoints: the parameters its chains run under,
+// the chains, log Zhat and its counters.
+struct RbmLogZTrackerState {
+  RbmParameters parameters;
+  TemperingChains chains;
+  std::vector<double> log_z_hat;
+  double deviation = 0.0, seconds = 0.0;
+  int initial_iterations = 0;
+  std::size_t steps = 0;
+};
+
 class RbmLogZTracker {
  public:
   RbmLogZTracker(const RbmParameters& initial, RbmBase base, const RbmLogZTrackerOptions& options);
+  // A tracker continuing from `saved` (taken by state() from one with the same base and
+  // options); InvalidArgument when the saved chains or log Zhat do not fit them.
+  RbmLogZTracker(const RbmLogZTrackerState& saved, RbmBase base, const RbmLogZTrackerOptions& options);
+  RbmLogZTrackerState state() const;
   ~RbmLogZTracker();
   RbmLogZTracker(const RbmLogZTracker&) = delete;
   RbmLogZTracker& operator=(const RbmLogZTracker&) = delete;
@@ -64,6 +80,7 @@ class RbmLogZTracker {
   void reweight(const std::vector<double>& before, const std::vector<double>& after);
 
   std::unique_ptr<Impl> impl_;
+  RbmParameters parameters_;  // those the chains run under
   std::vector<double> log_z_hat_;
   double base_log_z_ = 0.0, deviation_ = 0.0, seconds_ = 0.0;
   int initial_iterations_ = 0;

@@ -52,6 +52,18 @@ struct RbmTrainingResult {
   std::vector<RbmEpochStats> history;
 };
 
+// Where training stands after its last complete epoch: all it needs to go on with the bits of
+// an uninterrupted run (a checkpoint of `logz train rbm` holds it).
+struct RbmTrainerState {
+  int epochs_done = 0;
+  std::uint32_t updates = 0;  // parameter updates so far (they number the Gibbs streams)
+  RbmParameters rbm;
+  Eigen::MatrixXd dW;         // momentum terms
+  Eigen::VectorXd da, db;
+  Eigen::MatrixXd persistent;  // PCD's chains (no columns before the first update, or for CD)
+  std::vector<RbmEpochStats> history;
+};
+
 // Called after each epoch with its statistics and the current parameters.
 using RbmEpochCallback = std::function<void(const RbmEpochStats&, const RbmParameters&)>;
 // Called after every parameter update (numbered from 1) with the new parameters.
@@ -73,10 +85,12 @@ double rbm_reconstruction_error(const RbmParameters& rbm, const Eigen::MatrixXd&
 // Trains on `train` (M x N, values 0 or 1, one example per column); `validation` (M x N_v, may
 // have no columns) is only monitored. Throws InvalidArgument for bad options or data and
 // NumericalError if the parameters become non-finite (learning rate too large). The epoch's
-// `seconds` include the time spent in on_update.
+// `seconds` include the time spent in on_update. With `state`: training continues from it when
+// it has epochs done (InvalidArgument when its shapes do not fit the data and options), and it
+// is brought up to date after every epoch, before on_epoch is called.
 RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation,
                             const RbmTrainingOptions& options,
                             const RbmEpochCallback& on_epoch = {},
-                            const RbmUpdateCallback& on_update = {});
+                            const RbmUpdateCallback& on_update = {}, RbmTrainerState* state = nullptr);
 
 }  // namespace logz
