@@ -23,6 +23,7 @@
 #include "logz/equilibrium/ground_state_integration.hpp"
 #include "logz/estimators/bar.hpp"
 #include "logz/estimators/bounds.hpp"
+#include "logz/estimators/chain_jackknife.hpp"
 #include "logz/estimators/crooks_crossing.hpp"
 #include "logz/estimators/cumulant.hpp"
 #include "logz/estimators/histogram.hpp"

@@ -192,6 +192,7 @@ json tempering_json(const TemperingRecord& t) {
     chunks.push_back({{"delta", hex_of(c.delta)},
                       {"energies", hex_of(c.energies)},
                       {"level", c.level},
+                      {"chain", c.chain},
                       {"accepted", c.moves.accepted},
                       {"attempted", c.moves.attempted}});
   const auto& w = t.wang_landau;
@@ -336,10 +337,12 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
     c.delta = r.doubles(chunks[j], "delta", wj);
     c.energies = r.doubles(chunks[j], "energies", wj);
     c.level = r.indices(chunks[j], "level", wj, k);
+    c.chain = r.indices(chunks[j], "chain", wj, shape.num_chains);
     c.moves.accepted = r.count(chunks[j], "accepted", wj);
     c.moves.attempted = r.count(chunks[j], "attempted", wj);
-    if (c.level.size() != c.delta.size() || !(c.energies.empty() || c.energies.size() == k * c.delta.size()))
-      r.fail(wj + "delta", "one delta and one level per sample (and, if any, one energy per level and sample)");
+    if (c.level.size() != c.delta.size() || c.chain.size() != c.delta.size() ||
+        !(c.energies.empty() || c.energies.size() == k * c.delta.size()))
+      r.fail(wj + "delta", "one delta, level and chain per sample (and, if any, one energy per level and sample)");
     run.chunks.push_back(std::move(c));
   }
   if (rec.stage != TemperingStage::initialization &&

@@ -8,6 +8,7 @@
 #include "logz/core/error.hpp"
 #include "logz/estimators/bar.hpp"
 #include "logz/estimators/bounds.hpp"
+#include "logz/estimators/chain_jackknife.hpp"
 #include "logz/estimators/crooks_crossing.hpp"
 #include "logz/estimators/cumulant.hpp"
 #include "logz/estimators/histogram.hpp"
@@ -20,6 +21,9 @@
 namespace logz {
 
 namespace {
+
+// Groups of chains MBAR's jackknife leaves out in turn: each costs one more solve.
+constexpr std::size_t kChainJackknifeGroups = 20;
 
 // The works of one direction, or nullptr when that direction was not run.
 using WorksPtr = const std::span<const double>*;
@@ -123,7 +127,21 @@ const std::vector<Estimator>& estimators() {
          o.initial_log_z = rts.log_z;
          for (double& x : o.initial_log_z)
            if (!std::isfinite(x)) x = 0.0;
-         return mbar_tempered(s, l.fractions(), o);
+         LadderEstimates full = mbar_tempered(s, l.fractions(), o);
+         if (!full.last.diagnostics.converged) return full;
+         // The asymptotic error treats correlated samples as independent: the error bar is a
+         // jackknife over groups of chains instead, each solve warm-started at the full one.
+         o.initial_log_z = full.log_z;
+         const double asymptotic = full.last.std_error;
+         full.std_error = chain_jackknife_std_error(s, kChainJackknifeGroups, [&](const TemperingStats& part) {
+           return mbar_tempered(part, l.fractions(), o).log_z;
+         });
+         const Diagnostics diagnostics = full.last.diagnostics;
+         full.summarise_last("chain_jackknife");
+         full.last.diagnostics = diagnostics;
+         full.last.diagnostics.values.emplace_back("asymptotic_std_error", asymptotic);
+         if (!std::isfinite(full.last.std_error)) full.last.diagnostics.add_flag("no_error_estimate");
+         return full;
        }},
   };
   return table;

@@ -50,7 +50,7 @@ logz::TemperingRecord tempering() {
   t.final_run.stats.chains.assign(5, logz::ChainTemperingStats(3));
   t.final_run.stats.chains[1].add(0.25, std::vector<double>{-0.1, -2.0, -3.0}, 0);
   t.final_run.chunks.resize(3);
-  t.final_run.chunks[1] = {.delta = {0.25, -1.0}, .energies = {}, .level = {0, 2}, .moves = {3, 8}};
+  t.final_run.chunks[1] = {.delta = {0.25, -1.0}, .energies = {}, .level = {0, 2}, .chain = {2, 3}, .moves = {3, 8}};
   return t;
 }
 
@@ -210,7 +210,7 @@ TEST(Checkpoint, EditedTemperingRecordsAreRefusedNamingTheField) {
   expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0, 7}); }),
                  "chunks[1].level");
   expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0}); }),
-                 "one delta and one level per sample");
+                 "one delta, level and chain per sample");
   expect_refused(edited(text, [&](J& j) { j.erase("tempering_runs"); }), "tempering_runs: expected a value");
 }
 

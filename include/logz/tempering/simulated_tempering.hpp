@@ -37,7 +37,7 @@ struct TemperingOptions {
 // What a chunk's chains recorded in a run so far: their samples (when asked for) and kernel counts.
 struct TemperingChunkSamples {
   std::vector<double> delta, energies;
-  std::vector<std::uint32_t> level;
+  std::vector<std::uint32_t> level, chain;
   TemperingMoves moves;
 };
 
@@ -123,6 +123,7 @@ class SimulatedTempering {
         if (options_.record_samples) {
           out.delta.push_back(o.delta);
           out.level.push_back(o.level);
+          out.chain.push_back(static_cast<std::uint32_t>(o.chain));
           if constexpr (!is_geometric_path<Path>) out.energies.insert(out.energies.end(), o.u.begin(), o.u.end());
         }
       };
@@ -142,6 +143,7 @@ class SimulatedTempering {
     for (const TemperingChunkSamples& o : r.chunks) {  // chunk order
       stats.sample_delta.insert(stats.sample_delta.end(), o.delta.begin(), o.delta.end());
       stats.sample_level.insert(stats.sample_level.end(), o.level.begin(), o.level.end());
+      stats.sample_chain.insert(stats.sample_chain.end(), o.chain.begin(), o.chain.end());
       stats.sample_energies.insert(stats.sample_energies.end(), o.energies.begin(), o.energies.end());
       stats.kernel_accepted += o.moves.accepted;
       stats.kernel_attempted += o.moves.attempted;

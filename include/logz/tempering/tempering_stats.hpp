@@ -43,6 +43,7 @@ struct TemperingStats {
   // path not linear in t also every level's U_k(x) - U_1(x) (K per sample, sample-major).
   std::vector<double> sample_delta;
   std::vector<std::uint32_t> sample_level;
+  std::vector<std::uint32_t> sample_chain;  // the chain each sample came from
   std::vector<double> sample_energies;
   // Moves accepted and attempted by the x-kernel, where it reports them (0 and 0 otherwise).
   std::uint64_t kernel_accepted = 0, kernel_attempted = 0;
