@@ -57,6 +57,9 @@ void require_two_sided_inputs(std::string_view function, std::span<const double>
 
 namespace {
 
+// Nats of estimated dissipated work past which the delta-method error bar is not trusted.
+constexpr double kHighDissipation = 0.75;
+
 // Exponential average of log weights -works: log mean exp(-W) with the delta-method error and
 // the importance-weight diagnostics. `sign` is +1 for AIS (log Z = log mean) and -1 for RAISE.
 Estimate exponential_average(std::string method, std::string_view argument,
@@ -102,6 +105,17 @@ Estimate exponential_average(std::string method, std::string_view argument,
     diag.add_flag("too_few_samples");
   } else {
     detail::set_std_error(est, std::sqrt(moments.variance()) / (std::sqrt(md) * moments.mean()));
+    // Var(W) / 2, the second-cumulant estimate of the work dissipated: past about 0.75 nats the
+    // runs that miss the answer are those whose largest weights were not drawn, which the
+    // weights drawn cannot show, so the delta-method interval covers less than it promises
+    // (docs/calibration.md). Works spread beyond a double's range give no estimate.
+    RunningMoments work_moments;
+    for (double w : works) work_moments.add(w);
+    const double dissipation = 0.5 * work_moments.variance();
+    if (std::isfinite(dissipation)) {
+      diag.values.emplace_back("dissipation", dissipation);
+      if (dissipation > kHighDissipation) diag.add_flag("high_dissipation");
+    }
   }
   return est;
 }

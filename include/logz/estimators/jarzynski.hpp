@@ -19,8 +19,11 @@ namespace logz {
 // ("delta") is sd(w) / (sqrt(M) mean(w)) with w_i = exp(min W_f - W_f_i) and the (M - 1) sd: the
 // large-sample spread of log Zhat, blind to its downward bias (~std_error^2 / 2) and to weight
 // never sampled. diagnostics: ess = (sum w)^2 / sum w^2 (Kish); values "ess_fraction" (ESS / M),
-// "max_weight_fraction" (max w / sum w); flags "low_ess" (ESS < max(10, 0.01 M)),
-// "too_few_samples" (M < 2, std_error NaN), "zero_variance" (all weights equal, std_error NaN).
+// "max_weight_fraction" (max w / sum w), "dissipation" (Var(W) / 2, the second-cumulant estimate
+// of the work dissipated); flags "low_ess" (ESS < max(10, 0.01 M)), "high_dissipation" (more
+// than 0.75 nats dissipated: the interval +- 1.96 std_error then covers the answer less often
+// than 95%, docs/calibration.md), "too_few_samples" (M < 2, std_error NaN), "zero_variance"
+// (all weights equal, std_error NaN).
 Estimate ais(std::span<const double> forward_works);
 
 // RAISE (reverse AIS): log Z = -log((1/M) sum_j exp(-W_r_j)), with std_error, diagnostics and
