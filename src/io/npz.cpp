@@ -2,6 +2,7 @@
 
 #include <zip.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstdint>
@@ -62,13 +63,52 @@ struct Member {
   zip_stat_t stat{};
 };
 
+std::uint32_t little_endian_u32(const unsigned char* p) {
+  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
+// The bytes before the archive in a file whose ZIP offsets count from the archive's own start
+// (a self-extracting archive: a program, then the ZIP), found as Python's zipfile finds them:
+// the end record's position less the central directory's size and offset. 0 when the file has
+// no such bytes, no end record in its last 64 KiB, or ZIP64 offsets.
+std::uint64_t bytes_before_archive(const std::string& path, std::uint64_t file_size) {
+  constexpr std::uint64_t kEndRecord = 22, kMaxComment = 65535;
+  if (file_size < kEndRecord) return 0;
+  const std::uint64_t tail = std::min(file_size, kEndRecord + kMaxComment);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::vector<unsigned char> b(tail);
+  if (f == nullptr || std::fseek(f.get(), static_cast<long>(file_size - tail), SEEK_SET) != 0 ||
+      std::fread(b.data(), 1, b.size(), f.get()) != b.size())
+    return 0;
+  for (std::uint64_t i = tail - kEndRecord + 1; i-- > 0;) {
+    if (b[i] != 'P' || b[i + 1] != 'K' || b[i + 2] != 5 || b[i + 3] != 6) continue;
+    const std::uint64_t comment = b[i + 20] | static_cast<std::uint64_t>(b[i + 21]) << 8;
+    if (i + kEndRecord + comment != tail) continue;  // a signature inside the comment
+    const std::uint32_t size = little_endian_u32(&b[i + 12]), offset = little_endian_u32(&b[i + 16]);
+    if (offset == 0xffffffffu || size == 0xffffffffu) return 0;
+    const std::uint64_t at = file_size - tail + i;
+    return at >= std::uint64_t{size} + offset ? at - size - offset : 0;
+  }
+  return 0;
+}
+
 // An archive opened read-only through libzip, with its members listed once.
 class Archive {
  public:
   explicit Archive(const std::string& path) : path_(path), zip_(nullptr, &zip_discard) {
     const std::string start = first_bytes_and_size();
     int code = 0;
-    zip_.reset(zip_open(path.c_str(), ZIP_RDONLY, &code));
+    // The archive numpy reads: Python's zipfile takes the last end record and counts offsets
+    // from where its archive begins, after any bytes before it (another archive, a program);
+    // libzip would take the first consistent end record, which may belong to other members.
+    const std::uint64_t prefix = bytes_before_archive(path, file_size_);
+    if (prefix > 0) {
+      open_after_prefix(prefix);
+      code = ZIP_ER_NOZIP;
+    } else {
+      zip_.reset(zip_open(path.c_str(), ZIP_RDONLY, &code));
+    }
     if (zip_ == nullptr) {
       std::string got;
       if (start.empty()) {
@@ -136,6 +176,18 @@ class Archive {
  private:
   [[noreturn]] void fail_member(const Member& m, const std::string& expectation) const {
     fail_input(path_, m.name, expectation);
+  }
+
+  // The archive that begins `prefix` bytes into the file; zip_ stays empty if libzip refuses it.
+  void open_after_prefix(std::uint64_t prefix) {
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* source = zip_source_file_create(path_.c_str(), prefix, -1, &error);
+    if (source != nullptr) {
+      zip_.reset(zip_open_from_source(source, ZIP_RDONLY, &error));
+      if (zip_ == nullptr) zip_source_free(source);
+    }
+    zip_error_fini(&error);
   }
 
   // The first bytes of the file, to say what it is if libzip cannot open it; sets file_size_.

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <functional>
 #include <limits>
 #include <map>
@@ -493,6 +494,25 @@ TEST_F(IoTest, NpzRoundTripStoredAndCompressed) {
   }
 }
 
+// Bytes before an archive whose offsets count from its own start (a self-extracting archive, or
+// one archive after another): Python's zipfile, and so numpy.load, reads the last archive, and
+// so does logz, not the first consistent one libzip would pick.
+TEST_F(IoTest, NpzAfterOtherBytesIsReadAsNumpyReadsIt) {
+  const auto bytes = [](const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  logz::io::write_npz(path("first.npz"), {{"junk", Array{{2}, {1.0, 2.0}}}}, false);
+  for (bool compress : {false, true}) {
+    logz::io::write_npz(path("second.npz"), sample_arrays(), compress);
+    for (const std::string& prefix : {bytes(path("first.npz")), std::string("#!/bin/sh\nexit 0\n")}) {
+      std::ofstream(path("joined.npz"), std::ios::binary) << prefix << bytes(path("second.npz"));
+      EXPECT_EQ(logz::io::read_npz(path("joined.npz")), sample_arrays()) << compress;
+      EXPECT_EQ(logz::io::read_npz_array(path("joined.npz"), "W"), sample_matrix()) << compress;
+    }
+  }
+}
+
 TEST_F(IoTest, NpzCompressionShrinksRedundantData) {
   const std::map<std::string, Array> zeros = {{"z", Array{{100, 100}, std::vector<double>(10000)}}};
   logz::io::write_npz(path("s.npz"), zeros, false);
@@ -890,12 +910,9 @@ TEST_F(IoTest, NpzAfterPrefixBytes) {
   shift(eocd + 16);  // the central directory's offset
   const std::string p = write("sfx.npz", adjusted);
   EXPECT_EQ(logz::io::read_npz_array(p, "W"), sample_matrix());
+  // Offsets counted from the archive's own start, as zipfile reads them (numpy too).
   const std::string q = write("sfx_unadjusted.npz", unadjusted);
-  try {
-    EXPECT_EQ(logz::io::read_npz_array(q, "W"), sample_matrix());
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(q + ": expected a ZIP"), std::string::npos) << e.what();
-  }
+  EXPECT_EQ(logz::io::read_npz_array(q, "W"), sample_matrix());
 }
 
 // Arrays of every dtype go into an archive as themselves, stored or deflated.

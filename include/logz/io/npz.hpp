@@ -1,6 +1,8 @@
 // NumPy .npz archives: ZIP files whose members "key.npy" are .npy images, read and written
 // through libzip. Reading accepts stored and deflated members (ZIP64 records included, and
-// ZIP data preceded by other bytes as in a self-extracting archive whose offsets say so),
+// ZIP data preceded by other bytes, as in a self-extracting archive or one archive after
+// another, whether its offsets count from the file's start or from its own: the archive of
+// the last end record, as Python's zipfile and numpy.load read it),
 // checks each member's sizes and .npy header against what the archive can hold before
 // inflating anything, reads the data straight into the Array, and verifies every CRC-32;
 // writing produces the archive numpy.savez (or savez_compressed) would.
