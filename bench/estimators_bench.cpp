@@ -86,31 +86,65 @@ void BM_CrooksCrossing(benchmark::State& state) {
 // MBAR on K = 100 harmonic states u_k(x) = c_k x^2 / 2, c_k = 1 + 9 k / 99, with 10^4 exact
 // samples of each (N = 10^6): the size of the RTS paper's MBAR comparison. The samples come
 // from LOGZ_BENCH_MBAR_SAMPLES (an .npy of N values, state after state, as
-// bench/peers/pymbar_mbar_timing.py writes them) or, without it, from Philox.
-void BM_MbarHarmonic100x10000(benchmark::State& state) {
-  constexpr int k_states = 100, per_state = 10000;
-  std::vector<double> x;
-  if (const char* path = std::getenv("LOGZ_BENCH_MBAR_SAMPLES")) {
-    x = logz::io::read_npy(path).to_doubles();
-  } else {
-    for (int k = 0; k < k_states; ++k)
-      for (int n = 0; n < per_state; ++n) {
-        logz::RandomStream s(7, static_cast<std::uint64_t>(k) * per_state + n, logz::Purpose::test, 0);
-        x.push_back(s.normal() / std::sqrt(1.0 + 9.0 * k / 99.0));
+// bench/peers/pymbar_mbar_timing.py writes them) or, without it, from Philox. With
+// LOGZ_BENCH_MBAR_OUT set, each benchmark writes its log(Z_k / Z_1) and standard errors there as
+// <name>.npy (2 x K), for the peer script to compare with pymbar's.
+constexpr int kMbarStates = 100, kMbarPerState = 10000;
+
+double harmonic_level(int k) { return 1.0 + 9.0 * k / 99.0; }
+
+const std::vector<double>& mbar_samples() {
+  static const std::vector<double> x = [] {
+    if (const char* path = std::getenv("LOGZ_BENCH_MBAR_SAMPLES")) return logz::io::read_npy(path).to_doubles();
+    std::vector<double> v;
+    for (int k = 0; k < kMbarStates; ++k)
+      for (int n = 0; n < kMbarPerState; ++n) {
+        logz::RandomStream s(7, static_cast<std::uint64_t>(k) * kMbarPerState + n, logz::Purpose::test, 0);
+        v.push_back(s.normal() / std::sqrt(harmonic_level(k)));
       }
-  }
-  Eigen::MatrixXd u(k_states, static_cast<Eigen::Index>(x.size()));
-  for (int k = 0; k < k_states; ++k)
-    for (std::size_t n = 0; n < x.size(); ++n) u(k, static_cast<Eigen::Index>(n)) = (1.0 + 9.0 * k / 99.0) * x[n] * x[n] / 2;
-  const std::vector<double> counts(k_states, per_state);
-  logz::MbarResult r;
-  for (auto _ : state) r = logz::mbar(u, counts);
+    return v;
+  }();
+  return x;
+}
+
+void report_mbar(benchmark::State& state, const logz::MbarResult& r, const char* name) {
   state.counters["iterations"] = r.iterations;
   state.counters["log_z_last"] = r.log_z.back();  // log(Z_K / Z_1) = -0.5 log 10 exactly
   state.counters["std_error_last"] = r.std_error.back();
+  if (const char* dir = std::getenv("LOGZ_BENCH_MBAR_OUT")) {
+    std::vector<double> out(r.log_z);
+    out.insert(out.end(), r.std_error.begin(), r.std_error.end());
+    logz::io::write_npy(std::string(dir) + "/" + name + ".npy", {{2, r.log_z.size()}, out});
+  }
+}
+
+// The dense form: the K x N matrix u (800 MB) is the input.
+void BM_MbarHarmonic100x10000(benchmark::State& state) {
+  const std::vector<double>& x = mbar_samples();
+  Eigen::MatrixXd u(kMbarStates, static_cast<Eigen::Index>(x.size()));
+  for (std::size_t n = 0; n < x.size(); ++n)
+    for (int k = 0; k < kMbarStates; ++k) u(k, static_cast<Eigen::Index>(n)) = harmonic_level(k) * x[n] * x[n] / 2;
+  const std::vector<double> counts(kMbarStates, kMbarPerState);
+  logz::MbarResult r;
+  for (auto _ : state) r = logz::mbar(u, counts);
+  report_mbar(state, r, "dense");
+}
+
+// The same states through mbar_linear_in_level (u_k(x) = c_k * x^2 / 2 is linear in c_k): no
+// K x N matrix at all.
+void BM_MbarHarmonicLinear100x10000(benchmark::State& state) {
+  const std::vector<double>& x = mbar_samples();
+  std::vector<double> levels(kMbarStates), energies(x.size());
+  for (int k = 0; k < kMbarStates; ++k) levels[k] = harmonic_level(k);
+  for (std::size_t n = 0; n < x.size(); ++n) energies[n] = x[n] * x[n] / 2;
+  const std::vector<double> counts(kMbarStates, kMbarPerState);
+  logz::MbarResult r;
+  for (auto _ : state) r = logz::mbar_linear_in_level(levels, energies, counts);
+  report_mbar(state, r, "linear");
 }
 
 BENCHMARK(BM_MbarHarmonic100x10000)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_MbarHarmonicLinear100x10000)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_Ais)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Raise)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Bar)->Unit(benchmark::kMillisecond)->MinTime(2.0);

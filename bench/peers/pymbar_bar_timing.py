@@ -6,10 +6,10 @@ Usage: pymbar_bar_timing.py <path to the estimators_bench executable>
 Runs estimators_bench (Google Benchmark) with LOGZ_BENCH_WORKS_DIR set, so that it writes the
 works it times to forward.npy / reverse.npy, reads them, times pymbar.BAR (with its default
 uncertainty, as logz computes its error too; best of 3 runs) and prints logz's time per estimate,
-pymbar's, the ratio pymbar / logz, and the two estimates (which agree to about 1e-9). Times are
-CPU times of the process (Google Benchmark's cpu_time, Python's process_time), which a busy
-machine disturbs less than wall-clock times; both sides are single-threaded. A script to run by
-hand, not a ctest.
+pymbar's, the ratio pymbar / logz, and the two estimates (which agree to about 1e-10). Times are
+CPU times of the process (Google Benchmark's mean cpu_time over its repetitions, Python's
+process_time, best of 3), which a busy machine disturbs less than wall-clock times; both sides
+are single-threaded. A script to run by hand, not a ctest.
 """
 import json
 import os
@@ -40,13 +40,15 @@ def main():
         t0 = time.process_time()
         delta_f, d_delta_f = pymbar.BAR(w_f, w_r, relative_tolerance=1e-12, verbose=False)
         best = min(best, time.process_time() - t0)
-    print(f"{len(w_f)} forward + {len(w_r)} reverse works; pymbar BAR {best * 1e3:.1f} ms, "
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+                 "unknown processor")
+    print(f"{len(w_f)} forward + {len(w_r)} reverse works on {model}, one thread; pymbar BAR {best * 1e3:.1f} ms, "
           f"log Z = {-delta_f:.10f} +- {d_delta_f:.6f}")
     for name, b in runs.items():
         assert b["time_unit"] == "ms", b["time_unit"]
         t = b["cpu_time"] * 1e-3
-        print(f"logz {name:24s} {t * 1e3:8.1f} ms  log Z = {b['log_z']:.10f}  "
-              f"pymbar / logz time = {best / t:.2f}")
+        print(f"logz {name:36s} {t * 1e3:8.1f} ms  log Z = {b['log_z']:.10f}  "
+              f"pymbar / logz time = {best / t:.1f}")
     return 0
 
 

@@ -1,14 +1,22 @@
 #!/usr/bin/python3
-"""Times pymbar's MBAR against logz's mbar on the same K = 100 states x 10^4 samples.
+"""Times pymbar's MBAR against logz's mbar on the same K = 100 states x 10^4 samples, and compares
+their peak memory and their answers.
 
-Usage: pymbar_mbar_timing.py <path to the estimators_bench executable>
+Usage: pymbar_mbar_timing.py <path to the estimators_bench executable> [--pymbar-tolerance T]
 
 Draws 10^4 exact samples of each of 100 harmonic states u_k(x) = c_k x^2 / 2, c_k = 1 + 9 k / 99
-(numpy, seed 1), writes them to an .npy, runs estimators_bench's BM_MbarHarmonic100x10000 on
-them (LOGZ_BENCH_MBAR_SAMPLES), times pymbar.MBAR on the same reduced energies (solve plus
-free-energy differences with uncertainties, as logz computes them) and prints both times,
-their ratio and both estimates of log(Z_K / Z_1) beside the exact -0.5 log 10. CPU times of
-the process, single-threaded on both sides (OPENBLAS_NUM_THREADS=1). A script to run by hand.
+(numpy, seed 1) and writes them to an .npy. Runs estimators_bench's BM_MbarHarmonic100x10000
+(logz.mbar on the K x N matrix u) and BM_MbarHarmonicLinear100x10000 (mbar_linear_in_level on
+the levels c_k and energies x^2 / 2, no K x N matrix) on them (LOGZ_BENCH_MBAR_SAMPLES), each in
+its own process, and pymbar.MBAR on the same reduced energies in a third (solve plus free-energy
+differences with uncertainties, as logz computes them; pymbar's default relative_tolerance 1e-7
+unless --pymbar-tolerance is given; logz solves to a relative gradient of 1e-10). Prints the
+three CPU times, the ratios pymbar / logz, each process's peak resident memory (GNU time's; the
+800 MB matrix u is part of the dense run's and pymbar's) and the largest differences between
+logz's and pymbar's log(Z_k / Z_1) and standard errors over all k, beside the exact -0.5 log 10
+of the last.
+CPU times of the processes' work (Google Benchmark's cpu_time; Python's process_time around
+pymbar's calls), single-threaded on both sides (OPENBLAS_NUM_THREADS=1). A script to run by hand.
 """
 import json
 import os
@@ -19,40 +27,93 @@ import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
-import pymbar  # noqa: E402
+
+K_STATES, PER_STATE = 100, 10000
+
+
+def levels():
+    return 1.0 + 9.0 * np.arange(K_STATES) / 99.0
+
+
+def run_child(argv, env=None):
+    """Runs argv to completion; returns (stdout, peak resident set size in MiB) of that process.
+
+    The peak comes from GNU time (/usr/bin/time, Debian's `time`), which execs argv from a small
+    process: the rusage of a child forked from this Python process would count Python's own pages
+    (numpy, the samples) as well, tens of MB, before its exec."""
+    with tempfile.NamedTemporaryFile("r") as peak_file:
+        timed = ["/usr/bin/time", "-f", "%M", "-o", peak_file.name] + argv if os.path.exists("/usr/bin/time") else argv
+        proc = subprocess.run(timed, env=env, stdout=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"{argv[0]} failed with exit code {proc.returncode}")
+        text = peak_file.read().strip()
+    peak = float(text.splitlines()[-1]) / 1024.0 if text else float("nan")  # GNU time's %M is in KiB
+    return proc.stdout, peak
+
+
+def pymbar_child(x_path, out_path, tolerance):
+    """The pymbar side, in its own process so that its peak memory is its own."""
+    import pymbar
+    x = np.load(x_path)
+    c = levels()
+    u = 0.5 * c[:, None] * x[None, :] ** 2
+    n = np.full(K_STATES, PER_STATE)
+    options = {} if tolerance is None else {"relative_tolerance": tolerance}
+    start = time.process_time()
+    m = pymbar.MBAR(u, n, **options)
+    if hasattr(m, "getFreeEnergyDifferences"):
+        delta, ddelta = m.getFreeEnergyDifferences()[:2]
+    else:
+        d = m.compute_free_energy_differences()
+        delta, ddelta = d["Delta_f"], d["dDelta_f"]
+    seconds = time.process_time() - start
+    np.save(out_path, np.vstack([-delta[0], ddelta[0]]))
+    print(json.dumps({"cpu_time": seconds}))
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    if len(args) == 4 and args[0] == "--pymbar-child":
+        pymbar_child(args[1], args[2], None if args[3] == "default" else float(args[3]))
+        return 0
+    tolerance = None
+    if len(args) == 3 and args[1] == "--pymbar-tolerance":
+        tolerance = float(args[2])
+    elif len(args) != 1:
         print(__doc__)
         return 2
-    k_states, per_state = 100, 10000
-    c = 1.0 + 9.0 * np.arange(k_states) / 99.0
+    bench = args[0]
     rng = np.random.default_rng(1)
-    x = np.concatenate([rng.normal(0.0, 1.0 / np.sqrt(ck), per_state) for ck in c])
+    x = np.concatenate([rng.normal(0.0, 1.0 / np.sqrt(ck), PER_STATE) for ck in levels()])
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "x.npy")
-        np.save(path, x)
-        out = subprocess.run([sys.argv[1], "--benchmark_filter=BM_MbarHarmonic", "--benchmark_format=json"],
-                             env=dict(os.environ, LOGZ_BENCH_MBAR_SAMPLES=path), check=True,
-                             stdout=subprocess.PIPE, text=True).stdout
-    b = json.loads(out)["benchmarks"][0]
-    u = 0.5 * c[:, None] * x[None, :] ** 2
-    n = np.full(k_states, per_state)
-    start = time.process_time()
-    m = pymbar.MBAR(u, n)
-    result = m.getFreeEnergyDifferences() if hasattr(m, "getFreeEnergyDifferences") else None
-    if result is None:
-        d = m.compute_free_energy_differences()
-        delta, ddelta = d["Delta_f"], d["dDelta_f"]
-    else:
-        delta, ddelta = result[0], result[1]
-    pymbar_s = time.process_time() - start
-    logz_s = b["cpu_time"]
-    print(f"logz mbar:   {logz_s:8.2f} s  log(Z_K/Z_1) = {b['log_z_last']:.6f} +- {b['std_error_last']:.6f}"
-          f"  ({int(b['iterations'])} Newton iterations)")
-    print(f"pymbar MBAR: {pymbar_s:8.2f} s  log(Z_K/Z_1) = {-delta[0, -1]:.6f} +- {ddelta[0, -1]:.6f}")
-    print(f"pymbar / logz = {pymbar_s / logz_s:.1f}; exact {-0.5 * np.log(10.0):.6f}")
+        x_path = os.path.join(tmp, "x.npy")
+        np.save(x_path, x)
+        env = dict(os.environ, LOGZ_BENCH_MBAR_SAMPLES=x_path, LOGZ_BENCH_MBAR_OUT=tmp)
+        logz = {}
+        for name, key in (("BM_MbarHarmonic100x10000", "dense"), ("BM_MbarHarmonicLinear100x10000", "linear")):
+            out, peak = run_child([bench, f"--benchmark_filter=^{name}", "--benchmark_format=json"], env)
+            b = json.loads(out)["benchmarks"][0]
+            logz[key] = (b, peak, np.load(os.path.join(tmp, key + ".npy")))
+        pymbar_out = os.path.join(tmp, "pymbar.npy")
+        out, pymbar_peak = run_child([sys.executable, __file__, "--pymbar-child", x_path, pymbar_out,
+                                      "default" if tolerance is None else repr(tolerance)])
+        pymbar_s = json.loads(out)["cpu_time"]
+        pymbar_result = np.load(pymbar_out)
+    exact = -0.5 * np.log(10.0)
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+                 "unknown processor")
+    print(f"{K_STATES} states x {PER_STATE} samples (u: {K_STATES * len(x) * 8 / 2**20:.0f} MiB) on {model}, "
+          f"one thread; pymbar relative_tolerance {'default (1e-7)' if tolerance is None else tolerance}")
+    print(f"pymbar MBAR:             {pymbar_s:8.2f} s  peak RSS {pymbar_peak:7.0f} MiB  "
+          f"log(Z_K/Z_1) = {pymbar_result[0, -1]:.8f} +- {pymbar_result[1, -1]:.8f}")
+    for key, label in (("dense", "logz mbar (dense u):"), ("linear", "logz mbar_linear_in_level:")):
+        b, peak, r = logz[key]
+        diff = np.abs(r - pymbar_result).max(axis=1)
+        print(f"{label:26s}{b['cpu_time']:6.2f} s  peak RSS {peak:7.0f} MiB  "
+              f"log(Z_K/Z_1) = {b['log_z_last']:.8f} +- {b['std_error_last']:.8f}  "
+              f"pymbar / logz = {pymbar_s / b['cpu_time']:5.1f}  "
+              f"max |diff| vs pymbar: log Z {diff[0]:.1e}, se {diff[1]:.1e}  ({int(b['iterations'])} Newton iterations)")
+    print(f"exact log(Z_K/Z_1) = {exact:.8f}")
     return 0
 
 

@@ -1,18 +1,22 @@
 #include "logz/estimators/histogram.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/core/stop_request.hpp"
+#include "logz/estimators/bar.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/math/effective_sample_size.hpp"
+#include "logz/math/fermi_sums.hpp"
+#include "logz/math/log_space_arrays.hpp"
 #include "logz/math/log_sum_exp.hpp"
 #include "logz/random/philox.hpp"
 
@@ -20,7 +24,6 @@ namespace logz {
 
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kPoorOverlap = 0.03;  // as bar(): below this asymptotic errors are doubtful
 constexpr double kLowPosteriorEss = 100.0;
 constexpr int kMaxBracketExpansions = 200;
@@ -31,280 +34,268 @@ void check_options(const std::string& function, std::span<const double> forward_
                                    options.max_iterations);
 }
 
-// Support points of p_f with their counts and log c_b. Reverse works enter as w = -W_r.
-WorkDistribution make_support(std::span<const double> wf, std::span<const double> wr,
-                              std::size_t bins) {
-  WorkDistribution d;
-  if (bins == 0) {
-    // One point per distinct value: sort each side, then merge them, grouping equal values.
-    std::vector<double> f(wf.begin(), wf.end()), r(wr.size());
-    for (std::size_t j = 0; j < wr.size(); ++j) r[j] = -wr[j];
-    std::sort(f.begin(), f.end());
-    std::sort(r.begin(), r.end());
-    d.support.reserve(f.size() + r.size());
-    std::size_t i = 0, j = 0;
-    while (i < f.size() || j < r.size()) {
-      const double v = j == r.size() || (i < f.size() && f[i] <= r[j]) ? f[i] : r[j];
-      std::size_t nf = 0, nr = 0;
-      for (; i < f.size() && f[i] == v; ++i) ++nf;
-      for (; j < r.size() && r[j] == v; ++j) ++nr;
-      d.support.push_back(v);
-      d.log_c.push_back(-v);
-      d.forward_counts.push_back(nf);
-      d.reverse_counts.push_back(nr);
-    }
-    return d;
-  }
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (double w : wf) lo = std::min(lo, w), hi = std::max(hi, w);
-  for (double w : wr) lo = std::min(lo, -w), hi = std::max(hi, -w);
-  if (lo == hi) {
-    d.support = {lo};
-    d.log_c = {-lo};
-    d.forward_counts = {wf.size()};
-    d.reverse_counts = {wr.size()};
-    return d;
-  }
-  const double width = (hi - lo) / static_cast<double>(bins);
-  std::vector<std::size_t> nf(bins, 0), nr(bins, 0);
-  auto index = [&](double v) {
-    const double x = std::floor((v - lo) / width);
-    return std::min(bins - 1, static_cast<std::size_t>(std::max(0.0, x)));
-  };
-  for (double w : wf) ++nf[index(w)];
-  for (double w : wr) ++nr[index(-w)];
-  // (1/h) int_a^{a+h} exp(-w) dw = exp(-a) (1 - exp(-h)) / h, in logs.
-  const double log_shape = std::log(-std::expm1(-width)) - std::log(width);
-  d.bin_width = width;
-  for (std::size_t b = 0; b < bins; ++b) {
-    if (nf[b] + nr[b] == 0) continue;  // an empty bin has pi_b = 0 in the MLE and the posterior
-    const double a = lo + static_cast<double>(b) * width;
-    d.support.push_back(a + 0.5 * width);
-    d.log_c.push_back(-a + log_shape);
-    d.forward_counts.push_back(nf[b]);
-    d.reverse_counts.push_back(nr[b]);
-  }
-  return d;
-}
-
-// The WHAM equation for L = log Z. With x_b = log(N_r c_b / N_f) - L and s_b = 1 / (1 + exp(x_b))
-// (the forward share of point b), the MLE solves sum_b n_b s_b = N_f, i.e. (subtracting
-// sum_b f_b from both sides, f_b and r_b the forward and reverse counts of point b)
-//   h(L) = log sum_b r_b s_b - log sum_b f_b (1 - s_b) = 0,
-// increasing in L. In this balanced form neither side is a sum of terms close to 1, so h stays
-// exact when the forward and reverse works do not overlap (there sum_b n_b s_b rounds to N_f
-// over a wide range of L and the plain form is flat). One exp per point; the sums are taken in
-// log space only when one of them underflows.
-class WhamEquation {
- public:
-  explicit WhamEquation(const WorkDistribution& d) : d_(d), n_(d.support.size()) {
-    for (std::size_t b = 0; b < n_.size(); ++b) {
-      nf_ += static_cast<double>(d.forward_counts[b]);
-      nr_ += static_cast<double>(d.reverse_counts[b]);
-      n_[b] = static_cast<double>(d.forward_counts[b] + d.reverse_counts[b]);
-    }
-    log_ratio_ = std::log(nr_ / nf_);
-    log_nf_ = std::log(nf_);
-  }
-
-  // h(log_z); also keeps the slope dh/dL.
-  double operator()(double log_z) {
-    double sr = 0.0, sf = 0.0, sr_slope = 0.0, sf_slope = 0.0;
-    for (std::size_t b = 0; b < n_.size(); ++b) {
-      const double x = log_ratio_ + d_.log_c[b] - log_z;
-      const auto f = static_cast<double>(d_.forward_counts[b]), r = static_cast<double>(d_.reverse_counts[b]);
-      double s, t;  // s_b and 1 - s_b
-      if (x > 700.0) {
-        s = std::exp(-x), t = 1.0;
-      } else {
-        const double e = std::exp(x);
-        s = 1.0 / (1.0 + e), t = e * s;
-      }
-      sr += r * s, sr_slope += r * s * t;
-      sf += f * t, sf_slope += f * s * t;
-    }
-    if (sr > 1e-290 && sf > 1e-290) {
-      slope_ = sr_slope / sr + sf_slope / sf;
-      return std::log(sr) - std::log(sf);
-    }
-    // One side underflows: both sums in log space (log s = -log1p_exp(x), log(1 - s) = x - log1p_exp(x)).
-    std::vector<double> lr, lf;
-    for (std::size_t b = 0; b < n_.size(); ++b) {
-      const double x = log_ratio_ + d_.log_c[b] - log_z, l = log1p_exp(x);
-      if (d_.reverse_counts[b] > 0) lr.push_back(std::log(static_cast<double>(d_.reverse_counts[b])) - l);
-      if (d_.forward_counts[b] > 0) lf.push_back(std::log(static_cast<double>(d_.forward_counts[b])) + x - l);
-    }
-    slope_ = 1.0;  // the side that underflows changes like exp(+-L)
-    return log_sum_exp(lr) - log_sum_exp(lf);
-  }
-
-  double slope() const { return slope_; }
-
-  // log t_b = log(n_b / N_f) - log(1 + exp(x_b)): log pi_b at the root.
-  std::vector<double> log_t(double log_z) const {
-    std::vector<double> lt(n_.size());
-    for (std::size_t b = 0; b < n_.size(); ++b) {
-      lt[b] = std::log(n_[b]) - log_nf_ - log1p_exp(log_ratio_ + d_.log_c[b] - log_z);
-    }
-    return lt;
-  }
-
- private:
-  const WorkDistribution& d_;
-  std::vector<double> n_;
-  double nf_ = 0.0, nr_ = 0.0, log_ratio_ = 0.0, log_nf_ = 0.0, slope_ = 1.0;
+// What the error bar needs of the support points.
+struct Support {
+  std::size_t num_points = 0;
+  std::size_t forward_points = 0, reverse_points = 0;  // points holding a W_f, a -W_r
+  double lowest_forward = std::numeric_limits<double>::infinity();    // lowest point holding a W_f
+  double highest_reverse = -std::numeric_limits<double>::infinity();  // highest point holding a -W_r
 };
 
-// Log Z from the forward (AIS) and reverse (RAISE) exponential averages: the starting point.
-double starting_log_z(std::span<const double> wf, std::span<const double> wr) {
-  std::vector<double> lw(wf.size());
-  for (std::size_t i = 0; i < wf.size(); ++i) lw[i] = -wf[i];
-  const double ais = log_mean_exp(lw);
-  lw.resize(wr.size());
-  for (std::size_t j = 0; j < wr.size(); ++j) lw[j] = -wr[j];
-  const double raise = -log_mean_exp(lw);
-  return 0.5 * (ais + raise);
+// Doubles as unsigned integers in the same order (negative ones with every bit flipped, the
+// others with the sign bit set), so that they sort as integers, a digit at a time; -0 is +0.
+constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
+std::uint64_t order_key(double v) {
+  const auto u = std::bit_cast<std::uint64_t>(v + 0.0);
+  return (u & kSignBit) ? ~u : u | kSignBit;
+}
+double key_value(std::uint64_t k) { return std::bit_cast<double>((k & kSignBit) ? k & ~kSignBit : ~k); }
+
+// The values times sign as order keys, sorted, into keys (scratch: as long). A
+// least-significant-digit radix sort (10-bit digits, cache-sized counts) on the 40 bits below the
+// prefix all keys share, then std::sort on each run of keys those bits do not tell apart (rare
+// for continuous works; equal values for discrete ones): linear time, where std::sort of 10^6
+// works took most of the estimator's time.
+void sort_keys(std::span<const double> values, double sign, std::span<std::uint64_t> keys,
+               std::span<std::uint64_t> scratch) {
+  constexpr int kDigitBits = 10, kSortedBits = 40;
+  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+  const std::size_t n = values.size();
+  std::uint64_t lowest = ~std::uint64_t{0}, highest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = order_key(sign * values[i]);
+    lowest = std::min(lowest, keys[i]);
+    highest = std::max(highest, keys[i]);
+  }
+  const int varying = 64 - std::countl_zero(lowest ^ highest);  // bits below the shared prefix
+  const int shift = std::max(0, varying - kSortedBits);
+  const int passes = (varying - shift + kDigitBits - 1) / kDigitBits;
+  std::vector<std::size_t> counts(static_cast<std::size_t>(passes) * kBuckets, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int p = 0; p < passes; ++p) ++counts[p * kBuckets + ((keys[i] >> (shift + p * kDigitBits)) & (kBuckets - 1))];
+  }
+  std::uint64_t *from = keys.data(), *to = scratch.data();
+  for (int p = 0; p < passes; ++p) {
+    std::size_t* offset = counts.data() + p * kBuckets;
+    std::size_t total = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) total += std::exchange(offset[b], total);
+    const int at = shift + p * kDigitBits;
+    for (std::size_t i = 0; i < n; ++i) to[offset[(from[i] >> at) & (kBuckets - 1)]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != keys.data()) std::copy(from, from + n, keys.data());
+  if (shift == 0) return;
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i + 1;
+    while (j < n && (keys[j] >> shift) == (keys[i] >> shift)) ++j;
+    if (j - i > 1) std::sort(keys.data() + i, keys.data() + j);
+    i = j;
+  }
+}
+
+// Support points of p_f with their counts and log c_b, into d. Reverse works enter as w = -W_r.
+Support make_support(WorkDistribution& d, std::span<const double> wf, std::span<const double> wr, std::size_t bins) {
+  Support s;
+  if (bins == 0) {
+    // One point per distinct value: sort each side, then merge them, grouping equal values.
+    const std::size_t nf = wf.size(), nr = wr.size();
+    // Uninitialised: every key is written before it is read.
+    const auto keys = std::make_unique_for_overwrite<std::uint64_t[]>(nf + nr);
+    const auto scratch = std::make_unique_for_overwrite<std::uint64_t[]>(std::max(nf, nr));
+    const std::span<std::uint64_t> f(keys.get(), nf), r(keys.get() + nf, nr);
+    sort_keys(wf, 1.0, f, {scratch.get(), nf});
+    sort_keys(wr, -1.0, r, {scratch.get(), nr});
+    d.support.reserve(nf + nr);
+    d.log_c.reserve(nf + nr);
+    d.forward_counts.reserve(nf + nr);
+    d.reverse_counts.reserve(nf + nr);
+    const auto add = [&](std::uint64_t k, std::size_t forward, std::size_t reverse) {
+      const double v = key_value(k);
+      d.support.push_back(v);
+      d.log_c.push_back(-v);
+      d.forward_counts.push_back(forward);
+      d.reverse_counts.push_back(reverse);
+      s.forward_points += forward > 0;
+      s.reverse_points += reverse > 0;
+    };
+    std::size_t i = 0, j = 0;
+    while (i < nf && j < nr) {
+      // The smaller key, chosen without a branch (the two sides interleave at random); both
+      // sides advance past it. Repeats of a value are rare: those loops are well predicted.
+      const std::uint64_t a = f[i], b = r[j], k = a <= b ? a : b;
+      std::size_t cf = a == k, cr = b == k;
+      i += cf, j += cr;
+      for (; i < nf && f[i] == k; ++i) ++cf;
+      for (; j < nr && r[j] == k; ++j) ++cr;
+      add(k, cf, cr);
+    }
+    for (; i < nf;) {
+      const std::uint64_t k = f[i];
+      std::size_t cf = 0;
+      for (; i < nf && f[i] == k; ++i) ++cf;
+      add(k, cf, 0);
+    }
+    for (; j < nr;) {
+      const std::uint64_t k = r[j];
+      std::size_t cr = 0;
+      for (; j < nr && r[j] == k; ++j) ++cr;
+      add(k, 0, cr);
+    }
+    if (nf > 0) s.lowest_forward = key_value(f[0]);
+    if (nr > 0) s.highest_reverse = key_value(r[nr - 1]);
+  } else {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (double w : wf) lo = std::min(lo, w), hi = std::max(hi, w);
+    for (double w : wr) lo = std::min(lo, -w), hi = std::max(hi, -w);
+    if (lo == hi) {
+      d.support = {lo};
+      d.log_c = {-lo};
+      d.forward_counts = {wf.size()};
+      d.reverse_counts = {wr.size()};
+    } else {
+      const double width = (hi - lo) / static_cast<double>(bins);
+      std::vector<std::size_t> nf(bins, 0), nr(bins, 0);
+      auto index = [&](double v) {
+        const double x = std::floor((v - lo) / width);
+        return std::min(bins - 1, static_cast<std::size_t>(std::max(0.0, x)));
+      };
+      for (double w : wf) ++nf[index(w)];
+      for (double w : wr) ++nr[index(-w)];
+      // (1/h) int_a^{a+h} exp(-w) dw = exp(-a) (1 - exp(-h)) / h, in logs.
+      const double log_shape = std::log(-std::expm1(-width)) - std::log(width);
+      d.bin_width = width;
+      for (std::size_t b = 0; b < bins; ++b) {
+        if (nf[b] + nr[b] == 0) continue;  // an empty bin has pi_b = 0 in the MLE and the posterior
+        const double a = lo + static_cast<double>(b) * width;
+        d.support.push_back(a + 0.5 * width);
+        d.log_c.push_back(-a + log_shape);
+        d.forward_counts.push_back(nf[b]);
+        d.reverse_counts.push_back(nr[b]);
+      }
+    }
+  }
+  if (bins > 0) {
+    for (std::size_t b = 0; b < d.support.size(); ++b) {
+      if (d.forward_counts[b] > 0) {
+        ++s.forward_points;
+        s.lowest_forward = std::min(s.lowest_forward, d.support[b]);
+      }
+      if (d.reverse_counts[b] > 0) {
+        ++s.reverse_points;
+        s.highest_reverse = std::max(s.highest_reverse, d.support[b]);
+      }
+    }
+  }
+  s.num_points = d.support.size();
+  return s;
+}
+
+// The maximum-likelihood (WHAM) equations for L = log Z. With x_b = log(N_r c_b / N_f) - L and
+// s_b = 1 / (1 + exp(x_b)) (the forward share of point b), the MLE solves sum_b n_b s_b = N_f,
+// i.e. (subtracting sum_b f_b s_b from both sides, f_b and r_b the forward and reverse counts)
+//   h(L) = log sum_b r_b s_b - log sum_b f_b (1 - s_b) = 0.
+// That is -g(-L) for Bennett's equation (bar.hpp) on the works -log c_b of the points, forward
+// ones weighted by f_b and reverse ones (sign flipped: log c_b) by r_b; unbinned, those are the
+// works themselves. In this balanced form neither side is a sum of terms close to 1, so it stays
+// exact when forward and reverse works do not overlap (where sum_b n_b s_b rounds to N_f over a
+// wide range of L and the plain form is flat).
+struct WhamTerms {
+  std::vector<double> forward, forward_weights, reverse, reverse_weights;
+};
+
+WhamTerms binned_terms(const WorkDistribution& d) {
+  WhamTerms t;
+  for (std::size_t b = 0; b < d.support.size(); ++b) {
+    if (d.forward_counts[b] > 0) {
+      t.forward.push_back(-d.log_c[b]);
+      t.forward_weights.push_back(static_cast<double>(d.forward_counts[b]));
+    }
+    if (d.reverse_counts[b] > 0) {
+      t.reverse.push_back(d.log_c[b]);
+      t.reverse_weights.push_back(static_cast<double>(d.reverse_counts[b]));
+    }
+  }
+  return t;
+}
+
+// log pi_b = log t_b = log(n_b / N_f) - log(1 + exp(x_b)) at the root, renormalised so that
+// rounding leaves an exact distribution.
+std::vector<double> log_weights(const WorkDistribution& d, double nf, double nr, double log_z) {
+  constexpr std::size_t kChunk = 4096;  // points per vectorised softplus call, in cache between the steps
+  const std::size_t points = d.support.size();
+  std::vector<double> lw(points);
+  const double log_ratio = std::log(nr / nf), log_nf = std::log(nf);
+  for (std::size_t first = 0; first < points; first += kChunk) {
+    const std::size_t last = std::min(points, first + kChunk);
+    const std::span<double> chunk(lw.data() + first, last - first);
+    for (std::size_t b = first; b < last; ++b) lw[b] = log_ratio + d.log_c[b] - log_z;
+    log1p_exp(chunk, chunk);
+    for (std::size_t b = first; b < last; ++b) {
+      const std::size_t n = d.forward_counts[b] + d.reverse_counts[b];
+      lw[b] = (n == 1 ? 0.0 : std::log(static_cast<double>(n))) - log_nf - lw[b];
+    }
+  }
+  const double log_total = log_sum_exp_scaled(lw, 1.0);
+  for (double& v : lw) v -= log_total;
+  return lw;
 }
 
 // BAR's asymptotic error and the 2-state overlap for the works -log c_b at the solution
-// (bar.hpp): x_b = M - log c_b + log Z with M = log(N_f / N_r); a forward sample in point b has
-// f(x_b), a reverse one f(-x_b), f(x) = 1 / (1 + exp(x)).
-void add_error_and_overlap(Estimate& est, const WorkDistribution& d, double log_z) {
-  double nf = 0.0, nr = 0.0;
-  std::size_t forward_points = 0, reverse_points = 0;
-  for (std::size_t b = 0; b < d.support.size(); ++b) {
-    nf += static_cast<double>(d.forward_counts[b]);
-    nr += static_cast<double>(d.reverse_counts[b]);
-    forward_points += d.forward_counts[b] > 0;
-    reverse_points += d.reverse_counts[b] > 0;
-  }
-  const double m = std::log(nf / nr);
-  std::vector<double> lf, lf2, lr, lr2, lff;
-  lf.reserve(forward_points), lf2.reserve(forward_points);
-  lr.reserve(reverse_points), lr2.reserve(reverse_points);
-  lff.reserve(d.support.size());
-  for (std::size_t b = 0; b < d.support.size(); ++b) {
-    const double x = m - d.log_c[b] + log_z;
-    const double log_f = -log1p_exp(x), log_f_minus = -log1p_exp(-x);
-    const double log_n = std::log(static_cast<double>(d.forward_counts[b] + d.reverse_counts[b]));
-    lff.push_back(log_n + log_f + log_f_minus);
-    if (d.forward_counts[b] > 0) {
-      const double ln = std::log(static_cast<double>(d.forward_counts[b]));
-      lf.push_back(ln + log_f);
-      lf2.push_back(ln + 2.0 * log_f);
-    }
-    if (d.reverse_counts[b] > 0) {
-      const double ln = std::log(static_cast<double>(d.reverse_counts[b]));
-      lr.push_back(ln + log_f_minus);
-      lr2.push_back(ln + 2.0 * log_f_minus);
-    }
-  }
+// (bar.hpp), from Bennett's sums there: a forward sample in point b has f(x_b), a reverse one
+// f(-x_b), x_b = M - log c_b + log Z with M = log(N_f / N_r), f(x) = 1 / (1 + exp(x)).
+void add_error_and_overlap(Estimate& est, const Support& s, const detail::BennettPoint& root, double nf,
+                           double nr) {
   Diagnostics& diag = est.diagnostics;
-  diag.overlap = std::exp(log_sum_exp(lff) + std::log(1.0 / nf + 1.0 / nr));
+  diag.overlap = detail::bar_overlap(root, nf, nr);
   if (diag.overlap < kPoorOverlap) diag.add_flag("poor_overlap");
   if (nf < 2.0 || nr < 2.0) {
     diag.add_flag("too_few_samples");
     return;
   }
-  // (<f^2>/<f>^2 - 1) / N per side; a side on one point contributes exactly 0.
-  auto term = [](const std::vector<double>& l, const std::vector<double>& l2, double n) {
-    const double log_ratio = (log_sum_exp(l2) - std::log(n)) - 2.0 * (log_sum_exp(l) - std::log(n));
-    return std::max(0.0, std::expm1(log_ratio)) / n;
-  };
-  const double var = (forward_points > 1 ? term(lf, lf2, nf) : 0.0) +
-                     (reverse_points > 1 ? term(lr, lr2, nr) : 0.0);
-  detail::set_std_error(est, d.support.size() > 1 ? std::sqrt(var) : 0.0);
+  // A side on one point contributes exactly 0.
+  const double var = (s.forward_points > 1 ? detail::bar_variance_term(root.forward, nf) : 0.0) +
+                     (s.reverse_points > 1 ? detail::bar_variance_term(root.reverse, nr) : 0.0);
+  detail::set_std_error(est, s.num_points > 1 ? std::sqrt(var) : 0.0);
   // Every W_f above every -W_r (no point or bin holds both): log Z is only known to lie in the gap.
-  double lowest_forward = std::numeric_limits<double>::infinity(), highest_reverse = -lowest_forward;
-  for (std::size_t b = 0; b < d.support.size(); ++b) {
-    if (d.forward_counts[b] > 0) lowest_forward = std::min(lowest_forward, d.support[b]);
-    if (d.reverse_counts[b] > 0) highest_reverse = std::max(highest_reverse, d.support[b]);
-  }
-  if (lowest_forward > highest_reverse && std::isfinite(est.std_error)) {
+  if (s.lowest_forward > s.highest_reverse && std::isfinite(est.std_error)) {
     est.std_error = kNaN;
     diag.add_flag("no_overlap");
   }
 }
 
-// Solves h(log Z) = 0; fills log_weights of d. Returns log Z, iterations and convergence.
-struct Solution {
-  double log_z = kNaN;
-  int iterations = 0;
-  bool converged = false;
-};
-
-Solution solve_wham(WorkDistribution& d, std::span<const double> wf, std::span<const double> wr,
-                    const HistogramOptions& options) {
-  WhamEquation h(d);
-  Solution s;
+// Solves h(log Z) = 0 (bar()'s safeguarded Newton on the same equation); fills log_weights of
+// the distribution and the estimate's log Z, iterations, convergence, error and overlap.
+void solve_wham(HistogramResult& result, const Support& s, std::span<const double> wf, std::span<const double> wr,
+                const HistogramOptions& options) {
+  WorkDistribution& d = result.distribution;
+  Estimate& est = result.estimate;
+  const double nf = static_cast<double>(wf.size()), nr = static_cast<double>(wr.size());
+  WhamTerms terms;
+  if (options.bins > 0) terms = binned_terms(d);
+  const FermiTerms forward = options.bins > 0 ? FermiTerms(terms.forward, terms.forward_weights) : FermiTerms(wf);
+  const FermiTerms reverse = options.bins > 0 ? FermiTerms(terms.reverse, terms.reverse_weights) : FermiTerms(wr);
+  const detail::BennettEquation g(forward, reverse, nf, nr);
+  detail::BennettPoint root;
   if (d.support.size() == 1) {
     // One point: p_f is a point mass and Z = c exactly.
-    s.log_z = d.log_c[0];
-    s.converged = true;
-    d.log_weights = {0.0};
-    return s;
-  }
-  // Bracket: h is increasing with slope below 2, so from a point with h < 0 the root is at least
-  // |h| / 2 to the right; steps that start at max(|h|, 1) and double find a sign change.
-  double x0 = starting_log_z(wf, wr);
-  double h0 = h(x0);
-  double lo, hi, hlo, hhi;
-  double step = std::max(std::abs(h0), 1.0);
-  int expansions = 0;
-  const auto no_bracket = [&] {
-    double largest = 0.0;
-    for (double w : wf) largest = std::max(largest, std::abs(w));
-    for (double w : wr) largest = std::max(largest, std::abs(w));
-    return NumericalError(fmt::format("histogram: forward and reverse works: expected works whose log Z equation "
-                                      "changes sign within {} doublings of its start (works up to |W| = {:g} are "
-                                      "beyond what it can bracket in double precision)",
-                                      kMaxBracketExpansions, largest));
-  };
-  if (h0 < 0.0) {
-    lo = x0, hlo = h0, hi = x0 + step, hhi = h(hi);
-    while (hhi < 0.0) {
-      if (++expansions > kMaxBracketExpansions) throw no_bracket();
-      lo = hi, hlo = hhi, step *= 2.0, hi += step, hhi = h(hi);
-    }
+    est.log_z = d.log_c[0];
+    est.diagnostics.converged = true;
+    root = g(-est.log_z);
   } else {
-    hi = x0, hhi = h0, lo = x0 - step, hlo = h(lo);
-    while (hlo > 0.0) {
-      if (++expansions > kMaxBracketExpansions) throw no_bracket();
-      hi = lo, hhi = hlo, step *= 2.0, lo -= step, hlo = h(lo);
-    }
+    const detail::BennettStart from = detail::bennett_start(wf, wr);
+    const detail::BennettSolution solution =
+        detail::solve_bennett(g, from.start, from.low, from.high, options.tolerance, options.max_iterations,
+                              kMaxBracketExpansions, "histogram");
+    root = solution.root;
+    est.log_z = -root.delta_f;
+    est.diagnostics.iterations = solution.iterations;
+    est.diagnostics.converged = solution.converged;
   }
-  // Safeguarded Newton: a Newton step inside the bracket, bisection otherwise.
-  // Newton from the starting point, which is one end of the bracket and usually close.
-  double x = hlo == 0.0 ? lo : (hhi == 0.0 ? hi : x0);
-  double hx = h(x);
-  while (s.iterations < options.max_iterations) {
-    ++s.iterations;
-    if (hx == 0.0) {
-      s.converged = true;
-      break;
-    }
-    if (hx < 0.0)
-      lo = x;
-    else
-      hi = x;
-    const double slope = h.slope();
-    double next = slope > 0.0 ? x - hx / slope : 0.5 * (lo + hi);
-    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    const double moved = std::abs(next - x);
-    x = next;
-    hx = h(x);
-    if (moved <= options.tolerance + 4.0 * kEps * std::abs(x) ||
-        hi - lo <= options.tolerance + 4.0 * kEps * std::abs(x)) {
-      s.converged = true;
-      break;
-    }
-  }
-  s.log_z = x;
-  // log pi_b = log t_b, renormalised so that rounding in h leaves an exact distribution.
-  d.log_weights = h.log_t(x);
-  const double log_total = log_sum_exp(d.log_weights);
-  for (double& lw : d.log_weights) lw -= log_total;
-  return s;
+  d.log_weights = d.support.size() == 1 ? std::vector<double>{0.0} : log_weights(d, nf, nr, est.log_z);
+  if (!est.diagnostics.converged) est.diagnostics.add_flag("not_converged");
+  est.diagnostics.values.emplace_back("num_support", static_cast<double>(d.support.size()));
+  est.diagnostics.values.emplace_back("delta_f", -est.log_z);
+  add_error_and_overlap(est, s, root, nf, nr);
 }
 
 // A Gamma(shape, 1) variate, returned as its log (Marsaglia & Tsang 2000; shape >= 1 here).
@@ -343,19 +334,11 @@ HistogramResult histogram(std::span<const double> forward_works,
                           std::span<const double> reverse_works, const HistogramOptions& options) {
   check_options("histogram", forward_works, reverse_works, options);
   HistogramResult result;
-  result.distribution = make_support(forward_works, reverse_works, options.bins);
-  const Solution s = solve_wham(result.distribution, forward_works, reverse_works, options);
+  const Support support = make_support(result.distribution, forward_works, reverse_works, options.bins);
   Estimate& est = result.estimate;
   est.method = "histogram";
-  est.log_z = s.log_z;
   est.se_method = "bar_asymptotic";
-  est.diagnostics.iterations = s.iterations;
-  est.diagnostics.converged = s.converged;
-  if (!s.converged) est.diagnostics.add_flag("not_converged");
-  est.diagnostics.values.emplace_back("num_support",
-                                      static_cast<double>(result.distribution.support.size()));
-  est.diagnostics.values.emplace_back("delta_f", -s.log_z);
-  add_error_and_overlap(est, result.distribution, s.log_z);
+  solve_wham(result, support, forward_works, reverse_works, options);
   return result;
 }
 

@@ -1,141 +1,291 @@
 #include "logz/estimators/mbar.hpp"
 
+#include <cblas.h>
+
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/math/softmax_columns.hpp"
 
 namespace logz {
 
 namespace {
 
-// log D_n = log sum_l N_l exp(f_l - u_ln) for every sample.
-Eigen::VectorXd log_denominators(const Eigen::MatrixXd& u, const Eigen::VectorXd& log_n, const Eigen::VectorXd& f) {
-  const Eigen::Index k = u.rows(), n = u.cols();
-  Eigen::VectorXd out(n);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    double m = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index l = 0; l < k; ++l)
-      if (std::isfinite(log_n(l))) m = std::max(m, log_n(l) + f(l) - u(l, j));
-    double s = 0;
-    for (Eigen::Index l = 0; l < k; ++l)
-      if (std::isfinite(log_n(l))) s += std::exp(log_n(l) + f(l) - u(l, j) - m);
-    out(j) = m + std::log(s);
-  }
-  return out;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Samples per block: K x B doubles of weights, about 256 KB, stay in the cache between the
+// softmax that writes them and the sums and the rank-B update that read them.
+constexpr std::size_t kBlockEntries = std::size_t{1} << 15;
+
+void single_threaded_blas() {
+  static std::once_flag once;
+  std::call_once(once, [] { openblas_set_num_threads(1); });
 }
 
-// One self-consistent iteration, f_k = -log sum_n exp(-u_kn - log D_n), in log space with
-// the reference state's f kept at its value; robust from any start (it fixes gross offsets
-// in one pass), where Newton's method needs a start at which no state's weights underflow.
-void self_consistent_step(const Eigen::MatrixXd& u, const Eigen::VectorXd& log_n, Eigen::Index reference,
-                          Eigen::VectorXd& f, Eigen::VectorXd& log_d) {
-  const Eigen::Index k = u.rows(), n = u.cols();
-  Eigen::VectorXd next(k);
-  for (Eigen::Index l = 0; l < k; ++l) {
-    double mx = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index j = 0; j < n; ++j) mx = std::max(mx, -u(l, j) - log_d(j));
-    double sum = 0;
-    for (Eigen::Index j = 0; j < n; ++j) sum += std::exp(-u(l, j) - log_d(j) - mx);
-    next(l) = -(mx + std::log(sum));
+// Reduced energies u_k(x_n), a block of samples at a time: a K x N column-major matrix (column n
+// = sample n), or u_kn = levels_k * energies_n, never formed.
+class Energies {
+ public:
+  Energies(const double* dense, std::size_t states, std::size_t samples)
+      : dense_(dense), states_(states), samples_(samples) {}
+  Energies(std::span<const double> levels, std::span<const double> energies)
+      : levels_(levels), energies_(energies), states_(levels.size()), samples_(energies.size()) {}
+
+  std::size_t states() const { return states_; }
+  std::size_t samples() const { return samples_; }
+  double operator()(std::size_t k, std::size_t n) const {
+    return dense_ ? dense_[n * states_ + k] : levels_[k] * energies_[n];
   }
-  f = next.array() - (next(reference) - f(reference));
-  log_d = log_denominators(u, log_n, f);
+  // Softmax over states of bias - u for samples first .. first + count - 1 (softmax_columns.hpp).
+  void softmax(std::span<const double> bias, std::size_t first, std::size_t count, double* p,
+               double* log_norm) const {
+    if (dense_) {
+      softmax_columns(bias, dense_ + first * states_, states_, count, p, states_, log_norm);
+    } else {
+      softmax_columns_linear(bias, levels_, energies_.subspan(first, count), p, states_, log_norm);
+    }
+  }
+
+ private:
+  const double* dense_ = nullptr;
+  std::span<const double> levels_, energies_;
+  std::size_t states_, samples_;
+};
+
+std::size_t block_size(const Energies& u) {
+  return std::clamp<std::size_t>(kBlockEntries / std::max<std::size_t>(u.states(), 1), 16,
+                                 std::max<std::size_t>(u.samples(), 1));
 }
 
-double objective(const Eigen::VectorXd& log_d, const Eigen::VectorXd& n, const Eigen::VectorXd& f) {
-  double obj = log_d.sum();
+// One pass over the samples at bias_k = log N_k + f_k: sum_n log D_n, the column sums of
+// P = N W (the gradient) and, when asked, the Gram matrix P^T P (the Hessian), both summed a
+// block at a time: nothing of size K x N is ever stored.
+struct Pass {
+  double sum_log_d = 0.0;
+  Eigen::VectorXd colsum;
+  Eigen::MatrixXd gram;  // empty unless asked for
+};
+
+Pass evaluate(const Energies& u, const Eigen::VectorXd& bias, bool with_gram) {
+  const std::size_t k = u.states(), n = u.samples(), b = block_size(u);
+  const auto kk = static_cast<Eigen::Index>(k);
+  Pass pass;
+  pass.colsum = Eigen::VectorXd::Zero(kk);
+  if (with_gram) {
+    single_threaded_blas();
+    pass.gram = Eigen::MatrixXd::Zero(kk, kk);
+  }
+  Eigen::MatrixXd p(kk, static_cast<Eigen::Index>(b));
+  Eigen::VectorXd log_norm(static_cast<Eigen::Index>(b));
+  for (std::size_t first = 0; first < n; first += b) {
+    const std::size_t count = std::min(b, n - first);
+    const auto cols = static_cast<Eigen::Index>(count);
+    u.softmax({bias.data(), k}, first, count, p.data(), log_norm.data());
+    pass.sum_log_d += log_norm.head(cols).sum();
+    pass.colsum += p.leftCols(cols).rowwise().sum();
+    if (with_gram) {
+      cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, static_cast<int>(k),
+                  static_cast<int>(count), 1.0, p.data(), static_cast<int>(k), 1.0,
+                  pass.gram.data(), static_cast<int>(k));
+    }
+  }
+  if (with_gram) {
+    Eigen::MatrixXd full =
+        pass.gram.selfadjointView<Eigen::Upper>();  // syrk fills the upper triangle
+    pass.gram = std::move(full);
+  }
+  return pass;
+}
+
+Eigen::VectorXd bias_of(const Eigen::VectorXd& log_n, const Eigen::VectorXd& f) {
+  return log_n + f;
+}
+
+double objective(const Pass& pass, const Eigen::VectorXd& counts, const Eigen::VectorXd& f) {
+  double obj = pass.sum_log_d;
   for (Eigen::Index k = 0; k < f.size(); ++k)
-    if (n(k) > 0) obj -= n(k) * f(k);
+    if (counts(k) > 0) obj -= counts(k) * f(k);
   return obj;
 }
 
-}  // namespace
+// log sum_n exp(c_i - u_{k_i}(x_n) - log D_n) for the given states k_i and offsets c_i, with
+// log D_n from the softmax at bias: a running maximum per state over the blocks, so that a sum
+// whose every term underflows still comes out right. For the few states that need it.
+std::vector<double> log_sums(const Energies& u, const Eigen::VectorXd& bias,
+                             const std::vector<Eigen::Index>& states,
+                             const std::vector<double>& offsets) {
+  const std::size_t k = u.states(), n = u.samples(), b = block_size(u);
+  Eigen::MatrixXd p(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(b));
+  Eigen::VectorXd log_norm(static_cast<Eigen::Index>(b));
+  std::vector<double> top(states.size(), -kInf), sum(states.size(), 0.0);
+  for (std::size_t first = 0; first < n; first += b) {
+    const std::size_t count = std::min(b, n - first);
+    u.softmax({bias.data(), k}, first, count, p.data(), log_norm.data());
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const auto s = static_cast<std::size_t>(states[i]);
+      for (std::size_t j = 0; j < count; ++j) {
+        const double y = offsets[i] - u(s, first + j) - log_norm(static_cast<Eigen::Index>(j));
+        if (y > top[i]) {
+          sum[i] = sum[i] * std::exp(top[i] - y) + 1.0;
+          top[i] = y;
+        } else {
+          sum[i] += std::exp(y - top[i]);
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < states.size(); ++i) top[i] += std::log(sum[i]);
+  return top;
+}
 
-MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, const MbarOptions& options) {
-  const Eigen::Index k_states = u.rows(), n = u.cols();
+// One self-consistent iteration from a pass at f: f_k <- -log sum_n exp(-u_kn - log D_n)
+// = f_k - log(sum_n N_k W_nk / N_k), with the reference state's f kept at its value; robust from
+// any start (it fixes gross offsets in one pass), where Newton's method needs a start at which no
+// state's weights underflow. States whose sum underflowed have it again in log space.
+void self_consistent_step(const Energies& u, const Pass& pass, const Eigen::VectorXd& log_n,
+                          const Eigen::VectorXd& counts, Eigen::Index reference,
+                          Eigen::VectorXd& f) {
+  Eigen::VectorXd log_colsum = pass.colsum.array().log();
+  std::vector<Eigen::Index> underflow;
+  std::vector<double> offsets;
+  for (Eigen::Index k = 0; k < f.size(); ++k) {
+    if (counts(k) > 0 && !(pass.colsum(k) > 1e-280)) {
+      underflow.push_back(k);
+      offsets.push_back(log_n(k) + f(k));
+    }
+  }
+  if (!underflow.empty()) {
+    const std::vector<double> exact = log_sums(u, log_n + f, underflow, offsets);
+    for (std::size_t i = 0; i < underflow.size(); ++i) log_colsum(underflow[i]) = exact[i];
+  }
+  Eigen::VectorXd next = f;
+  for (Eigen::Index k = 0; k < f.size(); ++k)
+    if (counts(k) > 0) next(k) = f(k) - (log_colsum(k) - log_n(k));
+  f = next.array() - (next(reference) - f(reference));
+}
+
+// W^T W over all states, W_nk = exp(f_k - u_kn - log D_n), a block at a time; the sampled
+// states' columns are P's divided by N_k, the unsampled ones computed from their f.
+Eigen::MatrixXd weights_gram(const Energies& u, const Eigen::VectorXd& bias,
+                             const Eigen::VectorXd& counts, const Eigen::VectorXd& f) {
+  single_threaded_blas();
+  const std::size_t k = u.states(), n = u.samples(), b = block_size(u);
+  const auto kk = static_cast<Eigen::Index>(k);
+  Eigen::MatrixXd p(kk, static_cast<Eigen::Index>(b)), gram = Eigen::MatrixXd::Zero(kk, kk);
+  Eigen::VectorXd log_norm(static_cast<Eigen::Index>(b));
+  for (std::size_t first = 0; first < n; first += b) {
+    const std::size_t count = std::min(b, n - first);
+    u.softmax({bias.data(), k}, first, count, p.data(), log_norm.data());
+    for (Eigen::Index s = 0; s < kk; ++s) {
+      for (std::size_t j = 0; j < count; ++j) {
+        const auto c = static_cast<Eigen::Index>(j);
+        p(s, c) = counts(s) > 0
+                      ? p(s, c) / counts(s)
+                      : std::exp(f(s) - u(static_cast<std::size_t>(s), first + j) - log_norm(c));
+      }
+    }
+    cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, static_cast<int>(k),
+                static_cast<int>(count), 1.0, p.data(), static_cast<int>(k), 1.0, gram.data(),
+                static_cast<int>(k));
+  }
+  Eigen::MatrixXd full = gram.selfadjointView<Eigen::Upper>();
+  return full;
+}
+
+MbarResult solve(const Energies& u, std::span<const double> num_samples, const MbarOptions& options,
+                 const char* function) {
+  const auto k_states = static_cast<Eigen::Index>(u.states());
   if (static_cast<Eigen::Index>(num_samples.size()) != k_states)
-    fail_argument("logz::mbar", "num_samples", "one count per state (rows of u)");
+    fail_argument(function, "num_samples", "one count per state (rows of u)");
   double total = 0;
   for (double v : num_samples) {
-    if (!(v >= 0)) fail_argument("logz::mbar", "num_samples", "non-negative counts");
+    if (!(v >= 0)) fail_argument(function, "num_samples", "non-negative counts");
     total += v;
   }
-  if (std::abs(total - static_cast<double>(n)) > 0.5)
-    fail_argument("logz::mbar", "num_samples", "counts that add up to the number of samples (columns of u)");
-  if (!u.allFinite()) fail_argument("logz::mbar", "u", "finite reduced energies");
+  if (std::abs(total - static_cast<double>(u.samples())) > 0.5)
+    fail_argument(function, "num_samples",
+                  "counts that add up to the number of samples (columns of u)");
   Eigen::VectorXd counts(k_states), log_n(k_states);
   for (Eigen::Index k = 0; k < k_states; ++k) {
     counts(k) = num_samples[k];
-    log_n(k) = num_samples[k] > 0 ? std::log(num_samples[k]) : -std::numeric_limits<double>::infinity();
+    log_n(k) = num_samples[k] > 0 ? std::log(num_samples[k]) : -kInf;
   }
-  std::vector<Eigen::Index> free;  // sampled states except the reference (first sampled one)
+  std::vector<Eigen::Index> free,
+      unsampled;  // free: sampled states except the reference (first sampled one)
   Eigen::Index reference = -1;
   for (Eigen::Index k = 0; k < k_states; ++k) {
-    if (counts(k) <= 0) continue;
-    if (reference < 0)
+    if (counts(k) <= 0)
+      unsampled.push_back(k);
+    else if (reference < 0)
       reference = k;  // its f stays fixed: the objective is invariant to a common shift
     else
       free.push_back(k);
   }
-  if (reference < 0) fail_argument("logz::mbar", "num_samples", "at least one sampled state");
+  if (reference < 0) fail_argument(function, "num_samples", "at least one sampled state");
 
   Eigen::VectorXd f = Eigen::VectorXd::Zero(k_states);
   if (!options.initial_log_z.empty()) {
     if (static_cast<Eigen::Index>(options.initial_log_z.size()) != k_states)
-      fail_argument("logz::mbar", "initial_log_z", "one value per state");
-    for (Eigen::Index k = 0; k < k_states; ++k) f(k) = -(options.initial_log_z[k] - options.initial_log_z[reference]);
+      fail_argument(function, "initial_log_z", "one value per state");
+    for (Eigen::Index k = 0; k < k_states; ++k)
+      f(k) = -(options.initial_log_z[k] - options.initial_log_z[reference]);
   }
   MbarResult result;
-  Eigen::VectorXd log_d = log_denominators(u, log_n, f);
   if (options.initial_log_z.empty())
-    for (int i = 0; i < 3; ++i) self_consistent_step(u, log_n, reference, f, log_d);
-  double obj = objective(log_d, counts, f);
+    for (int i = 0; i < 3; ++i)
+      self_consistent_step(u, evaluate(u, bias_of(log_n, f), false), log_n, counts, reference, f);
+  // Every Newton iterate is evaluated with the Gram matrix: the last one's gives the covariance.
+  Pass pass = evaluate(u, bias_of(log_n, f), true);
+  double obj = objective(pass, counts, f);
   const Eigen::Index m = static_cast<Eigen::Index>(free.size());
   for (int it = 0; it < options.max_iterations && m > 0; ++it) {
-    // W_nk N_k for the free states; gradient and Hessian of the objective.
-    Eigen::MatrixXd nw(n, m);
-    for (Eigen::Index a = 0; a < m; ++a)
-      for (Eigen::Index j = 0; j < n; ++j)
-        nw(j, a) = std::exp(log_n(free[a]) + f(free[a]) - u(free[a], j) - log_d(j));
-    Eigen::VectorXd colsum = nw.colwise().sum().transpose();
+    // Gradient and Hessian of the objective over the free states, from P = N W.
     Eigen::VectorXd grad(m);
+    Eigen::MatrixXd hess(m, m);
     double max_rel = 0;
     for (Eigen::Index a = 0; a < m; ++a) {
-      grad(a) = colsum(a) - counts(free[a]);
+      grad(a) = pass.colsum(free[a]) - counts(free[a]);
       max_rel = std::max(max_rel, std::abs(grad(a)) / counts(free[a]));
+      for (Eigen::Index c = 0; c < m; ++c) hess(a, c) = -pass.gram(free[a], free[c]);
+      hess(a, a) += pass.colsum(free[a]);
     }
     result.iterations = it;
     if (max_rel < options.tolerance) {
       result.converged = true;
       break;
     }
-    Eigen::MatrixXd hess = -(nw.transpose() * nw);
-    hess.diagonal() += colsum;
     const Eigen::VectorXd step = hess.ldlt().solve(-grad);
     if (!step.allFinite()) {
       // Some state's weights have all underflowed (a start far from the solution): the
       // Hessian is singular; a self-consistent step brings such states back in range.
-      self_consistent_step(u, log_n, reference, f, log_d);
-      obj = objective(log_d, counts, f);
+      self_consistent_step(u, pass, log_n, counts, reference, f);
+      pass = evaluate(u, bias_of(log_n, f), true);
+      obj = objective(pass, counts, f);
       result.iterations = it + 1;
       continue;
     }
     // Backtracking line search on the convex objective. Near the solution the
     // objective's changes fall below its rounding error (a sum of N terms); there
-    // the full Newton step is safe (quadratic convergence) and is taken.
+    // the full Newton step is safe (quadratic convergence) and is taken. The full step's pass
+    // carries the Gram matrix for the next iteration (it is nearly always accepted).
     double t = 1.0;
     for (int ls = 0; ls < 20; ++ls, t *= 0.5) {
       Eigen::VectorXd trial = f;
       for (Eigen::Index a = 0; a < m; ++a) trial(free[a]) += t * step(a);
-      const Eigen::VectorXd trial_d = log_denominators(u, log_n, trial);
-      const double trial_obj = objective(trial_d, counts, trial);
+      Pass trial_pass = evaluate(u, bias_of(log_n, trial), ls == 0);
+      const double trial_obj = objective(trial_pass, counts, trial);
       const bool rounding = std::abs(trial_obj - obj) <= 1e-12 * std::abs(obj) + 1e-300;
       if (trial_obj <= obj + 1e-4 * t * grad.dot(step) || (rounding && t == 1.0) || ls == 19) {
-        f = trial, log_d = trial_d, obj = trial_obj;
+        f = trial, obj = trial_obj;
+        pass = ls == 0 ? std::move(trial_pass) : evaluate(u, bias_of(log_n, f), true);
         break;
       }
     }
@@ -147,24 +297,28 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
     result.iterations = it + 1;
   }
   if (m == 0) result.converged = true;
-  // Unsampled states from the self-consistent equation.
-  for (Eigen::Index k = 0; k < k_states; ++k) {
-    if (counts(k) > 0) continue;
-    double mx = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index j = 0; j < n; ++j) mx = std::max(mx, -u(k, j) - log_d(j));
-    double s = 0;
-    for (Eigen::Index j = 0; j < n; ++j) s += std::exp(-u(k, j) - log_d(j) - mx);
-    f(k) = -(mx + std::log(s));
+
+  // W^T W over all states: from the last pass when every state is sampled (W = P / N_k),
+  // otherwise after the unsampled states' f from the self-consistent equation.
+  Eigen::MatrixXd gram;
+  if (unsampled.empty()) {
+    const Eigen::VectorXd inverse = counts.cwiseInverse();
+    gram = inverse.asDiagonal() * pass.gram * inverse.asDiagonal();
+  } else {
+    // Their f from the self-consistent equation, f_k = -log sum_n exp(-u_kn - log D_n).
+    const std::vector<double> sums =
+        log_sums(u, bias_of(log_n, f), unsampled, std::vector<double>(unsampled.size(), 0.0));
+    for (std::size_t i = 0; i < unsampled.size(); ++i) f(unsampled[i]) = -sums[i];
+    gram = weights_gram(u, bias_of(log_n, f), counts, f);
   }
-  // Asymptotic covariance of f (pymbar's svd-ew), with W over all states.
-  Eigen::MatrixXd w(n, k_states);
-  for (Eigen::Index k = 0; k < k_states; ++k)
-    for (Eigen::Index j = 0; j < n; ++j) w(j, k) = std::exp(f(k) - u(k, j) - log_d(j));
-  Eigen::BDCSVD<Eigen::MatrixXd> svd(w, Eigen::ComputeThinV);
-  const Eigen::MatrixXd v = svd.matrixV();
-  const Eigen::VectorXd s = svd.singularValues();
-  // The overlap matrix W^T W diag(N) from the same decomposition: W^T W = V S^2 V^T.
-  result.overlap = v * s.array().square().matrix().asDiagonal() * v.transpose() * counts.asDiagonal();
+  // Asymptotic covariance of f (pymbar's svd-ew, Theta = V S (I - S V' diag(N) V S)^+ S V' for
+  // W = U S V'): S and V from the eigendecomposition of the K x K matrix W^T W = V S^2 V',
+  // never from W itself.
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
+  const Eigen::MatrixXd v = eig.eigenvectors();
+  const Eigen::VectorXd s = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  // The overlap matrix W^T W diag(N).
+  result.overlap = gram * counts.asDiagonal();
   Eigen::MatrixXd inner = Eigen::MatrixXd::Identity(k_states, k_states) -
                           s.asDiagonal() * v.transpose() * counts.asDiagonal() * v * s.asDiagonal();
   Eigen::JacobiSVD<Eigen::MatrixXd> inner_svd(inner, Eigen::ComputeFullU | Eigen::ComputeFullV);
@@ -172,33 +326,68 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
   Eigen::VectorXd inv = Eigen::VectorXd::Zero(sv.size());
   for (Eigen::Index i = 0; i < sv.size(); ++i)
     if (sv(i) > 1e-10 * sv(0)) inv(i) = 1.0 / sv(i);
-  const Eigen::MatrixXd pinv = inner_svd.matrixV() * inv.asDiagonal() * inner_svd.matrixU().transpose();
+  const Eigen::MatrixXd pinv =
+      inner_svd.matrixV() * inv.asDiagonal() * inner_svd.matrixU().transpose();
   result.covariance = v * s.asDiagonal() * pinv * s.asDiagonal() * v.transpose();
   result.log_z.resize(k_states);
   result.std_error.resize(k_states);
   for (Eigen::Index k = 0; k < k_states; ++k) {
     result.log_z[k] = -(f(k) - f(0));
-    const double var = result.covariance(k, k) + result.covariance(0, 0) - 2 * result.covariance(0, k);
+    const double var =
+        result.covariance(k, k) + result.covariance(0, 0) - 2 * result.covariance(0, k);
     result.std_error[k] = k == 0 ? 0.0 : std::sqrt(std::max(var, 0.0));
   }
   return result;
 }
 
-LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> fractions, const MbarOptions& options) {
+}  // namespace
+
+MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples,
+                const MbarOptions& options) {
+  if (!u.allFinite()) fail_argument("logz::mbar", "u", "finite reduced energies");
+  return solve(
+      Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols())),
+      num_samples, options, "logz::mbar");
+}
+
+MbarResult mbar_linear_in_level(std::span<const double> levels, std::span<const double> energies,
+                                std::span<const double> num_samples, const MbarOptions& options) {
+  double top_level = 0.0, top_energy = 0.0;
+  for (double t : levels) top_level = std::max(top_level, std::abs(t));
+  for (double e : energies) top_energy = std::max(top_energy, std::abs(e));
+  // NaN fails both comparisons; the largest product is the product of the largest factors.
+  if (!(top_level < kInf) || !(top_energy < kInf) || !(top_level * top_energy < kInf))
+    fail_argument("logz::mbar_linear_in_level", "levels, energies",
+                  "finite reduced energies levels_k * energies_n");
+  return solve(Energies(levels, energies), num_samples, options, "logz::mbar_linear_in_level");
+}
+
+LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> fractions,
+                              const MbarOptions& options) {
   const std::size_t n = stats.sample_delta.size(), k_levels = stats.num_levels;
   if (n == 0)
-    fail_argument("logz::mbar_tempered", "stats", "recorded samples (TemperingOptions::record_samples = true)");
-  Eigen::MatrixXd u(k_levels, n);
+    fail_argument("logz::mbar_tempered", "stats",
+                  "recorded samples (TemperingOptions::record_samples = true)");
   std::vector<double> counts(k_levels, 0.0);
+  for (std::size_t j = 0; j < n; ++j) counts[stats.sample_level[j]] += 1.0;
   const bool per_level = !stats.linear_in_t;
-  if (per_level && stats.sample_energies.size() != n * k_levels)
-    fail_argument("logz::mbar_tempered", "stats", "every level's energy of every recorded sample");
-  for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t k = 0; k < k_levels; ++k)
-      u(k, j) = per_level ? stats.sample_energies[j * k_levels + k] : -fractions[k] * stats.sample_delta[j];
-    counts[stats.sample_level[j]] += 1.0;
+  MbarResult r;
+  if (per_level) {
+    if (stats.sample_energies.size() != n * k_levels)
+      fail_argument("logz::mbar_tempered", "stats",
+                    "every level's energy of every recorded sample");
+    // sample_energies holds level after level for each sample: the K x N column-major matrix.
+    for (double e : stats.sample_energies)
+      if (!std::isfinite(e)) fail_argument("logz::mbar", "u", "finite reduced energies");
+    r = solve(Energies(stats.sample_energies.data(), k_levels, n), counts, options, "logz::mbar");
+  } else {
+    // u_k(x_n) = -t_k Delta_n: linear in the level, no K x N matrix at all.
+    if (fractions.size() < k_levels)
+      fail_argument("logz::mbar_tempered", "fractions", "one per level");
+    std::vector<double> levels(k_levels);
+    for (std::size_t k = 0; k < k_levels; ++k) levels[k] = -fractions[k];
+    r = mbar_linear_in_level(levels, stats.sample_delta, counts, options);
   }
-  const MbarResult r = mbar(u, counts, options);
   LadderEstimates out;
   out.method = "mbar";
   out.log_z = r.log_z;

@@ -5,6 +5,7 @@
 // Accuracy rule: |estimate - truth| <= 5 std_error + std_error^2. The std_error^2 term is a bias
 // allowance: the log of a sample mean is biased low by about std_error^2 / 2 (delta method), and
 // BAR's bias is smaller still, so twice that first-order bias leaves room.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -21,6 +22,9 @@
 #include "logz/estimators/bar.hpp"
 #include "logz/estimators/bounds.hpp"
 #include "logz/estimators/jarzynski.hpp"
+#include "logz/math/fermi_sums.hpp"
+#include "logz/math/log_space_arrays.hpp"
+#include "logz/math/log_sum_exp.hpp"
 
 namespace {
 
@@ -336,6 +340,99 @@ TEST(Estimators, NoOverlapIsFlaggedAndStillConverges) {
   EXPECT_LT(far.diagnostics.overlap, 1e-100);
   EXPECT_GT(far.log_z, logz::lower_bound(far_f).log_z);
   EXPECT_LT(far.log_z, logz::upper_bound(far_r).log_z);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The vectorised kernels under bar() and histogram() against the scalar formulas they replace.
+
+// Within a few units in the last place (Highway's exp, log and log1p: 1, 4 and 2 ulp), or a few
+// subnormal steps where the result is subnormal.
+void expect_close_ulps(double got, double want, const std::string& what) {
+  if (std::isnan(want)) {
+    EXPECT_TRUE(std::isnan(got)) << what;
+  } else if (std::isinf(want)) {
+    EXPECT_EQ(got, want) << what;
+  } else {
+    EXPECT_NEAR(got, want, 8 * std::numeric_limits<double>::epsilon() * std::abs(want) + 1e-320) << what;
+  }
+}
+
+TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x = {0.0,   -0.0,  1e-300, -1e-300, 1.0,    -1.0, 36.0, 37.0, -36.0, -37.0,
+                           700.0, -700.0, 709.0, 710.0,  -708.0, -740.0, -745.0, -746.0, 1e5,  -1e5,
+                           1e300, -1e300, inf,   -inf,   nan};
+  // Ordinary numbers too, so that every lane and the tail (not a whole vector) see both kinds.
+  for (double v : gaussian(0.0, 20.0, 37, 71)) x.push_back(v);
+  std::vector<double> out(x.size());
+  logz::log1p_exp(x, out);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    // std::log1p(std::exp(x)) where it does not overflow; x + log1p(exp(-x)) above.
+    const double want = x[i] > 0 ? x[i] + std::log1p(std::exp(-x[i])) : std::log1p(std::exp(x[i]));
+    expect_close_ulps(out[i], want, "x = " + std::to_string(x[i]));
+    expect_close_ulps(out[i], logz::log1p_exp(x[i]), "scalar log1p_exp, x = " + std::to_string(x[i]));
+  }
+  // In place, and sizes that do not match.
+  std::vector<double> same = x;
+  logz::log1p_exp(same, same);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isnan(out[i])) EXPECT_EQ(same[i], out[i]) << i;
+  }
+  std::vector<double> short_out(3);
+  EXPECT_THROW(logz::log1p_exp(x, short_out), logz::InvalidArgument);
+}
+
+TEST(VectorisedLogSpace, LogSumExpScaledMatchesTheScalarOneAtPlusMinus1e4) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (double centre : {0.0, 1e4, -1e4}) {
+    for (std::size_t n : {1u, 7u, 8u, 1001u}) {
+      std::vector<double> x = gaussian(centre, 3.0, n, 72 + n);
+      for (double scale : {1.0, -1.0, 0.5}) {
+        std::vector<double> scaled(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) scaled[i] = scale * x[i];
+        const double want = logz::log_sum_exp(scaled);
+        EXPECT_NEAR(logz::log_sum_exp_scaled(x, scale), want, 1e-13 * std::max(1.0, std::abs(want)))
+            << centre << " " << n << " " << scale;
+      }
+    }
+  }
+  const std::vector<double> empty, minus_inf(9, -inf), with_nan = {1.0, nan, 2.0}, with_inf = {1.0, inf, 2.0};
+  EXPECT_EQ(logz::log_sum_exp_scaled(empty, 1.0), -inf);
+  EXPECT_EQ(logz::log_sum_exp_scaled(minus_inf, 1.0), -inf);
+  EXPECT_TRUE(std::isnan(logz::log_sum_exp_scaled(with_nan, 1.0)));
+  EXPECT_EQ(logz::log_sum_exp_scaled(with_inf, 1.0), inf);
+  EXPECT_DOUBLE_EQ(logz::log_sum_exp_scaled(with_inf, -1.0), logz::log_sum_exp(std::vector<double>{-1.0, -inf, -2.0}));
+}
+
+TEST(FermiSums, MatchTheLogSpaceSumsAtAnyShift) {
+  // f(x) = 1 / (1 + e^x): log f = -log1p_exp(x), log f(-x) = -log1p_exp(-x); the reference sums
+  // in log space, term by term.
+  const std::vector<double> a = gaussian(2.0, 4.0, 1001, 73);
+  std::vector<double> weights(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) weights[i] = 1.0 + static_cast<double>(i % 5);
+  for (bool weighted : {false, true}) {
+    const logz::FermiTerms terms(a, weighted ? std::span<const double>(weights) : std::span<const double>());
+    EXPECT_EQ(terms.lowest(), *std::min_element(a.begin(), a.end()));
+    for (double shift : {0.0, 3.0, -3.0, 40.0, -40.0, 800.0, -800.0, 1e5, -1e5}) {
+      std::vector<double> lf, lf2, lff;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const double x = a[i] + shift, lw = weighted ? std::log(weights[i]) : 0.0;
+        lf.push_back(lw - logz::log1p_exp(x));
+        lf2.push_back(lw - 2.0 * logz::log1p_exp(x));
+        lff.push_back(lw - logz::log1p_exp(x) - logz::log1p_exp(-x));
+      }
+      const logz::FermiSums s = terms.at(shift);
+      const double log_f = logz::log_sum_exp(lf);
+      const std::string at = "shift " + std::to_string(shift) + (weighted ? " weighted" : "");
+      EXPECT_NEAR(s.log_f(), log_f, 1e-13 * std::max(1.0, std::abs(log_f))) << at;
+      EXPECT_NEAR(std::log(s.f_squared) - 2.0 * s.log_scale, logz::log_sum_exp(lf2),
+                  1e-13 * std::max(1.0, std::abs(log_f))) << at;
+      EXPECT_NEAR(s.slope(), std::exp(logz::log_sum_exp(lff) - log_f), 1e-13) << at;
+      EXPECT_GE(s.log_scale, 0.0) << at;
+      EXPECT_GE(s.f, 0.5) << at << ": the largest scaled term is at least 1/2";
+    }
+  }
+  EXPECT_THROW(logz::FermiTerms(a, std::span<const double>(weights).first(3)), logz::InvalidArgument);
 }
 
 }  // namespace

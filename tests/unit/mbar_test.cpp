@@ -1,17 +1,26 @@
 // MBAR on harmonic states with known free energies, and against pymbar
-// (Debian's python3-pymbar) on the same reduced energies to 1e-6.
+// (Debian's python3-pymbar) on the same reduced energies to 1e-6; the form for energies linear
+// in the level against the dense one; the vectorised column softmax under both against the
+// scalar log-sum-exp.
 #include "logz/estimators/mbar.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "logz/core/error.hpp"
 #include "logz/io/npy.hpp"
+#include "logz/math/log_sum_exp.hpp"
+#include "logz/math/softmax_columns.hpp"
 #include "logz/random/philox.hpp"
+#include "logz/tempering/tempering_stats.hpp"
 
 namespace {
 
@@ -109,6 +118,115 @@ TEST(Mbar, AgreesWithPymbar) {
   for (std::size_t k = 0; k < 5; ++k) {
     EXPECT_NEAR(r.log_z[k], log_z[k], 1e-6) << k;
     EXPECT_NEAR(r.std_error[k], se[k], 1e-6) << k;
+  }
+}
+
+// K states u_k(x) = c_k x^2 / 2, linear in the level c_k, with exact draws x ~ N(0, 1 / c_k):
+// log(Z_k / Z_1) = -log(c_k / c_1) / 2.
+struct LinearStates {
+  std::vector<double> levels, energies, counts;
+  Eigen::MatrixXd u;
+};
+
+LinearStates make_linear(const std::vector<double>& counts, std::uint64_t seed) {
+  LinearStates s;
+  s.counts = counts;
+  const std::size_t k = counts.size();
+  for (std::size_t l = 0; l < k; ++l) s.levels.push_back(1.0 + 3.0 * static_cast<double>(l) / static_cast<double>(k));
+  for (std::size_t l = 0; l < k; ++l) {
+    for (int n = 0; n < static_cast<int>(counts[l]); ++n) {
+      logz::RandomStream rng(seed, s.energies.size(), logz::Purpose::test, 0);
+      const double x = rng.normal() / std::sqrt(s.levels[l]);
+      s.energies.push_back(x * x / 2);
+    }
+  }
+  s.u.resize(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(s.energies.size()));
+  for (Eigen::Index l = 0; l < s.u.rows(); ++l)
+    for (Eigen::Index n = 0; n < s.u.cols(); ++n) s.u(l, n) = s.levels[l] * s.energies[n];
+  return s;
+}
+
+TEST(Mbar, LinearInLevelGivesTheDenseAnswerWithoutTheMatrix) {
+  // Seven levels (not a whole number of vectors), one of them unsampled, and a warm start.
+  const LinearStates s = make_linear({400, 300, 0, 500, 400, 300, 350}, 9);
+  const auto dense = logz::mbar(s.u, s.counts);
+  const auto linear = logz::mbar_linear_in_level(s.levels, s.energies, s.counts);
+  ASSERT_TRUE(linear.converged);
+  EXPECT_EQ(linear.iterations, dense.iterations);
+  for (std::size_t k = 0; k < s.levels.size(); ++k) {
+    EXPECT_NEAR(linear.log_z[k], dense.log_z[k], 1e-10) << k;
+    EXPECT_NEAR(linear.std_error[k], dense.std_error[k], 1e-10) << k;
+    const double exact = -0.5 * std::log(s.levels[k] / s.levels[0]);
+    EXPECT_NEAR(linear.log_z[k], exact, 5 * linear.std_error[k] + linear.std_error[k] * linear.std_error[k]) << k;
+  }
+  EXPECT_LT((linear.covariance - dense.covariance).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT((linear.overlap - dense.overlap).cwiseAbs().maxCoeff(), 1e-12);
+  logz::MbarOptions warm;
+  warm.initial_log_z = linear.log_z;
+  const auto again = logz::mbar_linear_in_level(s.levels, s.energies, s.counts, warm);
+  EXPECT_LE(again.iterations, 2);
+  for (std::size_t k = 0; k < s.levels.size(); ++k) EXPECT_NEAR(again.log_z[k], linear.log_z[k], 1e-9) << k;
+  // Energies whose products overflow are refused, as non-finite u is by mbar().
+  const std::vector<double> huge_levels(s.levels.size(), 1e200), huge_energies(s.energies.size(), 1e200);
+  EXPECT_THROW(logz::mbar_linear_in_level(huge_levels, huge_energies, s.counts), logz::InvalidArgument);
+}
+
+TEST(Mbar, TemperedLinearAndPerLevelEnergiesAgree) {
+  // The same samples recorded both ways: Delta_n per sample on a path linear in t (u_k = -t_k
+  // Delta_n, no K x N matrix), and every level's U_k - U_1 per sample (the K x N matrix in place).
+  const LinearStates s = make_linear({300, 200, 250, 300, 0, 350}, 10);
+  logz::TemperingStats linear;
+  linear.num_levels = s.levels.size();
+  for (std::size_t l = 0; l < s.counts.size(); ++l)
+    linear.sample_level.insert(linear.sample_level.end(), static_cast<std::size_t>(s.counts[l]),
+                               static_cast<std::uint32_t>(l));
+  for (double e : s.energies) linear.sample_delta.push_back(-e);
+  logz::TemperingStats per_level = linear;
+  per_level.linear_in_t = false;
+  for (std::size_t n = 0; n < s.energies.size(); ++n)
+    for (std::size_t l = 0; l < s.levels.size(); ++l) per_level.sample_energies.push_back(s.levels[l] * s.energies[n]);
+  const auto a = logz::mbar_tempered(linear, s.levels), b = logz::mbar_tempered(per_level, s.levels);
+  EXPECT_TRUE(a.last.diagnostics.converged);
+  ASSERT_EQ(a.log_z.size(), s.levels.size());
+  for (std::size_t k = 0; k < s.levels.size(); ++k) {
+    EXPECT_NEAR(a.log_z[k], b.log_z[k], 1e-10) << k;
+    EXPECT_NEAR(a.std_error[k], b.std_error[k], 1e-10) << k;
+  }
+}
+
+TEST(SoftmaxColumns, MatchesTheScalarLogSumExp) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (std::size_t rows = 1; rows <= 19; ++rows) {
+    const std::size_t cols = 5, ld = rows + 3;  // leading dimensions past the rows
+    std::vector<double> bias(rows), levels(rows), u(ld * cols, 1e300), energies(cols);
+    for (std::size_t k = 0; k < rows; ++k) {
+      logz::RandomStream rng(11, k, logz::Purpose::test, 0);
+      bias[k] = k == 1 ? -inf : 3.0 * rng.normal();  // an unsampled state drops out
+      levels[k] = 1.0 + rng.uniform();
+    }
+    for (std::size_t j = 0; j < cols; ++j) {
+      logz::RandomStream rng(12, j, logz::Purpose::test, 0);
+      energies[j] = (j == 3 ? 1e4 : 1.0) * rng.normal();  // energies of 1e4 neither overflow nor underflow
+      for (std::size_t k = 0; k < rows; ++k) u[j * ld + k] = (j == 2 ? -1e4 : 1.0) * (5.0 + rng.normal());
+    }
+    std::vector<double> p(ld * cols, -1.0), log_norm(cols), p_linear(ld * cols, -1.0), log_norm_linear(cols);
+    logz::softmax_columns(bias, u.data(), ld, cols, p.data(), ld, log_norm.data());
+    logz::softmax_columns_linear(bias, levels, energies, p_linear.data(), ld, log_norm_linear.data());
+    for (std::size_t j = 0; j < cols; ++j) {
+      std::vector<double> x(rows), y(rows);
+      for (std::size_t k = 0; k < rows; ++k) {
+        x[k] = bias[k] - u[j * ld + k];
+        y[k] = bias[k] - levels[k] * energies[j];
+      }
+      const double want = logz::log_sum_exp(x), want_linear = logz::log_sum_exp(y);
+      EXPECT_NEAR(log_norm[j], want, 1e-14 * std::max(1.0, std::abs(want))) << rows << " " << j;
+      EXPECT_NEAR(log_norm_linear[j], want_linear, 1e-14 * std::max(1.0, std::abs(want_linear))) << rows << " " << j;
+      for (std::size_t k = 0; k < rows; ++k) {
+        EXPECT_NEAR(p[j * ld + k], std::exp(x[k] - want), 1e-14) << rows << " " << j << " " << k;
+        EXPECT_NEAR(p_linear[j * ld + k], std::exp(y[k] - want_linear), 1e-14) << rows << " " << j << " " << k;
+      }
+      for (std::size_t k = rows; k < ld; ++k) EXPECT_EQ(p[j * ld + k], -1.0) << "wrote past the rows";
+    }
   }
 }
 

@@ -19,8 +19,8 @@ namespace logz {
 
 struct HistogramOptions {
   // 0 (default): one support point per distinct work value, as the author's `paths` package;
-  // the estimate then equals BAR's to solver precision. N > 0: N equal-width bins over the
-  // pooled range of W_f and -W_r, with p_f constant inside a bin.
+  // the estimate is then BAR's (the same equation, solved by the same steps). N > 0: N
+  // equal-width bins over the pooled range of W_f and -W_r, with p_f constant inside a bin.
   std::size_t bins = 0;
   double tolerance = 1e-12;  // absolute tolerance on log Z (nats), > 0
   int max_iterations = 200;  // safeguarded Newton steps, >= 1
@@ -43,9 +43,11 @@ struct HistogramResult {
 // Method "histogram". Solves the self-consistent (WHAM) equations
 //   pi_b = n_b / (N_f + N_r c_b / Z),  Z = sum_b pi_b c_b
 // (n_b = forward + reverse counts of point b), which reduce to one increasing equation in log Z,
-// sum_b n_b / (N_f + N_r c_b / Z) = 1, solved in log space by safeguarded Newton steps on a
-// bracket. std_error ("bar_asymptotic"): BAR's asymptotic formula (bar.hpp) for works replaced by
-// their points' -log c_b, i.e. exactly BAR's error when unbinned. diagnostics: iterations,
+// sum_b n_b / (N_f + N_r c_b / Z) = 1: Bennett's equation for the works -log c_b weighted by the
+// points' counts, solved by bar()'s safeguarded Newton steps (detail::solve_bennett). Unbinned,
+// the points are sorted by a radix sort in linear time. std_error ("bar_asymptotic"): BAR's
+// asymptotic formula (bar.hpp) for works replaced by their points' -log c_b, i.e. exactly BAR's
+// error when unbinned. diagnostics: iterations,
 // converged, overlap (as bar), values "num_support" and "delta_f"; flags "not_converged",
 // "poor_overlap" (overlap < 0.03), "too_few_samples" (N_f or N_r < 2), "zero_variance" (one
 // support point). Throws InvalidArgument on empty or non-finite works or bad options.

@@ -6,7 +6,10 @@
 //   F(f) = sum_n log sum_l N_l exp(f_l - u_l(x_n)) - sum_k N_k f_k
 // with a backtracking line search, all sums in log space; warm-startable. Its
 // asymptotic covariance is pymbar's "svd-ew" formula
-//   Theta = V S (I - S V' diag(N) V S)^+ S V',   W = U S V' the weights.
+//   Theta = V S (I - S V' diag(N) V S)^+ S V',   W = U S V' the weights (N x K),
+// with S and V from the K x K matrix W'W = V S^2 V'. Every sum over samples (objective,
+// gradient, Hessian, W'W) is taken a block of samples at a time with one vectorised exp per
+// u_k(x_n) (softmax_columns.hpp): memory beyond u is O(K^2 + K * block), never K x N.
 // Results are log(Z_k / Z_1) (relative to the first state) and their standard errors.
 #pragma once
 
@@ -36,8 +39,16 @@ struct MbarResult {
 // u: K x N reduced energies (u(k, n) = u_k(x_n)); num_samples: N_k per state (sum = N).
 MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, const MbarOptions& options = {});
 
+// MBAR for reduced energies linear in the level, u_k(x_n) = levels[k] * energies[n] (simulated
+// tempering's -t_k Delta_n; harmonic states' c_k x_n^2 / 2): what mbar() gives on that K x N
+// matrix, computed without ever forming it, in O(N + K^2) memory (the energies themselves and
+// K x K matrices). num_samples and options as mbar().
+MbarResult mbar_linear_in_level(std::span<const double> levels, std::span<const double> energies,
+                                std::span<const double> num_samples, const MbarOptions& options = {});
+
 // MBAR on recorded tempered samples: u_k(x_n) = -t_k Delta_n, N_k = visits of
-// level k (TemperingOptions::record_samples must have been on).
+// level k (TemperingOptions::record_samples must have been on): mbar_linear_in_level, no K x N
+// matrix; with per-level energies (sample_energies), mbar() on them in place, without a copy.
 LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const double> fractions,
                               const MbarOptions& options = {});
 
