@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "logz/core/error.hpp"
 
 namespace logz::cli {
@@ -48,6 +50,14 @@ std::optional<RunCheckpoint> CheckpointArgs::open(const ConfigArgs& config, cons
   CheckpointedConfig c = CheckpointedConfig::from_file(config.config, sets, seed, config.threads);
   c.command = command;
   return RunCheckpoint(checkpoint, std::move(c), checkpoint_every);
+}
+
+int saved_after_stop(RunCheckpoint& checkpoint, const std::string& command) {
+  checkpoint.save();
+  std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {}, saved in {}: continue with logz {} "
+                           "--resume {}\n",
+                           checkpoint.progress(), checkpoint.path(), command, checkpoint.path());
+  return 130;
 }
 
 }  // namespace logz::cli

@@ -27,4 +27,8 @@ struct CheckpointArgs {
   CLI::App* sub_ = nullptr;
 };
 
+// After a stop (Ctrl-C, SIGTERM) of a checkpointed `logz COMMAND`: saves the checkpoint, says on
+// one line how far the run got and how to resume it, and returns the exit code 130.
+int saved_after_stop(RunCheckpoint& checkpoint, const std::string& command);
+
 }  // namespace logz::cli

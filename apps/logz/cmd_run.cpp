@@ -73,11 +73,7 @@ std::function<int()> add_run_command(CLI::App& app) {
       result = run_experiment(config, {progress.as_function(args->quiet)});
     } catch (const Stopped&) {
       if (!checkpoint) throw;
-      checkpoint->save();
-      std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {}, saved in {}: continue with "
-                               "logz run --resume {}\n",
-                               checkpoint->progress(), checkpoint->path(), checkpoint->path());
-      return 130;
+      return saved_after_stop(*checkpoint, "run");
     }
     if (checkpoint) checkpoint->save();  // every phase complete: a resume reports again at once
     std::cout << report::result_table(result);

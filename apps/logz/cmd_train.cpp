@@ -124,11 +124,7 @@ int run_train_rbm(const TrainArgs& args) {
     result = train_rbm(train, validation, options, on_epoch, on_update, checkpoint ? &state : nullptr);
   } catch (const Stopped&) {
     if (!checkpoint) throw;
-    checkpoint->save();
-    std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {}, saved in {}: continue with logz "
-                             "train rbm --resume {}\n",
-                             checkpoint->progress(), checkpoint->path(), checkpoint->path());
-    return 130;
+    return saved_after_stop(*checkpoint, "train rbm");
   }
   if (checkpoint) checkpoint->save();
   if (monitor) std::cout << monitor->finish();

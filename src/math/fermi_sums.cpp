@@ -6,11 +6,7 @@
 #include <cstddef>
 #include <limits>
 
-// Highway 1.0.3 (Debian 12) leaves AVX3_DL out of the dispatched targets even when the build's
-// own flags have it (-march=native on a processor with it), and then refuses to compile.
-#ifndef HWY_WANT_AVX3_DL
-#define HWY_WANT_AVX3_DL
-#endif
+#include "hwy_dispatch.hpp"  // before Highway: the targets it dispatches to
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "math/fermi_sums.cpp"
 // foreach_target.h first: it re-includes this file once per target.
