@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "logz/core/error.hpp"
+#include "logz/parallel/run_chunks.hpp"
 
 namespace logz {
 
@@ -32,18 +33,17 @@ TemperingStats without_chains(const TemperingStats& stats, std::size_t first, st
 }
 
 std::vector<double> chain_jackknife_std_error(
-    const TemperingStats& stats, std::size_t groups,
+    const TemperingStats& stats, std::size_t groups, int threads,
     const std::function<std::vector<double>(const TemperingStats&)>& estimate) {
   const std::size_t chains = stats.chains.size(), g = std::min(groups, chains);
   const std::size_t k = stats.num_levels;
   if (g < 2) return std::vector<double>(k, std::numeric_limits<double>::quiet_NaN());
-  std::vector<std::vector<double>> leave_out;
-  for (std::size_t i = 0; i < g; ++i) {
-    // Group i: chains [i * chains / g, (i + 1) * chains / g), as even as integers allow.
-    leave_out.push_back(estimate(without_chains(stats, i * chains / g, (i + 1) * chains / g)));
-    if (leave_out.back().size() != k)
-      fail_argument("logz::chain_jackknife_std_error", "estimate", "one value per level");
-  }
+  // Group i: chains [i * chains / g, (i + 1) * chains / g), as even as integers allow.
+  const std::vector<std::vector<double>> leave_out = run_chunks(g, 1, threads, [&](const ChunkRange& c) {
+    return estimate(without_chains(stats, c.index * chains / g, (c.index + 1) * chains / g));
+  });
+  for (const auto& e : leave_out)
+    if (e.size() != k) fail_argument("logz::chain_jackknife_std_error", "estimate", "one value per level");
   std::vector<double> se(k);
   for (std::size_t l = 0; l < k; ++l) {
     double mean = 0.0;

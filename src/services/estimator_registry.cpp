@@ -28,8 +28,9 @@ constexpr std::size_t kChainJackknifeGroups = 20;
 // The works of one direction, or nullptr when that direction was not run.
 using WorksPtr = const std::span<const double>*;
 using WorksFn = std::function<void(WorksPtr, WorksPtr, const EstimatorOptions&, std::vector<Estimate>&)>;
+// (statistics, ladder, log Zhat, the RTS answer of the same run, worker threads)
 using TemperedFn = std::function<LadderEstimates(const TemperingStats&, const TemperingLadder&,
-                                                 std::span<const double>, const LadderEstimates&)>;
+                                                 std::span<const double>, const LadderEstimates&, int)>;
 
 
 struct Estimator {
@@ -48,7 +49,7 @@ HistogramOptions histogram_options(const EstimatorOptions& o) {
 Estimator ti(const std::string& rule, const std::string& what, EstimateOutput output, int default_rank) {
   return {{rule, "tempered", "thermodynamic integration, " + what, {std::move(output)}, WorksNeeded::both, default_rank},
           {},
-          [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates&) {
+          [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates&, int) {
             return thermodynamic_integration(s, l.fractions(), rule);
           }};
 }
@@ -104,12 +105,12 @@ const std::vector<Estimator>& estimators() {
       {{"rts", "tempered", "Rao-Blackwellized tempered sampling (Carlson et al. 2016, eq. 9)",
         {{"rts", "RTS", "#ad494a", 5, 10, 4}}, WorksNeeded::both, 1},
        {},
-       [](const TemperingStats&, const TemperingLadder&, std::span<const double>, const LadderEstimates& rts) {
+       [](const TemperingStats&, const TemperingLadder&, std::span<const double>, const LadderEstimates& rts, int) {
          return rts;
        }},
       {{"ts", "tempered", "tempered sampling from visit counts", {{"ts", "TS", "#637939", 2, 12}}, WorksNeeded::both, 2},
        {},
-       [](const TemperingStats& s, const TemperingLadder& l, std::span<const double> z, const LadderEstimates&) {
+       [](const TemperingStats& s, const TemperingLadder& l, std::span<const double> z, const LadderEstimates&, int) {
          return ts_ladder(s, z, l.log_prior());
        }},
       ti("ti_riemann", "right Riemann sum", {"ti_riemann", "TI Riemann", "#8c6d31", 3, 4}, 0),
@@ -120,7 +121,8 @@ const std::vector<Estimator>& estimators() {
       {{"mbar", "tempered", "MBAR on every recorded tempered sample", {{"mbar", "MBAR", "#e6550d", 3, 18, 5}},
         WorksNeeded::both, 0},
        {},
-       [](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates& rts) {
+       [](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates& rts,
+          int threads) {
          // RTS as the warm start: fewer Newton steps than from log Z = 0 on ladders that span
          // hundreds of nats.
          MbarOptions o;
@@ -133,7 +135,7 @@ const std::vector<Estimator>& estimators() {
          // jackknife over groups of chains instead, each solve warm-started at the full one.
          o.initial_log_z = full.log_z;
          const double asymptotic = full.last.std_error;
-         full.std_error = chain_jackknife_std_error(s, kChainJackknifeGroups, [&](const TemperingStats& part) {
+         full.std_error = chain_jackknife_std_error(s, kChainJackknifeGroups, threads, [&](const TemperingStats& part) {
            return mbar_tempered(part, l.fractions(), o).log_z;
          });
          const Diagnostics diagnostics = full.last.diagnostics;
@@ -254,12 +256,12 @@ std::vector<Estimate> run_estimators(const std::vector<std::string>& methods, Op
 
 LadderEstimates run_tempered_estimator(const std::string& method, const TemperingStats& stats,
                                        const TemperingLadder& ladder, std::span<const double> log_z_hat,
-                                       const LadderEstimates& rts) {
+                                       const LadderEstimates& rts, int threads) {
   const Estimator& e = estimator(method);
   if (e.entry.family != "tempered")
     fail_argument("logz::run_tempered_estimator", "method",
                   "names from " + quoted_names(estimator_names("tempered")) + "; got \"" + method + "\"");
-  return e.tempered(stats, ladder, log_z_hat, rts);
+  return e.tempered(stats, ladder, log_z_hat, rts, threads);
 }
 
 }  // namespace logz

@@ -21,9 +21,11 @@ TemperingStats without_chains(const TemperingStats& stats, std::size_t first, st
 // Jackknife standard errors of estimate(stats), one per level, over `groups` groups of
 // consecutive chains left out in turn:
 //   se^2 = (G - 1) / G sum_g (theta_(g) - mean theta_(.))^2.
-// NaN for every level when there are fewer than 2 groups (fewer than 2 chains).
+// NaN for every level when there are fewer than 2 groups (fewer than 2 chains). The leave-out
+// estimates run on up to `threads` threads (0: all; estimate must allow it) and are combined
+// in group order, so the result does not depend on the thread count.
 std::vector<double> chain_jackknife_std_error(
-    const TemperingStats& stats, std::size_t groups,
+    const TemperingStats& stats, std::size_t groups, int threads,
     const std::function<std::vector<double>(const TemperingStats&)>& estimate);
 
 }  // namespace logz

@@ -51,9 +51,10 @@ inline std::vector<Estimate> run_estimators(const std::vector<std::string>& meth
 }
 
 // Runs a tempered-sample estimator on the statistics of a final run. `rts` is the RTS answer of
-// the same run, which MBAR takes as its warm start.
+// the same run, which MBAR takes as its warm start; `threads` (0: all) share MBAR's jackknife
+// solves (the answer does not depend on them).
 LadderEstimates run_tempered_estimator(const std::string& method, const TemperingStats& stats,
                                        const TemperingLadder& ladder, std::span<const double> log_z_hat,
-                                       const LadderEstimates& rts);
+                                       const LadderEstimates& rts, int threads = 1);
 
 }  // namespace logz
