@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "logz/core/error.hpp"
+#include "logz/estimators/chain_jackknife.hpp"
 
 namespace logz {
 
@@ -88,24 +89,23 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
   out.log_z = integrate(all, fractions, method);
   out.bias.assign(k_levels, kNaN);
   out.std_error.assign(k_levels, kNaN);
-  // Contiguous groups of chains are independent replicates of the whole estimator.
+  // Chains are independent replicates: a delete-a-group jackknife over them. (The spread of
+  // estimates from 10 separate groups, used before, has 9 degrees of freedom and each group's
+  // ratio of sums its own small-sample bias: its intervals covered 0.905 of 200 runs.)
   const std::size_t groups = std::min(num_groups, chains);
   if (groups >= 2) {
-    std::vector<std::vector<double>> est;
-    for (std::size_t g = 0; g < groups; ++g) {
+    TemperingStats sums_only;  // TI reads the per-chain sums alone: the groups copy no samples
+    sums_only.num_levels = k_levels;
+    sums_only.linear_in_t = stats.linear_in_t;
+    sums_only.chains = stats.chains;
+    out.std_error = chain_jackknife_std_error(sums_only, groups, 1, [&](const TemperingStats& part) {
       LevelSums s = empty();
-      for (std::size_t j = g * chains / groups; j < (g + 1) * chains / groups; ++j) add_chain(s, stats.chains[j], rb);
-      est.push_back(integrate(s, fractions, method));
-    }
-    for (std::size_t k = 0; k < k_levels; ++k) {
-      double mean = 0, var = 0;
-      for (const auto& e : est) mean += e[k] / static_cast<double>(groups);
-      for (const auto& e : est) var += (e[k] - mean) * (e[k] - mean);
-      var /= static_cast<double>(groups - 1);
-      out.std_error[k] = k == 0 ? 0.0 : std::sqrt(var / static_cast<double>(groups));
-    }
+      for (const auto& c : part.chains) add_chain(s, c, rb);
+      return integrate(s, fractions, method);
+    });
+    out.std_error[0] = 0.0;
   }
-  Estimate& e = out.summarise_last("chain_groups");
+  Estimate& e = out.summarise_last("chain_jackknife");
   if (groups < 2) e.diagnostics.add_flag("too_few_chains");
   std::size_t empty_levels = 0;
   for (std::size_t k = 0; k < k_levels; ++k) empty_levels += all.weight[k] == 0;

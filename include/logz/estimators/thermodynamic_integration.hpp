@@ -9,8 +9,9 @@
 //                   m_k = sum_i q(t_k|x_i) Delta_i / sum_i q(t_k|x_i)
 // where m_k, v_k are the mean and variance of Delta among samples at level k
 // (levels never visited are filled by linear interpolation in t). Errors:
-// the spread of the same estimator over groups of independent chains
-// (se_method "chain_groups"). Values are log(Z_k / Z_1).
+// a delete-a-group jackknife over num_groups groups of independent chains
+// (se_method "chain_jackknife", estimators/chain_jackknife.hpp); the rule's own
+// discretization bias is not in it. Values are log(Z_k / Z_1).
 #pragma once
 
 #include <span>
@@ -22,6 +23,6 @@ namespace logz {
 
 // method: one of "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb".
 LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span<const double> fractions,
-                                          const std::string& method, std::size_t num_groups = 10);
+                                          const std::string& method, std::size_t num_groups = 20);
 
 }  // namespace logz
