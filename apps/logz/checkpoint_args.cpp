@@ -28,7 +28,7 @@ std::optional<RunCheckpoint> CheckpointArgs::open(const ConfigArgs& config, cons
   if (!resume.empty()) {
     if (!config.config.empty() || !config.sets.empty() || config.seed)
       throw InputError(fmt::format("--resume {}: expected no config file, --set or --seed: the checkpoint holds its "
-                                   "run's config (only --threads may change)", resume));
+                                   "run's config{}", resume, command == "run" ? " (only --threads may change)" : ""));
     if (!checkpoint.empty())
       throw InputError(fmt::format("--resume {}: expected no --checkpoint: a resumed run saves to the file it "
                                    "resumes", resume));
