@@ -107,6 +107,18 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
   }
   Estimate& e = out.summarise_last("chain_jackknife");
   if (groups < 2) e.diagnostics.add_flag("too_few_chains");
+  // The rule's own bias, which the error bar leaves out, estimated by the next better rule on
+  // the same means: the trapezoid for the Riemann sum; Friel et al.'s correction for the
+  // trapezoid (a geometric path only). Flagged when it exceeds the error bar: the interval then
+  // cannot be trusted (the Riemann sum over 12 levels of a 4 x 4 Ising ladder: 0.8 nats).
+  const char* better = method == "ti_riemann"                             ? "ti_trapezoid"
+                       : method == "ti_trapezoid" && stats.linear_in_t ? "ti_corrected"
+                                                                          : nullptr;
+  if (better != nullptr) {
+    const double rule_bias = std::abs(out.log_z.back() - integrate(all, fractions, better).back());
+    e.diagnostics.values.emplace_back("rule_bias", rule_bias);
+    if (rule_bias > e.std_error) e.diagnostics.add_flag("discretization_bias");
+  }
   std::size_t empty_levels = 0;
   for (std::size_t k = 0; k < k_levels; ++k) empty_levels += all.weight[k] == 0;
   e.diagnostics.values.emplace_back("empty_levels", static_cast<double>(empty_levels));
