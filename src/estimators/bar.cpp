@@ -15,11 +15,11 @@
 
 namespace logz {
 
-namespace detail {
-
 namespace {
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 }  // namespace
+
+namespace detail {
 
 BennettEquation::BennettEquation(const FermiTerms& forward, const FermiTerms& reverse,
                                  double num_forward, double num_reverse)
@@ -147,7 +147,6 @@ double bar_overlap(const BennettPoint& p, double num_forward, double num_reverse
 
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kPoorOverlap = 0.03;  // below this the asymptotic error is not to be trusted
 constexpr int kMaxBracketExpansions = 100;
 

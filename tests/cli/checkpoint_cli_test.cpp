@@ -111,6 +111,29 @@ nlohmann::json result_of(const std::string& path) {
   return j;
 }
 
+// The run of `args` (a config and its options) with a checkpoint, killed (SIGKILL) once it has
+// saved `at` progress and `delay` seconds more; resumed on 1 thread and killed again `further`
+// progress on (unless it ends first); then resumed to the end on 3 threads, writing `out`.
+// Returns the progress saved at the first kill.
+long killed_twice_and_resumed(std::vector<std::string> args, const std::string& checkpoint, const std::string& out,
+                              long at, double delay, long further) {
+  fs::remove(checkpoint);
+  fs::remove(out);
+  args.insert(args.end(), {"-q", "--threads", "2", "-o", out, "--checkpoint", checkpoint, "--checkpoint-every", "0"});
+  const Outcome first = run(args, checkpoint, at, SIGKILL, delay);
+  EXPECT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
+  EXPECT_FALSE(fs::exists(out));
+  const long saved = progress_saved(checkpoint);
+  EXPECT_GE(saved, at);
+  const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
+                             checkpoint, saved + further, SIGKILL);
+  if (!second.killed) EXPECT_EQ(second.exit_code, 0) << second.err;
+  const Outcome last = run({"run", "--resume", checkpoint, "-q", "--threads", "3", "-o", out});
+  EXPECT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_FALSE(fs::exists(checkpoint + ".tmp")) << "a temporary checkpoint was left behind";
+  return saved;
+}
+
 void killed_and_resumed_runs_match(const std::string& reverse_start) {
   const std::string config = temp_path(reverse_start + ".toml");
   write_file(config, config_text(reverse_start));
@@ -125,23 +148,11 @@ void killed_and_resumed_runs_match(const std::string& reverse_start) {
   for (const long at : {1, 8, 14}) {
     SCOPED_TRACE("killed after " + std::to_string(at) + " chunks, reverse start " + reverse_start);
     const std::string checkpoint = temp_path(reverse_start + "_run.ckpt"), out = temp_path(reverse_start + "_out.json");
-    fs::remove(checkpoint);
-    fs::remove(out);
-    const Outcome first = run({"run", config, "-q", "--threads", "2", "-o", out, "--checkpoint", checkpoint,
-                               "--checkpoint-every", "0"},
-                              checkpoint, at, SIGKILL, 0.01 * static_cast<double>(at));
-    ASSERT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
-    EXPECT_FALSE(fs::exists(out));
-    const long saved = progress_saved(checkpoint);
-    EXPECT_GE(saved, at);
+    const long saved =
+        killed_twice_and_resumed({"run", config}, checkpoint, out, at, 0.01 * static_cast<double>(at), 2);
     EXPECT_LT(saved, 20);
-    const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
-                               checkpoint, saved + 2, SIGKILL);
-    if (!second.killed) ASSERT_EQ(second.exit_code, 0) << second.err;
-    const Outcome last = run({"run", "--resume", checkpoint, "-q", "--threads", "3", "-o", out});
-    ASSERT_EQ(last.exit_code, 0) << last.err;
+    if (::testing::Test::HasFailure()) return;
     EXPECT_EQ(result_of(out), expected);
-    EXPECT_FALSE(fs::exists(checkpoint + ".tmp")) << "a temporary checkpoint was left behind";
   }
 }
 
@@ -226,22 +237,9 @@ void killed_and_resumed_tempering_matches(const std::string& initialization) {
     SCOPED_TRACE("killed at progress " + std::to_string(at) + ", initialization " + initialization);
     const std::string checkpoint = temp_path("tempering_" + initialization + "_run.ckpt"),
                       out = temp_path("tempering_" + initialization + "_out.json");
-    fs::remove(checkpoint);
-    fs::remove(out);
-    const Outcome first = run({"run", config, "-q", "--threads", "2", "-o", out, "--checkpoint", checkpoint,
-                               "--checkpoint-every", "0"},
-                              checkpoint, at, SIGKILL);
-    ASSERT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
-    EXPECT_FALSE(fs::exists(out));
-    const long saved = progress_saved(checkpoint);
-    EXPECT_GE(saved, at);
-    const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
-                               checkpoint, saved + 500, SIGKILL);
-    if (!second.killed) ASSERT_EQ(second.exit_code, 0) << second.err;
-    const Outcome last = run({"run", "--resume", checkpoint, "-q", "--threads", "3", "-o", out});
-    ASSERT_EQ(last.exit_code, 0) << last.err;
+    killed_twice_and_resumed({"run", config}, checkpoint, out, at, 0.0, 500);
+    if (::testing::Test::HasFailure()) return;
     EXPECT_EQ(result_of(out), expected);
-    EXPECT_FALSE(fs::exists(checkpoint + ".tmp")) << "a temporary checkpoint was left behind";
   }
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "logz/services/config.hpp"
@@ -128,7 +129,8 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
     hand_over(true);
   }
   result.tempering = tempering_summary(at, s);
-  tempering_estimates(st.finish_run(TemperingRun(at.final_run)), s, at.initial.log_z_hat, result);
+  // The journal holds its own copy: the run's samples move into the statistics, not copied again.
+  tempering_estimates(st.finish_run(std::move(at.final_run)), s, at.initial.log_z_hat, result);
   if (!result.tempering->converged.value_or(true))
     for (auto& e : result.estimates) e.diagnostics.add_flag("initialization_not_converged");
 }
