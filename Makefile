@@ -1,7 +1,7 @@
 # The two commands of README.md: `make run` and `make test`.
 BUILD ?= build
 JOBS ?= $(shell nproc)
-CONFIG ?= examples/ising-32.toml
+CONFIG ?= examples/ising-32-multispin.toml
 
 .PHONY: deps configure build run test bench clean
 

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/models/packed_ising.hpp"
 
 namespace {
 
@@ -39,6 +41,27 @@ void BM_MetropolisRandomSite(benchmark::State& s) { run_kernel(s, logz::SiteOrde
 void BM_MetropolisCheckerboard(benchmark::State& s) { run_kernel(s, logz::SiteOrder::checkerboard, 0.44); }
 BENCHMARK(BM_MetropolisRandomSite)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MetropolisCheckerboard)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
+
+// Multi-spin coding: checkerboard sweeps of 64 particles per word (range(0) particles), 10
+// sweeps per call at beta (range(1) / 100).
+void BM_IsingMultiSpin(benchmark::State& state) {
+  const logz::PackedIsingModel model(logz::IsingModel(kSide, kSide, 1.0, static_cast<double>(state.range(1)) / 100));
+  const std::size_t particles = static_cast<std::size_t>(state.range(0));
+  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 10);
+  auto batch = model.make_batch(particles);
+  model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
+  const auto target = model.at(1.0);
+  std::uint32_t step = 0;
+  std::uint64_t attempts = 0;
+  for (auto _ : state) {
+    const auto info = kernel.step(target, batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
+    attempts += info.attempted;
+    benchmark::DoNotOptimize(batch.bond_sum(0));
+  }
+  state.counters["flips_per_ns"] =
+      benchmark::Counter(static_cast<double>(attempts) * 1e-9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_IsingMultiSpin)->Args({64, 44})->Args({1024, 44})->Args({1024, 100})->Args({1024, 0})->Unit(benchmark::kMillisecond);
 
 // The reference: the simplest correct loop a physicist would write.
 void BM_ReferenceLoop(benchmark::State& state) {

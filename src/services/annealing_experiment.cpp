@@ -100,7 +100,11 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
                        "the works of the paths");
   r.seed = static_cast<std::uint64_t>(run.get_int(kSeed));
   r.threads = static_cast<int>(run.get_int(kThreads));
-  r.chunk_size = static_cast<std::size_t>(run.get_int(kChunkSize));
+  const std::int64_t chunk_size = run.get_int(kChunkSize, defaults.chunk_size);
+  if (chunk_size % defaults.chunk_multiple != 0)
+    run.fail(kChunkSize, "a multiple of " + std::to_string(defaults.chunk_multiple) + " with this kernel (it moves " +
+                             std::to_string(defaults.chunk_multiple) + " paths at once)");
+  r.chunk_size = static_cast<std::size_t>(chunk_size);
   std::vector<std::string> starts = model_starts;
   starts.push_back("resampled");
   r.reverse_start = run.get_string(kReverseStart.with_choices(starts), starts.front());

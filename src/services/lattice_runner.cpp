@@ -4,13 +4,14 @@ namespace logz {
 
 namespace {
 
-const Key kType = Key::choice("type", std::string("metropolis"), {"metropolis", "heat_bath"},
-                              "the single-site update: Metropolis (flip / new colour) or heat bath");
+const Key kType = Key::choice("type", std::string("metropolis"), {"metropolis", "heat_bath", "multispin"},
+                              "the single-site update: Metropolis (flip / new colour) or heat bath; multispin "
+                              "(Ising): checkerboard Metropolis on 64 paths at once");
 const Key kSteps = Key::integer("steps_per_temperature", 1000, 1, INT64_MAX,
                                 "N: updates per temperature (site_order random: single-site updates; "
                                 "checkerboard: sweeps)");
 const Key kSiteOrder = Key::enumeration("site_order", SiteOrder::random,
-                                   "a random site per update, or checkerboard sweeps");
+                                   "a random site per update, or checkerboard sweeps (multispin: checkerboard only)");
 const KeyGroup kLatticeKernelKeys{"kernel", "lattice kernels", {&kType, &kSteps, &kSiteOrder}};
 
 }  // namespace
@@ -23,18 +24,35 @@ std::vector<KernelEntry> lattice_kernel_entries() {
           {"lattice", "heat_bath", "single-site heat bath (Gibbs) update", &kLatticeKernelKeys}};
 }
 
-LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result) {
+KernelEntry multispin_kernel_entry() {
+  return {"lattice", "multispin",
+          "checkerboard single-site Metropolis on 64 paths at once (multi-spin coding; annealing only)",
+          &kLatticeKernelKeys};
+}
+
+LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result, bool has_multispin) {
   auto k = config.section("kernel");
   k.check_known({&kLatticeKernelKeys});
   LatticeKernelSettings s;
   s.type = k.get_string(kType);
-  s.order = k.get_enum<SiteOrder>(kSiteOrder);
+  if (s.type == "multispin" && !has_multispin)
+    k.fail(kType, "\"metropolis\" or \"heat_bath\" for this model (\"multispin\" is for ising)");
+  s.order = k.get_enum<SiteOrder>(kSiteOrder, s.type == "multispin" ? SiteOrder::checkerboard : SiteOrder::random);
+  if (s.type == "multispin" && s.order != SiteOrder::checkerboard)
+    k.fail(kSiteOrder, "\"checkerboard\" with type = \"multispin\" (it sweeps the sites in order)");
   s.steps = static_cast<std::size_t>(k.get_int(kSteps));
   result.kernel = {{"type", s.type},
                    {"site_order", to_string(s.order)},
                    {"steps_per_temperature", s.steps},
                    {"step_unit", s.order == SiteOrder::random ? "single-site update" : "sweep"}};
   return s;
+}
+
+RunDefaults multispin_run_defaults(Config& config, const std::string& method) {
+  if (method != "annealing")
+    config.section("kernel").fail(kType, "\"metropolis\" or \"heat_bath\" with [run] method = \"" + method +
+                                             "\" (\"multispin\" runs annealing only)");
+  return {.chunk_size = 64, .chunk_multiple = 64};
 }
 
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys) {

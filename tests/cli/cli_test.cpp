@@ -91,16 +91,19 @@ TEST(Cli, RunWritesJsonWithEstimatesAndReference) {
 TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
   const std::string cfg = temp_path("threads.toml");
   write_file(cfg, kSmallConfig);
-  std::string reference;
-  for (int t : {1, 2, 3}) {
-    const std::string out = temp_path("threads" + std::to_string(t) + ".json");
-    ASSERT_EQ(run_cli("run " + cfg + " -q --threads " + std::to_string(t) + " -o " + out).exit_code, 0);
-    auto j = nlohmann::json::parse(read_file(out));
-    const std::string estimates = j["estimates"].dump() + j["forward"].dump() + j["reverse"].dump();
-    if (reference.empty())
-      reference = estimates;
-    else
-      EXPECT_EQ(estimates, reference) << t << " threads";
+  for (const std::string kernel : {"metropolis", "multispin"}) {
+    std::string reference;
+    for (int t : {1, 2, 3}) {
+      const std::string out = temp_path(kernel + "threads" + std::to_string(t) + ".json");
+      ASSERT_EQ(run_cli("run " + cfg + " -q --set kernel.type=" + kernel + " --threads " + std::to_string(t) +
+                        " -o " + out).exit_code, 0);
+      auto j = nlohmann::json::parse(read_file(out));
+      const std::string estimates = j["estimates"].dump() + j["forward"].dump() + j["reverse"].dump();
+      if (reference.empty())
+        reference = estimates;
+      else
+        EXPECT_EQ(estimates, reference) << kernel << ", " << t << " threads";
+    }
   }
 }
 
@@ -136,11 +139,16 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
       {"run.directions=forward --set estimators.methods=bar", "needs forward and reverse"},
       {"run.repetitions=0", "[run] repetitions"},
       {"run.method=ground_state_integration --set integration.intervals=10", "[integration] intervals"},
+      {"kernel.type=multispin --set kernel.site_order=random", "[kernel] site_order: expected \"checkerboard\" with"},
+      {"kernel.type=multispin --set run.chunk_size=100", "[run] chunk_size: expected a multiple of 64"},
+      {"kernel.type=multispin --set run.method=tempering", "(\"multispin\" runs annealing only)"},
   };
   // A method a model does not have is an error, not silently annealing.
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
   expect_one_line_error(run_cli("run " + toy + " -q --set run.method=tempering"),
                         "[run] method: expected \"annealing\" for this model");
+  const std::string potts = std::string(LOGZ_SOURCE_DIR) + "/examples/potts-3x4.toml";
+  expect_one_line_error(run_cli("run " + potts + " -q --set kernel.type=multispin"), "(\"multispin\" is for ising)");
   const std::string cfg = temp_path("bad.toml");
   write_file(cfg, kSmallConfig);
   for (const auto& b : bad) {

@@ -33,11 +33,12 @@ TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
   EXPECT_EQ(ising["methods"], nlohmann::json({"annealing", "tempering", "ground_state_integration"}));
   EXPECT_EQ(ising["keys"]["model"]["coupling"]["default"], "1.0");
   EXPECT_EQ(ising["keys"]["run"]["num_paths"]["default"], "100");
-  EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"], nlohmann::json({"metropolis", "heat_bath"}));
+  EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"], nlohmann::json({"metropolis", "heat_bath", "multispin"}));
   EXPECT_EQ(j["models"]["rbm"]["methods"], nlohmann::json({"annealing", "tempering"}));
   EXPECT_EQ(j["models"]["gaussian_mixture"]["commands"], nlohmann::json({"run", "loglik", "sample"}));
   EXPECT_EQ(j["models"]["gaussian"]["commands"], nlohmann::json({"sample"}));
   EXPECT_TRUE(j["kernels"]["continuous"].contains("hais"));
+  EXPECT_TRUE(j["kernels"]["lattice"].contains("multispin"));
   EXPECT_EQ(j["estimators"]["bar"]["needs"], "both");
   EXPECT_EQ(j["estimators"]["bounds"]["default"], true);
   EXPECT_EQ(j["estimators"]["mbar"]["family"], "tempered");

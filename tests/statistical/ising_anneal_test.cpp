@@ -16,10 +16,16 @@
 #include "logz/estimators/bounds.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/exact/ising_kaufman.hpp"
+#include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/models/packed_ising.hpp"
 
 namespace {
+
+struct Case;
+template <class Model, class Kernel>
+void check_case(const Model& model, const Kernel& kernel, const Case& c, std::uint64_t seed);
 
 struct Case {
   int side;
@@ -27,21 +33,35 @@ struct Case {
   std::size_t num_steps, steps_per_temperature, num_paths;
   logz::SiteOrder order;
   double se_target;  // every estimator's SE must be below this (nats)
+  std::size_t chunk_size = 8;
 };
 
 void check_case(const Case& c, std::uint64_t seed) {
   const logz::IsingModel model(c.side, c.side, 1.0, c.beta);
-  const logz::SpinFlipMetropolis kernel(c.order, c.steps_per_temperature);
+  check_case(model, logz::SpinFlipMetropolis(c.order, c.steps_per_temperature), c, seed);
+}
+
+// The multi-spin kernel: chunks of 64 paths.
+void check_multispin_case(Case c, std::uint64_t seed) {
+  c.chunk_size = 64;
+  const logz::PackedIsingModel model(logz::IsingModel(c.side, c.side, 1.0, c.beta));
+  check_case(model, logz::MultiSpinMetropolis(c.order, c.steps_per_temperature), c, seed);
+}
+
+// Model: IsingModel or PackedIsingModel, Kernel: a kernel for its batches.
+template <class Model, class Kernel>
+void check_case(const Model& model, const Kernel& kernel, const Case& c, std::uint64_t seed) {
   const auto schedule = logz::linear_schedule(c.num_steps);
   logz::AnnealOptions options;
   options.num_paths = c.num_paths;
   options.seed = seed;
   options.threads = 2;
+  options.chunk_size = c.chunk_size;
   const auto forward = logz::anneal_forward(model, kernel, schedule, options);
   const std::size_t equilibration =
       c.order == logz::SiteOrder::random ? 200 * static_cast<std::size_t>(model.num_sites()) : 200;
   const auto equilibrate = kernel.with_steps(equilibration);
-  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) {
+  auto start = [&](typename Model::Batch& b, const logz::ChunkStreams& streams) {
     model.ground_state(b, streams.random(0));
     equilibrate.step(model.at(1.0), b, streams.random(1));
   };
@@ -83,6 +103,18 @@ TEST(IsingAnnealing, Torus8x8AtCriticalTemperature) {
 
 TEST(IsingAnnealing, Torus8x8ColdCheckerboard) {
   check_case({8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 104);
+}
+
+TEST(IsingAnnealing, Torus4x4MultiSpin) {
+  check_multispin_case({4, 0.5, 100, 1, 400, logz::SiteOrder::checkerboard, 0.05}, 105);
+}
+
+TEST(IsingAnnealing, Torus8x8AtCriticalTemperatureMultiSpin) {
+  check_multispin_case({8, 0.4406868, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 106);
+}
+
+TEST(IsingAnnealing, Torus8x8ColdMultiSpin) {
+  check_multispin_case({8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 107);
 }
 
 }  // namespace

@@ -33,6 +33,9 @@ class SiteKernel {
   std::size_t steps() const { return steps_; }
 
  protected:
+  // Whether sweeps run in the reversed order (colour 1 first, sites in decreasing order).
+  bool is_reversed() const { return reversed_; }
+
   // Applies update(sites, i, rng, delta) -> bool (the value changed) to every site this kernel
   // visits, particle after particle; particle p draws from random.stream(p), the site index
   // first in random order. update adds the change of the bond sum to delta. KernelInfo counts

@@ -29,13 +29,16 @@ class LatticeModel {
   using Batch = LatticeBatch<Site>;
   static constexpr bool geometric_path = true;  // U_t = t * beta * E: linear in t
   Batch make_batch(std::size_t num_particles) const { return Batch(num_particles, num_sites()); }
-  // Tempered energies differ by (t_to - t_from) * beta * E at fixed states.
-  void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const {
+  // Tempered energies differ by (t_to - t_from) * beta * E at fixed states. Any batch that keeps
+  // bond sums per particle (LatticeBatch, PackedSpinBatch).
+  template <class B>
+  void work_increment(double t_from, double t_to, const B& batch, std::span<double> out) const {
     const double scale = (t_to - t_from) * beta_;
     for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = scale * energy(batch.bond_sum(p));
   }
   // E of every particle (the hysteresis trace).
-  void trace_energy(const Batch& batch, std::span<double> out) const {
+  template <class B>
+  void trace_energy(const B& batch, std::span<double> out) const {
     for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = energy(batch.bond_sum(p));
   }
 

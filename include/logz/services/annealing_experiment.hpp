@@ -46,6 +46,9 @@ struct RunSettings {
 // What a model changes in the shared [run] defaults.
 struct RunDefaults {
   std::int64_t equilibration_sweeps = 1000;  // sweeps of the reverse start at the target
+  std::int64_t chunk_size = 8;
+  // chunk_size must be a multiple of this (a kernel that moves this many paths at once).
+  std::int64_t chunk_multiple = 1;
 };
 
 // [run] method, one of `supported` (the model's methods); the error for another names the

@@ -41,6 +41,10 @@ class ConfigSection {
   E get_enum(const Key& key) {
     return parse_enum<E>(get_string(key));
   }
+  template <NamedEnum E>
+  E get_enum(const Key& key, E computed_default) {
+    return parse_enum<E>(get_string(key, std::string(to_string(computed_default))));
+  }
   std::vector<std::string> get_string_list(const Key& key);
   std::vector<std::string> get_string_list(const Key& key, const std::vector<std::string>& computed_default);
   // An array key as given (checked by the caller, who reports through fail()); null if absent.

@@ -20,13 +20,21 @@ const KeyGroup& lattice_kernel_keys();
 std::vector<KernelEntry> lattice_kernel_entries();
 
 struct LatticeKernelSettings {
-  std::string type;  // "heat_bath" or "metropolis"
+  std::string type;  // "heat_bath", "metropolis" or "multispin"
   SiteOrder order = SiteOrder::random;
   std::size_t steps = 1;
 };
 
-// [kernel] of a lattice model; also describes it in result.kernel.
-LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result);
+// [kernel] of a lattice model; also describes it in result.kernel. "multispin" (always in
+// checkerboard order) only where the model has it.
+LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result, bool has_multispin = false);
+
+// The registry entry of the multi-spin kernel (Ising).
+KernelEntry multispin_kernel_entry();
+
+// The [run] defaults of the multi-spin kernel (chunks of 64 paths, a multiple of 64 required),
+// after checking that `method` is annealing, the only method it runs.
+RunDefaults multispin_run_defaults(Config& config, const std::string& method);
 
 // The [run] methods of a lattice model and the sections a lattice config may have.
 inline const std::vector<std::string> kLatticeMethods = {"annealing", "tempering", "ground_state_integration"};

@@ -6,8 +6,10 @@
 
 #include "logz/core/stop_request.hpp"
 #include "logz/exact/ising_kaufman.hpp"
+#include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/models/packed_ising.hpp"
 #include "logz/services/lattice_runner.hpp"
 #include "lattice_size.hpp"
 
@@ -42,13 +44,14 @@ RunResult run_ising(Config& config, const RunContext& context) {
   const IsingModel model(size.rows, size.cols, coupling, beta);
 
   RunResult result;
-  const LatticeKernelSettings kernel = read_lattice_kernel(config, result);
+  const LatticeKernelSettings kernel = read_lattice_kernel(config, result, /*has_multispin=*/true);
   result.model = {{"type", "ising"}, {"rows", size.rows}, {"cols", size.cols}, {"coupling", coupling},
                   {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform spins"}};
   result.base_log_z = model.base_log_z();
   result.reference = ising_exact(config);
 
   const std::string method = read_run_method(config, kLatticeMethods);
+  const RunDefaults multispin = kernel.type == "multispin" ? multispin_run_defaults(config, method) : RunDefaults{};
   LatticeGroundStates ground;
   if (method == "ground_state_integration") {
     // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
@@ -65,7 +68,11 @@ RunResult run_ising(Config& config, const RunContext& context) {
       result.equilibrium_energy.push_back(
           exact::ising_mean_energy_kaufman(size.rows, size.cols, t * beta, coupling));
     }
-  run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
+  if (kernel.type == "multispin")
+    anneal_from_ground_state(PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
+                             read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
+  else
+    run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
   return result;
 }
 
@@ -75,6 +82,7 @@ ModelEntry ising_model_entry() {
   ModelEntry entry = lattice_model_entry(
       "ising", "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins", "kaufman",
       kModelKeys, run_ising);
+  entry.kernels.push_back(multispin_kernel_entry());
   entry.exact = ising_exact;
   return entry;
 }

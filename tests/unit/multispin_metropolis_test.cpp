@@ -1,0 +1,175 @@
+// The multi-spin Metropolis kernel: exact-start invariance (chi-square over every state of
+// small tori, ferromagnetic and antiferromagnetic, both sweep directions, narrow tori with
+// self- and double bonds), bond sums kept exact in partly used groups, the same initial states
+// as the unpacked model, and results that depend on neither threads nor chunk size.
+#include "logz/kernels/multispin_metropolis.hpp"
+
+#include "support/chi_square.hpp"
+#include "support/ising_3x3.hpp"
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "logz/anneal/annealer.hpp"
+#include "logz/models/ising.hpp"
+#include "logz/models/packed_ising.hpp"
+#include "logz/paths/schedule.hpp"
+
+namespace {
+
+using logz::test_support::chi_square;
+
+int state_of(const logz::PackedSpinBatch& batch, std::size_t p) {
+  int s = 0;
+  for (int j = 0; j < batch.num_sites(); ++j) s |= (batch.spin(p, j) > 0) << j;
+  return s;
+}
+
+// Exact probabilities of every state of a small torus (at most 16 sites), from the model's own
+// bond sum (tested against an independent one and against Kaufman's formula elsewhere).
+std::vector<double> enumerated_probabilities(const logz::IsingModel& model) {
+  const int n = model.num_sites();
+  std::vector<double> p(std::size_t{1} << n);
+  std::vector<std::int8_t> s(static_cast<std::size_t>(n));
+  double z = 0;
+  for (std::size_t state = 0; state < p.size(); ++state) {
+    for (int j = 0; j < n; ++j) s[j] = (state >> j) & 1 ? 1 : -1;
+    z += p[state] = std::exp(-model.beta() * model.energy(model.bond_sum(s.data())));
+  }
+  for (double& v : p) v /= z;
+  return p;
+}
+
+// n particles drawn exactly from `start`, moved by one call of the kernel at the model's
+// target; returns the counts of the states they end in, checking every bond sum on the way.
+std::vector<long> counts_after_kernel(const logz::IsingModel& model, const logz::MultiSpinMetropolis& kernel,
+                                      const std::vector<double>& start, long n, std::uint64_t seed) {
+  const auto draws = logz::test_support::exact_state_draws(start, n, seed);
+  const logz::PackedIsingModel packed(model);
+  auto batch = packed.make_batch(static_cast<std::size_t>(n));
+  std::vector<std::int8_t> s(static_cast<std::size_t>(model.num_sites()));
+  for (long i = 0; i < n; ++i) {
+    for (int j = 0; j < model.num_sites(); ++j) batch.set_spin(i, j, s[j] = (draws[i] >> j) & 1 ? 1 : -1);
+    batch.bond_sum(i) = model.bond_sum(s.data());
+  }
+  kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
+  std::vector<long> counts(start.size(), 0);
+  for (long i = 0; i < n; ++i) {
+    const int state = state_of(batch, i);
+    ++counts[state];
+    for (int j = 0; j < model.num_sites(); ++j) s[j] = batch.spin(i, j);
+    EXPECT_EQ(batch.bond_sum(i), model.bond_sum(s.data())) << "particle " << i;
+    if (batch.bond_sum(i) != model.bond_sum(s.data())) break;
+  }
+  return counts;
+}
+
+TEST(MultiSpinMetropolis, SweepsInBothDirectionsKeepTheExactDistribution) {
+  const long n = 300000;
+  for (double coupling : {1.0, -1.0}) {
+    for (double beta : {0.25, 0.7}) {
+      const logz::IsingModel model(3, 3, coupling, beta);
+      // The test's own energies: exp(beta J sum s_i s_j).
+      const auto exact = logz::test_support::ising_3x3_probabilities(beta * coupling);
+      const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
+      for (const auto& k : {kernel, kernel.reversed()}) {
+        const auto chi = chi_square(counts_after_kernel(model, k, exact, n, 21), exact, n);
+        EXPECT_LT(chi.statistic, chi.critical) << "J " << coupling << ", beta " << beta;
+      }
+    }
+  }
+}
+
+TEST(MultiSpinMetropolis, TheTestDetectsAWrongKernel) {
+  // A kernel for beta = 0.5 moves exact beta = 0.25 samples away from beta = 0.25.
+  const long n = 300000;
+  const logz::IsingModel model(3, 3, 1.0, 0.5);
+  const auto exact = logz::test_support::ising_3x3_probabilities(0.25);
+  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
+  const auto chi = chi_square(counts_after_kernel(model, kernel, exact, n, 22), exact, n);
+  EXPECT_GT(chi.statistic, chi.critical);
+}
+
+TEST(MultiSpinMetropolis, NarrowToriKeepTheExactDistribution) {
+  // 1-wide tori have constant self-bonds, 2-wide ones double bonds.
+  const long n = 200000;
+  for (const auto& [rows, cols] : {std::pair{1, 5}, std::pair{5, 1}, std::pair{2, 3}, std::pair{2, 2}}) {
+    const logz::IsingModel model(rows, cols, 1.0, 0.6);
+    const auto exact = enumerated_probabilities(model);
+    const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
+    const auto chi = chi_square(counts_after_kernel(model, kernel, exact, n, 23), exact, n);
+    EXPECT_LT(chi.statistic, chi.critical) << rows << "x" << cols;
+  }
+}
+
+TEST(MultiSpinMetropolis, BondSumsStayExactInPartlyUsedGroups) {
+  for (const auto& [rows, cols] : {std::pair{1, 4}, std::pair{4, 1}, std::pair{1, 1}, std::pair{5, 7}}) {
+    const logz::PackedIsingModel model(logz::IsingModel(rows, cols, 1.0, 0.7));
+    auto batch = model.make_batch(70);  // one full group and 6 lanes of a second
+    model.sample_base(batch, logz::BatchRandom{9, logz::Purpose::base_sample, 0, 0});
+    const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 5);
+    for (const auto& k : {kernel, kernel.reversed()}) {
+      k.step(model.at(1.0), batch, logz::BatchRandom{9, logz::Purpose::forward_kernel, 1, 0});
+      std::vector<std::int8_t> s(static_cast<std::size_t>(model.num_sites()));
+      for (std::size_t p = 0; p < 70; ++p) {
+        for (int j = 0; j < model.num_sites(); ++j) s[j] = batch.spin(p, j);
+        EXPECT_EQ(batch.bond_sum(p), model.bond_sum(s.data())) << rows << "x" << cols << ", particle " << p;
+      }
+    }
+  }
+}
+
+TEST(MultiSpinMetropolis, CountsEveryUpdateAndAcceptsAllAtInfiniteTemperature) {
+  const logz::PackedIsingModel model(logz::IsingModel(4, 4, 1.0, 1.0));
+  auto batch = model.make_batch(100);
+  model.sample_base(batch, logz::BatchRandom{5, logz::Purpose::base_sample, 0, 0});
+  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 3);
+  const auto hot = kernel.step(model.at(0.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
+  EXPECT_EQ(hot.attempted, 100u * 3u * 16u);
+  EXPECT_EQ(hot.accepted, hot.attempted);
+  const auto cold = kernel.step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 2, 0});
+  EXPECT_EQ(cold.attempted, 100u * 3u * 16u);
+  EXPECT_LT(cold.accepted, cold.attempted);
+}
+
+TEST(MultiSpinMetropolis, RefusesRandomSiteOrder) {
+  EXPECT_THROW(logz::MultiSpinMetropolis(logz::SiteOrder::random, 1), logz::InvalidArgument);
+}
+
+TEST(PackedIsingModel, DrawsTheUnpackedModelsInitialStates) {
+  const logz::IsingModel model(5, 6, 1.0, 0.4);
+  const logz::PackedIsingModel packed(model);
+  const logz::BatchRandom random{3, logz::Purpose::base_sample, 0, 64};
+  for (bool ground : {false, true}) {
+    auto spins = model.make_batch(100);
+    auto bits = packed.make_batch(100);
+    if (ground) {
+      model.ground_state(spins, random), packed.ground_state(bits, random);
+    } else {
+      model.sample_base(spins, random), packed.sample_base(bits, random);
+    }
+    for (std::size_t p = 0; p < 100; ++p) {
+      EXPECT_EQ(bits.bond_sum(p), spins.bond_sum(p));
+      for (int j = 0; j < model.num_sites(); ++j) ASSERT_EQ(bits.spin(p, j), spins.sites(p)[j]);
+    }
+  }
+}
+
+TEST(MultiSpinMetropolis, AnnealingGivesTheSameBitsForAnyThreadsAndChunksOf64) {
+  const logz::PackedIsingModel model(logz::IsingModel(6, 6, 1.0, 0.44));
+  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 2);
+  const auto schedule = logz::linear_schedule(20);
+  std::vector<std::vector<double>> works;
+  for (const auto& [threads, chunk] : {std::pair{1, 64}, std::pair{2, 64}, std::pair{2, 128}, std::pair{3, 192}}) {
+    logz::AnnealOptions o;
+    o.num_paths = 200;
+    o.seed = 4;
+    o.threads = threads;
+    o.chunk_size = static_cast<std::size_t>(chunk);
+    works.push_back(logz::anneal_forward(model, kernel, schedule, o).works);
+  }
+  for (std::size_t r = 1; r < works.size(); ++r) EXPECT_EQ(works[r], works[0]) << "run " << r;
+}
+
+}  // namespace
