@@ -86,7 +86,8 @@ void BM_CrooksCrossing(benchmark::State& state) {
 // MBAR on K = 100 harmonic states u_k(x) = c_k x^2 / 2, c_k = 1 + 9 k / 99, with 10^4 exact
 // samples of each (N = 10^6): the size of the RTS paper's MBAR comparison. The samples come
 // from LOGZ_BENCH_MBAR_SAMPLES (an .npy of N values, state after state, as
-// bench/peers/pymbar_mbar_timing.py writes them) or, without it, from Philox. With
+// bench/peers/pymbar_mbar_timing.py writes them; N / 100 per state, so that its --per-state
+// can run a smaller size under the same names) or, without it, from Philox. With
 // LOGZ_BENCH_MBAR_OUT set, each benchmark writes its log(Z_k / Z_1) and standard errors there as
 // <name>.npy (2 x K), for the peer script to compare with pymbar's.
 constexpr int kMbarStates = 100, kMbarPerState = 10000;
@@ -124,7 +125,7 @@ void BM_MbarHarmonic100x10000(benchmark::State& state) {
   Eigen::MatrixXd u(kMbarStates, static_cast<Eigen::Index>(x.size()));
   for (std::size_t n = 0; n < x.size(); ++n)
     for (int k = 0; k < kMbarStates; ++k) u(k, static_cast<Eigen::Index>(n)) = harmonic_level(k) * x[n] * x[n] / 2;
-  const std::vector<double> counts(kMbarStates, kMbarPerState);
+  const std::vector<double> counts(kMbarStates, static_cast<double>(x.size() / kMbarStates));
   logz::MbarResult r;
   for (auto _ : state) r = logz::mbar(u, counts);
   report_mbar(state, r, "dense");
@@ -137,7 +138,7 @@ void BM_MbarHarmonicLinear100x10000(benchmark::State& state) {
   std::vector<double> levels(kMbarStates), energies(x.size());
   for (int k = 0; k < kMbarStates; ++k) levels[k] = harmonic_level(k);
   for (std::size_t n = 0; n < x.size(); ++n) energies[n] = x[n] * x[n] / 2;
-  const std::vector<double> counts(kMbarStates, kMbarPerState);
+  const std::vector<double> counts(kMbarStates, static_cast<double>(x.size() / kMbarStates));
   logz::MbarResult r;
   for (auto _ : state) r = logz::mbar_linear_in_level(levels, energies, counts);
   report_mbar(state, r, "linear");

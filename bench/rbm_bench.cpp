@@ -194,6 +194,31 @@ void BM_TemperedSweep(benchmark::State& state) {
 }
 
 BENCHMARK(BM_TemperedSweep)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The same on the marginal_v path (logz's default for RTS on an RBM: q(beta_k | v) with h summed
+// out), to set beside BM_TemperatureMarginalVisibleGibbs per chain-sweep: 100 chains over
+// K = 100 levels, block Gibbs at each chain's level, then the level draw; range(0) = 1 with the
+// RTS statistics, 0 without; range(1) the chains per chunk (50, the registry's default for an
+// RBM, or 100: one GEMM over all chains, the grouping of the AIS benchmark with 100 particles).
+void BM_TemperedSweepMarginalVisible(benchmark::State& state) {
+  const logz::RbmMarginalVisiblePath<float> path(parameters(), logz::uniform_rbm_base(kVisible));
+  const logz::RbmGibbs<float> kernel(1);
+  logz::TemperingOptions o;
+  o.num_chains = 100;
+  o.chunk_size = static_cast<std::size_t>(state.range(1));
+  o.threads = 1;
+  o.accumulate = state.range(0) == 1;
+  logz::SimulatedTempering st(path, kernel, logz::TemperingLadder(logz::linear_schedule(99)), o);
+  const std::vector<double> log_z_hat(100, 0.0);
+  for (auto _ : state) benchmark::DoNotOptimize(st.run(1, log_z_hat).num_levels);
+  state.counters["chain_sweeps_per_s"] =
+      benchmark::Counter(100.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_TemperedSweepMarginalVisible)
+    ->Args({1, 50})
+    ->Args({1, 100})
+    ->Args({0, 100})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<float>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<double>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TemperatureFullGibbs)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);

@@ -22,11 +22,9 @@ import numpy as np
 import pymbar
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    bench = sys.argv[1]
+def measure(bench):
+    """Runs both sides; returns {"n_forward", "n_reverse", "pymbar_s" (best of 3 CPU seconds),
+    "pymbar_log_z", "pymbar_se", "logz": {benchmark name: (CPU seconds per estimate, log Z)}}."""
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, LOGZ_BENCH_WORKS_DIR=tmp)
         out = subprocess.run([bench, "--benchmark_filter=BM_Bar|BM_Histogram",
@@ -40,14 +38,26 @@ def main():
         t0 = time.process_time()
         delta_f, d_delta_f = pymbar.BAR(w_f, w_r, relative_tolerance=1e-12, verbose=False)
         best = min(best, time.process_time() - t0)
-    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-                 "unknown processor")
-    print(f"{len(w_f)} forward + {len(w_r)} reverse works on {model}, one thread; pymbar BAR {best * 1e3:.1f} ms, "
-          f"log Z = {-delta_f:.10f} +- {d_delta_f:.6f}")
+    logz = {}
     for name, b in runs.items():
         assert b["time_unit"] == "ms", b["time_unit"]
-        t = b["cpu_time"] * 1e-3
-        print(f"logz {name:36s} {t * 1e3:8.1f} ms  log Z = {b['log_z']:.10f}  "
+        logz[name] = (b["cpu_time"] * 1e-3, b["log_z"])
+    return {"n_forward": len(w_f), "n_reverse": len(w_r), "pymbar_s": best, "pymbar_log_z": -delta_f,
+            "pymbar_se": d_delta_f, "logz": logz}
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    m = measure(sys.argv[1])
+    best = m["pymbar_s"]
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+                 "unknown processor")
+    print(f"{m['n_forward']} forward + {m['n_reverse']} reverse works on {model}, one thread; pymbar BAR "
+          f"{best * 1e3:.1f} ms, log Z = {m['pymbar_log_z']:.10f} +- {m['pymbar_se']:.6f}")
+    for name, (t, log_z) in m["logz"].items():
+        print(f"logz {name:36s} {t * 1e3:8.1f} ms  log Z = {log_z:.10f}  "
               f"pymbar / logz time = {best / t:.1f}")
     return 0
 

@@ -3,6 +3,7 @@
 their peak memory and their answers.
 
 Usage: pymbar_mbar_timing.py <path to the estimators_bench executable> [--pymbar-tolerance T]
+                             [--per-state N]
 
 Draws 10^4 exact samples of each of 100 harmonic states u_k(x) = c_k x^2 / 2, c_k = 1 + 9 k / 99
 (numpy, seed 1) and writes them to an .npy. Runs estimators_bench's BM_MbarHarmonic100x10000
@@ -16,7 +17,9 @@ three CPU times, the ratios pymbar / logz, each process's peak resident memory (
 logz's and pymbar's log(Z_k / Z_1) and standard errors over all k, beside the exact -0.5 log 10
 of the last.
 CPU times of the processes' work (Google Benchmark's cpu_time; Python's process_time around
-pymbar's calls), single-threaded on both sides (OPENBLAS_NUM_THREADS=1). A script to run by hand.
+pymbar's calls), single-threaded on both sides (OPENBLAS_NUM_THREADS=1). --per-state N draws N
+samples per state instead of 10^4 (the benchmarks keep their names; bench/peers/compare --quick
+uses it). A script to run by hand.
 """
 import json
 import os
@@ -57,7 +60,7 @@ def pymbar_child(x_path, out_path, tolerance):
     x = np.load(x_path)
     c = levels()
     u = 0.5 * c[:, None] * x[None, :] ** 2
-    n = np.full(K_STATES, PER_STATE)
+    n = np.full(K_STATES, len(x) // K_STATES)
     options = {} if tolerance is None else {"relative_tolerance": tolerance}
     start = time.process_time()
     m = pymbar.MBAR(u, n, **options)
@@ -71,43 +74,61 @@ def pymbar_child(x_path, out_path, tolerance):
     print(json.dumps({"cpu_time": seconds}))
 
 
+def measure(bench, tolerance=None, per_state=PER_STATE, run_pymbar=True):
+    """Runs logz's two MBAR benchmarks and (unless run_pymbar is false) pymbar, each in its own
+    process, on K_STATES x per_state samples. Returns {"per_state", "u_mib", "tolerance",
+    "pymbar": None or (CPU s, peak MiB, 2 x K array of log(Z_k/Z_1) and errors),
+    "logz": {"dense" | "linear": (benchmark JSON, peak MiB, 2 x K array)}}."""
+    rng = np.random.default_rng(1)
+    x = np.concatenate([rng.normal(0.0, 1.0 / np.sqrt(ck), per_state) for ck in levels()])
+    result = {"per_state": per_state, "u_mib": K_STATES * len(x) * 8 / 2**20, "tolerance": tolerance,
+              "pymbar": None, "logz": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        x_path = os.path.join(tmp, "x.npy")
+        np.save(x_path, x)
+        env = dict(os.environ, LOGZ_BENCH_MBAR_SAMPLES=x_path, LOGZ_BENCH_MBAR_OUT=tmp)
+        for name, key in (("BM_MbarHarmonic100x10000", "dense"), ("BM_MbarHarmonicLinear100x10000", "linear")):
+            out, peak = run_child([bench, f"--benchmark_filter=^{name}", "--benchmark_format=json"], env)
+            b = json.loads(out)["benchmarks"][0]
+            result["logz"][key] = (b, peak, np.load(os.path.join(tmp, key + ".npy")))
+        if run_pymbar:
+            pymbar_out = os.path.join(tmp, "pymbar.npy")
+            out, pymbar_peak = run_child([sys.executable, os.path.abspath(__file__), "--pymbar-child", x_path,
+                                          pymbar_out, "default" if tolerance is None else repr(tolerance)])
+            result["pymbar"] = (json.loads(out)["cpu_time"], pymbar_peak, np.load(pymbar_out))
+    return result
+
+
 def main():
     args = sys.argv[1:]
     if len(args) == 4 and args[0] == "--pymbar-child":
         pymbar_child(args[1], args[2], None if args[3] == "default" else float(args[3]))
         return 0
-    tolerance = None
-    if len(args) == 3 and args[1] == "--pymbar-tolerance":
-        tolerance = float(args[2])
-    elif len(args) != 1:
+    tolerance, per_state = None, PER_STATE
+    if not args or args[0].startswith("-"):
         print(__doc__)
         return 2
-    bench = args[0]
-    rng = np.random.default_rng(1)
-    x = np.concatenate([rng.normal(0.0, 1.0 / np.sqrt(ck), PER_STATE) for ck in levels()])
-    with tempfile.TemporaryDirectory() as tmp:
-        x_path = os.path.join(tmp, "x.npy")
-        np.save(x_path, x)
-        env = dict(os.environ, LOGZ_BENCH_MBAR_SAMPLES=x_path, LOGZ_BENCH_MBAR_OUT=tmp)
-        logz = {}
-        for name, key in (("BM_MbarHarmonic100x10000", "dense"), ("BM_MbarHarmonicLinear100x10000", "linear")):
-            out, peak = run_child([bench, f"--benchmark_filter=^{name}", "--benchmark_format=json"], env)
-            b = json.loads(out)["benchmarks"][0]
-            logz[key] = (b, peak, np.load(os.path.join(tmp, key + ".npy")))
-        pymbar_out = os.path.join(tmp, "pymbar.npy")
-        out, pymbar_peak = run_child([sys.executable, __file__, "--pymbar-child", x_path, pymbar_out,
-                                      "default" if tolerance is None else repr(tolerance)])
-        pymbar_s = json.loads(out)["cpu_time"]
-        pymbar_result = np.load(pymbar_out)
+    bench, rest = args[0], args[1:]
+    while rest:
+        if len(rest) >= 2 and rest[0] == "--pymbar-tolerance":
+            tolerance = float(rest[1])
+        elif len(rest) >= 2 and rest[0] == "--per-state":
+            per_state = int(rest[1])
+        else:
+            print(__doc__)
+            return 2
+        rest = rest[2:]
+    m = measure(bench, tolerance, per_state)
+    pymbar_s, pymbar_peak, pymbar_result = m["pymbar"]
     exact = -0.5 * np.log(10.0)
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
                  "unknown processor")
-    print(f"{K_STATES} states x {PER_STATE} samples (u: {K_STATES * len(x) * 8 / 2**20:.0f} MiB) on {model}, "
+    print(f"{K_STATES} states x {per_state} samples (u: {m['u_mib']:.0f} MiB) on {model}, "
           f"one thread; pymbar relative_tolerance {'default (1e-7)' if tolerance is None else tolerance}")
     print(f"pymbar MBAR:             {pymbar_s:8.2f} s  peak RSS {pymbar_peak:7.0f} MiB  "
           f"log(Z_K/Z_1) = {pymbar_result[0, -1]:.8f} +- {pymbar_result[1, -1]:.8f}")
     for key, label in (("dense", "logz mbar (dense u):"), ("linear", "logz mbar_linear_in_level:")):
-        b, peak, r = logz[key]
+        b, peak, r = m["logz"][key]
         diff = np.abs(r - pymbar_result).max(axis=1)
         print(f"{label:26s}{b['cpu_time']:6.2f} s  peak RSS {peak:7.0f} MiB  "
               f"log(Z_K/Z_1) = {b['log_z_last']:.8f} +- {b['std_error_last']:.8f}  "
