@@ -4,10 +4,12 @@
 #include <immintrin.h>
 #endif
 
+#include <type_traits>
 #include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/math/constants.hpp"
+#include "logz/math/softplus_sums.hpp"
 
 namespace logz {
 
@@ -112,17 +114,45 @@ void RbmPathBase<Scalar>::sample_base(Batch& batch, const BatchRandom& random) c
 
 namespace {
 
-// sum_i softplus((1 - t) offset_i + t y_i) in double (offset may be null: 0).
+// sum_i softplus((1 - t) offset_i + t y_i) evaluated in double (offset may be null: 0).
 template <class Scalar>
-double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Eigen::Index n,
-                             Eigen::ArrayXd& z) {
-  // At t = 0 without offset every term is softplus(0) = log 2.
-  if (offset == nullptr && t == 0.0) return static_cast<double>(n) * kLog2;
+double softplus_sum_in_double(const Scalar* y, const Scalar* offset, double t, Eigen::Index n, Eigen::ArrayXd& z) {
   z = t * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(y, n).template cast<double>();
   if (offset != nullptr && t != 1.0)
     z += (1.0 - t) * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(offset, n)
                          .template cast<double>();
   return softplus_sum(z.data(), static_cast<std::size_t>(n));
+}
+
+// The same sum: in float lanes for float RBMs (math/softplus_sums.hpp; their inputs are float
+// GEMM outputs already), in double for double ones.
+template <class Scalar>
+double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Eigen::Index n, Eigen::ArrayXd& z) {
+  // At t = 0 without offset every term is softplus(0) = log 2.
+  if (offset == nullptr && t == 0.0) return static_cast<double>(n) * kLog2;
+  if constexpr (std::is_same_v<Scalar, float>)
+    return logz::tempered_softplus_sum(y, offset, t, static_cast<std::size_t>(n));
+  else
+    return softplus_sum_in_double(y, offset, t, n, z);
+}
+
+// sum_i softplus(z_i(t_to)) - softplus(z_i(t_from)). Float RBMs take it term by term without
+// cancellation (softplus_increment_sum) where that is safe, and the whole path (0 -> 1, the
+// trace) as a difference of float sums, which is large; otherwise the sums in double.
+template <class Scalar>
+double tempered_softplus_increment(const Scalar* y, const Scalar* offset, double t_from, double t_to, Eigen::Index n,
+                                   Eigen::ArrayXd& z) {
+  if constexpr (std::is_same_v<Scalar, float>) {
+    if (t_from == 0.0 && t_to == 1.0)
+      return tempered_softplus_sum(y, offset, t_to, n, z) - tempered_softplus_sum(y, offset, t_from, n, z);
+    const double increment = softplus_increment_sum(y, offset, t_from, t_to, static_cast<std::size_t>(n));
+    if (!std::isnan(increment)) return increment;
+  }
+  const double to = (offset == nullptr && t_to == 0.0) ? static_cast<double>(n) * kLog2
+                                                       : softplus_sum_in_double(y, offset, t_to, n, z);
+  const double from = (offset == nullptr && t_from == 0.0) ? static_cast<double>(n) * kLog2
+                                                           : softplus_sum_in_double(y, offset, t_from, n, z);
+  return to - from;
 }
 
 // x.y accumulated in double (a float product is exact in double), vectorised.
@@ -186,9 +216,7 @@ void marginal_work_increment(const RbmMatrix<Scalar>& y, const Scalar* offset, d
   Eigen::ArrayXd z;
   for (Eigen::Index p = 0; p < y.cols(); ++p) {
     const double s = slope(p);
-    const double sp_to = tempered_softplus_sum<Scalar>(y.col(p).data(), offset, t_to, y.rows(), z);
-    const double sp_from = tempered_softplus_sum<Scalar>(y.col(p).data(), offset, t_from, y.rows(), z);
-    out[p] = -(t_to - t_from) * s - (sp_to - sp_from);
+    out[p] = -(t_to - t_from) * s - tempered_softplus_increment<Scalar>(y.col(p).data(), offset, t_from, t_to, y.rows(), z);
   }
 }
 
@@ -257,6 +285,17 @@ void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, c
   for (Eigen::Index p = 0; p < V.cols(); ++p) {
     const double da =
         dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
+    if constexpr (std::is_same_v<Scalar, float>) {
+      // Float RBMs: one vectorised pass per level in float lanes (math/softplus_sums.hpp).
+      for (std::size_t k = 0; k < k_levels; ++k) {
+        const std::size_t at = static_cast<std::size_t>(p) * k_levels + k;
+        double softplus = 0.0, slope = 0.0;
+        softplus_and_slope_sums(y.col(p).data(), t[k], static_cast<std::size_t>(j), softplus, slope);
+        energies[at] = -t[k] * da - softplus + log2j;
+        slopes[at] = da + slope;
+      }
+      continue;
+    }
     yd = y.col(p).array().template cast<double>();
     for (std::size_t k = 0; k < k_levels; ++k) {
       const std::size_t at = static_cast<std::size_t>(p) * k_levels + k;
