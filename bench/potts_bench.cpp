@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "logz/kernels/heat_bath.hpp"
+#include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
+#include "logz/models/packed_potts.hpp"
 #include "logz/models/potts.hpp"
 
 namespace {
@@ -59,6 +61,29 @@ BENCHMARK(BM_PottsMetropolisRandomSite)->Arg(1)->Arg(16)->Unit(benchmark::kMilli
 BENCHMARK(BM_PottsMetropolisCheckerboard)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PottsHeatBathRandomSite)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PottsHeatBathCheckerboard)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
+
+// Multi-spin coding: checkerboard sweeps of 64 particles per bit-sliced word (range(0)
+// particles), 10 sweeps per call.
+void BM_PottsMultiSpin(benchmark::State& state) {
+  const logz::PackedPottsModel model(logz::PottsModel(kSide, kSide, kColours, kCoupling, kBetaCritical));
+  const std::size_t particles = static_cast<std::size_t>(state.range(0));
+  const logz::MultiSpinPottsMetropolis kernel(logz::SiteOrder::checkerboard, 10);
+  auto batch = model.make_batch(particles);
+  model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
+  const auto target = model.at(1.0);
+  std::uint32_t step = 0;
+  std::uint64_t attempts = 0, accepted = 0;
+  for (auto _ : state) {
+    const auto info = kernel.step(target, batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
+    attempts += info.attempted;
+    accepted += info.accepted;
+    benchmark::DoNotOptimize(batch.bond_sum(0));
+  }
+  state.counters["flips_per_ns"] =
+      benchmark::Counter(static_cast<double>(attempts) * 1e-9, benchmark::Counter::kIsRate);
+  state.counters["acceptance"] = static_cast<double>(accepted) / static_cast<double>(attempts);
+}
+BENCHMARK(BM_PottsMultiSpin)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 // The reference: the simplest correct Potts Metropolis loop.
 void BM_PottsReferenceLoop(benchmark::State& state) {

@@ -5,8 +5,8 @@ namespace logz {
 namespace {
 
 const Key kType = Key::choice("type", std::string("metropolis"), {"metropolis", "heat_bath", "multispin"},
-                              "the single-site update: Metropolis (flip / new colour) or heat bath; multispin "
-                              "(Ising): checkerboard Metropolis on 64 paths at once");
+                              "the single-site update: Metropolis (flip / new colour) or heat bath; multispin: "
+                              "checkerboard Metropolis on 64 paths at once (annealing)");
 const Key kSteps = Key::integer("steps_per_temperature", 1000, 1, INT64_MAX,
                                 "N: updates per temperature (site_order random: single-site updates; "
                                 "checkerboard: sweeps)");
@@ -21,22 +21,17 @@ const KeyGroup& lattice_kernel_keys() { return kLatticeKernelKeys; }
 std::vector<KernelEntry> lattice_kernel_entries() {
   return {{"lattice", "metropolis", "single-site Metropolis: a spin flip (Ising) or a new colour (Potts)",
            &kLatticeKernelKeys},
-          {"lattice", "heat_bath", "single-site heat bath (Gibbs) update", &kLatticeKernelKeys}};
+          {"lattice", "heat_bath", "single-site heat bath (Gibbs) update", &kLatticeKernelKeys},
+          {"lattice", "multispin",
+           "checkerboard single-site Metropolis on 64 paths at once (multi-spin coding; annealing only)",
+           &kLatticeKernelKeys}};
 }
 
-KernelEntry multispin_kernel_entry() {
-  return {"lattice", "multispin",
-          "checkerboard single-site Metropolis on 64 paths at once (multi-spin coding; annealing only)",
-          &kLatticeKernelKeys};
-}
-
-LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result, bool has_multispin) {
+LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result) {
   auto k = config.section("kernel");
   k.check_known({&kLatticeKernelKeys});
   LatticeKernelSettings s;
   s.type = k.get_string(kType);
-  if (s.type == "multispin" && !has_multispin)
-    k.fail(kType, "\"metropolis\" or \"heat_bath\" for this model (\"multispin\" is for ising)");
   s.order = k.get_enum<SiteOrder>(kSiteOrder, s.type == "multispin" ? SiteOrder::checkerboard : SiteOrder::random);
   if (s.type == "multispin" && s.order != SiteOrder::checkerboard)
     k.fail(kSiteOrder, "\"checkerboard\" with type = \"multispin\" (it sweeps the sites in order)");

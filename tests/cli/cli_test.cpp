@@ -147,8 +147,6 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
   expect_one_line_error(run_cli("run " + toy + " -q --set run.method=tempering"),
                         "[run] method: expected \"annealing\" for this model");
-  const std::string potts = std::string(LOGZ_SOURCE_DIR) + "/examples/potts-3x4.toml";
-  expect_one_line_error(run_cli("run " + potts + " -q --set kernel.type=multispin"), "(\"multispin\" is for ising)");
   const std::string cfg = temp_path("bad.toml");
   write_file(cfg, kSmallConfig);
   for (const auto& b : bad) {

@@ -22,8 +22,10 @@
 #include "logz/exact/ising_kaufman.hpp"
 #include "logz/exact/potts_transfer_matrix.hpp"
 #include "logz/kernels/heat_bath.hpp"
+#include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/models/packed_potts.hpp"
 #include "logz/models/potts.hpp"
 
 namespace {
@@ -43,6 +45,7 @@ void check_annealing(const std::string& label, const Model& model, const Kernel&
   options.num_paths = b.num_paths;
   options.seed = seed;
   options.threads = 2;
+  options.chunk_size = 64;  // the multi-spin kernel's groups; the other kernels do not mind
   const auto forward = logz::anneal_forward(model, kernel, schedule, options);
   // The paper's reverse start: a ground state equilibrated at the target.
   const auto equilibrate = kernel.with_steps(b.equilibration_steps);
@@ -110,6 +113,14 @@ TEST(PottsAnnealing, Torus3x4HeatBathRandomSite) {
       potts_exact_evidence(),
       logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling),
       203);
+}
+
+TEST(PottsAnnealing, Torus3x4MultiSpin) {
+  const logz::PackedPottsModel model(logz::PottsModel(kRows, kCols, kColours, kCoupling, kBeta));
+  const logz::MultiSpinPottsMetropolis kernel(logz::SiteOrder::checkerboard, 5);
+  check_annealing(
+      "potts 3x4 multispin", model, kernel, {400, 5, 400, 500, 0.1}, potts_exact_evidence(),
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 204);
 }
 
 TEST(IsingAnnealing, Torus4x4HeatBath) {

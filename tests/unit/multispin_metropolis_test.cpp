@@ -5,7 +5,7 @@
 #include "logz/kernels/multispin_metropolis.hpp"
 
 #include "support/chi_square.hpp"
-#include "support/ising_3x3.hpp"
+#include "support/tiny_lattice.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,61 +20,50 @@ namespace {
 
 using logz::test_support::chi_square;
 
+using logz::test_support::TinyLattice;
+
 int state_of(const logz::PackedSpinBatch& batch, std::size_t p) {
   int s = 0;
   for (int j = 0; j < batch.num_sites(); ++j) s |= (batch.spin(p, j) > 0) << j;
   return s;
 }
 
-// Exact probabilities of every state of a small torus (at most 16 sites), from the model's own
-// bond sum (tested against an independent one and against Kaufman's formula elsewhere).
-std::vector<double> enumerated_probabilities(const logz::IsingModel& model) {
-  const int n = model.num_sites();
-  std::vector<double> p(std::size_t{1} << n);
-  std::vector<std::int8_t> s(static_cast<std::size_t>(n));
-  double z = 0;
-  for (std::size_t state = 0; state < p.size(); ++state) {
-    for (int j = 0; j < n; ++j) s[j] = (state >> j) & 1 ? 1 : -1;
-    z += p[state] = std::exp(-model.beta() * model.energy(model.bond_sum(s.data())));
-  }
-  for (double& v : p) v /= z;
-  return p;
-}
-
-// n particles drawn exactly from `start`, moved by one call of the kernel at the model's
-// target; returns the counts of the states they end in, checking every bond sum on the way.
-std::vector<long> counts_after_kernel(const logz::IsingModel& model, const logz::MultiSpinMetropolis& kernel,
-                                      const std::vector<double>& start, long n, std::uint64_t seed) {
-  const auto draws = logz::test_support::exact_state_draws(start, n, seed);
+// n particles drawn exactly from the lattice at beta_sample (J = 1; negative: J = -1), moved by
+// one call of the kernel at the model's target; returns the counts of the states they end in,
+// checking every bond sum against the test's own on the way.
+std::vector<long> counts_after_kernel(const TinyLattice& l, const logz::IsingModel& model,
+                                      const logz::MultiSpinMetropolis& kernel, double beta_sample, long n,
+                                      std::uint64_t seed) {
+  const auto draws = logz::test_support::exact_draws(l, beta_sample, n, seed);
   const logz::PackedIsingModel packed(model);
   auto batch = packed.make_batch(static_cast<std::size_t>(n));
-  std::vector<std::int8_t> s(static_cast<std::size_t>(model.num_sites()));
   for (long i = 0; i < n; ++i) {
-    for (int j = 0; j < model.num_sites(); ++j) batch.set_spin(i, j, s[j] = (draws[i] >> j) & 1 ? 1 : -1);
-    batch.bond_sum(i) = model.bond_sum(s.data());
+    for (int j = 0; j < l.sites(); ++j) batch.set_spin(i, j, l.value(draws[i], j) ? 1 : -1);
+    batch.bond_sum(i) = l.bond_sum(draws[i]);
   }
   kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
-  std::vector<long> counts(start.size(), 0);
+  std::vector<long> counts(l.states(), 0);
   for (long i = 0; i < n; ++i) {
     const int state = state_of(batch, i);
     ++counts[state];
-    for (int j = 0; j < model.num_sites(); ++j) s[j] = batch.spin(i, j);
-    EXPECT_EQ(batch.bond_sum(i), model.bond_sum(s.data())) << "particle " << i;
-    if (batch.bond_sum(i) != model.bond_sum(s.data())) break;
+    if (batch.bond_sum(i) != l.bond_sum(state)) {
+      ADD_FAILURE() << "bond sum " << batch.bond_sum(i) << " vs " << l.bond_sum(state) << ", particle " << i;
+      break;
+    }
   }
   return counts;
 }
 
 TEST(MultiSpinMetropolis, SweepsInBothDirectionsKeepTheExactDistribution) {
   const long n = 300000;
+  const TinyLattice l{3, 3, 2};
   for (double coupling : {1.0, -1.0}) {
     for (double beta : {0.25, 0.7}) {
       const logz::IsingModel model(3, 3, coupling, beta);
-      // The test's own energies: exp(beta J sum s_i s_j).
-      const auto exact = logz::test_support::ising_3x3_probabilities(beta * coupling);
       const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
       for (const auto& k : {kernel, kernel.reversed()}) {
-        const auto chi = chi_square(counts_after_kernel(model, k, exact, n, 21), exact, n);
+        const auto chi = chi_square(counts_after_kernel(l, model, k, beta * coupling, n, 21),
+                                    l.probabilities(beta * coupling), n);
         EXPECT_LT(chi.statistic, chi.critical) << "J " << coupling << ", beta " << beta;
       }
     }
@@ -84,22 +73,21 @@ TEST(MultiSpinMetropolis, SweepsInBothDirectionsKeepTheExactDistribution) {
 TEST(MultiSpinMetropolis, TheTestDetectsAWrongKernel) {
   // A kernel for beta = 0.5 moves exact beta = 0.25 samples away from beta = 0.25.
   const long n = 300000;
-  const logz::IsingModel model(3, 3, 1.0, 0.5);
-  const auto exact = logz::test_support::ising_3x3_probabilities(0.25);
+  const TinyLattice l{3, 3, 2};
   const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
-  const auto chi = chi_square(counts_after_kernel(model, kernel, exact, n, 22), exact, n);
+  const auto chi = chi_square(counts_after_kernel(l, logz::IsingModel(3, 3, 1.0, 0.5), kernel, 0.25, n, 22),
+                              l.probabilities(0.25), n);
   EXPECT_GT(chi.statistic, chi.critical);
 }
 
 TEST(MultiSpinMetropolis, NarrowToriKeepTheExactDistribution) {
   // 1-wide tori have constant self-bonds, 2-wide ones double bonds.
   const long n = 200000;
-  for (const auto& [rows, cols] : {std::pair{1, 5}, std::pair{5, 1}, std::pair{2, 3}, std::pair{2, 2}}) {
-    const logz::IsingModel model(rows, cols, 1.0, 0.6);
-    const auto exact = enumerated_probabilities(model);
+  for (const TinyLattice& l : {TinyLattice{1, 5, 2}, TinyLattice{5, 1, 2}, TinyLattice{2, 3, 2}, TinyLattice{2, 2, 2}}) {
     const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
-    const auto chi = chi_square(counts_after_kernel(model, kernel, exact, n, 23), exact, n);
-    EXPECT_LT(chi.statistic, chi.critical) << rows << "x" << cols;
+    const auto chi = chi_square(counts_after_kernel(l, logz::IsingModel(l.rows, l.cols, 1.0, 0.6), kernel, 0.6, n, 23),
+                                l.probabilities(0.6), n);
+    EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols;
   }
 }
 

@@ -4,7 +4,6 @@
 #include "logz/kernels/spin_flip_metropolis.hpp"
 
 #include "support/chi_square.hpp"
-#include "support/ising_3x3.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,31 +17,51 @@ namespace {
 using logz::test_support::chi_square;
 using logz::test_support::ChiSquare;
 
-using logz::test_support::ising_3x3_bond_sum;
-using logz::test_support::kIsingSites;
-using logz::test_support::kIsingStates;
+constexpr int kSide = 3, kSites = kSide * kSide, kStates = 1 << kSites;
 
-std::vector<double> exact_probabilities(double beta) { return logz::test_support::ising_3x3_probabilities(beta); }
+// The test's own energy: -sum over right and down bonds of s_i s_j (torus).
+int test_bond_sum(int state) {
+  auto spin = [&](int r, int c) { return (state >> (((r + kSide) % kSide) * kSide + (c + kSide) % kSide)) & 1 ? 1 : -1; };
+  int sum = 0;
+  for (int r = 0; r < kSide; ++r)
+    for (int c = 0; c < kSide; ++c) sum += spin(r, c) * (spin(r, c + 1) + spin(r + 1, c));
+  return sum;
+}
+
+std::vector<double> exact_probabilities(double beta) {
+  std::vector<double> p(kStates);
+  double z = 0;
+  for (int s = 0; s < kStates; ++s) z += p[s] = std::exp(beta * test_bond_sum(s));
+  for (double& v : p) v /= z;
+  return p;
+}
 
 // Draws n exact samples at beta_sample, applies the kernel at target beta_kernel, returns counts.
 std::vector<long> run_kernel(const logz::SpinFlipMetropolis& kernel, double beta_sample,
                              double beta_kernel, long n, std::uint64_t seed) {
-  const logz::IsingModel model(3, 3, 1.0, beta_kernel);
-  const auto draws = logz::test_support::exact_state_draws(exact_probabilities(beta_sample), n, seed);
-  logz::SpinBatch batch(static_cast<std::size_t>(n), kIsingSites);
+  const logz::IsingModel model(kSide, kSide, 1.0, beta_kernel);
+  const auto p = exact_probabilities(beta_sample);
+  std::vector<double> cdf(kStates);
+  double acc = 0;
+  for (int s = 0; s < kStates; ++s) cdf[s] = acc += p[s];
+  logz::SpinBatch batch(static_cast<std::size_t>(n), kSites);
   for (long i = 0; i < n; ++i) {
-    for (int j = 0; j < kIsingSites; ++j) batch.sites(i)[j] = (draws[i] >> j) & 1 ? 1 : -1;
+    logz::RandomStream rng(seed, i, logz::Purpose::test, 0);
+    const double u = rng.uniform() * acc;
+    int s = static_cast<int>(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+    s = std::min(s, kStates - 1);
+    for (int j = 0; j < kSites; ++j) batch.sites(i)[j] = (s >> j) & 1 ? 1 : -1;
     batch.bond_sum(i) = model.bond_sum(batch.sites(i));
   }
   kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
-  std::vector<long> counts(kIsingStates, 0);
+  std::vector<long> counts(kStates, 0);
   for (long i = 0; i < n; ++i) {
     int s = 0;
-    for (int j = 0; j < kIsingSites; ++j) s |= (batch.sites(i)[j] > 0) << j;
+    for (int j = 0; j < kSites; ++j) s |= (batch.sites(i)[j] > 0) << j;
     ++counts[s];
     // The kernel keeps the bond sum up to date.
-    EXPECT_EQ(batch.bond_sum(i), ising_3x3_bond_sum(s));
-    if (batch.bond_sum(i) != ising_3x3_bond_sum(s)) break;
+    EXPECT_EQ(batch.bond_sum(i), test_bond_sum(s));
+    if (batch.bond_sum(i) != test_bond_sum(s)) break;
   }
   return counts;
 }

@@ -25,12 +25,9 @@ struct LatticeKernelSettings {
   std::size_t steps = 1;
 };
 
-// [kernel] of a lattice model; also describes it in result.kernel. "multispin" (always in
-// checkerboard order) only where the model has it.
-LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result, bool has_multispin = false);
-
-// The registry entry of the multi-spin kernel (Ising).
-KernelEntry multispin_kernel_entry();
+// [kernel] of a lattice model; also describes it in result.kernel ("multispin" always sweeps in
+// checkerboard order).
+LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result);
 
 // The [run] defaults of the multi-spin kernel (chunks of 64 paths, a multiple of 64 required),
 // after checking that `method` is annealing, the only method it runs.

@@ -44,7 +44,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   const IsingModel model(size.rows, size.cols, coupling, beta);
 
   RunResult result;
-  const LatticeKernelSettings kernel = read_lattice_kernel(config, result, /*has_multispin=*/true);
+  const LatticeKernelSettings kernel = read_lattice_kernel(config, result);
   result.model = {{"type", "ising"}, {"rows", size.rows}, {"cols", size.cols}, {"coupling", coupling},
                   {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform spins"}};
   result.base_log_z = model.base_log_z();
@@ -82,7 +82,6 @@ ModelEntry ising_model_entry() {
   ModelEntry entry = lattice_model_entry(
       "ising", "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins", "kaufman",
       kModelKeys, run_ising);
-  entry.kernels.push_back(multispin_kernel_entry());
   entry.exact = ising_exact;
   return entry;
 }

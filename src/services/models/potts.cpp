@@ -12,7 +12,9 @@
 
 #include "logz/exact/potts_enumeration.hpp"
 #include "logz/exact/potts_transfer_matrix.hpp"
+#include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
+#include "logz/models/packed_potts.hpp"
 #include "logz/models/potts.hpp"
 #include "logz/services/lattice_runner.hpp"
 #include "lattice_size.hpp"
@@ -103,6 +105,7 @@ RunResult run_potts(Config& config, const RunContext& context) {
   RunResult result;
   const LatticeKernelSettings kernel = read_lattice_kernel(config, result);
   const std::string method = read_run_method(config, kLatticeMethods);
+  const RunDefaults multispin = kernel.type == "multispin" ? multispin_run_defaults(config, method) : RunDefaults{};
   const bool annealing = method == "annealing";
   const Schedule schedule = annealing ? read_schedule(config) : linear_schedule(1);
 
@@ -118,7 +121,11 @@ RunResult run_potts(Config& config, const RunContext& context) {
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
   if (!annealing) result.equilibrium_energy.clear();  // no schedule: tempering reads its own ladder
-  run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
+  if (kernel.type == "multispin")
+    anneal_from_ground_state(PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
+                             read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
+  else
+    run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
   return result;
 }
 

@@ -1,0 +1,40 @@
+// Checkerboard single-site Metropolis on 64 Potts particles at once: multi-spin coding with the
+// colours bit-sliced (models/packed_colour_batch.hpp). Each lane proposes one of the other q - 1
+// colours uniformly (its own random bits, a rejection draw of the bits of q - 2 repeated for
+// the lanes it rejected), counts its equal neighbours for the old and the new colour with
+// bitwise operations, and accepts with probability min(1, exp(K d)) by comparing its own
+// uniform 32-bit number with the same 32-bit threshold as PottsMetropolis, bit by bit from the
+// top on all lanes at once (kernels/multispin_metropolis.hpp explains the comparison). Lanes
+// never share a random bit: the particles are independent chains, each with the law of
+// PottsMetropolis in checkerboard order (not its random numbers).
+//
+// One step is a sweep (colour 0 then colour 1, the reversed kernel the exact opposite order).
+// Group g of a batch draws from random.stream(64 g): results do not depend on the thread count,
+// and do not depend on the chunk size when chunks hold multiples of 64 particles.
+#pragma once
+
+#include <cstddef>
+
+#include "logz/core/kernel_for.hpp"
+#include "logz/kernels/kernel_info.hpp"
+#include "logz/kernels/site_kernel.hpp"
+#include "logz/kernels/site_order.hpp"
+#include "logz/models/packed_colour_batch.hpp"
+#include "logz/models/packed_potts.hpp"
+#include "logz/models/potts.hpp"
+#include "logz/random/philox.hpp"
+
+namespace logz {
+
+class MultiSpinPottsMetropolis : public SiteKernel<MultiSpinPottsMetropolis> {
+ public:
+  // order must be SiteOrder::checkerboard (InvalidArgument otherwise); steps are sweeps.
+  MultiSpinPottsMetropolis(SiteOrder order, std::size_t sweeps, bool reversed = false);
+
+  // Applies the kernel to every particle of the batch and brings their bond sums up to date.
+  KernelInfo step(const PottsTarget& target, PackedColourBatch& batch, const BatchRandom& random) const;
+};
+
+static_assert(KernelFor<MultiSpinPottsMetropolis, PackedPottsModel>);
+
+}  // namespace logz
