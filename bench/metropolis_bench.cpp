@@ -17,13 +17,10 @@ namespace {
 
 constexpr int kSide = 32;
 
-void run_kernel(benchmark::State& state, logz::SiteOrder order, double beta) {
-  const logz::IsingModel model(kSide, kSide, 1.0, beta);
-  const std::size_t particles = static_cast<std::size_t>(state.range(0));
-  // random: 10^5 single-site steps; checkerboard: 100 sweeps (about the same number of updates).
-  const std::size_t steps = order == logz::SiteOrder::random ? 102400 : 100;
-  const logz::SpinFlipMetropolis kernel(order, steps);
-  auto batch = model.make_batch(particles);
+// Calls kernel.step on range(0) particles of the model at t = 1 and reports flip attempts per ns.
+template <class Model, class Kernel>
+void time_kernel(benchmark::State& state, const Model& model, const Kernel& kernel) {
+  auto batch = model.make_batch(static_cast<std::size_t>(state.range(0)));
   model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
   const auto target = model.at(1.0);
   std::uint32_t step = 0;
@@ -37,29 +34,23 @@ void run_kernel(benchmark::State& state, logz::SiteOrder order, double beta) {
       benchmark::Counter(static_cast<double>(attempts) * 1e-9, benchmark::Counter::kIsRate);
 }
 
+// random: 10^5 single-site steps; checkerboard: 100 sweeps (about the same number of updates).
+void run_kernel(benchmark::State& state, logz::SiteOrder order, double beta) {
+  const std::size_t steps = order == logz::SiteOrder::random ? 102400 : 100;
+  time_kernel(state, logz::IsingModel(kSide, kSide, 1.0, beta), logz::SpinFlipMetropolis(order, steps));
+}
+
 void BM_MetropolisRandomSite(benchmark::State& s) { run_kernel(s, logz::SiteOrder::random, 0.44); }
 void BM_MetropolisCheckerboard(benchmark::State& s) { run_kernel(s, logz::SiteOrder::checkerboard, 0.44); }
 BENCHMARK(BM_MetropolisRandomSite)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MetropolisCheckerboard)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
 
 // Multi-spin coding: checkerboard sweeps of 64 particles per word (range(0) particles), 10
-// sweeps per call at beta (range(1) / 100).
+// sweeps per call at beta = range(1) / 100.
 void BM_IsingMultiSpin(benchmark::State& state) {
-  const logz::PackedIsingModel model(logz::IsingModel(kSide, kSide, 1.0, static_cast<double>(state.range(1)) / 100));
-  const std::size_t particles = static_cast<std::size_t>(state.range(0));
-  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 10);
-  auto batch = model.make_batch(particles);
-  model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
-  const auto target = model.at(1.0);
-  std::uint32_t step = 0;
-  std::uint64_t attempts = 0;
-  for (auto _ : state) {
-    const auto info = kernel.step(target, batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
-    attempts += info.attempted;
-    benchmark::DoNotOptimize(batch.bond_sum(0));
-  }
-  state.counters["flips_per_ns"] =
-      benchmark::Counter(static_cast<double>(attempts) * 1e-9, benchmark::Counter::kIsRate);
+  const double beta = static_cast<double>(state.range(1)) / 100;
+  time_kernel(state, logz::PackedIsingModel(logz::IsingModel(kSide, kSide, 1.0, beta)),
+              logz::MultiSpinMetropolis(logz::SiteOrder::checkerboard, 10));
 }
 BENCHMARK(BM_IsingMultiSpin)->Args({64, 44})->Args({1024, 44})->Args({1024, 100})->Args({1024, 0})->Unit(benchmark::kMillisecond);
 

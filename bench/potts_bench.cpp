@@ -21,14 +21,10 @@ constexpr int kSide = 32, kColours = 10;
 constexpr double kCoupling = 2.0;
 const double kBetaCritical = std::log(1.0 + std::sqrt(10.0)) / kCoupling;
 
-template <class Kernel>
-void run_kernel(benchmark::State& state, logz::SiteOrder order) {
-  const logz::PottsModel model(kSide, kSide, kColours, kCoupling, kBetaCritical);
-  const std::size_t particles = static_cast<std::size_t>(state.range(0));
-  // random: 102,400 single-site steps; checkerboard: 100 sweeps (the same number of updates).
-  const std::size_t steps = order == logz::SiteOrder::random ? 102400 : 100;
-  const Kernel kernel(order, steps);
-  auto batch = model.make_batch(particles);
+// Calls kernel.step on range(0) particles of the model at t = 1: attempts per ns and acceptance.
+template <class Model, class Kernel>
+void time_kernel(benchmark::State& state, const Model& model, const Kernel& kernel) {
+  auto batch = model.make_batch(static_cast<std::size_t>(state.range(0)));
   model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
   const auto target = model.at(1.0);
   std::uint32_t step = 0;
@@ -43,6 +39,17 @@ void run_kernel(benchmark::State& state, logz::SiteOrder order) {
   state.counters["flips_per_ns"] =
       benchmark::Counter(static_cast<double>(attempts) * 1e-9, benchmark::Counter::kIsRate);
   state.counters["acceptance"] = static_cast<double>(accepted) / static_cast<double>(attempts);
+}
+
+const logz::PottsModel& paper_model() {
+  static const logz::PottsModel model(kSide, kSide, kColours, kCoupling, kBetaCritical);
+  return model;
+}
+
+// random: 102,400 single-site steps; checkerboard: 100 sweeps (the same number of updates).
+template <class Kernel>
+void run_kernel(benchmark::State& state, logz::SiteOrder order) {
+  time_kernel(state, paper_model(), Kernel(order, order == logz::SiteOrder::random ? 102400 : 100));
 }
 
 void BM_PottsMetropolisRandomSite(benchmark::State& s) {
@@ -65,23 +72,7 @@ BENCHMARK(BM_PottsHeatBathCheckerboard)->Arg(1)->Arg(16)->Unit(benchmark::kMilli
 // Multi-spin coding: checkerboard sweeps of 64 particles per bit-sliced word (range(0)
 // particles), 10 sweeps per call.
 void BM_PottsMultiSpin(benchmark::State& state) {
-  const logz::PackedPottsModel model(logz::PottsModel(kSide, kSide, kColours, kCoupling, kBetaCritical));
-  const std::size_t particles = static_cast<std::size_t>(state.range(0));
-  const logz::MultiSpinPottsMetropolis kernel(logz::SiteOrder::checkerboard, 10);
-  auto batch = model.make_batch(particles);
-  model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
-  const auto target = model.at(1.0);
-  std::uint32_t step = 0;
-  std::uint64_t attempts = 0, accepted = 0;
-  for (auto _ : state) {
-    const auto info = kernel.step(target, batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
-    attempts += info.attempted;
-    accepted += info.accepted;
-    benchmark::DoNotOptimize(batch.bond_sum(0));
-  }
-  state.counters["flips_per_ns"] =
-      benchmark::Counter(static_cast<double>(attempts) * 1e-9, benchmark::Counter::kIsRate);
-  state.counters["acceptance"] = static_cast<double>(accepted) / static_cast<double>(attempts);
+  time_kernel(state, logz::PackedPottsModel(paper_model()), logz::MultiSpinPottsMetropolis(logz::SiteOrder::checkerboard, 10));
 }
 BENCHMARK(BM_PottsMultiSpin)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
 

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "logz/core/stop_request.hpp"
+#include "logz/kernels/kernel_info.hpp"
 #include "logz/models/torus_lattice.hpp"
 #include "logz/random/philox.hpp"
 
@@ -154,5 +156,32 @@ class LaneCounter {
   static constexpr int kPlanes = 40;  // counts up to 2^40: more bonds than any lattice has
   std::array<Word, kPlanes> planes_{};
 };
+
+// The loop both kernels share: `sweeps` sweeps over every group of 64 particles of `batch`,
+// update(words, visit, random) -> Word (the lanes whose value changed) at every site in sweep
+// order (reversed: the exact opposite order), then recount(words, first particle) once per group
+// to bring the bond sums up to date. Group g draws from random.stream(64 g). Every update counts
+// as attempted, every changed lane as accepted.
+template <class Batch, class Update, class Recount>
+KernelInfo sweep_groups(const TorusLattice& lattice, Batch& batch, const BatchRandom& random, std::size_t sweeps,
+                        bool reversed, Update&& update, Recount&& recount) {
+  const std::vector<Visit> visits = sweep_order(lattice);
+  const std::size_t n = visits.size();
+  KernelInfo info;
+  for (std::size_t g = 0; g < batch.num_groups(); ++g) {
+    Word* w = batch.words(g);
+    RandomWords words(random.stream(g * Batch::kLanes));
+    const Word lanes = batch.lane_mask(g);
+    std::uint64_t changed = 0;
+    for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
+      if (sweep > 0) throw_if_stop_requested();
+      for (std::size_t j = 0; j < n; ++j)
+        changed += static_cast<std::uint64_t>(std::popcount(update(w, visits[reversed ? n - 1 - j : j], words) & lanes));
+    }
+    recount(w, g * Batch::kLanes);
+    info += KernelInfo{sweeps * n * static_cast<std::uint64_t>(std::popcount(lanes)), changed};
+  }
+  return info;
+}
 
 }  // namespace logz::multispin

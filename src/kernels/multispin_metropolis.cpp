@@ -66,32 +66,19 @@ KernelInfo MultiSpinMetropolis::step(const IsingTarget& target, PackedSpinBatch&
                                      const BatchRandom& random) const {
   const TorusLattice& lattice = *target.lattice;
   const FlipAcceptance acceptance(target);
-  const std::vector<Visit> visits = sweep_order(lattice);
-  const std::size_t n = visits.size();
   // On a 1-wide torus the left (or up) slot is the site itself: count it anti-aligned, the
   // right (or down) one aligned.
   const Word self_left = lattice.cols() == 1 ? kAll : 0, self_up = lattice.rows() == 1 ? kAll : 0;
-  KernelInfo info;
-  for (std::size_t g = 0; g < batch.num_groups(); ++g) {
-    Word* w = batch.words(g);
-    RandomWords words(random.stream(g * PackedSpinBatch::kLanes));
-    const Word lanes = batch.lane_mask(g);
-    std::uint64_t flips = 0;
-    for (std::size_t sweep = 0; sweep < steps(); ++sweep) {
-      if (sweep > 0) throw_if_stop_requested();
-      for (std::size_t j = 0; j < n; ++j) {
-        const Visit& v = visits[is_reversed() ? n - 1 - j : j];
+  return sweep_groups(
+      lattice, batch, random, steps(), is_reversed(),
+      [&](Word* w, const Visit& v, RandomWords& words) {
         const Word s = w[v.site];
         const Word flip = accepted_flips(acceptance, s ^ w[v.nb[0]], s ^ w[v.nb[1]], s ^ w[v.nb[2]] ^ self_left,
                                          s ^ w[v.nb[3]] ^ self_up, words);
         w[v.site] = s ^ flip;
-        flips += static_cast<std::uint64_t>(std::popcount(flip & lanes));
-      }
-    }
-    recount_bond_sums(lattice, w, batch, g * PackedSpinBatch::kLanes);
-    info += KernelInfo{steps() * n * static_cast<std::uint64_t>(std::popcount(lanes)), flips};
-  }
-  return info;
+        return flip;
+      },
+      [&](const Word* w, std::size_t first) { recount_bond_sums(lattice, w, batch, first); });
 }
 
 }  // namespace logz

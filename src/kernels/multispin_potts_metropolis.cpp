@@ -146,26 +146,17 @@ void recount_equal_bonds(const TorusLattice& lattice, const Word* w, PackedColou
 
 // The kernel's sweeps on every group of the batch, for colours of P bits.
 template <int P>
-KernelInfo sweep_groups(const PottsTarget& target, PackedColourBatch& batch, const BatchRandom& random,
-                        std::size_t sweeps, bool reversed) {
+KernelInfo sweep_colours(const PottsTarget& target, PackedColourBatch& batch, const BatchRandom& random,
+                         std::size_t sweeps, bool reversed) {
   const TorusLattice& lattice = *target.lattice;
   const Moves moves(target);
   const std::vector<ProposalBlock> blocks = proposal_blocks(static_cast<unsigned>(target.num_colours - 1));
-  const std::vector<Visit> visits = sweep_order(lattice);
-  const std::size_t n = visits.size();
   // A neighbour slot that is the site itself (1-wide torus) is a constant self-bond: not counted.
   std::array<Word, 4> counted{};
   for (int s = 0; s < 4; ++s) counted[s] = (s % 2 == 0 ? lattice.cols() : lattice.rows()) == 1 ? 0 : kAll;
-  KernelInfo info;
-  for (std::size_t g = 0; g < batch.num_groups(); ++g) {
-    Word* w = batch.words(g);
-    RandomWords words(random.stream(g * PackedColourBatch::kLanes));
-    const Word lanes = batch.lane_mask(g);
-    std::uint64_t moved = 0;
-    for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
-      if (sweep > 0) throw_if_stop_requested();
-      for (std::size_t j = 0; j < n; ++j) {
-        const Visit& v = visits[reversed ? n - 1 - j : j];
+  return sweep_groups(
+      lattice, batch, random, sweeps, reversed,
+      [&](Word* w, const Visit& v, RandomWords& words) {
         Word* x = w + static_cast<std::size_t>(v.site) * P;
         const Colour<P> c = new_colour<P>(propose<P>(blocks, words), x);
         std::array<Word, 4> before, after;
@@ -177,13 +168,9 @@ KernelInfo sweep_groups(const PottsTarget& target, PackedColourBatch& batch, con
         const Word accept = accepted_moves(moves, count4(before[0], before[1], before[2], before[3]),
                                            count4(after[0], after[1], after[2], after[3]), words);
         for (int b = 0; b < P; ++b) x[b] ^= (x[b] ^ c[b]) & accept;
-        moved += static_cast<std::uint64_t>(std::popcount(accept & lanes));
-      }
-    }
-    recount_equal_bonds<P>(lattice, w, batch, g * PackedColourBatch::kLanes);
-    info += KernelInfo{sweeps * n * static_cast<std::uint64_t>(std::popcount(lanes)), moved};
-  }
-  return info;
+        return accept;
+      },
+      [&](const Word* w, std::size_t first) { recount_equal_bonds<P>(lattice, w, batch, first); });
 }
 
 }  // namespace
@@ -197,14 +184,14 @@ MultiSpinPottsMetropolis::MultiSpinPottsMetropolis(SiteOrder order, std::size_t 
 KernelInfo MultiSpinPottsMetropolis::step(const PottsTarget& target, PackedColourBatch& batch,
                                           const BatchRandom& random) const {
   switch (batch.planes()) {
-    case 1: return sweep_groups<1>(target, batch, random, steps(), is_reversed());
-    case 2: return sweep_groups<2>(target, batch, random, steps(), is_reversed());
-    case 3: return sweep_groups<3>(target, batch, random, steps(), is_reversed());
-    case 4: return sweep_groups<4>(target, batch, random, steps(), is_reversed());
-    case 5: return sweep_groups<5>(target, batch, random, steps(), is_reversed());
-    case 6: return sweep_groups<6>(target, batch, random, steps(), is_reversed());
-    case 7: return sweep_groups<7>(target, batch, random, steps(), is_reversed());
-    default: return sweep_groups<8>(target, batch, random, steps(), is_reversed());
+    case 1: return sweep_colours<1>(target, batch, random, steps(), is_reversed());
+    case 2: return sweep_colours<2>(target, batch, random, steps(), is_reversed());
+    case 3: return sweep_colours<3>(target, batch, random, steps(), is_reversed());
+    case 4: return sweep_colours<4>(target, batch, random, steps(), is_reversed());
+    case 5: return sweep_colours<5>(target, batch, random, steps(), is_reversed());
+    case 6: return sweep_colours<6>(target, batch, random, steps(), is_reversed());
+    case 7: return sweep_colours<7>(target, batch, random, steps(), is_reversed());
+    default: return sweep_colours<8>(target, batch, random, steps(), is_reversed());
   }
 }
 

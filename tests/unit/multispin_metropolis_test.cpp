@@ -5,6 +5,7 @@
 #include "logz/kernels/multispin_metropolis.hpp"
 
 #include "support/chi_square.hpp"
+#include "support/multispin_checks.hpp"
 #include "support/tiny_lattice.hpp"
 #include <gtest/gtest.h>
 
@@ -127,37 +128,13 @@ TEST(MultiSpinMetropolis, RefusesRandomSiteOrder) {
 
 TEST(PackedIsingModel, DrawsTheUnpackedModelsInitialStates) {
   const logz::IsingModel model(5, 6, 1.0, 0.4);
-  const logz::PackedIsingModel packed(model);
-  const logz::BatchRandom random{3, logz::Purpose::base_sample, 0, 64};
-  for (bool ground : {false, true}) {
-    auto spins = model.make_batch(100);
-    auto bits = packed.make_batch(100);
-    if (ground) {
-      model.ground_state(spins, random), packed.ground_state(bits, random);
-    } else {
-      model.sample_base(spins, random), packed.sample_base(bits, random);
-    }
-    for (std::size_t p = 0; p < 100; ++p) {
-      EXPECT_EQ(bits.bond_sum(p), spins.bond_sum(p));
-      for (int j = 0; j < model.num_sites(); ++j) ASSERT_EQ(bits.spin(p, j), spins.sites(p)[j]);
-    }
-  }
+  logz::test_support::expect_same_initial_states(model, logz::PackedIsingModel(model),
+                                                 [](const auto& b, std::size_t p, int i) { return b.spin(p, i); });
 }
 
 TEST(MultiSpinMetropolis, AnnealingGivesTheSameBitsForAnyThreadsAndChunksOf64) {
-  const logz::PackedIsingModel model(logz::IsingModel(6, 6, 1.0, 0.44));
-  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 2);
-  const auto schedule = logz::linear_schedule(20);
-  std::vector<std::vector<double>> works;
-  for (const auto& [threads, chunk] : {std::pair{1, 64}, std::pair{2, 64}, std::pair{2, 128}, std::pair{3, 192}}) {
-    logz::AnnealOptions o;
-    o.num_paths = 200;
-    o.seed = 4;
-    o.threads = threads;
-    o.chunk_size = static_cast<std::size_t>(chunk);
-    works.push_back(logz::anneal_forward(model, kernel, schedule, o).works);
-  }
-  for (std::size_t r = 1; r < works.size(); ++r) EXPECT_EQ(works[r], works[0]) << "run " << r;
+  logz::test_support::expect_works_independent_of_threads_and_chunks(
+      logz::PackedIsingModel(logz::IsingModel(6, 6, 1.0, 0.44)), logz::MultiSpinMetropolis(logz::SiteOrder::checkerboard, 2));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 
 #include "support/chi_square.hpp"
+#include "support/multispin_checks.hpp"
 #include "support/tiny_lattice.hpp"
 #include <gtest/gtest.h>
 
@@ -111,37 +112,14 @@ TEST(MultiSpinPottsMetropolis, CountsEveryUpdateAndAcceptsAllAtInfiniteTemperatu
 
 TEST(PackedPottsModel, DrawsTheUnpackedModelsInitialStates) {
   const logz::PottsModel model(5, 6, 10, 2.0, 0.4);
-  const logz::PackedPottsModel packed(model);
-  const logz::BatchRandom random{3, logz::Purpose::base_sample, 0, 64};
-  for (bool ground : {false, true}) {
-    auto colours = model.make_batch(100);
-    auto bits = packed.make_batch(100);
-    if (ground) {
-      model.ground_state(colours, random), packed.ground_state(bits, random);
-    } else {
-      model.sample_base(colours, random), packed.sample_base(bits, random);
-    }
-    for (std::size_t p = 0; p < 100; ++p) {
-      EXPECT_EQ(bits.bond_sum(p), colours.bond_sum(p));
-      for (int j = 0; j < model.num_sites(); ++j) ASSERT_EQ(bits.colour(p, j), colours.sites(p)[j]);
-    }
-  }
+  logz::test_support::expect_same_initial_states(model, logz::PackedPottsModel(model),
+                                                 [](const auto& b, std::size_t p, int i) { return b.colour(p, i); });
 }
 
 TEST(MultiSpinPottsMetropolis, AnnealingGivesTheSameBitsForAnyThreadsAndChunksOf64) {
-  const logz::PackedPottsModel model(logz::PottsModel(6, 6, 10, 2.0, 0.7));
-  const logz::MultiSpinPottsMetropolis kernel(logz::SiteOrder::checkerboard, 2);
-  const auto schedule = logz::linear_schedule(20);
-  std::vector<std::vector<double>> works;
-  for (const auto& [threads, chunk] : {std::pair{1, 64}, std::pair{2, 64}, std::pair{2, 128}, std::pair{3, 192}}) {
-    logz::AnnealOptions o;
-    o.num_paths = 200;
-    o.seed = 4;
-    o.threads = threads;
-    o.chunk_size = static_cast<std::size_t>(chunk);
-    works.push_back(logz::anneal_forward(model, kernel, schedule, o).works);
-  }
-  for (std::size_t r = 1; r < works.size(); ++r) EXPECT_EQ(works[r], works[0]) << "run " << r;
+  logz::test_support::expect_works_independent_of_threads_and_chunks(
+      logz::PackedPottsModel(logz::PottsModel(6, 6, 10, 2.0, 0.7)),
+      logz::MultiSpinPottsMetropolis(logz::SiteOrder::checkerboard, 2));
 }
 
 }  // namespace
