@@ -1,6 +1,6 @@
 // Drivers split over ranks (parallel/ranks.hpp), without MPI: R "ranks" are R threads of this
 // process that gather through shared memory. The annealer (both directions, with end states for
-// resampled starts) must give the bits of one rank, each rank must run
+// resampled starts) and simulated tempering must give the bits of one rank, each rank must run
 // only its block of chunks, and a rank that fails must not leave the others waiting.
 #include "logz/parallel/ranks.hpp"
 
@@ -15,6 +15,7 @@
 #include "logz/anneal/annealer.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/tempering/simulated_tempering.hpp"
 
 namespace logz {
 namespace {
@@ -160,6 +161,41 @@ TEST(Ranks, AnnealingOverRanksGivesTheBitsOfOneRank) {
       EXPECT_EQ(ranks[r].final_states, one.final_states);
       // Each rank ran its own block only (progress counts this rank's chunks).
       EXPECT_EQ(ranks[r].chunks_run, chunks_of_rank(8, r, size).size());
+    }
+  }
+}
+
+TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
+  const TemperingLadder ladder(linear_schedule(6));
+  auto temper = [&](int threads) {
+    TemperingOptions o;
+    o.num_chains = 11;
+    o.chunk_size = 2;
+    o.seed = 7;
+    o.threads = threads;
+    o.record_samples = true;
+    SimulatedTempering t(kModel, kKernel, ladder, o);
+    std::vector<double> log_z_hat(ladder.size(), 0.0);
+    t.run(5, log_z_hat);
+    t.redraw_levels_uniform();
+    return t.run(10, log_z_hat);
+  };
+  const TemperingStats one = temper(1);
+  for (int size : {2, 3, 5}) {
+    std::vector<TemperingStats> ranks(size);
+    InProcessWorld(size).run([&](int r) { ranks[r] = temper(r % 2 + 1); });
+    for (int r = 0; r < size; ++r) {
+      SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
+      EXPECT_EQ(bits(ranks[r].log_c()), bits(one.log_c()));
+      EXPECT_EQ(bits(ranks[r].sample_delta), bits(one.sample_delta));
+      EXPECT_EQ(ranks[r].sample_chain, one.sample_chain);
+      EXPECT_EQ(ranks[r].kernel_accepted, one.kernel_accepted);
+      ASSERT_EQ(ranks[r].chains.size(), one.chains.size());
+      for (std::size_t c = 0; c < one.chains.size(); ++c) {
+        EXPECT_EQ(bits(ranks[r].chains[c].rb_delta_sq_sum), bits(one.chains[c].rb_delta_sq_sum)) << c;
+        EXPECT_EQ(bits(ranks[r].chains[c].q_scaled), bits(one.chains[c].q_scaled)) << c;
+        EXPECT_EQ(ranks[r].chains[c].counts, one.chains[c].counts) << c;
+      }
     }
   }
 }
