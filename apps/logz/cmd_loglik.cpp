@@ -9,6 +9,7 @@
 #include "config_args.hpp"
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/services/run.hpp"
 #include "progress.hpp"
 
@@ -35,6 +36,7 @@ std::function<int()> add_loglik_command(CLI::App& app) {
     Config config = args->config.load();
     Progress progress("");
     const LoglikResult r = run_loglik(config, {progress.as_function(args->quiet)});
+    if (current_ranks().rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::loglik_table(r);
     if (!args->output.empty()) write_text_file(args->output, report::loglik_to_json(r).dump(2) + "\n");
     return 0;

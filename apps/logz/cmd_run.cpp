@@ -13,6 +13,7 @@
 #include "logz/core/stop_request.hpp"
 #include "checkpoint_args.hpp"
 #include "logz/services/checkpoint.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/services/run.hpp"
 #include "plots/plots.hpp"
 #include "progress.hpp"
@@ -54,6 +55,11 @@ std::function<int()> add_run_command(CLI::App& app) {
   args->checkpoint.add_to(sub, "annealing and tempering runs");
   sub->get_option("config")->required(false);
   return [args, sub] {
+    // A checkpoint holds one process's phases; a run split over ranks is not journaled yet.
+    if (current_ranks().size() > 1 && !(args->checkpoint.checkpoint.empty() && args->checkpoint.resume.empty()))
+      throw InputError(fmt::format("--{}: expected one process: runs split over MPI ranks cannot be checkpointed "
+                                   "or resumed yet (docs/scaling.md)",
+                                   args->checkpoint.checkpoint.empty() ? "resume" : "checkpoint"));
     std::optional<RunCheckpoint> checkpoint = args->checkpoint.open(args->config, "run", "run.seed");
     Config config = checkpoint ? checkpoint->config().load() : args->config.load();
     if (checkpoint) {
@@ -61,7 +67,7 @@ std::function<int()> add_run_command(CLI::App& app) {
       checkpoint->save();  // resumable from the start
     }
     // Fail before a long run, not after it, when plots cannot be drawn.
-    if (!args->plots.empty()) {
+    if (!args->plots.empty() && current_ranks().rank() == 0) {
       plots::find_gnuplot();
       plots::make_plot_dir(args->plots);
     }
@@ -76,6 +82,7 @@ std::function<int()> add_run_command(CLI::App& app) {
       return saved_after_stop(*checkpoint, "run");
     }
     if (checkpoint) checkpoint->save();  // every phase complete: a resume reports again at once
+    if (current_ranks().rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::result_table(result);
     const nlohmann::json json = report::result_to_json(result);
     if (!args->output.empty()) write_text_file(args->output, json.dump(2) + "\n");

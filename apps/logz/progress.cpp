@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "logz/parallel/ranks.hpp"
+
 namespace logz::cli {
 
 void Progress::operator()(const std::string& stage, std::size_t done, std::size_t total) {
@@ -20,7 +22,8 @@ void Progress::operator()(const std::string& stage, std::size_t done, std::size_
 }
 
 ProgressFn Progress::as_function(bool quiet) {
-  if (quiet) return {};
+  // Rank 0's progress stands for all: ranks run blocks of the same size.
+  if (quiet || current_ranks().rank() != 0) return {};
   return [this](const std::string& s, std::size_t d, std::size_t t) { (*this)(s, d, t); };
 }
 

@@ -18,6 +18,8 @@
 #include "logz/kernels/random_walk_metropolis.hpp"
 #include "logz/math/running_moments.hpp"
 #include "logz/models/gaussian_base.hpp"
+#include "logz/parallel/bytes.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/paths/schedule.hpp"
@@ -177,7 +179,7 @@ LoglikResult analysis_loglik(Config& config, const RunResult& e, const Eigen::Ve
                              const Record& data_description);
 
 // Generative models: one forward AIS run per data point (column of X), [run] num_paths
-// particles each, data points in parallel, each run on one thread with the key
+// particles each, data points in parallel (threads, and ranks), each run on one thread with the key
 // data_point_seed(run.seed, i), so that results do not depend on the thread count.
 // make_path(x) returns the (base -> posterior of x) path; exact(x) the exact log p(x) or
 // nullopt. Fills r.points, r.num_points and the averages and their errors.
@@ -192,8 +194,12 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
   r.points.assign(n, PointLoglik{});
   ChunkProgress chunk_progress;
   if (progress) chunk_progress = [&](std::size_t d, std::size_t total) { progress("data points", d, total); };
-  run_chunks(n, 1, run.threads, [&](const ChunkRange& c) {
-    const std::size_t i = c.begin;
+  // Split over ranks (parallel/ranks.hpp), each rank runs a contiguous block of points and every
+  // point's result then goes to every rank: the same points, whatever the number of ranks.
+  Ranks& ranks = current_ranks();
+  const ChunkBlock mine = chunks_of_rank(n, ranks.rank(), ranks.size());
+  run_chunks(mine.size(), 1, run.threads, [&](const ChunkRange& c) {
+    const std::size_t i = mine.first + c.begin;
     const Eigen::VectorXd x = X.col(static_cast<Eigen::Index>(i));
     const auto path = make_path(x);
     AnnealOptions o = run.anneal_options();
@@ -209,6 +215,24 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
       if (auto z = exact(x)) p.exact = *z;
     });
   }, chunk_progress);
+  if (ranks.size() > 1) {
+    std::string bytes;
+    for (std::size_t i = mine.first; i < mine.last; ++i) {
+      const PointLoglik& p = r.points[i];
+      const double fields[] = {p.log_likelihood, p.std_error, p.exact, p.ess};
+      append_bytes<double>(bytes, fields);
+    }
+    const std::vector<std::string> all = ranks.all_gather(bytes);
+    for (int rank = 0; rank < ranks.size(); ++rank) {
+      const ChunkBlock block = chunks_of_rank(n, rank, ranks.size());
+      ByteReader in(all[static_cast<std::size_t>(rank)]);
+      for (std::size_t i = block.first; i < block.last; ++i) {
+        double fields[4];
+        in.read<double>(fields);
+        r.points[i] = PointLoglik{fields[0], fields[1], fields[2], fields[3]};
+      }
+    }
+  }
   RunningMoments m;
   double var_mc = 0.0, exact_sum = 0.0;
   for (const auto& p : r.points) {

@@ -72,4 +72,18 @@ std::vector<std::uint64_t> TemperingStats::counts() const {
   return n;
 }
 
+void append_chain_stats(std::string& out, const ChainTemperingStats& s) {
+  append_bytes<std::uint64_t>(out, std::span(&s.num_samples, 1));
+  append_bytes<std::uint64_t>(out, s.counts);
+  for (const auto* v : {&s.q_shift, &s.q_scaled, &s.delta_sum, &s.delta_sq_sum, &s.rb_delta_sum, &s.rb_delta_sq_sum})
+    append_bytes<double>(out, *v);
+}
+
+void read_chain_stats(ByteReader& in, ChainTemperingStats& s) {
+  in.read<std::uint64_t>(std::span(&s.num_samples, 1));
+  in.read<std::uint64_t>(s.counts);
+  for (auto* v : {&s.q_shift, &s.q_scaled, &s.delta_sum, &s.delta_sq_sum, &s.rb_delta_sum, &s.rb_delta_sq_sum})
+    in.read<double>(*v);
+}
+
 }  // namespace logz

@@ -9,7 +9,9 @@
 // draws (base_sample, step 0), the kernel at temperature k (forward_kernel, step k); reverse:
 // the start (reverse_start, substreams of ChunkStreams), the kernel at temperature k
 // (reverse_kernel, step k)); per-chunk sums are reduced in chunk order. Hence the same seed
-// gives bitwise-identical results for any thread count.
+// gives bitwise-identical results for any thread count, and, split over ranks
+// (parallel/ranks.hpp: each rank runs a contiguous block of chunks, then every chunk's works and
+// traces go to every rank and are reduced in chunk order), for any number of ranks.
 #pragma once
 
 #include <algorithm>
@@ -25,7 +27,10 @@
 #include "logz/anneal/anneal_step.hpp"
 #include "logz/anneal/works.hpp"
 #include "logz/core/annealing_path.hpp"
+#include "logz/core/batch_state.hpp"
 #include "logz/core/kernel_for.hpp"
+#include "logz/parallel/bytes.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/random/chunk_streams.hpp"
@@ -59,6 +64,80 @@ struct ChunkTrace {
 Works make_works(Direction d, std::span<const double> fractions, const ChunkTrace& sums,
                  std::vector<double> works, std::size_t num_paths);
 
+// A chunk's run: its trace (none for a chunk a resumed phase already holds) and, when asked
+// for, its particles at the end.
+template <class Batch>
+struct ChunkRun {
+  std::optional<ChunkTrace> trace;
+  std::optional<Batch> final_state;
+};
+
+// A phase split over ranks: this rank runs its block of chunks with body(chunk) (which writes
+// the chunk's works into `works`), then every rank's chunks (their traces, works and end states)
+// go to every rank, where traces are added into `sums` and end states appended to final_states
+// in chunk order: the bits of the phase on one rank.
+template <class Path, class Body>
+void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& options, std::size_t num_temperatures,
+                       const Body& body, std::vector<double>& works, ChunkTrace& sums,
+                       std::vector<typename Path::Batch>* final_states) {
+  using Batch = typename Path::Batch;
+  const std::size_t chunk_size = options.chunk_size, num_paths = options.num_paths;
+  const std::size_t total = num_chunks(num_paths, chunk_size);
+  auto first_path = [&](const ChunkBlock& b) { return std::min(b.first * chunk_size, num_paths); };
+  auto end_path = [&](const ChunkBlock& b) { return std::min(b.last * chunk_size, num_paths); };
+  const ChunkBlock mine = chunks_of_rank(total, ranks.rank(), ranks.size());
+  const std::size_t offset = first_path(mine);
+  std::string bytes;  // per chunk in chunk order: energy sums, attempted, accepted, [state size, state]
+  std::vector<Batch> my_finals;
+  run_chunks_ordered(end_path(mine) - offset, chunk_size, options.threads, [&](const ChunkRange& c) {
+    return body(ChunkRange{mine.first + c.index, offset + c.begin, offset + c.end});
+  }, [&](ChunkRun<Batch>&& r) {
+    append_bytes<double>(bytes, r.trace->energy_sum);
+    append_bytes<std::uint64_t>(bytes, r.trace->attempted);
+    append_bytes<std::uint64_t>(bytes, r.trace->accepted);
+    if (!final_states) return;
+    if constexpr (CheckpointableBatch<Batch>) {
+      const std::string state = batch_state_bytes(*r.final_state);
+      const std::uint64_t n = state.size();
+      append_bytes<std::uint64_t>(bytes, std::span(&n, 1));
+      bytes += state;
+      my_finals.push_back(std::move(*r.final_state));
+    } else {
+      fail_argument("logz::anneal_forward", "final_states",
+                    "a batch with for_each_state_array (core/batch_state.hpp) when a run is split over ranks");
+    }
+  }, options.progress);
+  append_bytes<double>(bytes, std::span<const double>(works).subspan(offset, end_path(mine) - offset));
+  const std::vector<std::string> all = ranks.all_gather(bytes);
+  ChunkTrace chunk(num_temperatures);
+  for (int r = 0; r < ranks.size(); ++r) {
+    const ChunkBlock block = chunks_of_rank(total, r, ranks.size());
+    ByteReader in(all[static_cast<std::size_t>(r)]);
+    for (std::size_t c = block.first; c < block.last; ++c) {
+      in.read<double>(chunk.energy_sum);
+      in.read<std::uint64_t>(chunk.attempted);
+      in.read<std::uint64_t>(chunk.accepted);
+      sums.add(chunk);
+      if (!final_states) continue;
+      std::uint64_t n = 0;
+      in.read<std::uint64_t>(std::span(&n, 1));
+      const std::string_view state = in.take(n);
+      if (r == ranks.rank()) {
+        final_states->push_back(std::move(my_finals[c - block.first]));
+        continue;
+      }
+      if constexpr (CheckpointableBatch<Batch>) {
+        Batch batch = path.make_batch(chunk_range(c, num_paths, chunk_size).size());
+        if (!restore_batch_state(batch, state))
+          fail_argument("logz::anneal_forward", "final_states", "end states of the size of their chunks on every rank");
+        final_states->push_back(std::move(batch));
+      }
+    }
+    const std::size_t begin = first_path(block), end = end_path(block);
+    in.read<double>(std::span(works).subspan(begin, end - begin));
+  }
+}
+
 // One implementation for both directions: start(batch, chunk) puts the chunk's particles at
 // the direction's first temperature; the kernel is applied as given.
 template <class Path, class Kernel, class Start>
@@ -71,10 +150,7 @@ Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, c
   // Schedule index of the j-th temperature visited.
   auto index = [&](std::size_t j) { return forward ? j : last - j; };
   const Purpose kernel_purpose = forward ? Purpose::forward_kernel : Purpose::reverse_kernel;
-  struct ChunkRun {
-    std::optional<ChunkTrace> trace;  // none for a chunk a resumed phase already holds
-    std::optional<Batch> final_state;
-  };
+  using ChunkRun = detail::ChunkRun<Batch>;
   // Works go straight to their paths' places; per-temperature traces are summed in chunk order
   // as chunks finish (run_chunks_ordered), so a long schedule keeps a few traces, not one per
   // chunk.
@@ -102,29 +178,38 @@ Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, c
     return AnnealPhaseView{shape, chunks_done, std::span<const double>(works).first(paths), sums.energy_sum,
                            sums.attempted, sums.accepted};
   };
+  auto body = [&](const ChunkRange& c) {
+    ChunkRun run;
+    if (c.index < chunks_saved) return run;
+    run.trace.emplace(fractions.size());
+    ChunkTrace& trace = *run.trace;
+    Batch batch = path.make_batch(c.size());
+    start(batch, c);
+    auto state = anneal_init(path, std::move(batch), direction, c.begin);
+    trace.add_energies(index(0), state.trace);
+    for (std::size_t j = 1; j <= last; ++j) {
+      const std::size_t k = index(j);
+      const auto info = anneal_step(path, kernel, state, fractions[k],
+                                    BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
+      if (j == last) break;  // no transition at the end of the path
+      trace.attempted[k] += info.attempted;
+      trace.accepted[k] += info.accepted;
+      trace.add_energies(k, state.trace);
+    }
+    std::copy(state.work.begin(), state.work.end(), works.begin() + static_cast<std::ptrdiff_t>(c.begin));
+    if (final_states) run.final_state.emplace(std::move(state.batch));
+    return run;
+  };
+  Ranks& ranks = current_ranks();
+  if (ranks.size() > 1) {
+    // Checkpoints under several ranks are refused by the front end; a journal here is a bug.
+    if (journal) fail_argument("logz::anneal", "journal", "no checkpoint journal when a run is split over ranks");
+    anneal_over_ranks(ranks, path, options, fractions.size(), body, works, sums, final_states);
+    return make_works(direction, fractions, sums, std::move(works), options.num_paths);
+  }
   try {
-    run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, [&](const ChunkRange& c) {
-      ChunkRun run;
-      if (c.index < chunks_saved) return run;
-      run.trace.emplace(fractions.size());
-      ChunkTrace& trace = *run.trace;
-      Batch batch = path.make_batch(c.size());
-      start(batch, c);
-      auto state = anneal_init(path, std::move(batch), direction, c.begin);
-      trace.add_energies(index(0), state.trace);
-      for (std::size_t j = 1; j <= last; ++j) {
-        const std::size_t k = index(j);
-        const auto info = anneal_step(path, kernel, state, fractions[k],
-                                      BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
-        if (j == last) break;  // no transition at the end of the path
-        trace.attempted[k] += info.attempted;
-        trace.accepted[k] += info.accepted;
-        trace.add_energies(k, state.trace);
-      }
-      std::copy(state.work.begin(), state.work.end(), works.begin() + static_cast<std::ptrdiff_t>(c.begin));
-      if (final_states) run.final_state.emplace(std::move(state.batch));
-      return run;
-    }, [&](ChunkRun&& r) {  // chunk order: deterministic sums
+    run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, body, [&](ChunkRun&& r) {
+      // chunk order: deterministic sums
       if (!r.trace) return;
       sums.add(*r.trace);
       if (final_states) final_states->push_back(std::move(*r.final_state));

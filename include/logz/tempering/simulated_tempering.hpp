@@ -4,7 +4,10 @@
 // tempering/tempering_step.hpp, which also states what paths and kernels must declare. This
 // driver runs the sweeps over fixed chunks of chains (run_chunks) and records the
 // Rao-Blackwellized statistics of tempering/tempering_stats.hpp per chain, so results do not
-// depend on the thread count. t_k are path fractions (the paper's inverse temperatures beta_k).
+// depend on the thread count. Split over ranks (parallel/ranks.hpp), each rank holds and sweeps a
+// contiguous block of chunks, and finish_run gathers every chain's statistics and every chunk's
+// samples in chain order, so results do not depend on the rank count either. t_k are path
+// fractions (the paper's inverse temperatures beta_k).
 #pragma once
 
 #include <algorithm>
@@ -17,6 +20,8 @@
 
 #include "logz/core/batch_state.hpp"
 #include "logz/core/error.hpp"
+#include "logz/parallel/bytes.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/tempering/ladder.hpp"
 #include "logz/tempering/tempering_stats.hpp"
@@ -66,10 +71,11 @@ class SimulatedTempering {
   // Chains start from exact base samples at levels drawn uniformly.
   SimulatedTempering(const Path& path, const Kernel& kernel, TemperingLadder ladder,
                      TemperingOptions options)
-      : path_(path), kernel_(kernel), ladder_(std::move(ladder)), options_(options) {
+      : path_(path), kernel_(kernel), ladder_(std::move(ladder)), options_(options), ranks_(&current_ranks()) {
     if (options_.num_chains == 0) fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
+    block_ = chunks_of_rank(num_chunks(options_.num_chains, options_.chunk_size), ranks_->rank(), ranks_->size());
     const std::uint32_t level_step = next_step_++;
-    chunks_ = run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+    chunks_ = run_my_chunks([&](const ChunkRange& c) {
       return tempering_init(path_, c.size(), c.begin, ladder_.size(), options_.seed, level_step);
     });
   }
@@ -116,8 +122,9 @@ class SimulatedTempering {
     ChunkProgress chunk_progress;
     if (progress)  // whole chunk-runs of the run, so that the count grows across pieces
       chunk_progress = [&](std::size_t d, std::size_t n) { progress(from * n + d * (to - from), r.sweeps * n); };
-    run_chunks(options_.num_chains, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
-      TemperingChunkSamples& out = r.chunks[c.index];
+    run_my_chunks([&](const ChunkRange& c) {
+      const std::size_t i = c.index - block_.first;  // this rank's chunk i
+      TemperingChunkSamples& out = r.chunks[i];
       auto record = [&](const TemperingObservation& o) {
         if (options_.accumulate) r.stats.chains[o.chain].add(o.deltas, o.log_q, o.level);
         if (options_.record_samples) {
@@ -128,7 +135,7 @@ class SimulatedTempering {
         }
       };
       for (std::size_t s = from; s < to; ++s) {
-        const TemperingMoves m = tempering_step(path_, kernel_, ladder_, log_z_hat, chunks_[c.index], options_.seed,
+        const TemperingMoves m = tempering_step(path_, kernel_, ladder_, log_z_hat, chunks_[i], options_.seed,
                                                 r.first_step + static_cast<std::uint32_t>(s), record);
         out.moves.accepted += m.accepted;
         out.moves.attempted += m.attempted;
@@ -138,7 +145,9 @@ class SimulatedTempering {
     r.sweeps_done = to;
   }
 
+  // Under several ranks, a collective: every rank's chains and chunks come to every rank.
   TemperingStats finish_run(TemperingRun&& r) {
+    if (ranks_->size() > 1) gather(r);
     TemperingStats stats = std::move(r.stats);
     for (const TemperingChunkSamples& o : r.chunks) {  // chunk order
       stats.sample_delta.insert(stats.sample_delta.end(), o.delta.begin(), o.delta.end());
@@ -157,6 +166,7 @@ class SimulatedTempering {
   TemperingChains chains() const
     requires CheckpointableBatch<Batch>
   {
+    one_rank_only("chains");
     TemperingChains out;
     out.next_step = next_step_;
     for (const State& chunk : chunks_) {
@@ -169,6 +179,7 @@ class SimulatedTempering {
   bool restore(const TemperingChains& saved)
     requires CheckpointableBatch<Batch>
   {
+    one_rank_only("restore");
     if (saved.level.size() != options_.num_chains || saved.chunk_states.size() != chunks_.size()) return false;
     for (std::uint32_t k : saved.level)
       if (k >= ladder_.size()) return false;
@@ -189,7 +200,7 @@ class SimulatedTempering {
   }
 
   const TemperingLadder& ladder() const { return ladder_; }
-  // f(batch) on every chunk's batch, in chunk order (e.g. to drop caches after the path's
+  // f(batch) on every chunk's batch of this rank, in chunk order (e.g. to drop caches after the path's
   // parameters changed).
   template <class F>
   void for_each_batch(F&& f) {
@@ -199,11 +210,77 @@ class SimulatedTempering {
  private:
   using State = TemperingState<Batch>;
 
+  // run_chunks over this rank's block of chunks, each called with its chunk of the whole run.
+  template <class Body>
+  auto run_my_chunks(Body&& body, const ChunkProgress& progress = {}) {
+    const std::size_t first = std::min(block_.first * options_.chunk_size, options_.num_chains);
+    const std::size_t end = std::min(block_.last * options_.chunk_size, options_.num_chains);
+    return run_chunks(end - first, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
+      return body(ChunkRange{block_.first + c.index, first + c.begin, first + c.end});
+    }, progress);
+  }
+
+  // Every rank's chains' statistics and chunks' samples into r, in chain and chunk order.
+  void gather(TemperingRun& r) const {
+    const std::size_t total = num_chunks(options_.num_chains, options_.chunk_size);
+    auto chains_of = [&](const ChunkBlock& b) {
+      return std::pair{std::min(b.first * options_.chunk_size, options_.num_chains),
+                       std::min(b.last * options_.chunk_size, options_.num_chains)};
+    };
+    std::string mine;
+    const auto [first, end] = chains_of(block_);
+    for (std::size_t chain = first; chain < end; ++chain) append_chain_stats(mine, r.stats.chains[chain]);
+    for (const TemperingChunkSamples& o : r.chunks) append_chunk_samples(mine, o);
+    const std::vector<std::string> all = ranks_->all_gather(mine);
+    std::vector<TemperingChunkSamples> chunks(total);
+    for (int rank = 0; rank < ranks_->size(); ++rank) {
+      const ChunkBlock b = chunks_of_rank(total, rank, ranks_->size());
+      ByteReader in(all[static_cast<std::size_t>(rank)]);
+      const auto [from, to] = chains_of(b);
+      for (std::size_t chain = from; chain < to; ++chain) read_chain_stats(in, r.stats.chains[chain]);
+      for (std::size_t c = b.first; c < b.last; ++c) read_chunk_samples(in, chunks[c]);
+    }
+    r.chunks = std::move(chunks);
+  }
+
+  static void append_chunk_samples(std::string& out, const TemperingChunkSamples& o) {
+    const std::uint64_t sizes[] = {o.delta.size(), o.energies.size(), o.level.size(), o.chain.size(),
+                                   o.moves.accepted, o.moves.attempted};
+    append_bytes<std::uint64_t>(out, sizes);
+    append_bytes<double>(out, o.delta);
+    append_bytes<double>(out, o.energies);
+    append_bytes<std::uint32_t>(out, o.level);
+    append_bytes<std::uint32_t>(out, o.chain);
+  }
+  static void read_chunk_samples(ByteReader& in, TemperingChunkSamples& o) {
+    std::uint64_t sizes[6];
+    in.read<std::uint64_t>(sizes);
+    o.delta.resize(sizes[0]);
+    o.energies.resize(sizes[1]);
+    o.level.resize(sizes[2]);
+    o.chain.resize(sizes[3]);
+    o.moves.accepted = sizes[4];
+    o.moves.attempted = sizes[5];
+    in.read<double>(o.delta);
+    in.read<double>(o.energies);
+    in.read<std::uint32_t>(o.level);
+    in.read<std::uint32_t>(o.chain);
+  }
+
+  // Chains split over ranks are not checkpointed (each rank holds its block only).
+  void one_rank_only(const char* what) const {
+    if (ranks_->size() > 1)
+      fail_argument(std::string("logz::SimulatedTempering::") + what, "ranks", "one rank (checkpoints of chains "
+                    "split over ranks are not supported)");
+  }
+
   const Path& path_;
   const Kernel& kernel_;
   TemperingLadder ladder_;
   TemperingOptions options_;
-  std::vector<State> chunks_;
+  Ranks* ranks_;
+  ChunkBlock block_;
+  std::vector<State> chunks_;  // this rank's block of chunks
   std::uint32_t next_step_ = 1;
 };
 

@@ -9,7 +9,10 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
+
+#include "logz/parallel/bytes.hpp"
 
 namespace logz {
 
@@ -32,6 +35,11 @@ struct ChainTemperingStats {
   void add(std::span<const double> deltas, std::span<const double> log_q, std::size_t level);
   double log_q_sum(std::size_t k) const;  // log sum_i q(t_k | x_i)
 };
+
+// A chain's sums as bytes and back (parallel/bytes.hpp), for chains split over ranks; `s` is
+// read into with its number of levels.
+void append_chain_stats(std::string& out, const ChainTemperingStats& s);
+void read_chain_stats(ByteReader& in, ChainTemperingStats& s);
 
 struct TemperingStats {
   std::size_t num_levels = 0;

@@ -1,0 +1,48 @@
+// Arrays of numbers as bytes and back, for what crosses ranks (parallel/ranks.hpp): the sender
+// appends arrays in an order the receiver reads them in, each in the machine's representation
+// (ranks of one run share it).
+#pragma once
+
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+void append_bytes(std::string& out, std::span<const T> values) {
+  out.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+}
+
+// Reads arrays back in the order they were appended.
+class ByteReader {
+ public:
+  explicit ByteReader(std::string_view bytes) : bytes_(bytes) {}
+  template <class T>
+    requires std::is_trivially_copyable_v<T>
+  void read(std::span<T> out) {
+    take_into(out.data(), out.size_bytes());
+  }
+  std::string_view take(std::size_t n) {
+    if (n > bytes_.size() - at_) fail_argument("logz::ByteReader", "bytes", "as many bytes as were appended");
+    const std::string_view s = bytes_.substr(at_, n);
+    at_ += n;
+    return s;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  void take_into(void* out, std::size_t n) {
+    const std::string_view s = take(n);
+    if (n > 0) std::memcpy(out, s.data(), n);
+  }
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace logz

@@ -1,0 +1,78 @@
+// The processes (ranks) that share one run, e.g. under MPI: which one this is, how many there
+// are, and the one collective the drivers need: every rank's bytes, to every rank, in rank
+// order. The core never includes MPI: a front end installs an implementation on the thread that
+// drives a run (the CLI installs MPI's when built with LOGZ_MPI); without one a run is one rank.
+//
+// A driver splits its fixed chunks into contiguous blocks of chunks, one per rank
+// (chunks_of_rank), runs its block and gathers every chunk's output; reduced in chunk order
+// they give the bits of a run on one rank, whatever the number of ranks.
+//
+// No rank may wait forever for one that failed: every collective first agrees on the ranks'
+// status (agree), and a rank that fails between collectives takes part in the next agreement
+// with its error code instead (the front end does this), so the others leave their collective
+// with RankFailed.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logz/core/error.hpp"
+#include "logz/parallel/chunk_range.hpp"
+
+namespace logz {
+
+// The outcome of an agreement: the lowest rank that reported a failure and its code, or
+// rank -1 (and code 0) when none failed.
+struct RankStatus {
+  int rank = -1;
+  int code = 0;
+  bool failed() const { return rank >= 0; }
+};
+
+// Thrown on the ranks that did not fail, from the collective at which they learn that `rank`
+// failed with exit code `code` (that rank reports its own error).
+class RankFailed : public Error {
+ public:
+  RankFailed(int rank, int code);
+  int rank = -1, code = 0;
+};
+
+class Ranks {
+ public:
+  virtual ~Ranks() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Every rank's `mine`, indexed by rank, on every rank. Agrees first: throws RankFailed when
+  // a rank has failed. Called by the same sequence of drivers on every rank.
+  virtual std::vector<std::string> all_gather(std::string_view mine) = 0;
+  // Every rank passes its exit code (0: no failure); all learn the lowest failed rank.
+  virtual RankStatus agree(int code) = 0;
+};
+
+// The ranks of the runs on this thread: the installed ones, else a single rank. Chunk bodies
+// (parallel_for_chunks) run with a single rank, so drivers nested inside a chunk never talk
+// across ranks.
+Ranks& current_ranks();
+
+class ScopedRanks {
+ public:
+  explicit ScopedRanks(Ranks* ranks);  // nullptr: a single rank
+  ~ScopedRanks();
+  ScopedRanks(const ScopedRanks&) = delete;
+  ScopedRanks& operator=(const ScopedRanks&) = delete;
+
+ private:
+  Ranks* previous_;
+};
+
+// Chunks [first, last) of `rank` out of `size`: contiguous blocks in rank order, sizes differing
+// by at most one (a rank may get none).
+struct ChunkBlock {
+  std::size_t first = 0, last = 0;
+  std::size_t size() const { return last - first; }
+};
+ChunkBlock chunks_of_rank(std::size_t num_chunks, int rank, int size);
+
+}  // namespace logz

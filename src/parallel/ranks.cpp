@@ -1,0 +1,39 @@
+#include "logz/parallel/ranks.hpp"
+
+#include <fmt/format.h>
+
+namespace logz {
+
+namespace {
+
+// One process: gathering is copying, and a failure here is this process's own.
+class SingleRank final : public Ranks {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  std::vector<std::string> all_gather(std::string_view mine) override { return {std::string(mine)}; }
+  RankStatus agree(int code) override { return code == 0 ? RankStatus{} : RankStatus{0, code}; }
+};
+
+SingleRank single_rank;
+thread_local Ranks* installed = nullptr;
+
+}  // namespace
+
+RankFailed::RankFailed(int failed_rank, int exit_code)
+    : Error(fmt::format("rank {} failed (exit code {})", failed_rank, exit_code)), rank(failed_rank), code(exit_code) {}
+
+Ranks& current_ranks() { return installed ? *installed : single_rank; }
+
+ScopedRanks::ScopedRanks(Ranks* ranks) : previous_(installed) { installed = ranks; }
+
+ScopedRanks::~ScopedRanks() { installed = previous_; }
+
+ChunkBlock chunks_of_rank(std::size_t num_chunks, int rank, int size) {
+  if (size < 1 || rank < 0 || rank >= size)
+    fail_argument("logz::chunks_of_rank", "rank", "0 <= rank < size, size >= 1");
+  const auto r = static_cast<std::size_t>(rank), n = static_cast<std::size_t>(size);
+  return {num_chunks * r / n, num_chunks * (r + 1) / n};
+}
+
+}  // namespace logz
