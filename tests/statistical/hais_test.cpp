@@ -124,8 +124,10 @@ struct PrintedRefreshHais {
   template <class T>
   ContinuousKernelInfo step(const T& target, ContinuousBatch& b, const BatchRandom& random) const {
     auto streams = detail::particle_streams(random, b.num_particles());
+    std::vector<double> u(b.num_particles());
+    for (std::size_t p = 0; p < u.size(); ++p) u[p] = streams[p].uniform();
     ContinuousKernelInfo info;
-    detail::hamiltonian_move(target, b, streams, eps, 1, info);
+    detail::hamiltonian_move(target, b, u, eps, 1, info);
     for (Eigen::Index p = 0; p < b.V.cols(); ++p)
       for (Eigen::Index i = 0; i < b.V.rows(); ++i)
         b.V(i, p) = -std::sqrt(1 - gamma) * b.V(i, p) + gamma * streams[p].normal();
@@ -144,7 +146,7 @@ struct UncorrectedHmc {
       for (Eigen::Index i = 0; i < b.V.rows(); ++i) b.V(i, p) = s.normal();
     }
     if (!parts_valid_for(target, b.parts, true)) evaluate_parts(target, b.X, b.parts, true);
-    leapfrog(target, b.X, b.V, b.parts, b.grad, eps, steps);
+    leapfrog(target, b.X, b.V, b.parts, eps, steps);
     return {};
   }
 };
