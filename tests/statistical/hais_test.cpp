@@ -313,6 +313,19 @@ TEST(AisLogZ, CompleteProductsOfExperts) {
   }
 }
 
+// Single precision filter products (works still in double): the same agreement, on the
+// complete 36-d Laplace product of the paper's run and a 6-d Student-t one.
+TEST(AisLogZ, ProductsOfExpertsInSinglePrecision) {
+  const double gamma = Hais::half_life_refresh(0.2, 1);
+  const ProductOfExperts laplace = ProductOfExperts::random(ExpertType::laplace, 36, 36, 1).with_single_precision();
+  const GeometricPath path36(GaussianBase::isotropic(36, 1.5), laplace);
+  expect_agrees(run_ais(path36, Hais(0.2, gamma), 3000, 200, 4), *laplace.exact_log_z(), 0.1, "HAIS laplace 36 float");
+  ProductOfExperts t = ProductOfExperts::random(ExpertType::student_t, 6, 6, 100);
+  t = ProductOfExperts(ExpertType::student_t, t.phi(), (t.lambda().array() * 1.2 + 0.6).matrix()).with_single_precision();
+  const GeometricPath path6(GaussianBase::isotropic(6, 2.0), t);
+  expect_agrees(run_ais(path6, Hais(0.2, gamma), 1000, 200, 1), *t.exact_log_z(), 0.05, "HAIS student_t float");
+}
+
 TEST(AisLogZ, LinearGaussianPerDataPoint) {
   const auto model = LinearGenerative::random(6, 3, 0.1, PriorType::gaussian, 200);
   Eigen::MatrixXd data(6, 3);
