@@ -71,7 +71,11 @@ void GaussianBase::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
 }
 
 void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
-  if (isotropic_) {  // one pass, a column at a time while it is in cache
+  if (isotropic_ && mean_.isZero(0.0)) {  // the usual base: X as one flat array
+    const double prec = 1.0 / (sigma_ * sigma_);
+    G.noalias() = prec * X;
+    e.noalias() = (0.5 * prec) * X.colwise().squaredNorm().transpose();
+  } else if (isotropic_) {  // one pass, a column at a time while it is in cache
     const double prec = 1.0 / (sigma_ * sigma_);
     G.resize(X.rows(), X.cols());
     e.resize(X.cols());

@@ -22,8 +22,10 @@ namespace logz::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(std::uint64_t);
-constexpr std::size_t kPairsPerPass = 16;                  // normals made before they are transposed out
-constexpr std::size_t kBlocksPerPass = kPairsPerPass + 4;  // whole groups of four, one block to spare
+// Normals made before they are transposed out: 23 pairs need at most 24 blocks, made four at a
+// time, so a d = 36 step (18 pairs, 19 blocks) wastes one block, not five.
+constexpr std::size_t kPairsPerPass = 23;
+constexpr std::size_t kBlocksPerPass = kPairsPerPass + 1;
 
 // Philox4x32-10 block (j, c1, c2, c3) of every lane, four consecutive j at once (independent
 // chains hide the multiplies' latency); 32-bit words in the low halves of 64-bit lanes, so
