@@ -4,7 +4,8 @@
 // machine's GEMM rate (Eigen, the library the models use, on a large square product and on
 // the models' own shapes), and the wall time of the paper's HAIS run: POE 36-d, 200
 // particles, N = 10^5 intermediate distributions (Sohl-Dickstein & Culpepper 2011 report
-// about 170 s). Run with --benchmark_filter to pick one.
+// about 170 s), and the CPU time of the Laplace run of docs/performance.md on one thread, in
+// double and single precision. Run with --benchmark_filter to pick one.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Core>
@@ -28,11 +29,12 @@ Eigen::MatrixXd positions(int d, int p) {
   return X;
 }
 
-// state.range: (experts L, particles P, expert type 0 = Laplace, 1 = Student-t); d = 36.
+// state.range: (experts L, particles P, expert type 0 = Laplace, 1 = Student-t, precision 0 =
+// double, 1 = single); d = 36.
 void BM_PoeEnergyAndGrad(benchmark::State& state) {
   const int L = static_cast<int>(state.range(0)), P = static_cast<int>(state.range(1));
   const auto type = state.range(2) ? logz::ExpertType::student_t : logz::ExpertType::laplace;
-  const auto poe = logz::ProductOfExperts::random(type, 36, L, 1);
+  const auto poe = logz::ProductOfExperts::random(type, 36, L, 1).with_single_precision(state.range(3) != 0);
   const Eigen::MatrixXd X = positions(36, P);
   Eigen::VectorXd e;
   Eigen::MatrixXd G;
@@ -44,8 +46,8 @@ void BM_PoeEnergyAndGrad(benchmark::State& state) {
   // Two GEMMs of 2 L d P flops each.
   state.counters["gemm_flops"] = benchmark::Counter(4.0 * L * 36 * P, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_PoeEnergyAndGrad)->Args({36, 200, 0})->Args({36, 200, 1})->Args({144, 200, 0})->Args({144, 200, 1})
-    ->Args({36, 25, 1})->Args({144, 25, 1});
+BENCHMARK(BM_PoeEnergyAndGrad)->Args({36, 200, 0, 0})->Args({36, 200, 1, 0})->Args({144, 200, 0, 0})
+    ->Args({144, 200, 1, 0})->Args({36, 25, 1, 0})->Args({144, 25, 1, 0})->Args({36, 200, 0, 1})->Args({36, 200, 1, 1});
 
 // state.range: (factors = covariance units = mean units N, particles P); mcRBM with M = 36.
 void BM_McRbmEnergyAndGrad(benchmark::State& state) {
@@ -114,6 +116,33 @@ void BM_HaisPoe36(benchmark::State& state) {
       benchmark::Counter(200.0 * state.range(0), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_HaisPoe36)->Arg(100000)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+
+// The reference run of issue 16 (examples/poe-36-laplace.toml, bench/python/hais_poe_timing.py):
+// HAIS on the complete 36-d Laplace POE, 200 particles, state.range(0) temperatures, one
+// thread (so the CPU column is all the run's CPU time), chunks of state.range(1) particles,
+// the filter products in double (state.range(2) = 0) or single precision (1).
+void BM_HaisPoe36Laplace(benchmark::State& state) {
+  const auto poe = logz::ProductOfExperts::random(logz::ExpertType::laplace, 36, 36, 1).with_single_precision(state.range(2) != 0);
+  const logz::GeometricPath<logz::GaussianBase, logz::ProductOfExperts> path(logz::GaussianBase::isotropic(36, 1.5), poe);
+  const logz::Hais kernel(0.2, logz::Hais::half_life_refresh(0.2, 1));
+  const auto schedule = logz::linear_schedule(static_cast<std::size_t>(state.range(0)));
+  logz::AnnealOptions o;
+  o.num_paths = 200;
+  o.chunk_size = static_cast<std::size_t>(state.range(1));
+  o.seed = 1;
+  o.threads = 1;
+  double err = 0, se = 0;
+  for (auto _ : state) {
+    const logz::Works w = logz::anneal_forward(path, kernel, schedule, o);
+    const auto est = logz::ais(w.works);
+    err = est.log_z + path.base_log_z() - *poe.exact_log_z();
+    se = est.std_error;
+  }
+  state.counters["error_vs_exact"] = err;
+  state.counters["std_error"] = se;
+}
+BENCHMARK(BM_HaisPoe36Laplace)->Args({100000, 8, 0})->Args({100000, 25, 0})->Args({100000, 50, 0})
+    ->Args({100000, 200, 0})->Args({100000, 50, 1})->Args({100000, 200, 1})->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

@@ -15,7 +15,9 @@ temperatures and partially refreshed with gamma = 1 - 2^(-0.2)). Rows:
   numpy Target in logz  logz.anneal on a logz.Target whose energy_and_grad is the same numpy
                         function as plain numpy's (one call per chunk of 100 particles and
                         temperature; logz keeps the loop, the random numbers and the kernel);
-  native logz           logz.anneal on logz.models.ProductOfExperts (C++ energies, no Python).
+  native logz           logz.anneal on logz.models.ProductOfExperts (C++ energies, no Python);
+  native logz, float    the same with precision="float" (the filter products in single
+                        precision; energies summed and works accumulated in double).
 
 Each row is timed by wall clock (time.perf_counter) and by the CPU time of the process
 (time.process_time, all threads). The rows run in turn, round after round (--rounds), and each
@@ -185,6 +187,11 @@ def main():
             print("native: logz.models not available")
         else:
             rows["native logz"] = via_logz(models.ProductOfExperts(phi, lam, expert="laplace"))
+            try:
+                rows["native logz, float"] = via_logz(
+                    models.ProductOfExperts(phi, lam, expert="laplace", precision="float"))
+            except TypeError:  # a module from before the precision option
+                pass
 
     if not rows:
         print("nothing to run")

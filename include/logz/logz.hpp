@@ -105,6 +105,7 @@
 #include "logz/paths/geometric_path.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/random/chunk_streams.hpp"
+#include "logz/random/particle_draws.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
 #include "logz/tempering/initial_iterations.hpp"

@@ -6,7 +6,7 @@ and checks as the command-line tool; exact_log_z() gives its exact log Z where l
 
     RBM(W, a, b)                     binary restricted Boltzmann machine
     Ising(rows, cols, coupling, beta) and Potts(rows, cols, q, coupling, beta) on a torus
-    ProductOfExperts(Phi, lam, expert="laplace")
+    ProductOfExperts(Phi, lam, expert="laplace", precision="double")
     GaussianMixture(weights, means, covariances)
     Model(type, **keys)              any other registry model by its [model] keys (docs/config.md)
 
@@ -163,17 +163,19 @@ class ProductOfExperts(Model):
     e(u) = |u| or Student-t experts e(u) = log(1 + u^2) (Sohl-Dickstein & Culpepper).
 
     Phi: (num_experts, dim) filters, one per row; lam: (num_experts,) or one number.
+    precision: "double", or "float" for the filter products and experts in single precision
+    (about twice as fast; energies summed and works accumulated in double).
     exact_log_z(): exact when Phi is square and invertible (complete), else None.
     """
 
-    def __init__(self, Phi, lam=1.0, expert="laplace"):
+    def __init__(self, Phi, lam=1.0, expert="laplace", precision="double"):
         where = "logz.models.ProductOfExperts"
         Phi = _float_array(Phi, "Phi", 2, "(num_experts, dim)", where)
         lam = np.broadcast_to(np.asarray(lam, dtype=np.float64), (Phi.shape[0],)) if np.ndim(lam) == 0 else lam
         lam = _float_array(lam, "lam", 1, f"({Phi.shape[0]},)", where)
         if lam.shape != (Phi.shape[0],):
             raise InvalidArgument(f"{where}: lam: expected shape ({Phi.shape[0]},) (one per expert), got {lam.shape}")
-        super().__init__("poe", expert=expert)
+        super().__init__("poe", expert=expert, precision=precision)
         self.Phi, self.lam = Phi, lam
         self._sections["model"]["parameters"] = self._hold(".npz", {"Phi": Phi, "lambda": lam})
 

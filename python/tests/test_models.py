@@ -96,6 +96,20 @@ def test_product_of_experts_exact_log_z_and_hais_within_5_se():
     assert overcomplete.exact_log_z() is None  # not complete: no formula
 
 
+def test_poe_in_single_precision_within_5_se_and_near_the_double_run():
+    Phi, lam, exact = laplace_poe(dim=6, seed=1)
+    kwargs = dict(base=logz.GaussianBase(6, sigma=1.5), num_steps=1000, num_paths=200, seed=3, progress=False)
+    single = logz.anneal(logz.models.ProductOfExperts(Phi, lam, precision="float"), **kwargs)
+    e = single.estimates["ais"]
+    assert abs(e.log_z - exact) <= 5 * e.std_error + 0.02
+    double = logz.anneal(logz.models.ProductOfExperts(Phi, lam), **kwargs).estimates["ais"]
+    # The same random numbers; energies differ by float rounding (about 1e-7 relative).
+    assert e.log_z == pytest.approx(double.log_z, abs=1e-3)
+    assert '"precision": "float"' in single.to_json()
+    with pytest.raises(logz.InputError, match="precision"):
+        logz.anneal(logz.models.ProductOfExperts(Phi, lam, precision="half"), **kwargs)
+
+
 def test_the_native_poe_and_the_same_energy_as_a_target_give_the_same_answer():
     Phi, lam, exact = laplace_poe(dim=4, seed=2)
     target = logz.Target(4, lambda X: np.abs(X @ Phi.T) @ lam, lambda X: (np.sign(X @ Phi.T) * lam) @ Phi)

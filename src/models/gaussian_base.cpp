@@ -59,22 +59,33 @@ GaussianBase GaussianBase::fitted(const Eigen::MatrixXd& data, double ridge, con
 }
 
 void GaussianBase::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
-  const Eigen::MatrixXd D = X.colwise() - mean_;
-  if (isotropic_) {
-    e = (0.5 / (sigma_ * sigma_)) * D.colwise().squaredNorm().transpose();
+  if (isotropic_) {  // column by column: no d x P temporary
+    const double half_prec = 0.5 / (sigma_ * sigma_);
+    e.resize(X.cols());
+    for (Eigen::Index p = 0; p < X.cols(); ++p) e(p) = half_prec * (X.col(p) - mean_).squaredNorm();
   } else {
+    const Eigen::MatrixXd D = X.colwise() - mean_;
     const Eigen::MatrixXd W = chol_.triangularView<Eigen::Lower>().solve(D);
     e = 0.5 * W.colwise().squaredNorm().transpose();
   }
 }
 
 void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
-  G = X.colwise() - mean_;
-  if (isotropic_) {
+  if (isotropic_ && mean_.isZero(0.0)) {  // the usual base: X as one flat array
     const double prec = 1.0 / (sigma_ * sigma_);
-    e = (0.5 * prec) * G.colwise().squaredNorm().transpose();
-    G *= prec;
+    G.noalias() = prec * X;
+    e.noalias() = (0.5 * prec) * X.colwise().squaredNorm().transpose();
+  } else if (isotropic_) {  // one pass, a column at a time while it is in cache
+    const double prec = 1.0 / (sigma_ * sigma_);
+    G.resize(X.rows(), X.cols());
+    e.resize(X.cols());
+    for (Eigen::Index p = 0; p < X.cols(); ++p) {
+      G.col(p) = X.col(p) - mean_;
+      e(p) = (0.5 * prec) * G.col(p).squaredNorm();
+      G.col(p) *= prec;
+    }
   } else {
+    G = X.colwise() - mean_;
     // W = L^{-1}(x - mu): U = |W|^2 / 2 and dU/dx = L^{-T} W.
     chol_.triangularView<Eigen::Lower>().solveInPlace(G);
     e = 0.5 * G.colwise().squaredNorm().transpose();

@@ -4,11 +4,66 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <cmath>
+#include <type_traits>
 
 #include "logz/core/error.hpp"
 #include "logz/io/npz.hpp"
+#include "models/expert_functions.hpp"
+#include "models/filter_products.hpp"
 
 namespace logz {
+
+namespace {
+
+// m with zero rows appended to whole vectors of any x86 target: 8 doubles, 16 floats.
+template <class M>
+M padded_rows(const M& m) {
+  constexpr Eigen::Index pad = sizeof(typename M::Scalar) == sizeof(double) ? 8 : 16;
+  M p = M::Zero((m.rows() + pad - 1) / pad * pad, m.cols());
+  p.topRows(m.rows()) = m;
+  return p;
+}
+
+// Scratch of the calling thread: targets are shared by a run's threads, and fresh matrices per
+// call would allocate at every temperature.
+template <class M>
+M& scratch(Eigen::Index rows, Eigen::Index cols, int which) {
+  thread_local M m[3];
+  m[which].resize(rows, cols);
+  return m[which];
+}
+
+// One evaluation in precision T: U = Phi X (padded rows), the experts (U <- psi(U), e), and
+// with `grad` G = Phi^T psi.
+template <class T, class Matrix, class Vector>
+void evaluate(ExpertType type, const Matrix& phi, const Matrix& phi_t, const Vector& lambda, int L,
+              const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd* G) {
+  using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+  const Eigen::Index d = X.rows(), P = X.cols();
+  const T* x = nullptr;
+  if constexpr (std::is_same_v<T, double>) {
+    x = X.data();
+  } else {
+    M& Xs = scratch<M>(d, P, 0);
+    Xs = X.template cast<T>();
+    x = Xs.data();
+  }
+  M& U = scratch<M>(phi.rows(), P, 1);
+  const auto R = static_cast<std::size_t>(phi.rows()), n = static_cast<std::size_t>(P);
+  detail::padded_product(phi.data(), R, static_cast<std::size_t>(d), x, static_cast<std::size_t>(d), n, U.data());
+  e.resize(P);
+  if (type == ExpertType::laplace)
+    detail::laplace_experts(U.data(), R, n, lambda.data(), e.data());
+  else
+    detail::student_t_experts(U.data(), R, n, lambda.data(), e.data());
+  if (!G) return;
+  M& Gp = scratch<M>(phi_t.rows(), P, 2);
+  detail::padded_product(phi_t.data(), static_cast<std::size_t>(phi_t.rows()), static_cast<std::size_t>(L), U.data(), R,
+                         n, Gp.data());
+  *G = Gp.topRows(d).template cast<double>();
+}
+
+}  // namespace
 
 ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::VectorXd lambda,
                                    const std::string& source)
@@ -22,6 +77,9 @@ ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::
     fail_input(source, "lambda", "one value per expert (" + std::to_string(L) + "), got " +
                                      std::to_string(lambda_.size()));
   if (!lambda_.allFinite() || (lambda_.array() <= 0.0).any()) fail_input(source, "lambda", "finite values > 0");
+  phi_padded_ = padded_rows(phi_);
+  phi_t_padded_ = padded_rows(Eigen::MatrixXd(phi_.transpose()));
+  lambda_padded_ = padded_rows(lambda_);
   if (L == d) {
     Eigen::PartialPivLU<Eigen::MatrixXd> lu(phi_);
     const Eigen::VectorXd diag = lu.matrixLU().diagonal();
@@ -69,29 +127,31 @@ ProductOfExperts ProductOfExperts::random(ExpertType type, int dim, int num_expe
   return ProductOfExperts(type, std::move(phi), std::move(lambda), "random parameters");
 }
 
+
+ProductOfExperts ProductOfExperts::with_single_precision(bool single) const {
+  ProductOfExperts p = *this;
+  p.single_ = single;
+  p.phi_padded_single_ = single ? padded_rows(Eigen::MatrixXf(phi_.cast<float>())) : Eigen::MatrixXf();
+  p.phi_t_padded_single_ = single ? padded_rows(Eigen::MatrixXf(phi_.transpose().cast<float>())) : Eigen::MatrixXf();
+  p.lambda_padded_single_ = single ? padded_rows(Eigen::VectorXf(lambda_.cast<float>())) : Eigen::VectorXf();
+  return p;
+}
+
 void ProductOfExperts::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
-  Eigen::MatrixXd U;
-  U.noalias() = phi_ * X;
-  if (type_ == ExpertType::laplace)
-    e.noalias() = (lambda_.transpose() * U.cwiseAbs()).transpose();
+  // psi is made and dropped (one pass over U); the second product is skipped.
+  if (single_)
+    evaluate<float>(type_, phi_padded_single_, phi_t_padded_single_, lambda_padded_single_, num_experts(), X, e, nullptr);
   else
-    e.noalias() = (lambda_.transpose() * (1.0 + U.array().square()).log().matrix()).transpose();
+    evaluate<double>(type_, phi_padded_, phi_t_padded_, lambda_padded_, num_experts(), X, e, nullptr);
 }
 
 void ProductOfExperts::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
-  Eigen::MatrixXd U;
-  U.noalias() = phi_ * X;
-  // Whole-array expressions (vectorised log and division), then U is overwritten by
-  // psi(U) = dE/du and mapped back by the second GEMM.
-  if (type_ == ExpertType::laplace) {
-    e.noalias() = (lambda_.transpose() * U.cwiseAbs()).transpose();
-    U = U.array().sign().colwise() * lambda_.array();
-  } else {
-    const Eigen::ArrayXXd q = 1.0 + U.array().square();
-    e.noalias() = (lambda_.transpose() * q.log().matrix()).transpose();
-    U = (2.0 * U.array() / q).colwise() * lambda_.array();
-  }
-  G.noalias() = phi_.transpose() * U;
+  // One product Phi X serves the energy and, overwritten by psi(U) = dE/du while it is in
+  // cache, the gradient's product Phi^T psi(U).
+  if (single_)
+    evaluate<float>(type_, phi_padded_single_, phi_t_padded_single_, lambda_padded_single_, num_experts(), X, e, &G);
+  else
+    evaluate<double>(type_, phi_padded_, phi_t_padded_, lambda_padded_, num_experts(), X, e, &G);
 }
 
 double ProductOfExperts::expert_log_normaliser(ExpertType type, double lambda) {

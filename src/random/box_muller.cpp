@@ -11,7 +11,8 @@
 #define HWY_TARGET_INCLUDE "random/box_muller.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
-#include <hwy/contrib/math/math-inl.h>
+
+#include "random/box_muller-inl.h"
 
 #include "logz/random/philox.hpp"
 
@@ -26,17 +27,13 @@ static_assert(std::endian::native == std::endian::little, "BoxMuller reads pairs
 void BoxMuller(const std::uint32_t* bits, double* out, std::size_t pairs) {
   const hn::ScalableTag<double> d;
   const hn::RebindToUnsigned<decltype(d)> du;
-  const hn::RebindToSigned<decltype(d)> di;
   const std::size_t lanes = std::min(hn::Lanes(d), kMaxLanes);
-  const auto minus_two = hn::Set(d, -2.0), two_pi = hn::Set(d, 6.283185307179586476925286766559);
-  const auto half = hn::Set(d, 0.5), ulp = hn::Set(d, 0x1.0p-53);
-  // 53 of the 64 bits hi:lo as a double in (0, 1): detail::unit_interval, a lane at a time.
-  auto unit = [&](auto hi_lo) { return hn::Mul(hn::Add(hn::ConvertTo(d, hn::BitCast(di, hn::ShiftRight<11>(hi_lo))), half), ulp); };
   auto transform = [&](auto u1, auto u2, double* to) {
-    const auto r = hn::Sqrt(hn::Mul(minus_two, hn::Log(d, u1)));
-    const auto theta = hn::Mul(two_pi, u2);
-    hn::StoreInterleaved2(hn::Mul(r, hn::Cos(d, theta)), hn::Mul(r, hn::Sin(d, theta)), d, to);
+    hn::Vec<decltype(d)> z0, z1;
+    BoxMullerPair(d, u1, u2, z0, z1);
+    hn::StoreInterleaved2(z0, z1, d, to);
   };
+  auto unit = [&](auto hi_lo) { return UnitFromBits(d, hi_lo); };
   std::size_t first = 0;
   // Whole vectors of pairs straight from the bits: the 64-bit words of a pair are (hi, lo) for
   // u1 then for u2; loaded little-endian, each word has hi in its low half, hence the rotation.

@@ -15,12 +15,14 @@
 #pragma once
 
 #include <cmath>
+#include <span>
 
 #include "logz/core/kernel_for.hpp"
 #include "logz/core/levels_path.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "logz/random/particle_draws.hpp"
 
 namespace logz {
 
@@ -36,15 +38,21 @@ class Hais {
   static double half_life_refresh(double step_size, int leapfrog_steps, double half_life = 1.0);
 
   // Particle p draws its accept uniform, then its d refresh normals, from random.stream(p)
-  // (in the reversed order when refresh_first). Momenta must be N(0, I) at the start of a
-  // run: the paths' sample_base draws them.
+  // (in the reversed order when refresh_first); all of them before the move, in bulk.
+  // Momenta must be N(0, I) at the start of a run: the paths' sample_base draws them.
   template <ContinuousTarget T>
   ContinuousKernelInfo step(const T& target, ContinuousBatch& batch, const BatchRandom& random) const {
-    auto streams = detail::particle_streams(random, batch.num_particles());
+    const std::size_t n = batch.num_particles();
+    batch.uniforms.resize(batch.X.cols());
+    batch.normals.resize(batch.V.rows(), batch.V.cols());
+    draw_uniform_and_normals(random, refresh_first_ ? DrawOrder::normals_first : DrawOrder::uniform_first,
+                             std::span<double>(batch.uniforms.data(), n), batch.normals.data(),
+                             static_cast<std::size_t>(batch.V.rows()), static_cast<std::size_t>(batch.V.rows()));
     ContinuousKernelInfo info;
-    if (refresh_first_) refresh(batch, streams);
-    detail::hamiltonian_move(target, batch, streams, step_size_, leapfrog_steps_, info);
-    if (!refresh_first_) refresh(batch, streams);
+    if (refresh_first_) refresh(batch);
+    detail::hamiltonian_move(target, batch, std::span<const double>(batch.uniforms.data(), n), step_size_,
+                             leapfrog_steps_, info);
+    if (!refresh_first_) refresh(batch);
     return info;
   }
 
@@ -56,14 +64,9 @@ class Hais {
   bool refresh_first() const { return refresh_first_; }
 
  private:
-  void refresh(ContinuousBatch& batch, std::span<RandomStream> streams) const {
+  void refresh(ContinuousBatch& batch) const {
     const double keep = -std::sqrt(1.0 - gamma_), add = std::sqrt(gamma_);
-    Eigen::VectorXd& r = batch.normals;  // scratch of the batch: no allocation per step
-    r.resize(batch.V.rows());
-    for (Eigen::Index p = 0; p < batch.V.cols(); ++p) {
-      streams[static_cast<std::size_t>(p)].fill_normal(r.data(), static_cast<std::size_t>(r.size()));
-      batch.V.col(p) = keep * batch.V.col(p) + add * r;
-    }
+    batch.V = keep * batch.V + add * batch.normals;
   }
 
   double step_size_;

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "logz/core/kernel_for.hpp"
@@ -17,6 +18,7 @@
 #include "logz/models/continuous_target.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "logz/random/particle_draws.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -37,26 +39,44 @@ inline bool metropolis_accept(double u, double e0, double e1, ContinuousKernelIn
   return true;
 }
 
-// Leapfrog from (X, V), then a Metropolis accept on H per particle; an accepted particle
-// takes the end point with its momentum negated (the flip makes the proposal an
-// involution, hence detailed balance on (x, v)); a rejected one keeps (x, v). Every
-// particle draws one uniform from its stream.
+// Leapfrog from (X, V), then a Metropolis accept on H per particle with uniforms[p]; an
+// accepted particle takes the end point with its momentum negated (the flip makes the
+// proposal an involution, hence detailed balance on (x, v)); a rejected one keeps (x, v).
+// The proposal is made in the batch's scratch; when most proposals are accepted the scratch
+// and the state trade places and only the rejected columns are copied back.
 template <ContinuousTarget T>
-void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<RandomStream> streams,
-                      double eps, int steps, ContinuousKernelInfo& info) {
+void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const double> uniforms, double eps, int steps,
+                      ContinuousKernelInfo& info) {
   if (!parts_valid_for(target, b.parts, true)) evaluate_parts(target, b.X, b.parts, true);
-  b.proposal_X = b.X;
-  b.proposal_V = b.V;
-  b.proposal_parts = b.parts;
-  info.reflections += leapfrog(target, b.proposal_X, b.proposal_V, b.proposal_parts, b.grad, eps, steps);
-  for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
+  info.reflections += leapfrog(target, b.X, b.V, b.parts, b.proposal_X, b.proposal_V, b.proposal_parts, eps, steps);
+  const Eigen::Index n = b.X.cols();
+  b.accepted.resize(static_cast<std::size_t>(n));
+  Eigen::Index num_accepted = 0;
+  for (Eigen::Index p = 0; p < n; ++p) {
     ++info.attempted;
-    const double u = streams[static_cast<std::size_t>(p)].uniform();
     const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.V.col(p).squaredNorm();
     const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
-    if (metropolis_accept(u, h0, h1, info)) {
+    const bool a = metropolis_accept(uniforms[static_cast<std::size_t>(p)], h0, h1, info);
+    b.accepted[static_cast<std::size_t>(p)] = a;
+    num_accepted += a;
+  }
+  const bool swap = 2 * num_accepted > n;
+  if (swap) {
+    b.X.swap(b.proposal_X);
+    b.V.swap(b.proposal_V);
+    std::swap(b.parts, b.proposal_parts);
+  }
+  for (Eigen::Index p = 0; p < n; ++p) {
+    const bool a = b.accepted[static_cast<std::size_t>(p)];
+    if (a && swap) {
+      b.V.col(p) = -b.V.col(p);
+    } else if (a) {
       b.X.col(p) = b.proposal_X.col(p);
       b.V.col(p) = -b.proposal_V.col(p);
+      b.parts.copy_column(b.proposal_parts, p, p);
+    } else if (swap) {  // rejected: the start, now in the scratch
+      b.X.col(p) = b.proposal_X.col(p);
+      b.V.col(p) = b.proposal_V.col(p);
       b.parts.copy_column(b.proposal_parts, p, p);
     }
   }
@@ -81,11 +101,13 @@ class Hmc {
   // normals) and then its accept uniform from random.stream(p).
   template <ContinuousTarget T>
   ContinuousKernelInfo step(const T& target, ContinuousBatch& batch, const BatchRandom& random) const {
-    auto streams = detail::particle_streams(random, batch.num_particles());
-    for (Eigen::Index p = 0; p < batch.V.cols(); ++p)
-      streams[static_cast<std::size_t>(p)].fill_normal(batch.V.col(p).data(), static_cast<std::size_t>(batch.V.rows()));
+    batch.uniforms.resize(batch.X.cols());
+    draw_uniform_and_normals(random, DrawOrder::normals_first,
+                             std::span<double>(batch.uniforms.data(), batch.num_particles()), batch.V.data(),
+                             static_cast<std::size_t>(batch.V.rows()), static_cast<std::size_t>(batch.V.rows()));
     ContinuousKernelInfo info;
-    detail::hamiltonian_move(target, batch, streams, step_size_, leapfrog_steps_, info);
+    detail::hamiltonian_move(target, batch, std::span<const double>(batch.uniforms.data(), batch.num_particles()),
+                             step_size_, leapfrog_steps_, info);
     return info;
   }
 

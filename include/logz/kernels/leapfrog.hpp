@@ -19,30 +19,40 @@
 
 namespace logz {
 
-// Integrates `steps` leapfrog steps of size eps. On entry `parts` must hold the target's
-// parts with gradients at X (see evaluate_parts); on return it holds them at the new X.
-// G is scratch (d x P). Returns the number of constraint reflections. Gradient
-// evaluations: exactly `steps`.
+// Integrates `steps` leapfrog steps of size eps from (X0, V0), whose parts with gradients
+// `parts0` holds (see evaluate_parts), to (X, V) with their parts in `parts`. The start is
+// read, never copied: a Hamiltonian move proposes into scratch and keeps the start for a
+// rejection. Returns the number of constraint reflections. Gradient evaluations: exactly
+// `steps`.
 template <ContinuousTarget T>
-std::uint64_t leapfrog(const T& target, Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts,
-                       Eigen::MatrixXd& G, double eps, int steps) {
+std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::MatrixXd& V0, const EnergyParts& parts0,
+                       Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts, double eps, int steps) {
   const LinearConstraints* c = constraints_of(target);
   std::uint64_t reflections = 0;
-  combined_grad(target, parts, G);
-  V.noalias() -= (0.5 * eps) * G;
+  kick(target, parts0, V0, V, 0.5 * eps);
   for (int l = 0; l < steps; ++l) {
     if (c) {
+      if (l == 0) X = X0;
       for (Eigen::Index p = 0; p < X.cols(); ++p)
         reflections += static_cast<std::uint64_t>(reflected_drift(*c, X.col(p), V.col(p), eps));
+    } else if (l == 0) {
+      X.noalias() = X0 + eps * V;
     } else {
       X.noalias() += eps * V;
     }
     evaluate_parts(target, X, parts, true);
-    combined_grad(target, parts, G);
     // Full kicks between drifts; the last kick is a half kick that ends at time L eps.
-    V.noalias() -= (l + 1 == steps ? 0.5 * eps : eps) * G;
+    kick(target, parts, V, V, l + 1 == steps ? 0.5 * eps : eps);
   }
   return reflections;
+}
+
+// The same in place: on entry `parts` holds the parts with gradients at X; on return at the
+// new X.
+template <ContinuousTarget T>
+std::uint64_t leapfrog(const T& target, Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts, double eps,
+                       int steps) {
+  return leapfrog(target, X, V, parts, X, V, parts, eps, steps);
 }
 
 }  // namespace logz

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace logz {
 
@@ -93,6 +94,7 @@ struct EnergyParts {
   const void* tag = nullptr;   // the parts these values belong to
   Eigen::MatrixXd e;           // num_parts x P
   std::array<Eigen::MatrixXd, 2> g;  // d x P each
+  Eigen::VectorXd part_e;      // scratch: one part's energies before they go into a row of e
 
   void invalidate() { num_parts = 0, has_grad = false, tag = nullptr; }
   // Copies particle `from_p` of `from` into particle `to_p` (same parts, same tag).
@@ -127,7 +129,7 @@ template <ContinuousTarget T>
 void evaluate_parts(const T& target, const Eigen::MatrixXd& X, EnergyParts& out, bool grad) {
   constexpr int n = num_parts_of<T>();
   out.e.resize(n, X.cols());
-  Eigen::VectorXd e(X.cols());
+  Eigen::VectorXd& e = out.part_e;  // kept between calls: no allocation per evaluation
   for (int k = 0; k < n; ++k) {
     if constexpr (PartedTarget<T>) {
       if (grad)
@@ -183,6 +185,22 @@ void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G
   }
 }
 
+// A momentum kick from cached parts, V_to = V_from - h dU/dx, in one pass over the parts'
+// gradients (no combined gradient is formed). V_to may be V_from.
+template <ContinuousTarget T>
+void kick(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from, Eigen::MatrixXd& V_to, double h) {
+  V_to.resize(V_from.rows(), V_from.cols());
+  if constexpr (PerParticleTwoPartTarget<T>) {
+    for (Eigen::Index p = 0; p < V_to.cols(); ++p)
+      V_to.col(p) = V_from.col(p) - (h * target.particle_part_weight(0, p)) * parts.g[0].col(p) -
+                    (h * target.particle_part_weight(1, p)) * parts.g[1].col(p);
+  } else if (parts.num_parts == 2) {
+    V_to = V_from - (h * part_weight_of(target, 0)) * parts.g[0] - (h * part_weight_of(target, 1)) * parts.g[1];
+  } else {
+    V_to = V_from - (h * part_weight_of(target, 0)) * parts.g[0];
+  }
+}
+
 // The particles of one chunk: positions X and momenta V (d x P; V is used by the
 // Hamiltonian kernels and kept across steps by HAIS), the parts cached at X, and scratch
 // space for proposals (so that kernels do not allocate per step).
@@ -206,11 +224,14 @@ class ContinuousBatch {
   Eigen::MatrixXd X, V;
   EnergyParts parts;
 
-  // Scratch of the kernels: proposed positions, momenta and parts, a gradient, and one
-  // particle's normal draws.
+  // Scratch of the kernels, kept so that no step allocates: proposed positions, momenta and
+  // parts, a gradient, every particle's normal draws (d x P) and accept uniforms, and which
+  // proposals were accepted.
   Eigen::MatrixXd proposal_X, proposal_V, grad;
   EnergyParts proposal_parts;
-  Eigen::VectorXd normals;
+  Eigen::MatrixXd normals;
+  Eigen::VectorXd uniforms;
+  std::vector<unsigned char> accepted;
 };
 
 // What a continuous kernel reports about one call; counts add across particles and chunks.

@@ -17,14 +17,20 @@ const Key kExpert = Key::enumeration("expert", ExpertType::laplace,
 const Key kPhiKey = member_key("phi_key", "Phi"), kLambdaKey = member_key("lambda_key", "lambda");
 const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension");
 const Key kNumExperts = Key::integer("num_experts", Computed{"dim (complete)"}, 1, 1 << 16, "random: the experts, >= dim");
-const KeyGroup kModelKeys{"model", "poe", {&kExpert, &parameters_key(), &kPhiKey, &kLambdaKey, &kDim, &kNumExperts, &parameter_seed_key()}};
+const Key kPrecision = Key::choice("precision", std::string("double"), {"double", "float"},
+                                   "the filter products and experts in double or single precision (float: about "
+                                   "twice as fast; energies summed and works accumulated in double)");
+const KeyGroup kModelKeys{"model", "poe", {&kExpert, &parameters_key(), &kPhiKey, &kLambdaKey, &kDim, &kNumExperts,
+                                           &parameter_seed_key(), &kPrecision}};
 
 ProductOfExperts read_poe(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const ExpertType expert = m.get_enum<ExpertType>(kExpert);
   const std::string params = m.get_string(parameters_key());
+  const bool single = m.get_string(kPrecision) == "float";
   desc = {{"type", "poe"}, {"expert", to_string(expert)}, {"parameters", params}};
+  if (single) desc.set("precision", "float");
   auto describe = [&](const ProductOfExperts& poe) {
     desc.set("dim", poe.dim());
     desc.set("num_experts", poe.num_experts());
@@ -35,7 +41,7 @@ ProductOfExperts read_poe(Config& config, Record& desc) {
     const int L = static_cast<int>(m.get_int(kNumExperts.with_integer_range(d, 1 << 16), d));
     const auto seed = static_cast<std::uint64_t>(m.get_int(parameter_seed_key()));
     desc.set("parameter_seed", seed);
-    ProductOfExperts poe = ProductOfExperts::random(expert, d, L, seed);
+    ProductOfExperts poe = ProductOfExperts::random(expert, d, L, seed).with_single_precision(single);
     describe(poe);
     return poe;
   }
@@ -44,7 +50,7 @@ ProductOfExperts read_poe(Config& config, Record& desc) {
   PoeKeys keys;
   keys.filters = m.get_string(kPhiKey);
   keys.lambda = m.get_string(kLambdaKey);
-  ProductOfExperts poe = ProductOfExperts::load(resolve_config_path(config, params), expert, keys);
+  ProductOfExperts poe = ProductOfExperts::load(resolve_config_path(config, params), expert, keys).with_single_precision(single);
   describe(poe);
   return poe;
 }

@@ -1,0 +1,81 @@
+// The Box-Muller transform on vectors, per Highway target: included by the sources that make
+// normals (box_muller.cpp, particle_draws.cpp) inside their HWY_NAMESPACE, so that both give
+// the same numbers from the same bits. Per-target include guard, Highway's pattern.
+#if defined(LOGZ_RANDOM_BOX_MULLER_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef LOGZ_RANDOM_BOX_MULLER_INL_H_
+#undef LOGZ_RANDOM_BOX_MULLER_INL_H_
+#else
+#define LOGZ_RANDOM_BOX_MULLER_INL_H_
+#endif
+
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace logz::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// 53 of the 64 bits hi:lo (each word in the low half of a 64-bit lane, or together as
+// hi << 32 | lo) as a double in (0, 1): detail::unit_interval lane by lane.
+template <class D, class VU>
+HWY_INLINE hn::Vec<D> UnitFromBits(D d, VU hi_lo) {
+  const hn::RebindToSigned<D> di;
+  return hn::Mul(hn::Add(hn::ConvertTo(d, hn::BitCast(di, hn::ShiftRight<11>(hi_lo))), hn::Set(d, 0.5)),
+                 hn::Set(d, 0x1.0p-53));
+}
+
+// sin(2 pi u) and cos(2 pi u) for u in [0, 1). The reduction is exact: 4u = q + f with q the
+// quadrant, and g = min(f, 1 - f) <= 1/2, so only sin and cos of pi g / 2 <= pi / 4 remain,
+// Taylor polynomials in g whose first omitted terms are below 1e-16. (Cheaper than general
+// sin and cos, which reduce a rounded 2 pi u by pi.)
+template <class D>
+HWY_INLINE void SinCos2Pi(D d, hn::Vec<D> u, hn::Vec<D>& s, hn::Vec<D>& c) {
+  const auto w = hn::Mul(u, hn::Set(d, 4.0));
+  const auto q = hn::Floor(w);
+  const auto f = hn::Sub(w, q);
+  const auto one = hn::Set(d, 1.0);
+  const auto big = hn::Gt(f, hn::Set(d, 0.5));
+  const auto g = hn::IfThenElse(big, hn::Sub(one, f), f);
+  const auto y = hn::Mul(g, g);
+  // sin(pi g / 2) = g P(g^2), cos(pi g / 2) = Q(g^2): coefficients (pi/2)^k / k! with signs.
+  auto ps = hn::Set(d, -6.688035109811468e-10);
+  ps = hn::MulAdd(ps, y, hn::Set(d, 5.692172921967927e-08));
+  ps = hn::MulAdd(ps, y, hn::Set(d, -3.598843235212085e-06));
+  ps = hn::MulAdd(ps, y, hn::Set(d, 0.00016044118478735983));
+  ps = hn::MulAdd(ps, y, hn::Set(d, -0.004681754135318688));
+  ps = hn::MulAdd(ps, y, hn::Set(d, 0.07969262624616705));
+  ps = hn::MulAdd(ps, y, hn::Set(d, -0.6459640975062463));
+  ps = hn::MulAdd(ps, y, hn::Set(d, 1.5707963267948966));
+  const auto sg = hn::Mul(ps, g);
+  auto pc = hn::Set(d, 6.565963114979473e-11);
+  pc = hn::MulAdd(pc, y, hn::Set(d, -6.386603083791852e-09));
+  pc = hn::MulAdd(pc, y, hn::Set(d, 4.710874778818172e-07));
+  pc = hn::MulAdd(pc, y, hn::Set(d, -2.5202042373060607e-05));
+  pc = hn::MulAdd(pc, y, hn::Set(d, 0.0009192602748394266));
+  pc = hn::MulAdd(pc, y, hn::Set(d, -0.02086348076335296));
+  pc = hn::MulAdd(pc, y, hn::Set(d, 0.25366950790104803));
+  pc = hn::MulAdd(pc, y, hn::Set(d, -1.2337005501361697));
+  const auto cg = hn::MulAdd(pc, y, one);
+  // sin and cos of pi f / 2 (swapped past f = 1/2), then of the quadrant's angle.
+  const auto sf = hn::IfThenElse(big, cg, sg), cf = hn::IfThenElse(big, sg, cg);
+  const auto odd = hn::Or(hn::Eq(q, one), hn::Eq(q, hn::Set(d, 3.0)));
+  const auto a = hn::IfThenElse(odd, cf, sf), b = hn::IfThenElse(odd, sf, cf);
+  const auto two = hn::Set(d, 2.0);
+  s = hn::IfThenElse(hn::Ge(q, two), hn::Neg(a), a);                            // quadrants 2, 3
+  c = hn::IfThenElse(hn::Or(hn::Eq(q, one), hn::Eq(q, two)), hn::Neg(b), b);  // quadrants 1, 2
+}
+
+// z0 = r cos(2 pi u2), z1 = r sin(2 pi u2), r = sqrt(-2 log u1).
+template <class D>
+HWY_INLINE void BoxMullerPair(D d, hn::Vec<D> u1, hn::Vec<D> u2, hn::Vec<D>& z0, hn::Vec<D>& z1) {
+  const auto r = hn::Sqrt(hn::Mul(hn::Set(d, -2.0), hn::Log(d, u1)));
+  hn::Vec<D> s, c;
+  SinCos2Pi(d, u2, s, c);
+  z0 = hn::Mul(r, c);
+  z1 = hn::Mul(r, s);
+}
+
+}  // namespace logz::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // LOGZ_RANDOM_BOX_MULLER_INL_H_

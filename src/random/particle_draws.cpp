@@ -1,0 +1,145 @@
+// Bulk draws for a batch of particles (particle_draws.hpp), vectorised across particles: lane
+// l of a vector is particle l of a group, so Philox makes block j of every particle's stream at
+// once (the counter differs only in its particle word) and Box-Muller takes its bits straight
+// from those blocks. The numbers are bitwise those of RandomStream::uniform and fill_normal
+// (the same words, the same transform: box_muller-inl.h). Dispatched at run time with Highway.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy_dispatch.hpp"  // before Highway: the targets it dispatches to
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "random/particle_draws.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "random/box_muller-inl.h"
+
+#include "logz/random/particle_draws.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace logz::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(std::uint64_t);
+// Normals made before they are transposed out: 23 pairs need at most 24 blocks, made four at a
+// time, so a d = 36 step (18 pairs, 19 blocks) wastes one block, not five.
+constexpr std::size_t kPairsPerPass = 23;
+constexpr std::size_t kBlocksPerPass = kPairsPerPass + 1;
+
+// Philox4x32-10 block (j, c1, c2, c3) of every lane, four consecutive j at once (independent
+// chains hide the multiplies' latency); 32-bit words in the low halves of 64-bit lanes, so
+// one MulEven gives a full 32 x 32 -> 64 product. Writes words w of block j0 + i to
+// out[(4 i + w) * N].
+template <class D>
+HWY_INLINE void PhiloxFour(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3, const PhiloxKey& key,
+                           std::uint64_t* out) {
+  const std::size_t N = hn::Lanes(du);
+  const hn::Repartition<std::uint32_t, D> d32;
+  const auto mask = hn::Set(du, 0xFFFFFFFFull);
+  const auto m0 = hn::BitCast(d32, hn::Set(du, 0xD2511F53ull)), m1 = hn::BitCast(d32, hn::Set(du, 0xCD9E8D57ull));
+  hn::Vec<D> a[4], b[4], c[4], e[4];  // words 0..3 of the four blocks
+  for (int i = 0; i < 4; ++i) {
+    a[i] = hn::Set(du, (j0 + static_cast<std::uint64_t>(i)) & 0xFFFFFFFFull);
+    b[i] = c1, c[i] = c2, e[i] = c3;
+  }
+  std::uint32_t k0 = key[0], k1 = key[1];
+  for (int round = 0; round < 10; ++round) {
+    const auto key0 = hn::Set(du, k0), key1 = hn::Set(du, k1);
+    for (int i = 0; i < 4; ++i) {
+      // Random123's round: hi/lo of M0 c0 and M1 c2, then c = {hi1^c1^k0, lo1, hi0^c3^k1, lo0}.
+      const auto p0 = hn::MulEven(hn::BitCast(d32, a[i]), m0);
+      const auto p1 = hn::MulEven(hn::BitCast(d32, c[i]), m1);
+      a[i] = hn::Xor(hn::Xor(hn::ShiftRight<32>(p1), b[i]), key0);
+      c[i] = hn::Xor(hn::Xor(hn::ShiftRight<32>(p0), e[i]), key1);
+      b[i] = hn::And(p1, mask);
+      e[i] = hn::And(p0, mask);
+    }
+    k0 += 0x9E3779B9u;  // Weyl key schedule
+    k1 += 0xBB67AE85u;
+  }
+  for (int i = 0; i < 4; ++i) {
+    hn::Store(a[i], du, out + (4 * i + 0) * N);
+    hn::Store(b[i], du, out + (4 * i + 1) * N);
+    hn::Store(c[i], du, out + (4 * i + 2) * N);
+    hn::Store(e[i], du, out + (4 * i + 3) * N);
+  }
+}
+
+void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint32_t step, std::uint64_t first,
+                           std::size_t num, bool uniform_first, double* uniforms, double* normals, std::size_t n,
+                           std::size_t stride) {
+  const hn::ScalableTag<std::uint64_t> du;
+  const hn::Rebind<double, decltype(du)> d;
+  const std::size_t N = std::min(hn::Lanes(du), kMaxLanes);
+  const PhiloxKey key{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)};
+  const std::size_t pairs = (n + 1) / 2;
+  // Word k of a stream is word k % 4 of block k / 4. Uniform first: the uniform is words 0, 1
+  // and pair i words 2 + 4i .. 5 + 4i (blocks i and i + 1); else pair i is block i and the
+  // uniform block `pairs`.
+  const std::size_t offset = uniform_first ? 1 : 0;
+  HWY_ALIGN std::uint64_t blocks[kBlocksPerPass * 4 * kMaxLanes];
+  HWY_ALIGN double z[2 * kPairsPerPass * kMaxLanes], u[kMaxLanes];
+  auto word = [&](std::size_t b, std::size_t w) { return hn::Load(du, blocks + (4 * b + w) * N); };
+  for (std::size_t g = 0; g < num; g += N) {
+    const std::size_t lanes = std::min(N, num - g);
+    const auto particle = hn::Add(hn::Iota(du, 0), hn::Set(du, first + g));
+    const auto mask = hn::Set(du, 0xFFFFFFFFull);
+    const auto c1 = hn::Set(du, step), c2 = hn::And(particle, mask);
+    const auto c3 = hn::And(hn::Xor(hn::Set(du, purpose), hn::ShiftLeft<8>(hn::ShiftRight<32>(particle))), mask);
+    auto make_blocks = [&](std::size_t j0, std::size_t count) {
+      for (std::size_t i = 0; i < count; i += 4) PhiloxFour(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+    };
+    auto store_uniform = [&](std::size_t b) {
+      hn::Store(UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b, 0)), word(b, 1))), d, u);
+      for (std::size_t l = 0; l < lanes; ++l) uniforms[g + l] = u[l];
+    };
+    if (pairs == 0) {
+      make_blocks(0, 1);
+      store_uniform(0);
+    }
+    for (std::size_t i0 = 0; i0 < pairs; i0 += kPairsPerPass) {
+      const std::size_t m = std::min(kPairsPerPass, pairs - i0);
+      make_blocks(i0, m + offset);
+      if (uniform_first && i0 == 0) store_uniform(0);
+      for (std::size_t k = 0; k < m; ++k) {
+        const std::size_t b1 = k, w1 = 2 * offset;                    // u1: block i, words 0, 1 or 2, 3
+        const std::size_t b2 = k + offset, w2 = uniform_first ? 0 : 2;  // u2: the next two words
+        const auto u1 = UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b1, w1)), word(b1, w1 + 1)));
+        const auto u2 = UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b2, w2)), word(b2, w2 + 1)));
+        hn::Vec<decltype(d)> z0, z1;
+        BoxMullerPair(d, u1, u2, z0, z1);
+        hn::Store(z0, d, z + (2 * k) * N);
+        hn::Store(z1, d, z + (2 * k + 1) * N);
+      }
+      // Transposed out: row r of z holds normal 2 i0 + r of every lane's particle.
+      const std::size_t rows = std::min(2 * m, n - 2 * i0);
+      for (std::size_t l = 0; l < lanes; ++l) {
+        double* to = normals + (g + l) * stride + 2 * i0;
+        for (std::size_t r = 0; r < rows; ++r) to[r] = z[r * N + l];
+      }
+    }
+    if (!uniform_first && pairs > 0) {
+      make_blocks(pairs, 1);
+      store_uniform(0);
+    }
+  }
+}
+
+}  // namespace logz::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace logz {
+
+HWY_EXPORT(DrawUniformAndNormals);
+
+void draw_uniform_and_normals(const BatchRandom& random, DrawOrder order, std::span<double> uniforms, double* normals,
+                              std::size_t n, std::size_t stride) {
+  HWY_DYNAMIC_DISPATCH(DrawUniformAndNormals)(random.seed, static_cast<std::uint32_t>(random.purpose), random.step,
+                                              random.first_particle, uniforms.size(), order == DrawOrder::uniform_first,
+                                              uniforms.data(), normals, n, stride);
+}
+
+}  // namespace logz
+#endif
