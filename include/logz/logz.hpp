@@ -5,6 +5,7 @@
 
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/anneal_step.hpp"
+#include "logz/anneal/adaptive_schedule.hpp"
 #include "logz/anneal/annealer.hpp"
 #include "logz/anneal/resample.hpp"
 #include "logz/anneal/works.hpp"
@@ -64,6 +65,7 @@
 #include "logz/kernels/site_kernel.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/kernels/swendsen_wang.hpp"
 #include "logz/math/constants.hpp"
 #include "logz/math/effective_sample_size.hpp"
 #include "logz/math/fermi_sums.hpp"

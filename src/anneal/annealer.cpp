@@ -25,6 +25,7 @@ Works make_works(Direction d, std::span<const double> fractions, const ChunkTrac
   w.mean_energy.assign(num_k, kNaN);
   w.acceptance.assign(num_k, kNaN);
   for (std::size_t k = 0; k < num_k; ++k) {
+    w.kernel_updates += sums.attempted[k];
     w.mean_energy[k] = sums.energy_sum[k] / static_cast<double>(num_paths);
     if (sums.attempted[k] > 0)
       w.acceptance[k] = static_cast<double>(sums.accepted[k]) / static_cast<double>(sums.attempted[k]);

@@ -39,6 +39,12 @@ Schedule::Schedule(std::vector<double> fractions, const std::string& source) : f
                "1, got " + number_text(fractions_.back()));
 }
 
+Schedule Schedule::adaptive(const AdaptivePlan& plan) {
+  Schedule s = linear_schedule(plan.pilot_steps);
+  s.adaptive_ = plan;
+  return s;
+}
+
 Schedule linear_schedule(std::size_t num_steps) {
   if (num_steps < 1) fail_argument("logz::linear_schedule", "num_steps", "at least 1");
   std::vector<double> b(num_steps + 1);

@@ -162,7 +162,18 @@ nlohmann::json result_to_json(const RunResult& r) {
   if (r.tempering) details["tempering"] = tempering_to_json(*r.tempering);
   if (r.ground_state) details["ground_state_integration"] = ground_state_to_json(*r.ground_state);
   if (r.repetitions) details["repetitions"] = repetitions_to_json(*r.repetitions);
+  if (r.pilot)
+    details["adaptive_schedule"] = {{"num_steps", r.pilot->plan.num_steps},
+                                    {"pilot_paths", r.pilot->plan.pilot_paths},
+                                    {"pilot_steps", r.pilot->plan.pilot_steps},
+                                    {"pilot_kernel_updates", r.pilot->kernel_updates},
+                                    {"thermodynamic_length", r.pilot->thermodynamic_length}};
   if (!details.empty()) j["details"] = details;
+  if (r.budget) {
+    nlohmann::json b = {{"unit", r.budget->unit}, {"total", r.budget->total()}};
+    for (const auto& [part, n] : r.budget->parts) b[part] = n;
+    j["budget"] = b;
+  }
   j["runtime_s"] = r.runtime_s;
   j["sign_convention"] =
       "log_z is the target's absolute log Z (base log Z_0 added); evidence = log(Z / Z_0); forward "

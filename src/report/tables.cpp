@@ -67,10 +67,18 @@ std::string result_table(const RunResult& r) {
   if (r.reverse) runs += fmt::format("{}{} reverse", runs.empty() ? "" : ", ", r.reverse->works.size());
   std::string s = head + "\n";
   if (any) s += fmt::format("paths: {}; K = {} annealing steps\n", runs, any->fractions.size() - 1);
+  if (r.pilot)
+    s += fmt::format("schedule: adaptive, placed by a pilot of {} paths x {} steps (thermodynamic length {:.4g})\n",
+                     r.pilot->plan.pilot_paths, r.pilot->plan.pilot_steps, r.pilot->thermodynamic_length);
   s += estimates_table(r.estimates, r.base_log_z, r.reference ? &*r.reference : nullptr);
   if (r.repetitions)
     s += "first repetition above; " +
          repetitions_table(*r.repetitions, r.reference ? r.reference->log_z - r.base_log_z : kNaN);
+  if (r.budget) {
+    std::string parts;
+    for (const auto& [part, n] : r.budget->parts) parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", part, static_cast<double>(n));
+    s += fmt::format("budget: {:.3g} {}s ({})\n", static_cast<double>(r.budget->total()), r.budget->unit, parts);
+  }
   s += fmt::format("runtime: {:.2f} s\n", r.runtime_s);
   return s;
 }

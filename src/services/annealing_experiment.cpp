@@ -30,14 +30,19 @@ const KeyGroup kRunKeys{"run", "run",
                         {&kMethod, &kNumPaths, &kDirections, &kSeed, &kThreads, &kChunkSize, &kReverseStart,
                          &kEquilibrationSweeps, &kRepetitions}};
 
-const Key kScheduleType = Key::choice("type", std::string("linear"), {"linear", "geometric", "sigmoid", "salakhutdinov", "file"},
+const Key kScheduleType = Key::choice("type", std::string("linear"),
+                                      {"linear", "geometric", "sigmoid", "salakhutdinov", "file", "adaptive"},
                                       "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
 const Key kNumSteps = Key::integer("num_steps", 1000, 1, 100000000,
                                    "K: annealing steps (temperatures K + 1); tempering: num_temperatures - 1");
 const Key kBetaMin = Key::number("beta_min", 1e-4, 1e-300, 0.999999, "geometric: the smallest t > 0");
 const Key kSteepness = Key::number("steepness", 4.0, 1e-6, 1e3, "sigmoid: how steep the sigmoid is");
 const Key kFile = Key::string("file", required, "file: the path fractions, one per line (relative to the config)");
-const KeyGroup kScheduleKeys{"schedule", "schedule", {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile}};
+const Key kPilotPaths = Key::integer("pilot_paths", 32, 2, 1LL << 24,
+                                     "adaptive: forward paths of the pilot run (own random numbers)");
+const Key kPilotSteps = Key::integer("pilot_steps", 200, 2, 10000000, "adaptive: steps of the pilot's linear schedule");
+const KeyGroup kScheduleKeys{
+    "schedule", "schedule", {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile, &kPilotPaths, &kPilotSteps}};
 
 const Key kMethods = Key::string_list("methods", Computed{"ais, raise, bounds, bar (as the directions allow); "
                                                           "tempering: rts, ts, ti_trapezoid, ti_rb"},
@@ -138,6 +143,10 @@ Schedule read_schedule(Config& config, std::int64_t default_steps) {
   // their JSON: a few hundred bytes.
   check_fits_in_memory(s, kNumSteps, 400.0 * static_cast<double>(k), "the per-temperature records");
   if (type == "linear") return linear_schedule(k);
+  if (type == "adaptive") {
+    AdaptivePlan plan{k, static_cast<std::size_t>(s.get_int(kPilotPaths)), static_cast<std::size_t>(s.get_int(kPilotSteps))};
+    return Schedule::adaptive(plan);
+  }
   if (type == "geometric") return geometric_schedule(k, s.get_double(kBetaMin));
   return sigmoid_schedule(k, s.get_double(kSteepness));
 }
@@ -153,6 +162,7 @@ const std::vector<ScheduleEntry>& schedule_registry() {
       {"sigmoid", "a sigmoid in k, denser at both ends (steepness)"},
       {"salakhutdinov", "the 14,501 temperatures of Salakhutdinov & Murray (2008)"},
       {"file", "path fractions read from a file, one per line"},
+      {"adaptive", "K steps at equal thermodynamic length, measured by a pilot run (counted in the budget)"},
   };
   return entries;
 }

@@ -308,6 +308,9 @@ LoglikResult generative_loglik(Config& config, const RunContext& context, Record
   LoglikResult r;
   KernelSettings ks = read_kernel(config);
   const Schedule schedule = read_schedule(config);
+  if (schedule.adaptive())
+    config.section("schedule").fail(*schedule_keys().keys.front(),
+                                    "a fixed schedule for loglik (every data point would need a pilot of its own)");
   // [run] as for `logz run` (directions and reverse_start are accepted; loglik runs forward only).
   const RunSettings run = read_run_settings(config, reverse_starts);
   run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);

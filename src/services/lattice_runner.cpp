@@ -4,12 +4,14 @@ namespace logz {
 
 namespace {
 
-const Key kType = Key::choice("type", std::string("metropolis"), {"metropolis", "heat_bath", "multispin"},
-                              "the single-site update: Metropolis (flip / new colour) or heat bath; multispin: "
-                              "checkerboard Metropolis on 64 paths at once (annealing)");
+const Key kType = Key::choice("type", std::string("metropolis"),
+                              {"metropolis", "heat_bath", "multispin", "swendsen_wang"},
+                              "the update: single-site Metropolis (flip / new colour) or heat bath; multispin: "
+                              "checkerboard Metropolis on 64 paths at once (annealing); swendsen_wang: cluster "
+                              "moves (J >= 0)");
 const Key kSteps = Key::integer("steps_per_temperature", 1000, 1, INT64_MAX,
                                 "N: updates per temperature (site_order random: single-site updates; "
-                                "checkerboard: sweeps)");
+                                "checkerboard and swendsen_wang: sweeps)");
 const Key kSiteOrder = Key::enumeration("site_order", SiteOrder::random,
                                    "a random site per update, or checkerboard sweeps (multispin: checkerboard only)");
 const KeyGroup kLatticeKernelKeys{"kernel", "lattice kernels", {&kType, &kSteps, &kSiteOrder}};
@@ -24,14 +26,24 @@ std::vector<KernelEntry> lattice_kernel_entries() {
           {"lattice", "heat_bath", "single-site heat bath (Gibbs) update", &kLatticeKernelKeys},
           {"lattice", "multispin",
            "checkerboard single-site Metropolis on 64 paths at once (multi-spin coding; annealing only)",
+           &kLatticeKernelKeys},
+          {"lattice", "swendsen_wang", "Swendsen-Wang cluster moves, one sweep per step (J >= 0)",
            &kLatticeKernelKeys}};
 }
 
-LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result) {
+LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunResult& result) {
   auto k = config.section("kernel");
   k.check_known({&kLatticeKernelKeys});
   LatticeKernelSettings s;
   s.type = k.get_string(kType);
+  if (s.type == "swendsen_wang") {
+    // Clusters join equal sites, which only a ferromagnetic coupling favours.
+    if (coupling < 0) k.fail(kType, "a single-site kernel with [model] coupling < 0 (\"swendsen_wang\" needs J >= 0)");
+    if (k.has(kSiteOrder)) k.fail(kSiteOrder, "no site_order with type = \"swendsen_wang\" (a step is a sweep)");
+    s.steps = static_cast<std::size_t>(k.get_int(kSteps));
+    result.kernel = {{"type", s.type}, {"steps_per_temperature", s.steps}, {"step_unit", "sweep"}};
+    return s;
+  }
   s.order = k.get_enum<SiteOrder>(kSiteOrder, s.type == "multispin" ? SiteOrder::checkerboard : SiteOrder::random);
   if (s.type == "multispin" && s.order != SiteOrder::checkerboard)
     k.fail(kSiteOrder, "\"checkerboard\" with type = \"multispin\" (it sweeps the sites in order)");

@@ -60,6 +60,9 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
   s.options.record_samples = std::find(s.methods.begin(), s.methods.end(), "mbar") != s.methods.end();
 
   const Schedule betas = read_schedule(config, k - 1);
+  if (betas.adaptive())
+    config.section("schedule").fail(*schedule_keys().keys.front(),
+                                    "a fixed ladder with [run] method = \"tempering\" (\"adaptive\" places annealing schedules)");
   s.ladder = s.prior == "uniform" ? TemperingLadder(betas) : exponential_prior_ladder(betas, s.prior_slope);
   return s;
 }

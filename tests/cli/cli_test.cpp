@@ -82,6 +82,13 @@ TEST(Cli, RunWritesJsonWithEstimatesAndReference) {
   EXPECT_EQ(j["forward"]["works"].size(), 40u);
   EXPECT_EQ(j["reverse"]["works"].size(), 40u);
   EXPECT_EQ(j["betas"].size(), 51u);
+  // The work done, in site updates: 40 paths x 49 intermediate temperatures x 16 single-site
+  // updates each way, and 20 sweeps of 16 sites for each reverse start.
+  EXPECT_EQ(j["budget"]["unit"], "site update");
+  EXPECT_EQ(j["budget"]["forward"], 40 * 49 * 16);
+  EXPECT_EQ(j["budget"]["reverse"], 40 * 49 * 16);
+  EXPECT_EQ(j["budget"]["reverse_start"], 40 * 20 * 16);
+  EXPECT_EQ(j["budget"]["total"], 40 * (2 * 49 + 20) * 16);
   EXPECT_EQ(j["config"]["run"]["seed"], 5);
   EXPECT_EQ(j["config"]["kernel"]["site_order"], "random");  // defaults are resolved
   const std::string works = read_file(csv);
@@ -91,7 +98,7 @@ TEST(Cli, RunWritesJsonWithEstimatesAndReference) {
 TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
   const std::string cfg = temp_path("threads.toml");
   write_file(cfg, kSmallConfig);
-  for (const std::string kernel : {"metropolis", "multispin"}) {
+  for (const std::string kernel : {"metropolis", "multispin", "swendsen_wang"}) {
     std::string reference;
     for (int t : {1, 2, 3}) {
       const std::string out = temp_path(kernel + "threads" + std::to_string(t) + ".json");
@@ -105,6 +112,40 @@ TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
         EXPECT_EQ(estimates, reference) << kernel << ", " << t << " threads";
     }
   }
+}
+
+// The most accurate Ising config runs as shipped (at a small size here) and counts its cluster
+// sweeps as one update per site.
+TEST(Cli, IsingBestExampleRunsAndReportsItsBudget) {
+  const std::string best = std::string(LOGZ_SOURCE_DIR) + "/examples/ising-32-best.toml";
+  const std::string out = temp_path("best.json");
+  ASSERT_EQ(run_cli("run " + best + " -q --set model.size=8 --set run.num_paths=3 --set schedule.num_steps=10 -o " + out)
+                .exit_code,
+            0);
+  const auto j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["kernel"]["type"], "swendsen_wang");
+  EXPECT_EQ(j["details"]["adaptive_schedule"]["pilot_paths"], 32);
+  EXPECT_EQ(j["budget"]["forward"], 3 * 9 * 64);
+  EXPECT_EQ(j["budget"]["reverse_start"], 3 * 20 * 64);
+  EXPECT_EQ(j["budget"]["pilot"], 32 * 199 * 64);
+}
+
+// An adaptive schedule: a pilot on its own random numbers places K steps; the result says so,
+// counts the pilot in the budget and still lands within its error of the exact answer.
+TEST(Cli, AdaptiveScheduleRunsAPilotAndCountsIt) {
+  const std::string cfg = temp_path("adaptive.toml"), out = temp_path("adaptive.json");
+  write_file(cfg, kSmallConfig);
+  ASSERT_EQ(run_cli("run " + cfg + " -q --set schedule.type=adaptive --set schedule.pilot_paths=8 "
+                    "--set schedule.pilot_steps=20 -o " + out).exit_code,
+            0);
+  const auto j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["betas"].size(), 51u);
+  EXPECT_EQ(j["equilibrium_energy"].size(), 51u);  // Kaufman's energies on the placed schedule
+  EXPECT_EQ(j["details"]["adaptive_schedule"]["pilot_paths"], 8);
+  EXPECT_EQ(j["budget"]["pilot"], 8 * 19 * 16);
+  const double exact = j["reference"]["log_z"].get<double>();
+  const double bar = j["estimates"]["bar"]["log_z"].get<double>(), se = j["estimates"]["bar"]["std_error"].get<double>();
+  EXPECT_NEAR(bar, exact, 5 * se + se * se);
 }
 
 TEST(Cli, SetAndSeedOverrideTheConfig) {
@@ -142,6 +183,10 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
       {"kernel.type=multispin --set kernel.site_order=random", "[kernel] site_order: expected \"checkerboard\" with"},
       {"kernel.type=multispin --set run.chunk_size=100", "[run] chunk_size: expected a multiple of 64"},
       {"kernel.type=multispin --set run.method=tempering", "(\"multispin\" runs annealing only)"},
+      {"kernel.type=swendsen_wang --set model.coupling=-1", "(\"swendsen_wang\" needs J >= 0)"},
+      {"kernel.type=swendsen_wang --set kernel.site_order=random", "[kernel] site_order: expected no site_order"},
+      {"schedule.type=adaptive --set run.method=tempering", "[schedule] type: expected a fixed ladder"},
+      {"schedule.type=adaptive --set schedule.pilot_paths=1", "[schedule] pilot_paths"},
   };
   // A method a model does not have is an error, not silently annealing.
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";

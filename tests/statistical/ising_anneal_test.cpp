@@ -18,6 +18,7 @@
 #include "logz/exact/ising_kaufman.hpp"
 #include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/kernels/swendsen_wang.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
 
@@ -115,6 +116,18 @@ TEST(IsingAnnealing, Torus8x8AtCriticalTemperatureMultiSpin) {
 
 TEST(IsingAnnealing, Torus8x8ColdMultiSpin) {
   check_multispin_case({8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 107);
+}
+
+// Cluster moves through the critical point of a 16 x 16 torus and into the cold phase of an
+// 8 x 8 one (the order only says that a step is a sweep).
+TEST(IsingAnnealing, Torus16x16AtCriticalTemperatureSwendsenWang) {
+  const logz::IsingModel model(16, 16, 1.0, 0.4406868);
+  check_case(model, logz::SwendsenWang(1), {16, 0.4406868, 300, 1, 400, logz::SiteOrder::checkerboard, 0.1}, 108);
+}
+
+TEST(IsingAnnealing, Torus8x8ColdSwendsenWang) {
+  const logz::IsingModel model(8, 8, 1.0, 1.0);
+  check_case(model, logz::SwendsenWang(2), {8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 109);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "logz/exact/potts_transfer_matrix.hpp"
 #include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/multispin_potts_metropolis.hpp"
+#include "logz/kernels/swendsen_wang.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_potts.hpp"
@@ -121,6 +122,13 @@ TEST(PottsAnnealing, Torus3x4MultiSpin) {
   check_annealing(
       "potts 3x4 multispin", model, kernel, {400, 5, 400, 500, 0.1}, potts_exact_evidence(),
       logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 204);
+}
+
+TEST(PottsAnnealing, Torus3x4SwendsenWang) {
+  const logz::PottsModel model(kRows, kCols, kColours, kCoupling, kBeta);
+  check_annealing(
+      "potts 3x4 swendsen-wang", model, logz::SwendsenWang(3), {400, 3, 400, 100, 0.1}, potts_exact_evidence(),
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 206);
 }
 
 TEST(IsingAnnealing, Torus4x4HeatBath) {

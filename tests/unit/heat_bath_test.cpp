@@ -7,84 +7,19 @@
 // orders and their reversals. The control: a kernel for the wrong beta fails.
 #include "logz/kernels/heat_bath.hpp"
 
-#include "support/chi_square.hpp"
-#include "support/tiny_lattice.hpp"
+#include "support/lattice_chi_square.hpp"
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
-#include <functional>
-#include <vector>
+#include <cstdio>
 
 #include "logz/kernels/potts_metropolis.hpp"
-#include "logz/models/ising.hpp"
-#include "logz/models/potts.hpp"
 
 namespace {
 
-using logz::test_support::chi_square;
-using logz::test_support::ChiSquare;
-
 using logz::SiteOrder;
-
 using Lattice = logz::test_support::TinyLattice;
-using logz::test_support::exact_draws;
-
-constexpr long kDraws = 200000;
-
-// Ising: exact draws at beta_sample, one kernel call at beta_kernel, chi-square vs beta_sample.
-template <class Kernel>
-ChiSquare ising_chi_square(const Kernel& kernel, double beta_sample, double beta_kernel,
-                           std::uint64_t seed) {
-  const Lattice l{3, 3, 2};
-  const logz::IsingModel model(l.rows, l.cols, 1.0, beta_kernel);
-  const auto draws = exact_draws(l, beta_sample, kDraws, seed);
-  logz::SpinBatch batch(kDraws, l.sites());
-  for (long i = 0; i < kDraws; ++i) {
-    for (int j = 0; j < l.sites(); ++j) batch.sites(i)[j] = l.value(draws[i], j) ? 1 : -1;
-    batch.bond_sum(i) = model.bond_sum(batch.sites(i));
-  }
-  kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
-  std::vector<long> counts(l.states(), 0);
-  for (long i = 0; i < kDraws; ++i) {
-    int s = 0;
-    for (int j = l.sites() - 1; j >= 0; --j) s = 2 * s + (batch.sites(i)[j] > 0);
-    ++counts[s];
-    // The kernel keeps the bond sum up to date.
-    if (batch.bond_sum(i) != l.bond_sum(s)) {
-      ADD_FAILURE() << "bond sum " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
-      break;
-    }
-  }
-  return chi_square(counts, l.probabilities(beta_sample), kDraws);
-}
-
-template <class Kernel>
-ChiSquare potts_chi_square(const Kernel& kernel, const Lattice& l, double beta_sample,
-                           double beta_kernel, std::uint64_t seed) {
-  // beta J with J = +-1 (beta_kernel < 0: the antiferromagnet at |beta_kernel|).
-  const logz::PottsModel model(l.rows, l.cols, l.q, beta_kernel < 0 ? -1.0 : 1.0,
-                               std::abs(beta_kernel));
-  const auto draws = exact_draws(l, beta_sample, kDraws, seed);
-  logz::PottsBatch batch(kDraws, l.sites());
-  for (long i = 0; i < kDraws; ++i) {
-    for (int j = 0; j < l.sites(); ++j)
-      batch.sites(i)[j] = static_cast<std::uint8_t>(l.value(draws[i], j));
-    batch.bond_sum(i) = model.equal_bonds(batch.sites(i));
-  }
-  kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
-  std::vector<long> counts(l.states(), 0);
-  for (long i = 0; i < kDraws; ++i) {
-    int s = 0;
-    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.sites(i)[j];
-    ++counts[s];
-    if (batch.bond_sum(i) != l.bond_sum(s)) {
-      ADD_FAILURE() << "equal bonds " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
-      break;
-    }
-  }
-  return chi_square(counts, l.probabilities(beta_sample), kDraws);
-}
+using logz::test_support::ising_chi_square;
+using logz::test_support::potts_chi_square;
 
 TEST(HeatBathIsing, RandomSiteKeepsExactDistribution) {
   const auto chi = ising_chi_square(logz::HeatBath(SiteOrder::random, 7), 0.4, 0.4, 21);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <cstdint>
 #include <vector>
 
 #include "logz/core/enum_names.hpp"
@@ -24,6 +25,7 @@ struct Works {
   std::vector<double> fractions;    // the schedule: path fractions t_0 = 0 .. t_K = 1
   std::vector<double> mean_energy;  // per temperature; NaN where this direction has no state
   std::vector<double> acceptance;   // per temperature; NaN where no kernel ran
+  std::uint64_t kernel_updates = 0; // the kernel's attempted updates, all paths and temperatures
 };
 
 }  // namespace logz

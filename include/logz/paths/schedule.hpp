@@ -4,11 +4,21 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace logz {
+
+// An adaptive schedule's plan (anneal/adaptive_schedule.hpp): a pilot of pilot_paths forward
+// paths on a linear schedule of pilot_steps steps, then num_steps steps placed at equal
+// thermodynamic length.
+struct AdaptivePlan {
+  std::size_t num_steps = 1000;
+  std::size_t pilot_paths = 32;
+  std::size_t pilot_steps = 100;
+};
 
 class Schedule {
  public:
@@ -21,8 +31,14 @@ class Schedule {
   std::size_t num_steps() const { return fractions_.size() - 1; }  // K
   std::size_t size() const { return fractions_.size(); }           // K + 1
 
+  // An adaptive schedule is the pilot's (linear) schedule carrying its plan; the annealing
+  // services replace it by the schedule the pilot places (anneal/adaptive_schedule.hpp).
+  const std::optional<AdaptivePlan>& adaptive() const { return adaptive_; }
+  static Schedule adaptive(const AdaptivePlan& plan);
+
  private:
   std::vector<double> fractions_;
+  std::optional<AdaptivePlan> adaptive_;
 };
 
 // t_k = k / K.

@@ -9,6 +9,7 @@
 
 #include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/site_order.hpp"
+#include "logz/kernels/swendsen_wang.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/ground_state_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
@@ -20,14 +21,14 @@ const KeyGroup& lattice_kernel_keys();
 std::vector<KernelEntry> lattice_kernel_entries();
 
 struct LatticeKernelSettings {
-  std::string type;  // "heat_bath", "metropolis" or "multispin"
+  std::string type;  // "heat_bath", "metropolis", "multispin" or "swendsen_wang"
   SiteOrder order = SiteOrder::random;
   std::size_t steps = 1;
 };
 
-// [kernel] of a lattice model; also describes it in result.kernel ("multispin" always sweeps in
-// checkerboard order).
-LatticeKernelSettings read_lattice_kernel(Config& config, RunResult& result);
+// [kernel] of a lattice model with coupling J; also describes it in result.kernel ("multispin"
+// always sweeps in checkerboard order; "swendsen_wang" has no site order and needs J >= 0).
+LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunResult& result);
 
 // The [run] defaults of the multi-spin kernel (chunks of 64 paths, a multiple of 64 required),
 // after checking that `method` is annealing, the only method it runs.
@@ -52,10 +53,14 @@ struct LatticeGroundStates {
 template <class Model, class Kernel>
 void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Schedule& schedule,
                               const RunSettings& run, const ProgressFn& progress, RunResult& result) {
-  const std::size_t equilibration_steps =
-      kernel.order() == SiteOrder::random
-          ? run.equilibration_sweeps * static_cast<std::size_t>(model.num_sites())
-          : run.equilibration_sweeps;
+  // A step is a sweep (N site updates), or a single-site update for a kernel in random order.
+  std::size_t equilibration_steps = run.equilibration_sweeps;
+  std::uint64_t site_updates_per_step = static_cast<std::uint64_t>(model.num_sites());
+  if constexpr (requires { kernel.order(); })
+    if (kernel.order() == SiteOrder::random) {
+      equilibration_steps *= static_cast<std::size_t>(model.num_sites());
+      site_updates_per_step = 1;
+    }
   const Kernel equilibrate = kernel.with_steps(equilibration_steps);
   const auto target = model.at(1.0);
   auto start = [&](typename Model::Batch& batch, const ChunkStreams& streams) {
@@ -63,10 +68,19 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
     if (equilibration_steps > 0) equilibrate.step(target, batch, streams.random(1));
   };
   anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
+  Budget budget{.unit = "site update", .parts = {}};
+  if (result.pilot) budget.parts.emplace_back("pilot", result.pilot->kernel_updates);
+  if (result.forward) budget.parts.emplace_back("forward", result.forward->kernel_updates);
+  if (result.reverse) {
+    budget.parts.emplace_back("reverse", result.reverse->kernel_updates);
+    if (run.reverse_start != "resampled")
+      budget.parts.emplace_back("reverse_start", equilibration_steps * site_updates_per_step * run.num_paths);
+  }
+  result.budget = budget;
 }
 
 // Runs `method` ("annealing" on `schedule`, "tempering" or "ground_state_integration")
-// with HeatBath or the model's Metropolis kernel.
+// with HeatBath, SwendsenWang or the model's Metropolis kernel.
 template <class Metropolis, class Model>
 void run_lattice_method(const Model& model, const LatticeKernelSettings& k, const std::string& method,
                         const Schedule& schedule, const LatticeGroundStates& ground, Config& config,
@@ -85,6 +99,8 @@ void run_lattice_method(const Model& model, const LatticeKernelSettings& k, cons
   };
   if (k.type == "heat_bath")
     run_with(HeatBath(k.order, k.steps));
+  else if (k.type == "swendsen_wang")
+    run_with(SwendsenWang(k.steps));
   else
     run_with(Metropolis(k.order, k.steps));
 }

@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "logz/anneal/works.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/estimators/test_log_likelihood.hpp"
+#include "logz/paths/schedule.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
 #include "logz/services/value.hpp"
 
@@ -78,6 +80,27 @@ struct TestSetLogLikelihood {
   std::string log_z_source;  // "exact" or the estimate whose log Z was used
 };
 
+// The work a run did, in the model's unit of work (site updates for lattices, a cluster move
+// counting one per site it visits), so that methods compare at equal work: the kernel's
+// updates per part of the run (forward, reverse, reverse_start), for one repetition.
+struct Budget {
+  std::string unit;
+  std::vector<std::pair<std::string, std::uint64_t>> parts;
+  std::uint64_t total() const {
+    std::uint64_t t = 0;
+    for (const auto& p : parts) t += p.second;
+    return t;
+  }
+};
+
+// The pilot run of an adaptive schedule: its plan, its cost in kernel updates, and the
+// thermodynamic length it measured (the sum over its steps of the work increments' sd).
+struct PilotSummary {
+  AdaptivePlan plan;
+  std::uint64_t kernel_updates = 0;
+  double thermodynamic_length = kNaN;
+};
+
 // `logz run`.
 struct RunResult {
   Record model;                       // what was run: the model, its base and path
@@ -91,9 +114,19 @@ struct RunResult {
   std::optional<GroundStateSummary> ground_state;
   std::optional<Repetitions> repetitions;
   std::optional<TestSetLogLikelihood> test_log_likelihood;
+  std::optional<Budget> budget;
+  std::optional<PilotSummary> pilot;  // adaptive schedules
   double runtime_s = 0.0;
   Record config;                      // the resolved config
 };
+
+// The path fractions an annealing run used (forward's, else reverse's; empty without either):
+// an adaptive schedule is only known once the run has placed it.
+inline std::span<const double> annealed_fractions(const RunResult& r) {
+  if (r.forward) return r.forward->fractions;
+  if (r.reverse) return r.reverse->fractions;
+  return {};
+}
 
 // One data point's log-likelihood (generative models).
 struct PointLoglik {

@@ -44,7 +44,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   const IsingModel model(size.rows, size.cols, coupling, beta);
 
   RunResult result;
-  const LatticeKernelSettings kernel = read_lattice_kernel(config, result);
+  const LatticeKernelSettings kernel = read_lattice_kernel(config, coupling, result);
   result.model = {{"type", "ising"}, {"rows", size.rows}, {"cols", size.cols}, {"coupling", coupling},
                   {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform spins"}};
   result.base_log_z = model.base_log_z();
@@ -62,17 +62,19 @@ RunResult run_ising(Config& config, const RunContext& context) {
     ground = {-2.0 * model.num_sites() * std::abs(coupling), std::log(2.0), 8 * std::abs(coupling)};
   }
   const Schedule schedule = method == "annealing" ? read_schedule(config) : linear_schedule(1);
-  if (method == "annealing")
-    for (double t : schedule.fractions()) {
-      throw_if_stop_requested();  // O(N) per temperature: long schedules take seconds
-      result.equilibrium_energy.push_back(
-          exact::ising_mean_energy_kaufman(size.rows, size.cols, t * beta, coupling));
-    }
   if (kernel.type == "multispin")
     anneal_from_ground_state(PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
                              read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
   else
     run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
+  // The exact mean energy at every temperature the run visited (after it: an adaptive schedule
+  // is placed by the run).
+  if (method == "annealing")
+    for (double t : annealed_fractions(result)) {
+      throw_if_stop_requested();  // O(N) per temperature: long schedules take seconds
+      result.equilibrium_energy.push_back(
+          exact::ising_mean_energy_kaufman(size.rows, size.cols, t * beta, coupling));
+    }
   return result;
 }
 

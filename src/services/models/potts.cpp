@@ -67,23 +67,22 @@ std::optional<Reference> potts_reference(int rows, int cols, int q, double beta,
 }
 
 // The exact reference and the equilibrium energy trace, where one is affordable.
-void add_reference(const PottsModel& model, int rows, int cols, const Schedule& schedule,
+void add_reference(const PottsModel& model, int rows, int cols, std::span<const double> fractions,
                    RunResult& result) {
   const int q = model.num_colours();
   const double beta = model.beta(), j = model.coupling();
   result.reference = potts_reference(rows, cols, q, beta, j);
   if (!result.reference) return;  // no exact answer is known
   if (result.reference->source == "transfer_matrix") {
-    const double cost = exact::potts_transfer_matrix_cost(rows, cols, q) * 2.0 * schedule.size();
+    const double cost = exact::potts_transfer_matrix_cost(rows, cols, q) * 2.0 * static_cast<double>(fractions.size());
     if (cost <= kRunnerTraceMaxWork)
-      for (double t : schedule.fractions())
+      for (double t : fractions)
         result.equilibrium_energy.push_back(
             exact::potts_mean_energy_transfer_matrix(rows, cols, q, t * beta, j));
     return;
   }
   const auto counts = exact::potts_equal_bond_counts(rows, cols, q);
-  for (double t : schedule.fractions())
-    result.equilibrium_energy.push_back(sum_levels(counts, t * beta, j).mean_energy);
+  for (double t : fractions) result.equilibrium_energy.push_back(sum_levels(counts, t * beta, j).mean_energy);
 }
 
 const Key kColours = Key::integer("q", 10, 2, PottsModel::kMaxColours, "the number of colours");
@@ -103,7 +102,7 @@ RunResult run_potts(Config& config, const RunContext& context) {
   const PottsModel model(rows, cols, q, coupling, beta);
 
   RunResult result;
-  const LatticeKernelSettings kernel = read_lattice_kernel(config, result);
+  const LatticeKernelSettings kernel = read_lattice_kernel(config, coupling, result);
   const std::string method = read_run_method(config, kLatticeMethods);
   const RunDefaults multispin = kernel.type == "multispin" ? multispin_run_defaults(config, method) : RunDefaults{};
   const bool annealing = method == "annealing";
@@ -112,7 +111,6 @@ RunResult run_potts(Config& config, const RunContext& context) {
   result.model = {{"type", "potts"}, {"rows", rows}, {"cols", cols}, {"q", q}, {"coupling", coupling},
                   {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform colours"}};
   result.base_log_z = model.base_log_z();
-  add_reference(model, rows, cols, schedule, result);
   LatticeGroundStates ground;
   if (method == "ground_state_integration") {
     // One colour everywhere: E_0 = -2NJ, q of them; one site of another colour costs 4J.
@@ -120,12 +118,14 @@ RunResult run_potts(Config& config, const RunContext& context) {
       m.fail(kCoupling, "J > 0 and sides >= 3 for integration from the ground state");
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
-  if (!annealing) result.equilibrium_energy.clear();  // no schedule: tempering reads its own ladder
   if (kernel.type == "multispin")
     anneal_from_ground_state(PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
                              read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
   else
     run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
+  // After the run: an adaptive schedule is placed by it. Tempering reads its own ladder and
+  // integration has none, so they get no energy trace.
+  add_reference(model, rows, cols, annealing ? annealed_fractions(result) : std::span<const double>{}, result);
   return result;
 }
 

@@ -1,0 +1,106 @@
+// Adaptive annealing schedules. A pilot run of forward paths on its own random numbers (so the
+// main run that follows stays unbiased) measures the spread of the work increments at each of
+// its steps; the final schedule then places its temperatures at equal thermodynamic length:
+// with s(t) the standard deviation of the work increment per unit of path fraction, every step
+// of the final schedule covers the same integral of s dt, so every step adds about the same
+// variance to the works. On a linear schedule s is piecewise constant between the pilot's
+// temperatures (s_j = sd_j / (t_j - t_{j-1})), and so is the placement.
+//
+// Any annealing path and kernel work; the pilot uses the chunks, threads and random streams of
+// the annealer (under a seed of its own), so the schedule it gives, like every result, does not
+// depend on the thread count. Under several ranks each rank runs the whole pilot.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "logz/anneal/anneal_step.hpp"
+#include "logz/anneal/annealer.hpp"
+#include "logz/core/annealing_path.hpp"
+#include "logz/core/kernel_for.hpp"
+#include "logz/parallel/run_chunks.hpp"
+#include "logz/paths/schedule.hpp"
+
+namespace logz {
+
+// What the pilot measured.
+struct PilotRun {
+  std::vector<double> fractions;     // the pilot's schedule, t_0 = 0 .. t_K = 1
+  std::vector<double> increment_sd;  // per step j = 1..K (index j - 1): sd over paths of the work increment
+  std::uint64_t kernel_updates = 0;  // the kernel's attempted updates (the pilot's cost)
+};
+
+// num_steps + 1 path fractions at equal thermodynamic length on the pilot's measurement. A step
+// whose spread is 0 (or not finite) still gets a length of 1e-3 of the mean step's, so the
+// fractions rise strictly; if every spread is 0 the schedule is linear.
+Schedule constant_length_schedule(std::span<const double> fractions, std::span<const double> increment_sd,
+                                  std::size_t num_steps);
+
+// The total thermodynamic length of the pilot: the sum of its steps' spreads.
+double thermodynamic_length(std::span<const double> increment_sd);
+
+// The seed of a pilot run: a fixed scramble of the run's seed, so that pilot and run share no
+// random numbers.
+std::uint64_t pilot_seed(std::uint64_t seed);
+
+namespace detail {
+
+// One chunk's per-step increment statistics (count, mean, centred sum of squares).
+struct PilotChunk {
+  std::size_t count = 0;
+  std::vector<double> mean, m2;
+  std::uint64_t attempted = 0;
+};
+
+}  // namespace detail
+
+// The pilot: plan.pilot_paths forward paths on the linear schedule of plan.pilot_steps steps.
+template <AnnealingPath Path, KernelFor<Path> Kernel>
+PilotRun run_schedule_pilot(const Path& path, const Kernel& kernel, const AdaptivePlan& plan, std::uint64_t seed, int threads,
+                   std::size_t chunk_size, const ChunkProgress& progress = {}) {
+  const Schedule pilot = linear_schedule(plan.pilot_steps);
+  const auto t = pilot.fractions();
+  const std::size_t steps = pilot.num_steps();
+  const std::uint64_t s = pilot_seed(seed);
+  std::vector<double> mean(steps, 0.0), m2(steps, 0.0);
+  std::size_t count = 0;
+  std::uint64_t attempted = 0;
+  run_chunks_ordered(plan.pilot_paths, chunk_size, threads, [&](const ChunkRange& c) {
+    detail::PilotChunk out{c.size(), std::vector<double>(steps), std::vector<double>(steps), 0};
+    auto batch = path.make_batch(c.size());
+    path.sample_base(batch, BatchRandom{s, Purpose::base_sample, 0, c.begin});
+    auto state = anneal_init(path, std::move(batch), Direction::forward, c.begin);
+    for (std::size_t j = 1; j <= steps; ++j) {
+      const auto info = anneal_step(path, kernel, state, t[j],
+                                    BatchRandom{s, Purpose::forward_kernel, static_cast<std::uint32_t>(j), c.begin});
+      out.attempted += static_cast<std::uint64_t>(info.attempted);
+      double m = 0.0;
+      for (double x : state.increment) m += x;
+      m /= static_cast<double>(c.size());
+      double q = 0.0;
+      for (double x : state.increment) q += (x - m) * (x - m);
+      out.mean[j - 1] = m;
+      out.m2[j - 1] = q;
+    }
+    return out;
+  }, [&](detail::PilotChunk&& c) {
+    // Chan et al.'s pairwise update, in chunk order: the same bits for any thread count.
+    const double n = static_cast<double>(count), nc = static_cast<double>(c.count);
+    for (std::size_t j = 0; j < steps; ++j) {
+      const double delta = c.mean[j] - mean[j];
+      mean[j] += delta * nc / (n + nc);
+      m2[j] += c.m2[j] + delta * delta * n * nc / (n + nc);
+    }
+    count += c.count;
+    attempted += c.attempted;
+  }, progress);
+  PilotRun r{{t.begin(), t.end()}, std::vector<double>(steps), attempted};
+  for (std::size_t j = 0; j < steps; ++j)
+    r.increment_sd[j] = count > 1 ? std::sqrt(m2[j] / static_cast<double>(count - 1)) : 0.0;
+  return r;
+}
+
+}  // namespace logz

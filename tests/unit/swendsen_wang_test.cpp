@@ -1,0 +1,63 @@
+// Swendsen-Wang cluster moves keep the exact distribution of tiny lattices (chi-square over all
+// states, support/lattice_chi_square.hpp): Ising on the 3 x 3 torus, the 2 x 3 torus (pairs
+// joined by two bonds) and the 1 x 4 ring (self-bonds), from weak to strong coupling; Potts
+// q = 3 on 2 x 3 and 1 x 4 and q = 5 on 2 x 2. The controls: a kernel for the wrong beta fails
+// the same check, and an antiferromagnetic target is refused.
+#include "logz/kernels/swendsen_wang.hpp"
+
+#include "support/lattice_chi_square.hpp"
+#include <gtest/gtest.h>
+
+#include "logz/core/error.hpp"
+
+namespace {
+
+using Lattice = logz::test_support::TinyLattice;
+using logz::test_support::ising_chi_square;
+using logz::test_support::potts_chi_square;
+
+TEST(SwendsenWangIsing, KeepsExactDistribution) {
+  std::uint64_t seed = 61;
+  for (const Lattice& l : {Lattice{3, 3, 2}, Lattice{2, 3, 2}, Lattice{1, 4, 2}})
+    for (double beta : {0.1, 0.44, 1.0})
+      for (std::size_t sweeps : {1, 3}) {
+        const auto chi = ising_chi_square(logz::SwendsenWang(sweeps), beta, beta, ++seed, l);
+        EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols << " beta " << beta;
+      }
+}
+
+TEST(SwendsenWangPotts, KeepsExactDistribution) {
+  std::uint64_t seed = 71;
+  for (const Lattice& l : {Lattice{2, 3, 3}, Lattice{1, 4, 3}, Lattice{2, 2, 5}})
+    for (double beta : {0.3, 1.2}) {
+      const auto chi = potts_chi_square(logz::SwendsenWang(1), l, beta, beta, ++seed);
+      EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols << " q " << l.q << " beta " << beta;
+    }
+}
+
+TEST(SwendsenWang, TheTestDetectsAWrongKernel) {
+  const auto ising = ising_chi_square(logz::SwendsenWang(1), 0.4, 0.5, 81);
+  EXPECT_GT(ising.statistic, ising.critical);
+  const auto potts = potts_chi_square(logz::SwendsenWang(1), Lattice{2, 3, 3}, 0.6, 0.7, 82);
+  EXPECT_GT(potts.statistic, potts.critical);
+}
+
+TEST(SwendsenWang, CountsOneUpdatePerSiteAndSweep) {
+  const logz::IsingModel model(4, 4, 1.0, 0.3);
+  logz::SpinBatch batch(5, 16);
+  model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
+  const auto info = logz::SwendsenWang(3).step(model.at(1.0), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0});
+  EXPECT_EQ(info.attempted, 3u * 16u * 5u);
+  EXPECT_GT(info.accepted, 0u);
+  EXPECT_LT(info.accepted, info.attempted);
+  for (std::size_t p = 0; p < 5; ++p) EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.sites(p)));
+}
+
+TEST(SwendsenWang, RefusesAnAntiferromagnet) {
+  const logz::PottsModel model(2, 3, 3, -1.0, 0.5);
+  logz::PottsBatch batch(2, 6);
+  EXPECT_THROW(logz::SwendsenWang(1).step(model.at(1.0), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0}),
+               logz::InvalidArgument);
+}
+
+}  // namespace
