@@ -33,62 +33,102 @@ void join(std::int32_t* parent, std::int32_t a, std::int32_t b) {
     parent[a] = b;
 }
 
+// 1 if the bond between sites of values a and b is open (equal values, and its draw below the
+// threshold), else 0: arithmetic, not a branch, since the outcome is unpredictable.
+template <class Site>
+int is_open(Site a, Site b, std::uint32_t draw, std::uint64_t threshold) {
+  const auto equal = static_cast<unsigned>(a == b);
+  const auto below = static_cast<unsigned>(std::uint64_t{draw} < threshold);
+  return static_cast<int>(equal & below);
+}
+
 // The bond-opening threshold: p = 1 - exp(-k_bond) as a 32-bit fraction.
 std::uint64_t open_threshold(double k_bond) {
   const double p = -std::expm1(-k_bond);
   return p >= 1.0 ? (std::uint64_t{1} << 32) : static_cast<std::uint64_t>(std::ldexp(p, 32));
 }
 
+// A cluster's fresh Ising spin: one random bit each, 32 clusters to a drawn number.
+struct FreshSpin {
+  static std::size_t draws_per_sweep(int n) { return (static_cast<std::size_t>(n) + 31) / 32; }
+  std::int8_t operator()(const std::uint32_t* draws, int k, RandomStream&) const {
+    return (draws[k >> 5] >> (k & 31)) & 1u ? std::int8_t{1} : std::int8_t{-1};
+  }
+};
+
+// A cluster's fresh Potts colour, uniform over q: Lemire's multiply-shift on its drawn number,
+// exact, the rare rejected number replaced by the stream's next ones.
+struct FreshColour {
+  std::uint32_t q, reject_below;
+  explicit FreshColour(std::uint32_t colours) : q(colours), reject_below(static_cast<std::uint32_t>(-colours) % colours) {}
+  static std::size_t draws_per_sweep(int n) { return static_cast<std::size_t>(n); }
+  std::uint8_t operator()(const std::uint32_t* draws, int k, RandomStream& rng) const {
+    std::uint64_t m = std::uint64_t{draws[k]} * q;
+    while (static_cast<std::uint32_t>(m) < reject_below) m = std::uint64_t{rng.next_u32()} * q;
+    return static_cast<std::uint8_t>(m >> 32);
+  }
+};
+
 // The sweeps of one particle's sites x (Ising spins or Potts colours), each cluster taking
-// fresh(u, rng) from a 32-bit number u drawn for it; returns the number of site updates that changed a value and leaves the count of equal bonds in
-// equal_bonds.
+// fresh(draws, k, rng) for its k-th cluster, from the numbers drawn for the sweep's clusters
+// (Fresh::draws_per_sweep(n) of them); returns the number of site updates that changed a value
+// and leaves the count of equal bonds in equal_bonds.
 template <class Site, class Fresh>
-std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshold, std::size_t sweeps, Site* x,
-                             RandomStream& rng, Fresh&& fresh, std::int64_t& equal_bonds) {
-  thread_local std::vector<std::int32_t> parent_store;
+std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshold, std::size_t sweeps, Site* __restrict x,
+                             RandomStream& rng, const Fresh& fresh, std::int64_t& equal_bonds) {
+  thread_local std::vector<std::int32_t> parent_store, open_store;
   thread_local std::vector<std::uint32_t> draw_store;
-  const int n = lattice.num_sites();
+  const int n = lattice.num_sites(), rows = lattice.rows(), cols = lattice.cols();
   parent_store.resize(static_cast<std::size_t>(n));
-  draw_store.resize(3 * static_cast<std::size_t>(n));
-  std::int32_t* const parent = parent_store.data();
-  std::uint32_t* const draws = draw_store.data();
+  open_store.resize(static_cast<std::size_t>(cols));
+  const std::size_t num_draws = 2 * static_cast<std::size_t>(n) + Fresh::draws_per_sweep(n);
+  draw_store.resize(num_draws);
+  std::int32_t* __restrict const parent = parent_store.data();
+  std::int32_t* __restrict const open = open_store.data();
+  std::uint32_t* __restrict const draws = draw_store.data();
+  // Joins the bond from site i in `slot` (0: right, 1: down) of every site i of the list.
+  auto join_listed = [&](int count, int slot) {
+    for (int k = 0; k < count; ++k) join(parent, open[k], lattice.neighbours(open[k])[slot]);
+  };
   std::uint64_t changed = 0;
   for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
     if (sweep > 0) throw_if_stop_requested();
-    for (int i = 0; i < n; ++i) parent[i] = i;
-    // One number per bond (right and down of site i: 2i, 2i + 1), then one per cluster (at most n).
-    rng.fill_u32(draws, 3 * static_cast<std::size_t>(n));
-    const std::uint32_t* cluster_draw = draws + 2 * n;
-    // Row by row: site i's own root r is kept while its two bonds are joined. Below the last
-    // row, i's down neighbour has not been linked yet (its other earlier neighbours lie in its
-    // own row, after i), so it joins i's cluster by a single link.
-    const int first_of_last_row = n - lattice.cols();
-    for (int i = 0; i < n; ++i) {
-      const auto& nb = lattice.neighbours(i);
-      // The bonds site i owns: to the right (slot 0) and down (slot 1).
-      const bool right = (x[i] == x[nb[0]]) & (draws[2 * i] < threshold);
-      const bool down = (x[i] == x[nb[1]]) & (draws[2 * i + 1] < threshold);
-      if (!(right | down)) continue;
-      std::int32_t r = find_root(parent, i);
-      if (right) {
-        const std::int32_t rj = find_root(parent, nb[0]);
-        if (rj < r)
-          parent[r] = rj, r = rj;
-        else if (r < rj)
-          parent[rj] = r;
+    // One number per bond (right and down of site i: 2i, 2i + 1), then the clusters' numbers.
+    rng.fill_u32(draws, num_draws);
+    const std::uint32_t* cluster_draws = draws + 2 * n;
+    int cluster = 0;
+    // Row by row, listing the open bonds first so that only the joins branch. Below the last row
+    // a site's down neighbour is not linked to anything yet (its other earlier neighbours lie in
+    // its own row, which comes later), so an open down bond is a single link to the site.
+    for (int i = 0; i < cols; ++i) parent[i] = i;
+    for (int row = 0; row < rows; ++row) {
+      const int first = row * cols;
+      int count = 0;
+      for (int i = first; i < first + cols; ++i) {
+        open[count] = i;
+        count += is_open(x[i], x[lattice.neighbours(i)[0]], draws[2 * i], threshold);
       }
-      if (down) {
-        if (i < first_of_last_row)
-          parent[nb[1]] = r;
-        else
-          join(parent, r, nb[1]);
+      join_listed(count, 0);
+      if (row + 1 < rows) {
+        for (int i = first; i < first + cols; ++i) {
+          const int j = i + cols;  // the down neighbour
+          parent[j] = j - cols * is_open(x[i], x[j], draws[2 * i + 1], threshold);
+        }
+      } else {
+        // The last row's down bonds wrap to row 0 (to the site itself on a 1-high torus).
+        count = 0;
+        for (int i = first; i < first + cols; ++i) {
+          open[count] = i;
+          count += is_open(x[i], x[lattice.neighbours(i)[1]], draws[2 * i + 1], threshold);
+        }
+        join_listed(count, 1);
       }
     }
     for (int i = 0; i < n; ++i) {
       const std::int32_t root = parent[parent[i]];  // parent[i] <= i holds its root by now
       parent[i] = root;
       // The root (lowest site) was renewed already.
-      const Site value = root == i ? fresh(*cluster_draw++, rng) : x[root];
+      const Site value = root == i ? fresh(cluster_draws, cluster++, rng) : x[root];
       changed += value != x[i];
       x[i] = value;
     }
@@ -121,20 +161,12 @@ KernelInfo sweep_batch(const TorusLattice& lattice, double k_bond, std::size_t s
 }  // namespace
 
 KernelInfo SwendsenWang::step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const {
-  auto fresh = [](std::uint32_t u, RandomStream&) { return static_cast<std::int8_t>(u >> 31 ? 1 : -1); };
-  return sweep_batch(*target.lattice, 2.0 * target.beta_coupling, sweeps_, batch, random, fresh, true);
+  return sweep_batch(*target.lattice, 2.0 * target.beta_coupling, sweeps_, batch, random, FreshSpin{}, true);
 }
 
 KernelInfo SwendsenWang::step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const {
-  const auto q = static_cast<std::uint32_t>(target.num_colours);
-  // Lemire's multiply-shift, exact: the rare rejected u is replaced by the stream's next numbers.
-  const std::uint32_t reject_below = static_cast<std::uint32_t>(-q) % q;
-  auto fresh = [q, reject_below](std::uint32_t u, RandomStream& rng) {
-    std::uint64_t m = std::uint64_t{u} * q;
-    while (static_cast<std::uint32_t>(m) < reject_below) m = std::uint64_t{rng.next_u32()} * q;
-    return static_cast<std::uint8_t>(m >> 32);
-  };
-  return sweep_batch(*target.lattice, target.beta_coupling, sweeps_, batch, random, fresh, false);
+  return sweep_batch(*target.lattice, target.beta_coupling, sweeps_, batch, random,
+                     FreshColour(static_cast<std::uint32_t>(target.num_colours)), false);
 }
 
 }  // namespace logz

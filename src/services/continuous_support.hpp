@@ -144,6 +144,14 @@ void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& sc
   run_pilot(path, ks, schedule, run.seed, run.num_paths);
   result.kernel = kernel_description(ks);
   with_kernel(ks, [&](const auto& kernel) { anneal_and_estimate(path, kernel, schedule, run, start, progress, result); });
+  // Hamiltonian kernels: one gradient evaluation per leapfrog step of every trajectory;
+  // random-walk Metropolis: one energy evaluation per proposal.
+  const bool hamiltonian = ks.type == "hais" || ks.type == "hmc";
+  const auto per_update = static_cast<std::uint64_t>(hamiltonian ? ks.leapfrog_steps : 1);
+  result.budget = annealing_budget(result, hamiltonian ? "gradient evaluation" : "energy evaluation", per_update);
+  if (ks.pilot)  // the step-size pilot: its particles at every intermediate temperature
+    result.budget->parts.emplace_back("step_size_pilot",
+                                      ks.pilot_paths * (schedule.num_steps() - 1) * per_update);
 }
 
 // A reverse start from exact draws of the target: sample(X, random) fills the positions, the

@@ -130,6 +130,27 @@ TEST(Cli, IsingBestExampleRunsAndReportsItsBudget) {
   EXPECT_EQ(j["budget"]["pilot"], 32 * 199 * 64);
 }
 
+// The budget in each model family's unit: Gibbs sweeps for an RBM (and the sweeps of its
+// reverse starts from the data), gradient evaluations for HAIS (one per leapfrog step).
+TEST(Cli, BudgetsCountEachModelsUnitOfWork) {
+  const std::string dir = std::string(LOGZ_SOURCE_DIR) + "/examples/";
+  const std::string rbm = temp_path("budget-rbm.json"), poe = temp_path("budget-poe.json");
+  ASSERT_EQ(run_cli("run " + dir + "rbm-random-20.toml -q --set run.num_paths=10 --set schedule.num_steps=30 "
+                    "--set run.equilibration_sweeps=7 -o " + rbm).exit_code,
+            0);
+  const auto r = nlohmann::json::parse(read_file(rbm));
+  EXPECT_EQ(r["budget"]["unit"], "Gibbs sweep");
+  EXPECT_EQ(r["budget"]["forward"], 10 * 29);
+  EXPECT_EQ(r["budget"]["reverse_start"], 10 * 7);
+  ASSERT_EQ(run_cli("run " + dir + "poe-36-laplace.toml -q --set run.num_paths=20 --set schedule.num_steps=30 "
+                    "--set kernel.leapfrog_steps=3 -o " + poe).exit_code,
+            0);
+  const auto p = nlohmann::json::parse(read_file(poe));
+  EXPECT_EQ(p["budget"]["unit"], "gradient evaluation");
+  EXPECT_EQ(p["budget"]["forward"], 20 * 29 * 3);
+  EXPECT_EQ(p["budget"]["total"], 2 * 20 * 29 * 3);
+}
+
 // An adaptive schedule: a pilot on its own random numbers places K steps; the result says so,
 // counts the pilot in the budget and still lands within its error of the exact answer.
 TEST(Cli, AdaptiveScheduleRunsAPilotAndCountsIt) {

@@ -8,7 +8,10 @@
 #include "support/lattice_chi_square.hpp"
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "logz/core/error.hpp"
+#include "logz/exact/ising_kaufman.hpp"
 
 namespace {
 
@@ -58,6 +61,32 @@ TEST(SwendsenWang, RefusesAnAntiferromagnet) {
   logz::PottsBatch batch(2, 6);
   EXPECT_THROW(logz::SwendsenWang(1).step(model.at(1.0), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0}),
                logz::InvalidArgument);
+}
+
+}  // namespace
+
+namespace {
+
+// Beyond the tiny lattices (whose clusters draw from one number): on a 6 x 6 and a 12 x 12 torus
+// many independent chains from a ground state, 200 sweeps each, have Kaufman's mean energy.
+TEST(SwendsenWangIsing, LongChainsHaveTheExactMeanEnergy) {
+  for (int side : {6, 12}) {
+    const double beta = 0.44;
+    const logz::IsingModel model(side, side, 1.0, beta);
+    const std::size_t chains = 2000;
+    logz::SpinBatch batch(chains, side * side);
+    model.ground_state(batch, logz::BatchRandom{5, logz::Purpose::reverse_start, 0, 0});
+    logz::SwendsenWang(200).step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
+    double sum = 0, sum_sq = 0;
+    for (std::size_t p = 0; p < chains; ++p) {
+      const double e = model.energy(batch.bond_sum(p));
+      sum += e;
+      sum_sq += e * e;
+    }
+    const double mean = sum / chains, se = std::sqrt((sum_sq / chains - mean * mean) / (chains - 1));
+    const double exact = logz::exact::ising_mean_energy_kaufman(side, side, beta, 1.0);
+    EXPECT_LE(std::abs(mean - exact), 5 * se) << side << "x" << side << ": " << mean << " vs " << exact << " SE " << se;
+  }
 }
 
 }  // namespace

@@ -86,6 +86,17 @@ Schedule resolve_schedule(const Path& path, const Kernel& kernel, const Schedule
   return constant_length_schedule(pilot.fractions, pilot.increment_sd, plan.num_steps);
 }
 
+// The budget of an annealing run in `unit`s, each attempted kernel update costing
+// units_per_update of them: the adaptive schedule's pilot, forward and reverse runs. Services
+// add what else their runs spend (reverse starts, step-size pilots).
+inline Budget annealing_budget(const RunResult& r, std::string unit, std::uint64_t units_per_update = 1) {
+  Budget b{.unit = std::move(unit), .parts = {}};
+  if (r.pilot) b.parts.emplace_back("pilot", r.pilot->kernel_updates * units_per_update);
+  if (r.forward) b.parts.emplace_back("forward", r.forward->kernel_updates * units_per_update);
+  if (r.reverse) b.parts.emplace_back("reverse", r.reverse->kernel_updates * units_per_update);
+  return b;
+}
+
 // Runs the directions asked for and the estimators on their works.
 // model_start(batch, streams) gives the model's own reverse start.
 template <class Path, class Kernel, class ModelStart>

@@ -68,15 +68,9 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
     if (equilibration_steps > 0) equilibrate.step(target, batch, streams.random(1));
   };
   anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
-  Budget budget{.unit = "site update", .parts = {}};
-  if (result.pilot) budget.parts.emplace_back("pilot", result.pilot->kernel_updates);
-  if (result.forward) budget.parts.emplace_back("forward", result.forward->kernel_updates);
-  if (result.reverse) {
-    budget.parts.emplace_back("reverse", result.reverse->kernel_updates);
-    if (run.reverse_start != "resampled")
-      budget.parts.emplace_back("reverse_start", equilibration_steps * site_updates_per_step * run.num_paths);
-  }
-  result.budget = budget;
+  result.budget = annealing_budget(result, "site update");
+  if (result.reverse && run.reverse_start != "resampled")
+    result.budget->parts.emplace_back("reverse_start", equilibration_steps * site_updates_per_step * run.num_paths);
 }
 
 // Runs `method` ("annealing" on `schedule`, "tempering" or "ground_state_integration")

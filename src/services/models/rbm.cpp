@@ -85,6 +85,11 @@ Eigen::MatrixXd load_rows(const std::string& path, const std::string& key, int n
   return rows;
 }
 
+template <class Kernel>
+constexpr bool kIsGibbs = false;
+template <class Scalar>
+constexpr bool kIsGibbs<RbmGibbs<Scalar>> = true;
+
 template <class Path, class Kernel>
 void run_path(const RbmSetup& s, const Path& path, const Kernel& kernel, const Schedule& schedule,
               const RunSettings& run, const ProgressFn& progress, RunResult& result) {
@@ -92,6 +97,11 @@ void run_path(const RbmSetup& s, const Path& path, const Kernel& kernel, const S
     rbm_start_from_data(path, batch, *s.train, run.equilibration_sweeps, streams.random(0));
   };
   anneal_and_estimate(path, kernel, schedule, run, data_start, progress, result);
+  // Gibbs kernels count a sweep per particle, the marginal Metropolis kernel a proposal per unit.
+  constexpr bool gibbs = kIsGibbs<Kernel>;
+  result.budget = annealing_budget(result, gibbs ? "Gibbs sweep" : "single-unit Metropolis step");
+  if (gibbs && result.reverse && run.reverse_start != "resampled")
+    result.budget->parts.emplace_back("reverse_start", run.equilibration_sweeps * run.num_paths);
 }
 
 template <class Scalar, template <class> class PathT>
