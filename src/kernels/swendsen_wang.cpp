@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cluster_bonds.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/stop_request.hpp"
 
@@ -42,12 +43,6 @@ int is_open(Site a, Site b, std::uint32_t draw, std::uint64_t threshold) {
   return static_cast<int>(equal & below);
 }
 
-// The bond-opening threshold: p = 1 - exp(-k_bond) as a 32-bit fraction.
-std::uint64_t open_threshold(double k_bond) {
-  const double p = -std::expm1(-k_bond);
-  return p >= 1.0 ? (std::uint64_t{1} << 32) : static_cast<std::uint64_t>(std::ldexp(p, 32));
-}
-
 // A cluster's fresh Ising spin: one random bit each, 32 clusters to a drawn number.
 struct FreshSpin {
   static std::size_t draws_per_sweep(int n) { return (static_cast<std::size_t>(n) + 31) / 32; }
@@ -72,10 +67,10 @@ struct FreshColour {
 // The sweeps of one particle's sites x (Ising spins or Potts colours), each cluster taking
 // fresh(draws, k, rng) for its k-th cluster, from the numbers drawn for the sweep's clusters
 // (Fresh::draws_per_sweep(n) of them); returns the number of site updates that changed a value
-// and leaves the count of equal bonds in equal_bonds.
+// and leaves its bond sum in bond_sum.
 template <class Site, class Fresh>
 std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshold, std::size_t sweeps, Site* __restrict x,
-                             RandomStream& rng, const Fresh& fresh, std::int64_t& equal_bonds) {
+                             RandomStream& rng, const Fresh& fresh, std::int64_t& bond_sum, bool spins) {
   thread_local std::vector<std::int32_t> parent_store, open_store;
   thread_local std::vector<std::uint32_t> draw_store;
   const int n = lattice.num_sites(), rows = lattice.rows(), cols = lattice.cols();
@@ -133,26 +128,18 @@ std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshol
       x[i] = value;
     }
   }
-  equal_bonds = 0;
-  for (int i = 0; i < n; ++i) {
-    const auto& nb = lattice.neighbours(i);
-    equal_bonds += (x[i] == x[nb[0]]) + (x[i] == x[nb[1]]);
-  }
+  bond_sum = cluster_bonds::bond_sum(lattice, x, spins);
   return changed;
 }
 
 template <class Site, class Fresh>
 KernelInfo sweep_batch(const TorusLattice& lattice, double k_bond, std::size_t sweeps, LatticeBatch<Site>& batch,
                        const BatchRandom& random, const Fresh& fresh, bool spins) {
-  if (!(k_bond >= 0.0)) fail_argument("swendsen_wang", "coupling", "beta * coupling >= 0 (ferromagnetic)");
-  const std::uint64_t threshold = open_threshold(k_bond);
+  const std::uint64_t threshold = cluster_bonds::open_threshold(k_bond, "swendsen_wang");
   KernelInfo info;
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
-    std::int64_t equal = 0;
-    info.accepted += sweep_particle(lattice, threshold, sweeps, batch.sites(p), rng, fresh, equal);
-    // Ising bond sum: equal bonds count +1, the others -1.
-    batch.bond_sum(p) = spins ? 2 * equal - lattice.num_bonds() : equal;
+    info.accepted += sweep_particle(lattice, threshold, sweeps, batch.sites(p), rng, fresh, batch.bond_sum(p), spins);
   }
   info.attempted = sweeps * static_cast<std::uint64_t>(lattice.num_sites()) * batch.num_particles();
   return info;

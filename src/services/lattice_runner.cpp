@@ -5,16 +5,18 @@ namespace logz {
 namespace {
 
 const Key kType = Key::choice("type", std::string("metropolis"),
-                              {"metropolis", "heat_bath", "multispin", "swendsen_wang"},
+                              {"metropolis", "heat_bath", "multispin", "swendsen_wang", "wolff"},
                               "the update: single-site Metropolis (flip / new colour) or heat bath; multispin: "
-                              "checkerboard Metropolis on 64 paths at once (annealing); swendsen_wang: cluster "
-                              "moves (J >= 0)");
+                              "checkerboard Metropolis on 64 paths at once (annealing); swendsen_wang, wolff: "
+                              "cluster moves (J >= 0)");
 const Key kSteps = Key::integer("steps_per_temperature", 1000, 1, INT64_MAX,
                                 "N: updates per temperature (site_order random: single-site updates; "
-                                "checkerboard and swendsen_wang: sweeps)");
+                                "checkerboard and swendsen_wang: sweeps; wolff: clusters)");
 const Key kSiteOrder = Key::enumeration("site_order", SiteOrder::random,
                                    "a random site per update, or checkerboard sweeps (multispin: checkerboard only)");
-const KeyGroup kLatticeKernelKeys{"kernel", "lattice kernels", {&kType, &kSteps, &kSiteOrder}};
+const Key kLocalSweeps = Key::integer("local_sweeps", 0, 0, INT64_MAX,
+                                      "swendsen_wang and wolff: checkerboard heat-bath sweeps after each cluster step");
+const KeyGroup kLatticeKernelKeys{"kernel", "lattice kernels", {&kType, &kSteps, &kSiteOrder, &kLocalSweeps}};
 
 }  // namespace
 
@@ -28,7 +30,8 @@ std::vector<KernelEntry> lattice_kernel_entries() {
            "checkerboard single-site Metropolis on 64 paths at once (multi-spin coding; annealing only)",
            &kLatticeKernelKeys},
           {"lattice", "swendsen_wang", "Swendsen-Wang cluster moves, one sweep per step (J >= 0)",
-           &kLatticeKernelKeys}};
+           &kLatticeKernelKeys},
+          {"lattice", "wolff", "Wolff single-cluster moves, one cluster per step (J >= 0)", &kLatticeKernelKeys}};
 }
 
 LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunResult& result) {
@@ -36,14 +39,19 @@ LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunRe
   k.check_known({&kLatticeKernelKeys});
   LatticeKernelSettings s;
   s.type = k.get_string(kType);
-  if (s.type == "swendsen_wang") {
+  if (s.type == "swendsen_wang" || s.type == "wolff") {
     // Clusters join equal sites, which only a ferromagnetic coupling favours.
-    if (coupling < 0) k.fail(kType, "a single-site kernel with [model] coupling < 0 (\"swendsen_wang\" needs J >= 0)");
-    if (k.has(kSiteOrder)) k.fail(kSiteOrder, "no site_order with type = \"swendsen_wang\" (a step is a sweep)");
+    const std::string quoted = "\"" + s.type + "\"";
+    if (coupling < 0) k.fail(kType, "a single-site kernel with [model] coupling < 0 (" + quoted + " needs J >= 0)");
+    const char* unit = s.type == "wolff" ? "cluster" : "sweep";
+    if (k.has(kSiteOrder)) k.fail(kSiteOrder, "no site_order with type = " + quoted + " (a step is a " + unit + ")");
     s.steps = static_cast<std::size_t>(k.get_int(kSteps));
-    result.kernel = {{"type", s.type}, {"steps_per_temperature", s.steps}, {"step_unit", "sweep"}};
+    s.local_sweeps = static_cast<std::size_t>(k.get_int(kLocalSweeps));
+    result.kernel = {{"type", s.type}, {"steps_per_temperature", s.steps}, {"step_unit", unit},
+                     {"local_sweeps", s.local_sweeps}};
     return s;
   }
+  if (k.has(kLocalSweeps)) k.fail(kLocalSweeps, "no local_sweeps with type = \"" + s.type + "\" (it follows cluster moves)");
   s.order = k.get_enum<SiteOrder>(kSiteOrder, s.type == "multispin" ? SiteOrder::checkerboard : SiteOrder::random);
   if (s.type == "multispin" && s.order != SiteOrder::checkerboard)
     k.fail(kSiteOrder, "\"checkerboard\" with type = \"multispin\" (it sweeps the sites in order)");

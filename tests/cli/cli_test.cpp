@@ -98,10 +98,13 @@ TEST(Cli, RunWritesJsonWithEstimatesAndReference) {
 TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
   const std::string cfg = temp_path("threads.toml");
   write_file(cfg, kSmallConfig);
-  for (const std::string kernel : {"metropolis", "multispin", "swendsen_wang"}) {
+  int case_number = 0;
+  for (const std::string kernel :
+       {"metropolis", "multispin", "swendsen_wang", "wolff", "swendsen_wang --set kernel.local_sweeps=1"}) {
     std::string reference;
+    ++case_number;
     for (int t : {1, 2, 3}) {
-      const std::string out = temp_path(kernel + "threads" + std::to_string(t) + ".json");
+      const std::string out = temp_path("threads" + std::to_string(case_number) + "-" + std::to_string(t) + ".json");
       ASSERT_EQ(run_cli("run " + cfg + " -q --set kernel.type=" + kernel + " --threads " + std::to_string(t) +
                         " -o " + out).exit_code, 0);
       auto j = nlohmann::json::parse(read_file(out));
@@ -206,6 +209,8 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
       {"kernel.type=multispin --set run.method=tempering", "(\"multispin\" runs annealing only)"},
       {"kernel.type=swendsen_wang --set model.coupling=-1", "(\"swendsen_wang\" needs J >= 0)"},
       {"kernel.type=swendsen_wang --set kernel.site_order=random", "[kernel] site_order: expected no site_order"},
+      {"kernel.type=wolff --set model.coupling=-0.5", "(\"wolff\" needs J >= 0)"},
+      {"kernel.local_sweeps=2", "[kernel] local_sweeps: expected no local_sweeps with type = \"metropolis\""},
       {"schedule.type=adaptive --set run.method=tempering", "[schedule] type: expected a fixed ladder"},
       {"schedule.type=adaptive --set schedule.pilot_paths=1", "[schedule] pilot_paths"},
   };

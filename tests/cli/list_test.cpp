@@ -33,7 +33,7 @@ TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
   EXPECT_EQ(ising["methods"], nlohmann::json({"annealing", "tempering", "ground_state_integration"}));
   EXPECT_EQ(ising["keys"]["model"]["coupling"]["default"], "1.0");
   EXPECT_EQ(ising["keys"]["run"]["num_paths"]["default"], "100");
-  EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"], nlohmann::json({"metropolis", "heat_bath", "multispin", "swendsen_wang"}));
+  EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"], nlohmann::json({"metropolis", "heat_bath", "multispin", "swendsen_wang", "wolff"}));
   EXPECT_EQ(j["models"]["rbm"]["methods"], nlohmann::json({"annealing", "tempering"}));
   EXPECT_EQ(j["models"]["gaussian_mixture"]["commands"], nlohmann::json({"run", "loglik", "sample"}));
   EXPECT_EQ(j["models"]["gaussian"]["commands"], nlohmann::json({"sample"}));

@@ -19,6 +19,7 @@
 #include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/kernels/swendsen_wang.hpp"
+#include "logz/kernels/wolff.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
 
@@ -123,6 +124,13 @@ TEST(IsingAnnealing, Torus8x8ColdMultiSpin) {
 TEST(IsingAnnealing, Torus16x16AtCriticalTemperatureSwendsenWang) {
   const logz::IsingModel model(16, 16, 1.0, 0.4406868);
   check_case(model, logz::SwendsenWang(1), {16, 0.4406868, 300, 1, 400, logz::SiteOrder::checkerboard, 0.1}, 108);
+}
+
+// Wolff: 60 clusters per temperature (tiny ones at high temperature, most of the lattice in the
+// cold phase), and 200 for each reverse start.
+TEST(IsingAnnealing, Torus16x16AtCriticalTemperatureWolff) {
+  const logz::IsingModel model(16, 16, 1.0, 0.4406868);
+  check_case(model, logz::Wolff(60), {16, 0.4406868, 300, 60, 400, logz::SiteOrder::checkerboard, 0.1}, 110);
 }
 
 TEST(IsingAnnealing, Torus8x8ColdSwendsenWang) {

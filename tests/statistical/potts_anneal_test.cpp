@@ -24,6 +24,7 @@
 #include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/swendsen_wang.hpp"
+#include "logz/kernels/wolff.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_potts.hpp"
@@ -129,6 +130,13 @@ TEST(PottsAnnealing, Torus3x4SwendsenWang) {
   check_annealing(
       "potts 3x4 swendsen-wang", model, logz::SwendsenWang(3), {400, 3, 400, 100, 0.1}, potts_exact_evidence(),
       logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 206);
+}
+
+TEST(PottsAnnealing, Torus3x4Wolff) {
+  const logz::PottsModel model(kRows, kCols, kColours, kCoupling, kBeta);
+  check_annealing(
+      "potts 3x4 wolff", model, logz::Wolff(10), {400, 10, 400, 200, 0.1}, potts_exact_evidence(),
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 207);
 }
 
 TEST(IsingAnnealing, Torus4x4HeatBath) {

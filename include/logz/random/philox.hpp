@@ -196,6 +196,9 @@ struct BatchRandom {
   RandomStream stream(std::size_t i) const {
     return RandomStream(seed, first_particle + i, purpose, step);
   }
+  // The streams of a second kernel applied at the same step (kernels/kernel_sequence.hpp): the
+  // step number with its top bit set, which drivers leave clear (they number steps below 2^31).
+  BatchRandom for_second_kernel() const { return {seed, purpose, step | 0x80000000u, first_particle}; }
 };
 
 }  // namespace logz

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "logz/kernels/heat_bath.hpp"
+#include "logz/kernels/kernel_sequence.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/kernels/swendsen_wang.hpp"
+#include "logz/kernels/wolff.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/ground_state_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
@@ -21,13 +23,15 @@ const KeyGroup& lattice_kernel_keys();
 std::vector<KernelEntry> lattice_kernel_entries();
 
 struct LatticeKernelSettings {
-  std::string type;  // "heat_bath", "metropolis", "multispin" or "swendsen_wang"
+  std::string type;  // "heat_bath", "metropolis", "multispin", "swendsen_wang" or "wolff"
   SiteOrder order = SiteOrder::random;
   std::size_t steps = 1;
+  std::size_t local_sweeps = 0;  // cluster kernels: checkerboard heat-bath sweeps after each step
 };
 
 // [kernel] of a lattice model with coupling J; also describes it in result.kernel ("multispin"
-// always sweeps in checkerboard order; "swendsen_wang" has no site order and needs J >= 0).
+// always sweeps in checkerboard order; the cluster kernels "swendsen_wang" and "wolff" have no
+// site order and need J >= 0).
 LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunResult& result);
 
 // The [run] defaults of the multi-spin kernel (chunks of 64 paths, a multiple of 64 required),
@@ -48,33 +52,58 @@ struct LatticeGroundStates {
   double energy = 0.0, log_degeneracy = 0.0, gap = 1.0;
 };
 
+// The kernel that equilibrates a reverse start for `sweeps` sweeps of N sites: the run's kernel
+// (a step is a sweep, or a single-site update in random order), except for Wolff, whose steps
+// are clusters of any size: Swendsen-Wang sweeps leave the same target invariant at a known cost.
+template <class Kernel>
+Kernel equilibration_kernel(const Kernel& kernel, std::size_t sweeps, int num_sites) {
+  if constexpr (requires { kernel.order(); })
+    if (kernel.order() == SiteOrder::random) return kernel.with_steps(sweeps * static_cast<std::size_t>(num_sites));
+  return kernel.with_steps(sweeps);
+}
+inline SwendsenWang equilibration_kernel(const Wolff&, std::size_t sweeps, int) { return SwendsenWang(sweeps); }
+// A cluster move followed by local sweeps: the cluster move's equilibration.
+template <class First, class Second>
+auto equilibration_kernel(const KernelSequence<First, Second>& kernel, std::size_t sweeps, int num_sites) {
+  return equilibration_kernel(kernel.first(), sweeps, num_sites);
+}
+
 // The paper's reverse start: a ground state equilibrated at the target for
 // run.equilibration_sweeps sweeps, then annealing in both directions.
 template <class Model, class Kernel>
 void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Schedule& schedule,
                               const RunSettings& run, const ProgressFn& progress, RunResult& result) {
-  // A step is a sweep (N site updates), or a single-site update for a kernel in random order.
-  std::size_t equilibration_steps = run.equilibration_sweeps;
-  std::uint64_t site_updates_per_step = static_cast<std::uint64_t>(model.num_sites());
-  if constexpr (requires { kernel.order(); })
-    if (kernel.order() == SiteOrder::random) {
-      equilibration_steps *= static_cast<std::size_t>(model.num_sites());
-      site_updates_per_step = 1;
-    }
-  const Kernel equilibrate = kernel.with_steps(equilibration_steps);
+  const auto equilibrate = equilibration_kernel(kernel, run.equilibration_sweeps, model.num_sites());
   const auto target = model.at(1.0);
   auto start = [&](typename Model::Batch& batch, const ChunkStreams& streams) {
     model.ground_state(batch, streams.random(0));
-    if (equilibration_steps > 0) equilibrate.step(target, batch, streams.random(1));
+    if (run.equilibration_sweeps > 0) equilibrate.step(target, batch, streams.random(1));
   };
   anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
   result.budget = annealing_budget(result, "site update");
   if (result.reverse && run.reverse_start != "resampled")
-    result.budget->parts.emplace_back("reverse_start", equilibration_steps * site_updates_per_step * run.num_paths);
+    result.budget->parts.emplace_back(
+        "reverse_start", run.equilibration_sweeps * static_cast<std::uint64_t>(model.num_sites()) * run.num_paths);
+}
+
+// Calls run_with(kernel) with the cluster kernel of k, followed by k.local_sweeps checkerboard
+// heat-bath sweeps if asked for.
+template <class RunWith>
+void run_cluster_kernel(const LatticeKernelSettings& k, const RunWith& run_with) {
+  auto with_local = [&](const auto& cluster) {
+    if (k.local_sweeps == 0)
+      run_with(cluster);
+    else
+      run_with(KernelSequence(cluster, HeatBath(SiteOrder::checkerboard, k.local_sweeps)));
+  };
+  if (k.type == "wolff")
+    with_local(Wolff(k.steps));
+  else
+    with_local(SwendsenWang(k.steps));
 }
 
 // Runs `method` ("annealing" on `schedule`, "tempering" or "ground_state_integration")
-// with HeatBath, SwendsenWang or the model's Metropolis kernel.
+// with HeatBath, SwendsenWang, Wolff or the model's Metropolis kernel.
 template <class Metropolis, class Model>
 void run_lattice_method(const Model& model, const LatticeKernelSettings& k, const std::string& method,
                         const Schedule& schedule, const LatticeGroundStates& ground, Config& config,
@@ -93,8 +122,8 @@ void run_lattice_method(const Model& model, const LatticeKernelSettings& k, cons
   };
   if (k.type == "heat_bath")
     run_with(HeatBath(k.order, k.steps));
-  else if (k.type == "swendsen_wang")
-    run_with(SwendsenWang(k.steps));
+  else if (k.type == "swendsen_wang" || k.type == "wolff")
+    run_cluster_kernel(k, run_with);
   else
     run_with(Metropolis(k.order, k.steps));
 }
