@@ -44,6 +44,18 @@ Schedule constant_length_schedule(std::span<const double> fractions, std::span<c
   return Schedule(std::move(t), "adaptive schedule");
 }
 
+PilotRun combine_pilots(const PilotRun& forward, const PilotRun& reverse) {
+  if (forward.increment_sd.size() != reverse.increment_sd.size())
+    fail_argument("logz::combine_pilots", "reverse", "a pilot on the same schedule as the forward one");
+  PilotRun r = forward;
+  for (std::size_t j = 0; j < r.increment_sd.size(); ++j) {
+    const double f = forward.increment_sd[j], b = reverse.increment_sd[j];
+    r.increment_sd[j] = std::sqrt(0.5 * (f * f + b * b));
+  }
+  r.kernel_updates += reverse.kernel_updates;
+  return r;
+}
+
 std::uint64_t pilot_seed(std::uint64_t seed) {
   // splitmix64's finaliser of seed + a constant: a different key for Philox.
   std::uint64_t z = seed + 0x9E3779B97F4A7C15ull;

@@ -166,6 +166,7 @@ nlohmann::json result_to_json(const RunResult& r) {
     details["adaptive_schedule"] = {{"num_steps", r.pilot->plan.num_steps},
                                     {"pilot_paths", r.pilot->plan.pilot_paths},
                                     {"pilot_steps", r.pilot->plan.pilot_steps},
+                                    {"pilot_reverse_paths", r.pilot->reverse_paths},
                                     {"pilot_kernel_updates", r.pilot->kernel_updates},
                                     {"thermodynamic_length", r.pilot->thermodynamic_length}};
   if (!details.empty()) j["details"] = details;

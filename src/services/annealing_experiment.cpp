@@ -41,8 +41,11 @@ const Key kFile = Key::string("file", required, "file: the path fractions, one p
 const Key kPilotPaths = Key::integer("pilot_paths", 32, 2, 1LL << 24,
                                      "adaptive: forward paths of the pilot run (own random numbers)");
 const Key kPilotSteps = Key::integer("pilot_steps", 200, 2, 10000000, "adaptive: steps of the pilot's linear schedule");
+const Key kPilotReverse = Key::boolean("pilot_reverse", true,
+                                       "adaptive: also run the pilot in reverse, from the run's own reverse start");
 const KeyGroup kScheduleKeys{
-    "schedule", "schedule", {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile, &kPilotPaths, &kPilotSteps}};
+    "schedule", "schedule",
+    {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile, &kPilotPaths, &kPilotSteps, &kPilotReverse}};
 
 const Key kMethods = Key::string_list("methods", Computed{"ais, raise, bounds, bar (as the directions allow); "
                                                           "tempering: rts, ts, ti_trapezoid, ti_rb"},
@@ -144,7 +147,8 @@ Schedule read_schedule(Config& config, std::int64_t default_steps) {
   check_fits_in_memory(s, kNumSteps, 400.0 * static_cast<double>(k), "the per-temperature records");
   if (type == "linear") return linear_schedule(k);
   if (type == "adaptive") {
-    AdaptivePlan plan{k, static_cast<std::size_t>(s.get_int(kPilotPaths)), static_cast<std::size_t>(s.get_int(kPilotSteps))};
+    AdaptivePlan plan{k, static_cast<std::size_t>(s.get_int(kPilotPaths)), static_cast<std::size_t>(s.get_int(kPilotSteps)),
+                      s.get_bool(kPilotReverse)};
     return Schedule::adaptive(plan);
   }
   if (type == "geometric") return geometric_schedule(k, s.get_double(kBetaMin));

@@ -166,7 +166,10 @@ TEST(Cli, AdaptiveScheduleRunsAPilotAndCountsIt) {
   EXPECT_EQ(j["betas"].size(), 51u);
   EXPECT_EQ(j["equilibrium_energy"].size(), 51u);  // Kaufman's energies on the placed schedule
   EXPECT_EQ(j["details"]["adaptive_schedule"]["pilot_paths"], 8);
-  EXPECT_EQ(j["budget"]["pilot"], 8 * 19 * 16);
+  // Forward and reverse pilot paths, the reverse ones from equilibrated ground states.
+  EXPECT_EQ(j["details"]["adaptive_schedule"]["pilot_reverse_paths"], 8);
+  EXPECT_EQ(j["budget"]["pilot"], 2 * 8 * 19 * 16);
+  EXPECT_EQ(j["budget"]["pilot_reverse_start"], 8 * 20 * 16);
   const double exact = j["reference"]["log_z"].get<double>();
   const double bar = j["estimates"]["bar"]["log_z"].get<double>(), se = j["estimates"]["bar"]["std_error"].get<double>();
   EXPECT_NEAR(bar, exact, 5 * se + se * se);

@@ -11,6 +11,7 @@
 
 #include "logz/kernels/heat_bath.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/random/chunk_streams.hpp"
 
 namespace {
 
@@ -69,6 +70,33 @@ TEST(Pilot, SameMeasurementForAnyThreadCountAndItsOwnSeed) {
   EXPECT_EQ(one.increment_sd, three.increment_sd);
   EXPECT_NE(logz::pilot_seed(3), 3u);
   EXPECT_NE(logz::pilot_seed(3), logz::pilot_seed(4));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Pilot, ReverseFromAStartAndCombinedByRootMeanSquare) {
+  // Reverse paths started from uniform spins: their first step, from t = 1 to 0.9, adds
+  // 0.1 beta E at those spins, whose sd is 0.1 beta sqrt(72) on a 6 x 6 torus. It is the pilot's
+  // last interval.
+  const logz::IsingModel model(6, 6, 1.0, 0.8);
+  const logz::AdaptivePlan plan{50, 4000, 10, true};
+  auto uniform_start = [&](logz::SpinBatch& batch, const logz::ChunkStreams& streams) {
+    model.sample_base(batch, streams.random(0));
+  };
+  const logz::HeatBath kernel(logz::SiteOrder::checkerboard, 1);
+  const auto reverse = logz::run_reverse_schedule_pilot(model, kernel, plan, 9, 2, 8, uniform_start);
+  const double exact = 0.1 * 0.8 * std::sqrt(72.0);
+  EXPECT_NEAR(reverse.increment_sd[9], exact, 5 * exact / std::sqrt(2.0 * 3999));
+  EXPECT_EQ(reverse.kernel_updates, 4000u * 9u * 36u);
+  const auto again = logz::run_reverse_schedule_pilot(model, kernel, plan, 9, 3, 8, uniform_start);
+  EXPECT_EQ(reverse.increment_sd, again.increment_sd);
+  const logz::PilotRun f{reverse.fractions, std::vector<double>(10, 3.0), 5};
+  const logz::PilotRun r{reverse.fractions, std::vector<double>(10, 4.0), 7};
+  const auto both = logz::combine_pilots(f, r);
+  EXPECT_NEAR(both.increment_sd[3], std::sqrt(12.5), 1e-12);
+  EXPECT_EQ(both.kernel_updates, 12u);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// Adaptive annealing schedules. A pilot run of forward paths on its own random numbers (so the
-// main run that follows stays unbiased) measures the spread of the work increments at each of
-// its steps; the final schedule then places its temperatures at equal thermodynamic length:
+// Adaptive annealing schedules. A pilot run of forward paths (and, where the run has its own
+// reverse start, reverse paths) on its own random numbers (so the main run that follows stays
+// unbiased) measures the spread of the work increments at each of its steps; the final schedule then places its temperatures at equal thermodynamic length:
 // with s(t) the standard deviation of the work increment per unit of path fraction, every step
 // of the final schedule covers the same integral of s dt, so every step adds about the same
 // variance to the works. On a linear schedule s is piecewise constant between the pilot's
@@ -22,6 +22,7 @@
 #include "logz/core/annealing_path.hpp"
 #include "logz/core/kernel_for.hpp"
 #include "logz/parallel/run_chunks.hpp"
+#include "logz/random/chunk_streams.hpp"
 #include "logz/paths/schedule.hpp"
 
 namespace logz {
@@ -57,36 +58,44 @@ struct PilotChunk {
 
 }  // namespace detail
 
-// The pilot: plan.pilot_paths forward paths on the linear schedule of plan.pilot_steps steps.
-template <AnnealingPath Path, KernelFor<Path> Kernel>
-PilotRun run_schedule_pilot(const Path& path, const Kernel& kernel, const AdaptivePlan& plan, std::uint64_t seed, int threads,
-                   std::size_t chunk_size, const ChunkProgress& progress = {}) {
+namespace detail {
+
+// The pilot in one direction: start(batch, chunk) puts a chunk's particles at the direction's
+// first temperature, `applied` is the kernel as that direction applies it. Spreads are per
+// interval of the pilot's schedule (t_{j-1}, t_j), whichever way it is crossed.
+template <AnnealingPath Path, class Kernel, class Start>
+PilotRun pilot_in_direction(const Path& path, const Kernel& applied, const AdaptivePlan& plan, std::uint64_t s,
+                            int threads, std::size_t chunk_size, Direction direction, const Start& start,
+                            const ChunkProgress& progress) {
   const Schedule pilot = linear_schedule(plan.pilot_steps);
   const auto t = pilot.fractions();
   const std::size_t steps = pilot.num_steps();
-  const std::uint64_t s = pilot_seed(seed);
+  const bool forward = direction == Direction::forward;
   std::vector<double> mean(steps, 0.0), m2(steps, 0.0);
   std::size_t count = 0;
   std::uint64_t attempted = 0;
   run_chunks_ordered(plan.pilot_paths, chunk_size, threads, [&](const ChunkRange& c) {
-    detail::PilotChunk out{c.size(), std::vector<double>(steps), std::vector<double>(steps), 0};
+    PilotChunk out{c.size(), std::vector<double>(steps), std::vector<double>(steps), 0};
     auto batch = path.make_batch(c.size());
-    path.sample_base(batch, BatchRandom{s, Purpose::base_sample, 0, c.begin});
-    auto state = anneal_init(path, std::move(batch), Direction::forward, c.begin);
+    start(batch, c);
+    auto state = anneal_init(path, std::move(batch), direction, c.begin);
     for (std::size_t j = 1; j <= steps; ++j) {
-      const auto info = anneal_step(path, kernel, state, t[j],
-                                    BatchRandom{s, Purpose::forward_kernel, static_cast<std::uint32_t>(j), c.begin});
+      const std::size_t k = forward ? j : steps - j;  // the temperature this step moves to
+      const auto info = anneal_step(path, applied, state, t[k],
+                                    BatchRandom{s, forward ? Purpose::forward_kernel : Purpose::reverse_kernel,
+                                                static_cast<std::uint32_t>(k), c.begin});
       out.attempted += static_cast<std::uint64_t>(info.attempted);
       double m = 0.0;
       for (double x : state.increment) m += x;
       m /= static_cast<double>(c.size());
       double q = 0.0;
       for (double x : state.increment) q += (x - m) * (x - m);
-      out.mean[j - 1] = m;
-      out.m2[j - 1] = q;
+      const std::size_t interval = forward ? j - 1 : k;
+      out.mean[interval] = m;
+      out.m2[interval] = q;
     }
     return out;
-  }, [&](detail::PilotChunk&& c) {
+  }, [&](PilotChunk&& c) {
     // Chan et al.'s pairwise update, in chunk order: the same bits for any thread count.
     const double n = static_cast<double>(count), nc = static_cast<double>(c.count);
     for (std::size_t j = 0; j < steps; ++j) {
@@ -102,5 +111,37 @@ PilotRun run_schedule_pilot(const Path& path, const Kernel& kernel, const Adapti
     r.increment_sd[j] = count > 1 ? std::sqrt(m2[j] / static_cast<double>(count - 1)) : 0.0;
   return r;
 }
+
+}  // namespace detail
+
+// The pilot: plan.pilot_paths forward paths from exact base draws on the linear schedule of
+// plan.pilot_steps steps.
+template <AnnealingPath Path, KernelFor<Path> Kernel>
+PilotRun run_schedule_pilot(const Path& path, const Kernel& kernel, const AdaptivePlan& plan, std::uint64_t seed,
+                            int threads, std::size_t chunk_size, const ChunkProgress& progress = {}) {
+  const std::uint64_t s = pilot_seed(seed);
+  auto base = [&](typename Path::Batch& batch, const ChunkRange& c) {
+    path.sample_base(batch, BatchRandom{s, Purpose::base_sample, 0, c.begin});
+  };
+  return detail::pilot_in_direction(path, kernel, plan, s, threads, chunk_size, Direction::forward, base, progress);
+}
+
+// The same pilot in reverse, from start(batch, streams) (the run's reverse start, on the
+// pilot's own streams), with the kernel's time reversal.
+template <AnnealingPath Path, KernelFor<Path> Kernel, class Start>
+PilotRun run_reverse_schedule_pilot(const Path& path, const Kernel& kernel, const AdaptivePlan& plan,
+                                    std::uint64_t seed, int threads, std::size_t chunk_size, const Start& start,
+                                    const ChunkProgress& progress = {}) {
+  const std::uint64_t s = pilot_seed(seed);
+  auto from_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
+    start(batch, ChunkStreams(s, Purpose::reverse_start, c));
+  };
+  return detail::pilot_in_direction(path, reversal_of(kernel), plan, s, threads, chunk_size, Direction::reverse,
+                                    from_start, progress);
+}
+
+// Forward and reverse spreads in one: the root mean square of the two per interval, so that
+// temperatures go where either direction dissipates.
+PilotRun combine_pilots(const PilotRun& forward, const PilotRun& reverse);
 
 }  // namespace logz

@@ -12,12 +12,14 @@
 namespace logz {
 
 // An adaptive schedule's plan (anneal/adaptive_schedule.hpp): a pilot of pilot_paths forward
-// paths on a linear schedule of pilot_steps steps, then num_steps steps placed at equal
-// thermodynamic length.
+// (and reverse) paths on a linear schedule of pilot_steps steps, then num_steps steps placed at
+// equal thermodynamic length.
 struct AdaptivePlan {
   std::size_t num_steps = 1000;
   std::size_t pilot_paths = 32;
   std::size_t pilot_steps = 100;
+  // Also run the pilot in reverse from the run's own reverse start (where it has one).
+  bool reverse_pilot = true;
 };
 
 class Schedule {

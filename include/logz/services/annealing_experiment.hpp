@@ -74,15 +74,21 @@ Schedule read_schedule(Config& config, std::int64_t default_steps = 1000);
 
 // The schedule a run anneals on: `schedule` itself, or for an adaptive one the schedule its
 // pilot places (anneal/adaptive_schedule.hpp), the pilot described in result.pilot.
-template <class Path, class Kernel>
+template <class Path, class Kernel, class ModelStart>
 Schedule resolve_schedule(const Path& path, const Kernel& kernel, const Schedule& schedule, const RunSettings& run,
-                          const ProgressFn& progress, RunResult& result) {
+                          const ModelStart& model_start, const ProgressFn& progress, RunResult& result) {
   if (!schedule.adaptive()) return schedule;
   const AdaptivePlan& plan = *schedule.adaptive();
   ChunkProgress pilot_progress;
   if (progress) pilot_progress = [&](std::size_t d, std::size_t n) { progress("pilot", d, n); };
-  const PilotRun pilot = run_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size, pilot_progress);
-  result.pilot = PilotSummary{plan, pilot.kernel_updates, thermodynamic_length(pilot.increment_sd)};
+  PilotRun pilot = run_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size, pilot_progress);
+  std::size_t reverse_paths = 0;
+  if (plan.reverse_pilot && run.reverse && run.reverse_start != "resampled") {
+    pilot = combine_pilots(pilot, run_reverse_schedule_pilot(path, kernel, plan, run.seed, run.threads,
+                                                             run.chunk_size, model_start, pilot_progress));
+    reverse_paths = plan.pilot_paths;
+  }
+  result.pilot = PilotSummary{plan, pilot.kernel_updates, thermodynamic_length(pilot.increment_sd), reverse_paths};
   return constant_length_schedule(pilot.fractions, pilot.increment_sd, plan.num_steps);
 }
 
@@ -103,7 +109,7 @@ template <class Path, class Kernel, class ModelStart>
 void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule& given_schedule,
                          const RunSettings& run, const ModelStart& model_start,
                          const ProgressFn& progress, RunResult& result) {
-  const Schedule schedule = resolve_schedule(path, kernel, given_schedule, run, progress, result);
+  const Schedule schedule = resolve_schedule(path, kernel, given_schedule, run, model_start, progress, result);
   // Per-temperature truths a service computed on the pilot's schedule do not fit this one.
   if (result.equilibrium_energy.size() != schedule.size()) result.equilibrium_energy.clear();
   AnnealOptions options = run.anneal_options();

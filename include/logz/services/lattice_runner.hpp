@@ -81,9 +81,11 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
   };
   anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
   result.budget = annealing_budget(result, "site update");
+  const std::uint64_t start_cost = run.equilibration_sweeps * static_cast<std::uint64_t>(model.num_sites());
+  if (result.pilot && result.pilot->reverse_paths > 0)
+    result.budget->parts.emplace_back("pilot_reverse_start", start_cost * result.pilot->reverse_paths);
   if (result.reverse && run.reverse_start != "resampled")
-    result.budget->parts.emplace_back(
-        "reverse_start", run.equilibration_sweeps * static_cast<std::uint64_t>(model.num_sites()) * run.num_paths);
+    result.budget->parts.emplace_back("reverse_start", start_cost * run.num_paths);
 }
 
 // Calls run_with(kernel) with the cluster kernel of k, followed by k.local_sweeps checkerboard

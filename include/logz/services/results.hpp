@@ -99,6 +99,7 @@ struct PilotSummary {
   AdaptivePlan plan;
   std::uint64_t kernel_updates = 0;
   double thermodynamic_length = kNaN;
+  std::size_t reverse_paths = 0;  // reverse pilot paths, each from the run's own reverse start
 };
 
 // `logz run`.
