@@ -55,19 +55,19 @@ std::function<int()> add_run_command(CLI::App& app) {
   args->checkpoint.add_to(sub, "annealing and tempering runs");
   sub->get_option("config")->required(false);
   return [args, sub] {
-    // A checkpoint holds one process's phases; a run split over ranks is not journaled yet.
-    if (current_ranks().size() > 1 && !(args->checkpoint.checkpoint.empty() && args->checkpoint.resume.empty()))
-      throw InputError(fmt::format("--{}: expected one process: runs split over MPI ranks cannot be checkpointed "
-                                   "or resumed yet (docs/scaling.md)",
-                                   args->checkpoint.checkpoint.empty() ? "resume" : "checkpoint"));
     std::optional<RunCheckpoint> checkpoint = args->checkpoint.open(args->config, "run", "run.seed");
     Config config = checkpoint ? checkpoint->config().load() : args->config.load();
+    Ranks& ranks = current_ranks();
     if (checkpoint) {
       check_checkpointable(config, config.source());
+      // Split over ranks, every rank journals and rank 0 alone writes; it writes only after
+      // every rank has read the checkpoint it resumes.
+      checkpoint->set_writes(ranks.rank() == 0);
+      if (ranks.size() > 1) ranks.all_gather("");
       checkpoint->save();  // resumable from the start
     }
     // Fail before a long run, not after it, when plots cannot be drawn.
-    if (!args->plots.empty() && current_ranks().rank() == 0) {
+    if (!args->plots.empty() && ranks.rank() == 0) {
       plots::find_gnuplot();
       plots::make_plot_dir(args->plots);
     }
@@ -80,9 +80,13 @@ std::function<int()> add_run_command(CLI::App& app) {
     } catch (const Stopped&) {
       if (!checkpoint) throw;
       return saved_after_stop(*checkpoint, "run");
+    } catch (const RankFailed& e) {
+      // Another rank was stopped: rank 0 saves what every rank last agreed on.
+      if (checkpoint && e.code == 130) saved_after_stop(*checkpoint, "run");
+      throw;
     }
     if (checkpoint) checkpoint->save();  // every phase complete: a resume reports again at once
-    if (current_ranks().rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
+    if (ranks.rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::result_table(result);
     const nlohmann::json json = report::result_to_json(result);
     if (!args->output.empty()) write_text_file(args->output, json.dump(2) + "\n");

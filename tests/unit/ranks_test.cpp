@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/annealer.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
@@ -110,7 +111,7 @@ struct Phase {
 Phase anneal_both(int threads) {
   Phase p;
   AnnealOptions o = anneal_options(threads);
-  o.progress = [&](std::size_t, std::size_t total) { p.chunks_run = total; };
+  o.progress = [&](std::size_t, std::size_t) { ++p.chunks_run; };  // one call per chunk this rank runs
   std::vector<SpinBatch> finals;
   p.forward = anneal_forward(kModel, kKernel, linear_schedule(30), o, &finals);
   for (const SpinBatch& b : finals) p.final_states.push_back(batch_state_bytes(b));
@@ -150,7 +151,7 @@ TEST(Ranks, BlocksCoverEveryChunkOnceInRankOrder) {
 
 TEST(Ranks, AnnealingOverRanksGivesTheBitsOfOneRank) {
   const Phase one = anneal_both(1);
-  EXPECT_EQ(one.chunks_run, 8u);
+  EXPECT_EQ(one.chunks_run, 16u);
   for (int size : {2, 3, 4}) {
     std::vector<Phase> ranks(size);
     InProcessWorld(size).run([&](int r) { ranks[r] = anneal_both(r % 2 + 1); });
@@ -159,8 +160,8 @@ TEST(Ranks, AnnealingOverRanksGivesTheBitsOfOneRank) {
       expect_same(ranks[r].forward, one.forward);
       expect_same(ranks[r].reverse, one.reverse);
       EXPECT_EQ(ranks[r].final_states, one.final_states);
-      // Each rank ran its own block only (progress counts this rank's chunks).
-      EXPECT_EQ(ranks[r].chunks_run, chunks_of_rank(8, r, size).size());
+      // Each rank ran its own block only, in each direction (progress counts this rank's chunks).
+      EXPECT_EQ(ranks[r].chunks_run, 2 * chunks_of_rank(8, r, size).size());
     }
   }
 }
@@ -195,6 +196,144 @@ TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
         EXPECT_EQ(bits(ranks[r].chains[c].rb_delta_sq_sum), bits(one.chains[c].rb_delta_sq_sum)) << c;
         EXPECT_EQ(bits(ranks[r].chains[c].q_scaled), bits(one.chains[c].q_scaled)) << c;
         EXPECT_EQ(ranks[r].chains[c].counts, one.chains[c].counts) << c;
+      }
+    }
+  }
+}
+
+// A journal (anneal/anneal_journal.hpp) that keeps the phase as it stood after every merge, or
+// hands a record back as the phase to resume.
+class KeepingJournal final : public AnnealJournal {
+ public:
+  KeepingJournal() = default;
+  explicit KeepingJournal(AnnealPhaseRecord resume) : resume_(std::move(resume)), resuming_(true) {}
+  const AnnealPhaseRecord* begin_phase(const AnnealPhaseShape&, bool) override { return resuming_ ? &resume_ : nullptr; }
+  void merged(const AnnealPhaseView& view) override { kept.push_back(AnnealPhaseRecord::of(view)); }
+  void end_phase(const AnnealPhaseView& view) override { ended = AnnealPhaseRecord::of(view); }
+  std::vector<AnnealPhaseRecord> kept;
+  AnnealPhaseRecord ended;
+
+ private:
+  AnnealPhaseRecord resume_;
+  bool resuming_ = false;
+};
+
+bool same_record(const AnnealPhaseRecord& a, const AnnealPhaseRecord& b) {
+  return a.shape == b.shape && a.chunks_done == b.chunks_done && bits(a.works) == bits(b.works) &&
+         bits(a.energy_sum) == bits(b.energy_sum) && a.attempted == b.attempted && a.accepted == b.accepted;
+}
+
+// Checkpointed runs over ranks (docs/scaling.md#checkpoints): a journaled phase runs in waves
+// whose merged chunks are a prefix of the phase, with the sums one rank has after as many chunks;
+// a record saved by some number of ranks resumes on any other number with the bits of one rank.
+TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
+  std::vector<AnnealPhaseRecord> serial;  // after each chunk, on one rank
+  Works whole;
+  {
+    KeepingJournal journal;
+    const ScopedAnnealJournal scope(&journal);
+    whole = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1));
+    serial = journal.kept;
+  }
+  ASSERT_EQ(serial.size(), 8u);
+  for (int size : {2, 3}) {
+    std::vector<KeepingJournal> journals(size);
+    std::vector<Works> works(size);
+    InProcessWorld(size).run([&](int r) {
+      const ScopedAnnealJournal scope(&journals[r]);
+      works[r] = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(r % 2 + 1));
+    });
+    for (int r = 0; r < size; ++r) {
+      SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
+      expect_same(works[r], whole);
+      ASSERT_GE(journals[r].kept.size(), 2u) << "more than one wave";
+      for (const AnnealPhaseRecord& k : journals[r].kept) {
+        ASSERT_GE(k.chunks_done, 1u);
+        EXPECT_TRUE(same_record(k, serial[k.chunks_done - 1])) << "after " << k.chunks_done << " chunks";
+      }
+      EXPECT_TRUE(journals[r].ended.complete());
+    }
+    // End states (for resampled reverse starts) cross ranks wave by wave too.
+    std::vector<std::vector<std::string>> finals(size);
+    InProcessWorld(size).run([&](int r) {
+      KeepingJournal journal;
+      const ScopedAnnealJournal scope(&journal);
+      std::vector<SpinBatch> batches;
+      expect_same(anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(r % 2 + 1), &batches), whole);
+      for (const SpinBatch& b : batches) finals[r].push_back(batch_state_bytes(b));
+    });
+    const std::vector<std::string> one_rank_finals = anneal_both(1).final_states;
+    for (int r = 0; r < size; ++r) EXPECT_EQ(finals[r], one_rank_finals) << "rank " << r;
+    // Resumed from what one rank had after 3 chunks, and from what these ranks had after their
+    // first wave, on 1, 2 and 3 ranks.
+    for (const AnnealPhaseRecord& saved : {serial[2], journals[0].kept.front()})
+      for (int resume_size : {1, 2, 3}) {
+        SCOPED_TRACE(testing::Message() << size << " ranks saved " << saved.chunks_done << " chunks, resumed on "
+                                        << resume_size);
+        std::vector<Works> resumed(resume_size);
+        InProcessWorld(resume_size).run([&](int r) {
+          KeepingJournal journal(saved);
+          const ScopedAnnealJournal scope(&journal);
+          resumed[r] = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1));
+        });
+        for (const Works& w : resumed) expect_same(w, whole);
+      }
+  }
+}
+
+// Tempering records over ranks: chains() and whole_run() gather every rank's part, and a
+// tempering restored from them on another number of ranks (own_part) continues with the bits
+// of one rank.
+TEST(Ranks, TemperingChainsSavedOnSomeRanksContinueOnOthers) {
+  const TemperingLadder ladder(linear_schedule(6));
+  TemperingOptions o;
+  o.num_chains = 11;
+  o.chunk_size = 2;
+  o.seed = 5;
+  o.record_samples = true;
+  const std::vector<double> log_z_hat(ladder.size(), 0.0);
+  struct Saved {
+    TemperingChains chains;
+    TemperingRun run;
+  };
+  // 4 of 10 sweeps, then a record.
+  auto start = [&](int threads) {
+    TemperingOptions with = o;
+    with.threads = threads;
+    SimulatedTempering t(kModel, kKernel, ladder, with);
+    TemperingRun r = t.begin_run(10);
+    t.continue_run(r, 4, log_z_hat);
+    return Saved{t.chains(), t.whole_run(r)};
+  };
+  auto finish = [&](const Saved& saved, int threads) {
+    TemperingOptions with = o;
+    with.threads = threads;
+    SimulatedTempering t(kModel, kKernel, ladder, with);
+    EXPECT_TRUE(t.restore(saved.chains));
+    TemperingRun r = t.own_part(saved.run);
+    t.continue_run(r, 10, log_z_hat);
+    return t.finish_run(std::move(r));
+  };
+  const Saved one = start(1);
+  const TemperingStats whole = finish(one, 2);
+  for (int size : {2, 3}) {
+    std::vector<Saved> saved(size);
+    InProcessWorld(size).run([&](int r) { saved[r] = start(r % 2 + 1); });
+    for (int r = 0; r < size; ++r) {
+      EXPECT_EQ(saved[r].chains.level, one.chains.level);
+      EXPECT_EQ(saved[r].chains.chunk_states, one.chains.chunk_states);
+      EXPECT_EQ(saved[r].chains.next_step, one.chains.next_step);
+      EXPECT_EQ(saved[r].run.chunks.size(), one.run.chunks.size());
+    }
+    for (int resume_size : {1, 2, 3}) {
+      SCOPED_TRACE(testing::Message() << "saved on " << size << " ranks, resumed on " << resume_size);
+      std::vector<TemperingStats> stats(resume_size);
+      InProcessWorld(resume_size).run([&](int r) { stats[r] = finish(saved[0], 1); });
+      for (const TemperingStats& s : stats) {
+        EXPECT_EQ(bits(s.log_c()), bits(whole.log_c()));
+        EXPECT_EQ(bits(s.sample_delta), bits(whole.sample_delta));
+        EXPECT_EQ(s.sample_chain, whole.sample_chain);
+        EXPECT_EQ(s.kernel_accepted, whole.kernel_accepted);
       }
     }
   }

@@ -10,11 +10,13 @@
 // the start (reverse_start, substreams of ChunkStreams), the kernel at temperature k
 // (reverse_kernel, step k)); per-chunk sums are reduced in chunk order. Hence the same seed
 // gives bitwise-identical results for any thread count, and, split over ranks
-// (parallel/ranks.hpp: each rank runs a contiguous block of chunks, then every chunk's works and
-// traces go to every rank and are reduced in chunk order), for any number of ranks.
+// (parallel/ranks.hpp: each rank runs a contiguous block of chunks, of the whole phase or, when
+// checkpointed, of each wave of chunks; then every chunk's works and traces go to every rank and
+// are reduced in chunk order), for any number of ranks.
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -72,69 +74,107 @@ struct ChunkRun {
   std::optional<Batch> final_state;
 };
 
-// A phase split over ranks: this rank runs its block of chunks with body(chunk) (which writes
-// the chunk's works into `works`), then every rank's chunks (their traces, works and end states)
-// go to every rank, where traces are added into `sums` and end states appended to final_states
-// in chunk order: the bits of the phase on one rank.
-template <class Path, class Body>
+// A phase split over ranks, from chunk first_chunk on, in waves of chunks: each rank runs its
+// block of the wave (chunks_of_rank) with body(chunk), which writes the chunk's works into
+// `works`; then every rank's chunks (their traces, works and end states) go to every rank, where
+// traces are added into `sums` and end states appended to final_states in chunk order: the
+// bits of the phase on one rank. after_wave(chunks done) follows each wave on every rank.
+// Without `in_waves` the phase is one wave (one gather). With it (a checkpointed run), the
+// chunks done after each wave are a prefix of the phase, as a checkpoint records them: a wave
+// starts with as many chunks per rank as the largest rank has threads and doubles while its
+// slowest rank takes under a second (decided from the gathered times, so alike on every rank).
+template <class Path, class Body, class AfterWave>
 void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& options, std::size_t num_temperatures,
-                       const Body& body, std::vector<double>& works, ChunkTrace& sums,
-                       std::vector<typename Path::Batch>* final_states) {
+                       std::size_t first_chunk, bool in_waves, const Body& body, std::vector<double>& works,
+                       ChunkTrace& sums, std::vector<typename Path::Batch>* final_states, const AfterWave& after_wave) {
   using Batch = typename Path::Batch;
+  using Clock = std::chrono::steady_clock;
   const std::size_t chunk_size = options.chunk_size, num_paths = options.num_paths;
   const std::size_t total = num_chunks(num_paths, chunk_size);
-  auto first_path = [&](const ChunkBlock& b) { return std::min(b.first * chunk_size, num_paths); };
-  auto end_path = [&](const ChunkBlock& b) { return std::min(b.last * chunk_size, num_paths); };
-  const ChunkBlock mine = chunks_of_rank(total, ranks.rank(), ranks.size());
-  const std::size_t offset = first_path(mine);
-  std::string bytes;  // per chunk in chunk order: energy sums, attempted, accepted, [state size, state]
-  std::vector<Batch> my_finals;
-  run_chunks_ordered(end_path(mine) - offset, chunk_size, options.threads, [&](const ChunkRange& c) {
-    return body(ChunkRange{mine.first + c.index, offset + c.begin, offset + c.end});
-  }, [&](ChunkRun<Batch>&& r) {
-    append_bytes<double>(bytes, r.trace->energy_sum);
-    append_bytes<std::uint64_t>(bytes, r.trace->attempted);
-    append_bytes<std::uint64_t>(bytes, r.trace->accepted);
-    if (!final_states) return;
-    if constexpr (CheckpointableBatch<Batch>) {
-      const std::string state = batch_state_bytes(*r.final_state);
-      const std::uint64_t n = state.size();
-      append_bytes<std::uint64_t>(bytes, std::span(&n, 1));
-      bytes += state;
-      my_finals.push_back(std::move(*r.final_state));
-    } else {
-      fail_argument("logz::anneal_forward", "final_states",
-                    "a batch with for_each_state_array (core/batch_state.hpp) when a run is split over ranks");
+  const auto num_ranks = static_cast<std::size_t>(ranks.size());
+  auto first_path = [&](std::size_t chunk) { return std::min(chunk * chunk_size, num_paths); };
+  std::size_t per_rank = total;  // chunks per rank in a wave
+  if (in_waves) {
+    const std::uint64_t threads = static_cast<std::uint64_t>(resolve_threads(options.threads));
+    std::string mine;
+    append_bytes<std::uint64_t>(mine, std::span(&threads, 1));
+    per_rank = 1;
+    for (const std::string& theirs : ranks.all_gather(mine)) {
+      std::uint64_t t = 1;
+      ByteReader(theirs).read<std::uint64_t>(std::span(&t, 1));
+      per_rank = std::max<std::size_t>(per_rank, t);
     }
-  }, options.progress);
-  append_bytes<double>(bytes, std::span<const double>(works).subspan(offset, end_path(mine) - offset));
-  const std::vector<std::string> all = ranks.all_gather(bytes);
-  ChunkTrace chunk(num_temperatures);
-  for (int r = 0; r < ranks.size(); ++r) {
-    const ChunkBlock block = chunks_of_rank(total, r, ranks.size());
-    ByteReader in(all[static_cast<std::size_t>(r)]);
-    for (std::size_t c = block.first; c < block.last; ++c) {
-      in.read<double>(chunk.energy_sum);
-      in.read<std::uint64_t>(chunk.attempted);
-      in.read<std::uint64_t>(chunk.accepted);
-      sums.add(chunk);
-      if (!final_states) continue;
-      std::uint64_t n = 0;
-      in.read<std::uint64_t>(std::span(&n, 1));
-      const std::string_view state = in.take(n);
-      if (r == ranks.rank()) {
-        final_states->push_back(std::move(my_finals[c - block.first]));
-        continue;
-      }
+  }
+  for (std::size_t wave_first = first_chunk; wave_first < total;) {
+    const std::size_t wave_last = std::min(total, wave_first + std::min(total, per_rank * num_ranks));
+    auto block_of = [&](int r) {
+      const ChunkBlock b = chunks_of_rank(wave_last - wave_first, r, ranks.size());
+      return ChunkBlock{wave_first + b.first, wave_first + b.last};
+    };
+    const ChunkBlock mine = block_of(ranks.rank());
+    const std::size_t offset = first_path(mine.first);
+    std::string bytes;  // per chunk in chunk order: energy sums, attempted, accepted, [state size, state]
+    std::vector<Batch> my_finals;
+    const auto started = Clock::now();
+    const ChunkProgress progress = [&](std::size_t done, std::size_t n) {
+      if (options.progress) options.progress(wave_first + done * (wave_last - wave_first) / n, total);
+    };
+    run_chunks_ordered(first_path(mine.last) - offset, chunk_size, options.threads, [&](const ChunkRange& c) {
+      return body(ChunkRange{mine.first + c.index, offset + c.begin, offset + c.end});
+    }, [&](ChunkRun<Batch>&& r) {
+      append_bytes<double>(bytes, r.trace->energy_sum);
+      append_bytes<std::uint64_t>(bytes, r.trace->attempted);
+      append_bytes<std::uint64_t>(bytes, r.trace->accepted);
+      if (!final_states) return;
       if constexpr (CheckpointableBatch<Batch>) {
-        Batch batch = path.make_batch(chunk_range(c, num_paths, chunk_size).size());
-        if (!restore_batch_state(batch, state))
-          fail_argument("logz::anneal_forward", "final_states", "end states of the size of their chunks on every rank");
-        final_states->push_back(std::move(batch));
+        const std::string state = batch_state_bytes(*r.final_state);
+        const std::uint64_t n = state.size();
+        append_bytes<std::uint64_t>(bytes, std::span(&n, 1));
+        bytes += state;
+        my_finals.push_back(std::move(*r.final_state));
+      } else {
+        fail_argument("logz::anneal_forward", "final_states",
+                      "a batch with for_each_state_array (core/batch_state.hpp) when a run is split over ranks");
       }
+    }, progress);
+    append_bytes<double>(bytes, std::span<const double>(works).subspan(offset, first_path(mine.last) - offset));
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    append_bytes<double>(bytes, std::span(&seconds, 1));
+    const std::vector<std::string> all = ranks.all_gather(bytes);
+    ChunkTrace chunk(num_temperatures);
+    double slowest = 0;
+    for (int r = 0; r < ranks.size(); ++r) {
+      const ChunkBlock block = block_of(r);
+      ByteReader in(all[static_cast<std::size_t>(r)]);
+      for (std::size_t c = block.first; c < block.last; ++c) {
+        in.read<double>(chunk.energy_sum);
+        in.read<std::uint64_t>(chunk.attempted);
+        in.read<std::uint64_t>(chunk.accepted);
+        sums.add(chunk);
+        if (!final_states) continue;
+        std::uint64_t n = 0;
+        in.read<std::uint64_t>(std::span(&n, 1));
+        const std::string_view state = in.take(n);
+        if (r == ranks.rank()) {
+          final_states->push_back(std::move(my_finals[c - block.first]));
+          continue;
+        }
+        if constexpr (CheckpointableBatch<Batch>) {
+          Batch batch = path.make_batch(chunk_range(c, num_paths, chunk_size).size());
+          if (!restore_batch_state(batch, state))
+            fail_argument("logz::anneal_forward", "final_states", "end states of the size of their chunks on every rank");
+          final_states->push_back(std::move(batch));
+        }
+      }
+      const std::size_t begin = first_path(block.first), end = first_path(block.last);
+      in.read<double>(std::span(works).subspan(begin, end - begin));
+      double their_seconds = 0;
+      in.read<double>(std::span(&their_seconds, 1));
+      slowest = std::max(slowest, their_seconds);
     }
-    const std::size_t begin = first_path(block), end = end_path(block);
-    in.read<double>(std::span(works).subspan(begin, end - begin));
+    wave_first = wave_last;
+    after_wave(wave_first);
+    if (slowest < 1.0) per_rank *= 2;
   }
 }
 
@@ -201,21 +241,24 @@ Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, c
     return run;
   };
   Ranks& ranks = current_ranks();
-  if (ranks.size() > 1) {
-    // Checkpoints under several ranks are refused by the front end; a journal here is a bug.
-    if (journal) fail_argument("logz::anneal", "journal", "no checkpoint journal when a run is split over ranks");
-    anneal_over_ranks(ranks, path, options, fractions.size(), body, works, sums, final_states);
-    return make_works(direction, fractions, sums, std::move(works), options.num_paths);
-  }
   try {
-    run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, body, [&](ChunkRun&& r) {
-      // chunk order: deterministic sums
-      if (!r.trace) return;
-      sums.add(*r.trace);
-      if (final_states) final_states->push_back(std::move(*r.final_state));
-      ++chunks_done;
-      if (journal) journal->merged(view());
-    }, options.progress);
+    if (ranks.size() > 1) {
+      // Every rank journals alike (the front end lets rank 0 alone write).
+      anneal_over_ranks(ranks, path, options, fractions.size(), chunks_saved, journal != nullptr, body, works, sums,
+                        final_states, [&](std::size_t done) {
+                          chunks_done = done;
+                          if (journal) journal->merged(view());
+                        });
+    } else {
+      run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, body, [&](ChunkRun&& r) {
+        // chunk order: deterministic sums
+        if (!r.trace) return;
+        sums.add(*r.trace);
+        if (final_states) final_states->push_back(std::move(*r.final_state));
+        ++chunks_done;
+        if (journal) journal->merged(view());
+      }, options.progress);
+    }
   } catch (...) {
     if (journal) journal->end_phase(view());  // a stop request, or an error: what was merged
     throw;

@@ -67,6 +67,10 @@ class ScopedRanks {
   Ranks* previous_;
 };
 
+// Rank 0's `decision`, on every rank (a collective under several ranks): for choices that
+// depend on a clock but must be alike on every rank.
+bool decided_by_rank0(Ranks& ranks, bool decision);
+
 // Chunks [first, last) of `rank` out of `size`: contiguous blocks in rank order, sizes differing
 // by at most one (a rank may get none).
 struct ChunkBlock {

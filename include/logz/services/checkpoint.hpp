@@ -70,8 +70,11 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   // How far the run got, in words ("2 of 3 annealing phases begun are complete").
   std::string progress() const;
 
-  // Writes the checkpoint now (atomically); InputError naming the file when it cannot.
+  // Writes the checkpoint now (atomically); InputError naming the file when it cannot. A run
+  // split over ranks journals on every rank and writes from rank 0 only: set_writes(false) on
+  // the others makes save() keep the records without writing.
   void save();
+  void set_writes(bool writes) { writes_ = writes; }
 
   // `logz train rbm`: the training after its last complete epoch (none before the first), and
   // a new one, saved when a checkpoint is due.
@@ -93,6 +96,7 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   std::string path_;
   CheckpointedConfig config_;
   double every_seconds_;
+  bool writes_ = true;
   std::vector<AnnealPhaseRecord> phases_;  // in the order the run begins them
   std::size_t next_phase_ = 0;
   std::vector<TemperingRecord> temperings_;  // in the order the run begins them

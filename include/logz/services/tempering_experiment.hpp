@@ -78,11 +78,15 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
   const WangLandauOptions wang_landau_options;
   TemperingRecord at;  // where the run stands
   const TemperingRecord* saved = journal ? journal->begin_tempering(shape) : nullptr;
+  // Split over ranks, every rank journals alike: rank 0 decides when to record, and records
+  // hold every rank's chains and statistics (gathered), so any number of ranks resumes them.
+  Ranks& ranks = current_ranks();
   if (saved) {
     at = *saved;
     if constexpr (CheckpointableBatch<typename Path::Batch>)
       if (at.stage != TemperingStage::complete && !st.restore(at.chains))
         throw InputError("--resume: the checkpoint's tempered chains do not fit the run its config gives");
+    if (at.stage != TemperingStage::initialization) at.final_run = st.own_part(std::move(at.final_run));
   } else {
     at.shape = shape;
     at.initial.log_z_hat.assign(s.ladder.size(), 0.0);
@@ -90,9 +94,12 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
   }
   auto hand_over = [&](bool always) {
     if constexpr (CheckpointableBatch<typename Path::Batch>) {
-      if (!journal || !(always || journal->wants_record())) return;
+      if (!journal || !decided_by_rank0(ranks, always || journal->wants_record())) return;
       at.chains = at.stage == TemperingStage::complete ? TemperingChains{} : st.chains();
-      journal->record(at);
+      if (ranks.size() == 1 || at.stage == TemperingStage::initialization) return journal->record(at);
+      TemperingRecord whole = at;
+      whole.final_run = st.whole_run(at.final_run);
+      journal->record(whole);
     }
   };
   if (!saved) hand_over(true);  // a stop before the first sweep leaves a run that resumes
@@ -122,7 +129,8 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
       st.continue_run(at.final_run, piece, at.initial.log_z_hat, [&](std::size_t d, std::size_t n) {
         if (progress) progress("tempering", d, n);
       });
-      if (std::chrono::duration<double>(Clock::now() - start).count() < 0.1) piece *= 2;
+      const bool quick = std::chrono::duration<double>(Clock::now() - start).count() < 0.1;
+      if (journal && decided_by_rank0(ranks, quick)) piece *= 2;
       hand_over(false);
     }
     at.stage = TemperingStage::complete;

@@ -6,7 +6,9 @@
 // Rao-Blackwellized statistics of tempering/tempering_stats.hpp per chain, so results do not
 // depend on the thread count. Split over ranks (parallel/ranks.hpp), each rank holds and sweeps a
 // contiguous block of chunks, and finish_run gathers every chain's statistics and every chunk's
-// samples in chain order, so results do not depend on the rank count either. t_k are path
+// samples in chain order, so results do not depend on the rank count either (nor do checkpoints:
+// chains() and whole_run() gather every rank's part, restore() and own_part() take a rank's
+// block back, on any number of ranks). t_k are path
 // fractions (the paper's inverse temperatures beta_k).
 #pragma once
 
@@ -161,17 +163,43 @@ class SimulatedTempering {
   }
 
   // Every chain's state and level, and the streams used so far, for a checkpoint; restore()
-  // puts them back into a tempering made with the same path, ladder and options. A batch that
-  // does not name its state arrays (core/batch_state.hpp) cannot be saved.
+  // puts them back into a tempering made with the same path, ladder and options, split over
+  // any number of ranks. Under several ranks chains() is a collective (every rank's chains come
+  // to every rank). A batch that does not name its state arrays (core/batch_state.hpp) cannot
+  // be saved.
   TemperingChains chains() const
     requires CheckpointableBatch<Batch>
   {
-    one_rank_only("chains");
     TemperingChains out;
     out.next_step = next_step_;
+    if (ranks_->size() == 1) {
+      for (const State& chunk : chunks_) {
+        out.level.insert(out.level.end(), chunk.level.begin(), chunk.level.end());
+        out.chunk_states.push_back(batch_state_bytes(chunk.batch));
+      }
+      return out;
+    }
+    std::string mine;  // per chunk: its levels, its state's size and its state
     for (const State& chunk : chunks_) {
-      out.level.insert(out.level.end(), chunk.level.begin(), chunk.level.end());
-      out.chunk_states.push_back(batch_state_bytes(chunk.batch));
+      append_bytes<std::uint32_t>(mine, chunk.level);
+      const std::string state = batch_state_bytes(chunk.batch);
+      const std::uint64_t n = state.size();
+      append_bytes<std::uint64_t>(mine, std::span(&n, 1));
+      mine += state;
+    }
+    const std::vector<std::string> all = ranks_->all_gather(mine);
+    const std::size_t total = num_chunks(options_.num_chains, options_.chunk_size);
+    out.level.resize(options_.num_chains);
+    for (int rank = 0; rank < ranks_->size(); ++rank) {
+      const ChunkBlock b = chunks_of_rank(total, rank, ranks_->size());
+      ByteReader in(all[static_cast<std::size_t>(rank)]);
+      for (std::size_t c = b.first; c < b.last; ++c) {
+        const ChunkRange range = chunk_range(c, options_.num_chains, options_.chunk_size);
+        in.read<std::uint32_t>(std::span(out.level).subspan(range.begin, range.size()));
+        std::uint64_t n = 0;
+        in.read<std::uint64_t>(std::span(&n, 1));
+        out.chunk_states.emplace_back(in.take(n));
+      }
     }
     return out;
   }
@@ -179,24 +207,41 @@ class SimulatedTempering {
   bool restore(const TemperingChains& saved)
     requires CheckpointableBatch<Batch>
   {
-    one_rank_only("restore");
-    if (saved.level.size() != options_.num_chains || saved.chunk_states.size() != chunks_.size()) return false;
+    const std::size_t total = num_chunks(options_.num_chains, options_.chunk_size);
+    if (saved.level.size() != options_.num_chains || saved.chunk_states.size() != total) return false;
     for (std::uint32_t k : saved.level)
       if (k >= ladder_.size()) return false;
     std::vector<State> restored;
     restored.reserve(chunks_.size());
-    std::size_t at = 0;
     for (std::size_t i = 0; i < chunks_.size(); ++i) {
-      State s{path_.make_batch(chunks_[i].level.size()), {}, chunks_[i].first_chain, {}};
-      if (!restore_batch_state(s.batch, saved.chunk_states[i])) return false;
-      s.level.assign(saved.level.begin() + static_cast<std::ptrdiff_t>(at),
-                     saved.level.begin() + static_cast<std::ptrdiff_t>(at + chunks_[i].level.size()));
-      at += chunks_[i].level.size();
+      const std::size_t first = chunks_[i].first_chain, n = chunks_[i].level.size();
+      State s{path_.make_batch(n), {}, first, {}};
+      if (!restore_batch_state(s.batch, saved.chunk_states[block_.first + i])) return false;
+      s.level.assign(saved.level.begin() + static_cast<std::ptrdiff_t>(first),
+                     saved.level.begin() + static_cast<std::ptrdiff_t>(first + n));
       restored.push_back(std::move(s));
     }
     chunks_ = std::move(restored);
     next_step_ = saved.next_step;
     return true;
+  }
+
+  // A run in progress as a checkpoint holds it: every chain's statistics and every chunk's
+  // samples (under several ranks a collective, gathering them as finish_run does, into a copy).
+  TemperingRun whole_run(const TemperingRun& r) const {
+    TemperingRun whole = r;
+    if (ranks_->size() > 1) gather(whole);
+    return whole;
+  }
+  // The part of a whole run (as whole_run gives it) that this rank continues: its chunks' samples
+  // (every chain's statistics stay; finish_run takes the other ranks' chains from them).
+  TemperingRun own_part(TemperingRun whole) const {
+    if (whole.chunks.size() != num_chunks(options_.num_chains, options_.chunk_size) ||
+        whole.stats.chains.size() != options_.num_chains)
+      fail_argument("logz::SimulatedTempering::own_part", "run", "one with every chain and chunk of this tempering");
+    whole.chunks.erase(whole.chunks.begin() + static_cast<std::ptrdiff_t>(block_.last), whole.chunks.end());
+    whole.chunks.erase(whole.chunks.begin(), whole.chunks.begin() + static_cast<std::ptrdiff_t>(block_.first));
+    return whole;
   }
 
   const TemperingLadder& ladder() const { return ladder_; }
@@ -265,13 +310,6 @@ class SimulatedTempering {
     in.read<double>(o.energies);
     in.read<std::uint32_t>(o.level);
     in.read<std::uint32_t>(o.chain);
-  }
-
-  // Chains split over ranks are not checkpointed (each rank holds its block only).
-  void one_rank_only(const char* what) const {
-    if (ranks_->size() > 1)
-      fail_argument(std::string("logz::SimulatedTempering::") + what, "ranks", "one rank (checkpoints of chains "
-                    "split over ranks are not supported)");
   }
 
   const Path& path_;
