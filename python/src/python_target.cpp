@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -41,6 +42,16 @@ void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, c
 }
 
 void check_finite(const double* values, py::ssize_t rows, py::ssize_t per_row, const char* function) {
+  // First a pass the compiler vectorises (an inf or NaN has every exponent bit set), then,
+  // only if one is there, the search for where.
+  constexpr std::uint64_t kExponent = 0x7ff0000000000000ull;
+  std::uint64_t non_finite = 0;
+  for (py::ssize_t i = 0; i < rows * per_row; ++i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, values + i, sizeof bits);
+    non_finite |= (bits & kExponent) == kExponent;
+  }
+  if (!non_finite) return;
   for (py::ssize_t i = 0; i < rows * per_row; ++i)
     if (!std::isfinite(values[i]))
       throw NumericalError(std::string("logz.Target.") + function + ": particle " + std::to_string(i / per_row) +
