@@ -76,7 +76,8 @@ std::string result_table(const RunResult& r) {
          repetitions_table(*r.repetitions, r.reference ? r.reference->log_z - r.base_log_z : kNaN);
   if (r.budget) {
     std::string parts;
-    for (const auto& [part, n] : r.budget->parts) parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", part, static_cast<double>(n));
+    for (const auto& [part, n] : r.budget->parts)
+      parts += fmt::format("{}{} {:.3g}", parts.empty() ? "" : ", ", part, static_cast<double>(n));
     s += fmt::format("budget: {:.3g} {}s ({})\n", static_cast<double>(r.budget->total()), r.budget->unit, parts);
   }
   s += fmt::format("runtime: {:.2f} s\n", r.runtime_s);

@@ -1,6 +1,7 @@
 // Adaptive annealing schedules. A pilot run of forward paths (and, where the run has its own
 // reverse start, reverse paths) on its own random numbers (so the main run that follows stays
-// unbiased) measures the spread of the work increments at each of its steps; the final schedule then places its temperatures at equal thermodynamic length:
+// unbiased) measures the spread of the work increments at each of its steps; the final
+// schedule then places its temperatures at equal thermodynamic length:
 // with s(t) the standard deviation of the work increment per unit of path fraction, every step
 // of the final schedule covers the same integral of s dt, so every step adds about the same
 // variance to the works. On a linear schedule s is piecewise constant between the pilot's
@@ -56,9 +57,6 @@ struct PilotChunk {
   std::uint64_t attempted = 0;
 };
 
-}  // namespace detail
-
-namespace detail {
 
 // The pilot in one direction: start(batch, chunk) puts a chunk's particles at the direction's
 // first temperature, `applied` is the kernel as that direction applies it. Spreads are per

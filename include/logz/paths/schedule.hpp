@@ -17,7 +17,7 @@ namespace logz {
 struct AdaptivePlan {
   std::size_t num_steps = 1000;
   std::size_t pilot_paths = 32;
-  std::size_t pilot_steps = 100;
+  std::size_t pilot_steps = 200;  // as [schedule] pilot_steps
   // Also run the pilot in reverse from the run's own reverse start (where it has one).
   bool reverse_pilot = true;
 };
