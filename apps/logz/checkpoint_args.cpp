@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "logz/core/error.hpp"
+#include "logz/parallel/ranks.hpp"
 
 namespace logz::cli {
 
@@ -50,6 +51,13 @@ std::optional<RunCheckpoint> CheckpointArgs::open(const ConfigArgs& config, cons
   CheckpointedConfig c = CheckpointedConfig::from_file(config.config, sets, seed, config.threads);
   c.command = command;
   return RunCheckpoint(checkpoint, std::move(c), checkpoint_every);
+}
+
+void save_first(RunCheckpoint& checkpoint) {
+  Ranks& ranks = current_ranks();
+  checkpoint.set_writes(ranks.rank() == 0);
+  if (ranks.size() > 1) ranks.all_gather("");
+  checkpoint.save();
 }
 
 int saved_after_stop(RunCheckpoint& checkpoint, const std::string& command) {

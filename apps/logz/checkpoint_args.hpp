@@ -27,6 +27,11 @@ struct CheckpointArgs {
   CLI::App* sub_ = nullptr;
 };
 
+// The first save of a checkpointed run, so that it is resumable from the start. Split over
+// ranks, every rank journals and rank 0 alone writes, only after every rank has read the
+// checkpoint it resumes.
+void save_first(RunCheckpoint& checkpoint);
+
 // After a stop (Ctrl-C, SIGTERM) of a checkpointed `logz COMMAND`: saves the checkpoint, says on
 // one line how far the run got and how to resume it, and returns the exit code 130.
 int saved_after_stop(RunCheckpoint& checkpoint, const std::string& command);

@@ -60,11 +60,7 @@ std::function<int()> add_run_command(CLI::App& app) {
     Ranks& ranks = current_ranks();
     if (checkpoint) {
       check_checkpointable(config, config.source());
-      // Split over ranks, every rank journals and rank 0 alone writes; it writes only after
-      // every rank has read the checkpoint it resumes.
-      checkpoint->set_writes(ranks.rank() == 0);
-      if (ranks.size() > 1) ranks.all_gather("");
-      checkpoint->save();  // resumable from the start
+      save_first(*checkpoint);
     }
     // Fail before a long run, not after it, when plots cannot be drawn.
     if (!args->plots.empty() && ranks.rank() == 0) {

@@ -59,11 +59,7 @@ int run_train_rbm(const TrainArgs& args) {
   const bool writer = ranks.rank() == 0;
   std::optional<RunCheckpoint> checkpoint = args.checkpoint.open(args.config, "train rbm", "training.seed");
   Config config = checkpoint ? checkpoint->config().load() : args.config.load();
-  if (checkpoint) {
-    checkpoint->set_writes(writer);
-    if (ranks.size() > 1) ranks.all_gather("");  // every rank has read it before rank 0 writes
-    checkpoint->save();  // resumable from the start
-  }
+  if (checkpoint) save_first(*checkpoint);
   std::vector<std::string> sections;
   for (const KeyGroup* g : rbm_training_keys()) sections.push_back(g->section);
   config.check_sections(sections);

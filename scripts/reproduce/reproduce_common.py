@@ -27,9 +27,10 @@ def output_dir(name, argv):
     return out
 
 
-def run_logz(config, out_json, sets=(), extra=()):
-    """Runs `logz run CONFIG --set ... -o OUT_JSON -q`; returns (result, wall seconds)."""
-    cmd = [logz_binary(), "run", config, "-q", "-o", out_json]
+def run_logz(config, out_json, sets=(), extra=(), command="run"):
+    """Runs `logz COMMAND CONFIG --set ... -o OUT_JSON -q` (COMMAND: run or loglik); returns
+    (result, wall seconds)."""
+    cmd = [logz_binary(), command, config, "-q", "-o", out_json]
     # LOGZ_EXTRA_SETS="a.b=1|c.d=2" shrinks a reproduction for the smoke tests.
     extra_sets = [s for s in os.environ.get("LOGZ_EXTRA_SETS", "").split("|") if s]
     for s in list(sets) + extra_sets:

@@ -99,6 +99,15 @@ def main():
                 failures.append(f"{name}: a temporary checkpoint was left behind")
             return saved
 
+        def compare(name, p):
+            """A finished resume's result against the serial run's, bit for bit."""
+            if p.returncode != 0:
+                failures.append(f"{name}: exit {p.returncode}: {p.stderr.strip()[:300]}")
+                return
+            diff = differences(expected, result_of(out))
+            print(f"{name}: {'same bits' if not diff else f'{len(diff)} differences'}")
+            failures.extend(f"{name}: {d}" for d in diff[:10])
+
         # 1-3: 2 ranks, then 3, then one process.
         code, err, stopped = run_stopped(mpi(2, [config] + sets + ["--checkpoint", str(ckpt), "--checkpoint-every",
                                                                     "0"]), ckpt, at)
@@ -108,12 +117,7 @@ def main():
         check("resumed on 3 ranks, stopped again", code, err, stopped, must_stop=False)
         p = subprocess.run([logz, "run", "--resume", str(ckpt), "-q", "--threads", "2", "-o", str(out)],
                            capture_output=True, text=True)
-        if p.returncode != 0:
-            failures.append(f"resumed as one process: exit {p.returncode}: {p.stderr.strip()[:300]}")
-        else:
-            diff = differences(expected, result_of(out))
-            print(f"2 ranks -> 3 ranks -> 1 process: {'same bits' if not diff else f'{len(diff)} differences'}")
-            failures += [f"2 -> 3 -> 1: {d}" for d in diff[:10]]
+        compare("2 ranks -> 3 ranks -> 1 process", p)
 
         # 4: rank 1 alone stopped; rank 0 learns it at the next collective, saves, and says so once.
         ckpt.unlink()
@@ -134,12 +138,7 @@ def main():
         if out.exists():
             failures.append("rank 1 stopped alone: a result was written")
         p = subprocess.run(mpi(2, ["--resume", str(ckpt)]), capture_output=True, text=True, env=mpi_env())
-        if p.returncode != 0:
-            failures.append(f"resumed on 2 ranks: exit {p.returncode}: {p.stderr.strip()[:300]}")
-        else:
-            diff = differences(expected, result_of(out))
-            print(f"3 ranks (one stopped) -> 2 ranks: {'same bits' if not diff else f'{len(diff)} differences'}")
-            failures += [f"3 -> 2: {d}" for d in diff[:10]]
+        compare("3 ranks (one stopped) -> 2 ranks", p)
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))
     print("PASS")
