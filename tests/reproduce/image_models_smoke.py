@@ -44,7 +44,9 @@ def main():
                        check=True, env=env)
         with open(os.path.join(out, "results.json")) as f:
             results = json.load(f)
-        rows = {r["name"]: r for r in results["table"]}
+        rows = {r["name"]: r for r in results["table"]["models"]}
+        if not math.isfinite(results["table"]["radial_baseline"]):
+            failures.append("table: the radial baseline is not finite")
         x100 = test[:100]
         exact = float(np.mean(-0.5 * np.sum(x100 * x100, axis=1) - 0.5 * d * math.log(2 * math.pi)))
         if abs(rows["linear-gaussian"]["exact"] - exact) > 1e-9:
