@@ -13,10 +13,14 @@ def sigmoid(y):
     return 0.5 * (1.0 + np.tanh(0.5 * y))
 
 
+# Expert: (f, f') with the expert's energy lambda f(u) (docs/hais.md).
+EXPERTS = {"laplace": (np.abs, np.sign),
+           "student_t": (lambda u: np.log1p(u * u), lambda u: 2.0 * u / (1.0 + u * u))}
+
+
 def poe_energy(X, phi, lam, expert):
     """Product of experts: sum_l lambda_l f(Phi_l x), f = abs (Laplace) or log(1 + u^2)."""
-    u = X @ phi.T
-    return (np.abs(u) if expert == "laplace" else np.log1p(u * u)) @ lam
+    return EXPERTS[expert][0](X @ phi.T) @ lam
 
 
 def mcrbm_parts(X, p):
