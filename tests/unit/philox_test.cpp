@@ -101,22 +101,21 @@ TEST(RandomStream, BelowIsUniform) {
 
 namespace {
 
-TEST(Philox, EightAndSixteenBlocksEqualScalarBlocks) {
-  // Includes a counter whose draw word wraps around 2^32 inside the eight blocks.
-  for (std::uint32_t d0 : {0u, 0x243f6a88u, 0xfffffffcu}) {
+TEST(Philox, BulkBlocksEqualScalarBlocks) {
+  // Every count up to past two vectors of the widest target (2 x 16 blocks) and beyond, so
+  // that the paired, single and partial vectors all run; includes a counter whose draw word
+  // wraps around 2^32 inside the blocks.
+  for (std::uint32_t d0 : {0u, 0x243f6a88u, 0xfffffff3u}) {
     const logz::PhiloxCounter c = {d0, 0x85a308d3, 0x13198a2e, 0x03707344};
     const logz::PhiloxKey k = {0xa4093822, 0x299f31d0};
-    std::uint32_t out[32];
-    logz::philox4x32_10_x8(c, k, out);
-    for (std::uint32_t i = 0; i < 8; ++i) {
-      const auto b = logz::philox4x32_10({d0 + i, c[1], c[2], c[3]}, k);
-      for (int j = 0; j < 4; ++j) EXPECT_EQ(out[4 * i + j], b[j]) << d0 << " block " << i;
-    }
-    std::uint32_t out16[64];
-    logz::philox4x32_10_x16(c, k, out16);
-    for (std::uint32_t i = 0; i < 16; ++i) {
-      const auto b = logz::philox4x32_10({d0 + i, c[1], c[2], c[3]}, k);
-      for (int j = 0; j < 4; ++j) EXPECT_EQ(out16[4 * i + j], b[j]) << d0 << " block " << i;
+    for (std::uint32_t n = 1; n <= 70; ++n) {
+      std::vector<std::uint32_t> out(4 * n + 1, 0xdeadbeefu);
+      logz::philox4x32_10_blocks(c, k, out.data(), n);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const auto b = logz::philox4x32_10({d0 + i, c[1], c[2], c[3]}, k);
+        for (int j = 0; j < 4; ++j) ASSERT_EQ(out[4 * i + j], b[j]) << d0 << " of " << n << ", block " << i;
+      }
+      EXPECT_EQ(out[4 * n], 0xdeadbeefu) << "wrote past " << n << " blocks";
     }
   }
 }

@@ -59,13 +59,12 @@ inline PhiloxCounter philox4x32_10(const PhiloxCounter& counter, const PhiloxKey
   return {r[0], r[1], r[2], r[3]};
 }
 
-// Eight consecutive blocks: counter words (draw + i, c1, c2, c3) for i = 0..7,
-// written block after block to out[0..31]. Uses AVX2 where the build has it;
-// the numbers are the same either way (tested against the scalar blocks).
-void philox4x32_10_x8(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out);
-// Sixteen blocks (draw + 0..15) to out[0..63], two interleaved groups of eight: faster per
-// number where many are wanted at once.
-void philox4x32_10_x16(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out);
+// num_blocks consecutive blocks: counter words (draw + i, c1, c2, c3) for i = 0..num_blocks-1
+// (the draw word wraps at 2^32), written block after block to out[0 .. 4 num_blocks).
+// Vectorised across blocks and dispatched at run time (Highway); the numbers are the scalar
+// blocks' on every instruction set.
+void philox4x32_10_blocks(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out,
+                          std::size_t num_blocks);
 
 // Box-Muller on random bits: pair i takes u1 from bits[4i], bits[4i+1] and u2 from bits[4i+2],
 // bits[4i+3] (detail::unit_interval) and writes out[2i] = r cos(2 pi u2), out[2i+1] =
@@ -101,13 +100,11 @@ class RandomStream {
   void fill_u32(std::uint32_t* out, std::size_t n) {
     std::size_t i = 0;
     for (; i < n && pos_ < kBuffered; ++i) out[i] = buffer_[pos_++];
-    for (; n - i >= 2 * kBuffered; i += 2 * kBuffered) {
-      philox4x32_10_x16(counter_, key_, out + i);
-      counter_[0] += 16;
-    }
-    for (; n - i >= kBuffered; i += kBuffered) {
-      philox4x32_10_x8(counter_, key_, out + i);
-      counter_[0] += 8;
+    const std::size_t blocks = (n - i) / 4;
+    if (blocks > 0) {
+      philox4x32_10_blocks(counter_, key_, out + i, blocks);
+      counter_[0] += static_cast<std::uint32_t>(blocks);
+      i += 4 * blocks;
     }
     for (; i < n; ++i) out[i] = next_u32();
   }
@@ -172,8 +169,8 @@ class RandomStream {
   static constexpr int kBuffered = 32;  // eight blocks per refill
 
   void refill() {
-    philox4x32_10_x8(counter_, key_, buffer_);
-    counter_[0] += 8;
+    philox4x32_10_blocks(counter_, key_, buffer_, kBuffered / 4);
+    counter_[0] += kBuffered / 4;
     pos_ = 0;
   }
 
