@@ -77,6 +77,7 @@
 #include "logz/math/running_moments.hpp"
 #include "logz/math/softmax_columns.hpp"
 #include "logz/math/softplus_sums.hpp"
+#include "logz/math/value_range.hpp"
 #include "logz/models/bilinear_generative.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/models/gaussian_base.hpp"

@@ -18,6 +18,7 @@
 #include "logz/math/fermi_sums.hpp"
 #include "logz/math/log_space_arrays.hpp"
 #include "logz/math/log_sum_exp.hpp"
+#include "logz/math/value_range.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -34,13 +35,27 @@ void check_options(const std::string& function, std::span<const double> forward_
                                    options.max_iterations);
 }
 
-// What the error bar needs of the support points.
+// What the estimate and its error bar need of the support points.
 struct Support {
-  std::size_t num_points = 0;
-  std::size_t forward_points = 0, reverse_points = 0;  // points holding a W_f, a -W_r
+  std::size_t num_points = 0;                          // 0: not counted (unbinned, no distribution)
+  bool several_points = false;                         // more than one point in all
+  bool forward_varies = false, reverse_varies = false;  // W_f, -W_r in more than one point
   double lowest_forward = std::numeric_limits<double>::infinity();    // lowest point holding a W_f
   double highest_reverse = -std::numeric_limits<double>::infinity();  // highest point holding a -W_r
 };
+
+// Unbinned, without the distribution: what Support needs is the works' extremes (the points are
+// the distinct works), found in one pass instead of a sort.
+Support unbinned_support(std::span<const double> wf, std::span<const double> wr) {
+  const ValueRange f = value_range(wf), r = value_range(wr);
+  Support s;
+  s.forward_varies = f.lowest != f.highest;
+  s.reverse_varies = r.lowest != r.highest;
+  s.lowest_forward = f.lowest;
+  s.highest_reverse = -r.lowest;
+  s.several_points = s.forward_varies || s.reverse_varies || f.lowest != -r.lowest;
+  return s;
+}
 
 // Doubles as unsigned integers in the same order (negative ones with every bit flipped, the
 // others with the sign bit set), so that they sort as integers, a digit at a time; -0 is +0.
@@ -115,8 +130,6 @@ Support make_support(WorkDistribution& d, std::span<const double> wf, std::span<
       d.log_c.push_back(-v);
       d.forward_counts.push_back(forward);
       d.reverse_counts.push_back(reverse);
-      s.forward_points += forward > 0;
-      s.reverse_points += reverse > 0;
     };
     std::size_t i = 0, j = 0;
     while (i < nf && j < nr) {
@@ -141,8 +154,7 @@ Support make_support(WorkDistribution& d, std::span<const double> wf, std::span<
       for (; j < nr && r[j] == k; ++j) ++cr;
       add(k, 0, cr);
     }
-    if (nf > 0) s.lowest_forward = key_value(f[0]);
-    if (nr > 0) s.highest_reverse = key_value(r[nr - 1]);
+    s = unbinned_support(wf, wr);
   } else {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (double w : wf) lo = std::min(lo, w), hi = std::max(hi, w);
@@ -175,18 +187,22 @@ Support make_support(WorkDistribution& d, std::span<const double> wf, std::span<
     }
   }
   if (bins > 0) {
+    std::size_t forward_points = 0, reverse_points = 0;
     for (std::size_t b = 0; b < d.support.size(); ++b) {
       if (d.forward_counts[b] > 0) {
-        ++s.forward_points;
+        ++forward_points;
         s.lowest_forward = std::min(s.lowest_forward, d.support[b]);
       }
       if (d.reverse_counts[b] > 0) {
-        ++s.reverse_points;
+        ++reverse_points;
         s.highest_reverse = std::max(s.highest_reverse, d.support[b]);
       }
     }
+    s.forward_varies = forward_points > 1;
+    s.reverse_varies = reverse_points > 1;
   }
   s.num_points = d.support.size();
+  s.several_points = s.num_points > 1;
   return s;
 }
 
@@ -253,9 +269,9 @@ void add_error_and_overlap(Estimate& est, const Support& s, const detail::Bennet
     return;
   }
   // A side on one point contributes exactly 0.
-  const double var = (s.forward_points > 1 ? detail::bar_variance_term(root.forward, nf) : 0.0) +
-                     (s.reverse_points > 1 ? detail::bar_variance_term(root.reverse, nr) : 0.0);
-  detail::set_std_error(est, s.num_points > 1 ? std::sqrt(var) : 0.0);
+  const double var = (s.forward_varies ? detail::bar_variance_term(root.forward, nf) : 0.0) +
+                     (s.reverse_varies ? detail::bar_variance_term(root.reverse, nr) : 0.0);
+  detail::set_std_error(est, s.several_points ? std::sqrt(var) : 0.0);
   // Every W_f above every -W_r (no point or bin holds both): log Z is only known to lie in the gap.
   if (s.lowest_forward > s.highest_reverse && std::isfinite(est.std_error)) {
     est.std_error = kNaN;
@@ -276,9 +292,9 @@ void solve_wham(HistogramResult& result, const Support& s, std::span<const doubl
   const FermiTerms reverse = options.bins > 0 ? FermiTerms(terms.reverse, terms.reverse_weights) : FermiTerms(wr);
   const detail::BennettEquation g(forward, reverse, nf, nr);
   detail::BennettPoint root;
-  if (d.support.size() == 1) {
-    // One point: p_f is a point mass and Z = c exactly.
-    est.log_z = d.log_c[0];
+  if (!s.several_points) {
+    // One point: p_f is a point mass and Z = c exactly (c = exp(-w) at the one work w).
+    est.log_z = options.bins > 0 ? d.log_c[0] : -s.lowest_forward;
     est.diagnostics.converged = true;
     root = g(-est.log_z);
   } else {
@@ -291,9 +307,11 @@ void solve_wham(HistogramResult& result, const Support& s, std::span<const doubl
     est.diagnostics.iterations = solution.iterations;
     est.diagnostics.converged = solution.converged;
   }
-  d.log_weights = d.support.size() == 1 ? std::vector<double>{0.0} : log_weights(d, nf, nr, est.log_z);
+  if (s.num_points > 0) {
+    d.log_weights = s.several_points ? log_weights(d, nf, nr, est.log_z) : std::vector<double>{0.0};
+  }
   if (!est.diagnostics.converged) est.diagnostics.add_flag("not_converged");
-  est.diagnostics.values.emplace_back("num_support", static_cast<double>(d.support.size()));
+  if (s.num_points > 0) est.diagnostics.values.emplace_back("num_support", static_cast<double>(s.num_points));
   est.diagnostics.values.emplace_back("delta_f", -est.log_z);
   add_error_and_overlap(est, s, root, nf, nr);
 }
@@ -334,7 +352,9 @@ HistogramResult histogram(std::span<const double> forward_works,
                           std::span<const double> reverse_works, const HistogramOptions& options) {
   check_options("histogram", forward_works, reverse_works, options);
   HistogramResult result;
-  const Support support = make_support(result.distribution, forward_works, reverse_works, options.bins);
+  const Support support = options.bins == 0 && !options.distribution
+                              ? unbinned_support(forward_works, reverse_works)
+                              : make_support(result.distribution, forward_works, reverse_works, options.bins);
   Estimate& est = result.estimate;
   est.method = "histogram";
   est.se_method = "bar_asymptotic";
@@ -358,8 +378,10 @@ HistogramPosteriorResult histogram_posterior(std::span<const double> forward_wor
     fail_argument("histogram_posterior", "options.prior_count",
                   "a finite number >= 0, got " + std::to_string(options.prior_count));
   }
-  // The maximum-likelihood fit gives the starting point and the flags of the data.
-  HistogramResult mle = histogram(forward_works, reverse_works, options.histogram);
+  // The maximum-likelihood fit gives the starting point, the support and the flags of the data.
+  HistogramOptions mle_options = options.histogram;
+  mle_options.distribution = true;
+  HistogramResult mle = histogram(forward_works, reverse_works, mle_options);
   HistogramPosteriorResult result;
   result.distribution = std::move(mle.distribution);
   const WorkDistribution& d = result.distribution;

@@ -18,6 +18,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/math/fermi_sums.hpp"
+#include "logz/math/value_range.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
@@ -26,17 +27,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Terms summed into fresh accumulators before they join the totals: rounding grows with the
 // block, not with the whole sum (10^6 terms and more).
 constexpr std::size_t kBlock = 2048;
-
-double Lowest(const double* a, std::size_t n) {
-  const hn::ScalableTag<double> d;
-  const std::size_t lanes = hn::Lanes(d);
-  auto m = hn::Set(d, std::numeric_limits<double>::infinity());
-  std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) m = hn::Min(m, hn::LoadU(d, a + i));
-  double lowest = hn::GetLane(hn::MinOfLanes(d, m));
-  for (; i < n; ++i) lowest = std::min(lowest, a[i]);
-  return lowest;
-}
 
 // The lanes of v added in lane order (the same order on every run).
 template <class D, class V>
@@ -105,11 +95,10 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace logz {
 
-HWY_EXPORT(Lowest);
 HWY_EXPORT(FermiSumsOf);
 
 FermiTerms::FermiTerms(std::span<const double> a, std::span<const double> weights)
-    : a_(a), weights_(weights), lowest_(HWY_DYNAMIC_DISPATCH(Lowest)(a.data(), a.size())) {
+    : a_(a), weights_(weights), lowest_(value_range(a).lowest) {
   if (!weights.empty() && weights.size() != a.size()) {
     fail_argument("logz::FermiTerms", "weights", "one weight per term, or none");
   }

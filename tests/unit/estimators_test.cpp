@@ -25,6 +25,7 @@
 #include "logz/math/fermi_sums.hpp"
 #include "logz/math/log_space_arrays.hpp"
 #include "logz/math/log_sum_exp.hpp"
+#include "logz/math/value_range.hpp"
 
 namespace {
 
@@ -357,6 +358,26 @@ void expect_close_ulps(double got, double want, const std::string& what) {
   }
 }
 
+TEST(VectorisedLogSpace, ValueRangeIsTheSmallestAndLargestAtEveryLength) {
+  // Every length up to a few vectors (the tail after whole vectors included), extremes anywhere.
+  std::mt19937_64 gen(3);
+  std::normal_distribution<double> normal;
+  for (std::size_t n = 0; n <= 70; ++n) {
+    std::vector<double> x(n);
+    for (double& v : x) v = normal(gen);
+    if (n > 0) x[gen() % n] = 1e300, x[gen() % n] = -5e299;
+    const logz::ValueRange r = logz::value_range(x);
+    if (n == 0) {
+      EXPECT_EQ(r.lowest, std::numeric_limits<double>::infinity());
+      EXPECT_EQ(r.highest, -std::numeric_limits<double>::infinity());
+      continue;
+    }
+    const auto [low, high] = std::minmax_element(x.begin(), x.end());
+    EXPECT_EQ(r.lowest, *low) << n;
+    EXPECT_EQ(r.highest, *high) << n;
+  }
+}
+
 TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> x = {0.0,   -0.0,  1e-300, -1e-300, 1.0,    -1.0, 36.0, 37.0, -36.0, -37.0,
@@ -376,7 +397,9 @@ TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
   std::vector<double> same = x;
   logz::log1p_exp(same, same);
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isnan(out[i])) EXPECT_EQ(same[i], out[i]) << i;
+    if (!std::isnan(out[i])) {
+      EXPECT_EQ(same[i], out[i]) << i;
+    }
   }
   std::vector<double> short_out(3);
   EXPECT_THROW(logz::log1p_exp(x, short_out), logz::InvalidArgument);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -230,9 +231,43 @@ TEST(Histogram, RepeatedWorkValuesShareOnePointAndStillEqualBar) {
   std::vector<double> wf(800), wr(800);
   for (double& v : wf) v = std::round(4.0 + 1.5 * rng.normal());
   for (double& v : wr) v = std::round(-1.0 + 1.5 * rng.normal());
-  const auto h = logz::histogram(wf, wr);
+  logz::HistogramOptions opt;
+  opt.distribution = true;
+  const auto h = logz::histogram(wf, wr, opt);
   EXPECT_LT(h.distribution.support.size(), 40u);
+  EXPECT_EQ(value(h.estimate, "num_support"), static_cast<double>(h.distribution.support.size()));
   EXPECT_NEAR(h.estimate.log_z, logz::bar(wf, wr).log_z, 1e-9);
+}
+
+TEST(Histogram, UnbinnedEstimateIsTheSameWithOrWithoutTheDistribution) {
+  // Without the distribution the support is found from the works' extremes, not a sort: the
+  // estimate, error, overlap and flags must not change, on distinct, repeated, one-sided-constant,
+  // single-point and disjoint works.
+  logz::RandomStream rng(8, 0, logz::Purpose::test, 0);
+  std::vector<double> normal_f(300), normal_r(300), integer_f(300), integer_r(300);
+  for (double& v : normal_f) v = 2.0 + rng.normal();
+  for (double& v : normal_r) v = -1.0 + rng.normal();
+  for (double& v : integer_f) v = std::round(2.0 + rng.normal());
+  for (double& v : integer_r) v = std::round(-1.0 + rng.normal());
+  const std::vector<double> constant(5, 1.5), minus_constant(5, -1.5), far(5, 40.0);  // -W_r below every W_f
+  const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
+      {normal_f, normal_r}, {integer_f, integer_r}, {constant, integer_r},
+      {integer_f, minus_constant}, {constant, minus_constant}, {normal_f, far}};
+  logz::HistogramOptions with;
+  with.distribution = true;
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const auto& [wf, wr] = cases[c];
+    const auto a = logz::histogram(wf, wr), b = logz::histogram(wf, wr, with);
+    EXPECT_TRUE(a.distribution.support.empty()) << c;
+    EXPECT_FALSE(b.distribution.support.empty()) << c;
+    EXPECT_EQ(a.estimate.log_z, b.estimate.log_z) << c;
+    EXPECT_EQ(std::isnan(a.estimate.std_error), std::isnan(b.estimate.std_error)) << c;
+    if (!std::isnan(b.estimate.std_error)) {
+      EXPECT_EQ(a.estimate.std_error, b.estimate.std_error) << c;
+    }
+    EXPECT_EQ(a.estimate.diagnostics.overlap, b.estimate.diagnostics.overlap) << c;
+    EXPECT_EQ(a.estimate.diagnostics.flags, b.estimate.diagnostics.flags) << c;
+  }
 }
 
 TEST(Histogram, FlagsAndErrors) {

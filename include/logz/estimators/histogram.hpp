@@ -24,9 +24,15 @@ struct HistogramOptions {
   std::size_t bins = 0;
   double tolerance = 1e-12;  // absolute tolerance on log Z (nats), > 0
   int max_iterations = 200;  // safeguarded Newton steps, >= 1
+  // Unbinned: also fit and return the work distribution (and report "num_support"). Its points
+  // are the distinct works, so this sorts them all; the estimate itself needs only the works'
+  // extremes and is the same either way. Binned, the distribution is always returned (the
+  // estimate is made from it).
+  bool distribution = false;
 };
 
 // The fitted forward work distribution, for plots: occupied support points in ascending order.
+// Empty for an unbinned estimate unless HistogramOptions::distribution.
 struct WorkDistribution {
   std::vector<double> support;      // distinct works, or centres of occupied bins (forward sign)
   std::vector<double> log_weights;  // log pi_b, normalised (log-sum-exp 0): p_f on the support
@@ -48,7 +54,8 @@ struct HistogramResult {
 // the points are sorted by a radix sort in linear time. std_error ("bar_asymptotic"): BAR's
 // asymptotic formula (bar.hpp) for works replaced by their points' -log c_b, i.e. exactly BAR's
 // error when unbinned. diagnostics: iterations,
-// converged, overlap (as bar), values "num_support" and "delta_f"; flags "not_converged",
+// converged, overlap (as bar), values "num_support" (when the distribution is fitted) and
+// "delta_f"; flags "not_converged",
 // "poor_overlap" (overlap < 0.03), "too_few_samples" (N_f or N_r < 2), "zero_variance" (one
 // support point). Throws InvalidArgument on empty or non-finite works or bad options.
 HistogramResult histogram(std::span<const double> forward_works,
@@ -56,7 +63,7 @@ HistogramResult histogram(std::span<const double> forward_works,
                           const HistogramOptions& options = {});
 
 struct HistogramPosteriorOptions {
-  HistogramOptions histogram;    // the support (binning) of p_f
+  HistogramOptions histogram;    // the support (binning) of p_f; the distribution is always fitted
   std::size_t num_draws = 2000;  // kept Gibbs sweeps, >= 2
   std::size_t burn_in = 200;     // discarded sweeps before them
   std::uint64_t seed = 1;        // Philox key; streams (seed, 0, Purpose::posterior, sweep)
