@@ -29,12 +29,18 @@ using DD = hn::Repartition<double, DF>;
 // Float sums of one block of vectors before they join double accumulators: the float rounding
 // grows with the block (8 terms per lane), not with the whole sum.
 constexpr std::size_t kBlockVectors = 8;
+// Vectors of factors 1 + x in [1, 2] multiplied (in double) before one log per lane: at most 2^64.
+constexpr std::size_t kProductVectors = 64;
 
-// Sums of K float contributions per element into double, a vector at a time: term(i, mask, out)
-// writes the K contribution vectors of elements i.. (mask: the lanes that hold elements, all but
-// in the last vector; its loads must be masked and masked-off lanes may hold anything: they are
-// zeroed here). sums[k] receives the total of contribution k.
-template <std::size_t K, class Term>
+// Sums of K float contributions per element into double, a vector at a time, and with
+// LogFactor, sums[K] = the sum of log(1 + x) over the elements' x in [0, 1] (x = e^-|z| for a
+// softplus), taken as the log of the product of the 1 + x: formed in double (1 + x exact for a
+// float x), one log per lane every kProductVectors vectors, where a float log1p per term was the
+// most costly part of a softplus; each term keeps x's relative error. term(i, mask, out, x)
+// writes the K contribution vectors and the x of elements i.. (mask: the lanes that hold
+// elements, all but in the last vector; its loads must be masked and masked-off lanes may hold
+// anything: they are zeroed, x set to 0, here). sums[k] receives the total of contribution k.
+template <std::size_t K, bool LogFactor, class Term>
 void SumTerms(std::size_t n, Term&& term, double* sums) {
   const DF df;
   const DH dh;
@@ -42,9 +48,12 @@ void SumTerms(std::size_t n, Term&& term, double* sums) {
   using VF = hn::Vec<DF>;
   using VD = hn::Vec<DD>;
   const std::size_t lanes = hn::Lanes(df);
-  VD total[K];
+  VD total[K + 1];
   VF block[K];
-  for (std::size_t k = 0; k < K; ++k) total[k] = hn::Zero(dd), block[k] = hn::Zero(df);
+  for (std::size_t k = 0; k <= K; ++k) total[k] = hn::Zero(dd);
+  for (std::size_t k = 0; k < K; ++k) block[k] = hn::Zero(df);
+  const VD unit = hn::Set(dd, 1.0);
+  VD product_low = unit, product_high = unit;
   const auto flush = [&] {
     for (std::size_t k = 0; k < K; ++k) {
       total[k] = hn::Add(total[k], hn::PromoteTo(dd, hn::LowerHalf(dh, block[k])));
@@ -52,21 +61,38 @@ void SumTerms(std::size_t n, Term&& term, double* sums) {
       block[k] = hn::Zero(df);
     }
   };
+  const auto flush_product = [&] {
+    if constexpr (LogFactor) {
+      total[K] = hn::Add(total[K], hn::Add(hn::Log(dd, product_low), hn::Log(dd, product_high)));
+      product_low = product_high = unit;
+    }
+  };
+  const auto multiply = [&](VF x) {
+    if constexpr (LogFactor) {
+      product_low = hn::MulAdd(product_low, hn::PromoteTo(dd, hn::LowerHalf(dh, x)), product_low);
+      product_high = hn::MulAdd(product_high, hn::PromoteTo(dd, hn::UpperHalf(dh, x)), product_high);
+    }
+  };
   const auto all = hn::FirstN(df, lanes);
-  std::size_t i = 0, in_block = 0;
+  std::size_t i = 0, in_block = 0, in_product = 0;
   VF out[K];
+  VF x = hn::Zero(df);
   for (; i + lanes <= n; i += lanes) {
-    term(i, all, out);
+    term(i, all, out, x);
     for (std::size_t k = 0; k < K; ++k) block[k] = hn::Add(block[k], out[k]);
+    multiply(x);
     if (++in_block == kBlockVectors) flush(), in_block = 0;
+    if (++in_product == kProductVectors) flush_product(), in_product = 0;
   }
   if (i < n) {
     const auto m = hn::FirstN(df, n - i);
-    term(i, m, out);
+    term(i, m, out, x);
     for (std::size_t k = 0; k < K; ++k) block[k] = hn::Add(block[k], hn::IfThenElseZero(m, out[k]));
+    multiply(hn::IfThenElseZero(m, x));
   }
   flush();
-  for (std::size_t k = 0; k < K; ++k) {
+  flush_product();
+  for (std::size_t k = 0; k < K + LogFactor; ++k) {
     HWY_ALIGN double lane[HWY_MAX_BYTES / sizeof(double)];
     hn::Store(total[k], dd, lane);
     double s = 0.0;
@@ -75,13 +101,8 @@ void SumTerms(std::size_t n, Term&& term, double* sums) {
   }
 }
 
-// softplus(z) = max(z, 0) + log1p(e^-|z|), with e = e^-|z| given.
-template <class V>
-V Softplus(V z, V e) {
-  const DF df;
-  return hn::Add(hn::Max(z, hn::Zero(df)), hn::Log1p(df, e));
-}
-
+// softplus(z) = max(z, 0) + log(1 + e), e = e^-|z|: the first part a contribution, e the x of
+// SumTerms' sum of log(1 + x).
 // sigmoid(z) from e = e^-|z|: 1 / (1 + e) for z >= 0, e / (1 + e) below. The reciprocal is the
 // processor's estimate refined by one Newton step (about 23 bits; 1 + e is in [1, 2]).
 template <class V>
@@ -96,13 +117,14 @@ V Sigmoid(V z, V e) {
 double TemperedSoftplusSum(const float* y, const float* offset, double t, std::size_t n) {
   const DF df;
   const auto vt = hn::Set(df, static_cast<float>(t)), vs = hn::Set(df, static_cast<float>(1.0 - t));
-  double sum;
-  SumTerms<1>(n, [&](std::size_t i, auto m, auto* out) {
+  double sums[2];
+  SumTerms<1, true>(n, [&](std::size_t i, auto m, auto* out, auto& x) {
     auto z = hn::Mul(vt, hn::MaskedLoad(m, df, y + i));
     if (offset) z = hn::MulAdd(vs, hn::MaskedLoad(m, df, offset + i), z);
-    out[0] = Softplus(z, hn::Exp(df, hn::Neg(hn::Abs(z))));
-  }, &sum);
-  return sum;
+    out[0] = hn::Max(z, hn::Zero(df));
+    x = hn::Exp(df, hn::Neg(hn::Abs(z)));
+  }, sums);
+  return sums[0] + sums[1];
 }
 
 double SoftplusIncrementSum(const float* y, const float* offset, double t_from, double t_to, std::size_t n) {
@@ -110,7 +132,7 @@ double SoftplusIncrementSum(const float* y, const float* offset, double t_from, 
   const auto vt = hn::Set(df, static_cast<float>(t_from)), vdelta = hn::Set(df, static_cast<float>(t_to - t_from));
   auto largest = hn::Zero(df);  // max |delta d_i| (masked-off lanes load 0)
   double sum;
-  SumTerms<1>(n, [&](std::size_t i, auto m, auto* out) {
+  SumTerms<1, false>(n, [&](std::size_t i, auto m, auto* out, auto&) {
     auto d = hn::MaskedLoad(m, df, y + i);
     auto o = hn::Zero(df);
     if (offset) o = hn::MaskedLoad(m, df, offset + i), d = hn::Sub(d, o);
@@ -127,13 +149,17 @@ double SoftplusIncrementSum(const float* y, const float* offset, double t_from, 
 void SoftplusAndSlopeSums(const float* y, double t, std::size_t n, double* out) {
   const DF df;
   const auto vt = hn::Set(df, static_cast<float>(t));
-  SumTerms<2>(n, [&](std::size_t i, auto m, auto* terms) {
+  double sums[3];
+  SumTerms<2, true>(n, [&](std::size_t i, auto m, auto* terms, auto& x) {
     const auto yi = hn::MaskedLoad(m, df, y + i);
     const auto z = hn::Mul(vt, yi);
     const auto e = hn::Exp(df, hn::Neg(hn::Abs(z)));
-    terms[0] = Softplus(z, e);
+    terms[0] = hn::Max(z, hn::Zero(df));  // softplus: this plus log(1 + e)
     terms[1] = hn::Mul(yi, Sigmoid(z, e));
-  }, out);
+    x = e;
+  }, sums);
+  out[0] = sums[0] + sums[2];
+  out[1] = sums[1];
 }
 
 }  // namespace logz::HWY_NAMESPACE

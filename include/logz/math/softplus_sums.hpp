@@ -1,9 +1,11 @@
 // Sums of softplus(z) = log(1 + e^z) over the float unit inputs of an RBM layer: the free-energy
 // terms of the marginal annealing paths (models/rbm_paths.hpp). Evaluated in float lanes with
-// Highway's exp and log1p, dispatched at run time to the processor's instruction set, and summed
-// in double. The inputs are float already (GEMM outputs), so the evaluation adds error of the
-// same order (a few 1e-7 relative per term); the last bits may differ between instruction sets,
-// never between runs on one machine. Every z is o_i + t (y_i - o_i) with an offset o (null: 0).
+// Highway's exp (and log1p for the increments), dispatched at run time to the processor's
+// instruction set, and summed in double; softplus(z) = max(z, 0) + log(1 + e^-|z|), whose logs
+// are summed as the log of a product formed in double (one log per lane per 64 vectors). The
+// inputs are float already (GEMM outputs), so the evaluation adds error of the same order (a few
+// 1e-7 relative per term); the last bits may differ between instruction sets, never between
+// runs on one machine. Every z is o_i + t (y_i - o_i) with an offset o (null: 0).
 #pragma once
 
 #include <cstddef>
