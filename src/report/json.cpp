@@ -190,6 +190,7 @@ nlohmann::json loglik_to_json(const LoglikResult& r) {
                       {"std_error_data", r.std_error_data},
                       {"std_error_monte_carlo", r.std_error_monte_carlo},
                       {"exact", r.exact},
+                      {"flags", r.flags},
                       {"runtime_s", r.runtime_s},
                       {"config", to_json(r.config)}};
   if (r.analysis) {
@@ -200,8 +201,13 @@ nlohmann::json loglik_to_json(const LoglikResult& r) {
   } else {
     nlohmann::json pts = nlohmann::json::array();
     for (const auto& p : r.points)
-      pts.push_back({{"log_likelihood", p.log_likelihood}, {"std_error", p.std_error}, {"exact", p.exact}, {"ess", p.ess}});
+      pts.push_back({{"log_likelihood", p.log_likelihood},
+                     {"std_error", p.std_error},
+                     {"exact", p.exact},
+                     {"ess", p.ess},
+                     {"low_ess", p.low_ess}});
     j["points"] = pts;
+    j["num_low_ess_points"] = r.num_low_ess_points;
     j["formula"] = "L = mean_i log p(x_i), one AIS run per data point";
   }
   return finite_or_null(std::move(j));

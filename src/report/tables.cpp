@@ -108,6 +108,11 @@ std::string loglik_table(const LoglikResult& r) {
                                                       : std::string("");
     s += fmt::format("{:<22} {:>12} {:>14} {:>14}\n", "exact", fixed(r.exact, 4), "", "z = " + z);
   }
+  if (r.num_low_ess_points > 0) {
+    s += fmt::format("warning: {} of {} points have an AIS ESS below max(10, 1% of the paths): their Monte Carlo "
+                     "errors understate the error (more paths or temperatures)\n",
+                     r.num_low_ess_points, r.num_points);
+  }
   s += fmt::format("runtime: {:.2f} s\n", r.runtime_s);
   return s;
 }

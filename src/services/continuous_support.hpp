@@ -220,6 +220,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
       p.log_likelihood = e.log_z + path.base_log_z();
       p.std_error = e.std_error;
       p.ess = e.diagnostics.ess;
+      p.low_ess = e.diagnostics.has_flag("low_ess");
       if (auto z = exact(x)) p.exact = *z;
     });
   }, chunk_progress);
@@ -227,7 +228,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
     std::string bytes;
     for (std::size_t i = mine.first; i < mine.last; ++i) {
       const PointLoglik& p = r.points[i];
-      const double fields[] = {p.log_likelihood, p.std_error, p.exact, p.ess};
+      const double fields[] = {p.log_likelihood, p.std_error, p.exact, p.ess, p.low_ess ? 1.0 : 0.0};
       append_bytes<double>(bytes, fields);
     }
     const std::vector<std::string> all = ranks.all_gather(bytes);
@@ -235,9 +236,9 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
       const ChunkBlock block = chunks_of_rank(n, rank, ranks.size());
       ByteReader in(all[static_cast<std::size_t>(rank)]);
       for (std::size_t i = block.first; i < block.last; ++i) {
-        double fields[4];
+        double fields[5];
         in.read<double>(fields);
-        r.points[i] = PointLoglik{fields[0], fields[1], fields[2], fields[3]};
+        r.points[i] = PointLoglik{fields[0], fields[1], fields[2], fields[3], fields[4] != 0.0};
       }
     }
   }
@@ -247,7 +248,9 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
     m.add(p.log_likelihood);
     var_mc += p.std_error * p.std_error;
     exact_sum += p.exact;
+    r.num_low_ess_points += p.low_ess;
   }
+  if (r.num_low_ess_points > 0) r.flags.push_back("low_ess_points");
   r.log_likelihood = m.mean();
   r.std_error_data = m.std_error_of_mean();
   r.std_error_monte_carlo = std::sqrt(var_mc) / static_cast<double>(n);

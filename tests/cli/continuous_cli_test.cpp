@@ -206,6 +206,29 @@ TEST(ContinuousCli, LoglikLinearGaussianMatchesExactForAnyThreadCount) {
   EXPECT_NEAR(L, j["exact"].get<double>(), 5 * se_mc + se_mc * se_mc);
 }
 
+TEST(ContinuousCli, LoglikFlagsPointsWhoseAisEssIsLow) {
+  // ESS below max(10, 1% of the paths) flags a point (its SE understates the error): with 100
+  // paths exactly the points of ESS < 10; with 8 paths every point, and the table warns.
+  const std::string cfg = temp_path("lin_ess.toml"), a = temp_path("lin_ess1.json"), b = temp_path("lin_ess2.json");
+  write_file(cfg, kLinearConfig);
+  ASSERT_EQ(run_cli("loglik " + cfg + " -q --set schedule.num_steps=300 -o " + a).exit_code, 0);
+  const auto j = nlohmann::json::parse(read_file(a));
+  std::size_t low = 0;
+  for (const auto& p : j["points"]) {
+    EXPECT_EQ(p["low_ess"].get<bool>(), p["ess"].get<double>() < 10.0) << p.dump();
+    low += p["low_ess"].get<bool>();
+  }
+  EXPECT_EQ(j["num_low_ess_points"].get<std::size_t>(), low);
+  EXPECT_EQ(j["flags"].size(), low > 0 ? 1u : 0u);
+
+  const auto few = run_cli("loglik " + cfg + " --set run.num_paths=8 -o " + b);
+  ASSERT_EQ(few.exit_code, 0) << few.err;
+  const auto k = nlohmann::json::parse(read_file(b));
+  EXPECT_EQ(k["num_low_ess_points"], 4);
+  EXPECT_EQ(k["flags"], nlohmann::json::array({"low_ess_points"}));
+  EXPECT_NE(few.out.find("warning: 4 of 4 points have an AIS ESS below"), std::string::npos) << few.out;
+}
+
 TEST(ContinuousCli, BadDataAndKeysGiveOneLineErrors) {
   const std::string cfg = temp_path("bad.toml"), good = temp_path("good.npy");
   logz::io::write_npy(good, gaussian_rows(10, 6));

@@ -135,6 +135,7 @@ struct PointLoglik {
   double std_error = kNaN;       // its Monte Carlo error
   double exact = kNaN;           // exact log p(x_i) where known
   double ess = kNaN;             // Kish ESS of its AIS weights
+  bool low_ess = false;          // its AIS estimate's flag low_ess: std_error understates the error
 };
 
 // `logz loglik`: the average log-likelihood L of a data set. Analysis models (one log Z for the
@@ -150,6 +151,11 @@ struct LoglikResult {
   double mean_energy = kNaN;           // analysis models: mean E(x)
   Estimate log_z;                      // analysis models: the log Z estimate (absolute)
   std::vector<PointLoglik> points;     // generative models
+  // Generative models: points whose AIS estimate has the flag low_ess (ESS below max(10, 1% of
+  // the paths)), where the weights cannot show how far off the estimate is, so that
+  // std_error_monte_carlo understates the error; flag "low_ess_points" when there are any.
+  std::size_t num_low_ess_points = 0;
+  std::vector<std::string> flags;
   double runtime_s = 0.0;
   Record config;                       // the resolved config
 };
