@@ -69,6 +69,7 @@
 #include "logz/kernels/swendsen_wang.hpp"
 #include "logz/kernels/wolff.hpp"
 #include "logz/math/constants.hpp"
+#include "logz/math/dot_in_double.hpp"
 #include "logz/math/effective_sample_size.hpp"
 #include "logz/math/fermi_sums.hpp"
 #include "logz/math/log_space_arrays.hpp"

@@ -1,14 +1,11 @@
 #include "logz/models/rbm_paths.hpp"
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
 #include <type_traits>
 #include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/math/constants.hpp"
+#include "logz/math/dot_in_double.hpp"
 #include "logz/math/softplus_sums.hpp"
 
 namespace logz {
@@ -161,23 +158,7 @@ double dot(const double* x, const double* y, Eigen::Index n) {
 }
 
 double dot(const float* x, const float* y, Eigen::Index n) {
-  Eigen::Index i = 0;
-  double s = 0.0;
-#if defined(__AVX2__) && defined(__FMA__)
-  __m256d lo = _mm256_setzero_pd(), hi = _mm256_setzero_pd();
-  for (; i + 8 <= n; i += 8) {
-    const __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(y + i);
-    lo = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(a)),
-                         _mm256_cvtps_pd(_mm256_castps256_ps128(b)), lo);
-    hi = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)),
-                         _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)), hi);
-  }
-  alignas(32) double lanes[4];
-  _mm256_store_pd(lanes, _mm256_add_pd(lo, hi));
-  s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-#endif
-  for (; i < n; ++i) s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
-  return s;
+  return dot_in_double(x, y, static_cast<std::size_t>(n));
 }
 
 // E(v, h) + a0.v of every particle, from whichever unit input is up to date.

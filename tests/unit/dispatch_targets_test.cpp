@@ -1,0 +1,108 @@
+// Every Highway target compiled into this build and supported by this processor, forced in turn
+// (hwy::SetSupportedTargetsForTest), against the best one: the integer kernels (Philox blocks,
+// value ranges) give the same bits on every target, the floating-point ones (Box-Muller, the
+// log-space arrays, Fermi and softplus sums, float dot products in double) agree to a few units
+// in the last place of their precision. A portable build (LOGZ_NATIVE=OFF) holds SSSE3 to AVX-512 on x86-64; a native
+// build only the build machine's best (docs/performance.md, "Portable binaries").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "hwy_dispatch.hpp"  // the same targets as the library's dispatched sources
+#include <hwy/targets.h>
+
+#include "logz/math/dot_in_double.hpp"
+#include "logz/math/fermi_sums.hpp"
+#include "logz/math/log_space_arrays.hpp"
+#include "logz/math/softplus_sums.hpp"
+#include "logz/math/value_range.hpp"
+#include "logz/random/philox.hpp"
+
+namespace {
+
+// What each dispatched kernel gives on a fixed input.
+struct Outputs {
+  std::vector<std::uint32_t> philox;
+  logz::ValueRange range{};
+  std::vector<double> normals, softplus;
+  double log_sum = 0.0, fermi = 0.0, fermi_slope = 0.0;
+  double softplus_sum = 0.0, slope_sum = 0.0, increment_sum = 0.0, dot = 0.0;
+};
+
+Outputs run_kernels() {
+  Outputs o;
+  o.philox.resize(4 * 37);  // a partial vector at the end on every target
+  logz::philox4x32_10_blocks({0xfffffff0u, 7, 8, 9}, {11, 12}, o.philox.data(), 37);
+  std::vector<double> x(1003);
+  std::vector<float> y(1003), offset(1003);
+  logz::RandomStream rng(42, 0, logz::Purpose::test, 0);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = 30.0 * rng.normal();
+    y[i] = static_cast<float>(8.0 * rng.normal());
+    offset[i] = static_cast<float>(rng.normal());
+  }
+  o.range = logz::value_range(x);
+  o.normals.resize(2 * 101);
+  logz::box_muller(o.philox.data(), o.normals.data(), 37);  // 37 pairs from the blocks above
+  o.normals.resize(2 * 37);
+  o.softplus.resize(x.size());
+  logz::log1p_exp(x, o.softplus);
+  o.log_sum = logz::log_sum_exp_scaled(x, 0.5);
+  const logz::FermiSums f = logz::FermiTerms(x).at(-3.0);
+  o.fermi = f.log_f();
+  o.fermi_slope = f.slope();
+  logz::softplus_and_slope_sums(y.data(), 0.7, y.size(), o.softplus_sum, o.slope_sum);
+  o.softplus_sum += logz::tempered_softplus_sum(y.data(), offset.data(), 0.3, y.size());
+  o.increment_sum = logz::softplus_increment_sum(y.data(), offset.data(), 0.3, 0.31, y.size());
+  o.dot = logz::dot_in_double(y.data(), offset.data(), y.size());
+  return o;
+}
+
+// The largest relative difference of a from b, element by element (non-finite ones must match).
+double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double largest = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(b[i])) {
+      if (std::isnan(a[i]) != std::isnan(b[i])) return std::numeric_limits<double>::infinity();
+      continue;
+    }
+    largest = std::max(largest, std::abs(a[i] - b[i]) / std::max(std::abs(b[i]), 1e-300));
+  }
+  return largest;
+}
+
+TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
+  const Outputs best = run_kernels();
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(targets.empty());
+  for (const std::int64_t target : targets) {
+    const std::string name = hwy::TargetName(target);
+    hwy::SetSupportedTargetsForTest(target);
+    const Outputs o = run_kernels();
+    hwy::SetSupportedTargetsForTest(0);  // back to what the processor supports
+    EXPECT_EQ(o.philox, best.philox) << name;
+    EXPECT_EQ(o.range.lowest, best.range.lowest) << name;
+    EXPECT_EQ(o.range.highest, best.range.highest) << name;
+    // Double kernels: Highway's exp, log, sin and cos differ between targets with and without
+    // FMA by up to a few tens of units in the last place (2.2e-16 each).
+    const double doubles = std::max({max_relative_difference(o.normals, best.normals),
+                                     max_relative_difference(o.softplus, best.softplus),
+                                     max_relative_difference({o.log_sum, o.fermi, o.fermi_slope, o.dot},
+                                                             {best.log_sum, best.fermi, best.fermi_slope, best.dot})});
+    EXPECT_LE(doubles, 1e-13) << name;
+    // Float terms summed in blocks of a number of vectors: roundings differ with the width.
+    const double floats = max_relative_difference({o.softplus_sum, o.slope_sum, o.increment_sum},
+                                                  {best.softplus_sum, best.slope_sum, best.increment_sum});
+    EXPECT_LE(floats, 1e-5) << name;
+    std::cout << name << ": largest relative difference from the best target " << doubles << " (double kernels), "
+              << floats << " (float sums)\n";
+  }
+}
+
+}  // namespace
