@@ -118,7 +118,7 @@ TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
 }
 
 // The most accurate Ising config runs as shipped (at a small size here) and counts its cluster
-// sweeps as one update per site.
+// and heat-bath sweeps as one update per site each.
 TEST(Cli, IsingBestExampleRunsAndReportsItsBudget) {
   const std::string best = std::string(LOGZ_SOURCE_DIR) + "/examples/ising-32-best.toml";
   const std::string out = temp_path("best.json");
@@ -128,9 +128,9 @@ TEST(Cli, IsingBestExampleRunsAndReportsItsBudget) {
   const auto j = nlohmann::json::parse(read_file(out));
   EXPECT_EQ(j["kernel"]["type"], "swendsen_wang");
   EXPECT_EQ(j["details"]["adaptive_schedule"]["pilot_paths"], 32);
-  EXPECT_EQ(j["budget"]["forward"], 3 * 9 * 64);
+  EXPECT_EQ(j["budget"]["forward"], 3 * 9 * 2 * 64);  // a cluster sweep and a heat-bath sweep per step
   EXPECT_EQ(j["budget"]["reverse_start"], 3 * 20 * 64);
-  EXPECT_EQ(j["budget"]["pilot"], 32 * 199 * 64);
+  EXPECT_EQ(j["budget"]["pilot"], 32 * 199 * 2 * 64);
 }
 
 // The budget in each model family's unit: Gibbs sweeps for an RBM (and the sweeps of its
