@@ -101,8 +101,6 @@ void SumTerms(std::size_t n, Term&& term, double* sums) {
   }
 }
 
-// softplus(z) = max(z, 0) + log(1 + e), e = e^-|z|: the first part a contribution, e the x of
-// SumTerms' sum of log(1 + x).
 // sigmoid(z) from e = e^-|z|: 1 / (1 + e) for z >= 0, e / (1 + e) below. The reciprocal is the
 // processor's estimate refined by one Newton step (about 23 bits; 1 + e is in [1, 2]).
 template <class V>
@@ -121,7 +119,7 @@ double TemperedSoftplusSum(const float* y, const float* offset, double t, std::s
   SumTerms<1, true>(n, [&](std::size_t i, auto m, auto* out, auto& x) {
     auto z = hn::Mul(vt, hn::MaskedLoad(m, df, y + i));
     if (offset) z = hn::MulAdd(vs, hn::MaskedLoad(m, df, offset + i), z);
-    out[0] = hn::Max(z, hn::Zero(df));
+    out[0] = hn::Max(z, hn::Zero(df));     // softplus(z) = this + log(1 + x), x = e^-|z|
     x = hn::Exp(df, hn::Neg(hn::Abs(z)));
   }, sums);
   return sums[0] + sums[1];
@@ -154,7 +152,7 @@ void SoftplusAndSlopeSums(const float* y, double t, std::size_t n, double* out) 
     const auto yi = hn::MaskedLoad(m, df, y + i);
     const auto z = hn::Mul(vt, yi);
     const auto e = hn::Exp(df, hn::Neg(hn::Abs(z)));
-    terms[0] = hn::Max(z, hn::Zero(df));  // softplus: this plus log(1 + e)
+    terms[0] = hn::Max(z, hn::Zero(df));  // softplus(z) = this + log(1 + e), e = e^-|z|
     terms[1] = hn::Mul(yi, Sigmoid(z, e));
     x = e;
   }, sums);

@@ -2,8 +2,9 @@
 // (hwy::SetSupportedTargetsForTest), against the best one: the integer kernels (Philox blocks,
 // value ranges) give the same bits on every target, the floating-point ones (Box-Muller, the
 // log-space arrays, Fermi and softplus sums, float dot products in double) agree to a few units
-// in the last place of their precision. A portable build (LOGZ_NATIVE=OFF) holds SSSE3 to AVX-512 on x86-64; a native
-// build only the build machine's best (docs/performance.md, "Portable binaries").
+// in the last place of their precision. A portable build (LOGZ_NATIVE=OFF) holds SSSE3 to
+// AVX-512 on x86-64; a native build only the build machine's best (docs/performance.md,
+// "Portable binaries").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,9 +49,8 @@ Outputs run_kernels() {
     offset[i] = static_cast<float>(rng.normal());
   }
   o.range = logz::value_range(x);
-  o.normals.resize(2 * 101);
-  logz::box_muller(o.philox.data(), o.normals.data(), 37);  // 37 pairs from the blocks above
   o.normals.resize(2 * 37);
+  logz::box_muller(o.philox.data(), o.normals.data(), 37);  // 37 pairs from the blocks above
   o.softplus.resize(x.size());
   logz::log1p_exp(x, o.softplus);
   o.log_sum = logz::log_sum_exp_scaled(x, 0.5);
