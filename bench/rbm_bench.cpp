@@ -199,7 +199,9 @@ BENCHMARK(BM_TemperedSweep)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 // out), to set beside BM_TemperatureMarginalVisibleGibbs per chain-sweep: 100 chains over
 // K = 100 levels, block Gibbs at each chain's level, then the level draw; range(0) = 1 with the
 // RTS statistics, 0 without; range(1) the chains per chunk (50, the registry's default for an
-// RBM, or 100: one GEMM over all chains, the grouping of the AIS benchmark with 100 particles).
+// RBM, or 100: one GEMM over all chains, the grouping of the AIS benchmark with 100 particles);
+// range(2) = 1 with the thermodynamic-integration integrands (the slopes at every level), 0
+// without (initial iterations, and runs with no TI estimator).
 void BM_TemperedSweepMarginalVisible(benchmark::State& state) {
   const logz::RbmMarginalVisiblePath<float> path(parameters(), logz::uniform_rbm_base(kVisible));
   const logz::RbmGibbs<float> kernel(1);
@@ -210,14 +212,17 @@ void BM_TemperedSweepMarginalVisible(benchmark::State& state) {
   o.accumulate = state.range(0) == 1;
   logz::SimulatedTempering st(path, kernel, logz::TemperingLadder(logz::linear_schedule(99)), o);
   const std::vector<double> log_z_hat(100, 0.0);
-  for (auto _ : state) benchmark::DoNotOptimize(st.run(1, log_z_hat).num_levels);
+  const bool integrands = state.range(2) == 1;
+  for (auto _ : state) benchmark::DoNotOptimize(st.run(1, log_z_hat, {}, integrands).num_levels);
   state.counters["chain_sweeps_per_s"] =
       benchmark::Counter(100.0, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_TemperedSweepMarginalVisible)
-    ->Args({1, 50})
-    ->Args({1, 100})
-    ->Args({0, 100})
+    ->Args({1, 50, 1})
+    ->Args({1, 100, 1})
+    ->Args({0, 100, 1})
+    ->Args({1, 50, 0})
+    ->Args({1, 100, 0})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<float>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GibbsSweep<double>)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);

@@ -17,6 +17,7 @@ TemperingStats without_chains(const TemperingStats& stats, std::size_t first, st
   TemperingStats out;
   out.num_levels = k;
   out.linear_in_t = stats.linear_in_t;
+  out.has_integrands = stats.has_integrands;
   for (std::size_t c = 0; c < stats.chains.size(); ++c)
     if (c < first || c >= last) out.chains.push_back(stats.chains[c]);
   for (std::size_t j = 0; j < n; ++j) {

@@ -73,6 +73,9 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
                   "\"ti_riemann\", \"ti_trapezoid\", \"ti_corrected\" or \"ti_rb\", got \"" + method + "\"");
   if (fractions.size() != stats.num_levels)
     fail_argument("logz::thermodynamic_integration", "fractions", "one value per level");
+  if (!stats.has_integrands)
+    fail_argument("logz::thermodynamic_integration", "stats",
+                  "statistics with the TI integrands (a run begun with integrands = true)");
   // The correction's curvature term is Var(Delta) only on a path linear in t (elsewhere
   // it also needs E[dDelta/dt], which the statistics do not hold).
   if (method == "ti_corrected" && !stats.linear_in_t)
@@ -97,6 +100,7 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
     TemperingStats sums_only;  // TI reads the per-chain sums alone: the groups copy no samples
     sums_only.num_levels = k_levels;
     sums_only.linear_in_t = stats.linear_in_t;
+    sums_only.has_integrands = stats.has_integrands;
     sums_only.chains = stats.chains;
     out.std_error = chain_jackknife_std_error(sums_only, groups, 1, [&](const TemperingStats& part) {
       LevelSums s = empty();

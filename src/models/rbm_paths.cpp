@@ -250,6 +250,19 @@ template <class Scalar>
 void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, const Batch& batch,
                                                     std::vector<double>& energies,
                                                     std::vector<double>& slopes) const {
+  level_energies(t, batch, energies, &slopes);
+}
+
+template <class Scalar>
+void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, const Batch& batch,
+                                                    std::vector<double>& energies) const {
+  level_energies(t, batch, energies, nullptr);
+}
+
+template <class Scalar>
+void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, const Batch& batch,
+                                                    std::vector<double>& energies,
+                                                    std::vector<double>* slopes) const {
   // U_k(v) - U_0(v) = -t_k (a - a0).v - sum_j softplus(t_k y_j) + J log 2, y = b + W^T v;
   // -dU/dt at t_k = (a - a0).v + sum_j y_j sigmoid(t_k y_j). With e = exp(-|z|), z = t y:
   // softplus(z) = max(z, 0) + log(1 + e), sigmoid(z) = 1/(1 + e) for z >= 0 and e/(1 + e) below,
@@ -259,21 +272,23 @@ void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, c
   const auto& a = this->rbm_.visible_bias();
   const std::size_t k_levels = t.size();
   energies.resize(k_levels * static_cast<std::size_t>(V.cols()));
-  slopes.resize(energies.size());
+  if (slopes) slopes->resize(energies.size());
   const Eigen::Index j = y.rows();
   Eigen::ArrayXd yd(j), z(j), e(j);
+  std::vector<double> level_softplus(k_levels);
   const double log2j = static_cast<double>(j) * kLog2;
   for (Eigen::Index p = 0; p < V.cols(); ++p) {
     const double da =
         dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
     if constexpr (std::is_same_v<Scalar, float>) {
-      // Float RBMs: one vectorised pass per level in float lanes (math/softplus_sums.hpp).
+      // Float RBMs: every level in one vectorised pass (math/softplus_sums.hpp); the slopes'
+      // reciprocals only when asked for, the softplus sums the same bits either way.
+      const std::size_t at = static_cast<std::size_t>(p) * k_levels;
+      softplus_level_sums(y.col(p).data(), static_cast<std::size_t>(j), t, level_softplus.data(),
+                          slopes ? slopes->data() + at : nullptr);
       for (std::size_t k = 0; k < k_levels; ++k) {
-        const std::size_t at = static_cast<std::size_t>(p) * k_levels + k;
-        double softplus = 0.0, slope = 0.0;
-        softplus_and_slope_sums(y.col(p).data(), t[k], static_cast<std::size_t>(j), softplus, slope);
-        energies[at] = -t[k] * da - softplus + log2j;
-        slopes[at] = da + slope;
+        energies[at + k] = -t[k] * da - level_softplus[k] + log2j;
+        if (slopes) (*slopes)[at + k] += da;
       }
       continue;
     }
@@ -283,9 +298,10 @@ void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, c
       z = t[k] * yd;
       e = (-z.abs()).exp();
       const double softplus = (z.max(0.0) + (e + 1.0).log()).sum();
-      e = 0.5 + z.sign() * (1.0 / (e + 1.0) - 0.5);  // sigmoid(z)
       energies[at] = -t[k] * da - softplus + log2j;
-      slopes[at] = da + (yd * e).sum();
+      if (!slopes) continue;
+      e = 0.5 + z.sign() * (1.0 / (e + 1.0) - 0.5);  // sigmoid(z)
+      (*slopes)[at] = da + (yd * e).sum();
     }
   }
 }

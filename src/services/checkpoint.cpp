@@ -219,6 +219,7 @@ json tempering_json(const TemperingRecord& t) {
             {"sweeps_done", t.final_run.sweeps_done},
             {"first_step", t.final_run.first_step},
             {"linear_in_t", t.final_run.stats.linear_in_t},
+            {"integrands", t.final_run.integrands},
             {"chains", chains},
             {"chunks", chunks}}}};
 }
@@ -326,6 +327,8 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
   run.first_step = static_cast<std::uint32_t>(first_step);
   run.stats.num_levels = k;
   run.stats.linear_in_t = r.boolean(f, "linear_in_t", wf);
+  run.integrands = !f.contains("integrands") || r.boolean(f, "integrands", wf);  // absent: from before the key
+  run.stats.has_integrands = run.integrands || run.stats.linear_in_t;
   const json& stats = array_member(r, f, "chains", wf);
   for (std::size_t j = 0; j < stats.size(); ++j)
     run.stats.chains.push_back(read_chain_stats(r, stats[j], fmt::format("{}chains[{}]", wf, j), k));

@@ -1,5 +1,6 @@
 #include "logz/services/tempering_experiment.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "logz/services/annealing_experiment.hpp"
@@ -58,6 +59,8 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
   if (!geometric && std::find(s.methods.begin(), s.methods.end(), "ti_corrected") != s.methods.end())
     est.fail(methods, "no \"ti_corrected\" on a path not linear in beta (it needs a geometric path)");
   s.options.record_samples = std::find(s.methods.begin(), s.methods.end(), "mbar") != s.methods.end();
+  // Only thermodynamic integration (estimators/thermodynamic_integration.hpp) reads the integrands.
+  s.integrands = std::any_of(s.methods.begin(), s.methods.end(), [](const std::string& m) { return m.starts_with("ti_"); });
 
   const Schedule betas = read_schedule(config, k - 1);
   if (betas.adaptive())

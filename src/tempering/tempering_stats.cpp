@@ -22,12 +22,14 @@ void ChainTemperingStats::add(double delta, std::span<const double> log_q, std::
 
 void ChainTemperingStats::add(std::span<const double> deltas, std::span<const double> log_q,
                               std::size_t level) {
-  const bool per_level = deltas.size() > 1;
+  const bool per_level = deltas.size() > 1, with_deltas = !deltas.empty();
   ++num_samples;
   ++counts[level];
-  const double at_level = deltas[per_level ? level : 0];
-  delta_sum[level] += at_level;
-  delta_sq_sum[level] += at_level * at_level;
+  if (with_deltas) {
+    const double at_level = deltas[per_level ? level : 0];
+    delta_sum[level] += at_level;
+    delta_sq_sum[level] += at_level * at_level;
+  }
   for (std::size_t k = 0; k < log_q.size(); ++k) {
     if (log_q[k] == -std::numeric_limits<double>::infinity()) {
       // q = 0: nothing to add.
@@ -37,6 +39,7 @@ void ChainTemperingStats::add(std::span<const double> deltas, std::span<const do
     } else {
       q_scaled[k] += std::exp(log_q[k] - q_shift[k]);
     }
+    if (!with_deltas) continue;
     const double q = std::exp(log_q[k]);
     const double delta = deltas[per_level ? k : 0];
     rb_delta_sum[k] += q * delta;

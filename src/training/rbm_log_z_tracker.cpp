@@ -133,7 +133,7 @@ void RbmLogZTracker::update(const RbmParameters& parameters) {
     c.set_parameters(parameters);
     parameters_ = parameters;
     reweight(before, c.slopes());
-    return c.tempering.run(options_.sweeps, log_z_hat_);
+    return c.tempering.run(options_.sweeps, log_z_hat_, {}, /*integrands=*/false);  // only log c is read
   });
   const std::vector<double> log_c = stats.log_c();
   for (std::size_t k = 1; k < log_z_hat_.size(); ++k)

@@ -144,6 +144,29 @@ TEST(RtsRbm, MarginalPathEveryEstimatorAgainstEnumeration) {
   std::printf("mbar %.4f, rts %.4f +- %.4f, exact %.4f\n", mbar.log_z.back(), rts.log_z.back(), rts_se, exact);
 }
 
+// Sweeps without the TI integrands (initial iterations, runs with no TI estimator) move the chains
+// and weigh the levels to the bit as sweeps with them do (float path: every level's sums in one
+// pass); thermodynamic integration then refuses the statistics rather than integrate zeros.
+TEST(RtsRbm, WithoutIntegrandsTheSameChainsAndNoTi) {
+  const logz::RbmMarginalVisiblePath<float> path(tiny_rbm(), tiny_base());
+  const logz::TemperingLadder ladder(logz::linear_schedule(19));
+  logz::TemperingOptions o;
+  o.num_chains = 16;
+  o.chunk_size = 8;
+  o.seed = 5;
+  const std::vector<double> log_z_hat(20, 0.0);
+  const logz::RbmGibbs<float> gibbs(1);  // the tempering holds the path and kernel by reference
+  logz::SimulatedTempering with(path, gibbs, ladder, o);
+  logz::SimulatedTempering without(path, gibbs, ladder, o);
+  const logz::TemperingStats a = with.run(40, log_z_hat), b = without.run(40, log_z_hat, {}, false);
+  EXPECT_TRUE(a.has_integrands);
+  EXPECT_FALSE(b.has_integrands);
+  EXPECT_EQ(a.log_c(), b.log_c());
+  EXPECT_EQ(a.counts(), b.counts());
+  EXPECT_NO_THROW(logz::thermodynamic_integration(a, ladder.fractions(), "ti_rb"));
+  EXPECT_THROW(logz::thermodynamic_integration(b, ladder.fractions(), "ti_rb"), logz::Error);
+}
+
 TEST(RtsRbm, BatchedLevelStepEqualsOneChainAtATime) {
   const std::vector<double> log_z_hat(8, 0.0);
   const auto batched = temper(logz::RbmGibbs<double>(1), 1, 8, 30, log_z_hat);

@@ -31,7 +31,7 @@ namespace {
 struct Outputs {
   std::vector<std::uint32_t> philox;
   logz::ValueRange range{};
-  std::vector<double> normals, softplus;
+  std::vector<double> normals, softplus, level_softplus, level_slope;
   double log_sum = 0.0, fermi = 0.0, fermi_slope = 0.0;
   double softplus_sum = 0.0, slope_sum = 0.0, increment_sum = 0.0, dot = 0.0;
 };
@@ -61,6 +61,11 @@ Outputs run_kernels() {
   o.softplus_sum += logz::tempered_softplus_sum(y.data(), offset.data(), 0.3, y.size());
   o.increment_sum = logz::softplus_increment_sum(y.data(), offset.data(), 0.3, 0.31, y.size());
   o.dot = logz::dot_in_double(y.data(), offset.data(), y.size());
+  std::vector<double> ladder(150);  // equally spaced: the levels formed in double
+  for (std::size_t k = 0; k < ladder.size(); ++k) ladder[k] = static_cast<double>(k) / 149.0;
+  o.level_softplus.resize(ladder.size());
+  o.level_slope.resize(ladder.size());
+  logz::softplus_level_sums(y.data(), y.size(), ladder, o.level_softplus.data(), o.level_slope.data());
   return o;
 }
 
@@ -96,12 +101,17 @@ TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
                                      max_relative_difference({o.log_sum, o.fermi, o.fermi_slope, o.dot},
                                                              {best.log_sum, best.fermi, best.fermi_slope, best.dot})});
     EXPECT_LE(doubles, 1e-13) << name;
+    // Level sums in double lanes: 1003 terms added in 2, 4 or 8 lanes (another order per width),
+    // and each slope the difference of a positive and a negative part.
+    const double levels = std::max(max_relative_difference(o.level_softplus, best.level_softplus),
+                                   max_relative_difference(o.level_slope, best.level_slope));
+    EXPECT_LE(levels, 1e-12) << name;
     // Float terms summed in blocks of a number of vectors: roundings differ with the width.
     const double floats = max_relative_difference({o.softplus_sum, o.slope_sum, o.increment_sum},
                                                   {best.softplus_sum, best.slope_sum, best.increment_sum});
     EXPECT_LE(floats, 1e-5) << name;
     std::cout << name << ": largest relative difference from the best target " << doubles << " (double kernels), "
-              << floats << " (float sums)\n";
+              << levels << " (level sums), " << floats << " (float sums)\n";
   }
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 
 namespace logz {
 
@@ -25,5 +26,13 @@ double softplus_increment_sum(const float* y, const float* offset, double t_from
 // With z_i = t y_i: sum_i softplus(z_i) into softplus and sum_i y_i sigmoid(z_i) into slope,
 // one exp per term for both.
 void softplus_and_slope_sums(const float* y, double t, std::size_t n, double& softplus, double& slope);
+
+// The same at every fraction t_k of a ladder: softplus[k] = sum_i softplus(t_k y_i) and, unless
+// slope is null, slope[k] = sum_i y_i sigmoid(t_k y_i). Where the ladder runs in equal steps (at
+// least 4 levels per run on average, t >= 0) the terms are formed in double, e^(-t_k |y_i|) by a
+// multiply per level from two exps per input and run (relative error about 1e-14 after 128
+// levels, far below the float inputs' own); elsewhere the single-level functions above, level
+// by level.
+void softplus_level_sums(const float* y, std::size_t n, std::span<const double> t, double* softplus, double* slope);
 
 }  // namespace logz

@@ -185,6 +185,13 @@ class RbmMarginalVisiblePath : public RbmModePath<Scalar, RbmMode::visible, RbmM
   static constexpr bool provides_level_energies = true;
   void level_energies(std::span<const double> t, const Batch& batch, std::vector<double>& energies,
                       std::vector<double>& slopes) const;
+  // The energies alone (the same numbers), for sweeps without thermodynamic integration: the
+  // slopes' sigmoids are a third of a level's cost.
+  void level_energies(std::span<const double> t, const Batch& batch, std::vector<double>& energies) const;
+
+ private:
+  void level_energies(std::span<const double> t, const Batch& batch, std::vector<double>& energies,
+                      std::vector<double>* slopes) const;
 };
 
 // h with v summed out; trace U_1(h) - U_0(h) = F(h) + sum_i softplus(a0_i).

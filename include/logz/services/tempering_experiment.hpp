@@ -33,6 +33,7 @@ struct TemperingSettings {
   double tolerance = 0.0;                     // 0: the paper's 0.1 / K
   std::size_t num_sweeps = 1000;
   std::vector<std::string> methods;
+  bool integrands = true;  // whether a method integrates (TI): the final run then records the integrands
   TemperingLadder ladder{linear_schedule(1)};
 };
 
@@ -87,6 +88,9 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
       if (at.stage != TemperingStage::complete && !st.restore(at.chains))
         throw InputError("--resume: the checkpoint's tempered chains do not fit the run its config gives");
     if (at.stage != TemperingStage::initialization) at.final_run = st.own_part(std::move(at.final_run));
+    if (at.stage != TemperingStage::initialization && s.integrands && !at.final_run.integrands)
+      throw InputError("--resume: the checkpoint's run records no TI integrands and [estimators] methods now ask for "
+                       "thermodynamic integration (resume with the methods it was started with)");
   } else {
     at.shape = shape;
     at.initial.log_z_hat.assign(s.ladder.size(), 0.0);
@@ -117,7 +121,7 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
       at.initial = wang_landau_result(at.wang_landau, wang_landau_options);
     }
     at.stage = TemperingStage::final_run;
-    at.final_run = st.begin_run(s.num_sweeps);
+    at.final_run = st.begin_run(s.num_sweeps, s.integrands);
     hand_over(false);
   }
   if (at.stage == TemperingStage::final_run) {

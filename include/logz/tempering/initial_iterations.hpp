@@ -41,7 +41,7 @@ bool initial_iteration(Tempering& tempering, InitialIterationsResult& so_far, st
   std::vector<double>& log_z_hat = so_far.log_z_hat;
   const int it = ++so_far.iterations;
   tempering.redraw_levels_uniform();
-  const TemperingStats stats = tempering.run(sweeps_per_iteration, log_z_hat);
+  const TemperingStats stats = tempering.run(sweeps_per_iteration, log_z_hat, {}, /*integrands=*/false);
   const std::vector<double> log_c = stats.log_c();
   const double deviation = max_level_deviation(log_c, log_prior);
   so_far.deviations.push_back(deviation);
@@ -89,7 +89,7 @@ struct WangLandauState {
 template <class Tempering>
 void wang_landau_sweep(Tempering& tempering, WangLandauState& state, const WangLandauOptions& options = {}) {
   const std::size_t k_levels = state.log_z_hat.size();
-  const TemperingStats stats = tempering.run(1, state.log_z_hat);
+  const TemperingStats stats = tempering.run(1, state.log_z_hat, {}, /*integrands=*/false);
   ++state.sweeps;
   const auto counts = stats.counts();
   const double chains = static_cast<double>(stats.chains.size());

@@ -53,6 +53,7 @@ struct TemperingChunkSamples {
 struct TemperingRun {
   std::size_t sweeps = 0, sweeps_done = 0;
   std::uint32_t first_step = 0;
+  bool integrands = true;  // whether the statistics get the TI integrands (begin_run)
   TemperingStats stats;
   std::vector<TemperingChunkSamples> chunks;
 };
@@ -89,10 +90,11 @@ class SimulatedTempering {
   }
 
   // Runs `sweeps` sweeps on every chain with the given log Zhat_k and returns
-  // the statistics of these sweeps. progress(done, total) is called per chunk.
+  // the statistics of these sweeps. progress(done, total) is called per chunk. integrands =
+  // false: statistics without the TI integrands (see begin_run).
   TemperingStats run(std::size_t sweeps, std::span<const double> log_z_hat,
-                     const ChunkProgress& progress = {}) {
-    TemperingRun r = begin_run(sweeps);
+                     const ChunkProgress& progress = {}, bool integrands = true) {
+    TemperingRun r = begin_run(sweeps, integrands);
     continue_run(r, sweeps, log_z_hat, progress);
     return finish_run(std::move(r));
   }
@@ -100,14 +102,19 @@ class SimulatedTempering {
   // The same in pieces, for a caller that checkpoints between them: begin_run reserves the
   // run's streams, continue_run runs up to `sweeps` more sweeps of every chain, finish_run
   // merges what the chunks recorded. Any split gives the bits of run(): each chain's statistics
-  // add its sweeps in order, and samples stay with their chunk until the end.
-  TemperingRun begin_run(std::size_t sweeps) {
+  // add its sweeps in order, and samples stay with their chunk until the end. integrands =
+  // false: a run whose statistics serve no thermodynamic integration (initial iterations, RTS,
+  // TS, MBAR); a path not linear in t then skips its TI integrands where it can, and the
+  // statistics say they hold none (TemperingStats::has_integrands).
+  TemperingRun begin_run(std::size_t sweeps, bool integrands = true) {
     TemperingRun r;
     r.sweeps = sweeps;
+    r.integrands = integrands;
     r.first_step = next_step_;
     next_step_ += static_cast<std::uint32_t>(sweeps);
     r.stats.num_levels = ladder_.size();
     r.stats.linear_in_t = is_geometric_path<Path>;
+    r.stats.has_integrands = integrands || is_geometric_path<Path>;
     r.stats.chains.assign(options_.num_chains, ChainTemperingStats(ladder_.size()));
     r.chunks.resize(chunks_.size());
     return r;
@@ -138,7 +145,7 @@ class SimulatedTempering {
       };
       for (std::size_t s = from; s < to; ++s) {
         const TemperingMoves m = tempering_step(path_, kernel_, ladder_, log_z_hat, chunks_[i], options_.seed,
-                                                r.first_step + static_cast<std::uint32_t>(s), record);
+                                                r.first_step + static_cast<std::uint32_t>(s), record, r.integrands);
         out.moves.accepted += m.accepted;
         out.moves.attempted += m.attempted;
       }

@@ -31,7 +31,8 @@ struct ChainTemperingStats {
   // Adds one sample: Delta and the log q(t_k | x) of all levels; level = where x was moved.
   void add(double delta, std::span<const double> log_q, std::size_t level);
   // The same for a path not linear in t, whose integrand Delta_k = -dU_t(x)/dt at
-  // t_k differs between levels: one value per level.
+  // t_k differs between levels: one value per level; none (an empty span) adds only the q sums
+  // and counts, for runs without thermodynamic integration.
   void add(std::span<const double> deltas, std::span<const double> log_q, std::size_t level);
   double log_q_sum(std::size_t k) const;  // log sum_i q(t_k | x_i)
 };
@@ -47,6 +48,9 @@ struct TemperingStats {
   // Whether U_k(x) - U_1(x) = t_k (U_K(x) - U_1(x)) (a geometric path): then Delta is one
   // number per sample; otherwise the TI sums hold each level's own slope.
   bool linear_in_t = true;
+  // False when the run left out the TI integrands (SimulatedTempering::begin_run): the Delta
+  // sums are then zero and no TI estimate can be formed from them.
+  bool has_integrands = true;
   // Every sample (Delta, level), chain after chain, when recording was asked for (MBAR); for a
   // path not linear in t also every level's U_k(x) - U_1(x) (K per sample, sample-major).
   std::vector<double> sample_delta;

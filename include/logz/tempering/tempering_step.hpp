@@ -17,7 +17,10 @@
 // per sweep, and Delta = log f(x) - log p_1(x) = -(U_K(x) - U_1(x)) is what TI integrates at
 // every level. Any other path opts into level_energies (core/level_energies_path.hpp), for
 // all chains of a chunk at once: every level's u_k and its own TI integrand -dU_t(x)/dt at
-// t_k. Moves take the fastest way the types declare: the kernel's step_levels
+// t_k. A sweep whose caller needs no TI integrands (integrands = false: initial iterations, runs
+// without a TI estimator) leaves them out where the path can: its energies-only
+// level_energies(t, batch, energies), when it has one, and empty deltas in the observation.
+// Moves take the fastest way the types declare: the kernel's step_levels
 // (core/levels_kernel.hpp), the path's at_levels (core/levels_path.hpp), else chain by chain.
 #pragma once
 
@@ -60,6 +63,7 @@ struct TemperingObservation {
   std::uint32_t level;              // the level it was moved at
   double delta;                     // -(U_K(x) - U_1(x))
   std::span<const double> deltas;   // the TI integrand: {delta} (geometric), else one per level
+                                    // (empty for a path not linear in t when integrands = false)
   std::span<const double> u;        // u_k = U_k(x) - U_1(x), one per level
   std::span<const double> log_q;    // log q(k | x), one per level
 };
@@ -132,11 +136,11 @@ TemperingMoves move_chains(const Path& path, const Kernel& kernel, const Temperi
 
 // One sweep of every chain of `state` (see the top of this file); observe(TemperingObservation)
 // is called chain by chain. Throws NumericalError naming the chain and step on a non-finite
-// energy.
+// energy. integrands = false: the observer does not need the TI integrands (see the top).
 template <class Path, class Kernel, class Observe>
 TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
                               std::span<const double> log_z_hat, TemperingState<typename Path::Batch>& state,
-                              std::uint64_t seed, std::uint32_t step, Observe&& observe) {
+                              std::uint64_t seed, std::uint32_t step, Observe&& observe, bool integrands = true) {
   static_assert(is_geometric_path<Path> || uses_level_energies<Path>,
                 "simulated tempering needs every level's energy: declare `static constexpr bool geometric_path = "
                 "true;` (U_t linear in t) or `static constexpr bool provides_level_energies = true;` with "
@@ -157,7 +161,10 @@ TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const Temp
     s.gap.resize(n);
     path.work_increment(0.0, 1.0, state.batch, s.gap);
   } else {
-    path.level_energies(ladder.fractions(), state.batch, s.level_u, s.level_slope);
+    bool done = false;
+    if constexpr (LevelEnergiesOnlyPath<Path>)
+      if (!integrands) path.level_energies(ladder.fractions(), state.batch, s.level_u), done = true;
+    if (!done) path.level_energies(ladder.fractions(), state.batch, s.level_u, s.level_slope);
   }
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t chain = state.first_chain + i;
@@ -169,13 +176,15 @@ TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const Temp
       deltas = std::span<const double>(&delta, 1);
     } else {
       for (std::size_t k = 0; k < k_levels; ++k) s.u[k] = s.level_u[i * k_levels + k];
-      deltas = std::span<const double>(s.level_slope).subspan(i * k_levels, k_levels);
+      if (integrands) deltas = std::span<const double>(s.level_slope).subspan(i * k_levels, k_levels);
       delta = -s.u[k_levels - 1];
     }
-    for (double x : deltas)
-      if (!std::isfinite(x) || !std::isfinite(delta))
-        throw NumericalError("simulated tempering: non-finite energy for chain " + std::to_string(chain) +
-                             " at step " + std::to_string(step));
+    bool finite = std::isfinite(delta);
+    for (double x : deltas) finite = finite && std::isfinite(x);
+    for (double x : s.u) finite = finite && std::isfinite(x);
+    if (!finite)
+      throw NumericalError("simulated tempering: non-finite energy for chain " + std::to_string(chain) +
+                           " at step " + std::to_string(step));
     level_log_probabilities(s.u, ladder.log_prior(), log_z_hat, s.log_q);
     observe(TemperingObservation{chain, state.level[i], delta, deltas, s.u, s.log_q});
     RandomStream rng(seed, chain, Purpose::tempering_level, step);
