@@ -46,6 +46,19 @@ void Log1pExpOf(const double* x, double* out, std::size_t n) {
   std::copy(tail, tail + (n - i), out + i);
 }
 
+void ExpOf(const double* x, double* out, std::size_t n) {
+  const hn::ScalableTag<double> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const auto exp = [&](auto v) { return hn::IfThenElse(hn::IsNaN(v), v, hn::Exp(d, v)); };  // Exp gives 0 for NaN
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(exp(hn::LoadU(d, x + i)), d, out + i);
+  if (i == n) return;
+  HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)];
+  for (std::size_t j = 0; j < lanes; ++j) tail[j] = i + j < n ? x[i + j] : 0.0;
+  hn::Store(exp(hn::Load(d, tail)), d, tail);
+  std::copy(tail, tail + (n - i), out + i);
+}
+
 double LogSumExpScaled(const double* x, std::size_t n, double scale) {
   const hn::ScalableTag<double> d;
   using V = hn::Vec<decltype(d)>;
@@ -95,6 +108,12 @@ namespace logz {
 
 HWY_EXPORT(Log1pExpOf);
 HWY_EXPORT(LogSumExpScaled);
+HWY_EXPORT(ExpOf);
+
+void exp_array(std::span<const double> x, std::span<double> out) {
+  if (out.size() != x.size()) fail_argument("logz::exp_array", "out", "as many values as x");
+  HWY_DYNAMIC_DISPATCH(ExpOf)(x.data(), out.data(), x.size());
+}
 
 void log1p_exp(std::span<const double> x, std::span<double> out) {
   if (out.size() != x.size()) fail_argument("logz::log1p_exp", "out", "as many values as x");

@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include "logz/math/log_space_arrays.hpp"
 #include "logz/math/log_sum_exp.hpp"
 
 namespace logz {
@@ -30,20 +32,30 @@ void ChainTemperingStats::add(std::span<const double> deltas, std::span<const do
     delta_sum[level] += at_level;
     delta_sq_sum[level] += at_level * at_level;
   }
-  for (std::size_t k = 0; k < log_q.size(); ++k) {
+  // The exps of every level in vectorised passes: e^-|log q_k - shift_k| (the rescale factor or
+  // the term, whichever applies) and, for the TI sums, q_k itself.
+  const std::size_t k_levels = log_q.size();
+  thread_local std::vector<double> factor, q;
+  factor.resize(k_levels);
+  for (std::size_t k = 0; k < k_levels; ++k) factor[k] = -std::abs(log_q[k] - q_shift[k]);
+  exp_array(factor, factor);
+  if (with_deltas) {
+    q.resize(k_levels);
+    exp_array(log_q, q);
+  }
+  for (std::size_t k = 0; k < k_levels; ++k) {
     if (log_q[k] == -std::numeric_limits<double>::infinity()) {
       // q = 0: nothing to add.
     } else if (log_q[k] > q_shift[k]) {  // rescale to the new maximum
-      q_scaled[k] = q_scaled[k] * std::exp(q_shift[k] - log_q[k]) + 1.0;
+      q_scaled[k] = q_scaled[k] * factor[k] + 1.0;
       q_shift[k] = log_q[k];
     } else {
-      q_scaled[k] += std::exp(log_q[k] - q_shift[k]);
+      q_scaled[k] += factor[k];
     }
     if (!with_deltas) continue;
-    const double q = std::exp(log_q[k]);
     const double delta = deltas[per_level ? k : 0];
-    rb_delta_sum[k] += q * delta;
-    rb_delta_sq_sum[k] += q * delta * delta;
+    rb_delta_sum[k] += q[k] * delta;
+    rb_delta_sq_sum[k] += q[k] * delta * delta;
   }
 }
 

@@ -405,6 +405,28 @@ TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
   EXPECT_THROW(logz::log1p_exp(x, short_out), logz::InvalidArgument);
 }
 
+TEST(VectorisedLogSpace, ExpMatchesTheScalarOneAndKeepsNans) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x = {0.0, -0.0, 1e-300, 1.0, -1.0, 700.0, -700.0, -708.0, -740.0, -745.0, -1e5, -inf, nan};
+  for (double v : gaussian(0.0, 20.0, 37, 73)) x.push_back(v);  // every lane, and a tail
+  std::vector<double> out(x.size());
+  logz::exp_array(x, out);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i])) {
+      EXPECT_TRUE(std::isnan(out[i]));
+    } else if (x[i] < -708.0) {  // subnormal or zero: absolute, not relative, agreement
+      EXPECT_NEAR(out[i], std::exp(x[i]), 1e-300) << x[i];
+    } else {
+      expect_close_ulps(out[i], std::exp(x[i]), "x = " + std::to_string(x[i]));
+    }
+  }
+  logz::exp_array(x, x);  // in place
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isnan(out[i])) EXPECT_EQ(x[i], out[i]) << i;
+  std::vector<double> short_out(3);
+  EXPECT_THROW(logz::exp_array(out, short_out), logz::InvalidArgument);
+}
+
 TEST(VectorisedLogSpace, LogSumExpScaledMatchesTheScalarOneAtPlusMinus1e4) {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   for (double centre : {0.0, 1e4, -1e4}) {
