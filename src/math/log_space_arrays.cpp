@@ -27,36 +27,34 @@ namespace hn = hwy::HWY_NAMESPACE;
 // block, not with the whole sum.
 constexpr std::size_t kBlock = 2048;
 
-void Log1pExpOf(const double* x, double* out, std::size_t n) {
+// out_i = f(x_i) a vector at a time, the last values through a buffer.
+template <class F>
+void Elementwise(const double* x, double* out, std::size_t n, F&& f) {
   const hn::ScalableTag<double> d;
   const std::size_t lanes = hn::Lanes(d);
-  const auto zero = hn::Zero(d);
-  // log(1 + e^x) = max(x, 0) + log1p(e^-|x|): the exp is of a number <= 0, so never overflows.
-  const auto softplus = [&](auto v) {
-    const auto r = hn::Add(hn::Max(v, zero), hn::Log1p(d, hn::Exp(d, hn::Neg(hn::Abs(v)))));
-    return hn::IfThenElse(hn::IsNaN(v), v, r);
-  };
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(softplus(hn::LoadU(d, x + i)), d, out + i);
+  for (; i + lanes <= n; i += lanes) hn::StoreU(f(hn::LoadU(d, x + i)), d, out + i);
   if (i == n) return;
-  // The last values through a buffer.
   HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)];
   for (std::size_t j = 0; j < lanes; ++j) tail[j] = i + j < n ? x[i + j] : 0.0;
-  hn::Store(softplus(hn::Load(d, tail)), d, tail);
+  hn::Store(f(hn::Load(d, tail)), d, tail);
   std::copy(tail, tail + (n - i), out + i);
+}
+
+void Log1pExpOf(const double* x, double* out, std::size_t n) {
+  const hn::ScalableTag<double> d;
+  const auto zero = hn::Zero(d);
+  // log(1 + e^x) = max(x, 0) + log1p(e^-|x|): the exp is of a number <= 0, so never overflows.
+  Elementwise(x, out, n, [&](auto v) {
+    const auto r = hn::Add(hn::Max(v, zero), hn::Log1p(d, hn::Exp(d, hn::Neg(hn::Abs(v)))));
+    return hn::IfThenElse(hn::IsNaN(v), v, r);
+  });
 }
 
 void ExpOf(const double* x, double* out, std::size_t n) {
   const hn::ScalableTag<double> d;
-  const std::size_t lanes = hn::Lanes(d);
-  const auto exp = [&](auto v) { return hn::IfThenElse(hn::IsNaN(v), v, hn::Exp(d, v)); };  // Exp gives 0 for NaN
-  std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(exp(hn::LoadU(d, x + i)), d, out + i);
-  if (i == n) return;
-  HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)];
-  for (std::size_t j = 0; j < lanes; ++j) tail[j] = i + j < n ? x[i + j] : 0.0;
-  hn::Store(exp(hn::Load(d, tail)), d, tail);
-  std::copy(tail, tail + (n - i), out + i);
+  // Highway's Exp gives 0 for NaN: kept NaN, as std::exp.
+  Elementwise(x, out, n, [&](auto v) { return hn::IfThenElse(hn::IsNaN(v), v, hn::Exp(d, v)); });
 }
 
 double LogSumExpScaled(const double* x, std::size_t n, double scale) {

@@ -160,11 +160,13 @@ TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const Temp
   if constexpr (is_geometric_path<Path>) {
     s.gap.resize(n);
     path.work_increment(0.0, 1.0, state.batch, s.gap);
+  } else if constexpr (LevelEnergiesOnlyPath<Path>) {
+    if (integrands)
+      path.level_energies(ladder.fractions(), state.batch, s.level_u, s.level_slope);
+    else
+      path.level_energies(ladder.fractions(), state.batch, s.level_u);
   } else {
-    bool done = false;
-    if constexpr (LevelEnergiesOnlyPath<Path>)
-      if (!integrands) path.level_energies(ladder.fractions(), state.batch, s.level_u), done = true;
-    if (!done) path.level_energies(ladder.fractions(), state.batch, s.level_u, s.level_slope);
+    path.level_energies(ladder.fractions(), state.batch, s.level_u, s.level_slope);
   }
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t chain = state.first_chain + i;
