@@ -31,14 +31,16 @@ using DD = hn::Repartition<double, DF>;
 // Float sums of one block of vectors before they join double accumulators: the float rounding
 // grows with the block (8 terms per lane), not with the whole sum.
 constexpr std::size_t kBlockVectors = 8;
-// Vectors of factors 1 + x in [1, 2] multiplied (in double) before one log per lane: at most 2^64.
+// Vectors of factors 1 + x multiplied (in double) before one log per lane: within [2^-64, 2^64]
+// for x in [0, 1] (softplus), within [e^-64, e^64] for x in [e^-1 - 1, e - 1] (increments).
 constexpr std::size_t kProductVectors = 64;
 
 // Sums of K float contributions per element into double, a vector at a time, and with
-// LogFactor, sums[K] = the sum of log(1 + x) over the elements' x in [0, 1] (x = e^-|z| for a
-// softplus), taken as the log of the product of the 1 + x: formed in double (1 + x exact for a
-// float x), one log per lane every kProductVectors vectors, where a float log1p per term was the
-// most costly part of a softplus; each term keeps x's relative error. term(i, mask, out, x)
+// LogFactor, sums[K] = the sum of log(1 + x) over the elements' x (x = e^-|z| in [0, 1] for a
+// softplus; a work increment's terms, within [e^-1 - 1, e - 1]), taken as the log of the product
+// of the 1 + x: formed in double (1 + x exact for a float x), one log per lane every
+// kProductVectors vectors, where a float log1p per term was the most costly part of a softplus;
+// each term keeps x's relative error. term(i, mask, out, x)
 // writes the K contribution vectors and the x of elements i.. (mask: the lanes that hold
 // elements, all but in the last vector; its loads must be masked and masked-off lanes may hold
 // anything: they are zeroed, x set to 0, here). sums[k] receives the total of contribution k.
@@ -131,8 +133,8 @@ double SoftplusIncrementSum(const float* y, const float* offset, double t_from, 
   const DF df;
   const auto vt = hn::Set(df, static_cast<float>(t_from)), vdelta = hn::Set(df, static_cast<float>(t_to - t_from));
   auto largest = hn::Zero(df);  // max |delta d_i| (masked-off lanes load 0)
-  double sum;
-  SumTerms<1, false>(n, [&](std::size_t i, auto m, auto* out, auto&) {
+  double sums[2];  // sums[0] is empty: the terms are all in the log of the product
+  SumTerms<1, true>(n, [&](std::size_t i, auto m, auto* out, auto& x) {
     auto d = hn::MaskedLoad(m, df, y + i);
     auto o = hn::Zero(df);
     if (offset) o = hn::MaskedLoad(m, df, offset + i), d = hn::Sub(d, o);
@@ -140,10 +142,11 @@ double SoftplusIncrementSum(const float* y, const float* offset, double t_from, 
     const auto step = hn::Mul(vdelta, d);
     largest = hn::Max(largest, hn::Abs(step));
     const auto sigmoid = Sigmoid(z, hn::Exp(df, hn::Neg(hn::Abs(z))));
-    out[0] = hn::Log1p(df, hn::Mul(sigmoid, hn::Expm1(df, step)));
-  }, &sum);
+    out[0] = hn::Zero(df);
+    x = hn::Mul(sigmoid, hn::Expm1(df, step));  // log1p(x), x in [e^-1 - 1, e - 1] where |step| <= 1
+  }, sums);
   if (hn::GetLane(hn::MaxOfLanes(df, largest)) > 1.0f) return std::numeric_limits<double>::quiet_NaN();
-  return sum;
+  return sums[1];
 }
 
 void SoftplusAndSlopeSums(const float* y, double t, std::size_t n, double* out) {

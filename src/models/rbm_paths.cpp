@@ -74,6 +74,11 @@ void RbmTarget<Scalar>::sample_hidden(const RbmMatrix<Scalar>& input, RbmMatrix<
 
 // ---------------------------------------------------------------- shared path parts
 
+namespace {
+template <class Scalar>
+double offset_softplus_sum(const RbmVector<Scalar>& offset);
+}  // namespace
+
 template <class Scalar>
 RbmPathBase<Scalar>::RbmPathBase(const RbmParameters& parameters, RbmBase base)
     : rbm_(parameters), base_(std::move(base)) {
@@ -84,6 +89,7 @@ RbmPathBase<Scalar>::RbmPathBase(const RbmParameters& parameters, RbmBase base)
     if (!std::isfinite(base_.logits[i]))
       fail_argument("logz::RbmPathBase", "base", "finite logits");
   a0_ = base_.logits.cast<Scalar>();
+  a0_softplus_sum_ = offset_softplus_sum<Scalar>(a0_);
 }
 
 template <class Scalar>
@@ -133,15 +139,25 @@ double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Ei
     return softplus_sum_in_double(y, offset, t, n, z);
 }
 
+// sum_i softplus(offset_i): the sum at t = 0 of every state, as tempered_softplus_sum gives it
+// (z = 0 y + offset = offset for finite y).
+template <class Scalar>
+double offset_softplus_sum(const RbmVector<Scalar>& offset) {
+  Eigen::ArrayXd z;
+  return tempered_softplus_sum<Scalar>(offset.data(), offset.data(), 0.0, offset.size(), z);
+}
+
 // sum_i softplus(z_i(t_to)) - softplus(z_i(t_from)). Float RBMs take it term by term without
 // cancellation (softplus_increment_sum) where that is safe, and the whole path (0 -> 1, the
 // trace) as a difference of float sums, which is large; otherwise the sums in double.
+// offset_at_zero: the sum at t = 0 when offset is not null (offset_softplus_sum).
 template <class Scalar>
-double tempered_softplus_increment(const Scalar* y, const Scalar* offset, double t_from, double t_to, Eigen::Index n,
-                                   Eigen::ArrayXd& z) {
+double tempered_softplus_increment(const Scalar* y, const Scalar* offset, double offset_at_zero, double t_from,
+                                   double t_to, Eigen::Index n, Eigen::ArrayXd& z) {
   if constexpr (std::is_same_v<Scalar, float>) {
     if (t_from == 0.0 && t_to == 1.0)
-      return tempered_softplus_sum(y, offset, t_to, n, z) - tempered_softplus_sum(y, offset, t_from, n, z);
+      return tempered_softplus_sum(y, offset, t_to, n, z) -
+             (offset ? offset_at_zero : tempered_softplus_sum(y, offset, t_from, n, z));
     const double increment = softplus_increment_sum(y, offset, t_from, t_to, static_cast<std::size_t>(n));
     if (!std::isnan(increment)) return increment;
   }
@@ -192,12 +208,13 @@ void marginal_energy(const RbmMatrix<Scalar>& y, const Scalar* offset, double t,
 }
 
 template <class Scalar, class Slope>
-void marginal_work_increment(const RbmMatrix<Scalar>& y, const Scalar* offset, double t_from, double t_to,
-                             std::span<double> out, Slope&& slope) {
+void marginal_work_increment(const RbmMatrix<Scalar>& y, const Scalar* offset, double offset_at_zero, double t_from,
+                             double t_to, std::span<double> out, Slope&& slope) {
   Eigen::ArrayXd z;
   for (Eigen::Index p = 0; p < y.cols(); ++p) {
     const double s = slope(p);
-    out[p] = -(t_to - t_from) * s - tempered_softplus_increment<Scalar>(y.col(p).data(), offset, t_from, t_to, y.rows(), z);
+    out[p] = -(t_to - t_from) * s -
+             tempered_softplus_increment<Scalar>(y.col(p).data(), offset, offset_at_zero, t_from, t_to, y.rows(), z);
   }
 }
 
@@ -241,7 +258,7 @@ void RbmMarginalVisiblePath<Scalar>::work_increment(double t_from, double t_to, 
                                                     std::span<double> out) const {
   const auto& V = batch.visible();
   const auto& a = this->rbm_.visible_bias();
-  marginal_work_increment<Scalar>(batch.hidden_input(), nullptr, t_from, t_to, out, [&](Eigen::Index p) {
+  marginal_work_increment<Scalar>(batch.hidden_input(), nullptr, 0.0, t_from, t_to, out, [&](Eigen::Index p) {
     return dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
   });
 }
@@ -323,7 +340,7 @@ void RbmMarginalHiddenPath<Scalar>::work_increment(double t_from, double t_to, c
                                                    std::span<double> out) const {
   const auto& H = batch.hidden();
   const auto& b = this->rbm_.hidden_bias();
-  marginal_work_increment<Scalar>(batch.visible_input(), this->a0_.data(), t_from, t_to, out,
+  marginal_work_increment<Scalar>(batch.visible_input(), this->a0_.data(), this->a0_softplus_sum_, t_from, t_to, out,
                                   [&](Eigen::Index p) { return dot(b.data(), H.col(p).data(), H.rows()); });
 }
 

@@ -309,6 +309,35 @@ TEST(RbmPaths, EnergiesAndPartitionFunctionsAlongThePath) {
   }
 }
 
+// Float RBMs: the marginal paths' work increments (term by term, the trace 0 -> 1 from float
+// sums with marginal_h's sum at t = 0 computed once) are differences of energies at the state.
+TEST(RbmPaths, FloatWorkIncrementsAreEnergyDifferences) {
+  const int m = 40, j = 24;
+  const auto p = random_rbm(m, j, 0.3, 23);
+  Eigen::VectorXd a0(m);
+  for (int i = 0; i < m; ++i) a0[i] = 0.1 * (i % 7) - 0.3;
+  const logz::RbmBase base{"test", a0};
+  const logz::RbmMarginalVisiblePath<float> mv(p, base);
+  const logz::RbmMarginalHiddenPath<float> mh(p, base);
+  const std::size_t n = 16;
+  auto batch_v = mv.make_batch(n);
+  auto batch_h = mh.make_batch(n);
+  mv.sample_base(batch_v, logz::BatchRandom{3, logz::Purpose::test, 0, 0});
+  mh.sample_base(batch_h, logz::BatchRandom{4, logz::Purpose::test, 0, 0});
+  std::vector<double> w(n), u0(n), u1(n);
+  for (auto [t0, t1] : {std::pair{0.0, 1.0}, {0.2, 0.21}, {0.7, 0.2}}) {
+    SCOPED_TRACE(std::to_string(t0) + " -> " + std::to_string(t1));
+    mv.work_increment(t0, t1, batch_v, w);
+    mv.energy(t0, batch_v, u0);
+    mv.energy(t1, batch_v, u1);
+    for (std::size_t s = 0; s < n; ++s) EXPECT_NEAR(w[s], u1[s] - u0[s], 1e-5 * (1 + std::abs(u1[s])));
+    mh.work_increment(t0, t1, batch_h, w);
+    mh.energy(t0, batch_h, u0);
+    mh.energy(t1, batch_h, u1);
+    for (std::size_t s = 0; s < n; ++s) EXPECT_NEAR(w[s], u1[s] - u0[s], 1e-5 * (1 + std::abs(u1[s])));
+  }
+}
+
 TEST(RbmBase, BaseRateAndUniform) {
   Eigen::MatrixXd data(4, 3);
   data << 1, 0, 1,  //

@@ -136,6 +136,9 @@ class RbmPathBase {
   Rbm<Scalar> rbm_;
   RbmBase base_;
   RbmVector<Scalar> a0_;
+  // sum_i softplus(a0_i): every marginal_h state's sum at t = 0, where its inputs drop out
+  // (computed once, the bits each particle's own sum would give).
+  double a0_softplus_sum_ = 0.0;
 };
 
 // The interface the three paths share on top of RbmPathBase: Path's targets are in `Mode`, and
