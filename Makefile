@@ -1,18 +1,19 @@
 # The two commands of README.md: `make run` and `make test`.
 BUILD ?= build
-MPI_BUILD ?= build-mpi
 JOBS ?= $(shell nproc)
 CONFIG ?= examples/ising-32-multispin.toml
 
-.PHONY: deps configure build run test test-mpi bench clean
+.PHONY: deps configure build run test bench clean
 
 deps:
 	@scripts/install-deps
 
-# Everything: the library, the tool, the tests, the benchmarks and the Python module.
+# Everything: the library, the tool, the tests, the benchmarks and the Python module, and beside
+# logz the tool on MPI, logz-mpi (docs/scaling.md), for its mpirun tests (ctest label mpi): the
+# same objects linked with MPI's ranks, so logz itself stays free of MPI.
 configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGZ_BUILD_TESTS=ON -DLOGZ_BUILD_BENCH=ON \
-	  -DLOGZ_BUILD_PYTHON=ON >/dev/null
+	  -DLOGZ_BUILD_PYTHON=ON -DLOGZ_BUILD_MPI_TOOL=ON >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -30,19 +31,9 @@ run:
 test: build
 	@scripts/fetch-mnist --logz $(BUILD)/logz >/dev/null
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@$(MAKE) --no-print-directory test-mpi
-
-# The MPI variant (LOGZ_MPI=ON, docs/scaling.md) in its own build folder, so that $(BUILD) stays
-# free of MPI: only the tool, which its tests (ctest label mpi: mpirun with 1 to 4 ranks against
-# one process, bit for bit; a failing rank) need.
-test-mpi: deps
-	@cmake -S . -B $(MPI_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGZ_MPI=ON -DLOGZ_BUILD_TESTS=ON \
-	  -DLOGZ_BUILD_BENCH=OFF -DLOGZ_BUILD_PYTHON=OFF >/dev/null
-	@cmake --build $(MPI_BUILD) -j $(JOBS) --target logz_cli
-	cd $(MPI_BUILD) && ctest --output-on-failure -L mpi
 
 bench: build
 	$(BUILD)/bench/metropolis_bench
 
 clean:
-	rm -rf $(BUILD) $(MPI_BUILD)
+	rm -rf $(BUILD)
