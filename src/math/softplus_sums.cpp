@@ -300,9 +300,10 @@ struct LadderPiece {
   double step;
 };
 
-// The ladder cut into runs of equally spaced fractions (to 1e-12), at most kPieceLevels each.
-std::vector<LadderPiece> equally_spaced_pieces(std::span<const double> t) {
-  std::vector<LadderPiece> pieces;
+// The ladder cut into runs of equally spaced fractions (to 1e-12), at most kPieceLevels each:
+// O(K), cut again per call into a kept vector (no allocation once grown).
+void equally_spaced_pieces(std::span<const double> t, std::vector<LadderPiece>& pieces) {
+  pieces.clear();
   for (std::size_t k = 0; k < t.size();) {
     LadderPiece p{k, 1, 0.0};
     if (k + 1 < t.size()) {
@@ -314,13 +315,13 @@ std::vector<LadderPiece> equally_spaced_pieces(std::span<const double> t) {
     pieces.push_back(p);
     k += p.count;
   }
-  return pieces;
 }
 
 }  // namespace
 
 void softplus_level_sums(const float* y, std::size_t n, std::span<const double> t, double* softplus, double* slope) {
-  const std::vector<LadderPiece> pieces = equally_spaced_pieces(t);
+  thread_local std::vector<LadderPiece> pieces;
+  equally_spaced_pieces(t, pieces);
   const bool nonnegative = std::all_of(t.begin(), t.end(), [](double x) { return x >= 0.0; });
   if (!nonnegative || 4 * pieces.size() > t.size()) {  // no long runs: level by level
     for (std::size_t k = 0; k < t.size(); ++k) {

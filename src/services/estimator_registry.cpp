@@ -47,7 +47,8 @@ HistogramOptions histogram_options(const EstimatorOptions& o) {
 
 // A thermodynamic-integration rule of thermodynamic_integration.hpp as a tempered estimator.
 Estimator ti(const std::string& rule, const std::string& what, EstimateOutput output, int default_rank) {
-  return {{rule, "tempered", "thermodynamic integration, " + what, {std::move(output)}, WorksNeeded::both, default_rank},
+  return {{rule, "tempered", "thermodynamic integration, " + what, {std::move(output)}, WorksNeeded::both, default_rank,
+           true},
           {},
           [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates&, int) {
             return thermodynamic_integration(s, l.fractions(), rule);
@@ -119,7 +120,7 @@ const std::vector<Estimator>& estimators() {
          {"ti_corrected", "TI corrected", "#7b4173", 5, 16}, 0),
       ti("ti_rb", "on Rao-Blackwellized means (eq. 21)", {"ti_rb", "TI-RB", "#3182bd", 2, 17, 6}, 4),
       {{"mbar", "tempered", "MBAR on every recorded tempered sample", {{"mbar", "MBAR", "#e6550d", 3, 18, 5}},
-        WorksNeeded::both, 0},
+        WorksNeeded::both, 0, false, true},
        {},
        [](const TemperingStats& s, const TemperingLadder& l, std::span<const double>, const LadderEstimates& rts,
           int threads) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/registry.hpp"
 
 namespace logz {
 
@@ -58,9 +59,13 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
                                   default_estimator_names("tempered"));
   if (!geometric && std::find(s.methods.begin(), s.methods.end(), "ti_corrected") != s.methods.end())
     est.fail(methods, "no \"ti_corrected\" on a path not linear in beta (it needs a geometric path)");
-  s.options.record_samples = std::find(s.methods.begin(), s.methods.end(), "mbar") != s.methods.end();
-  // Only thermodynamic integration (estimators/thermodynamic_integration.hpp) reads the integrands.
-  s.integrands = std::any_of(s.methods.begin(), s.methods.end(), [](const std::string& m) { return m.starts_with("ti_"); });
+  // What the final run records: only what some named estimator reads (the registry says which).
+  const auto any_needs = [&](bool EstimatorEntry::*need) {
+    return std::any_of(s.methods.begin(), s.methods.end(),
+                       [&](const std::string& m) { return find_estimator(m).*need; });
+  };
+  s.options.record_samples = any_needs(&EstimatorEntry::needs_samples);
+  s.integrands = any_needs(&EstimatorEntry::needs_integrands);
 
   const Schedule betas = read_schedule(config, k - 1);
   if (betas.adaptive())

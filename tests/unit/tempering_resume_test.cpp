@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "logz/kernels/spin_flip_metropolis.hpp"
@@ -45,6 +46,15 @@ void expect_same(const TemperingStats& a, const TemperingStats& b) {
     EXPECT_EQ(a.chains[c].counts, b.chains[c].counts) << c;
   }
 }
+
+// The tempering holds its model and kernel by reference: a temporary would dangle.
+using IsingTempering = SimulatedTempering<IsingModel, SpinFlipMetropolis>;
+static_assert(std::is_constructible_v<IsingTempering, const IsingModel&, const SpinFlipMetropolis&,
+                                      TemperingLadder, TemperingOptions>);
+static_assert(!std::is_constructible_v<IsingTempering, IsingModel&&, const SpinFlipMetropolis&,
+                                       TemperingLadder, TemperingOptions>);
+static_assert(!std::is_constructible_v<IsingTempering, const IsingModel&, SpinFlipMetropolis&&,
+                                       TemperingLadder, TemperingOptions>);
 
 TEST(TemperingResume, ARunInPiecesGivesTheBitsOfOneRun) {
   const std::vector<double> log_z_hat(kLadder.size(), 0.0);

@@ -79,6 +79,9 @@ struct EstimatorEntry {
   std::vector<EstimateOutput> outputs;  // the estimates it can yield
   WorksNeeded needs = WorksNeeded::both;  // works family only
   int default_rank = 0;              // > 0: run by default, in this order, when methods is not given
+  // Tempered family only: what the final run must record for it.
+  bool needs_integrands = false;     // the TI integrands (SimulatedTempering::begin_run)
+  bool needs_samples = false;        // every tempered sample (TemperingOptions::record_samples)
 };
 
 struct ScheduleEntry {

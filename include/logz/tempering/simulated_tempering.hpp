@@ -71,7 +71,11 @@ class SimulatedTempering {
  public:
   using Batch = typename Path::Batch;
 
-  // Chains start from exact base samples at levels drawn uniformly.
+  // Chains start from exact base samples at levels drawn uniformly. The path and kernel are held
+  // by reference and must outlive the tempering: temporaries are refused at compile time.
+  SimulatedTempering(Path&&, const Kernel&, TemperingLadder, TemperingOptions) = delete;
+  SimulatedTempering(const Path&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
+  SimulatedTempering(Path&&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
   SimulatedTempering(const Path& path, const Kernel& kernel, TemperingLadder ladder,
                      TemperingOptions options)
       : path_(path), kernel_(kernel), ladder_(std::move(ladder)), options_(options), ranks_(&current_ranks()) {
