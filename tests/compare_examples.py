@@ -81,6 +81,8 @@ CASES = [
      ["integration.intervals=8", "integration.num_chains=4", "integration.start_steps=10",
       "integration.equilibration_steps=5", "integration.measurement_steps=10"], []),
     ("potts-32", "run", "potts-32.toml", POTTS_QUICK, []),
+    ("potts-32-best", "run", "potts-32-best.toml",
+     ["schedule.num_steps=200", "schedule.pilot_paths=4", "schedule.pilot_steps=50", "run.num_paths=8"], []),
     ("potts-3x4", "run", "potts-3x4.toml", ["run.num_paths=50"], []),
     ("potts-3x4-metropolis", "run", "potts-3x4.toml", ["run.num_paths=50", "kernel.type=metropolis"], []),
     ("potts-tempering", "run", "potts-3x4.toml", TEMPER_QUICK + ["run.method=tempering", "estimators.methods=rts,ts,ti_rb"], []),

@@ -96,6 +96,7 @@
 #include "logz/models/packed_potts.hpp"
 #include "logz/models/packed_spin_batch.hpp"
 #include "logz/models/potts.hpp"
+#include "logz/models/potts_field_path.hpp"
 #include "logz/models/product_of_experts.hpp"
 #include "logz/models/rbm.hpp"
 #include "logz/models/rbm_base.hpp"

@@ -150,12 +150,16 @@ class Ising(Model):
 
 class Potts(Model):
     """The q-state Potts model on a rows x cols torus, E(x) = -J sum over bonds delta(x_i, x_j),
-    annealed from uniform colours. exact_log_z(): a transfer matrix (narrow lattices) or an
-    enumeration (tiny ones), else None.
+    annealed from uniform colours (path="temperature"), or around its transition from a field on
+    colour 0 (path="field", with the base's field h0 = field; heat bath only; docs/config.md).
+    exact_log_z(): a transfer matrix (narrow lattices) or an enumeration (tiny ones), else None.
     """
 
-    def __init__(self, rows, cols, q=10, coupling=2.0, beta=1.0):
-        super().__init__("potts", rows=int(rows), cols=int(cols), q=int(q), coupling=float(coupling), beta=float(beta))
+    def __init__(self, rows, cols, q=10, coupling=2.0, beta=1.0, *, path="temperature", field=None):
+        keys = dict(rows=int(rows), cols=int(cols), q=int(q), coupling=float(coupling), beta=float(beta), path=str(path))
+        if field is not None:
+            keys["field"] = float(field)
+        super().__init__("potts", **keys)
 
 
 class ProductOfExperts(Model):

@@ -152,6 +152,19 @@ def test_potts_exact_log_z_where_affordable():
     assert logz.models.Potts(64, 64).exact_log_z() is None
 
 
+def test_potts_around_its_transition_with_a_field():
+    # The paper's ten-state model on a 3 x 4 torus: the field path's BAR within 5 SE + SE^2 (the bias
+    # allowance of a log mean) of the transfer matrix, and the same config refused with another kernel.
+    potts = logz.models.Potts(3, 4, path="field", field=6.0)
+    r = logz.anneal(potts, kernel="heat_bath", num_steps=200, num_paths=200, directions=("forward", "reverse"),
+                    seed=3, site_order="checkerboard", steps_per_temperature=2, progress=False)
+    bar = r.estimates["bar"]
+    assert bar.std_error < 0.1
+    assert abs(bar.log_z - potts.exact_log_z()) <= 5 * bar.std_error + bar.std_error ** 2
+    with pytest.raises(logz.InputError, match="heat_bath"):
+        logz.anneal(potts, kernel="metropolis", num_steps=20, num_paths=8, progress=False)
+
+
 def test_any_registry_model_by_its_keys():
     m = logz.models.Model("ising", rows=4, cols=4, beta=0.4)
     assert m.exact_log_z() == logz.models.Ising(4, 4, beta=0.4).exact_log_z()

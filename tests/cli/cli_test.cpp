@@ -138,6 +138,32 @@ TEST(Cli, IsingBestExampleRunsAndReportsItsBudget) {
   EXPECT_EQ(j["budget"]["reverse_start"], 3 * 20 * 64);  // Swendsen-Wang sweeps
 }
 
+// The most accurate Potts config runs as shipped (on the 4 x 4 torus here, where the transfer
+// matrix is exact): the field path's log Z with its base and the log q of the restriction, within
+// 5 SE + SE^2 of the exact value (the bias allowance of a log mean; potts_anneal_test.cpp); and
+// its one-line refusals.
+TEST(Cli, PottsBestExampleRunsAroundTheTransition) {
+  const std::string best = std::string(LOGZ_SOURCE_DIR) + "/examples/potts-32-best.toml";
+  const std::string out = temp_path("potts-best.json");
+  ASSERT_EQ(run_cli("run " + best + " -q --set model.size=4 --set run.num_paths=64 "
+                    "--set schedule.num_steps=300 -o " + out)
+                .exit_code,
+            0);
+  const auto j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["model"]["path"], "field");
+  const double exact = j["reference"]["log_z"].get<double>();
+  for (const char* method : {"ais", "raise", "bar"}) {
+    const auto& e = j["estimates"][method];
+    const double se = e["std_error"].get<double>();
+    EXPECT_LT(se, 0.1) << method;
+    EXPECT_LE(std::abs(e["log_z"].get<double>() - exact), 5 * se + se * se) << method << " exact " << exact;
+  }
+  expect_one_line_error(run_cli("run " + best + " -q --set kernel.type=metropolis"), "heat_bath");
+  expect_one_line_error(run_cli("run " + best + " -q --set run.method=tempering"), "path");
+  expect_one_line_error(run_cli("run " + best + " -q --set model.field=0"), "field");
+  expect_one_line_error(run_cli("run " + best + " -q --set model.field=595"), "field");  // 4 x 2 + 595 > 600
+}
+
 // The budget in each model family's unit: Gibbs sweeps for an RBM (and the sweeps of its
 // reverse starts from the data), gradient evaluations for HAIS (one per leapfrog step).
 TEST(Cli, BudgetsCountEachModelsUnitOfWork) {

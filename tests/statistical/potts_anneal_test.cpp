@@ -2,7 +2,8 @@
 // forward and reverse annealing of the paper's ten-state Potts model (J = 2,
 // beta 0 -> 1; Habeck 2017, section 6.2) on a 3 x 4 torus, AIS, RAISE and BAR
 // against the transfer-matrix log Z, with Metropolis and heat-bath kernels; and
-// the Ising heat bath on a 4 x 4 torus against Kaufman's formula.
+// the path around the transition with a field (heat bath); the Ising heat bath on a 4 x 4 torus
+// against Kaufman's formula.
 //
 // Tolerance: |estimate - exact| <= 5 SE + bias, where SE is the estimator's own
 // standard error and the bias allowance SE^2 is twice the leading-order bias
@@ -29,6 +30,7 @@
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_potts.hpp"
 #include "logz/models/potts.hpp"
+#include "logz/models/potts_field_path.hpp"
 
 namespace {
 
@@ -54,6 +56,8 @@ void check_annealing(const std::string& label, const Model& model, const Kernel&
   auto start = [&](typename Model::Batch& batch, const logz::ChunkStreams& streams) {
     model.ground_state(batch, streams.random(0));
     equilibrate.step(model.at(1.0), batch, streams.random(1));
+    if constexpr (requires { model.relabel_to_colour0(batch, streams.random(2)); })
+      model.relabel_to_colour0(batch, streams.random(2));  // a path that restricts the model at t = 1
   };
   const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
 
@@ -137,6 +141,17 @@ TEST(PottsAnnealing, Torus3x4Wolff) {
   check_annealing(
       "potts 3x4 wolff", model, logz::Wolff(10), {400, 10, 400, 200, 0.1}, potts_exact_evidence(),
       logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 207);
+}
+
+// Around the transition instead of through it: a field of 6 on colour 0, switched off at beta;
+// the evidence is log(Z / q) - log Z_0 with the path's base (models/potts_field_path.hpp).
+TEST(PottsAnnealing, Torus3x4AroundTheTransitionWithAField) {
+  const logz::PottsModel model(kRows, kCols, kColours, kCoupling, kBeta);
+  const logz::PottsFieldPath path(model, 6.0);
+  check_annealing(
+      "potts 3x4 field path, heat bath", path, logz::HeatBath(logz::SiteOrder::checkerboard, 2), {200, 2, 400, 200, 0.1},
+      logz::exact::potts_log_z_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling) - path.base_log_z(),
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 208);
 }
 
 TEST(IsingAnnealing, Torus4x4HeatBath) {

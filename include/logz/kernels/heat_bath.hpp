@@ -19,6 +19,7 @@
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/potts.hpp"
+#include "logz/models/potts_field_path.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -31,8 +32,11 @@ class HeatBath : public SiteKernel<HeatBath> {
   // random.stream(p). Keeps each particle's bond sum / equal-bond count up to date.
   KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
   KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
+  // The Potts model with a field on colour 0 (models/potts_field_path.hpp): P(x_i = c | rest)
+  // proportional to exp(K n_c + h [c = 0]).
+  KernelInfo step(const PottsFieldTarget& target, PottsBatch& batch, const BatchRandom& random) const;
 };
 
-static_assert(KernelFor<HeatBath, IsingModel> && KernelFor<HeatBath, PottsModel>);
+static_assert(KernelFor<HeatBath, IsingModel> && KernelFor<HeatBath, PottsModel> && KernelFor<HeatBath, PottsFieldPath>);
 
 }  // namespace logz

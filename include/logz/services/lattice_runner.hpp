@@ -78,6 +78,9 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
   auto start = [&](typename Model::Batch& batch, const ChunkStreams& streams) {
     model.ground_state(batch, streams.random(0));
     if (run.equilibration_sweeps > 0) equilibrate.step(target, batch, streams.random(1));
+    // A path whose end restricts the model (PottsFieldPath) turns the model's draws into its own.
+    if constexpr (requires { model.relabel_to_colour0(batch, streams.random(2)); })
+      model.relabel_to_colour0(batch, streams.random(2));
   };
   anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
   result.budget = annealing_budget(result, "site update");

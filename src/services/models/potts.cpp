@@ -16,6 +16,7 @@
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/packed_potts.hpp"
 #include "logz/models/potts.hpp"
+#include "logz/models/potts_field_path.hpp"
 #include "logz/services/lattice_runner.hpp"
 #include "lattice_size.hpp"
 
@@ -88,8 +89,14 @@ void add_reference(const PottsModel& model, int rows, int cols, std::span<const 
 const Key kColours = Key::integer("q", 10, 2, PottsModel::kMaxColours, "the number of colours");
 const Key kCoupling = Key::number("coupling", 2.0, -1e6, 1e6, "J in E = -J sum over bonds of delta(x_i, x_j)");
 const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
+const Key kPath = Key::choice("path", std::string("temperature"), {"temperature", "field"},
+                              "the annealing path: the temperature from uniform colours, or around the transition "
+                              "with a field on colour 0 (heat bath; docs/reproductions/potts-32.md)");
+const Key kField = Key::number("field", 10.0, 1e-6, PottsFieldPath::kMaxLogWeightRange,
+                               "path = \"field\": the base's field h0 on colour 0 (log-weight per site)");
 const KeyGroup kModelKeys{"model", "potts",
-                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kColours, &kCoupling, &kBeta}};
+                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kColours, &kCoupling, &kBeta,
+                           &kPath, &kField}};
 
 RunResult run_potts(Config& config, const RunContext& context) {
   auto m = config.section("model");
@@ -117,6 +124,22 @@ RunResult run_potts(Config& config, const RunContext& context) {
     if (!(coupling > 0) || rows < 3 || cols < 3)
       m.fail(kCoupling, "J > 0 and sides >= 3 for integration from the ground state");
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
+  }
+  if (m.get_string(kPath) == "field") {
+    if (kernel.type != "heat_bath") config.section("kernel").fail("type", "\"heat_bath\" with [model] path = \"field\"");
+    if (!annealing) m.fail(kPath, "\"temperature\" unless [run] method = \"annealing\"");
+    const double field = m.get_double(kField);
+    if (4.0 * std::abs(beta * coupling) + field > PottsFieldPath::kMaxLogWeightRange)
+      m.fail(kField, "4 |beta J| + field <= 600");
+    const PottsFieldPath path(model, field);
+    result.model["path"] = "field";
+    result.model["field"] = field;
+    result.model["base"] = "independent sites, field on colour 0";
+    result.base_log_z = path.base_log_z();
+    anneal_from_ground_state(path, HeatBath(kernel.order, kernel.steps), schedule,
+                             read_run_settings(config, {"ground_state"}), context.progress, result);
+    add_reference(model, rows, cols, {}, result);  // the equilibrium trace is the temperature path's
+    return result;
   }
   if (kernel.type == "multispin")
     anneal_from_ground_state(PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,

@@ -1,0 +1,107 @@
+#include "logz/models/potts_field_path.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+PottsFieldTarget::PottsFieldTarget(const TorusLattice& l, int q, double k, double h)
+    : lattice(&l), num_colours(q), beta_coupling(k), field(h) {
+  const double top = 4.0 * std::max(k, 0.0) + std::max(h, 0.0);
+  for (int z = 0; z < 2; ++z)
+    for (int n = 0; n <= 4; ++n) weight[z][n] = std::exp(k * n + h * z - top);
+}
+
+PottsFieldPath::PottsFieldPath(const PottsModel& model, double field) : model_(model), field_(field) {
+  if (!(field > 0.0) || !std::isfinite(field) ||
+      4.0 * std::abs(model.beta() * model.coupling()) + field > kMaxLogWeightRange)
+    fail_argument("logz::PottsFieldPath", "field", "a number > 0 with 4 |beta J| + field <= 600");
+}
+
+void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const {
+  const int q = model_.num_colours();
+  // P(colour 0) = 1 / (1 + (q - 1) e^-h0), without overflow for any h0.
+  const double p0 = 1.0 / (1.0 + (q - 1) * std::exp(-field_));
+  for (std::size_t p = 0; p < batch.num_particles(); ++p) {
+    RandomStream rng = random.stream(p);
+    std::uint8_t* x = batch.sites(p);
+    for (int i = 0; i < num_sites(); ++i)
+      x[i] = rng.uniform() < p0 ? 0 : static_cast<std::uint8_t>(1 + rng.below(static_cast<std::uint32_t>(q - 1)));
+    batch.bond_sum(p) = model_.equal_bonds(x);
+  }
+}
+
+double PottsFieldPath::base_log_z() const {
+  const int q = model_.num_colours();
+  // N log(e^h0 + q - 1) = N (h0 + log1p((q - 1) e^-h0)).
+  return num_sites() * (field_ + std::log1p((q - 1) * std::exp(-field_))) + std::log(static_cast<double>(q));
+}
+
+// Colour counts n_c and their softmax's log normaliser log sum_c e^{n_c}.
+double PottsFieldPath::colour_counts(const std::uint8_t* x, std::vector<int>& counts) const {
+  counts.assign(static_cast<std::size_t>(model_.num_colours()), 0);
+  for (int i = 0; i < num_sites(); ++i) ++counts[x[i]];
+  const int top = *std::max_element(counts.begin(), counts.end());
+  double sum = 0.0;
+  for (int n : counts) sum += std::exp(n - top);
+  return top + std::log(sum);
+}
+
+double PottsFieldPath::restriction_log_weight(const std::uint8_t* x) const {
+  thread_local std::vector<int> counts;
+  const double log_norm = colour_counts(x, counts);
+  return counts[0] - log_norm;
+}
+
+void PottsFieldPath::work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const {
+  const double beta_j = model_.beta() * model_.coupling();
+  const double d_bond = (beta_fraction(t_to) - beta_fraction(t_from)) * beta_j;
+  const double d_field = field_at(t_to) - field_at(t_from);
+  for (std::size_t p = 0; p < batch.num_particles(); ++p) {
+    const std::uint8_t* x = batch.sites(p);
+    const auto n0 = static_cast<double>(std::count(x, x + num_sites(), std::uint8_t{0}));
+    double u = -(d_bond * static_cast<double>(batch.bond_sum(p)) + d_field * n0);
+    // The restriction enters at t = 1 (forward: its last increment; reverse: its first).
+    if (t_to == 1.0) u -= restriction_log_weight(x);
+    if (t_from == 1.0) u += restriction_log_weight(x);
+    out[p] = u;
+  }
+}
+
+void PottsFieldPath::trace_energy(const Batch& batch, std::span<double> out) const {
+  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = model_.energy(batch.bond_sum(p));
+}
+
+PottsFieldTarget PottsFieldPath::at(double t) const {
+  return PottsFieldTarget(model_.lattice(), model_.num_colours(), beta_fraction(t) * model_.beta() * model_.coupling(),
+                          field_at(t));
+}
+
+void PottsFieldPath::relabel_to_colour0(Batch& batch, const BatchRandom& random) const {
+  std::vector<int> counts;
+  for (std::size_t p = 0; p < batch.num_particles(); ++p) {
+    RandomStream rng = random.stream(p);
+    std::uint8_t* x = batch.sites(p);
+    const double log_norm = colour_counts(x, counts);
+    // Colour c with probability w_c = e^{n_c} / sum e^{n_c'}, by inversion.
+    double u = rng.uniform();
+    int c = 0;
+    for (; c + 1 < model_.num_colours(); ++c) {
+      u -= std::exp(counts[static_cast<std::size_t>(c)] - log_norm);
+      if (u < 0.0) break;
+    }
+    if (c == 0) continue;
+    for (int i = 0; i < num_sites(); ++i) {
+      if (x[i] == c)
+        x[i] = 0;
+      else if (x[i] == 0)
+        x[i] = static_cast<std::uint8_t>(c);
+    }
+    // Equal bonds are unchanged by a permutation of colours.
+  }
+}
+
+}  // namespace logz

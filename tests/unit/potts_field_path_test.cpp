@@ -1,0 +1,199 @@
+// The Potts path around the transition (models/potts_field_path.hpp), on tiny lattices where
+// every state is enumerated: the heat bath with a field keeps its exact distribution (chi-square
+// at a false-failure rate of 1e-6, as support/lattice_chi_square.hpp; with a wrong-field
+// control); the base's draws and normaliser; work increments as energy differences on both legs
+// and at the restriction; the restriction's normaliser Z / q; relabelled draws of the model
+// follow the restricted target.
+#include "logz/models/potts_field_path.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "logz/kernels/heat_bath.hpp"
+#include "support/chi_square.hpp"
+#include "support/tiny_lattice.hpp"
+
+namespace {
+
+using logz::SiteOrder;
+using logz::test_support::chi_square;
+using logz::test_support::ChiSquare;
+using Lattice = logz::test_support::TinyLattice;
+
+constexpr long kDraws = 200000;
+
+int colour_count(const Lattice& l, int s, int c) {
+  int n = 0;
+  for (int j = 0; j < l.sites(); ++j) n += l.value(s, j) == c;
+  return n;
+}
+int colour0_count(const Lattice& l, int s) { return colour_count(l, s, 0); }
+
+// log w_0 = n_0 - log sum_c e^{n_c}: the restriction's weight of colour 0.
+double log_w0(const Lattice& l, int s) {
+  double sum = 0;
+  for (int c = 0; c < l.q; ++c) sum += std::exp(colour_count(l, s, c));
+  return colour0_count(l, s) - std::log(sum);
+}
+
+// Normalised weights of every state.
+std::vector<double> normalised(const Lattice& l, const std::function<double(int)>& log_weight) {
+  std::vector<double> p(l.states());
+  double z = 0;
+  for (int s = 0; s < l.states(); ++s) z += p[s] = std::exp(log_weight(s));
+  for (double& v : p) v /= z;
+  return p;
+}
+
+double log_sum(const Lattice& l, const std::function<double(int)>& log_weight) {
+  double z = 0;
+  for (int s = 0; s < l.states(); ++s) z += std::exp(log_weight(s));
+  return std::log(z);
+}
+
+// The Potts model with coupling K = beta J (J = +-1) and a field h on colour 0.
+std::function<double(int)> field_log_weight(const Lattice& l, double k, double h) {
+  return [=](int s) { return k * l.bond_sum(s) + h * colour0_count(l, s); };
+}
+
+// A batch of n exact draws from p (state codes by inversion), bond sums set.
+logz::PottsBatch exact_batch(const Lattice& l, const logz::PottsModel& model, const std::vector<double>& p,
+                             std::uint64_t seed) {
+  std::vector<double> cdf(p.size());
+  double acc = 0;
+  for (std::size_t s = 0; s < p.size(); ++s) cdf[s] = acc += p[s];
+  logz::RandomStream rng(seed, 0, logz::Purpose::test, 0);
+  logz::PottsBatch batch(kDraws, l.sites());
+  for (long i = 0; i < kDraws; ++i) {
+    const auto s = std::min<long>(std::lower_bound(cdf.begin(), cdf.end(), rng.uniform() * acc) - cdf.begin(),
+                                  l.states() - 1);
+    for (int j = 0; j < l.sites(); ++j) batch.sites(i)[j] = static_cast<std::uint8_t>(l.value(static_cast<int>(s), j));
+    batch.bond_sum(i) = model.equal_bonds(batch.sites(i));
+  }
+  return batch;
+}
+
+// Chi-square of a batch's states against p; fails the test where a bond sum is stale.
+ChiSquare batch_chi_square(const Lattice& l, const logz::PottsBatch& batch, const std::vector<double>& p) {
+  std::vector<long> counts(l.states(), 0);
+  for (long i = 0; i < kDraws; ++i) {
+    int s = 0;
+    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.sites(i)[j];
+    ++counts[s];
+    if (batch.bond_sum(i) != l.bond_sum(s)) {
+      ADD_FAILURE() << "equal bonds " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
+      break;
+    }
+  }
+  return chi_square(counts, p, kDraws);
+}
+
+// Exact draws at (k, h_sample), one heat-bath call at (k, h_kernel).
+ChiSquare heat_bath_chi_square(const logz::HeatBath& kernel, const Lattice& l, double k, double h_sample,
+                               double h_kernel, std::uint64_t seed) {
+  const logz::PottsModel model(l.rows, l.cols, l.q, k < 0 ? -1.0 : 1.0, std::abs(k));
+  const auto p = normalised(l, field_log_weight(l, k, h_sample));
+  auto batch = exact_batch(l, model, p, seed);
+  kernel.step(logz::PottsFieldTarget(model.lattice(), l.q, k, h_kernel), batch,
+              logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
+  return batch_chi_square(l, batch, p);
+}
+
+// 2 x 3 (double bonds between the rows) and 1 x 4 (self-bonds), q = 3.
+const Lattice kLattices[] = {{2, 3, 3}, {1, 4, 3}};
+
+TEST(HeatBathPottsField, KeepsExactDistribution) {
+  std::uint64_t seed = 61;
+  for (const auto& l : kLattices)
+    for (const auto& [k, h] : {std::pair{0.6, 1.5}, std::pair{-0.8, 0.7}, std::pair{1.2, 0.0}}) {
+      const logz::HeatBath random(SiteOrder::random, 5), sweep(SiteOrder::checkerboard, 1);
+      for (const auto& kernel : {random, sweep, sweep.reversed()}) {
+        const auto chi = heat_bath_chi_square(kernel, l, k, h, h, ++seed);
+        EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols << " K " << k << " h " << h;
+      }
+    }
+}
+
+TEST(HeatBathPottsField, TheTestDetectsAWrongField) {
+  const auto chi = heat_bath_chi_square(logz::HeatBath(SiteOrder::random, 5), kLattices[0], 0.6, 1.5, 1.2, 71);
+  EXPECT_GT(chi.statistic, chi.critical);
+}
+
+TEST(PottsFieldPath, BaseDrawsAndNormaliser) {
+  const Lattice l{2, 3, 3};
+  const double h = 1.3;
+  const logz::PottsModel model(l.rows, l.cols, l.q, 1.0, 0.8);
+  const logz::PottsFieldPath path(model, h);
+  // log Z_0 + log q, Z_0 the independent sites' sum of exp(h n_0).
+  EXPECT_NEAR(path.base_log_z(), log_sum(l, field_log_weight(l, 0.0, h)) + std::log(3.0), 1e-12);
+  auto batch = path.make_batch(kDraws);
+  path.sample_base(batch, logz::BatchRandom{72, logz::Purpose::base_sample, 0, 0});
+  const auto chi = batch_chi_square(l, batch, normalised(l, field_log_weight(l, 0.0, h)));
+  EXPECT_LT(chi.statistic, chi.critical);
+}
+
+TEST(PottsFieldPath, WorkIncrementsAreEnergyDifferences) {
+  const Lattice l{2, 3, 3};
+  const double beta = 0.8, j = 1.5, h0 = 2.5;
+  const logz::PottsModel model(l.rows, l.cols, l.q, j, beta);
+  const logz::PottsFieldPath path(model, h0);
+  // U_t = -(beta_t J n_eq + h_t n_0) - [t = 1] log w_0.
+  auto energy = [&](int s, double t) {
+    const double b = t <= 0.5 ? 2 * t * beta : beta, h = t <= 0.5 ? h0 : h0 * (2 - 2 * t);
+    const int n0 = colour0_count(l, s);
+    return -(b * j * l.bond_sum(s) + h * n0) - (t == 1.0 ? log_w0(l, s) : 0.0);
+  };
+  const std::vector<int> states = {0, 1, 17, 200, 455, 728};
+  auto batch = path.make_batch(states.size());
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    for (int i = 0; i < l.sites(); ++i) batch.sites(p)[i] = static_cast<std::uint8_t>(l.value(states[p], i));
+    batch.bond_sum(p) = model.equal_bonds(batch.sites(p));
+  }
+  std::vector<double> out(states.size());
+  for (const auto& [from, to] : {std::pair{0.0, 0.2}, std::pair{0.3, 0.5}, std::pair{0.4, 0.7}, std::pair{0.6, 0.9},
+                                std::pair{0.9, 1.0}, std::pair{1.0, 0.95}}) {
+    path.work_increment(from, to, batch, out);
+    for (std::size_t p = 0; p < states.size(); ++p)
+      EXPECT_NEAR(out[p], energy(states[p], to) - energy(states[p], from), 1e-12)
+          << "state " << states[p] << " from " << from << " to " << to;
+  }
+}
+
+TEST(PottsFieldPath, TheRestrictionKeepsAQthOfZ) {
+  // sum_x exp(-beta E) w_0(x) = Z / q: the colours' symmetry.
+  for (const auto& l : kLattices) {
+    const auto model = field_log_weight(l, 0.9, 0.0);
+    const double restricted =
+        log_sum(l, [&](int s) { return model(s) + log_w0(l, s); });
+    EXPECT_NEAR(restricted, log_sum(l, model) - std::log(l.q), 1e-12) << l.rows << "x" << l.cols;
+  }
+}
+
+TEST(PottsFieldPath, RelabelledDrawsFollowTheRestrictedTarget) {
+  for (const auto& l : kLattices) {
+    const double k = 0.9;
+    const logz::PottsModel model(l.rows, l.cols, l.q, 1.0, k);
+    const logz::PottsFieldPath path(model, 1.0);
+    auto batch = exact_batch(l, model, normalised(l, field_log_weight(l, k, 0.0)), 73);
+    path.relabel_to_colour0(batch, logz::BatchRandom{74, logz::Purpose::reverse_start, 2, 0});
+    const auto restricted = normalised(l, [&](int s) {
+      return k * l.bond_sum(s) + log_w0(l, s);
+    });
+    const auto chi = batch_chi_square(l, batch, restricted);
+    EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols;
+  }
+}
+
+TEST(PottsFieldPath, RefusesFieldsOutsideItsRange) {
+  const logz::PottsModel model(4, 4, 10, 2.0, 1.0);
+  EXPECT_THROW(logz::PottsFieldPath(model, 0.0), logz::InvalidArgument);
+  EXPECT_THROW(logz::PottsFieldPath(model, std::nan("")), logz::InvalidArgument);
+  EXPECT_THROW(logz::PottsFieldPath(model, 600.0), logz::InvalidArgument);  // 4 |beta J| + h > 600
+}
+
+}  // namespace
