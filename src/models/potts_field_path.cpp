@@ -15,10 +15,12 @@ PottsFieldTarget::PottsFieldTarget(const TorusLattice& l, int q, double k, doubl
     for (int n = 0; n <= 4; ++n) weight[z][n] = std::exp(k * n + h * z - top);
 }
 
-PottsFieldPath::PottsFieldPath(const PottsModel& model, double field) : model_(model), field_(field) {
+PottsFieldPath::PottsFieldPath(const PottsModel& model, double field, double energy_offset)
+    : model_(model), field_(field), energy_offset_(energy_offset) {
   if (!(field > 0.0) || !std::isfinite(field) ||
       4.0 * std::abs(model.beta() * model.coupling()) + field > kMaxLogWeightRange)
     fail_argument("logz::PottsFieldPath", "field", "a number > 0 with 4 |beta J| + field <= 600");
+  if (!std::isfinite(energy_offset)) fail_argument("logz::PottsFieldPath", "energy_offset", "a finite number");
 }
 
 void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const {
@@ -37,7 +39,8 @@ void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const 
 double PottsFieldPath::base_log_z() const {
   const int q = model_.num_colours();
   // N log(e^h0 + q - 1) = N (h0 + log1p((q - 1) e^-h0)).
-  return num_sites() * (field_ + std::log1p((q - 1) * std::exp(-field_))) + std::log(static_cast<double>(q));
+  return num_sites() * (field_ + std::log1p((q - 1) * std::exp(-field_))) + std::log(static_cast<double>(q)) -
+         model_.beta() * energy_offset_;
 }
 
 // Colour counts n_c and their softmax's log normaliser log sum_c e^{n_c}.
@@ -72,7 +75,7 @@ void PottsFieldPath::work_increment(double t_from, double t_to, const Batch& bat
 }
 
 void PottsFieldPath::trace_energy(const Batch& batch, std::span<double> out) const {
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = model_.energy(batch.bond_sum(p));
+  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = model_.energy(batch.bond_sum(p)) + energy_offset_;
 }
 
 PottsFieldTarget PottsFieldPath::at(double t) const {

@@ -189,6 +189,32 @@ TEST(PottsFieldPath, RelabelledDrawsFollowTheRestrictedTarget) {
   }
 }
 
+TEST(PottsFieldPath, TheIsingModelIsTheTwoColourPottsModelUpToAnEnergyOffset) {
+  // E_Ising = -J sum s_i s_j = E_Potts(2J) + 2 J N: the offset moves trace energies by 2JN and
+  // log Z by -2 beta J N; the works do not see it.
+  const Lattice l{2, 3, 2};
+  const double j = 0.7, beta = 0.9;
+  const logz::PottsModel potts(l.rows, l.cols, 2, 2 * j, beta);
+  const logz::PottsFieldPath plain(potts, 3.0), ising(potts, 3.0, 2 * j * l.sites());
+  EXPECT_NEAR(ising.base_log_z(), plain.base_log_z() - 2 * beta * j * l.sites(), 1e-12);
+  auto batch = ising.make_batch(1);
+  const int state = 0b010110;
+  for (int i = 0; i < l.sites(); ++i) batch.sites(0)[i] = static_cast<std::uint8_t>(l.value(state, i));
+  batch.bond_sum(0) = potts.equal_bonds(batch.sites(0));
+  double spin_bonds = 0;  // sum over the right and down bonds of s_i s_j
+  for (int r = 0; r < l.rows; ++r)
+    for (int c = 0; c < l.cols; ++c) {
+      const auto s = [&](int rr, int cc) { return 2 * l.value(state, (rr % l.rows) * l.cols + cc % l.cols) - 1; };
+      spin_bonds += s(r, c) * s(r + 1, c) + s(r, c) * s(r, c + 1);
+    }
+  std::vector<double> e(1), w_plain(1), w_ising(1);
+  ising.trace_energy(batch, e);
+  EXPECT_NEAR(e[0], -j * spin_bonds, 1e-12);
+  plain.work_increment(0.2, 0.8, batch, w_plain);
+  ising.work_increment(0.2, 0.8, batch, w_ising);
+  EXPECT_EQ(w_plain[0], w_ising[0]);
+}
+
 TEST(PottsFieldPath, RefusesFieldsOutsideItsRange) {
   const logz::PottsModel model(4, 4, 10, 2.0, 1.0);
   EXPECT_THROW(logz::PottsFieldPath(model, 0.0), logz::InvalidArgument);

@@ -47,9 +47,12 @@ class PottsFieldPath {
   static constexpr double kMaxLogWeightRange = 600.0;
 
   // field: h0 > 0, finite, with 4 |beta J| + h0 <= kMaxLogWeightRange (InvalidArgument naming
-  // "field").
-  PottsFieldPath(const PottsModel& model, double field);
-  PottsFieldPath(PottsModel&&, double) = delete;  // held by reference
+  // "field"). energy_offset: a constant added to the model's energy, for a model that is this
+  // one up to a constant (the Ising model with coupling J is the two-colour Potts model with
+  // coupling 2J, E_Ising = E_Potts + 2 J N): it shifts the trace energies and log Z (by -beta
+  // times it, in base_log_z), not the works.
+  PottsFieldPath(const PottsModel& model, double field, double energy_offset = 0.0);
+  PottsFieldPath(PottsModel&&, double, double = 0.0) = delete;  // held by reference
 
   const PottsModel& model() const { return model_; }
   double field() const { return field_; }
@@ -63,11 +66,12 @@ class PottsFieldPath {
   Batch make_batch(std::size_t n) const { return model_.make_batch(n); }
   // Independent sites: colour 0 with probability e^h0 / (e^h0 + q - 1), the others uniformly.
   void sample_base(Batch& batch, const BatchRandom& random) const;
-  // log Z_0 + log q: N log(e^h0 + q - 1) + log q (the restriction's factor; see above).
+  // log Z_0 + log q: N log(e^h0 + q - 1) + log q (the restriction's factor; see above), less
+  // beta times the energy offset.
   double base_log_z() const;
   // U_{t_to}(x) - U_{t_from}(x), U_t = -(beta_t J n_eq + h_t n_0) - [t = 1] log w_0(x).
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
-  // E = -J n_eq of every particle (the hysteresis trace).
+  // E = -J n_eq (plus the energy offset) of every particle (the hysteresis trace).
   void trace_energy(const Batch& batch, std::span<double> out) const;
   // The unrestricted target at t (at t = 1 the model itself, no field).
   PottsFieldTarget at(double t) const;
@@ -85,6 +89,7 @@ class PottsFieldPath {
 
   const PottsModel& model_;
   double field_;
+  double energy_offset_;
 };
 
 static_assert(AnnealingPath<PottsFieldPath>);

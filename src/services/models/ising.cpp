@@ -1,5 +1,6 @@
 // [model] type = "ising": the R x C torus annealed from uniform spins, single-site Metropolis or
-// heat-bath updates, reverse runs from an equilibrated ground state; simulated tempering and
+// heat-bath updates, reverse runs from an equilibrated ground state; or around the transition
+// from a field (path = "field", as the two-colour Potts model); simulated tempering and
 // integration from the ground state. Exact log Z: Kaufman's formula.
 #include <cmath>
 #include <string>
@@ -11,6 +12,7 @@
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
 #include "logz/services/lattice_runner.hpp"
+#include "field_path.hpp"
 #include "lattice_size.hpp"
 
 namespace logz {
@@ -19,7 +21,9 @@ namespace {
 
 const Key kCoupling = Key::number("coupling", 1.0, -1e6, 1e6, "J in E = -J sum over bonds of s_i s_j (negative: antiferromagnet)");
 const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
-const KeyGroup kModelKeys{"model", "ising", {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kCoupling, &kBeta}};
+const KeyGroup kModelKeys{"model", "ising",
+                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kCoupling, &kBeta,
+                           &lattice_path_key(), &field_key()}};
 
 struct IsingSpec {
   LatticeSize size;
@@ -51,6 +55,13 @@ RunResult run_ising(Config& config, const RunContext& context) {
   result.reference = ising_exact(config);
 
   const std::string method = read_run_method(config, kLatticeMethods);
+  if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling)) {
+    // The two-colour Potts model with coupling 2J: E_Ising = E_Potts + 2 J N.
+    const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
+    anneal_field_path(PottsFieldPath(potts, m.get_double(field_key()), 2.0 * coupling * model.num_sites()), kernel,
+                      read_schedule(config), config, context.progress, result);
+    return result;  // the equilibrium energy trace below is the temperature path's
+  }
   const RunDefaults multispin = kernel.type == "multispin" ? multispin_run_defaults(config, method) : RunDefaults{};
   LatticeGroundStates ground;
   if (method == "ground_state_integration") {

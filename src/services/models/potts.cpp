@@ -1,6 +1,7 @@
 // [model] type = "potts": the q-state Potts model on an R x C torus (by default the paper's
 // q = 10, J = 2, beta = 1; Habeck 2017, section 6.2) annealed from uniform colours with
-// single-site Metropolis or heat-bath updates; reverse runs from an equilibrated ground state;
+// single-site Metropolis or heat-bath updates, or around the transition from a field on colour 0
+// (path = "field", heat bath); reverse runs from an equilibrated ground state;
 // simulated tempering and integration from the ground state. The exact log Z and mean energies
 // come from the transfer matrix when the smaller side is narrow enough, else from enumeration on
 // tiny lattices, else there is no reference.
@@ -16,8 +17,8 @@
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/packed_potts.hpp"
 #include "logz/models/potts.hpp"
-#include "logz/models/potts_field_path.hpp"
 #include "logz/services/lattice_runner.hpp"
+#include "field_path.hpp"
 #include "lattice_size.hpp"
 
 namespace logz {
@@ -89,14 +90,9 @@ void add_reference(const PottsModel& model, int rows, int cols, std::span<const 
 const Key kColours = Key::integer("q", 10, 2, PottsModel::kMaxColours, "the number of colours");
 const Key kCoupling = Key::number("coupling", 2.0, -1e6, 1e6, "J in E = -J sum over bonds of delta(x_i, x_j)");
 const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
-const Key kPath = Key::choice("path", std::string("temperature"), {"temperature", "field"},
-                              "the annealing path: the temperature from uniform colours, or around the transition "
-                              "with a field on colour 0 (heat bath; docs/reproductions/potts-32.md)");
-const Key kField = Key::number("field", 10.0, 1e-6, PottsFieldPath::kMaxLogWeightRange,
-                               "path = \"field\": the base's field h0 on colour 0 (log-weight per site)");
 const KeyGroup kModelKeys{"model", "potts",
                           {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kColours, &kCoupling, &kBeta,
-                           &kPath, &kField}};
+                           &lattice_path_key(), &field_key()}};
 
 RunResult run_potts(Config& config, const RunContext& context) {
   auto m = config.section("model");
@@ -125,19 +121,9 @@ RunResult run_potts(Config& config, const RunContext& context) {
       m.fail(kCoupling, "J > 0 and sides >= 3 for integration from the ground state");
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
-  if (m.get_string(kPath) == "field") {
-    if (kernel.type != "heat_bath") config.section("kernel").fail("type", "\"heat_bath\" with [model] path = \"field\"");
-    if (!annealing) m.fail(kPath, "\"temperature\" unless [run] method = \"annealing\"");
-    const double field = m.get_double(kField);
-    if (4.0 * std::abs(beta * coupling) + field > PottsFieldPath::kMaxLogWeightRange)
-      m.fail(kField, "4 |beta J| + field <= 600");
-    const PottsFieldPath path(model, field);
-    result.model["path"] = "field";
-    result.model["field"] = field;
-    result.model["base"] = "independent sites, field on colour 0";
-    result.base_log_z = path.base_log_z();
-    anneal_from_ground_state(path, HeatBath(kernel.order, kernel.steps), schedule,
-                             read_run_settings(config, {"ground_state"}), context.progress, result);
+  if (read_field_path(m, config, kernel, method, beta * coupling)) {
+    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, schedule, config, context.progress,
+                      result);
     add_reference(model, rows, cols, {}, result);  // the equilibrium trace is the temperature path's
     return result;
   }
