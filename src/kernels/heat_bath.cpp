@@ -7,6 +7,21 @@
 
 namespace logz {
 
+namespace {
+
+// Gives site i colour `chosen`, which n_new of its neighbour slots c share, and adds the change
+// of its equal-bond count to delta; whether the colour changed.
+bool set_colour(std::uint8_t* x, int i, int chosen, int n_new, const std::array<int, 4>& c, std::int64_t& delta) {
+  const int old_colour = x[i];
+  int n_old = 0;
+  for (int k = 0; k < 4; ++k) n_old += c[k] == old_colour;
+  delta += n_new - n_old;
+  x[i] = static_cast<std::uint8_t>(chosen);
+  return chosen != old_colour;
+}
+
+}  // namespace
+
 KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch,
                           const BatchRandom& random) const {
   // P(s_i = +1 | h) as a 32-bit threshold, indexed by (h + 4) / 2.
@@ -73,15 +88,9 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
             chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))),
                                    c, first);
           }
-          const int old_colour = x[i];
-          int n_new = 0, n_old = 0;
-          for (int s = 0; s < 4; ++s) {
-            n_new += c[s] == chosen;
-            n_old += c[s] == old_colour;
-          }
-          delta += n_new - n_old;
-          x[i] = static_cast<std::uint8_t>(chosen);
-          return chosen != old_colour;
+          int n_new = 0;
+          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
+          return set_colour(x, i, chosen, n_new, c, delta);
         });
   }
   // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
@@ -135,12 +144,7 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
               if (first[k]) chosen = c[k], n_new = n[k];
           }
         }
-        const int old_colour = x[i];
-        int n_old = 0;
-        for (int k = 0; k < 4; ++k) n_old += c[k] == old_colour;
-        delta += n_new - n_old;
-        x[i] = static_cast<std::uint8_t>(chosen);
-        return chosen != old_colour;
+        return set_colour(x, i, chosen, n_new, c, delta);
       });
 }
 
@@ -189,12 +193,7 @@ KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch, con
       for (int k = 0; k < 4; ++k)
         if (w[k] > 0.0) chosen = c[k], n_new = n[k];
     }
-    const int old_colour = x[i];
-    int n_old = 0;
-    for (int k = 0; k < 4; ++k) n_old += c[k] == old_colour;
-    delta += n_new - n_old;
-    x[i] = static_cast<std::uint8_t>(chosen);
-    return chosen != old_colour;
+    return set_colour(x, i, chosen, n_new, c, delta);
   });
 }
 

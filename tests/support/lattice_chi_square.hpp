@@ -46,6 +46,23 @@ ChiSquare ising_chi_square(const Kernel& kernel, double beta_sample, double beta
   return chi_square(counts, l.probabilities(beta_sample), kDraws);
 }
 
+// Chi-square of a Potts batch of kDraws particles (colours 0..l.q-1) against the state
+// probabilities p; fails the test where a particle's equal-bond count is stale.
+inline ChiSquare potts_batch_chi_square(const TinyLattice& l, const logz::PottsBatch& batch,
+                                        const std::vector<double>& p) {
+  std::vector<long> counts(l.states(), 0);
+  for (long i = 0; i < kDraws; ++i) {
+    int s = 0;
+    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.sites(i)[j];
+    ++counts[s];
+    if (batch.bond_sum(i) != l.bond_sum(s)) {
+      ADD_FAILURE() << "equal bonds " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
+      break;
+    }
+  }
+  return chi_square(counts, p, kDraws);
+}
+
 // Potts: the same with q = l.q colours and J = 1, or J = -1 at |beta| where beta_kernel < 0.
 template <class Kernel>
 ChiSquare potts_chi_square(const Kernel& kernel, const TinyLattice& l, double beta_sample,
@@ -61,17 +78,7 @@ ChiSquare potts_chi_square(const Kernel& kernel, const TinyLattice& l, double be
     batch.bond_sum(i) = model.equal_bonds(batch.sites(i));
   }
   kernel.step(model.at(1.0), batch, logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
-  std::vector<long> counts(l.states(), 0);
-  for (long i = 0; i < kDraws; ++i) {
-    int s = 0;
-    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.sites(i)[j];
-    ++counts[s];
-    if (batch.bond_sum(i) != l.bond_sum(s)) {
-      ADD_FAILURE() << "equal bonds " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
-      break;
-    }
-  }
-  return chi_square(counts, l.probabilities(beta_sample), kDraws);
+  return potts_batch_chi_square(l, batch, l.probabilities(beta_sample));
 }
 
 }  // namespace logz::test_support

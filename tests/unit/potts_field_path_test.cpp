@@ -15,17 +15,16 @@
 #include <vector>
 
 #include "logz/kernels/heat_bath.hpp"
-#include "support/chi_square.hpp"
+#include "support/lattice_chi_square.hpp"
 #include "support/tiny_lattice.hpp"
 
 namespace {
 
 using logz::SiteOrder;
-using logz::test_support::chi_square;
 using logz::test_support::ChiSquare;
+using logz::test_support::kDraws;
+using logz::test_support::potts_batch_chi_square;
 using Lattice = logz::test_support::TinyLattice;
-
-constexpr long kDraws = 200000;
 
 int colour_count(const Lattice& l, int s, int c) {
   int n = 0;
@@ -78,21 +77,6 @@ logz::PottsBatch exact_batch(const Lattice& l, const logz::PottsModel& model, co
   return batch;
 }
 
-// Chi-square of a batch's states against p; fails the test where a bond sum is stale.
-ChiSquare batch_chi_square(const Lattice& l, const logz::PottsBatch& batch, const std::vector<double>& p) {
-  std::vector<long> counts(l.states(), 0);
-  for (long i = 0; i < kDraws; ++i) {
-    int s = 0;
-    for (int j = l.sites() - 1; j >= 0; --j) s = l.q * s + batch.sites(i)[j];
-    ++counts[s];
-    if (batch.bond_sum(i) != l.bond_sum(s)) {
-      ADD_FAILURE() << "equal bonds " << batch.bond_sum(i) << " vs " << l.bond_sum(s);
-      break;
-    }
-  }
-  return chi_square(counts, p, kDraws);
-}
-
 // Exact draws at (k, h_sample), one heat-bath call at (k, h_kernel).
 ChiSquare heat_bath_chi_square(const logz::HeatBath& kernel, const Lattice& l, double k, double h_sample,
                                double h_kernel, std::uint64_t seed) {
@@ -101,7 +85,7 @@ ChiSquare heat_bath_chi_square(const logz::HeatBath& kernel, const Lattice& l, d
   auto batch = exact_batch(l, model, p, seed);
   kernel.step(logz::PottsFieldTarget(model.lattice(), l.q, k, h_kernel), batch,
               logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
-  return batch_chi_square(l, batch, p);
+  return potts_batch_chi_square(l, batch, p);
 }
 
 // 2 x 3 (double bonds between the rows) and 1 x 4 (self-bonds), q = 3.
@@ -133,7 +117,7 @@ TEST(PottsFieldPath, BaseDrawsAndNormaliser) {
   EXPECT_NEAR(path.base_log_z(), log_sum(l, field_log_weight(l, 0.0, h)) + std::log(3.0), 1e-12);
   auto batch = path.make_batch(kDraws);
   path.sample_base(batch, logz::BatchRandom{72, logz::Purpose::base_sample, 0, 0});
-  const auto chi = batch_chi_square(l, batch, normalised(l, field_log_weight(l, 0.0, h)));
+  const auto chi = potts_batch_chi_square(l, batch, normalised(l, field_log_weight(l, 0.0, h)));
   EXPECT_LT(chi.statistic, chi.critical);
 }
 
@@ -184,7 +168,7 @@ TEST(PottsFieldPath, RelabelledDrawsFollowTheRestrictedTarget) {
     const auto restricted = normalised(l, [&](int s) {
       return k * l.bond_sum(s) + log_w0(l, s);
     });
-    const auto chi = batch_chi_square(l, batch, restricted);
+    const auto chi = potts_batch_chi_square(l, batch, restricted);
     EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols;
   }
 }
