@@ -114,6 +114,56 @@ TEST(Reflection, BilliardInAWedgeStaysInsideAndReverses) {
   EXPECT_LT((-v - v0).norm(), 1e-12);
 }
 
+TEST(Reflection, CoordinateFacesAreRecognisedOnlyWhereEachFaceBoundsOneCoordinate) {
+  const auto faces = CoordinateFaces::of(LinearConstraints::nonnegative(3));
+  ASSERT_TRUE(faces.has_value());
+  EXPECT_EQ(faces->face_of, (std::vector<int>{0, 1, 2}));
+  LinearConstraints slanted;
+  slanted.A = (Eigen::MatrixXd(1, 2) << 1.0, 0.3).finished();
+  slanted.b = Eigen::VectorXd::Zero(1);
+  EXPECT_FALSE(CoordinateFaces::of(slanted).has_value());
+  LinearConstraints box;  // 0 <= x0 <= 1: two faces on one coordinate
+  box.A = (Eigen::MatrixXd(2, 1) << 1.0, -1.0).finished();
+  box.b = Eigen::Vector2d(0.0, -1.0);
+  EXPECT_FALSE(CoordinateFaces::of(box).has_value());
+}
+
+TEST(Reflection, CoordinateFacesFollowTheGeneralBilliard) {
+  // x0 >= 0, x2 <= 1.5 and 2 x3 >= -1 in 4 dimensions (x1 free): the O(d) path against the
+  // search over faces, from random points inside with momenta large enough to reflect.
+  LinearConstraints c;
+  c.A = Eigen::MatrixXd::Zero(3, 4);
+  c.A(0, 0) = 1.0, c.A(1, 2) = -1.0, c.A(2, 3) = 2.0;
+  c.b = Eigen::Vector3d(0.0, -1.5, -1.0);
+  const auto faces = CoordinateFaces::of(c);
+  ASSERT_TRUE(faces.has_value());
+  const Eigen::MatrixXd X = normals(4, 500, 12), V = 3.0 * normals(4, 500, 13);
+  int total = 0;
+  for (Eigen::Index p = 0; p < X.cols(); ++p) {
+    Eigen::VectorXd x = X.col(p), v = V.col(p);
+    x(0) = std::abs(x(0)), x(2) = std::min(x(2), 1.5), x(3) = std::max(x(3), -0.5);
+    Eigen::VectorXd xg = x, vg = v;
+    const int n = reflected_drift(*faces, x, v, 0.7);
+    EXPECT_EQ(n, reflected_drift(c, xg, vg, 0.7)) << p;
+    EXPECT_LT((x - xg).cwiseAbs().maxCoeff(), 1e-12) << p;
+    EXPECT_LT((v - vg).cwiseAbs().maxCoeff(), 1e-12) << p;
+    EXPECT_GE(c.min_slack(x), -1e-12) << p;
+    total += n;
+  }
+  EXPECT_GT(total, 300);
+}
+
+TEST(Leapfrog, IsReversibleWithCoordinateFaces) {
+  ConstrainedGaussian t{GaussianBase::isotropic(3, 1.0), LinearConstraints::nonnegative(3)};
+  const Eigen::MatrixXd X = normals(3, 20, 14).cwiseAbs(), V = 3.0 * normals(3, 20, 15);
+  EnergyParts parts;
+  evaluate_parts(t, X, parts, true);
+  Eigen::MatrixXd Xf = X, Vf = V;
+  EXPECT_GT(leapfrog(t, Xf, Vf, parts, 0.2, 25), 20u);
+  for (int p = 0; p < 20; ++p) EXPECT_GE(t.c.min_slack(Xf.col(p)), -1e-12);
+  EXPECT_LT(roundtrip_error(t, X, V, 0.2, 25), 1e-11);
+}
+
 TEST(Leapfrog, EnergyErrorIsSecondOrder) {
   // Over a fixed time T = 1, halving eps must divide the energy error by about 4.
   Eigen::MatrixXd cov(3, 3);

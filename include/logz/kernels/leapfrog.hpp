@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 
 #include "logz/kernels/reflection.hpp"
 #include "logz/models/continuous_target.hpp"
@@ -28,13 +29,15 @@ template <ContinuousTarget T>
 std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::MatrixXd& V0, const EnergyParts& parts0,
                        Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts, double eps, int steps) {
   const LinearConstraints* c = constraints_of(target);
+  const std::optional<CoordinateFaces> faces = c ? CoordinateFaces::of(*c) : std::nullopt;
   std::uint64_t reflections = 0;
   kick(target, parts0, V0, V, 0.5 * eps);
   for (int l = 0; l < steps; ++l) {
     if (c) {
       if (l == 0) X = X0;
       for (Eigen::Index p = 0; p < X.cols(); ++p)
-        reflections += static_cast<std::uint64_t>(reflected_drift(*c, X.col(p), V.col(p), eps));
+        reflections += static_cast<std::uint64_t>(faces ? reflected_drift(*faces, X.col(p), V.col(p), eps)
+                                                        : reflected_drift(*c, X.col(p), V.col(p), eps));
     } else if (l == 0) {
       X.noalias() = X0 + eps * V;
     } else {
