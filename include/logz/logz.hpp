@@ -47,6 +47,7 @@
 #include "logz/io/mnist.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/io/npz.hpp"
+#include "logz/io/npz_eigen.hpp"
 #include "logz/io/number_list.hpp"
 #include "logz/io/text_file.hpp"
 #include "logz/kernels/gaussian_autoregressive.hpp"

@@ -3,23 +3,10 @@
 #include <cmath>
 
 #include "logz/core/error.hpp"
-#include "logz/io/npz.hpp"
+#include "logz/io/npz_eigen.hpp"
 #include "logz/math/constants.hpp"
 
 namespace logz {
-
-namespace {
-std::string shape(const Eigen::MatrixXd& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
-
-Eigen::MatrixXd read_matrix(const std::string& path, const std::string& key, const std::string& expected) {
-  const io::Array a = io::read_npz_array(path, key).to_float64();
-  if (a.ndim() != 2) fail_input(path, key, "a 2-D array (" + expected + "), got " + io::shape_to_string(a.shape));
-  Eigen::MatrixXd m(a.rows(), a.cols());
-  for (std::size_t i = 0; i < a.rows(); ++i)
-    for (std::size_t j = 0; j < a.cols(); ++j) m(i, j) = a.doubles()[i * a.cols() + j];
-  return m;
-}
-}  // namespace
 
 BilinearGenerative::BilinearGenerative(Eigen::MatrixXd phi, Eigen::MatrixXd theta, Eigen::MatrixXd psi,
                                        double sigma_noise, const std::string& source)
@@ -30,13 +17,13 @@ BilinearGenerative::BilinearGenerative(Eigen::MatrixXd phi, Eigen::MatrixXd thet
       prior_(static_cast<int>(std::max<Eigen::Index>(theta_.cols(), 1)),
              static_cast<int>(std::max<Eigen::Index>(psi_.cols(), 1))) {
   const Eigen::Index L = phi_.cols();
-  if (phi_.rows() < 1 || L < 1) fail_input(source, "Phi", "an M x L matrix with M, L >= 1, got " + shape(phi_));
+  if (phi_.rows() < 1 || L < 1) fail_input(source, "Phi", "an M x L matrix with M, L >= 1, got " + io::matrix_shape(phi_));
   if (theta_.rows() != L || theta_.cols() < 1)
     fail_input(source, "Theta", "an L x K_c matrix with L = " + std::to_string(L) +
-                                    " (the columns of Phi) and K_c >= 1, got " + shape(theta_));
+                                    " (the columns of Phi) and K_c >= 1, got " + io::matrix_shape(theta_));
   if (psi_.rows() != L || psi_.cols() < 1)
     fail_input(source, "Psi", "an L x K_d matrix with L = " + std::to_string(L) +
-                                  " (the columns of Phi) and K_d >= 1, got " + shape(psi_));
+                                  " (the columns of Phi) and K_d >= 1, got " + io::matrix_shape(psi_));
   if (!phi_.allFinite()) fail_input(source, "Phi", "finite values");
   if (!theta_.allFinite()) fail_input(source, "Theta", "finite values");
   if (!psi_.allFinite()) fail_input(source, "Psi", "finite values");
@@ -45,9 +32,9 @@ BilinearGenerative::BilinearGenerative(Eigen::MatrixXd phi, Eigen::MatrixXd thet
 
 BilinearGenerative BilinearGenerative::load(const std::string& path, double sigma_noise, const BilinearKeys& keys) {
   // One after the other (argument evaluation order is unspecified): errors name the first bad array.
-  Eigen::MatrixXd phi = read_matrix(path, keys.phi, "M x L");
-  Eigen::MatrixXd theta = read_matrix(path, keys.theta, "L x K_c");
-  Eigen::MatrixXd psi = read_matrix(path, keys.psi, "L x K_d");
+  Eigen::MatrixXd phi = io::read_npz_matrix(path, keys.phi, "M x L");
+  Eigen::MatrixXd theta = io::read_npz_matrix(path, keys.theta, "L x K_c");
+  Eigen::MatrixXd psi = io::read_npz_matrix(path, keys.psi, "L x K_d");
   return BilinearGenerative(std::move(phi), std::move(theta), std::move(psi), sigma_noise, path);
 }
 

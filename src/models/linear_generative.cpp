@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "logz/core/error.hpp"
-#include "logz/io/npz.hpp"
+#include "logz/io/npz_eigen.hpp"
 #include "logz/math/constants.hpp"
 
 namespace logz {
@@ -20,12 +20,7 @@ LinearGenerative::LinearGenerative(Eigen::MatrixXd phi, double sigma_noise, Prio
 
 LinearGenerative LinearGenerative::load(const std::string& path, double sigma_noise, PriorType prior,
                                         const std::string& key) {
-  const io::Array a = io::read_npz_array(path, key).to_float64();
-  if (a.ndim() != 2) fail_input(path, key, "a 2-D array (M x L), got " + io::shape_to_string(a.shape));
-  Eigen::MatrixXd P(a.rows(), a.cols());
-  for (std::size_t i = 0; i < a.rows(); ++i)
-    for (std::size_t j = 0; j < a.cols(); ++j) P(i, j) = a.doubles()[i * a.cols() + j];
-  return LinearGenerative(std::move(P), sigma_noise, prior, path);
+  return LinearGenerative(io::read_npz_matrix(path, key, "M x L"), sigma_noise, prior, path);
 }
 
 LinearGenerative LinearGenerative::random(int data_dim, int latent_dim, double sigma_noise, PriorType prior,

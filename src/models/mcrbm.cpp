@@ -4,14 +4,12 @@
 
 #include "logz/core/error.hpp"
 #include "logz/exact/mcrbm_mean_units.hpp"
-#include "logz/io/npz.hpp"
+#include "logz/io/npz_eigen.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
 namespace {
-
-std::string shape(const Eigen::MatrixXd& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
 
 // Column sums of softplus(y) = log(1 + e^y) = max(y, 0) + log(1 + e^{-|y|}): no overflow, and
 // vectorised exp and log (log(1 + t) for t = e^{-|y|} in (0, 1] has an absolute error below
@@ -30,22 +28,6 @@ Eigen::VectorXd softplus_column_sums_and_sigmoid(Eigen::MatrixXd& y) {
   return sums;
 }
 
-Eigen::MatrixXd read_matrix(const std::string& path, const std::string& key, const std::string& expected) {
-  const io::Array a = io::read_npz_array(path, key).to_float64();
-  if (a.ndim() != 2) fail_input(path, key, "a 2-D array (" + expected + "), got " + io::shape_to_string(a.shape));
-  Eigen::MatrixXd m(a.rows(), a.shape[1]);
-  for (std::size_t i = 0; i < a.rows(); ++i)
-    for (std::size_t j = 0; j < a.shape[1]; ++j) m(i, j) = a.doubles()[i * a.shape[1] + j];
-  return m;
-}
-
-Eigen::VectorXd read_vector(const std::string& path, const std::string& key, const std::string& expected) {
-  const io::Array a = io::read_npz_array(path, key).to_float64();
-  if (a.ndim() != 1 && !(a.ndim() == 2 && a.shape[1] == 1))
-    fail_input(path, key, "a 1-D array (" + expected + "), got " + io::shape_to_string(a.shape));
-  return Eigen::Map<const Eigen::VectorXd>(a.doubles().data(), static_cast<Eigen::Index>(a.size()));
-}
-
 }  // namespace
 
 McRbm::McRbm(Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::VectorXd b_mean, Eigen::VectorXd b_cov,
@@ -59,11 +41,11 @@ McRbm::McRbm(Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::Vec
       sigma_(sigma),
       norm_(norm) {
   const Eigen::Index M = C_.cols(), L = C_.rows();
-  if (M < 1) fail_input(source, "C", "an L x M matrix with M >= 1 inputs, got " + shape(C_));
+  if (M < 1) fail_input(source, "C", "an L x M matrix with M >= 1 inputs, got " + io::matrix_shape(C_));
   if (P_.rows() != L)
-    fail_input(source, "P", "an L x K matrix with L = " + std::to_string(L) + " (the rows of C), got " + shape(P_));
+    fail_input(source, "P", "an L x K matrix with L = " + std::to_string(L) + " (the rows of C), got " + io::matrix_shape(P_));
   if (W_.cols() != M)
-    fail_input(source, "W", "a J x M matrix with M = " + std::to_string(M) + " (the columns of C), got " + shape(W_));
+    fail_input(source, "W", "a J x M matrix with M = " + std::to_string(M) + " (the columns of C), got " + io::matrix_shape(W_));
   if (b_mean_.size() != W_.rows())
     fail_input(source, "b_m", "one bias per mean unit (" + std::to_string(W_.rows()) + "), got " +
                                   std::to_string(b_mean_.size()));
@@ -84,12 +66,12 @@ McRbm::McRbm(Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::Vec
 
 McRbm McRbm::load(const std::string& path, double sigma, McRbmNorm norm, const McRbmKeys& keys) {
   // One after the other (argument evaluation order is unspecified): errors name the first bad array.
-  Eigen::MatrixXd P = read_matrix(path, keys.P, "L x K");
-  Eigen::MatrixXd C = read_matrix(path, keys.C, "L x M");
-  Eigen::MatrixXd W = read_matrix(path, keys.W, "J x M");
-  Eigen::VectorXd b_mean = read_vector(path, keys.b_mean, "J");
-  Eigen::VectorXd b_cov = read_vector(path, keys.b_cov, "K");
-  Eigen::VectorXd b_vis = read_vector(path, keys.b_vis, "M");
+  Eigen::MatrixXd P = io::read_npz_matrix(path, keys.P, "L x K");
+  Eigen::MatrixXd C = io::read_npz_matrix(path, keys.C, "L x M");
+  Eigen::MatrixXd W = io::read_npz_matrix(path, keys.W, "J x M");
+  Eigen::VectorXd b_mean = io::read_npz_vector(path, keys.b_mean, "J");
+  Eigen::VectorXd b_cov = io::read_npz_vector(path, keys.b_cov, "K");
+  Eigen::VectorXd b_vis = io::read_npz_vector(path, keys.b_vis, "M");
   return McRbm(std::move(P), std::move(C), std::move(W), std::move(b_mean), std::move(b_cov), std::move(b_vis),
                sigma, norm, path);
 }

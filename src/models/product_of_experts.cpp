@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "logz/core/error.hpp"
-#include "logz/io/npz.hpp"
+#include "logz/io/npz_eigen.hpp"
 #include "models/expert_functions.hpp"
 #include "models/filter_products.hpp"
 
@@ -96,16 +96,10 @@ ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::
 }
 
 ProductOfExperts ProductOfExperts::load(const std::string& path, ExpertType type, const PoeKeys& keys) {
-  const io::Array phi = io::read_npz_array(path, keys.filters).to_float64();
-  const io::Array lambda = io::read_npz_array(path, keys.lambda).to_float64();
-  if (phi.ndim() != 2) fail_input(path, keys.filters, "a 2-D array (L x d), got " + io::shape_to_string(phi.shape));
-  if (lambda.ndim() != 1 && !(lambda.ndim() == 2 && lambda.cols() == 1))
-    fail_input(path, keys.lambda, "a 1-D array (L), got " + io::shape_to_string(lambda.shape));
-  Eigen::MatrixXd P(phi.rows(), phi.cols());
-  for (std::size_t i = 0; i < phi.rows(); ++i)
-    for (std::size_t j = 0; j < phi.cols(); ++j) P(i, j) = phi.doubles()[i * phi.cols() + j];
-  Eigen::VectorXd l = Eigen::Map<const Eigen::VectorXd>(lambda.doubles().data(), static_cast<Eigen::Index>(lambda.size()));
-  return ProductOfExperts(type, std::move(P), std::move(l), path);
+  // One after the other (argument evaluation order is unspecified): errors name the first bad array.
+  Eigen::MatrixXd filters = io::read_npz_matrix(path, keys.filters, "L x d");
+  Eigen::VectorXd lambda = io::read_npz_vector(path, keys.lambda, "L");
+  return ProductOfExperts(type, std::move(filters), std::move(lambda), path);
 }
 
 ProductOfExperts ProductOfExperts::random(ExpertType type, int dim, int num_experts, std::uint64_t seed) {

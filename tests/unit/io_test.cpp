@@ -24,6 +24,7 @@
 #include "logz/io/array.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/io/npz.hpp"
+#include "logz/io/npz_eigen.hpp"
 #include "logz/io/number_list.hpp"
 
 namespace {
@@ -497,6 +498,28 @@ TEST_F(IoTest, NpzRoundTripStoredAndCompressed) {
 // Bytes before an archive whose offsets count from its own start (a self-extracting archive, or
 // one archive after another): Python's zipfile, and so numpy.load, reads the last archive, and
 // so does logz, not the first consistent one libzip would pick.
+TEST_F(IoTest, NpzMembersReadAsEigenMatricesAndVectors) {
+  // numpy's C order: row i of the 2 x 3 member is (3i, 3i + 1, 3i + 2); int32 converted.
+  const std::string p = path("params.npz");
+  logz::io::write_npz(p, {{"M", Array{{2, 3}, std::vector<std::int32_t>{0, 1, 2, 3, 4, 5}}},
+                          {"v", Array{{3}, {0.5, 1.5, 2.5}}},
+                          {"c", Array{{3, 1}, {1.0, 2.0, 3.0}}},
+                          {"t", Array{{1, 2, 2}, {1.0, 2.0, 3.0, 4.0}}}});
+  const Eigen::MatrixXd m = logz::io::read_npz_matrix(p, "M", "A x B");
+  ASSERT_EQ(logz::io::matrix_shape(m), "2 x 3");
+  EXPECT_EQ(m(1, 0), 3.0);
+  EXPECT_EQ(m(0, 2), 2.0);
+  EXPECT_EQ(logz::io::read_npz_vector(p, "v", "B"), Eigen::Vector3d(0.5, 1.5, 2.5));
+  EXPECT_EQ(logz::io::read_npz_vector(p, "c", "B"), Eigen::Vector3d(1.0, 2.0, 3.0));  // n x 1 counts as 1-D
+  try {
+    logz::io::read_npz_matrix(p, "t", "A x B");
+    ADD_FAILURE() << "a 3-D member read as a matrix";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a 2-D array (A x B), got 1 x 2 x 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(logz::io::read_npz_vector(p, "M", "B"), InputError);
+}
+
 TEST_F(IoTest, NpzAfterOtherBytesIsReadAsNumpyReadsIt) {
   const auto bytes = [](const std::string& p) {
     std::ifstream in(p, std::ios::binary);
