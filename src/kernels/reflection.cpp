@@ -34,24 +34,6 @@ int reflected_drift(const LinearConstraints& c, Eigen::Ref<Eigen::VectorXd> x,
   }
 }
 
-std::optional<CoordinateFaces> CoordinateFaces::of(const LinearConstraints& c) {
-  CoordinateFaces f;
-  f.face_of.assign(static_cast<std::size_t>(c.A.cols()), -1);
-  for (Eigen::Index j = 0; j < c.A.rows(); ++j) {
-    Eigen::Index coordinate = -1;
-    for (Eigen::Index i = 0; i < c.A.cols(); ++i) {
-      if (c.A(j, i) == 0.0) continue;
-      if (coordinate >= 0) return std::nullopt;  // a slanted face
-      coordinate = i;
-    }
-    if (coordinate < 0 || f.face_of[static_cast<std::size_t>(coordinate)] >= 0) return std::nullopt;
-    f.face_of[static_cast<std::size_t>(coordinate)] = static_cast<int>(f.a.size());
-    f.a.push_back(c.A(j, coordinate));
-    f.b.push_back(c.b(j));
-  }
-  return f;
-}
-
 int reflected_drift(const CoordinateFaces& f, Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> v,
                     double tau) {
   int reflections = 0;

@@ -225,6 +225,11 @@ nlohmann::json sample_to_json(const SampleResult& s) {
   j["ess"] = r.ess;
   j["mean"] = s.mean;
   j["sd"] = s.sd;
+  j["covariance"] = s.covariance;
+  if (!s.exact_mean.empty()) {
+    j["exact_mean"] = s.exact_mean;
+    j["exact_covariance"] = s.exact_covariance;
+  }
   j["draws_shape"] = {r.num_draws, r.num_chains, r.dim};
   j["runtime_s"] = s.runtime_s;
   return finite_or_null(std::move(j));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "logz/report/json.hpp"
@@ -16,6 +17,9 @@ std::string fixed(double x, int precision) {
 }
 
 namespace {
+
+// `logz sample` prints the draws' covariance up to this dimension (the tutorial's is 5).
+constexpr int kCovarianceRowsShown = 10;
 
 std::string repetitions_table(const Repetitions& rep, double exact_evidence) {
   const bool exact = std::isfinite(exact_evidence);
@@ -129,10 +133,31 @@ std::string sample_table(const SampleResult& s) {
                    fixed(r.mean_energy_error, 4));
   if (r.non_finite) t += fmt::format("non-finite proposals rejected: {}\n", r.non_finite);
   if (r.reflections) t += fmt::format("constraint reflections: {}\n", r.reflections);
-  t += fmt::format("{:>5} {:>12} {:>12} {:>10}\n", "dim", "mean", "sd", "ESS");
-  for (int i = 0; i < r.dim; ++i)
-    t += fmt::format("{:>5} {:>12} {:>12} {:>10}\n", i, fixed(s.mean[static_cast<std::size_t>(i)], 4),
-                     fixed(s.sd[static_cast<std::size_t>(i)], 4), fixed(r.ess[static_cast<std::size_t>(i)], 0));
+  // Where the target's moments are known: each mean's error in units of its SE, sd / sqrt(ESS).
+  const bool exact = s.exact_mean.size() == static_cast<std::size_t>(r.dim);
+  t += fmt::format("{:>5} {:>12} {:>12} {:>10}", "dim", "mean", "sd", "ESS");
+  t += exact ? fmt::format(" {:>12} {:>8}\n", "exact mean", "z") : "\n";
+  for (std::size_t i = 0; i < static_cast<std::size_t>(r.dim); ++i) {
+    t += fmt::format("{:>5} {:>12} {:>12} {:>10}", i, fixed(s.mean[i], 4), fixed(s.sd[i], 4), fixed(r.ess[i], 0));
+    t += exact ? fmt::format(" {:>12} {:>8}\n", fixed(s.exact_mean[i], 4),
+                             fixed((s.mean[i] - s.exact_mean[i]) / (s.sd[i] / std::sqrt(r.ess[i])), 1))
+               : "\n";
+  }
+  // The whole matrix only while it fits on a screen; --json has it always.
+  if (!s.covariance.empty() && r.dim <= kCovarianceRowsShown) {
+    t += "covariance of the kept draws:\n";
+    for (const auto& row : s.covariance) {
+      for (const double c : row) t += fmt::format(" {:>9}", fixed(c, 4));
+      t += "\n";
+    }
+  }
+  if (exact && s.exact_covariance.size() == s.covariance.size()) {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < s.covariance.size(); ++i)
+      for (std::size_t j = 0; j < s.covariance.size(); ++j)
+        worst = std::max(worst, std::abs(s.covariance[i][j] - s.exact_covariance[i][j]));
+    t += fmt::format("largest |covariance - exact covariance|: {}\n", fixed(worst, 4));
+  }
   t += fmt::format("runtime: {:.2f} s\n", s.runtime_s);
   return t;
 }

@@ -326,6 +326,18 @@ void summarise_sample(const SamplerSettings& s, SampleResult& out) {
     out.mean.push_back(m.mean());
     out.sd.push_back(n > 1 ? std::sqrt(m.variance()) : kNaN);
   }
+  // Centred at the means above (no cancellation of the means' squares); one product for any d.
+  const auto d = static_cast<Eigen::Index>(r.dim);
+  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> draws(
+      r.draws.data(), static_cast<Eigen::Index>(n), d);
+  const Eigen::Map<const Eigen::RowVectorXd> mean(out.mean.data(), d);
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Constant(d, d, kNaN);
+  if (n > 1) {
+    const Eigen::MatrixXd centred = draws.rowwise() - mean;
+    cov = centred.transpose() * centred / (n - 1);
+  }
+  out.covariance.assign(static_cast<std::size_t>(d), {});
+  for (Eigen::Index i = 0; i < d; ++i) out.covariance[static_cast<std::size_t>(i)].assign(cov.row(i).begin(), cov.row(i).end());
   out.sampler = {{"kernel", "hmc"}, {"leapfrog_steps", o.leapfrog_steps}, {"chains", s.chains},
                  {"burn_in", o.burn_in}, {"num_draws", o.num_draws}, {"adapt", to_string(o.adapt)},
                  {"initial_step_size", o.initial_step_size}, {"target_acceptance", o.adaptation.target_acceptance}};

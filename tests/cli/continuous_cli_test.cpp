@@ -125,7 +125,23 @@ TEST(ContinuousCli, SampleTutorialGaussianWritesDrawsAndSummary) {
     // 1 / sqrt(2 ESS) = 0.05 at ESS 200, so 0.25 is about 5 SE.
     EXPECT_NEAR(mean, kMean5[i], 5.0 * sd / std::sqrt(ess));
     EXPECT_NEAR(sd, 1.0, 0.25);
+    EXPECT_DOUBLE_EQ(j["exact_mean"][i].get<double>(), kMean5[i]);  // the target's, beside the draws'
   }
+  // The covariance (numpy.cov's n - 1) describes the same draws; the exact one is the config's.
+  const std::size_t n = draws.size() / 5;
+  ASSERT_EQ(j["covariance"].size(), 5u);
+  for (std::size_t a = 0; a < 5; ++a)
+    for (std::size_t b = 0; b < 5; ++b) {
+      double sum = 0.0;
+      for (std::size_t t = 0; t < n; ++t)
+        sum += (draws.doubles()[t * 5 + a] - j["mean"][a].get<double>()) *
+               (draws.doubles()[t * 5 + b] - j["mean"][b].get<double>());
+      EXPECT_NEAR(j["covariance"][a][b].get<double>(), sum / static_cast<double>(n - 1), 1e-12) << a << "," << b;
+      EXPECT_NEAR(j["exact_covariance"][a][b].get<double>(), j["model"]["covariance"][a][b].get<double>(), 1e-12)
+          << a << "," << b;  // L L^T of its Cholesky factor
+    }
+  for (const char* field : {"exact mean", "covariance of the kept draws", "largest |covariance - exact covariance|"})
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
 }
 
 TEST(ContinuousCli, SamplePoeDrawsAreCentred) {

@@ -16,6 +16,7 @@
 #include "logz/kernels/random_walk_metropolis.hpp"
 #include "logz/kernels/reflection.hpp"
 #include "logz/models/gaussian_base.hpp"
+#include "logz/models/laplace_base.hpp"
 #include "logz/models/product_of_experts.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
@@ -126,6 +127,11 @@ TEST(Reflection, CoordinateFacesAreRecognisedOnlyWhereEachFaceBoundsOneCoordinat
   box.A = (Eigen::MatrixXd(2, 1) << 1.0, -1.0).finished();
   box.b = Eigen::Vector2d(0.0, -1.0);
   EXPECT_FALSE(CoordinateFaces::of(box).has_value());
+  // Indexed once where the constraints are made, so that kernels need not scan them per step.
+  EXPECT_NE(LinearConstraints::nonnegative(3).coordinate_faces, nullptr);
+  EXPECT_NE(LaplaceBase(2, 3).constraints()->coordinate_faces, nullptr);
+  box.index_coordinate_faces();
+  EXPECT_EQ(box.coordinate_faces, nullptr);
 }
 
 TEST(Reflection, CoordinateFacesFollowTheGeneralBilliard) {

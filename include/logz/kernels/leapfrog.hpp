@@ -29,7 +29,7 @@ template <ContinuousTarget T>
 std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::MatrixXd& V0, const EnergyParts& parts0,
                        Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts, double eps, int steps) {
   const LinearConstraints* c = constraints_of(target);
-  const std::optional<CoordinateFaces> faces = c ? CoordinateFaces::of(*c) : std::nullopt;
+  const CoordinateFaces* faces = c ? c->coordinate_faces.get() : nullptr;
   std::uint64_t reflections = 0;
   kick(target, parts0, V0, V, 0.5 * eps);
   for (int l = 0; l < steps; ++l) {

@@ -7,24 +7,10 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <optional>
-#include <vector>
 
 #include "logz/models/continuous_target.hpp"
 
 namespace logz {
-
-// The faces of constraints whose every face bounds one coordinate, a_j x_i >= b_j, and no
-// coordinate twice (the d >= 0 of the bilinear model, the one-sided coordinates of a Laplace
-// base). Such faces are orthogonal, so each coordinate reflects on its own and the billiard
-// costs O(d) per drift instead of a search over every face after each reflection.
-struct CoordinateFaces {
-  std::vector<int> face_of;  // per coordinate: the index of its face in a, b, or -1
-  std::vector<double> a, b;
-
-  // nullopt where a face involves two coordinates or a coordinate has two faces.
-  static std::optional<CoordinateFaces> of(const LinearConstraints& c);
-};
 
 // Moves x for time `tau` along v, reflecting at the faces of `c`; returns the number of
 // reflections. x must satisfy the constraints (a slightly negative slack from rounding
@@ -32,7 +18,7 @@ struct CoordinateFaces {
 int reflected_drift(const LinearConstraints& c, Eigen::Ref<Eigen::VectorXd> x,
                     Eigen::Ref<Eigen::VectorXd> v, double tau);
 
-// The same billiard on coordinate faces (the same path up to rounding; a reflection negates
+// The same billiard on coordinate faces (LinearConstraints::coordinate_faces) (the same path up to rounding; a reflection negates
 // the coordinate's momentum exactly).
 int reflected_drift(const CoordinateFaces& f, Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> v,
                     double tau);

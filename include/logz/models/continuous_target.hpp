@@ -12,6 +12,8 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <memory>
+#include <optional>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -19,10 +21,16 @@
 
 namespace logz {
 
+struct CoordinateFaces;
+
 // Rows a_j . x >= b_j (A is m x d). `nonnegative(d)` is x_i >= 0 for every i.
 struct LinearConstraints {
   Eigen::MatrixXd A;  // m x d
   Eigen::VectorXd b;  // m
+  // Set by index_coordinate_faces() where every face bounds one coordinate (CoordinateFaces):
+  // kernels then reflect each coordinate on its own; null: they search the faces. Index again
+  // after changing A or b.
+  std::shared_ptr<const CoordinateFaces> coordinate_faces;
 
   static LinearConstraints nonnegative(int dim);
   int num_constraints() const { return static_cast<int>(A.rows()); }
@@ -31,6 +39,19 @@ struct LinearConstraints {
   double min_slack(const Eigen::Ref<const Eigen::VectorXd>& x) const;
   // Shapes agree, values finite, no zero row; errors name `source`.
   void validate(int dim, const std::string& source) const;
+  void index_coordinate_faces();
+};
+
+// The faces of constraints whose every face bounds one coordinate, a_j x_i >= b_j, and no
+// coordinate twice (the d >= 0 of the bilinear model, the one-sided coordinates of a Laplace
+// base). Such faces are orthogonal, so each coordinate reflects on its own and the billiard
+// costs O(d) per drift instead of a search over every face after each reflection.
+struct CoordinateFaces {
+  std::vector<int> face_of;  // per coordinate: the index of its face in a, b, or -1
+  std::vector<double> a, b;
+
+  // nullopt where a face involves two coordinates or a coordinate has two faces.
+  static std::optional<CoordinateFaces> of(const LinearConstraints& c);
 };
 
 template <class T>

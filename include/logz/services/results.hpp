@@ -165,6 +165,10 @@ struct SampleResult {
   HmcSamplerResult result;
   Record model, sampler;
   std::vector<double> mean, sd;  // per dimension over all kept draws
+  std::vector<std::vector<double>> covariance;  // over all kept draws, n - 1 denominator (numpy.cov)
+  // The target's own mean and covariance where the model knows them (a Gaussian); empty otherwise.
+  std::vector<double> exact_mean;
+  std::vector<std::vector<double>> exact_covariance;
   double runtime_s = 0.0;
   Record config;
 };
