@@ -3,7 +3,7 @@
 their peak memory and their answers.
 
 Usage: pymbar_mbar_timing.py <path to the estimators_bench executable> [--pymbar-tolerance T]
-                             [--per-state N]
+                             [--per-state N] [--python BUILD/python]
 
 Draws 10^4 exact samples of each of 100 harmonic states u_k(x) = c_k x^2 / 2, c_k = 1 + 9 k / 99
 (numpy, seed 1) and writes them to an .npy. Runs estimators_bench's BM_MbarHarmonic100x10000
@@ -19,7 +19,9 @@ of the last.
 CPU times of the processes' work (Google Benchmark's cpu_time; Python's process_time around
 pymbar's calls), single-threaded on both sides (OPENBLAS_NUM_THREADS=1). --per-state N draws N
 samples per state instead of 10^4 (the benchmarks keep their names; bench/peers/compare --quick
-uses it). A script to run by hand.
+uses it). --python P (the folder holding the logz module, build/python) adds logz.mbar called
+from Python on pymbar's own u_kn (built as pymbar's side builds it), in a fourth process: the
+array is read in place, so its peak is u plus Python and numpy. A script to run by hand.
 """
 import json
 import os
@@ -58,8 +60,7 @@ def pymbar_child(x_path, out_path, tolerance):
     """The pymbar side, in its own process so that its peak memory is its own."""
     import pymbar
     x = np.load(x_path)
-    c = levels()
-    u = 0.5 * c[:, None] * x[None, :] ** 2
+    u = reduced_energies(x)
     n = np.full(K_STATES, len(x) // K_STATES)
     options = {} if tolerance is None else {"relative_tolerance": tolerance}
     start = time.process_time()
@@ -74,15 +75,34 @@ def pymbar_child(x_path, out_path, tolerance):
     print(json.dumps({"cpu_time": seconds}))
 
 
-def measure(bench, tolerance=None, per_state=PER_STATE, run_pymbar=True):
+def reduced_energies(x):
+    """pymbar's u_kn (K, N) of the samples x, the same array on both Python sides."""
+    return 0.5 * levels()[:, None] * x[None, :] ** 2
+
+
+def logz_python_child(x_path, out_path):
+    """logz.mbar from Python, in its own process (PYTHONPATH set by the parent)."""
+    import logz
+    x = np.load(x_path)
+    u = reduced_energies(x)
+    n = np.full(K_STATES, len(x) // K_STATES)
+    start = time.process_time()
+    m = logz.mbar(u, n)
+    seconds = time.process_time() - start
+    np.save(out_path, np.vstack([m.log_z, m.std_error]))
+    print(json.dumps({"cpu_time": seconds}))
+
+
+def measure(bench, tolerance=None, per_state=PER_STATE, run_pymbar=True, python_path=None):
     """Runs logz's two MBAR benchmarks and (unless run_pymbar is false) pymbar, each in its own
     process, on K_STATES x per_state samples. Returns {"per_state", "u_mib", "tolerance",
     "pymbar": None or (CPU s, peak MiB, 2 x K array of log(Z_k/Z_1) and errors),
-    "logz": {"dense" | "linear": (benchmark JSON, peak MiB, 2 x K array)}}."""
+    "logz": {"dense" | "linear": (benchmark JSON, peak MiB, 2 x K array)},
+    "python": None or (CPU s, peak MiB, 2 x K array) of logz.mbar from Python (python_path given)}."""
     rng = np.random.default_rng(1)
     x = np.concatenate([rng.normal(0.0, 1.0 / np.sqrt(ck), per_state) for ck in levels()])
     result = {"per_state": per_state, "u_mib": K_STATES * len(x) * 8 / 2**20, "tolerance": tolerance,
-              "pymbar": None, "logz": {}}
+              "pymbar": None, "logz": {}, "python": None}
     with tempfile.TemporaryDirectory() as tmp:
         x_path = os.path.join(tmp, "x.npy")
         np.save(x_path, x)
@@ -96,6 +116,12 @@ def measure(bench, tolerance=None, per_state=PER_STATE, run_pymbar=True):
             out, pymbar_peak = run_child([sys.executable, os.path.abspath(__file__), "--pymbar-child", x_path,
                                           pymbar_out, "default" if tolerance is None else repr(tolerance)])
             result["pymbar"] = (json.loads(out)["cpu_time"], pymbar_peak, np.load(pymbar_out))
+        if python_path:
+            python_out = os.path.join(tmp, "python.npy")
+            env = dict(os.environ, PYTHONPATH=os.path.abspath(python_path))
+            out, python_peak = run_child([sys.executable, os.path.abspath(__file__), "--logz-python-child", x_path,
+                                          python_out], env)
+            result["python"] = (json.loads(out)["cpu_time"], python_peak, np.load(python_out))
     return result
 
 
@@ -104,7 +130,10 @@ def main():
     if len(args) == 4 and args[0] == "--pymbar-child":
         pymbar_child(args[1], args[2], None if args[3] == "default" else float(args[3]))
         return 0
-    tolerance, per_state = None, PER_STATE
+    if len(args) == 3 and args[0] == "--logz-python-child":
+        logz_python_child(args[1], args[2])
+        return 0
+    tolerance, per_state, python_path = None, PER_STATE, None
     if not args or args[0].startswith("-"):
         print(__doc__)
         return 2
@@ -114,11 +143,13 @@ def main():
             tolerance = float(rest[1])
         elif len(rest) >= 2 and rest[0] == "--per-state":
             per_state = int(rest[1])
+        elif len(rest) >= 2 and rest[0] == "--python":
+            python_path = rest[1]
         else:
             print(__doc__)
             return 2
         rest = rest[2:]
-    m = measure(bench, tolerance, per_state)
+    m = measure(bench, tolerance, per_state, python_path=python_path)
     pymbar_s, pymbar_peak, pymbar_result = m["pymbar"]
     exact = -0.5 * np.log(10.0)
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
@@ -134,6 +165,12 @@ def main():
               f"log(Z_K/Z_1) = {b['log_z_last']:.8f} +- {b['std_error_last']:.8f}  "
               f"pymbar / logz = {pymbar_s / b['cpu_time']:5.1f}  "
               f"max |diff| vs pymbar: log Z {diff[0]:.1e}, se {diff[1]:.1e}  ({int(b['iterations'])} Newton iterations)")
+    if m["python"]:
+        s, peak, r = m["python"]
+        diff = np.abs(r - pymbar_result).max(axis=1)
+        print(f"{'logz.mbar from Python:':26s}{s:6.2f} s  peak RSS {peak:7.0f} MiB  "
+              f"log(Z_K/Z_1) = {r[0, -1]:.8f} +- {r[1, -1]:.8f}  pymbar / logz = {pymbar_s / s:5.1f}  "
+              f"max |diff| vs pymbar: log Z {diff[0]:.1e}, se {diff[1]:.1e}")
     print(f"exact log(Z_K/Z_1) = {exact:.8f}")
     return 0
 

@@ -57,14 +57,12 @@ void bind_mbar(py::module_& m) {
           const DoubleArray init = as_array(initial_log_z, 1, "mbar", "initial_log_z", "(K,)");
           options.initial_log_z.assign(init.data(), init.data() + init.size());
         }
-        // Row-major (K, N) numpy data seen as Eigen's column-major K x N.
-        const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> map(
-            u.data(), u.shape(0), u.shape(1));
+        // The (K, N) C-order array read in place, state by state: no copy of u_kn.
         PyMbar out;
         {
           py::gil_scoped_release release;
-          const Eigen::MatrixXd energies = map;
-          out.result = mbar(energies, view(n), options);
+          out.result = mbar_state_major({u.data(), static_cast<std::size_t>(u.size())},
+                                        static_cast<std::size_t>(u.shape(0)), view(n), options);
         }
         if (!out.result.converged) out.flags.push_back("not_converged");
         return out;

@@ -46,6 +46,7 @@ def test_mbar_equals_pymbar_to_1e8():
     (np.zeros((2, 4)), np.array([4]), "N_k: expected one count per row of u_kn (2), got 1"),
     (np.zeros((2, 4)), np.array([2, 1]), "num_samples"),
     (np.zeros((2, 4)), np.array([5, -1]), "num_samples"),
+    (np.array([[0.0, np.nan], [0.0, 1.0]]), np.array([1, 1]), "u_kn: expected finite reduced energies"),
 ])
 def test_bad_input_names_the_argument(u, n, message):
     with pytest.raises(logz.InvalidArgument) as info:

@@ -31,33 +31,49 @@ void single_threaded_blas() {
 }
 
 // Reduced energies u_k(x_n), a block of samples at a time: a K x N column-major matrix (column n
-// = sample n), or u_kn = levels_k * energies_n, never formed.
+// = sample n), the same stored state by state (row-major K x N: pymbar's u_kn, read in place, each
+// block transposed into a scratch of K x B), or u_kn = levels_k * energies_n, never formed.
 class Energies {
  public:
-  Energies(const double* dense, std::size_t states, std::size_t samples)
-      : dense_(dense), states_(states), samples_(samples) {}
+  enum class Layout { sample_major, state_major };
+  Energies(const double* dense, std::size_t states, std::size_t samples, Layout layout)
+      : dense_(dense), state_major_(layout == Layout::state_major), states_(states), samples_(samples) {}
   Energies(std::span<const double> levels, std::span<const double> energies)
       : levels_(levels), energies_(energies), states_(levels.size()), samples_(energies.size()) {}
 
   std::size_t states() const { return states_; }
   std::size_t samples() const { return samples_; }
   double operator()(std::size_t k, std::size_t n) const {
-    return dense_ ? dense_[n * states_ + k] : levels_[k] * energies_[n];
+    if (!dense_) return levels_[k] * energies_[n];
+    return state_major_ ? dense_[k * samples_ + n] : dense_[n * states_ + k];
   }
   // Softmax over states of bias - u for samples first .. first + count - 1 (softmax_columns.hpp).
+  // Not thread-safe for state-major energies (their scratch): one solve uses one Energies.
   void softmax(std::span<const double> bias, std::size_t first, std::size_t count, double* p,
                double* log_norm) const {
-    if (dense_) {
+    if (!dense_) {
+      softmax_columns_linear(bias, levels_, energies_.subspan(first, count), p, states_, log_norm);
+    } else if (!state_major_) {
       softmax_columns(bias, dense_ + first * states_, states_, count, p, states_, log_norm);
     } else {
-      softmax_columns_linear(bias, levels_, energies_.subspan(first, count), p, states_, log_norm);
+      // A few states' rows at a time: few enough streams for the prefetchers to follow.
+      constexpr std::size_t kRows = 16;
+      scratch_.resize(states_ * count);
+      for (std::size_t k0 = 0; k0 < states_; k0 += kRows) {
+        const std::size_t k1 = std::min(states_, k0 + kRows);
+        for (std::size_t j = 0; j < count; ++j)
+          for (std::size_t k = k0; k < k1; ++k) scratch_[j * states_ + k] = dense_[k * samples_ + first + j];
+      }
+      softmax_columns(bias, scratch_.data(), states_, count, p, states_, log_norm);
     }
   }
 
  private:
   const double* dense_ = nullptr;
+  bool state_major_ = false;
   std::span<const double> levels_, energies_;
   std::size_t states_, samples_;
+  mutable std::vector<double> scratch_;  // state-major: the block, sample by sample
 };
 
 std::size_t block_size(const Energies& u) {
@@ -345,9 +361,19 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
 MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples,
                 const MbarOptions& options) {
   if (!u.allFinite()) fail_argument("logz::mbar", "u", "finite reduced energies");
-  return solve(
-      Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols())),
-      num_samples, options, "logz::mbar");
+  return solve(Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols()),
+                        Energies::Layout::sample_major),
+               num_samples, options, "logz::mbar");
+}
+
+MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states, std::span<const double> num_samples,
+                            const MbarOptions& options) {
+  if (num_states == 0 || u_kn.size() % num_states != 0)
+    fail_argument("logz::mbar_state_major", "u_kn", "num_states rows of equal length (K x N values, K >= 1)");
+  if (!Eigen::Map<const Eigen::ArrayXd>(u_kn.data(), static_cast<Eigen::Index>(u_kn.size())).allFinite())
+    fail_argument("logz::mbar_state_major", "u_kn", "finite reduced energies");
+  return solve(Energies(u_kn.data(), num_states, u_kn.size() / num_states, Energies::Layout::state_major),
+               num_samples, options, "logz::mbar_state_major");
 }
 
 MbarResult mbar_linear_in_level(std::span<const double> levels, std::span<const double> energies,
@@ -379,7 +405,8 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
     // sample_energies holds level after level for each sample: the K x N column-major matrix.
     for (double e : stats.sample_energies)
       if (!std::isfinite(e)) fail_argument("logz::mbar", "u", "finite reduced energies");
-    r = solve(Energies(stats.sample_energies.data(), k_levels, n), counts, options, "logz::mbar");
+    r = solve(Energies(stats.sample_energies.data(), k_levels, n, Energies::Layout::sample_major), counts, options,
+              "logz::mbar");
   } else {
     // u_k(x_n) = -t_k Delta_n: linear in the level, no K x N matrix at all.
     if (fractions.size() < k_levels)

@@ -171,6 +171,31 @@ TEST(Mbar, LinearInLevelGivesTheDenseAnswerWithoutTheMatrix) {
   EXPECT_THROW(logz::mbar_linear_in_level(huge_levels, huge_energies, s.counts), logz::InvalidArgument);
 }
 
+TEST(Mbar, StateMajorEnergiesGiveTheDenseAnswerToTheBit) {
+  // pymbar's layout (row k = state k, a C-order numpy u_kn) read in place: the same blocks and
+  // the same softmax inputs as the sample-major matrix, so the same numbers to the bit. Seven
+  // states with one unsampled, and more samples than one block (2^15 / 7 = 4681 per block).
+  const LinearStates s = make_linear({1400, 900, 0, 1500, 1200, 900, 1050}, 12);
+  const Eigen::Index k = s.u.rows(), n = s.u.cols();
+  ASSERT_GT(n, 4681);
+  std::vector<double> u_kn(static_cast<std::size_t>(k * n));
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(u_kn.data(), k, n) = s.u;
+  const auto dense = logz::mbar(s.u, s.counts);
+  const auto rows = logz::mbar_state_major(u_kn, static_cast<std::size_t>(k), s.counts);
+  ASSERT_TRUE(rows.converged);
+  EXPECT_EQ(rows.iterations, dense.iterations);
+  EXPECT_EQ(rows.log_z, dense.log_z);
+  EXPECT_EQ(rows.std_error, dense.std_error);
+  EXPECT_EQ(rows.covariance, dense.covariance);
+  EXPECT_EQ(rows.overlap, dense.overlap);
+  // Shapes and values are checked as mbar() checks them.
+  EXPECT_THROW(logz::mbar_state_major(std::span(u_kn).first(u_kn.size() - 1), 7, s.counts), logz::InvalidArgument);
+  EXPECT_THROW(logz::mbar_state_major(u_kn, 0, s.counts), logz::InvalidArgument);
+  EXPECT_THROW(logz::mbar_state_major(u_kn, 6, s.counts), logz::InvalidArgument);  // 7 counts for 6 states
+  u_kn[123] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(logz::mbar_state_major(u_kn, 7, s.counts), logz::InvalidArgument);
+}
+
 TEST(Mbar, TemperedLinearAndPerLevelEnergiesAgree) {
   // The same samples recorded both ways: Delta_n per sample on a path linear in t (u_k = -t_k
   // Delta_n, no K x N matrix), and every level's U_k - U_1 per sample (the K x N matrix in place).

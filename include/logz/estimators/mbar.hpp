@@ -39,6 +39,12 @@ struct MbarResult {
 // u: K x N reduced energies (u(k, n) = u_k(x_n)); num_samples: N_k per state (sum = N).
 MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, const MbarOptions& options = {});
 
+// The same on u stored state by state: u_kn holds num_states rows of N values (row-major K x N,
+// pymbar's u_kn as a C-order numpy array), read in place a block of samples at a time, so that
+// nothing of size K x N is copied. Equal to mbar() on the same matrix, to the bit.
+MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states, std::span<const double> num_samples,
+                            const MbarOptions& options = {});
+
 // MBAR for reduced energies linear in the level, u_k(x_n) = levels[k] * energies[n] (simulated
 // tempering's -t_k Delta_n; harmonic states' c_k x_n^2 / 2): what mbar() gives on that K x N
 // matrix, computed without ever forming it, in O(N + K^2) memory (the energies themselves and
