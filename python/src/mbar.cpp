@@ -74,7 +74,9 @@ void bind_mbar(py::module_& m) {
 u_kn: reduced energies u_k(x_n), shape (K, N), of the N pooled samples in every state k;
 N_k: how many samples came from each state, shape (K,), in the order of u_kn's columns as
 pymbar expects. Returns a logz.MbarResult with log_z[k] = log Z_k - log Z_0 (pymbar's
--f_k) and its standard errors.
+-f_k) and its standard errors. A float64 C-order u_kn is read in place, never copied, also
+a memory map (np.load(path, mmap_mode="r")) of a file larger than memory; other dtypes and
+orders are converted once. The GIL is released while it solves.
 
 >>> import numpy as np, logz
 >>> u = np.array([[0.0, 0.5, 1.0], [0.2, 0.1, 0.4]])

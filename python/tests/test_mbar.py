@@ -52,3 +52,17 @@ def test_bad_input_names_the_argument(u, n, message):
     with pytest.raises(logz.InvalidArgument) as info:
         logz.mbar(u, n)
     assert message in str(info.value)
+
+
+def test_mbar_reads_a_memory_mapped_u_kn_as_it_reads_an_array(tmp_path):
+    # np.load(..., mmap_mode="r") gives a read-only C-order view of the file: read in place,
+    # block by block, so u_kn larger than memory works; the same numbers to the bit.
+    u_kn, N_k, _ = harmonic_samples(seed=5)
+    np.save(tmp_path / "u_kn.npy", u_kn)
+    mapped = np.load(tmp_path / "u_kn.npy", mmap_mode="r")
+    assert not mapped.flags.writeable
+    a, b = logz.mbar(u_kn, N_k), logz.mbar(mapped, N_k)
+    assert np.array_equal(a.log_z, b.log_z) and np.array_equal(a.std_error, b.std_error)
+    # A Fortran-order array (u_kn of an (N, K) array's transpose) is converted once: same answer.
+    c = logz.mbar(np.asfortranarray(u_kn), N_k)
+    assert np.array_equal(a.log_z, c.log_z)
