@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,8 @@
 
 #include "commands.hpp"
 #include "logz/core/error.hpp"
+#include "logz/estimators/mbar.hpp"
+#include "logz/io/npy_columns.hpp"
 #include "logz/io/number_list.hpp"
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
@@ -23,8 +26,44 @@ namespace {
 
 struct EstimateArgs {
   std::string forward, reverse, methods, output;
+  std::string u_kn, n_k;  // MBAR
   EstimatorOptions options;
 };
+
+// What MBAR keeps per pair of states (K x K matrices: Gram, Hessian, covariance, overlap and
+// the eigendecomposition's), to refuse a K whose matrices cannot fit before reading anything.
+constexpr double kMbarBytesPerStatePair = 8.0 * 8.0;
+
+// `logz estimate --u-kn U.npy --n-k N`: MBAR on the user's reduced energies, streamed from the
+// file a block of samples at a time (io::NpyColumnReader), so u_kn may be larger than memory.
+int run_mbar(const EstimateArgs& a) {
+  if (a.u_kn.empty() || a.n_k.empty())
+    throw InputError(std::string("logz estimate: ") + (a.u_kn.empty() ? "--u-kn" : "--n-k") +
+                     ": expected both --u-kn (the reduced energies) and --n-k (the samples per state) for MBAR");
+  if (!a.forward.empty() || !a.reverse.empty() || !a.methods.empty())
+    throw InputError("logz estimate: --u-kn: expected no --forward, --reverse or --methods with MBAR's input");
+  io::NpyColumnReader u(a.u_kn);  // the header only, so far
+  const double k = static_cast<double>(u.rows());
+  check_fits_in_memory("--u-kn", kMbarBytesPerStatePair * k * k, "K x K matrices (K = " + std::to_string(u.rows()) + ")");
+  const std::vector<double> counts = io::read_numbers(a.n_k);
+  if (counts.size() != u.rows())
+    throw InputError(fmt::format("{}: expected one count per state of {} ({} states), got {}", a.n_k, a.u_kn, u.rows(),
+                                 counts.size()));
+  double total = 0.0;
+  for (const double c : counts) {
+    if (!(c >= 0.0) || c != std::floor(c))
+      throw InputError(fmt::format("{}: expected whole numbers of samples >= 0, got {}", a.n_k, c));
+    total += c;
+  }
+  if (total != static_cast<double>(u.cols()))
+    throw InputError(fmt::format("{}: expected counts that add up to the samples of {} ({}), got {}", a.n_k, a.u_kn,
+                                 u.cols(), total));
+  const MbarBlockReader read = [&](std::size_t first, std::size_t count, double* block) { u.read(first, count, block); };
+  const MbarResult r = mbar_streamed(u.rows(), u.cols(), read, counts);
+  std::cout << report::mbar_table(r, u.rows(), u.cols());
+  if (!a.output.empty()) write_text_file(a.output, report::mbar_to_json(r, u.cols()).dump(2) + "\n");
+  return 0;
+}
 
 }  // namespace
 
@@ -40,6 +79,10 @@ std::function<int()> add_estimate_command(CLI::App& app) {
                   "Comma-separated: " + fmt::format("{}", fmt::join(estimator_names("works"), ",")) +
                       " (default: " + fmt::format("{}", fmt::join(default_estimator_names("works"), ",")) +
                       ", those that the files allow)");
+  sub->add_option("--u-kn", a->u_kn,
+                  "MBAR instead: reduced energies u_k(x_n) of the N pooled samples in each of K states, a 2-D "
+                  "float64 .npy of shape (K, N) as pymbar's u_kn, read a block of samples at a time");
+  sub->add_option("--n-k", a->n_k, "MBAR: the samples drawn from each state, K numbers (text or .npy)");
   sub->add_option("--output,-o", a->output, "Write the estimates as JSON to this file");
   sub->add_option("--seed", a->options.seed, "Seed of histogram_posterior's Gibbs sampler")
       ->capture_default_str();
@@ -56,8 +99,10 @@ std::function<int()> add_estimate_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));
   return [a] {
+    if (!a->u_kn.empty() || !a->n_k.empty()) return run_mbar(*a);
     if (a->forward.empty() && a->reverse.empty())
-      throw InputError("logz estimate: --forward/--reverse: expected at least one work file");
+      throw InputError("logz estimate: --forward/--reverse: expected at least one work file (or --u-kn and --n-k "
+                       "for MBAR)");
     check_fits_in_memory("--histogram-bins", kBytesPerHistogramBin * static_cast<double>(a->options.histogram_bins),
                          "the histograms");
     check_fits_in_memory("--posterior-draws", kBytesPerPosteriorDraw * static_cast<double>(a->options.posterior_draws),

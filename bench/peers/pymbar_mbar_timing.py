@@ -3,7 +3,7 @@
 their peak memory and their answers.
 
 Usage: pymbar_mbar_timing.py <path to the estimators_bench executable> [--pymbar-tolerance T]
-                             [--per-state N] [--python BUILD/python]
+                             [--per-state N] [--python BUILD/python] [--logz BUILD/logz]
 
 Draws 10^4 exact samples of each of 100 harmonic states u_k(x) = c_k x^2 / 2, c_k = 1 + 9 k / 99
 (numpy, seed 1) and writes them to an .npy. Runs estimators_bench's BM_MbarHarmonic100x10000
@@ -21,7 +21,10 @@ pymbar's calls), single-threaded on both sides (OPENBLAS_NUM_THREADS=1). --per-s
 samples per state instead of 10^4 (the benchmarks keep their names; bench/peers/compare --quick
 uses it). --python P (the folder holding the logz module, build/python) adds logz.mbar called
 from Python on pymbar's own u_kn (built as pymbar's side builds it), in a fourth process: the
-array is read in place, so its peak is u plus Python and numpy. A script to run by hand.
+array is read in place, so its peak is u plus Python and numpy. --logz L (the command-line
+tool) adds `logz estimate --u-kn U.npy --n-k N.txt` on pymbar's u_kn saved as a C-order .npy,
+which streams it from the file (CPU time user + system of the whole process, GNU time's). A
+script to run by hand.
 """
 import json
 import os
@@ -93,16 +96,27 @@ def logz_python_child(x_path, out_path):
     print(json.dumps({"cpu_time": seconds}))
 
 
-def measure(bench, tolerance=None, per_state=PER_STATE, run_pymbar=True, python_path=None):
+def run_timed(argv):
+    """Runs argv under GNU time; returns (user + system CPU seconds, peak resident MiB)."""
+    with tempfile.NamedTemporaryFile("r") as stats:
+        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", stats.name] + argv, stdout=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            sys.exit(f"{argv[0]} failed with exit code {proc.returncode}")
+        user, system, peak = stats.read().split()[-3:]
+    return float(user) + float(system), float(peak) / 1024.0
+
+
+def measure(bench, tolerance=None, per_state=PER_STATE, run_pymbar=True, python_path=None, logz_cli=None):
     """Runs logz's two MBAR benchmarks and (unless run_pymbar is false) pymbar, each in its own
     process, on K_STATES x per_state samples. Returns {"per_state", "u_mib", "tolerance",
     "pymbar": None or (CPU s, peak MiB, 2 x K array of log(Z_k/Z_1) and errors),
     "logz": {"dense" | "linear": (benchmark JSON, peak MiB, 2 x K array)},
-    "python": None or (CPU s, peak MiB, 2 x K array) of logz.mbar from Python (python_path given)}."""
+    "python": None or (CPU s, peak MiB, 2 x K array) of logz.mbar from Python (python_path given),
+    "cli": None or (CPU s, peak MiB, 2 x K array) of `logz estimate --u-kn` (logz_cli given)}."""
     rng = np.random.default_rng(1)
     x = np.concatenate([rng.normal(0.0, 1.0 / np.sqrt(ck), per_state) for ck in levels()])
     result = {"per_state": per_state, "u_mib": K_STATES * len(x) * 8 / 2**20, "tolerance": tolerance,
-              "pymbar": None, "logz": {}, "python": None}
+              "pymbar": None, "logz": {}, "python": None, "cli": None}
     with tempfile.TemporaryDirectory() as tmp:
         x_path = os.path.join(tmp, "x.npy")
         np.save(x_path, x)
@@ -122,6 +136,14 @@ def measure(bench, tolerance=None, per_state=PER_STATE, run_pymbar=True, python_
             out, python_peak = run_child([sys.executable, os.path.abspath(__file__), "--logz-python-child", x_path,
                                           python_out], env)
             result["python"] = (json.loads(out)["cpu_time"], python_peak, np.load(python_out))
+        if logz_cli:
+            u_path, n_path, out_path = (os.path.join(tmp, f) for f in ("u_kn.npy", "n_k.txt", "cli.json"))
+            np.save(u_path, reduced_energies(x))
+            np.savetxt(n_path, np.full(K_STATES, per_state), fmt="%d")
+            seconds, peak = run_timed([logz_cli, "estimate", "--u-kn", u_path, "--n-k", n_path, "--output", out_path])
+            j = json.load(open(out_path))
+            se = np.array([0.0 if v is None else v for v in j["std_error"]])
+            result["cli"] = (seconds, peak, np.vstack([j["log_z"], se]))
     return result
 
 
@@ -133,7 +155,7 @@ def main():
     if len(args) == 3 and args[0] == "--logz-python-child":
         logz_python_child(args[1], args[2])
         return 0
-    tolerance, per_state, python_path = None, PER_STATE, None
+    tolerance, per_state, python_path, logz_cli = None, PER_STATE, None, None
     if not args or args[0].startswith("-"):
         print(__doc__)
         return 2
@@ -145,11 +167,13 @@ def main():
             per_state = int(rest[1])
         elif len(rest) >= 2 and rest[0] == "--python":
             python_path = rest[1]
+        elif len(rest) >= 2 and rest[0] == "--logz":
+            logz_cli = rest[1]
         else:
             print(__doc__)
             return 2
         rest = rest[2:]
-    m = measure(bench, tolerance, per_state, python_path=python_path)
+    m = measure(bench, tolerance, per_state, python_path=python_path, logz_cli=logz_cli)
     pymbar_s, pymbar_peak, pymbar_result = m["pymbar"]
     exact = -0.5 * np.log(10.0)
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
@@ -165,12 +189,14 @@ def main():
               f"log(Z_K/Z_1) = {b['log_z_last']:.8f} +- {b['std_error_last']:.8f}  "
               f"pymbar / logz = {pymbar_s / b['cpu_time']:5.1f}  "
               f"max |diff| vs pymbar: log Z {diff[0]:.1e}, se {diff[1]:.1e}  ({int(b['iterations'])} Newton iterations)")
-    if m["python"]:
-        s, peak, r = m["python"]
-        diff = np.abs(r - pymbar_result).max(axis=1)
-        print(f"{'logz.mbar from Python:':26s}{s:6.2f} s  peak RSS {peak:7.0f} MiB  "
-              f"log(Z_K/Z_1) = {r[0, -1]:.8f} +- {r[1, -1]:.8f}  pymbar / logz = {pymbar_s / s:5.1f}  "
-              f"max |diff| vs pymbar: log Z {diff[0]:.1e}, se {diff[1]:.1e}")
+    for key, label, note in (("python", "logz.mbar from Python:", ""),
+                             ("cli", "logz estimate --u-kn:", "  (whole process, u_kn streamed from its file)")):
+        if m[key]:
+            s, peak, r = m[key]
+            diff = np.abs(r - pymbar_result).max(axis=1)
+            print(f"{label:26s}{s:6.2f} s  peak RSS {peak:7.0f} MiB  "
+                  f"log(Z_K/Z_1) = {r[0, -1]:.8f} +- {r[1, -1]:.8f}  pymbar / logz = {pymbar_s / s:5.1f}  "
+                  f"max |diff| vs pymbar: log Z {diff[0]:.1e}, se {diff[1]:.1e}{note}")
     print(f"exact log(Z_K/Z_1) = {exact:.8f}")
     return 0
 

@@ -15,6 +15,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/math/softmax_columns.hpp"
+#include "logz/math/transpose_block.hpp"
 
 namespace logz {
 
@@ -31,49 +32,48 @@ void single_threaded_blas() {
 }
 
 // Reduced energies u_k(x_n), a block of samples at a time: a K x N column-major matrix (column n
-// = sample n), the same stored state by state (row-major K x N: pymbar's u_kn, read in place, each
-// block transposed into a scratch of K x B), or u_kn = levels_k * energies_n, never formed.
+// = sample n), blocks that a reader fills (u stored state by state, in memory or in a file), or
+// u_kn = levels_k * energies_n, never formed.
 class Energies {
  public:
-  enum class Layout { sample_major, state_major };
-  Energies(const double* dense, std::size_t states, std::size_t samples, Layout layout)
-      : dense_(dense), state_major_(layout == Layout::state_major), states_(states), samples_(samples) {}
+  Energies(const double* dense, std::size_t states, std::size_t samples)
+      : dense_(dense), states_(states), samples_(samples) {}
+  Energies(std::size_t states, std::size_t samples, const MbarBlockReader& read)
+      : read_(&read), states_(states), samples_(samples) {}
   Energies(std::span<const double> levels, std::span<const double> energies)
       : levels_(levels), energies_(energies), states_(levels.size()), samples_(energies.size()) {}
 
   std::size_t states() const { return states_; }
   std::size_t samples() const { return samples_; }
+  // u_k(x_n); from a reader, n must lie in the block of the last softmax (the callers' order).
   double operator()(std::size_t k, std::size_t n) const {
-    if (!dense_) return levels_[k] * energies_[n];
-    return state_major_ ? dense_[k * samples_ + n] : dense_[n * states_ + k];
+    if (dense_) return dense_[n * states_ + k];
+    if (read_) return block_[(n - block_first_) * states_ + k];
+    return levels_[k] * energies_[n];
   }
   // Softmax over states of bias - u for samples first .. first + count - 1 (softmax_columns.hpp).
-  // Not thread-safe for state-major energies (their scratch): one solve uses one Energies.
+  // Not thread-safe with a reader (its block): one solve uses one Energies.
   void softmax(std::span<const double> bias, std::size_t first, std::size_t count, double* p,
                double* log_norm) const {
-    if (!dense_) {
-      softmax_columns_linear(bias, levels_, energies_.subspan(first, count), p, states_, log_norm);
-    } else if (!state_major_) {
+    if (dense_) {
       softmax_columns(bias, dense_ + first * states_, states_, count, p, states_, log_norm);
+    } else if (read_) {
+      block_.resize(states_ * count);
+      (*read_)(first, count, block_.data());
+      block_first_ = first;
+      softmax_columns(bias, block_.data(), states_, count, p, states_, log_norm);
     } else {
-      // A few states' rows at a time: few enough streams for the prefetchers to follow.
-      constexpr std::size_t kRows = 16;
-      scratch_.resize(states_ * count);
-      for (std::size_t k0 = 0; k0 < states_; k0 += kRows) {
-        const std::size_t k1 = std::min(states_, k0 + kRows);
-        for (std::size_t j = 0; j < count; ++j)
-          for (std::size_t k = k0; k < k1; ++k) scratch_[j * states_ + k] = dense_[k * samples_ + first + j];
-      }
-      softmax_columns(bias, scratch_.data(), states_, count, p, states_, log_norm);
+      softmax_columns_linear(bias, levels_, energies_.subspan(first, count), p, states_, log_norm);
     }
   }
 
  private:
   const double* dense_ = nullptr;
-  bool state_major_ = false;
+  const MbarBlockReader* read_ = nullptr;
   std::span<const double> levels_, energies_;
   std::size_t states_, samples_;
-  mutable std::vector<double> scratch_;  // state-major: the block, sample by sample
+  mutable std::vector<double> block_;  // a reader's last block, K x count column-major
+  mutable std::size_t block_first_ = 0;
 };
 
 std::size_t block_size(const Energies& u) {
@@ -361,8 +361,7 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
 MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples,
                 const MbarOptions& options) {
   if (!u.allFinite()) fail_argument("logz::mbar", "u", "finite reduced energies");
-  return solve(Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols()),
-                        Energies::Layout::sample_major),
+  return solve(Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols())),
                num_samples, options, "logz::mbar");
 }
 
@@ -372,8 +371,18 @@ MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states
     fail_argument("logz::mbar_state_major", "u_kn", "num_states rows of equal length (K x N values, K >= 1)");
   if (!Eigen::Map<const Eigen::ArrayXd>(u_kn.data(), static_cast<Eigen::Index>(u_kn.size())).allFinite())
     fail_argument("logz::mbar_state_major", "u_kn", "finite reduced energies");
-  return solve(Energies(u_kn.data(), num_states, u_kn.size() / num_states, Energies::Layout::state_major),
-               num_samples, options, "logz::mbar_state_major");
+  const std::size_t n = u_kn.size() / num_states;
+  const MbarBlockReader rows = [&](std::size_t first, std::size_t count, double* block) {
+    transpose_block(u_kn.data() + first, n, num_states, count, block);
+  };
+  return solve(Energies(num_states, n, rows), num_samples, options, "logz::mbar_state_major");
+}
+
+MbarResult mbar_streamed(std::size_t num_states, std::size_t num_samples_total, const MbarBlockReader& read,
+                         std::span<const double> num_samples, const MbarOptions& options) {
+  if (num_states == 0 || num_samples_total == 0)
+    fail_argument("logz::mbar_streamed", "num_states, num_samples_total", "at least one state and one sample");
+  return solve(Energies(num_states, num_samples_total, read), num_samples, options, "logz::mbar_streamed");
 }
 
 MbarResult mbar_linear_in_level(std::span<const double> levels, std::span<const double> energies,
@@ -405,8 +414,7 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
     // sample_energies holds level after level for each sample: the K x N column-major matrix.
     for (double e : stats.sample_energies)
       if (!std::isfinite(e)) fail_argument("logz::mbar", "u", "finite reduced energies");
-    r = solve(Energies(stats.sample_energies.data(), k_levels, n, Energies::Layout::sample_major), counts, options,
-              "logz::mbar");
+    r = solve(Energies(stats.sample_energies.data(), k_levels, n), counts, options, "logz::mbar");
   } else {
     // u_k(x_n) = -t_k Delta_n: linear in the level, no K x N matrix at all.
     if (fractions.size() < k_levels)

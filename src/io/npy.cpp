@@ -374,9 +374,9 @@ std::size_t read_fully(const ByteSource& read, std::span<std::byte> dst) {
 }
 
 // The header's byte order and memory order turned into the host's and C order.
-void to_host_c_order(Array& a, const Header& h) {
+void to_host_c_order(Array& a, const NpyLayout& h) {
   const std::size_t itemsize = dtype_size(a.dtype());
-  if (itemsize > 1 && h.descr.big_endian != (std::endian::native == std::endian::big)) {
+  if (itemsize > 1 && h.big_endian != (std::endian::native == std::endian::big)) {
     swap_bytes(a.bytes(), itemsize);
   }
   if (a.dtype() == Dtype::boolean) {
@@ -401,7 +401,7 @@ std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_for_reading(const std::stri
 
 // ---------------------------------------------------------------- public API
 
-Array read_npy_stream(const NpyStream& s) {
+NpyLayout read_npy_layout(const NpyStream& s) {
   const std::string& src = s.source;
   // Magic (6), version (2) and header length (2 in version 1.0, 4 after).
   std::array<unsigned char, 12> start{};
@@ -463,11 +463,24 @@ Array read_npy_stream(const NpyStream& s) {
     }
     fail_input(src, "data", expectation);
   }
+  NpyLayout layout;
+  layout.dtype = h.descr.dtype;
+  layout.big_endian = h.descr.big_endian;
+  layout.fortran_order = h.fortran_order;
+  layout.shape = h.shape;
+  layout.data_offset = prefix + header_len;
+  layout.data_bytes = *h.data_bytes;
+  return layout;
+}
+
+Array read_npy_stream(const NpyStream& s) {
+  const std::string& src = s.source;
+  const NpyLayout layout = read_npy_layout(s);
   // Only now, with the size known to match, is the data buffer allocated.
-  Array a = Array::zeros(h.descr.dtype, h.shape);
+  Array a = Array::zeros(layout.dtype, layout.shape);
   const std::size_t got_data = read_fully(s.read, a.bytes());
-  if (got_data < *h.data_bytes) {
-    fail_truncated(s, "data", std::to_string(*h.data_bytes) + " bytes of data", got_data);
+  if (got_data < layout.data_bytes) {
+    fail_truncated(s, "data", std::to_string(layout.data_bytes) + " bytes of data", got_data);
   }
   std::byte probe[1];
   if (read_fully(s.read, probe) != 0) {
@@ -475,7 +488,7 @@ Array read_npy_stream(const NpyStream& s) {
         src, "data",
         std::to_string(s.size) + " bytes in all as the " + s.container + " size says, got more");
   }
-  to_host_c_order(a, h);
+  to_host_c_order(a, layout);
   return a;
 }
 

@@ -28,6 +28,19 @@ struct NpyStream {
   std::function<void(const std::vector<std::size_t>& shape)> check;  // if set: the header's shape, before the data
 };
 
+// What a .npy header says of its data: dtype, byte and memory order, shape, and where the
+// data start and how many bytes they take.
+struct NpyLayout {
+  Dtype dtype = Dtype::float64;
+  bool big_endian = false, fortran_order = false;
+  std::vector<std::size_t> shape;
+  std::uint64_t data_offset = 0, data_bytes = 0;
+};
+
+// Reads a .npy image's magic, version and header from `stream`, and checks the data size they
+// imply against stream.size (InputError as read_npy_stream), leaving the stream at the data.
+NpyLayout read_npy_layout(const NpyStream& stream);
+
 // Reads a .npy image. The header is parsed and the data size it implies checked against
 // stream.size before anything is allocated for the data, which are then read straight into
 // the Array's storage (no conversion for a little-endian C-order file on this host). One byte

@@ -1,6 +1,7 @@
 #include "logz/report/json.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/registry.hpp"
@@ -232,6 +233,17 @@ nlohmann::json sample_to_json(const SampleResult& s) {
   }
   j["draws_shape"] = {r.num_draws, r.num_chains, r.dim};
   j["runtime_s"] = s.runtime_s;
+  return finite_or_null(std::move(j));
+}
+
+nlohmann::json mbar_to_json(const MbarResult& r, std::size_t num_samples) {
+  std::vector<double> se = r.std_error;
+  if (!se.empty()) se[0] = std::numeric_limits<double>::quiet_NaN();  // the reference: no error to estimate
+  if (!r.converged) se.assign(se.size(), std::numeric_limits<double>::quiet_NaN());
+  nlohmann::json j = {{"method", "mbar"}, {"num_states", r.log_z.size()}, {"num_samples", num_samples},
+                      {"log_z", r.log_z}, {"std_error", se}, {"converged", r.converged},
+                      {"iterations", r.iterations}, {"flags", nlohmann::json::array()}};
+  if (!r.converged) j["flags"].push_back("not_converged");
   return finite_or_null(std::move(j));
 }
 

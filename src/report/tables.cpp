@@ -162,6 +162,15 @@ std::string sample_table(const SampleResult& s) {
   return t;
 }
 
+std::string mbar_table(const MbarResult& r, std::size_t num_states, std::size_t num_samples) {
+  std::string t = fmt::format("MBAR on {} states x {} samples: {} after {} Newton iterations\n", num_states, num_samples,
+                              r.converged ? "converged" : "NOT converged (errors not estimated)", r.iterations);
+  t += fmt::format("{:>6} {:>20} {:>12}\n", "state", "log Z_k - log Z_0", "std error");
+  for (std::size_t k = 0; k < r.log_z.size(); ++k)
+    t += fmt::format("{:>6} {:>20} {:>12}\n", k, fixed(r.log_z[k] + 0.0, 6), k == 0 ? "(reference)" : fixed(r.std_error[k], 6));
+  return t;
+}
+
 std::string registry_table() {
   std::string s = "models ([model] type; logz list --json gives every key):\n";
   for (const auto& m : model_registry()) {

@@ -23,6 +23,7 @@
 #include "logz/core/error.hpp"
 #include "logz/io/array.hpp"
 #include "logz/io/npy.hpp"
+#include "logz/io/npy_columns.hpp"
 #include "logz/io/npz.hpp"
 #include "logz/io/npz_eigen.hpp"
 #include "logz/io/number_list.hpp"
@@ -1067,6 +1068,59 @@ TEST_F(IoTest, NumbersFromNpy) {
   const std::string z = path("w.npz");
   logz::io::write_npz(z, {{"w", Array{{1}, {1}}}});
   expect_input_error([&] { logz::io::read_numbers(z); }, {z, "ZIP"});
+}
+
+// NpyColumnReader: blocks of columns of a (K, N) float64 file, in C and Fortran order, across
+// the read-ahead cache's boundaries, equal to the array; bad files refused naming the file.
+TEST_F(IoTest, NpyColumnReaderReadsColumnBlocksInEitherOrder) {
+  const std::size_t k = 7, n = 53;
+  std::vector<double> c_order(k * n), f_order(k * n);
+  for (std::size_t r = 0; r < k; ++r)
+    for (std::size_t j = 0; j < n; ++j) c_order[r * n + j] = f_order[j * k + r] = 1000.0 * r + j + 0.25;
+  const std::string shape = "(" + std::to_string(k) + ", " + std::to_string(n) + ")";
+  const std::string c_path = write("c.npy", make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }",
+                                                     raw_bytes(c_order)));
+  const std::string f_path = write("f.npy", make_npy("{'descr': '<f8', 'fortran_order': True, 'shape': " + shape + ", }",
+                                                     raw_bytes(f_order)));
+  for (const std::string& p : {c_path, f_path}) {
+    logz::io::NpyColumnReader reader(p, 5 * k);  // five columns ahead: blocks cross the cache's ends
+    ASSERT_EQ(reader.rows(), k);
+    ASSERT_EQ(reader.cols(), n);
+    for (const auto& [first, count] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {0, 3}, {3, 11}, {14, 1}, {15, 38}, {0, n}, {52, 1}, {20, 0}}) {
+      std::vector<double> block(k * count, -1.0);
+      reader.read(first, count, block.data());
+      for (std::size_t j = 0; j < count; ++j)
+        for (std::size_t r = 0; r < k; ++r)
+          ASSERT_EQ(block[j * k + r], c_order[r * n + first + j]) << p << " " << first << "+" << j << ", " << r;
+    }
+  }
+}
+
+TEST_F(IoTest, NpyColumnReaderRefusesWhatItCannotStream) {
+  const auto npy = [&](const std::string& name, const std::string& descr, const std::string& shape, const Bytes& data) {
+    return write(name, make_npy("{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data));
+  };
+  const auto open = [](const std::string& p) { return [p] { logz::io::NpyColumnReader r(p); }; };
+  expect_input_error(open(npy("f4.npy", "<f4", "(2, 2)", raw_bytes(std::vector<float>(4, 1.0f)))), {"f4.npy", "float64"});
+  expect_input_error(open(npy("be.npy", ">f8", "(2, 2)", raw_bytes(std::vector<double>(4, 1.0), true))),
+                     {"be.npy", "'<f8'"});
+  expect_input_error(open(npy("one.npy", "<f8", "(4,)", raw_bytes(std::vector<double>(4, 1.0)))), {"one.npy", "2-D"});
+  expect_input_error(open(npy("empty.npy", "<f8", "(0, 3)", {})), {"empty.npy", "at least one"});
+  expect_input_error(open(npy("short.npy", "<f8", "(2, 3)", raw_bytes(std::vector<double>(5, 1.0)))),
+                     {"short.npy", "truncated"});
+  expect_input_error(open(write_text("text.npy", "1 2 3\n")), {"text.npy", "NUMPY"});
+  expect_input_error(open(path("missing.npy")), {"missing.npy", "readable"});
+  expect_input_error(open("/dev/zero"), {"/dev/zero", "regular"});
+  // A value that is not finite is named by its row and column when first read, in either order.
+  std::vector<double> values(6, 1.0);
+  values[4] = std::numeric_limits<double>::quiet_NaN();  // C order: row 1, column 1 of (2, 3)
+  logz::io::NpyColumnReader c(npy("nan.npy", "<f8", "(2, 3)", raw_bytes(values)));
+  std::vector<double> block(6);
+  expect_input_error([&] { c.read(0, 3, block.data()); }, {"nan.npy", "finite", "row 1, column 1"});
+  logz::io::NpyColumnReader f(write("nan_f.npy", make_npy("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }",
+                                                        raw_bytes(values))));  // F order: row 0, column 2
+  expect_input_error([&] { f.read(0, 3, block.data()); }, {"nan_f.npy", "finite", "row 0, column 2"});
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -44,6 +45,16 @@ MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, c
 // nothing of size K x N is copied. Equal to mbar() on the same matrix, to the bit.
 MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states, std::span<const double> num_samples,
                             const MbarOptions& options = {});
+
+// Fills `block` (num_states x count, column-major: sample by sample) with u_k(x_n) for samples
+// first .. first + count - 1. Called with consecutive blocks, pass after pass over the samples.
+using MbarBlockReader = std::function<void(std::size_t first, std::size_t count, double* block)>;
+
+// MBAR on energies that `read` supplies a block at a time (io::NpyColumnReader: u_kn from a
+// file larger than memory): nothing of size K x N is held. The reader checks its values; equal
+// to mbar() on the same matrix, to the bit.
+MbarResult mbar_streamed(std::size_t num_states, std::size_t num_samples_total, const MbarBlockReader& read,
+                         std::span<const double> num_samples, const MbarOptions& options = {});
 
 // MBAR for reduced energies linear in the level, u_k(x_n) = levels[k] * energies[n] (simulated
 // tempering's -t_k Delta_n; harmonic states' c_k x_n^2 / 2): what mbar() gives on that K x N

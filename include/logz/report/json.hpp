@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "logz/core/estimate.hpp"
+#include "logz/estimators/mbar.hpp"
 #include "logz/services/results.hpp"
 #include "logz/services/value.hpp"
 
@@ -28,5 +29,9 @@ nlohmann::json sample_to_json(const SampleResult& r);
 // The registries: {"models": {NAME: {...}}, "kernels": {...}, "estimators": {...}, "schedules": [...],
 // "training": {...}}.
 nlohmann::json registry_to_json();
+
+// `logz estimate --u-kn --output`: log_z and std_error per state (log Z_k - log Z_0; state 0's
+// error is null: it is the reference), converged, iterations, flags.
+nlohmann::json mbar_to_json(const MbarResult& r, std::size_t num_samples);
 
 }  // namespace logz::report

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "logz/core/estimate.hpp"
+#include "logz/estimators/mbar.hpp"
 #include "logz/services/results.hpp"
 
 namespace logz::report {
@@ -25,5 +26,8 @@ std::string registry_table();
 
 // x with `precision` decimals, or "nan".
 std::string fixed(double x, int precision);
+
+// `logz estimate --u-kn`: log Z_k - log Z_0 and its error per state, and how the solve ended.
+std::string mbar_table(const MbarResult& r, std::size_t num_states, std::size_t num_samples);
 
 }  // namespace logz::report
