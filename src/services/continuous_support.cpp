@@ -319,23 +319,19 @@ void summarise_sample(const SamplerSettings& s, SampleResult& out) {
   const auto& r = out.result;
   const auto& o = s.options;
   const double n = static_cast<double>(r.num_draws * r.num_chains);
-  for (int i = 0; i < r.dim; ++i) {
-    RunningMoments m;
-    for (std::size_t t = 0; t < r.num_draws; ++t)
-      for (std::size_t c = 0; c < r.num_chains; ++c) m.add(r.draw(t, c, i));
-    out.mean.push_back(m.mean());
-    out.sd.push_back(n > 1 ? std::sqrt(m.variance()) : kNaN);
-  }
-  // Centred at the means above (no cancellation of the means' squares); one product for any d.
+  // The means, then the covariance centred at them (no cancellation of the means' squares), one
+  // product for any d; the sds are the square roots of its diagonal.
   const auto d = static_cast<Eigen::Index>(r.dim);
   const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> draws(
       r.draws.data(), static_cast<Eigen::Index>(n), d);
-  const Eigen::Map<const Eigen::RowVectorXd> mean(out.mean.data(), d);
+  const Eigen::RowVectorXd mean = draws.colwise().mean();
   Eigen::MatrixXd cov = Eigen::MatrixXd::Constant(d, d, kNaN);
   if (n > 1) {
     const Eigen::MatrixXd centred = draws.rowwise() - mean;
     cov = centred.transpose() * centred / (n - 1);
   }
+  out.mean.assign(mean.begin(), mean.end());
+  for (Eigen::Index i = 0; i < d; ++i) out.sd.push_back(std::sqrt(cov(i, i)));  // NaN when n <= 1
   out.covariance.assign(static_cast<std::size_t>(d), {});
   for (Eigen::Index i = 0; i < d; ++i) out.covariance[static_cast<std::size_t>(i)].assign(cov.row(i).begin(), cov.row(i).end());
   out.sampler = {{"kernel", "hmc"}, {"leapfrog_steps", o.leapfrog_steps}, {"chains", s.chains},

@@ -12,9 +12,9 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
-#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
