@@ -14,16 +14,11 @@
 
 #include "logz/estimators/histogram.hpp"
 #include "logz/random/philox.hpp"
+#include "support/gaussian_draws.hpp"
 
 namespace {
 
-std::vector<double> gaussian(double mean, double sd, std::size_t n, std::uint64_t seed,
-                             std::uint64_t stream) {
-  logz::RandomStream rng(seed, stream, logz::Purpose::test, 0);
-  std::vector<double> x(n);
-  for (double& v : x) v = mean + sd * rng.normal();
-  return x;
-}
+using logz::test_support::gaussian_draws;
 
 double value(const logz::Estimate& est, const std::string& name) {
   for (const auto& [key, v] : est.diagnostics.values)
@@ -43,8 +38,8 @@ TEST(HistogramPosteriorCalibration, NinetyFivePercentIntervalsCoverTheTruth) {
   double sum_z = 0.0, sum_z2 = 0.0;
   for (int k = 0; k < kDataSets; ++k) {
     const std::uint64_t seed = 90000 + static_cast<std::uint64_t>(k);
-    const auto wf = gaussian(mu, s, kWorks, seed, 0);
-    const auto wr = gaussian(s * s - mu, s, kWorks, seed, 1);
+    const auto wf = gaussian_draws(mu, s, kWorks, seed, 0);
+    const auto wr = gaussian_draws(s * s - mu, s, kWorks, seed, 1);
     opt.seed = seed;
     const auto post = logz::histogram_posterior(wf, wr, opt);
     const double lo = value(post.estimate, "ci95_low"), hi = value(post.estimate, "ci95_high");

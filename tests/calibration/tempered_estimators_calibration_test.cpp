@@ -18,7 +18,7 @@
 
 namespace {
 
-constexpr const char* kConfig = R"([model]
+constexpr const char* kTemperedConfig = R"([model]
 type = "ising"
 size = 4
 beta = 0.6
@@ -39,7 +39,7 @@ methods = ["rts", "ts", "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb", "
 )";
 
 TEST(TemperedEstimatorsCalibration, NinetyFivePercentIntervalsCoverTheExactLogZ) {
-  logz::Config config = logz::Config::from_toml(kConfig, "calibration.toml");
+  logz::Config config = logz::Config::from_toml(kTemperedConfig, "calibration.toml");
   const logz::RunResult r = logz::run_experiment(config);
   ASSERT_TRUE(r.reference.has_value());
   ASSERT_TRUE(r.repetitions.has_value());

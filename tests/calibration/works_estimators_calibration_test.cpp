@@ -24,15 +24,11 @@
 #include "logz/estimators/histogram.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/random/philox.hpp"
+#include "support/gaussian_draws.hpp"
 
 namespace {
 
-std::vector<double> gaussian(double mean, double sd, std::size_t n, std::uint64_t seed, std::uint64_t stream) {
-  logz::RandomStream rng(seed, stream, logz::Purpose::test, 0);
-  std::vector<double> x(n);
-  for (double& v : x) v = mean + sd * rng.normal();
-  return x;
-}
+using logz::test_support::gaussian_draws;
 
 // Coverage of each method's 95% interval over the data sets (the bounds: the one-sided
 // 97.5% interval on the correct side).
@@ -43,8 +39,8 @@ std::map<std::string, double> coverage(double s, const std::vector<std::string>&
   std::map<std::string, int> covered, counted;
   for (int k = 0; k < kDataSets; ++k) {
     const std::uint64_t seed = 70000 + static_cast<std::uint64_t>(k);
-    const auto wf = gaussian(mu, s, kWorks, seed, 0);
-    const auto wr = gaussian(s * s - mu, s, kWorks, seed, 1);
+    const auto wf = gaussian_draws(mu, s, kWorks, seed, 0);
+    const auto wr = gaussian_draws(s * s - mu, s, kWorks, seed, 1);
     const std::vector<logz::Estimate> all = {
         logz::ais(wf), logz::raise(wr), logz::bar(wf, wr), logz::cumulant(wf, wr), logz::cumulant_forward(wf),
         logz::cumulant_reverse(wr), logz::histogram(wf, wr).estimate, logz::crooks_crossing(wf, wr),
@@ -88,14 +84,14 @@ TEST(WorksEstimatorsCalibration, AisAndRaiseFlagTheRunsWhoseIntervalsCoverLess) 
     int flagged = 0;
     for (int k = 0; k < 400; ++k) {
       const std::uint64_t seed = 71000 + static_cast<std::uint64_t>(k);
-      flagged += logz::ais(gaussian(5.0, s, 100, seed, 0)).diagnostics.has_flag("high_dissipation");
-      flagged += logz::raise(gaussian(s * s - 5.0, s, 100, seed, 1)).diagnostics.has_flag("high_dissipation");
+      flagged += logz::ais(gaussian_draws(5.0, s, 100, seed, 0)).diagnostics.has_flag("high_dissipation");
+      flagged += logz::raise(gaussian_draws(s * s - 5.0, s, 100, seed, 1)).diagnostics.has_flag("high_dissipation");
     }
     EXPECT_GE(flagged, 0.97 * 800) << "s = " << s;
   }
   int flagged = 0;  // at s = 1 (0.5 nats), where the intervals hold, the flag is rare
   for (int k = 0; k < 400; ++k)
-    flagged += logz::ais(gaussian(5.0, 1.0, 100, 72000 + static_cast<std::uint64_t>(k), 0)).diagnostics.has_flag(
+    flagged += logz::ais(gaussian_draws(5.0, 1.0, 100, 72000 + static_cast<std::uint64_t>(k), 0)).diagnostics.has_flag(
         "high_dissipation");
   EXPECT_LE(flagged, 0.05 * 400);
 }

@@ -16,7 +16,7 @@ namespace {
 using logz::test_support::read_file;
 using logz::test_support::temp_path;
 
-int run_cli(const std::string& args, std::string* err = nullptr) {
+int run_cli_code(const std::string& args, std::string* err = nullptr) {
   const auto r = logz::test_support::run_cli(args);
   if (err) *err = r.err;
   return r.exit_code;
@@ -47,7 +47,7 @@ TEST(TemperingCli, EstimatesLaddersAndThreadInvariance) {
   for (int t : {1, 2, 3}) {
     const std::string out = temp_path("out" + std::to_string(t) + ".json");
     std::string err;
-    ASSERT_EQ(run_cli("run " + cfg + " -q --threads " + std::to_string(t) + " -o " + out, &err), 0) << err;
+    ASSERT_EQ(run_cli_code("run " + cfg + " -q --threads " + std::to_string(t) + " -o " + out, &err), 0) << err;
     const auto j = nlohmann::json::parse(read_file(out));
     const double exact = j["reference"]["log_z"].get<double>();
     for (const char* m : {"rts", "ts", "ti_trapezoid", "ti_rb", "mbar"}) {
@@ -75,7 +75,7 @@ TEST(TemperingCli, BadTemperingKeysGiveOneLineErrors) {
                                  std::string("estimators.methods=[\"ais\"]"), std::string("run.method=magic"),
                                  std::string("tempering.num_chainz=3")}) {
     std::string err;
-    EXPECT_EQ(run_cli("run " + cfg + " -q --set " + set, &err), 2) << set;
+    EXPECT_EQ(run_cli_code("run " + cfg + " -q --set " + set, &err), 2) << set;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
     EXPECT_NE(err.find("--set "), std::string::npos) << "the error names the --set: " << err;
   }

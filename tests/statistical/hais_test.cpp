@@ -21,12 +21,13 @@
 #include "logz/models/linear_generative.hpp"
 #include "logz/models/product_of_experts.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "support/ais_check.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
 
 namespace logz {
 namespace {
 
-constexpr double kZ = 5.0;
+using test_support::kZ;
 
 // The tutorial's 5-d Gaussian (its printed mu and covariance, numpy seed 123).
 Eigen::VectorXd tutorial_mean() {
@@ -269,32 +270,9 @@ TEST(Reflection, ConstrainedTargetsKeepInsideWithTheRightMoments) {
 
 // ---------------------------------------------------------------- log Z
 
-struct AisCheck {
-  double estimate, std_error;
-};
-
-template <class Path, class Kernel>
-AisCheck run_ais(const Path& path, const Kernel& kernel, std::size_t num_steps, std::size_t num_paths,
-                 std::uint64_t seed) {
-  AnnealOptions o;
-  o.num_paths = num_paths;
-  o.seed = seed;
-  o.threads = 1;
-  o.chunk_size = 50;
-  const Works w = anneal_forward(path, kernel, sigmoid_schedule(num_steps), o);
-  const Estimate e = ais(w.works);
-  return {e.log_z + path.base_log_z(), e.std_error};
-}
-
-// |estimate - exact| <= 5 SE + SE^2 (the bias of log of an unbiased Z estimate is about
-// -SE^2 / 2), with SE below `se_target`.
-void expect_agrees(const AisCheck& c, double exact, double se_target, const std::string& what) {
-  ASSERT_TRUE(std::isfinite(c.std_error)) << what;
-  EXPECT_LT(c.std_error, se_target) << what;
-  EXPECT_NEAR(c.estimate, exact, kZ * c.std_error + c.std_error * c.std_error)
-      << what << ": SE " << c.std_error;
-  std::printf("%-28s estimate %.4f  exact %.4f  SE %.4f\n", what.c_str(), c.estimate, exact, c.std_error);
-}
+using test_support::AisCheck;
+using test_support::expect_agrees;
+using test_support::run_ais;
 
 TEST(AisLogZ, CompleteProductsOfExperts) {
   for (auto type : {ExpertType::laplace, ExpertType::student_t}) {

@@ -21,35 +21,16 @@
 #include "logz/models/laplace_base.hpp"
 #include "logz/models/mcrbm.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "support/ais_check.hpp"
 
 namespace logz {
 namespace {
 
-constexpr double kZ = 5.0;
+using test_support::kZ;
 
-struct AisCheck {
-  double estimate, std_error;
-};
-
-template <class Path, class Kernel>
-AisCheck run_ais(const Path& path, const Kernel& kernel, std::size_t num_steps, std::size_t num_paths,
-                 std::uint64_t seed, std::vector<typename Path::Batch>* finals = nullptr) {
-  AnnealOptions o;
-  o.num_paths = num_paths;
-  o.seed = seed;
-  o.threads = 1;
-  o.chunk_size = 50;
-  const Works w = anneal_forward(path, kernel, sigmoid_schedule(num_steps), o, finals);
-  const Estimate e = ais(w.works);
-  return {e.log_z + path.base_log_z(), e.std_error};
-}
-
-void expect_agrees(const AisCheck& c, double exact, double se_target, const std::string& what) {
-  ASSERT_TRUE(std::isfinite(c.std_error)) << what;
-  EXPECT_LT(c.std_error, se_target) << what;
-  EXPECT_NEAR(c.estimate, exact, kZ * c.std_error + c.std_error * c.std_error) << what << ": SE " << c.std_error;
-  std::printf("%-34s estimate %.4f  exact %.4f  SE %.4f\n", what.c_str(), c.estimate, exact, c.std_error);
-}
+using test_support::AisCheck;
+using test_support::expect_agrees;
+using test_support::run_ais;
 
 Hais hais(double eps) { return Hais(eps, Hais::half_life_refresh(eps, 1)); }
 

@@ -25,11 +25,11 @@
 
 namespace {
 
-struct Case;
+struct IsingCase;
 template <class Model, class Kernel>
-void check_case(const Model& model, const Kernel& kernel, const Case& c, std::uint64_t seed);
+void check_ising_case(const Model& model, const Kernel& kernel, const IsingCase& c, std::uint64_t seed);
 
-struct Case {
+struct IsingCase {
   int side;
   double beta;
   std::size_t num_steps, steps_per_temperature, num_paths;
@@ -38,21 +38,21 @@ struct Case {
   std::size_t chunk_size = 8;
 };
 
-void check_case(const Case& c, std::uint64_t seed) {
+void check_ising_case(const IsingCase& c, std::uint64_t seed) {
   const logz::IsingModel model(c.side, c.side, 1.0, c.beta);
-  check_case(model, logz::SpinFlipMetropolis(c.order, c.steps_per_temperature), c, seed);
+  check_ising_case(model, logz::SpinFlipMetropolis(c.order, c.steps_per_temperature), c, seed);
 }
 
 // The multi-spin kernel: chunks of 64 paths.
-void check_multispin_case(Case c, std::uint64_t seed) {
+void check_multispin_case(IsingCase c, std::uint64_t seed) {
   c.chunk_size = 64;
   const logz::PackedIsingModel model(logz::IsingModel(c.side, c.side, 1.0, c.beta));
-  check_case(model, logz::MultiSpinMetropolis(c.order, c.steps_per_temperature), c, seed);
+  check_ising_case(model, logz::MultiSpinMetropolis(c.order, c.steps_per_temperature), c, seed);
 }
 
 // Model: IsingModel or PackedIsingModel, Kernel: a kernel for its batches.
 template <class Model, class Kernel>
-void check_case(const Model& model, const Kernel& kernel, const Case& c, std::uint64_t seed) {
+void check_ising_case(const Model& model, const Kernel& kernel, const IsingCase& c, std::uint64_t seed) {
   const auto schedule = logz::linear_schedule(c.num_steps);
   logz::AnnealOptions options;
   options.num_paths = c.num_paths;
@@ -92,19 +92,19 @@ void check_case(const Model& model, const Kernel& kernel, const Case& c, std::ui
 }
 
 TEST(IsingAnnealing, Torus4x4RandomSite) {
-  check_case({4, 1.0, 200, 32, 400, logz::SiteOrder::random, 0.05}, 101);
+  check_ising_case({4, 1.0, 200, 32, 400, logz::SiteOrder::random, 0.05}, 101);
 }
 
 TEST(IsingAnnealing, Torus4x4Checkerboard) {
-  check_case({4, 0.5, 100, 1, 400, logz::SiteOrder::checkerboard, 0.05}, 102);
+  check_ising_case({4, 0.5, 100, 1, 400, logz::SiteOrder::checkerboard, 0.05}, 102);
 }
 
 TEST(IsingAnnealing, Torus8x8AtCriticalTemperature) {
-  check_case({8, 0.4406868, 300, 64, 400, logz::SiteOrder::random, 0.1}, 103);
+  check_ising_case({8, 0.4406868, 300, 64, 400, logz::SiteOrder::random, 0.1}, 103);
 }
 
 TEST(IsingAnnealing, Torus8x8ColdCheckerboard) {
-  check_case({8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 104);
+  check_ising_case({8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 104);
 }
 
 TEST(IsingAnnealing, Torus4x4MultiSpin) {
@@ -123,19 +123,19 @@ TEST(IsingAnnealing, Torus8x8ColdMultiSpin) {
 // 8 x 8 one (the order only says that a step is a sweep).
 TEST(IsingAnnealing, Torus16x16AtCriticalTemperatureSwendsenWang) {
   const logz::IsingModel model(16, 16, 1.0, 0.4406868);
-  check_case(model, logz::SwendsenWang(1), {16, 0.4406868, 300, 1, 400, logz::SiteOrder::checkerboard, 0.1}, 108);
+  check_ising_case(model, logz::SwendsenWang(1), {16, 0.4406868, 300, 1, 400, logz::SiteOrder::checkerboard, 0.1}, 108);
 }
 
 // Wolff: 60 clusters per temperature (tiny ones at high temperature, most of the lattice in the
 // cold phase), and 200 for each reverse start.
 TEST(IsingAnnealing, Torus16x16AtCriticalTemperatureWolff) {
   const logz::IsingModel model(16, 16, 1.0, 0.4406868);
-  check_case(model, logz::Wolff(60), {16, 0.4406868, 300, 60, 400, logz::SiteOrder::checkerboard, 0.1}, 110);
+  check_ising_case(model, logz::Wolff(60), {16, 0.4406868, 300, 60, 400, logz::SiteOrder::checkerboard, 0.1}, 110);
 }
 
 TEST(IsingAnnealing, Torus8x8ColdSwendsenWang) {
   const logz::IsingModel model(8, 8, 1.0, 1.0);
-  check_case(model, logz::SwendsenWang(2), {8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 109);
+  check_ising_case(model, logz::SwendsenWang(2), {8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 109);
 }
 
 }  // namespace

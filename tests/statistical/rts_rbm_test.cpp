@@ -97,7 +97,7 @@ TEST(RtsRbm, EveryLevelWithinErrorOfEnumeration) {
 }
 
 // log Z_t - log Z_0 of the tiny RBM's path, by enumeration.
-double exact_level(double t) {
+double exact_rbm_level(double t) {
   const logz::RbmParameters p = tiny_rbm();
   const Eigen::VectorXd a0 = tiny_base().logits;
   return logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, t)) -
@@ -113,12 +113,12 @@ TEST(RtsRbm, MarginalPathEveryEstimatorAgainstEnumeration) {
   ASSERT_FALSE(stats.linear_in_t);
   const logz::TemperingLadder ladder(logz::linear_schedule(levels - 1));
   const auto betas = ladder.fractions();
-  const double exact = exact_level(1.0);
+  const double exact = exact_rbm_level(1.0);
   // The trapezoid rule on the exact integrand d log Z_t / dt (central differences of the
   // enumerated log Z, error ~1e-9): what TI converges to, whose distance from `exact` is the
   // rule's own discretisation error, allowed for beside the sampling error.
   double trapezoid = 0.0;
-  const auto slope = [](double t) { return (exact_level(t + 1e-5) - exact_level(t - 1e-5)) / 2e-5; };
+  const auto slope = [](double t) { return (exact_rbm_level(t + 1e-5) - exact_rbm_level(t - 1e-5)) / 2e-5; };
   for (std::size_t k = 1; k < levels; ++k)
     trapezoid += 0.5 * (betas[k] - betas[k - 1]) * (slope(betas[k - 1]) + slope(betas[k]));
   const auto rts = logz::rts_ladder(stats, init.log_z_hat, ladder.log_prior());

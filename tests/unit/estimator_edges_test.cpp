@@ -19,17 +19,12 @@
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/estimators/mbar.hpp"
 #include "logz/random/philox.hpp"
+#include "support/gaussian_draws.hpp"
 
 namespace {
 
 using logz::Estimate;
-
-std::vector<double> gaussian(double mean, double sd, std::size_t n, std::uint64_t stream) {
-  logz::RandomStream rng(41, stream, logz::Purpose::test, 0);
-  std::vector<double> x(n);
-  for (double& v : x) v = mean + sd * rng.normal();
-  return x;
-}
+using logz::test_support::gaussian_draws;
 
 // Crooks-consistent Gaussian works: W_f ~ N(mu, s^2), W_r ~ N(s^2 - mu, s^2), log Z = s^2/2 - mu.
 struct Works {
@@ -37,7 +32,7 @@ struct Works {
   double log_z;
 };
 Works crooks_works(double mu, double s, std::size_t n) {
-  return {gaussian(mu, s, n, 0), gaussian(s * s - mu, s, n, 1), 0.5 * s * s - mu};
+  return {gaussian_draws(mu, s, n, 41, 0), gaussian_draws(s * s - mu, s, n, 41, 1), 0.5 * s * s - mu};
 }
 
 std::vector<Estimate> every_estimate(const std::vector<double>& wf, const std::vector<double>& wr) {
@@ -154,7 +149,7 @@ TEST(EstimatorEdges, DisjointWorksGiveNoConfidentAnswer) {
 // Harmonic states u_k(x) = k x^2 / 2: log(Z_k / Z_1) = -log(k) / 2.
 TEST(EstimatorEdges, MbarWithAnEmptyStateStillEstimatesIt) {
   const std::vector<double> k = {1.0, 2.0, 4.0};
-  const auto x = gaussian(0.0, 1.0, 400, 5);  // all drawn from state 1
+  const auto x = gaussian_draws(0.0, 1.0, 400, 41, 5);  // all drawn from state 1
   Eigen::MatrixXd u(3, 400);
   for (int s = 0; s < 3; ++s)
     for (int n = 0; n < 400; ++n) u(s, n) = 0.5 * k[s] * x[n] * x[n];
@@ -170,8 +165,8 @@ TEST(EstimatorEdges, MbarWithAnEmptyStateStillEstimatesIt) {
 
 TEST(EstimatorEdges, MbarWithTwoIdenticalStatesGivesThemTheSameLogZ) {
   const std::vector<double> k = {1.0, 1.0, 4.0};
-  auto x = gaussian(0.0, 1.0, 300, 6);
-  const auto y = gaussian(0.0, 0.5, 100, 7);
+  auto x = gaussian_draws(0.0, 1.0, 300, 41, 6);
+  const auto y = gaussian_draws(0.0, 0.5, 100, 41, 7);
   x.insert(x.end(), y.begin(), y.end());
   Eigen::MatrixXd u(3, 400);
   for (int s = 0; s < 3; ++s)

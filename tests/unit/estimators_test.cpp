@@ -44,7 +44,7 @@ class Normal {
   std::mt19937_64 engine_;
 };
 
-std::vector<double> gaussian(double mean, double sd, std::size_t n, std::uint64_t seed) {
+std::vector<double> engine_gaussian(double mean, double sd, std::size_t n, std::uint64_t seed) {
   Normal normal(seed);
   std::vector<double> x(n);
   for (double& v : x) v = mean + sd * normal();
@@ -53,10 +53,10 @@ std::vector<double> gaussian(double mean, double sd, std::size_t n, std::uint64_
 
 // Crooks-consistent Gaussian works for log Z = s^2/2 - mu.
 std::vector<double> forward_works(double mu, double s, std::size_t n, std::uint64_t seed) {
-  return gaussian(mu, s, n, seed);
+  return engine_gaussian(mu, s, n, seed);
 }
 std::vector<double> reverse_works(double mu, double s, std::size_t n, std::uint64_t seed) {
-  return gaussian(s * s - mu, s, n, seed);
+  return engine_gaussian(s * s - mu, s, n, seed);
 }
 double true_log_z(double mu, double s) { return 0.5 * s * s - mu; }
 
@@ -333,8 +333,8 @@ TEST(Estimators, NoOverlapIsFlaggedAndStillConverges) {
   EXPECT_TRUE(b.diagnostics.has_flag("no_overlap"));
 
   // Disjoint works of order 1e5: the log-space solver neither overflows nor stalls.
-  const std::vector<double> far_f = gaussian(1e5, 1.0, 100, 63);
-  const std::vector<double> far_r = gaussian(1e5, 1.0, 100, 64);
+  const std::vector<double> far_f = engine_gaussian(1e5, 1.0, 100, 63);
+  const std::vector<double> far_r = engine_gaussian(1e5, 1.0, 100, 64);
   const logz::Estimate far = logz::bar(far_f, far_r);
   EXPECT_TRUE(far.diagnostics.converged);
   EXPECT_TRUE(far.diagnostics.has_flag("poor_overlap"));
@@ -384,7 +384,7 @@ TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
                            700.0, -700.0, 709.0, 710.0,  -708.0, -740.0, -745.0, -746.0, 1e5,  -1e5,
                            1e300, -1e300, inf,   -inf,   nan};
   // Ordinary numbers too, so that every lane and the tail (not a whole vector) see both kinds.
-  for (double v : gaussian(0.0, 20.0, 37, 71)) x.push_back(v);
+  for (double v : engine_gaussian(0.0, 20.0, 37, 71)) x.push_back(v);
   std::vector<double> out(x.size());
   logz::log1p_exp(x, out);
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -408,7 +408,7 @@ TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
 TEST(VectorisedLogSpace, ExpMatchesTheScalarOneAndKeepsNans) {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> x = {0.0, -0.0, 1e-300, 1.0, -1.0, 700.0, -700.0, -708.0, -740.0, -745.0, -1e5, -inf, nan};
-  for (double v : gaussian(0.0, 20.0, 37, 73)) x.push_back(v);  // every lane, and a tail
+  for (double v : engine_gaussian(0.0, 20.0, 37, 73)) x.push_back(v);  // every lane, and a tail
   std::vector<double> out(x.size());
   logz::exp_array(x, out);
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -431,7 +431,7 @@ TEST(VectorisedLogSpace, LogSumExpScaledMatchesTheScalarOneAtPlusMinus1e4) {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   for (double centre : {0.0, 1e4, -1e4}) {
     for (std::size_t n : {1u, 7u, 8u, 1001u}) {
-      std::vector<double> x = gaussian(centre, 3.0, n, 72 + n);
+      std::vector<double> x = engine_gaussian(centre, 3.0, n, 72 + n);
       for (double scale : {1.0, -1.0, 0.5}) {
         std::vector<double> scaled(x.size());
         for (std::size_t i = 0; i < x.size(); ++i) scaled[i] = scale * x[i];
@@ -452,7 +452,7 @@ TEST(VectorisedLogSpace, LogSumExpScaledMatchesTheScalarOneAtPlusMinus1e4) {
 TEST(FermiSums, MatchTheLogSpaceSumsAtAnyShift) {
   // f(x) = 1 / (1 + e^x): log f = -log1p_exp(x), log f(-x) = -log1p_exp(-x); the reference sums
   // in log space, term by term.
-  const std::vector<double> a = gaussian(2.0, 4.0, 1001, 73);
+  const std::vector<double> a = engine_gaussian(2.0, 4.0, 1001, 73);
   std::vector<double> weights(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) weights[i] = 1.0 + static_cast<double>(i % 5);
   for (bool weighted : {false, true}) {
