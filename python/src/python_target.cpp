@@ -30,32 +30,39 @@ py::array_t<double> particles_view(const Eigen::MatrixXd& X) {
   return view;
 }
 
-// Python's answer as a float64 array of `rows` x `cols` (cols 0: 1-D of `rows`), copied into out.
-void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, const char* function, double* out) {
-  const std::string shape = cols == 0 ? "(" + std::to_string(rows) + ",)"
-                                      : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, function, "return value", shape.c_str());
-  if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
-    fail_argument(std::string("logz.Target.") + function, "return value",
-                  "an array of shape " + shape + " (one row per particle)");
-  std::memcpy(out, a.data(), sizeof(double) * static_cast<std::size_t>(a.size()));
-}
-
-void check_finite(const double* values, py::ssize_t rows, py::ssize_t per_row, const char* function) {
-  // First a pass the compiler vectorises (an inf or NaN has every exponent bit set), then,
-  // only if one is there, the search for where.
+// The answer's values copied into `out` (n of them) in one pass that also finds whether any is
+// non-finite (an inf or NaN has every exponent bit set): then the search for where.
+void copy_checking_finite(const double* values, double* out, py::ssize_t rows, py::ssize_t per_row,
+                          const char* function) {
   constexpr std::uint64_t kExponent = 0x7ff0000000000000ull;
   std::uint64_t non_finite = 0;
   for (py::ssize_t i = 0; i < rows * per_row; ++i) {
     std::uint64_t bits;
     std::memcpy(&bits, values + i, sizeof bits);
     non_finite |= (bits & kExponent) == kExponent;
+    out[i] = values[i];
   }
   if (!non_finite) return;
   for (py::ssize_t i = 0; i < rows * per_row; ++i)
     if (!std::isfinite(values[i]))
       throw NumericalError(std::string("logz.Target.") + function + ": particle " + std::to_string(i / per_row) +
                            " of a batch of " + std::to_string(rows) + ": non-finite value " + std::to_string(values[i]));
+}
+
+// Python's answer as a float64 array of `rows` x `cols` (cols 0: 1-D of `rows`), copied into
+// out; with `finite`, a non-finite value is a NumericalError naming its particle.
+void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, const char* function, double* out,
+                 bool finite = false) {
+  const std::string shape = cols == 0 ? "(" + std::to_string(rows) + ",)"
+                                      : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, function, "return value", shape.c_str());
+  if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
+    fail_argument(std::string("logz.Target.") + function, "return value",
+                  "an array of shape " + shape + " (one row per particle)");
+  if (finite)
+    copy_checking_finite(a.data(), out, rows, cols == 0 ? 1 : cols, function);
+  else
+    std::memcpy(out, a.data(), sizeof(double) * static_cast<std::size_t>(a.size()));
 }
 
 }  // namespace
@@ -91,8 +98,7 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
       fail_argument("logz.Target.energy_and_grad", "return value", "a pair (U of shape (P,), dU/dx of shape (P, dim))");
     const py::tuple pair = answer.cast<py::tuple>();
     copy_answer(pair[0], X.cols(), 0, "energy_and_grad", e.data());
-    copy_answer(pair[1], X.cols(), X.rows(), "energy_and_grad", G.data());
-    check_finite(G.data(), X.cols(), X.rows(), "energy_and_grad");
+    copy_answer(pair[1], X.cols(), X.rows(), "energy_and_grad", G.data(), true);
     throw_if_interrupted();
     return;
   }
@@ -102,8 +108,7 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   G.resize(X.rows(), X.cols());
   py::gil_scoped_acquire gil;
   const py::object answer = grad_(particles_view(X));
-  copy_answer(answer, X.cols(), X.rows(), "grad", G.data());  // (P, d) row-major = d x P column-major
-  check_finite(G.data(), X.cols(), X.rows(), "grad");
+  copy_answer(answer, X.cols(), X.rows(), "grad", G.data(), true);  // (P, d) row-major = d x P column-major
   throw_if_interrupted();
 }
 

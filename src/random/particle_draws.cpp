@@ -66,6 +66,25 @@ HWY_INLINE void PhiloxFour(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2,
   }
 }
 
+// The N x N square at `square` (row r: lanes 0..N-1) transposed: lane l's column goes to
+// to[l * stride .. l * stride + N), for the first `lanes` lanes. log2 N rounds of pairing rows
+// 2k and 2k + 1 into their even and their odd lanes each rotate the square's flat index right by
+// one bit; log2 N of them swap its row and column bits.
+template <class D>
+HWY_INLINE void StoreTransposed(D d, const double* square, std::size_t lanes, double* to, std::size_t stride) {
+  const std::size_t N = hn::Lanes(d);
+  hn::Vec<D> a[kMaxLanes], b[kMaxLanes];
+  for (std::size_t r = 0; r < N; ++r) a[r] = hn::Load(d, square + r * N);
+  for (std::size_t width = 1; width < N; width *= 2) {
+    for (std::size_t k = 0; k < N / 2; ++k) {
+      b[k] = hn::ConcatEven(d, a[2 * k + 1], a[2 * k]);
+      b[N / 2 + k] = hn::ConcatOdd(d, a[2 * k + 1], a[2 * k]);
+    }
+    for (std::size_t r = 0; r < N; ++r) a[r] = b[r];
+  }
+  for (std::size_t l = 0; l < lanes; ++l) hn::StoreU(a[l], d, to + l * stride);
+}
+
 void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint32_t step, std::uint64_t first,
                            std::size_t num, bool uniform_first, double* uniforms, double* normals, std::size_t n,
                            std::size_t stride) {
@@ -112,11 +131,14 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
         hn::Store(z0, d, z + (2 * k) * N);
         hn::Store(z1, d, z + (2 * k + 1) * N);
       }
-      // Transposed out: row r of z holds normal 2 i0 + r of every lane's particle.
+      // Transposed out: row r of z holds normal 2 i0 + r of every lane's particle. Whole
+      // squares of N rows in registers, the last rows lane by lane.
       const std::size_t rows = std::min(2 * m, n - 2 * i0);
+      std::size_t r0 = 0;
+      for (; r0 + N <= rows; r0 += N) StoreTransposed(d, z + r0 * N, lanes, normals + g * stride + 2 * i0 + r0, stride);
       for (std::size_t l = 0; l < lanes; ++l) {
         double* to = normals + (g + l) * stride + 2 * i0;
-        for (std::size_t r = 0; r < rows; ++r) to[r] = z[r * N + l];
+        for (std::size_t r = r0; r < rows; ++r) to[r] = z[r * N + l];
       }
     }
     if (!uniform_first && pairs > 0) {

@@ -49,10 +49,16 @@ class Hais {
                              std::span<double>(batch.uniforms.data(), n), batch.normals.data(),
                              static_cast<std::size_t>(batch.V.rows()), static_cast<std::size_t>(batch.V.rows()));
     ContinuousKernelInfo info;
-    if (refresh_first_) refresh(batch);
-    detail::hamiltonian_move(target, batch, std::span<const double>(batch.uniforms.data(), n), step_size_,
-                             leapfrog_steps_, info);
-    if (!refresh_first_) refresh(batch);
+    const std::span<const double> uniforms(batch.uniforms.data(), n);
+    if (refresh_first_) {
+      refresh(batch.V, batch.normals, 0, batch.V.cols());
+      detail::hamiltonian_move(target, batch, uniforms, step_size_, leapfrog_steps_, info);
+    } else {  // each block of particles refreshed as soon as its move is settled
+      detail::hamiltonian_move(target, batch, uniforms, step_size_, leapfrog_steps_, info,
+                               [&](Eigen::MatrixXd& V, Eigen::Index p0, Eigen::Index np) {
+                                 refresh(V, batch.normals, p0, np);
+                               });
+    }
     return info;
   }
 
@@ -64,9 +70,10 @@ class Hais {
   bool refresh_first() const { return refresh_first_; }
 
  private:
-  void refresh(ContinuousBatch& batch) const {
+  // The partial refresh of the momenta of particles p0 .. p0 + np.
+  void refresh(Eigen::MatrixXd& V, const Eigen::MatrixXd& normals, Eigen::Index p0, Eigen::Index np) const {
     const double keep = -std::sqrt(1.0 - gamma_), add = std::sqrt(gamma_);
-    batch.V = keep * batch.V + add * batch.normals;
+    V.middleCols(p0, np) = keep * V.middleCols(p0, np) + add * normals.middleCols(p0, np);
   }
 
   double step_size_;

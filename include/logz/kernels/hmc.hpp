@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -42,44 +44,50 @@ inline bool metropolis_accept(double u, double e0, double e1, ContinuousKernelIn
 // Leapfrog from (X, V), then a Metropolis accept on H per particle with uniforms[p]; an
 // accepted particle takes the end point with its momentum negated (the flip makes the
 // proposal an involution, hence detailed balance on (x, v)); a rejected one keeps (x, v).
-// The proposal is made in the batch's scratch; when most proposals are accepted the scratch
-// and the state trade places and only the rejected columns are copied back.
-template <ContinuousTarget T>
+// The proposal is made in the batch's scratch. Each block of particles is decided as soon as
+// its last kick is done, while it is in cache, and its result assembled where most particles
+// were accepted last time: in the scratch (which then trades places with the state, so only
+// the rejected columns are copied) or in the state (only the accepted ones copied).
+// `finish(V, p0, np)`, when given, then transforms the final momenta of the block (columns p0 ..
+// p0 + np of V): HAIS refreshes them there.
+template <ContinuousTarget T, class Finish = std::nullptr_t>
 void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const double> uniforms, double eps, int steps,
-                      ContinuousKernelInfo& info) {
+                      ContinuousKernelInfo& info, Finish&& finish = nullptr) {
   if (!parts_valid_for(target, b.parts, true)) evaluate_parts(target, b.X, b.parts, true);
-  info.reflections += leapfrog(target, b.X, b.V, b.parts, b.proposal_X, b.proposal_V, b.proposal_parts, eps, steps);
   const Eigen::Index n = b.X.cols();
   b.accepted.resize(static_cast<std::size_t>(n));
+  const bool into_scratch = b.mostly_accepted;
   Eigen::Index num_accepted = 0;
-  for (Eigen::Index p = 0; p < n; ++p) {
-    ++info.attempted;
-    const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.V.col(p).squaredNorm();
-    const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
-    const bool a = metropolis_accept(uniforms[static_cast<std::size_t>(p)], h0, h1, info);
-    b.accepted[static_cast<std::size_t>(p)] = a;
-    num_accepted += a;
-  }
-  const bool swap = 2 * num_accepted > n;
-  if (swap) {
+  auto settle = [&](Eigen::Index p0, Eigen::Index np) {
+    for (Eigen::Index p = p0; p < p0 + np; ++p) {
+      ++info.attempted;
+      const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.V.col(p).squaredNorm();
+      const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
+      const bool a = metropolis_accept(uniforms[static_cast<std::size_t>(p)], h0, h1, info);
+      b.accepted[static_cast<std::size_t>(p)] = a;
+      num_accepted += a;
+      if (a && into_scratch) {
+        b.proposal_V.col(p) = -b.proposal_V.col(p);
+      } else if (a) {
+        b.X.col(p) = b.proposal_X.col(p);
+        b.V.col(p) = -b.proposal_V.col(p);
+        b.parts.copy_column(b.proposal_parts, p, p);
+      } else if (into_scratch) {  // rejected: the start, into the scratch that becomes the state
+        b.proposal_X.col(p) = b.X.col(p);
+        b.proposal_V.col(p) = b.V.col(p);
+        b.proposal_parts.copy_column(b.parts, p, p);
+      }
+    }
+    if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Finish>>) finish(into_scratch ? b.proposal_V : b.V, p0, np);
+  };
+  info.reflections +=
+      leapfrog(target, b.X, b.V, b.parts, b.proposal_X, b.proposal_V, b.proposal_parts, eps, steps, settle);
+  if (into_scratch) {
     b.X.swap(b.proposal_X);
     b.V.swap(b.proposal_V);
     std::swap(b.parts, b.proposal_parts);
   }
-  for (Eigen::Index p = 0; p < n; ++p) {
-    const bool a = b.accepted[static_cast<std::size_t>(p)];
-    if (a && swap) {
-      b.V.col(p) = -b.V.col(p);
-    } else if (a) {
-      b.X.col(p) = b.proposal_X.col(p);
-      b.V.col(p) = -b.proposal_V.col(p);
-      b.parts.copy_column(b.proposal_parts, p, p);
-    } else if (swap) {  // rejected: the start, now in the scratch
-      b.X.col(p) = b.proposal_X.col(p);
-      b.V.col(p) = b.proposal_V.col(p);
-      b.parts.copy_column(b.proposal_parts, p, p);
-    }
-  }
+  b.mostly_accepted = 2 * num_accepted > n;
 }
 
 // One stream per particle of the batch.

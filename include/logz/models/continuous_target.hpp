@@ -206,20 +206,30 @@ void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G
   }
 }
 
-// A momentum kick from cached parts, V_to = V_from - h dU/dx, in one pass over the parts'
-// gradients (no combined gradient is formed). V_to may be V_from.
+// A momentum kick from cached parts, V_to = V_from - h dU/dx, on the particles p0 .. p0 + np
+// (columns of V_to, already sized), in one pass over the parts' gradients (no combined
+// gradient is formed). V_to may be V_from.
 template <ContinuousTarget T>
-void kick(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from, Eigen::MatrixXd& V_to, double h) {
-  V_to.resize(V_from.rows(), V_from.cols());
+void kick_columns(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from, Eigen::MatrixXd& V_to,
+                  double h, Eigen::Index p0, Eigen::Index np) {
   if constexpr (PerParticleTwoPartTarget<T>) {
-    for (Eigen::Index p = 0; p < V_to.cols(); ++p)
+    for (Eigen::Index p = p0; p < p0 + np; ++p)
       V_to.col(p) = V_from.col(p) - (h * target.particle_part_weight(0, p)) * parts.g[0].col(p) -
                     (h * target.particle_part_weight(1, p)) * parts.g[1].col(p);
   } else if (parts.num_parts == 2) {
-    V_to = V_from - (h * part_weight_of(target, 0)) * parts.g[0] - (h * part_weight_of(target, 1)) * parts.g[1];
+    V_to.middleCols(p0, np) = V_from.middleCols(p0, np) -
+                              (h * part_weight_of(target, 0)) * parts.g[0].middleCols(p0, np) -
+                              (h * part_weight_of(target, 1)) * parts.g[1].middleCols(p0, np);
   } else {
-    V_to = V_from - (h * part_weight_of(target, 0)) * parts.g[0];
+    V_to.middleCols(p0, np) = V_from.middleCols(p0, np) - (h * part_weight_of(target, 0)) * parts.g[0].middleCols(p0, np);
   }
+}
+
+// The same kick on every particle.
+template <ContinuousTarget T>
+void kick(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from, Eigen::MatrixXd& V_to, double h) {
+  V_to.resize(V_from.rows(), V_from.cols());
+  kick_columns(target, parts, V_from, V_to, h, 0, V_from.cols());
 }
 
 // The particles of one chunk: positions X and momenta V (d x P; V is used by the
@@ -253,6 +263,10 @@ class ContinuousBatch {
   Eigen::MatrixXd normals;
   Eigen::VectorXd uniforms;
   std::vector<unsigned char> accepted;
+  // Whether the last Hamiltonian move accepted most proposals: the next one then assembles its
+  // result in the proposal scratch, which trades places with the state at the end (where the
+  // numbers are stored, never what they are).
+  bool mostly_accepted = true;
 };
 
 // What a continuous kernel reports about one call; counts add across particles and chunks.
