@@ -1,8 +1,9 @@
 // Every Highway target compiled into this build and supported by this processor, forced in turn
 // (hwy::SetSupportedTargetsForTest), against the best one: the integer kernels (Philox blocks,
-// value ranges) give the same bits on every target, the floating-point ones (Box-Muller, the
-// log-space arrays, Fermi and softplus sums, float dot products in double) agree to a few units
-// in the last place of their precision. A portable build (LOGZ_NATIVE=OFF) holds SSSE3 to
+// value ranges, the particles' bulk uniforms) give the same bits on every target, the
+// floating-point ones (Box-Muller, the particles' bulk normals, the log-space arrays, Fermi and
+// softplus sums, float dot products in double) agree to a few units in the last place of their
+// precision. A portable build (LOGZ_NATIVE=OFF) holds SSSE3 to
 // AVX-512 on x86-64; a native build only the build machine's best (docs/performance.md,
 // "Portable binaries").
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "logz/math/log_space_arrays.hpp"
 #include "logz/math/softplus_sums.hpp"
 #include "logz/math/value_range.hpp"
+#include "logz/random/particle_draws.hpp"
 #include "logz/random/philox.hpp"
 
 namespace {
@@ -32,6 +35,7 @@ struct Outputs {
   std::vector<std::uint32_t> philox;
   logz::ValueRange range{};
   std::vector<double> normals, softplus, level_softplus, level_slope;
+  std::vector<double> particle_uniforms, particle_normals;  // bulk draws, both orders
   double log_sum = 0.0, fermi = 0.0, fermi_slope = 0.0;
   double softplus_sum = 0.0, slope_sum = 0.0, increment_sum = 0.0, dot = 0.0;
 };
@@ -51,6 +55,18 @@ Outputs run_kernels() {
   o.range = logz::value_range(x);
   o.normals.resize(2 * 37);
   logz::box_muller(o.philox.data(), o.normals.data(), 37);  // 37 pairs from the blocks above
+  // 13 particles (a partial vector on every target), 37 normals each (a transposed square and
+  // a remainder), in both orders.
+  constexpr std::size_t kParticles = 13, kNormals = 37;
+  o.particle_uniforms.resize(2 * kParticles);
+  o.particle_normals.resize(2 * kParticles * kNormals);
+  const logz::BatchRandom batch{99, logz::Purpose::forward_kernel, 5, 3};
+  logz::draw_uniform_and_normals(batch, logz::DrawOrder::uniform_first,
+                                 std::span<double>(o.particle_uniforms.data(), kParticles),
+                                 o.particle_normals.data(), kNormals, kNormals);
+  logz::draw_uniform_and_normals(batch, logz::DrawOrder::normals_first,
+                                 std::span<double>(o.particle_uniforms.data() + kParticles, kParticles),
+                                 o.particle_normals.data() + kParticles * kNormals, kNormals, kNormals);
   o.softplus.resize(x.size());
   logz::log1p_exp(x, o.softplus);
   o.log_sum = logz::log_sum_exp_scaled(x, 0.5);
@@ -94,9 +110,11 @@ TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
     EXPECT_EQ(o.philox, best.philox) << name;
     EXPECT_EQ(o.range.lowest, best.range.lowest) << name;
     EXPECT_EQ(o.range.highest, best.range.highest) << name;
+    EXPECT_EQ(o.particle_uniforms, best.particle_uniforms) << name;  // integer bits to a double: exact
     // Double kernels: Highway's exp, log, sin and cos differ between targets with and without
     // FMA by up to a few tens of units in the last place (2.2e-16 each).
     const double doubles = std::max({max_relative_difference(o.normals, best.normals),
+                                     max_relative_difference(o.particle_normals, best.particle_normals),
                                      max_relative_difference(o.softplus, best.softplus),
                                      max_relative_difference({o.log_sum, o.fermi, o.fermi_slope, o.dot},
                                                              {best.log_sum, best.fermi, best.fermi_slope, best.dot})});
