@@ -177,6 +177,23 @@ double dot(const float* x, const float* y, Eigen::Index n) {
   return dot_in_double(x, y, static_cast<std::size_t>(n));
 }
 
+}  // namespace
+
+template <class Scalar>
+std::span<const double> RbmBatch<Scalar>::visible_bias_gap(const RbmVector<Scalar>& a,
+                                                           const RbmVector<Scalar>& a0) const {
+  if (!bias_gap_valid_ || bias_gap_of_[0] != &a || bias_gap_of_[1] != &a0) {
+    bias_gap_.resize(num_particles());
+    for (Eigen::Index p = 0; p < V_.cols(); ++p)
+      bias_gap_[static_cast<std::size_t>(p)] = dot(a.data(), V_.col(p).data(), V_.rows()) - dot(a0.data(), V_.col(p).data(), V_.rows());
+    bias_gap_of_[0] = &a, bias_gap_of_[1] = &a0;
+    bias_gap_valid_ = true;
+  }
+  return bias_gap_;
+}
+
+namespace {
+
 // E(v, h) + a0.v of every particle, from whichever unit input is up to date.
 template <class Scalar>
 void slope_full(const RbmBatch<Scalar>& batch, const RbmVector<Scalar>& a0, std::span<double> out) {
@@ -256,11 +273,9 @@ void RbmMarginalVisiblePath<Scalar>::energy(double t, const Batch& batch,
 template <class Scalar>
 void RbmMarginalVisiblePath<Scalar>::work_increment(double t_from, double t_to, const Batch& batch,
                                                     std::span<double> out) const {
-  const auto& V = batch.visible();
-  const auto& a = this->rbm_.visible_bias();
-  marginal_work_increment<Scalar>(batch.hidden_input(), nullptr, 0.0, t_from, t_to, out, [&](Eigen::Index p) {
-    return dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
-  });
+  const std::span<const double> gap = batch.visible_bias_gap(this->rbm_.visible_bias(), this->a0_);
+  marginal_work_increment<Scalar>(batch.hidden_input(), nullptr, 0.0, t_from, t_to, out,
+                                  [&](Eigen::Index p) { return gap[static_cast<std::size_t>(p)]; });
 }
 
 template <class Scalar>
@@ -294,9 +309,9 @@ void RbmMarginalVisiblePath<Scalar>::level_energies(std::span<const double> t, c
   Eigen::ArrayXd yd(j), z(j), e(j);
   std::vector<double> level_softplus(k_levels);
   const double log2j = static_cast<double>(j) * kLog2;
+  const std::span<const double> gap = batch.visible_bias_gap(a, this->a0_);
   for (Eigen::Index p = 0; p < V.cols(); ++p) {
-    const double da =
-        dot(a.data(), V.col(p).data(), V.rows()) - dot(this->a0_.data(), V.col(p).data(), V.rows());
+    const double da = gap[static_cast<std::size_t>(p)];
     if constexpr (std::is_same_v<Scalar, float>) {
       // Float RBMs: every level in one vectorised pass (math/softplus_sums.hpp); the slopes'
       // reciprocals only when asked for, the softplus sums the same bits either way.

@@ -338,6 +338,41 @@ TEST(RbmPaths, FloatWorkIncrementsAreEnergyDifferences) {
   }
 }
 
+// The batch keeps (a - a0).v between the marginal_v path's trace and its next work increment:
+// a change of the visible layer (a kernel's sweep, a copied particle) must drop it.
+TEST(RbmPaths, CachedBiasGapFollowsTheVisibleLayer) {
+  const int m = 30, j = 12;
+  const auto p = random_rbm(m, j, 0.5, 31);
+  Eigen::VectorXd a0(m);
+  for (int i = 0; i < m; ++i) a0[i] = 0.05 * (i % 5) - 0.1;
+  const logz::RbmMarginalVisiblePath<double> path(p, logz::RbmBase{"test", a0});
+  const std::size_t n = 9;
+  auto batch = path.make_batch(n);
+  auto other = path.make_batch(n);
+  path.sample_base(batch, logz::BatchRandom{5, logz::Purpose::test, 0, 0});
+  path.sample_base(other, logz::BatchRandom{6, logz::Purpose::test, 0, 0});
+  // The increment from t = 0 to 1 from scratch: a fresh batch of the same states.
+  auto fresh_increment = [&](const logz::RbmBatch<double>& b) {
+    auto copy = path.make_batch(n);
+    for (std::size_t q = 0; q < n; ++q) copy.copy_particle(b, q, q);
+    std::vector<double> w(n);
+    path.work_increment(0.0, 1.0, copy, w);
+    return w;
+  };
+  std::vector<double> w(n);
+  path.work_increment(0.0, 1.0, batch, w);  // fills the cache
+  EXPECT_EQ(w, fresh_increment(batch));
+  batch.visible_for_update().col(2).setZero();  // a change through the layer's write access
+  path.work_increment(0.0, 1.0, batch, w);
+  EXPECT_EQ(w, fresh_increment(batch));
+  batch.copy_particle(other, 4, 6);  // a copied particle
+  path.work_increment(0.0, 1.0, batch, w);
+  EXPECT_EQ(w, fresh_increment(batch));
+  for (std::size_t q = 0; q < n; ++q) batch.copy_particle(other, q, q);
+  path.work_increment(0.0, 1.0, batch, w);
+  EXPECT_EQ(w, fresh_increment(other));
+}
+
 TEST(RbmBase, BaseRateAndUniform) {
   Eigen::MatrixXd data(4, 3);
   data << 1, 0, 1,  //

@@ -48,7 +48,7 @@ class RbmBatch {
   const RbmMatrix<Scalar>& hidden() const { return H_; }   // J x P
   // Write access to a layer; forgets the inputs computed from it.
   RbmMatrix<Scalar>& visible_for_update() {
-    hidden_input_valid_ = false;
+    hidden_input_valid_ = bias_gap_valid_ = false;
     return V_;
   }
   RbmMatrix<Scalar>& hidden_for_update() {
@@ -60,6 +60,10 @@ class RbmBatch {
   const RbmMatrix<Scalar>& visible_input() const;
   bool has_hidden_input() const { return hidden_input_valid_; }
   bool has_visible_input() const { return visible_input_valid_; }
+  // (a - a0).v of every particle (dot products accumulated in double) for visible biases a and
+  // a base's visible logits a0, kept like the inputs until the visible layer changes: the
+  // marginal_v path's trace and its next work increment take it for the same states in turn.
+  std::span<const double> visible_bias_gap(const RbmVector<Scalar>& a, const RbmVector<Scalar>& a0) const;
   // Workspace for kernels (logits); not part of the state.
   RbmMatrix<Scalar>& scratch() { return scratch_; }
   // The particles' streams at one step, kept here so that a sweep allocates nothing.
@@ -74,7 +78,7 @@ class RbmBatch {
   }
   void state_restored() { forget_inputs(); }
   // Drops the unit inputs (after the RBM's parameters changed).
-  void forget_inputs() { hidden_input_valid_ = visible_input_valid_ = false; }
+  void forget_inputs() { hidden_input_valid_ = visible_input_valid_ = bias_gap_valid_ = false; }
 
  private:
   const Rbm<Scalar>* rbm_;
@@ -82,6 +86,9 @@ class RbmBatch {
   std::vector<RandomStream> streams_;
   mutable RbmMatrix<Scalar> hidden_input_, visible_input_;
   mutable bool hidden_input_valid_ = false, visible_input_valid_ = false;
+  mutable std::vector<double> bias_gap_;
+  mutable const RbmVector<Scalar>* bias_gap_of_[2] = {nullptr, nullptr};  // the a and a0 it was computed for
+  mutable bool bias_gap_valid_ = false;
 };
 
 // The tempered RBM at one path fraction, as a kernel sees it: visible logits
