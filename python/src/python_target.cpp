@@ -30,7 +30,7 @@ py::array_t<double> particles_view(const Eigen::MatrixXd& X) {
   return view;
 }
 
-// The answer's values copied into `out` (n of them) in one pass that also finds whether any is
+// The answer's rows x per_row values copied into `out` in one pass that also finds whether any is
 // non-finite (an inf or NaN has every exponent bit set): then the search for where.
 void copy_checking_finite(const double* values, double* out, py::ssize_t rows, py::ssize_t per_row,
                           const char* function) {

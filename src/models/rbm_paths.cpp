@@ -185,7 +185,8 @@ std::span<const double> RbmBatch<Scalar>::visible_bias_gap(const RbmVector<Scala
   if (!bias_gap_valid_ || bias_gap_of_[0] != &a || bias_gap_of_[1] != &a0) {
     bias_gap_.resize(num_particles());
     for (Eigen::Index p = 0; p < V_.cols(); ++p)
-      bias_gap_[static_cast<std::size_t>(p)] = dot(a.data(), V_.col(p).data(), V_.rows()) - dot(a0.data(), V_.col(p).data(), V_.rows());
+      bias_gap_[static_cast<std::size_t>(p)] =
+          dot(a.data(), V_.col(p).data(), V_.rows()) - dot(a0.data(), V_.col(p).data(), V_.rows());
     bias_gap_of_[0] = &a, bias_gap_of_[1] = &a0;
     bias_gap_valid_ = true;
   }

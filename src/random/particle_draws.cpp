@@ -75,7 +75,7 @@ HWY_INLINE void StoreTransposed(D d, const double* square, std::size_t lanes, do
   const std::size_t N = hn::Lanes(d);
   hn::Vec<D> a[kMaxLanes], b[kMaxLanes];
   for (std::size_t r = 0; r < N; ++r) a[r] = hn::Load(d, square + r * N);
-  for (std::size_t width = 1; width < N; width *= 2) {
+  for (std::size_t rounds = N; rounds > 1; rounds /= 2) {
     for (std::size_t k = 0; k < N / 2; ++k) {
       b[k] = hn::ConcatEven(d, a[2 * k + 1], a[2 * k]);
       b[N / 2 + k] = hn::ConcatOdd(d, a[2 * k + 1], a[2 * k]);

@@ -78,7 +78,8 @@ void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const doubl
         b.proposal_parts.copy_column(b.parts, p, p);
       }
     }
-    if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Finish>>) finish(into_scratch ? b.proposal_V : b.V, p0, np);
+    if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Finish>>)
+      finish(into_scratch ? b.proposal_V : b.V, p0, np);
   };
   info.reflections +=
       leapfrog(target, b.X, b.V, b.parts, b.proposal_X, b.proposal_V, b.proposal_parts, eps, steps, settle);

@@ -221,7 +221,8 @@ void kick_columns(const T& target, const EnergyParts& parts, const Eigen::Matrix
                               (h * part_weight_of(target, 0)) * parts.g[0].middleCols(p0, np) -
                               (h * part_weight_of(target, 1)) * parts.g[1].middleCols(p0, np);
   } else {
-    V_to.middleCols(p0, np) = V_from.middleCols(p0, np) - (h * part_weight_of(target, 0)) * parts.g[0].middleCols(p0, np);
+    V_to.middleCols(p0, np) =
+        V_from.middleCols(p0, np) - (h * part_weight_of(target, 0)) * parts.g[0].middleCols(p0, np);
   }
 }
 
