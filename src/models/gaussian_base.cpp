@@ -71,15 +71,7 @@ void GaussianBase::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
 }
 
 void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
-  if (isotropic_ && mean_.isZero(0.0)) {  // the usual base: one pass, a column at a time while it is in cache
-    const double prec = 1.0 / (sigma_ * sigma_);
-    G.resize(X.rows(), X.cols());
-    e.resize(X.cols());
-    for (Eigen::Index p = 0; p < X.cols(); ++p) {
-      G.col(p).noalias() = prec * X.col(p);
-      e(p) = (0.5 * prec) * X.col(p).squaredNorm();
-    }
-  } else if (isotropic_) {  // one pass, a column at a time while it is in cache
+  if (isotropic_) {  // one pass, a column at a time while it is in cache
     const double prec = 1.0 / (sigma_ * sigma_);
     G.resize(X.rows(), X.cols());
     e.resize(X.cols());

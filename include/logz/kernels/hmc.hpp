@@ -55,7 +55,6 @@ void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const doubl
                       ContinuousKernelInfo& info, Finish&& finish = nullptr) {
   if (!parts_valid_for(target, b.parts, true)) evaluate_parts(target, b.X, b.parts, true);
   const Eigen::Index n = b.X.cols();
-  b.accepted.resize(static_cast<std::size_t>(n));
   const bool into_scratch = b.mostly_accepted;
   Eigen::Index num_accepted = 0;
   auto settle = [&](Eigen::Index p0, Eigen::Index np) {
@@ -64,7 +63,6 @@ void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const doubl
       const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.V.col(p).squaredNorm();
       const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
       const bool a = metropolis_accept(uniforms[static_cast<std::size_t>(p)], h0, h1, info);
-      b.accepted[static_cast<std::size_t>(p)] = a;
       num_accepted += a;
       if (a && into_scratch) {
         b.proposal_V.col(p) = -b.proposal_V.col(p);

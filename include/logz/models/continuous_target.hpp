@@ -207,7 +207,7 @@ void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G
 }
 
 // A momentum kick from cached parts, V_to = V_from - h dU/dx, on the particles p0 .. p0 + np
-// (columns of V_to, already sized), in one pass over the parts' gradients (no combined
+// (columns of V_to, already sized; the leapfrog kicks a block of particles at a time), in one pass over the parts' gradients (no combined
 // gradient is formed). V_to may be V_from.
 template <ContinuousTarget T>
 void kick_columns(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from, Eigen::MatrixXd& V_to,
@@ -224,13 +224,6 @@ void kick_columns(const T& target, const EnergyParts& parts, const Eigen::Matrix
     V_to.middleCols(p0, np) =
         V_from.middleCols(p0, np) - (h * part_weight_of(target, 0)) * parts.g[0].middleCols(p0, np);
   }
-}
-
-// The same kick on every particle.
-template <ContinuousTarget T>
-void kick(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from, Eigen::MatrixXd& V_to, double h) {
-  V_to.resize(V_from.rows(), V_from.cols());
-  kick_columns(target, parts, V_from, V_to, h, 0, V_from.cols());
 }
 
 // The particles of one chunk: positions X and momenta V (d x P; V is used by the
@@ -257,13 +250,11 @@ class ContinuousBatch {
   EnergyParts parts;
 
   // Scratch of the kernels, kept so that no step allocates: proposed positions, momenta and
-  // parts, a gradient, every particle's normal draws (d x P) and accept uniforms, and which
-  // proposals were accepted.
+  // parts, a gradient, and every particle's normal draws (d x P) and accept uniforms.
   Eigen::MatrixXd proposal_X, proposal_V, grad;
   EnergyParts proposal_parts;
   Eigen::MatrixXd normals;
   Eigen::VectorXd uniforms;
-  std::vector<unsigned char> accepted;
   // Whether the last Hamiltonian move accepted most proposals: the next one then assembles its
   // result in the proposal scratch, which trades places with the state at the end (where the
   // numbers are stored, never what they are).
