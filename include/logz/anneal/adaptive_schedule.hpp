@@ -59,12 +59,13 @@ struct PilotChunk {
 
 
 // The pilot in one direction: start(batch, chunk) puts a chunk's particles at the direction's
-// first temperature, `applied` is the kernel as that direction applies it. Spreads are per
-// interval of the pilot's schedule (t_{j-1}, t_j), whichever way it is crossed.
-template <AnnealingPath Path, class Kernel, class Start>
-PilotRun pilot_in_direction(const Path& path, const Kernel& applied, const AdaptivePlan& plan, std::uint64_t s,
-                            int threads, std::size_t chunk_size, Direction direction, const Start& start,
-                            const ChunkProgress& progress) {
+// first temperature (type-erased, as for the annealing driver), `applied` is the kernel as
+// that direction applies it. Spreads are per interval of the pilot's schedule (t_{j-1}, t_j),
+// whichever way it is crossed.
+template <AnnealingPath Path>
+PilotRun pilot_in_direction(const Path& path, const AppliedKernel<Path>& applied, const AdaptivePlan& plan, std::uint64_t s,
+                            int threads, std::size_t chunk_size, Direction direction,
+                            const ChunkStart<typename Path::Batch>& start, const ChunkProgress& progress) {
   const Schedule pilot = linear_schedule(plan.pilot_steps);
   const auto t = pilot.fractions();
   const std::size_t steps = pilot.num_steps();
@@ -118,10 +119,11 @@ template <AnnealingPath Path, KernelFor<Path> Kernel>
 PilotRun run_schedule_pilot(const Path& path, const Kernel& kernel, const AdaptivePlan& plan, std::uint64_t seed,
                             int threads, std::size_t chunk_size, const ChunkProgress& progress = {}) {
   const std::uint64_t s = pilot_seed(seed);
-  auto base = [&](typename Path::Batch& batch, const ChunkRange& c) {
+  const detail::ChunkStart<typename Path::Batch> base = [&](typename Path::Batch& batch, const ChunkRange& c) {
     path.sample_base(batch, BatchRandom{s, Purpose::base_sample, 0, c.begin});
   };
-  return detail::pilot_in_direction(path, kernel, plan, s, threads, chunk_size, Direction::forward, base, progress);
+  return detail::pilot_in_direction(path, detail::AppliedKernel<Path>(kernel), plan, s, threads, chunk_size,
+                                    Direction::forward, base, progress);
 }
 
 // The same pilot in reverse, from start(batch, streams) (the run's reverse start, on the
@@ -131,11 +133,12 @@ PilotRun run_reverse_schedule_pilot(const Path& path, const Kernel& kernel, cons
                                     std::uint64_t seed, int threads, std::size_t chunk_size, const Start& start,
                                     const ChunkProgress& progress = {}) {
   const std::uint64_t s = pilot_seed(seed);
-  auto from_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
+  const detail::ChunkStart<typename Path::Batch> from_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
     start(batch, ChunkStreams(s, Purpose::reverse_start, c));
   };
-  return detail::pilot_in_direction(path, reversal_of(kernel), plan, s, threads, chunk_size, Direction::reverse,
-                                    from_start, progress);
+  const auto reversed = reversal_of(kernel);
+  return detail::pilot_in_direction(path, detail::AppliedKernel<Path>(reversed), plan, s, threads, chunk_size,
+                                    Direction::reverse, from_start, progress);
 }
 
 // Forward and reverse spreads in one: the root mean square of the two per interval, so that

@@ -20,8 +20,10 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -31,6 +33,7 @@
 #include "logz/core/annealing_path.hpp"
 #include "logz/core/batch_state.hpp"
 #include "logz/core/kernel_for.hpp"
+#include "logz/kernels/kernel_info.hpp"
 #include "logz/parallel/bytes.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
@@ -83,10 +86,14 @@ struct ChunkRun {
 // chunks done after each wave are a prefix of the phase, as a checkpoint records them: a wave
 // starts with as many chunks per rank as the largest rank has threads and doubles while its
 // slowest rank takes under a second (decided from the gathered times, so alike on every rank).
-template <class Path, class Body, class AfterWave>
+// body and after_wave are type-erased (called once per chunk and wave): one copy of this per
+// path, and the chunk's body, with the kernel inlined, compiled once, in anneal.
+template <class Path>
 void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& options, std::size_t num_temperatures,
-                       std::size_t first_chunk, bool in_waves, const Body& body, std::vector<double>& works,
-                       ChunkTrace& sums, std::vector<typename Path::Batch>* final_states, const AfterWave& after_wave) {
+                       std::size_t first_chunk, bool in_waves,
+                       const std::function<ChunkRun<typename Path::Batch>(const ChunkRange&)>& body,
+                       std::vector<double>& works, ChunkTrace& sums, std::vector<typename Path::Batch>* final_states,
+                       const std::function<void(std::size_t)>& after_wave) {
   using Batch = typename Path::Batch;
   using Clock = std::chrono::steady_clock;
   const std::size_t chunk_size = options.chunk_size, num_paths = options.num_paths;
@@ -178,11 +185,42 @@ void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& opti
   }
 }
 
-// One implementation for both directions: start(batch, chunk) puts the chunk's particles at
-// the direction's first temperature; the kernel is applied as given.
-template <class Path, class Kernel, class Start>
-Works anneal(const Path& path, const Kernel& kernel, const Schedule& schedule, const AnnealOptions& options,
-             Direction direction, const Start& start, std::vector<typename Path::Batch>* final_states) {
+// start(batch, chunk) puts a chunk's particles at the direction's first temperature.
+// Type-erased (once per chunk, so free): the drivers are compiled once per path and kernel
+// rather than once more for every kind of start (docs/performance.md, First run).
+template <class Batch>
+using ChunkStart = std::function<void(Batch&, const ChunkRange&)>;
+
+// A kernel as the drivers apply it: its step at a target of the path, type-erased (one call
+// per chunk and temperature, so free) so that a driver is compiled once per path, not once per
+// kernel and again for its reversal. The kernel must outlive this.
+template <class Path>
+class AppliedKernel {
+ public:
+  using Batch = typename Path::Batch;
+  using Target = std::remove_cvref_t<decltype(std::declval<const Path&>().at(0.0))>;
+
+  template <KernelFor<Path> Kernel>
+  explicit AppliedKernel(const Kernel& kernel)
+      : step_([&kernel](const Target& target, Batch& batch, const BatchRandom& random) {
+          const auto info = kernel.step(target, batch, random);
+          return KernelInfo{static_cast<std::uint64_t>(info.attempted), static_cast<std::uint64_t>(info.accepted)};
+        }) {}
+
+  KernelInfo step(const Target& target, Batch& batch, const BatchRandom& random) const {
+    return step_(target, batch, random);
+  }
+
+ private:
+  std::function<KernelInfo(const Target&, Batch&, const BatchRandom&)> step_;
+};
+
+// One implementation for both directions: start puts each chunk at the direction's first
+// temperature; the kernel is applied as given.
+template <class Path>
+Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule& schedule, const AnnealOptions& options,
+             Direction direction, const ChunkStart<typename Path::Batch>& start,
+             std::vector<typename Path::Batch>* final_states) {
   using Batch = typename Path::Batch;
   const auto fractions = schedule.fractions();
   const std::size_t last = fractions.size() - 1;
@@ -275,10 +313,11 @@ template <AnnealingPath Path, KernelFor<Path> Kernel>
 Works anneal_forward(const Path& path, const Kernel& kernel, const Schedule& schedule,
                      const AnnealOptions& options,
                      std::vector<typename Path::Batch>* final_states = nullptr) {
-  auto base = [&](typename Path::Batch& batch, const ChunkRange& c) {
+  const detail::ChunkStart<typename Path::Batch> base = [&](typename Path::Batch& batch, const ChunkRange& c) {
     path.sample_base(batch, BatchRandom{options.seed, Purpose::base_sample, 0, c.begin});
   };
-  return detail::anneal(path, kernel, schedule, options, Direction::forward, base, final_states);
+  return detail::anneal(path, detail::AppliedKernel<Path>(kernel), schedule, options, Direction::forward, base,
+                        final_states);
 }
 
 // Reverse annealing with the kernel's time reversal. start(batch, streams) fills the batch
@@ -288,10 +327,12 @@ template <AnnealingPath Path, KernelFor<Path> Kernel, class Start>
   requires std::invocable<const Start&, typename Path::Batch&, const ChunkStreams&>
 Works anneal_reverse(const Path& path, const Kernel& kernel, const Schedule& schedule,
                      const Start& start, const AnnealOptions& options) {
-  auto from_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
+  const detail::ChunkStart<typename Path::Batch> from_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
     start(batch, ChunkStreams(options.seed, Purpose::reverse_start, c));
   };
-  return detail::anneal(path, reversal_of(kernel), schedule, options, Direction::reverse, from_start, nullptr);
+  const auto reversed = reversal_of(kernel);
+  return detail::anneal(path, detail::AppliedKernel<Path>(reversed), schedule, options, Direction::reverse,
+                        from_start, nullptr);
 }
 
 }  // namespace logz

@@ -67,12 +67,15 @@ TemperingJournal* tempering_journal_for() {
   }
 }
 
-template <class Path, class Kernel>
-void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config, const ProgressFn& progress,
-                         RunResult& result, const TemperingDefaults& defaults = {}) {
+namespace detail {
+
+// temper_and_estimate with the kernel's moves type-erased: compiled once per path.
+template <class Path>
+void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& config, const ProgressFn& progress,
+                         RunResult& result, const TemperingDefaults& defaults) {
   using Clock = std::chrono::steady_clock;
   const TemperingSettings s = read_tempering_settings(config, is_geometric_path<Path>, defaults);
-  SimulatedTempering<Path, Kernel> st(path, kernel, s.ladder, s.options);
+  TemperingDriver<Path> st(path, std::move(moves), s.ladder, s.options);
   TemperingJournal* journal = tempering_journal_for<typename Path::Batch>();
   const TemperingShape shape{s.options.num_chains, s.options.chunk_size, s.ladder.size(), s.num_sweeps,
                              s.initialization};
@@ -145,6 +148,17 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
   tempering_estimates(st.finish_run(std::move(at.final_run)), s, at.initial.log_z_hat, result);
   if (!result.tempering->converged.value_or(true))
     for (auto& e : result.estimates) e.diagnostics.add_flag("initialization_not_converged");
+}
+
+}  // namespace detail
+
+// Simulated tempering of the path with the kernel, its [tempering] and [estimators] read from
+// config: initial iterations (or Wang-Landau), the final run (checkpointed where a journal is
+// set) and the RTS / TS / TI / MBAR estimates into result.
+template <class Path, class Kernel>
+void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config, const ProgressFn& progress,
+                         RunResult& result, const TemperingDefaults& defaults = {}) {
+  detail::temper_and_estimate(path, detail::chain_moves(path, kernel), config, progress, result, defaults);
 }
 
 }  // namespace logz

@@ -66,19 +66,18 @@ struct TemperingChains {
   std::vector<std::string> chunk_states;
 };
 
-template <class Path, class Kernel>
-class SimulatedTempering {
+namespace detail {
+
+// SimulatedTempering (below) but for its kernel's moves, which it takes type-erased
+// (ChainMoves, one call per chunk and sweep): compiled once per path, not once per kernel.
+template <class Path>
+class TemperingDriver {
  public:
   using Batch = typename Path::Batch;
 
-  // Chains start from exact base samples at levels drawn uniformly. The path and kernel are held
-  // by reference and must outlive the tempering: temporaries are refused at compile time.
-  SimulatedTempering(Path&&, const Kernel&, TemperingLadder, TemperingOptions) = delete;
-  SimulatedTempering(const Path&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
-  SimulatedTempering(Path&&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
-  SimulatedTempering(const Path& path, const Kernel& kernel, TemperingLadder ladder,
-                     TemperingOptions options)
-      : path_(path), kernel_(kernel), ladder_(std::move(ladder)), options_(options), ranks_(&current_ranks()) {
+  TemperingDriver(const Path& path, ChainMoves<Path> moves, TemperingLadder ladder, TemperingOptions options)
+      : path_(path), moves_(std::move(moves)), ladder_(std::move(ladder)), options_(options),
+        ranks_(&current_ranks()) {
     if (options_.num_chains == 0) fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
     block_ = chunks_of_rank(num_chunks(options_.num_chains, options_.chunk_size), ranks_->rank(), ranks_->size());
     const std::uint32_t level_step = next_step_++;
@@ -148,8 +147,11 @@ class SimulatedTempering {
         }
       };
       for (std::size_t s = from; s < to; ++s) {
-        const TemperingMoves m = tempering_step(path_, kernel_, ladder_, log_z_hat, chunks_[i], options_.seed,
-                                                r.first_step + static_cast<std::uint32_t>(s), record, r.integrands);
+        // tempering_step with the kernel's moves type-erased
+        throw_if_stop_requested();
+        const std::uint32_t step = r.first_step + static_cast<std::uint32_t>(s);
+        const TemperingMoves m = moves_(ladder_, chunks_[i], options_.seed, step);
+        move_levels(path_, ladder_, log_z_hat, chunks_[i], options_.seed, step, record, r.integrands);
         out.moves.accepted += m.accepted;
         out.moves.attempted += m.attempted;
       }
@@ -324,13 +326,27 @@ class SimulatedTempering {
   }
 
   const Path& path_;
-  const Kernel& kernel_;
+  ChainMoves<Path> moves_;
   TemperingLadder ladder_;
   TemperingOptions options_;
   Ranks* ranks_;
   ChunkBlock block_;
   std::vector<State> chunks_;  // this rank's block of chunks
   std::uint32_t next_step_ = 1;
+};
+
+}  // namespace detail
+
+template <class Path, class Kernel>
+class SimulatedTempering : public detail::TemperingDriver<Path> {
+ public:
+  // Chains start from exact base samples at levels drawn uniformly. The path and kernel are held
+  // by reference and must outlive the tempering: temporaries are refused at compile time.
+  SimulatedTempering(Path&&, const Kernel&, TemperingLadder, TemperingOptions) = delete;
+  SimulatedTempering(const Path&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
+  SimulatedTempering(Path&&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
+  SimulatedTempering(const Path& path, const Kernel& kernel, TemperingLadder ladder, TemperingOptions options)
+      : detail::TemperingDriver<Path>(path, detail::chain_moves(path, kernel), std::move(ladder), options) {}
 };
 
 }  // namespace logz

@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -98,6 +99,19 @@ TemperingState<typename Path::Batch> tempering_init(const Path& path, std::size_
 
 namespace detail {
 
+// What simulated tempering needs of a path and a kernel, stated where they are first used.
+template <class Path, class Kernel>
+constexpr void require_tempering_types() {
+  static_assert(is_geometric_path<Path> || uses_level_energies<Path>,
+                "simulated tempering needs every level's energy: declare `static constexpr bool geometric_path = "
+                "true;` (U_t linear in t) or `static constexpr bool provides_level_energies = true;` with "
+                "level_energies(t, batch, energies, slopes)");
+  static_assert(TemperingPath<Path>, "Path needs Batch, make_batch(n), sample_base(Batch&, const BatchRandom&) "
+                                     "and at(t) (core/tempering_path.hpp)");
+  static_assert(KernelFor<Kernel, Path>, "Kernel needs step(path.at(t), Batch&, const BatchRandom&) const "
+                                         "returning attempted/accepted counts (core/kernel_for.hpp)");
+}
+
 // One kernel step per chain at its own level, the fastest way the types declare: a kernel that
 // steps a batch at per-particle fractions (step_levels), a path whose at_levels target any
 // kernel steps as one batch (its cached energies kept), else each chain alone. Chain
@@ -132,27 +146,13 @@ TemperingMoves move_chains(const Path& path, const Kernel& kernel, const Temperi
   return moves;
 }
 
-}  // namespace detail
-
-// One sweep of every chain of `state` (see the top of this file); observe(TemperingObservation)
-// is called chain by chain. Throws NumericalError naming the chain and step on a non-finite
-// energy. integrands = false: the observer does not need the TI integrands (see the top).
-template <class Path, class Kernel, class Observe>
-TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
-                              std::span<const double> log_z_hat, TemperingState<typename Path::Batch>& state,
-                              std::uint64_t seed, std::uint32_t step, Observe&& observe, bool integrands = true) {
-  static_assert(is_geometric_path<Path> || uses_level_energies<Path>,
-                "simulated tempering needs every level's energy: declare `static constexpr bool geometric_path = "
-                "true;` (U_t linear in t) or `static constexpr bool provides_level_energies = true;` with "
-                "level_energies(t, batch, energies, slopes)");
-  static_assert(TemperingPath<Path>, "Path needs Batch, make_batch(n), sample_base(Batch&, const BatchRandom&) "
-                                     "and at(t) (core/tempering_path.hpp)");
-  static_assert(KernelFor<Kernel, Path>, "Kernel needs step(path.at(t), Batch&, const BatchRandom&) const "
-                                         "returning attempted/accepted counts (core/kernel_for.hpp)");
-  throw_if_stop_requested();  // Ctrl-C: a run stops within a sweep
+// The second half of a sweep, after the kernel's moves: every chain's level probabilities
+// observed and a new level drawn (tempering_step; log_z_hat has one value per level).
+template <class Path, class Observe>
+void move_levels(const Path& path, const TemperingLadder& ladder, std::span<const double> log_z_hat,
+                 TemperingState<typename Path::Batch>& state, std::uint64_t seed, std::uint32_t step,
+                 Observe&& observe, bool integrands) {
   const std::size_t k_levels = ladder.size();
-  if (log_z_hat.size() != k_levels) fail_argument("logz::tempering_step", "log_z_hat", "one value per temperature");
-  const TemperingMoves moves = detail::move_chains(path, kernel, ladder, state, seed, step);
   auto& s = state.scratch;
   const std::size_t n = state.level.size();
   s.u.resize(k_levels);
@@ -192,7 +192,43 @@ TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const Temp
     RandomStream rng(seed, chain, Purpose::tempering_level, step);
     state.level[i] = static_cast<std::uint32_t>(draw_level(s.log_q, rng.uniform()));
   }
+}
+
+}  // namespace detail
+
+// One sweep of every chain of `state` (see the top of this file); observe(TemperingObservation)
+// is called chain by chain. Throws NumericalError naming the chain and step on a non-finite
+// energy. integrands = false: the observer does not need the TI integrands (see the top).
+template <class Path, class Kernel, class Observe>
+TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
+                              std::span<const double> log_z_hat, TemperingState<typename Path::Batch>& state,
+                              std::uint64_t seed, std::uint32_t step, Observe&& observe, bool integrands = true) {
+  detail::require_tempering_types<Path, Kernel>();
+  throw_if_stop_requested();  // Ctrl-C: a run stops within a sweep
+  if (log_z_hat.size() != ladder.size()) fail_argument("logz::tempering_step", "log_z_hat", "one value per temperature");
+  const TemperingMoves moves = detail::move_chains(path, kernel, ladder, state, seed, step);
+  detail::move_levels(path, ladder, log_z_hat, state, seed, step, observe, integrands);
   return moves;
 }
+
+namespace detail {
+
+// A kernel's moves of a chunk's chains (move_chains), type-erased: called once per chunk and
+// sweep, it lets the tempering driver be compiled once per path rather than once per kernel.
+// The path and kernel must outlive it.
+template <class Path>
+using ChainMoves = std::function<TemperingMoves(const TemperingLadder&, TemperingState<typename Path::Batch>&,
+                                                std::uint64_t seed, std::uint32_t step)>;
+
+template <class Path, class Kernel>
+ChainMoves<Path> chain_moves(const Path& path, const Kernel& kernel) {
+  require_tempering_types<Path, Kernel>();
+  return [&path, &kernel](const TemperingLadder& ladder, TemperingState<typename Path::Batch>& state,
+                          std::uint64_t seed, std::uint32_t step) {
+    return move_chains(path, kernel, ladder, state, seed, step);
+  };
+}
+
+}  // namespace detail
 
 }  // namespace logz
