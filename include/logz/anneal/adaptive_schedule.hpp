@@ -63,8 +63,8 @@ struct PilotChunk {
 // that direction applies it. Spreads are per interval of the pilot's schedule (t_{j-1}, t_j),
 // whichever way it is crossed.
 template <AnnealingPath Path>
-PilotRun pilot_in_direction(const Path& path, const AppliedKernel<Path>& applied, const AdaptivePlan& plan, std::uint64_t s,
-                            int threads, std::size_t chunk_size, Direction direction,
+PilotRun pilot_in_direction(const Path& path, const AppliedKernel<Path>& applied, const AdaptivePlan& plan,
+                            std::uint64_t s, int threads, std::size_t chunk_size, Direction direction,
                             const ChunkStart<typename Path::Batch>& start, const ChunkProgress& progress) {
   const Schedule pilot = linear_schedule(plan.pilot_steps);
   const auto t = pilot.fractions();

@@ -186,8 +186,8 @@ void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& opti
 }
 
 // start(batch, chunk) puts a chunk's particles at the direction's first temperature.
-// Type-erased (once per chunk, so free): the drivers are compiled once per path and kernel
-// rather than once more for every kind of start (docs/performance.md, First run).
+// Type-erased (one call per chunk, so free), as the kernel below: the drivers are compiled once
+// per path, not again for every kind of start (docs/performance.md, First run).
 template <class Batch>
 using ChunkStart = std::function<void(Batch&, const ChunkRange&)>;
 
@@ -218,8 +218,8 @@ class AppliedKernel {
 // One implementation for both directions: start puts each chunk at the direction's first
 // temperature; the kernel is applied as given.
 template <class Path>
-Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule& schedule, const AnnealOptions& options,
-             Direction direction, const ChunkStart<typename Path::Batch>& start,
+Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule& schedule,
+             const AnnealOptions& options, Direction direction, const ChunkStart<typename Path::Batch>& start,
              std::vector<typename Path::Batch>* final_states) {
   using Batch = typename Path::Batch;
   const auto fractions = schedule.fractions();

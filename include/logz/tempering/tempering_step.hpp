@@ -205,7 +205,8 @@ TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const Temp
                               std::uint64_t seed, std::uint32_t step, Observe&& observe, bool integrands = true) {
   detail::require_tempering_types<Path, Kernel>();
   throw_if_stop_requested();  // Ctrl-C: a run stops within a sweep
-  if (log_z_hat.size() != ladder.size()) fail_argument("logz::tempering_step", "log_z_hat", "one value per temperature");
+  if (log_z_hat.size() != ladder.size())
+    fail_argument("logz::tempering_step", "log_z_hat", "one value per temperature");
   const TemperingMoves moves = detail::move_chains(path, kernel, ladder, state, seed, step);
   detail::move_levels(path, ladder, log_z_hat, state, seed, step, observe, integrands);
   return moves;
