@@ -147,8 +147,7 @@ double bar_overlap(const BennettPoint& p, double num_forward, double num_reverse
 
 namespace {
 
-constexpr double kPoorOverlap = 0.03;  // below this the asymptotic error is not to be trusted
-constexpr int kMaxBracketExpansions = 100;
+constexpr int kBarBracketExpansions = 100;
 
 bool all_equal(std::span<const double> x) {
   return std::all_of(x.begin(), x.end(), [&](double v) { return v == x[0]; });
@@ -190,7 +189,7 @@ Estimate finish(std::string method, std::span<const double> wf, std::span<const 
   // 2-state MBAR overlap: O_01 + O_10 = (1/N_f + 1/N_r) [sum_i f(x_i) f(-x_i) +
   // sum_j f(y_j) f(-y_j)], which is 1 for identical distributions (all f = 1/2, N_f = N_r).
   diag.overlap = detail::bar_overlap(root, nf, nr);
-  if (diag.overlap < kPoorOverlap) diag.add_flag("poor_overlap");
+  if (diag.overlap < detail::kPoorOverlap) diag.add_flag("poor_overlap");
 
   if (wf.size() < 2 || wr.size() < 2) {
     diag.add_flag("too_few_samples");
@@ -218,7 +217,7 @@ Estimate bar(std::span<const double> forward_works, std::span<const double> reve
   const detail::BennettStart from = detail::bennett_start(forward_works, reverse_works);
   const detail::BennettSolution s =
       detail::solve_bennett(problem.g, from.start, from.low, from.high, options.tolerance,
-                            options.max_iterations, kMaxBracketExpansions, "bar");
+                            options.max_iterations, kBarBracketExpansions, "bar");
   Estimate est =
       finish("bar", forward_works, reverse_works, problem, s.root, s.iterations, s.converged);
   est.diagnostics.values.emplace_back("bracket_expansions", s.bracket_expansions);

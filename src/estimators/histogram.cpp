@@ -25,9 +25,8 @@ namespace logz {
 
 namespace {
 
-constexpr double kPoorOverlap = 0.03;  // as bar(): below this asymptotic errors are doubtful
 constexpr double kLowPosteriorEss = 100.0;
-constexpr int kMaxBracketExpansions = 200;
+constexpr int kHistogramBracketExpansions = 200;
 
 void check_options(const std::string& function, std::span<const double> forward_works,
                    std::span<const double> reverse_works, const HistogramOptions& options) {
@@ -263,7 +262,7 @@ void add_error_and_overlap(Estimate& est, const Support& s, const detail::Bennet
                            double nr) {
   Diagnostics& diag = est.diagnostics;
   diag.overlap = detail::bar_overlap(root, nf, nr);
-  if (diag.overlap < kPoorOverlap) diag.add_flag("poor_overlap");
+  if (diag.overlap < detail::kPoorOverlap) diag.add_flag("poor_overlap");
   if (nf < 2.0 || nr < 2.0) {
     diag.add_flag("too_few_samples");
     return;
@@ -301,7 +300,7 @@ void solve_wham(HistogramResult& result, const Support& s, std::span<const doubl
     const detail::BennettStart from = detail::bennett_start(wf, wr);
     const detail::BennettSolution solution =
         detail::solve_bennett(g, from.start, from.low, from.high, options.tolerance, options.max_iterations,
-                              kMaxBracketExpansions, "histogram");
+                              kHistogramBracketExpansions, "histogram");
     root = solution.root;
     est.log_z = -root.delta_f;
     est.diagnostics.iterations = solution.iterations;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "exact/energy_levels.hpp"
 #include "logz/core/error.hpp"
 
 namespace logz::exact {
@@ -68,11 +69,6 @@ std::vector<std::uint64_t> unsatisfied_bond_histogram(int rows, int cols) {
   return counts;
 }
 
-struct LogZAndEnergy {
-  double log_z;
-  double mean_energy;
-};
-
 LogZAndEnergy enumerate(int rows, int cols, double beta, double coupling) {
   const int n = rows * cols;
   const int bonds = 2 * n;
@@ -80,22 +76,12 @@ LogZAndEnergy enumerate(int rows, int cols, double beta, double coupling) {
   // E_k = -J (bonds - 2k); log weight of level k: log(count_k) - beta E_k.
   std::vector<double> log_w(counts.size());
   std::vector<double> energy(counts.size());
-  double top = -INFINITY;
   for (std::size_t k = 0; k < counts.size(); ++k) {
     energy[k] = -coupling * (bonds - 2.0 * static_cast<double>(k));
     log_w[k] = counts[k] == 0 ? -INFINITY
                               : std::log(static_cast<double>(counts[k])) - beta * energy[k];
-    if (log_w[k] > top) top = log_w[k];
   }
-  double sum = 0.0;
-  double energy_sum = 0.0;
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    if (counts[k] == 0) continue;
-    const double w = std::exp(log_w[k] - top);
-    sum += w;
-    energy_sum += w * energy[k];
-  }
-  return {top + std::log(sum), energy_sum / sum};
+  return sum_energy_levels(log_w, energy);
 }
 
 }  // namespace

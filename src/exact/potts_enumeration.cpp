@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "exact/energy_levels.hpp"
 #include "logz/core/error.hpp"
 
 namespace logz::exact {
@@ -29,28 +30,15 @@ void check_temperature(std::string_view function, double beta, double coupling) 
     fail_argument(function, "coupling", "a finite number, got " + std::to_string(coupling));
 }
 
-struct LogZAndEnergy {
-  double log_z;
-  double mean_energy;
-};
-
 LogZAndEnergy sum_levels(const std::vector<std::uint64_t>& counts, double beta, double coupling) {
   // Level n has energy -J n and log weight log(count_n) + beta J n; shift by the top one.
-  double top = -INFINITY;
-  std::vector<double> log_w(counts.size(), -INFINITY);
+  std::vector<double> log_w(counts.size(), -INFINITY), energy(counts.size());
   for (std::size_t n = 0; n < counts.size(); ++n) {
-    if (counts[n] == 0) continue;
-    log_w[n] = std::log(static_cast<double>(counts[n])) + beta * coupling * static_cast<double>(n);
-    top = std::max(top, log_w[n]);
+    energy[n] = -coupling * static_cast<double>(n);
+    if (counts[n] != 0)
+      log_w[n] = std::log(static_cast<double>(counts[n])) + beta * coupling * static_cast<double>(n);
   }
-  double sum = 0.0, energy_sum = 0.0;
-  for (std::size_t n = 0; n < counts.size(); ++n) {
-    if (counts[n] == 0) continue;
-    const double w = std::exp(log_w[n] - top);
-    sum += w;
-    energy_sum += w * (-coupling * static_cast<double>(n));
-  }
-  return {top + std::log(sum), energy_sum / sum};
+  return sum_energy_levels(log_w, energy);
 }
 
 std::vector<std::uint64_t> equal_bond_counts(int rows, int cols, int q) {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "exact/energy_levels.hpp"
 #include "logz/core/error.hpp"
 
 namespace logz::exact {
@@ -57,11 +58,6 @@ void check_arguments(std::string_view function, int rows, int cols, int q, doubl
     fail_argument(function, "beta * coupling",
                   "|beta J| <= 300 / min(rows, cols), got " + std::to_string(beta * coupling));
 }
-
-struct LogZAndEnergy {
-  double log_z;
-  double mean_energy;
-};
 
 LogZAndEnergy transfer(int rows, int cols, int q, double beta, double coupling) {
   const int r_side = std::min(rows, cols), length = std::max(rows, cols);

@@ -15,7 +15,10 @@
 
 namespace logz {
 
-namespace {
+// Named rather than anonymous: RbmLogZTracker::Impl, a class of the header, holds Chains (an
+// anonymous type there is an error of GCC's -Wsubobject-linkage when this file is compiled
+// inside a unity unit).
+namespace rbm_log_z_tracker_detail {
 
 template <class Scalar>
 struct Chains {
@@ -44,6 +47,10 @@ struct Chains {
   }
 };
 
+}  // namespace rbm_log_z_tracker_detail
+
+namespace {
+
 TemperingLadder make_ladder(const RbmLogZTrackerOptions& o) {
   const Schedule fractions = linear_schedule(o.num_temperatures - 1);
   return o.prior_slope == 0.0 ? TemperingLadder(fractions) : exponential_prior_ladder(fractions, o.prior_slope);
@@ -63,7 +70,8 @@ class Stopwatch {
 
 struct RbmLogZTracker::Impl {
   TemperingLadder ladder;
-  std::variant<std::unique_ptr<Chains<float>>, std::unique_ptr<Chains<double>>> chains;
+  std::variant<std::unique_ptr<rbm_log_z_tracker_detail::Chains<float>>,
+               std::unique_ptr<rbm_log_z_tracker_detail::Chains<double>>> chains;
 
   template <class F>
   auto visit(F&& f) {
@@ -84,9 +92,9 @@ RbmLogZTracker::RbmLogZTracker(const RbmParameters& initial, RbmBase base, const
   t.chunk_size = o.chunk_size;
   impl_ = std::make_unique<Impl>(Impl{make_ladder(o), {}});
   if (o.single_precision)
-    impl_->chains = std::make_unique<Chains<float>>(initial, base, impl_->ladder, t, o.sweeps);
+    impl_->chains = std::make_unique<rbm_log_z_tracker_detail::Chains<float>>(initial, base, impl_->ladder, t, o.sweeps);
   else
-    impl_->chains = std::make_unique<Chains<double>>(initial, base, impl_->ladder, t, o.sweeps);
+    impl_->chains = std::make_unique<rbm_log_z_tracker_detail::Chains<double>>(initial, base, impl_->ladder, t, o.sweeps);
   parameters_ = initial;
   log_z_hat_.assign(o.num_temperatures, 0.0);
 }

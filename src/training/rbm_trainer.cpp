@@ -27,7 +27,7 @@ Eigen::MatrixXd sigmoid(const Eigen::MatrixXd& x) {
 }
 
 // log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)), finite for any finite x.
-Eigen::ArrayXXd softplus(const Eigen::ArrayXXd& x) { return x.max(0.0) + (-x.abs()).exp().log1p(); }
+Eigen::ArrayXXd softplus_elementwise(const Eigen::ArrayXXd& x) { return x.max(0.0) + (-x.abs()).exp().log1p(); }
 
 // Hidden probabilities p(h = 1 | v) for the columns of v.
 Eigen::MatrixXd hidden_probabilities(const RbmParameters& rbm, const Eigen::MatrixXd& v) {
@@ -112,7 +112,7 @@ RbmParameters initial_rbm(const Eigen::MatrixXd& train, int num_hidden, double i
 Eigen::VectorXd rbm_free_energy(const RbmParameters& rbm, const Eigen::MatrixXd& v) {
   Eigen::MatrixXd x = rbm.W.transpose() * v;
   x.colwise() += rbm.b;
-  const Eigen::VectorXd hidden_term = softplus(x.array()).colwise().sum().transpose().matrix();
+  const Eigen::VectorXd hidden_term = softplus_elementwise(x.array()).colwise().sum().transpose().matrix();
   return -(v.transpose() * rbm.a) - hidden_term;
 }
 

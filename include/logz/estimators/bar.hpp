@@ -46,6 +46,9 @@ Estimate bar_fixed_point(std::span<const double> forward_works,
 
 namespace detail {
 
+// Below this overlap (bar() and the histogram estimator) the asymptotic error is not to be trusted.
+inline constexpr double kPoorOverlap = 0.03;
+
 // Bennett's equation on works with weights (counts; 1 for bar(), the points' counts for the
 // histogram estimator, whose solution it also is):
 //   g(DeltaF) = log sum_i w_i f(M + a_i - DeltaF) - log sum_j v_j f(-M + b_j + DeltaF),
