@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "worker_gil.hpp"
 
 namespace py = pybind11;
 
@@ -11,7 +12,7 @@ ProgressFn progress_function(const py::object& progress) {
   if (progress.is_none()) return {};
   auto held = std::make_shared<py::object>(progress);
   return [held](const std::string& stage, std::size_t done, std::size_t total) {
-    py::gil_scoped_acquire gil;
+    const WorkerGil gil;
     (*held)(stage, done, total);
   };
 }

@@ -12,6 +12,7 @@
 #include "interrupt.hpp"
 #include "logz/core/error.hpp"
 #include "logz/models/continuous_target.hpp"
+#include "worker_gil.hpp"
 
 namespace py = pybind11;
 
@@ -82,7 +83,7 @@ PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, py::obje
 
 void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   e.resize(X.cols());
-  py::gil_scoped_acquire gil;
+  const WorkerGil gil;
   const py::object answer = energy_(particles_view(X));
   copy_answer(answer, X.cols(), 0, "energy", e.data());
   throw_if_interrupted();  // Ctrl-C stops the run at the next call in every thread
@@ -92,7 +93,7 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   if (!energy_and_grad_.is_none()) {
     e.resize(X.cols());
     G.resize(X.rows(), X.cols());
-    py::gil_scoped_acquire gil;
+    const WorkerGil gil;
     const py::object answer = energy_and_grad_(particles_view(X));
     if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2)
       fail_argument("logz.Target.energy_and_grad", "return value", "a pair (U of shape (P,), dU/dx of shape (P, dim))");
@@ -106,7 +107,7 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
     fail_argument("logz.Target", "grad", "a gradient function: the kernel moves particles along dU/dx");
   energy(X, e);
   G.resize(X.rows(), X.cols());
-  py::gil_scoped_acquire gil;
+  const WorkerGil gil;
   const py::object answer = grad_(particles_view(X));
   copy_answer(answer, X.cols(), X.rows(), "grad", G.data(), true);  // (P, d) row-major = d x P column-major
   throw_if_interrupted();

@@ -90,6 +90,25 @@ def test_same_bits_for_any_thread_count():
     assert np.array_equal(one.forward_works, two.forward_works)
 
 
+
+def test_a_worker_thread_keeps_its_python_state_through_a_run():
+    # Each driver thread is one Python thread for the whole run: a threading.local the function
+    # fills is still there at its next call (a thread state made and deleted per call lost it).
+    import threading
+
+    local = threading.local()
+    calls = {}  # thread ident -> (calls, calls that found local.count set)
+
+    def energy(X):
+        local.count = getattr(local, "count", 0) + 1
+        n, kept = calls.get(threading.get_ident(), (0, 0))
+        calls[threading.get_ident()] = (n + 1, kept + (local.count > 1))
+        return 0.5 * (X ** 2).sum(axis=1)
+
+    logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=50, num_paths=40, seed=3, threads=2, chunk_size=10)
+    assert len(calls) == 2, calls  # the calling thread and one worker
+    assert all(kept == n - 1 for n, kept in calls.values()), calls
+
 def test_the_function_sees_read_only_batches_of_particles():
     seen = []
 
