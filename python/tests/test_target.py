@@ -98,8 +98,11 @@ def test_a_worker_thread_keeps_its_python_state_through_a_run():
 
     local = threading.local()
     calls = {}  # thread ident -> (calls, calls that found local.count set)
+    both_threads = threading.Barrier(2, timeout=30)  # each thread's first call waits for the other's
 
     def energy(X):
+        if threading.get_ident() not in calls:
+            both_threads.wait()  # so the worker runs chunks, however fast the calling thread is
         local.count = getattr(local, "count", 0) + 1
         n, kept = calls.get(threading.get_ident(), (0, 0))
         calls[threading.get_ident()] = (n + 1, kept + (local.count > 1))
