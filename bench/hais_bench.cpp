@@ -120,11 +120,15 @@ BENCHMARK(BM_HaisPoe36)->Arg(100000)->Iterations(1)->Unit(benchmark::kSecond)->U
 // The reference run of issue 16 (examples/poe-36-laplace.toml, bench/python/hais_poe_timing.py):
 // HAIS on the complete 36-d Laplace POE, 200 particles, state.range(0) temperatures, one
 // thread (so the CPU column is all the run's CPU time), chunks of state.range(1) particles,
-// the filter products in double (state.range(2) = 0) or single precision (1).
+// the filter products in double (state.range(2) = 0) or single precision (1), or single
+// precision with the kernel's refresh normals in single precision too (2).
 void BM_HaisPoe36Laplace(benchmark::State& state) {
-  const auto poe = logz::ProductOfExperts::random(logz::ExpertType::laplace, 36, 36, 1).with_single_precision(state.range(2) != 0);
+  const auto poe =
+      logz::ProductOfExperts::random(logz::ExpertType::laplace, 36, 36, 1).with_single_precision(state.range(2) != 0);
   const logz::GeometricPath<logz::GaussianBase, logz::ProductOfExperts> path(logz::GaussianBase::isotropic(36, 1.5), poe);
-  const logz::Hais kernel(0.2, logz::Hais::half_life_refresh(0.2, 1));
+  const logz::Hais kernel = logz::Hais(0.2, logz::Hais::half_life_refresh(0.2, 1))
+                                .with_normals(state.range(2) == 2 ? logz::NormalPrecision::single
+                                                                  : logz::NormalPrecision::double_);
   const auto schedule = logz::linear_schedule(static_cast<std::size_t>(state.range(0)));
   logz::AnnealOptions o;
   o.num_paths = 200;
@@ -142,7 +146,8 @@ void BM_HaisPoe36Laplace(benchmark::State& state) {
   state.counters["std_error"] = se;
 }
 BENCHMARK(BM_HaisPoe36Laplace)->Args({100000, 8, 0})->Args({100000, 25, 0})->Args({100000, 50, 0})
-    ->Args({100000, 200, 0})->Args({100000, 50, 1})->Args({100000, 200, 1})->Iterations(1)->Unit(benchmark::kSecond);
+    ->Args({100000, 200, 0})->Args({100000, 50, 1})->Args({100000, 200, 1})->Args({100000, 200, 2})
+    ->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

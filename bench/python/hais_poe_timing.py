@@ -17,7 +17,9 @@ temperatures and partially refreshed with gamma = 1 - 2^(-0.2)). Rows:
                         temperature; logz keeps the loop, the random numbers and the kernel);
   native logz           logz.anneal on logz.models.ProductOfExperts (C++ energies, no Python);
   native logz, float    the same with precision="float" (the filter products in single
-                        precision; energies summed and works accumulated in double).
+                        precision; energies summed and works accumulated in double);
+  native, float normals the same with the kernel's normals="float" too (the momentum refresh
+                        drawn by Box-Muller in single precision).
 
 Each row is timed by wall clock (time.perf_counter) and by the CPU time of the process
 (time.process_time, all threads). The rows run in turn, round after round (--rounds), and each
@@ -185,9 +187,9 @@ def main():
                        chunk_size=args.chunk_size)
         base = logz.GaussianBase(DIM, sigma=SIGMA)
 
-        def via_logz(target):
+        def via_logz(target, **more):
             def run():
-                r = logz.anneal(target, base=base, **options)
+                r = logz.anneal(target, base=base, **options, **more)
                 e = r.estimates["ais"]
                 ref = r.reference_log_z if r.reference_log_z is not None else exact
                 return e.log_z, e.std_error, ref
@@ -205,8 +207,9 @@ def main():
         else:
             rows["native logz"] = via_logz(models.ProductOfExperts(phi, lam, expert="laplace"))
             try:
-                rows["native logz, float"] = via_logz(
-                    models.ProductOfExperts(phi, lam, expert="laplace", precision="float"))
+                float_poe = models.ProductOfExperts(phi, lam, expert="laplace", precision="float")
+                rows["native logz, float"] = via_logz(float_poe)
+                rows["native, float normals"] = via_logz(float_poe, normals="float")
             except TypeError:  # a module from before the precision option
                 pass
 

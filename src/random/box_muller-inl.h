@@ -78,6 +78,63 @@ HWY_INLINE void BoxMullerPair(D d, hn::Vec<D> u1, hn::Vec<D> u2, hn::Vec<D>& z0,
   z1 = hn::Mul(r, s);
 }
 
+// Single precision: a float in (0, 1] from the 32-bit word w, (w >> 1) 2^-31 + 2^-32 (the
+// smallest value 2^-32, so r reaches 6.66; values near 1 round to the float grid, 1 included),
+// and a float in [0, 1) from its top 24 bits, exactly.
+template <class DF, class VU>
+HWY_INLINE hn::Vec<DF> OpenUnitFromWordF(DF df, VU w) {
+  const hn::RebindToSigned<DF> di;
+  return hn::MulAdd(hn::ConvertTo(df, hn::BitCast(di, hn::ShiftRight<1>(w))), hn::Set(df, 0x1.0p-31f),
+                    hn::Set(df, 0x1.0p-32f));
+}
+template <class DF, class VU>
+HWY_INLINE hn::Vec<DF> UnitFromWordF(DF df, VU w) {
+  const hn::RebindToSigned<DF> di;
+  return hn::Mul(hn::ConvertTo(df, hn::BitCast(di, hn::ShiftRight<8>(w))), hn::Set(df, 0x1.0p-24f));
+}
+
+// sin(2 pi u) and cos(2 pi u) in single precision for u in [0, 1): SinCos2Pi's reduction with
+// its Taylor polynomials cut where the next term is below 2^-26 (g <= 1/2).
+template <class DF>
+HWY_INLINE void SinCos2PiF(DF d, hn::Vec<DF> u, hn::Vec<DF>& s, hn::Vec<DF>& c) {
+  const auto w = hn::Mul(u, hn::Set(d, 4.0f));
+  const auto q = hn::Floor(w);
+  const auto f = hn::Sub(w, q);
+  const auto one = hn::Set(d, 1.0f);
+  const auto big = hn::Gt(f, hn::Set(d, 0.5f));
+  const auto g = hn::IfThenElse(big, hn::Sub(one, f), f);
+  const auto y = hn::Mul(g, g);
+  auto ps = hn::Set(d, 0.00016044118f);
+  ps = hn::MulAdd(ps, y, hn::Set(d, -0.0046817541f));
+  ps = hn::MulAdd(ps, y, hn::Set(d, 0.079692626f));
+  ps = hn::MulAdd(ps, y, hn::Set(d, -0.64596410f));
+  ps = hn::MulAdd(ps, y, hn::Set(d, 1.5707963f));
+  const auto sg = hn::Mul(ps, g);
+  auto pc = hn::Set(d, -2.5202042e-05f);
+  pc = hn::MulAdd(pc, y, hn::Set(d, 0.00091926027f));
+  pc = hn::MulAdd(pc, y, hn::Set(d, -0.020863481f));
+  pc = hn::MulAdd(pc, y, hn::Set(d, 0.25366951f));
+  pc = hn::MulAdd(pc, y, hn::Set(d, -1.2337006f));
+  const auto cg = hn::MulAdd(pc, y, one);
+  const auto sf = hn::IfThenElse(big, cg, sg), cf = hn::IfThenElse(big, sg, cg);
+  const auto odd = hn::Or(hn::Eq(q, one), hn::Eq(q, hn::Set(d, 3.0f)));
+  const auto a = hn::IfThenElse(odd, cf, sf), b = hn::IfThenElse(odd, sf, cf);
+  const auto two = hn::Set(d, 2.0f);
+  s = hn::IfThenElse(hn::Ge(q, two), hn::Neg(a), a);
+  c = hn::IfThenElse(hn::Or(hn::Eq(q, one), hn::Eq(q, two)), hn::Neg(b), b);
+}
+
+// Box-Muller in single precision on the words w1 (for r) and w2 (for the angle).
+template <class DF, class VU>
+HWY_INLINE void BoxMullerPairF(DF d, VU w1, VU w2, hn::Vec<DF>& z0, hn::Vec<DF>& z1) {
+  const auto log_u1 = hn::impl::Log<DF, hn::Vec<DF>, /*kAllowSubnormals=*/false>(d, OpenUnitFromWordF(d, w1));
+  const auto r = hn::Sqrt(hn::Mul(hn::Set(d, -2.0f), log_u1));
+  hn::Vec<DF> s, c;
+  SinCos2PiF(d, UnitFromWordF(d, w2), s, c);
+  z0 = hn::Mul(r, c);
+  z1 = hn::Mul(r, s);
+}
+
 }  // namespace logz::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 

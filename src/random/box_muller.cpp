@@ -56,6 +56,29 @@ void BoxMuller(const std::uint32_t* bits, double* out, std::size_t pairs) {
   std::copy(z, z + 2 * n, out + 2 * first);
 }
 
+// Pair i from the words bits[2i] (r) and bits[2i + 1] (the angle), BoxMullerPairF on as many
+// pairs as a vector of floats holds; a float widens to a double exactly.
+void BoxMullerSingle(const std::uint32_t* bits, double* out, std::size_t pairs) {
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const std::size_t lanes = std::min(hn::Lanes(df), 2 * kMaxLanes);
+  HWY_ALIGN std::uint32_t w[2 * 2 * kMaxLanes];
+  HWY_ALIGN float z[2 * 2 * kMaxLanes];
+  for (std::size_t first = 0; first < pairs; first += lanes) {
+    const std::size_t n = std::min(lanes, pairs - first);
+    for (std::size_t j = 0; j < 2 * lanes; ++j) w[j] = bits[2 * first + (j < 2 * n ? j : j % 2)];  // past the end: pair 0
+    hn::Vec<decltype(df)> z0, z1;
+    BoxMullerPairF(df, hn::ConcatEven(du, hn::Load(du, w + lanes), hn::Load(du, w)),
+                   hn::ConcatOdd(du, hn::Load(du, w + lanes), hn::Load(du, w)), z0, z1);
+    hn::Store(z0, df, z);
+    hn::Store(z1, df, z + lanes);
+    for (std::size_t j = 0; j < n; ++j) {
+      out[2 * (first + j)] = static_cast<double>(z[j]);
+      out[2 * (first + j) + 1] = static_cast<double>(z[lanes + j]);
+    }
+  }
+}
+
 }  // namespace logz::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -63,6 +86,11 @@ HWY_AFTER_NAMESPACE();
 namespace logz {
 
 HWY_EXPORT(BoxMuller);
+HWY_EXPORT(BoxMullerSingle);
+
+void box_muller_single(const std::uint32_t* bits, double* out, std::size_t pairs) {
+  HWY_DYNAMIC_DISPATCH(BoxMullerSingle)(bits, out, pairs);
+}
 
 void box_muller(const std::uint32_t* bits, double* out, std::size_t pairs) {
   HWY_DYNAMIC_DISPATCH(BoxMuller)(bits, out, pairs);

@@ -27,26 +27,26 @@ constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(std::uint64_t);
 constexpr std::size_t kPairsPerPass = 23;
 constexpr std::size_t kBlocksPerPass = kPairsPerPass + 1;
 
-// Philox4x32-10 block (j, c1, c2, c3) of every lane, four consecutive j at once (independent
+// Philox4x32-10 block (j, c1, c2, c3) of every lane, K <= 4 consecutive j at once (independent
 // chains hide the multiplies' latency); 32-bit words in the low halves of 64-bit lanes, so
 // one MulEven gives a full 32 x 32 -> 64 product. Writes words w of block j0 + i to
 // out[(4 i + w) * N].
-template <class D>
-HWY_INLINE void PhiloxFour(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3, const PhiloxKey& key,
+template <int K, class D>
+HWY_INLINE void PhiloxBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3, const PhiloxKey& key,
                            std::uint64_t* out) {
   const std::size_t N = hn::Lanes(du);
   const hn::Repartition<std::uint32_t, D> d32;
   const auto mask = hn::Set(du, 0xFFFFFFFFull);
   const auto m0 = hn::BitCast(d32, hn::Set(du, 0xD2511F53ull)), m1 = hn::BitCast(d32, hn::Set(du, 0xCD9E8D57ull));
-  hn::Vec<D> a[4], b[4], c[4], e[4];  // words 0..3 of the four blocks
-  for (int i = 0; i < 4; ++i) {
+  hn::Vec<D> a[K], b[K], c[K], e[K];  // words 0..3 of the K blocks
+  for (int i = 0; i < K; ++i) {
     a[i] = hn::Set(du, (j0 + static_cast<std::uint64_t>(i)) & 0xFFFFFFFFull);
     b[i] = c1, c[i] = c2, e[i] = c3;
   }
   std::uint32_t k0 = key[0], k1 = key[1];
   for (int round = 0; round < 10; ++round) {
     const auto key0 = hn::Set(du, k0), key1 = hn::Set(du, k1);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < K; ++i) {
       // Random123's round: hi/lo of M0 c0 and M1 c2, then c = {hi1^c1^k0, lo1, hi0^c3^k1, lo0}.
       const auto p0 = hn::MulEven(hn::BitCast(d32, a[i]), m0);
       const auto p1 = hn::MulEven(hn::BitCast(d32, c[i]), m1);
@@ -58,7 +58,7 @@ HWY_INLINE void PhiloxFour(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2,
     k0 += 0x9E3779B9u;  // Weyl key schedule
     k1 += 0xBB67AE85u;
   }
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < K; ++i) {
     hn::Store(a[i], du, out + (4 * i + 0) * N);
     hn::Store(b[i], du, out + (4 * i + 1) * N);
     hn::Store(c[i], du, out + (4 * i + 2) * N);
@@ -86,8 +86,8 @@ HWY_INLINE void StoreTransposed(D d, const double* square, std::size_t lanes, do
 }
 
 void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint32_t step, std::uint64_t first,
-                           std::size_t num, bool uniform_first, double* uniforms, double* normals, std::size_t n,
-                           std::size_t stride) {
+                           std::size_t num, bool uniform_first, bool single, double* uniforms, double* normals,
+                           std::size_t n, std::size_t stride) {
   const hn::ScalableTag<std::uint64_t> du;
   const hn::Rebind<double, decltype(du)> d;
   const std::size_t N = std::min(hn::Lanes(du), kMaxLanes);
@@ -106,8 +106,12 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
     const auto mask = hn::Set(du, 0xFFFFFFFFull);
     const auto c1 = hn::Set(du, step), c2 = hn::And(particle, mask);
     const auto c3 = hn::And(hn::Xor(hn::Set(du, purpose), hn::ShiftLeft<8>(hn::ShiftRight<32>(particle))), mask);
-    auto make_blocks = [&](std::size_t j0, std::size_t count) {
-      for (std::size_t i = 0; i < count; i += 4) PhiloxFour(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+    auto make_blocks = [&](std::size_t j0, std::size_t count) {  // four at a time, then the rest
+      std::size_t i = 0;
+      for (; i + 4 <= count; i += 4) PhiloxBlocks<4>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+      if (count - i == 3) PhiloxBlocks<3>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+      if (count - i == 2) PhiloxBlocks<2>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+      if (count - i == 1) PhiloxBlocks<1>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
     };
     auto store_uniform = [&](std::size_t b) {
       hn::Store(UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b, 0)), word(b, 1))), d, u);
@@ -116,6 +120,55 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
     if (pairs == 0) {
       make_blocks(0, 1);
       store_uniform(0);
+    }
+    // Transposed out: row r of z holds normal 2 i0 + r of every lane's particle. Whole
+    // squares of N rows in registers, the last rows lane by lane.
+    auto store_rows = [&](std::size_t i0, std::size_t m) {
+      const std::size_t rows = std::min(2 * m, n - 2 * i0);
+      std::size_t r0 = 0;
+      for (; r0 + N <= rows; r0 += N) StoreTransposed(d, z + r0 * N, lanes, normals + g * stride + 2 * i0 + r0, stride);
+      for (std::size_t l = 0; l < lanes; ++l) {
+        double* to = normals + (g + l) * stride + 2 * i0;
+        for (std::size_t r = r0; r < rows; ++r) to[r] = z[r * N + l];
+      }
+    };
+    if (single) {
+      // Pair i takes words 2 i and 2 i + 1 after the uniform's two (if first): two pairs of
+      // every particle's words, as the even 32-bit halves of two vectors of lanes, make one
+      // vector of floats.
+      const hn::Repartition<std::uint32_t, decltype(du)> d32;
+      const hn::Repartition<float, decltype(du)> df;
+      const hn::Half<decltype(df)> dfh;
+      for (std::size_t i0 = 0; i0 < pairs; i0 += kPairsPerPass) {
+        const std::size_t m = std::min(kPairsPerPass, pairs - i0);
+        const std::size_t w0 = 2 * (i0 + offset), b0 = w0 / 4;  // the pass's first word and its block
+        make_blocks(b0, (w0 + 2 * m - 1) / 4 - b0 + 1);
+        if (uniform_first && i0 == 0) store_uniform(0);
+        auto pair_word = [&](std::size_t k, std::size_t which) {
+          const std::size_t w = w0 % 4 + 2 * k + which;
+          return hn::BitCast(d32, word(w / 4, w % 4));
+        };
+        for (std::size_t k = 0; k < m; k += 2) {
+          const std::size_t k2 = k + 1 < m ? k + 1 : k;  // an odd last pair goes twice
+          const auto w1 = hn::ConcatEven(d32, pair_word(k2, 0), pair_word(k, 0));
+          const auto w2 = hn::ConcatEven(d32, pair_word(k2, 1), pair_word(k, 1));
+          hn::Vec<decltype(df)> z0, z1;
+          BoxMullerPairF(df, w1, w2, z0, z1);
+          hn::Store(hn::PromoteTo(d, hn::LowerHalf(dfh, z0)), d, z + (2 * k) * N);
+          hn::Store(hn::PromoteTo(d, hn::LowerHalf(dfh, z1)), d, z + (2 * k + 1) * N);
+          hn::Store(hn::PromoteTo(d, hn::UpperHalf(dfh, z0)), d, z + (2 * k2) * N);
+          hn::Store(hn::PromoteTo(d, hn::UpperHalf(dfh, z1)), d, z + (2 * k2 + 1) * N);
+        }
+        store_rows(i0, m);
+      }
+      if (!uniform_first && pairs > 0) {  // words 2 pairs, 2 pairs + 1
+        const std::size_t w = 2 * pairs;
+        make_blocks(w / 4, 1);
+        const std::size_t ww = w % 4;
+        hn::Store(UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(0, ww)), word(0, ww + 1))), d, u);
+        for (std::size_t l = 0; l < lanes; ++l) uniforms[g + l] = u[l];
+      }
+      continue;
     }
     for (std::size_t i0 = 0; i0 < pairs; i0 += kPairsPerPass) {
       const std::size_t m = std::min(kPairsPerPass, pairs - i0);
@@ -131,15 +184,7 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
         hn::Store(z0, d, z + (2 * k) * N);
         hn::Store(z1, d, z + (2 * k + 1) * N);
       }
-      // Transposed out: row r of z holds normal 2 i0 + r of every lane's particle. Whole
-      // squares of N rows in registers, the last rows lane by lane.
-      const std::size_t rows = std::min(2 * m, n - 2 * i0);
-      std::size_t r0 = 0;
-      for (; r0 + N <= rows; r0 += N) StoreTransposed(d, z + r0 * N, lanes, normals + g * stride + 2 * i0 + r0, stride);
-      for (std::size_t l = 0; l < lanes; ++l) {
-        double* to = normals + (g + l) * stride + 2 * i0;
-        for (std::size_t r = r0; r < rows; ++r) to[r] = z[r * N + l];
-      }
+      store_rows(i0, m);
     }
     if (!uniform_first && pairs > 0) {
       make_blocks(pairs, 1);
@@ -157,10 +202,10 @@ namespace logz {
 HWY_EXPORT(DrawUniformAndNormals);
 
 void draw_uniform_and_normals(const BatchRandom& random, DrawOrder order, std::span<double> uniforms, double* normals,
-                              std::size_t n, std::size_t stride) {
+                              std::size_t n, std::size_t stride, NormalPrecision precision) {
   HWY_DYNAMIC_DISPATCH(DrawUniformAndNormals)(random.seed, static_cast<std::uint32_t>(random.purpose), random.step,
                                               random.first_particle, uniforms.size(), order == DrawOrder::uniform_first,
-                                              uniforms.data(), normals, n, stride);
+                                              precision == NormalPrecision::single, uniforms.data(), normals, n, stride);
 }
 
 }  // namespace logz

@@ -50,6 +50,9 @@ const Key kHalfLife = Key::number("momentum_half_life", 1.0, 1e-300, kMax,
 const Key kProposalSd = Key::number("proposal_sd", Computed{"0.1 (gaussian_mixture: 0.5)"}, 1e-300, kMax,
                                     "metropolis: the Gaussian proposal's sd");
 const Key kSteps = Key::integer("steps_per_temperature", 1, 1, 1 << 20, "metropolis: proposals per temperature");
+const Key kNormals = Key::choice("normals", std::string("double"), {"double", "float"},
+                                 "hais, hmc: the momentum draws' precision (float: Box-Muller in single precision "
+                                 "from 32 random bits a normal, about half the draws' cost; |r| <= 6.66)");
 const Key kAdaptation = Key::choice("step_size_adaptation", std::string("fixed"), {"fixed", "pilot"},
                                     "hais, hmc: fixed, or set by a pilot run before the run");
 const Key kPilotPaths = Key::integer("pilot_paths", 32, 1, 1 << 20, "pilot: its particles");
@@ -57,8 +60,8 @@ const Key kTargetAcceptance = Key::number("target_acceptance", 0.9, 1e-6, 1.0 - 
 const Key kMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "pilot: the smallest step size");
 const Key kMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "pilot: the largest step size");
 const KeyGroup kKernelKeys{"kernel", "continuous kernels",
-                           {&kType, &kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kProposalSd, &kSteps,
-                            &kAdaptation, &kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep}};
+                           {&kType, &kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kNormals, &kProposalSd,
+                            &kSteps, &kAdaptation, &kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep}};
 
 // ---------------------------------------------------------------- [sampler]
 const Key kChains = Key::integer("chains", 3, 1, 1 << 20, "independent chains");
@@ -172,8 +175,8 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
       if (k.has(*key)) k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to " + types + ")");
   };
   if (s.type == "metropolis") {
-    only({&kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kAdaptation, &kPilotPaths, &kTargetAcceptance,
-          &kMinStep, &kMaxStep},
+    only({&kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kNormals, &kAdaptation, &kPilotPaths,
+          &kTargetAcceptance, &kMinStep, &kMaxStep},
          "\"hais\" or \"hmc\"");
     s.proposal_sd = k.get_double(kProposalSd, defaults.proposal_sd);
     s.steps = static_cast<int>(k.get_int(kSteps));
@@ -181,6 +184,7 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
   }
   only({&kProposalSd, &kSteps}, "\"metropolis\"");
   s.step_size = k.get_double(kStepSize);
+  s.normals = k.get_string(kNormals) == "float" ? NormalPrecision::single : NormalPrecision::double_;
   s.leapfrog_steps = static_cast<int>(k.get_int(kLeapfrogSteps, defaults.leapfrog_steps));
   if (s.type == "hais") {
     if (k.has(kMomentumRefresh)) {
@@ -207,8 +211,10 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
 
 Hais make_hais(const KernelSettings& s, double eps) {
   const double gamma = s.half_life ? Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life) : s.gamma;
-  return Hais(eps, gamma, s.leapfrog_steps);
+  return Hais(eps, gamma, s.leapfrog_steps).with_normals(s.normals);
 }
+
+Hmc make_hmc(const KernelSettings& s, double eps) { return Hmc(eps, s.leapfrog_steps).with_normals(s.normals); }
 
 Record kernel_description(const KernelSettings& s) {
   Record j = {{"type", s.type}};
@@ -221,6 +227,7 @@ Record kernel_description(const KernelSettings& s) {
   j.set("step_size", s.step_size);
   j.set("leapfrog_steps", s.leapfrog_steps);
   j.set("integrator", "leapfrog (velocity Verlet)");
+  j.set("normals", s.normals == NormalPrecision::single ? "float" : "double");
   if (s.type == "hais") {
     j.set("momentum_refresh", s.gamma);
     j.set("momentum_refresh_rule", s.half_life ? fmt::format("half of the momentum power per {} time units: "

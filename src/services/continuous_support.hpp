@@ -75,6 +75,7 @@ struct KernelSettings {
   std::string type;
   double step_size = 0.2;
   int leapfrog_steps = 1;
+  NormalPrecision normals = NormalPrecision::double_;  // of the momentum draws
   double gamma = 1.0;
   std::optional<double> half_life;  // the refresh rule, when gamma is not given
   double proposal_sd = 0.1;
@@ -95,6 +96,7 @@ struct KernelDefaults {
 
 KernelSettings read_kernel(Config& config, const KernelDefaults& defaults = {});
 Hais make_hais(const KernelSettings& s, double eps);
+Hmc make_hmc(const KernelSettings& s, double eps);
 Record kernel_description(const KernelSettings& s);
 
 // Calls f with the configured kernel.
@@ -103,7 +105,7 @@ void with_kernel(const KernelSettings& s, F&& f) {
   if (s.type == "hais")
     f(make_hais(s, s.step_size));
   else if (s.type == "hmc")
-    f(Hmc(s.step_size, s.leapfrog_steps));
+    f(make_hmc(s, s.step_size));
   else
     f(RandomWalkMetropolis(s.proposal_sd, s.steps));
 }
@@ -124,7 +126,7 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
   for (std::size_t k = 1; k + 1 < betas.size(); ++k) {
     const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), first_particle};
     const ContinuousKernelInfo info = s.type == "hais" ? make_hais(s, eps).step(path.at(betas[k]), batch, r)
-                                                       : Hmc(eps, s.leapfrog_steps).step(path.at(betas[k]), batch, r);
+                                                       : make_hmc(s, eps).step(path.at(betas[k]), batch, r);
     attempted += info.attempted;
     accepted += info.accepted;
     s.rule.update(eps, avg, static_cast<double>(info.accepted) / static_cast<double>(info.attempted));

@@ -188,6 +188,18 @@ TEST_F(ExactStart, HaisKeepsPositionsAndMomenta) {
   EXPECT_LT(momentum_z(r), kZ);
 }
 
+// Momenta refreshed or redrawn from single-precision normals: still invariant (to the 6.66 sd
+// cut of their tails, far below these tests' resolution).
+TEST_F(ExactStart, SinglePrecisionNormalsKeepPositionsAndMomenta) {
+  const auto b = run(Hais(0.2, Hais::half_life_refresh(0.2, 1)).with_normals(NormalPrecision::single), 60);
+  EXPECT_LT(position_z(b), kZ);
+  EXPECT_LT(momentum_z(b), kZ);
+  const auto r = run(Hais(0.2, 0.3).with_normals(NormalPrecision::single).reversed(), 60);
+  EXPECT_LT(position_z(r), kZ);
+  EXPECT_LT(momentum_z(r), kZ);
+  EXPECT_LT(position_z(run(Hmc(0.2, 1).with_normals(NormalPrecision::single), 60)), kZ);
+}
+
 TEST_F(ExactStart, AisHmcAndHmcKeepPositions) {
   EXPECT_LT(position_z(run(Hmc(0.2, 1), 60)), kZ);
   EXPECT_LT(position_z(run(Hmc(0.25, 10), 10)), kZ);
@@ -298,6 +310,8 @@ TEST(AisLogZ, ProductsOfExpertsInSinglePrecision) {
   const ProductOfExperts laplace = ProductOfExperts::random(ExpertType::laplace, 36, 36, 1).with_single_precision();
   const GeometricPath path36(GaussianBase::isotropic(36, 1.5), laplace);
   expect_agrees(run_ais(path36, Hais(0.2, gamma), 3000, 200, 4), *laplace.exact_log_z(), 0.1, "HAIS laplace 36 float");
+  expect_agrees(run_ais(path36, Hais(0.2, gamma).with_normals(NormalPrecision::single), 3000, 200, 5),
+                *laplace.exact_log_z(), 0.1, "HAIS laplace 36 float, single-precision normals");
   ProductOfExperts t = ProductOfExperts::random(ExpertType::student_t, 6, 6, 100);
   t = ProductOfExperts(ExpertType::student_t, t.phi(), (t.lambda().array() * 1.2 + 0.6).matrix()).with_single_precision();
   const GeometricPath path6(GaussianBase::isotropic(6, 2.0), t);

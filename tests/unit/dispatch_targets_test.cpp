@@ -36,6 +36,7 @@ struct Outputs {
   logz::ValueRange range{};
   std::vector<double> normals, softplus, level_softplus, level_slope;
   std::vector<double> particle_uniforms, particle_normals;  // bulk draws, both orders
+  std::vector<double> single_uniforms, single_normals;      // the same with single-precision normals
   double log_sum = 0.0, fermi = 0.0, fermi_slope = 0.0;
   double softplus_sum = 0.0, slope_sum = 0.0, increment_sum = 0.0, dot = 0.0;
 };
@@ -67,6 +68,10 @@ Outputs run_kernels() {
   logz::draw_uniform_and_normals(batch, logz::DrawOrder::normals_first,
                                  std::span<double>(o.particle_uniforms.data() + kParticles, kParticles),
                                  o.particle_normals.data() + kParticles * kNormals, kNormals, kNormals);
+  o.single_uniforms.resize(kParticles);
+  o.single_normals.resize(kParticles * kNormals);
+  logz::draw_uniform_and_normals(batch, logz::DrawOrder::uniform_first, o.single_uniforms, o.single_normals.data(),
+                                 kNormals, kNormals, logz::NormalPrecision::single);
   o.softplus.resize(x.size());
   logz::log1p_exp(x, o.softplus);
   o.log_sum = logz::log_sum_exp_scaled(x, 0.5);
@@ -111,6 +116,7 @@ TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
     EXPECT_EQ(o.range.lowest, best.range.lowest) << name;
     EXPECT_EQ(o.range.highest, best.range.highest) << name;
     EXPECT_EQ(o.particle_uniforms, best.particle_uniforms) << name;  // integer bits to a double: exact
+    EXPECT_EQ(o.single_uniforms, best.single_uniforms) << name;
     // Double kernels: Highway's exp, log, sin and cos differ between targets with and without
     // FMA by up to a few tens of units in the last place (2.2e-16 each).
     const double doubles = std::max({max_relative_difference(o.normals, best.normals),
@@ -128,6 +134,9 @@ TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
     const double floats = max_relative_difference({o.softplus_sum, o.slope_sum, o.increment_sum},
                                                   {best.softplus_sum, best.slope_sum, best.increment_sum});
     EXPECT_LE(floats, 1e-5) << name;
+    // Single-precision normals: Highway's float log with and without FMA, a few units in the
+    // last place of a float (6e-8 each).
+    EXPECT_LE(max_relative_difference(o.single_normals, best.single_normals), 1e-5) << name;
     std::cout << name << ": largest relative difference from the best target " << doubles << " (double kernels), "
               << levels << " (level sums), " << floats << " (float sums)\n";
   }

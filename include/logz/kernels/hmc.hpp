@@ -111,7 +111,8 @@ class Hmc {
     batch.uniforms.resize(batch.X.cols());
     draw_uniform_and_normals(random, DrawOrder::normals_first,
                              std::span<double>(batch.uniforms.data(), batch.num_particles()), batch.V.data(),
-                             static_cast<std::size_t>(batch.V.rows()), static_cast<std::size_t>(batch.V.rows()));
+                             static_cast<std::size_t>(batch.V.rows()), static_cast<std::size_t>(batch.V.rows()),
+                             normals_);
     ContinuousKernelInfo info;
     detail::hamiltonian_move(target, batch, std::span<const double>(batch.uniforms.data(), batch.num_particles()),
                              step_size_, leapfrog_steps_, info);
@@ -120,11 +121,19 @@ class Hmc {
 
   double step_size() const { return step_size_; }
   int leapfrog_steps() const { return leapfrog_steps_; }
-  Hmc with_step_size(double eps) const { return Hmc(eps, leapfrog_steps_); }
+  Hmc with_step_size(double eps) const { return Hmc(eps, leapfrog_steps_).with_normals(normals_); }
+  // The momenta drawn in single precision (NormalPrecision::single): about half the draws' cost.
+  Hmc with_normals(NormalPrecision p) const {
+    Hmc h = *this;
+    h.normals_ = p;
+    return h;
+  }
+  NormalPrecision normals() const { return normals_; }
 
  private:
   double step_size_;
   int leapfrog_steps_;
+  NormalPrecision normals_ = NormalPrecision::double_;
 };
 
 static_assert(KernelFor<Hmc, GeometricPath<GaussianBase, GaussianBase>>);

@@ -72,6 +72,11 @@ void philox4x32_10_blocks(const PhiloxCounter& counter, const PhiloxKey& key, st
 // bits may differ between instruction sets, never between runs on one machine).
 void box_muller(const std::uint32_t* bits, double* out, std::size_t pairs);
 
+// Box-Muller in single precision: pair i takes r from bits[2i] (u1 = (w >> 1) 2^-31 + 2^-32 in
+// (0, 1]) and the angle from bits[2i + 1] (u2 = (w >> 8) 2^-24 in [0, 1)), computes in float and
+// writes out[2i] = r cos(2 pi u2), out[2i+1] = r sin(2 pi u2) widened to double. |z| <= 6.66.
+void box_muller_single(const std::uint32_t* bits, double* out, std::size_t pairs);
+
 namespace detail {
 // A double in the open interval (0, 1) from 53 of the 64 bits hi:lo.
 inline double unit_interval(std::uint32_t hi, std::uint32_t lo) {
@@ -159,6 +164,22 @@ class RandomStream {
         spare_ = z[2 * pairs - 1];
         has_spare_ = true;
       }
+    }
+  }
+
+  // n normals in single precision (box_muller_single), a pair from two next_u32() words; an
+  // odd n discards its last pair's sine. Independent of fill_normal's spare.
+  void fill_normal_single(double* out, std::size_t n) {
+    constexpr std::size_t kPairs = 32;
+    std::uint32_t bits[2 * kPairs];
+    double z[2 * kPairs];
+    for (std::size_t i = 0; i < n;) {
+      const std::size_t pairs = std::min(kPairs, (n - i + 1) / 2);
+      fill_u32(bits, 2 * pairs);
+      box_muller_single(bits, z, pairs);
+      const std::size_t take = std::min(2 * pairs, n - i);
+      std::copy(z, z + take, out + i);
+      i += take;
     }
   }
 
