@@ -8,6 +8,7 @@ BAR, ...) and simulated tempering (RTS, TI, MBAR) on either: anneal, temper.
 Errors: logz.Error and its subclasses InvalidArgument and InputError (both ValueErrors) and
 NumericalError. See docs/python.md.
 """
+import re
 import sys
 import time
 
@@ -22,6 +23,7 @@ from ._logz import (  # noqa: F401
     Result,
     Target,
     __version__,
+    _estimate,
     _exact_log_z,
     _run,
     _run_target,
@@ -40,7 +42,7 @@ def ais(forward):
     >>> round(logz.ais(np.zeros(10)).log_z, 12)
     0.0
     """
-    return estimate("ais", forward=forward)
+    return _estimate("logz.ais", "ais", forward=forward)
 
 
 def reverse_ais(reverse):
@@ -49,7 +51,7 @@ def reverse_ais(reverse):
     reverse: works W_r with E[exp(-W_r)] = Z0/Z1, a 1-D array. Returns a logz.Estimate of
     log(Z1/Z0).
     """
-    return estimate("raise", reverse=reverse)
+    return _estimate("logz.reverse_ais", "raise", reverse=reverse)
 
 
 def bar(forward, reverse):
@@ -58,7 +60,7 @@ def bar(forward, reverse):
     The works follow pymbar's convention (w_F, w_R in units of kT), and logz reports
     log(Z1/Z0) = -DeltaF: `logz.bar(w_F, w_R).log_z == -pymbar.BAR(w_F, w_R)[0]`.
     """
-    return estimate("bar", forward=forward, reverse=reverse)
+    return _estimate("logz.bar", "bar", forward=forward, reverse=reverse)
 
 
 class Progress:
@@ -111,12 +113,13 @@ def _with_progress(progress, call):
     return call(progress if callable(progress) else None)
 
 
-def run(config, *, seed=None, threads=None, progress=True, arrays=None):
+def run(config, seed=None, threads=None, *, progress=True, arrays=None):
     """Runs an experiment from a config, as `logz run` does.
 
     config: a dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}),
       or a path to a TOML file (relative paths inside it are relative to the file; in a dict,
-      to the working directory). seed and threads override [run] seed and threads.
+      to the working directory). seed and threads (also positional: logz.run(config, 7))
+      override [run] seed and threads.
     progress: True shows progress on stderr for runs over a second (tqdm when installed);
       False silences it; a callable is called as progress(stage, done, total).
     The same config and seed give bitwise the same estimates as the command-line tool, for
@@ -182,10 +185,34 @@ def _common_sections(target, base, kernel, kernel_options, seed, threads, method
     return config, arrays
 
 
+# The sections anneal and temper fill from their arguments, and the argument of a key where the
+# two names differ; a model's own sections ([model], [data]) keep their InputError.
+_ARGUMENT_SECTIONS = ("run", "schedule", "kernel", "tempering", "estimators", "base")
+_ARGUMENT_OF_KEY = {("kernel", "type"): "kernel", ("schedule", "type"): "schedule", ("base", "sigma"): "base"}
+
+
+def _argument_error(error, function):
+    """An InputError in the config that anneal or temper built from its arguments, as the
+    InvalidArgument of the argument: "logz.temper config: [tempering] num_chains: expected ..."
+    becomes "logz.temper: num_chains: expected ..."; None for any other error."""
+    m = re.match(r"\S+ config: \[(\w+)\] (\w+): (.*)", str(error), re.S)
+    if not m or m.group(1) not in _ARGUMENT_SECTIONS:
+        return None
+    section, key, rest = m.groups()
+    return InvalidArgument(f"{function}: {_ARGUMENT_OF_KEY.get((section, key), key)}: {rest}")
+
+
 def _run_config(target, config, arrays, progress, function):
-    if isinstance(target, Target):
-        return _with_progress(progress, lambda shown: _run_target(target, config, progress=shown, function=function))
-    return _with_progress(progress, lambda shown: _run(config, progress=shown, arrays=arrays))
+    try:
+        if isinstance(target, Target):
+            return _with_progress(progress,
+                                  lambda shown: _run_target(target, config, progress=shown, function=function))
+        return _with_progress(progress, lambda shown: _run(config, progress=shown, arrays=arrays, function=function))
+    except InputError as error:
+        argument_error = _argument_error(error, function)
+        if argument_error is None:
+            raise
+        raise argument_error from None
 
 
 def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, directions=("forward",), seed=0,
@@ -213,7 +240,8 @@ def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, direct
       a Target, the registry's default for a model). Numbers do not depend on it except in the
       last bits of per-temperature sums; it is fixed, never derived from `threads`.
     seed fixes every number, whatever `threads`. progress: as for logz.run. Ctrl-C stops the
-    run within a step (KeyboardInterrupt).
+    run within a step (KeyboardInterrupt). Arguments outside their range raise
+    logz.InvalidArgument naming the argument.
     Returns a logz.Result: estimates of the target's log Z (log_z) and of log(Z/Z0)
     (evidence), the works, per-temperature mean energies and acceptance rates, and the exact
     log Z as reference_log_z where it is known (a Target's exact_log_z).
@@ -254,9 +282,17 @@ def temper(target, base=None, kernel=None, num_temperatures=20, num_chains=100, 
     methods: the estimators (default: RTS and the rest the registry runs by default; any of
       "rts", "ts", "mbar", "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb").
     kernel_options: the [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size).
-    seed, threads, progress: as for logz.anneal.
+    seed, threads, progress: as for logz.anneal. Arguments outside their range raise
+    logz.InvalidArgument naming the argument.
     Returns a logz.Result whose estimates are of the target's log Z (log_z) and log(Z/Z0)
-    (evidence); to_json() has every level's estimates.
+    (evidence); to_json() has every level's estimates. Per level of the ladder (fractions holds
+    its t_k): mean_energy[k] is the mean of dU_t(x)/dt at t_k over the final run's samples at
+    level k (on the geometric path U_target(x) - U_base(x), what logz.anneal's mean_energy
+    traces, and what thermodynamic integration integrates: log(Z/Z0) = -integral over t);
+    NaN at a level no sample visited, or where the run kept no TI integrands (a model whose path
+    is not linear in t, without a "ti_*" method). acceptance[k] is the kernel's acceptance rate
+    over the whole final run, the same at every level (the driver counts accepted moves per
+    chunk of chains, not per level); NaN where the kernel reports none.
 
     >>> import numpy as np, logz
     >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))

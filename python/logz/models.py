@@ -65,8 +65,15 @@ class Model:
 
     def exact_log_z(self):
         """The exact log Z where logz knows one for these parameters (Kaufman's formula, a
-        transfer matrix, an enumeration, a closed form), else None."""
-        return _exact_log_z({"model": self._sections["model"]}, self._arrays)
+        transfer matrix, an enumeration, a closed form), else None: the reference_log_z that
+        logz.anneal(model) reports, computed by the same code.
+
+        For the generative models ("linear_generative", "bilinear_generative") log Z is the
+        evidence log p(x) of one data point: the [data] point a run of this model uses (the
+        default [data]: points drawn from the model with [data] seed, index 0), exact with the
+        Gaussian prior (linear) or Phi = 0 (bilinear). A run whose config names other [data]
+        (logz.run) reports that point's log p(x) instead."""
+        return _exact_log_z(self.config(), self._arrays)
 
     def _hold(self, suffix, arrays):
         """Registers arrays under a fresh name ending in suffix (".npz" or ".npy"); returns the
@@ -128,10 +135,12 @@ class RBM(Model):
 
     @property
     def num_visible(self):
+        """The number of visible units (rows of W)."""
         return self.W.shape[0]
 
     @property
     def num_hidden(self):
+        """The number of hidden units (columns of W)."""
         return self.W.shape[1]
 
 
@@ -185,6 +194,7 @@ class ProductOfExperts(Model):
 
     @property
     def dim(self):
+        """The dimension of x (columns of Phi)."""
         return self.Phi.shape[1]
 
 
@@ -207,4 +217,5 @@ class GaussianMixture(Model):
 
     @property
     def dim(self):
+        """The dimension of x."""
         return self._sections["model"]["dim"]

@@ -10,9 +10,11 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "estimate_class.hpp"
+#include "interrupt.hpp"
 #include "logz/core/error.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/services/registry.hpp"
+#include "python_messages.hpp"
 
 namespace py = pybind11;
 
@@ -43,6 +45,45 @@ std::string repr(const PyEstimate& p) {
   return s + ")";
 }
 
+// logz.estimate and the convenience functions (logz.ais, logz.bar, ...), which name themselves
+// as `function` in errors.
+py::object estimate_works(const std::string& function, const std::string& method, const py::object& forward,
+                          const py::object& reverse, std::uint64_t seed, std::size_t posterior_draws,
+                          std::size_t posterior_burn_in, std::size_t histogram_bins) {
+  const auto names = estimator_names("works");
+  if (std::find(names.begin(), names.end(), method) == names.end())
+    fail_argument(function, "method", "one of " + quoted_names(names) + ", got \"" + method + "\"");
+  const EstimatorEntry& entry = find_estimator(method);
+  const std::string missing = estimator_requirements({method}, !forward.is_none(), !reverse.is_none());
+  if (!missing.empty()) throw InvalidArgument(function + ": " + missing);
+  if (posterior_draws < 2) fail_argument(function, "posterior_draws", "at least 2");
+  const std::string short_name = function.substr(function.find('.') + 1);  // as_array adds "logz."
+  std::optional<DoubleArray> f, r;
+  if (!forward.is_none()) f = as_array(forward, 1, short_name.c_str(), "forward", "(N,)");
+  if (!reverse.is_none()) r = as_array(reverse, 1, short_name.c_str(), "reverse", "(N,)");
+  EstimatorOptions options;
+  options.seed = seed;
+  options.posterior_draws = posterior_draws;
+  options.posterior_burn_in = posterior_burn_in;
+  options.histogram_bins = histogram_bins;
+  std::vector<Estimate> estimates;
+  try {
+    const InterruptGuard ctrl_c;  // histogram_posterior's draws can take minutes
+    py::gil_scoped_release release;
+    estimates = run_estimators({method}, f ? OptionalWorks(view(*f)) : std::nullopt,
+                               r ? OptionalWorks(view(*r)) : std::nullopt, options);
+  } catch (const InvalidArgument& e) {  // the estimators name forward_works and reverse_works
+    throw InvalidArgument(python_message(e.what(), function, {{"forward_works", "forward"}, {"reverse_works", "reverse"}}));
+  }
+  if (entry.outputs.size() == 1) return py::cast(PyEstimate{estimates.at(0)});
+  py::dict out;
+  for (Estimate& e : estimates) {
+    const py::str name(e.method);
+    out[name] = py::cast(PyEstimate{std::move(e)});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_number(double x) { return std::string(py::str(py::float_(x).attr("__format__")(".6g"))); }
@@ -54,12 +95,16 @@ void bind_estimate_class(py::module_& m) {
                          "log_z is log(Z1/Z0) for estimates on works (logz.estimate) and the target's absolute "
                          "log Z for the estimates of a run (logz.run), where evidence holds log(Z/Z0). A standard "
                          "error that cannot be estimated is NaN, with a flag saying why.")
-      .def_property_readonly("method", [](const PyEstimate& p) { return p.estimate.method; })
-      .def_property_readonly("log_z", [](const PyEstimate& p) { return p.estimate.log_z + p.base_log_z; })
+      .def_property_readonly("method", [](const PyEstimate& p) { return p.estimate.method; },
+                             "the estimator's name: 'ais', 'bar', 'rts', ...")
+      .def_property_readonly("log_z", [](const PyEstimate& p) { return p.estimate.log_z + p.base_log_z; },
+                             "the estimate: log(Z1/Z0) on works, the target's absolute log Z in a run's Result")
       .def_property_readonly("evidence", [](const PyEstimate& p) { return p.estimate.log_z; },
                              "log(Z1/Z0): the estimator's answer before the base's log Z0 is added")
-      .def_property_readonly("std_error", [](const PyEstimate& p) { return p.estimate.std_error; })
-      .def_property_readonly("se_method", [](const PyEstimate& p) { return p.estimate.se_method; })
+      .def_property_readonly("std_error", [](const PyEstimate& p) { return p.estimate.std_error; },
+                             "the standard error of log_z (NaN where it cannot be estimated, with a flag)")
+      .def_property_readonly("se_method", [](const PyEstimate& p) { return p.estimate.se_method; },
+                             "how std_error was obtained: 'delta', 'bar_asymptotic', 'between_chains', 'posterior_sd', ...")
       .def_property_readonly("diagnostics", [](const PyEstimate& p) { return diagnostics_dict(p.estimate.diagnostics); },
                              "ess, overlap, iterations, converged and the estimator's own numbers")
       .def_property_readonly("flags", [](const PyEstimate& p) { return p.estimate.diagnostics.flags; },
@@ -85,35 +130,9 @@ void bind_estimates(py::module_& m) {
   m.def(
       "estimate",
       [](const std::string& method, const py::object& forward, const py::object& reverse, std::uint64_t seed,
-         std::size_t posterior_draws, std::size_t posterior_burn_in, std::size_t histogram_bins) -> py::object {
-        const auto names = estimator_names("works");
-        if (std::find(names.begin(), names.end(), method) == names.end())
-          fail_argument("logz.estimate", "method", "one of " + quoted_names(names) + ", got \"" + method + "\"");
-        const EstimatorEntry& entry = find_estimator(method);
-        const std::string missing = estimator_requirements({method}, !forward.is_none(), !reverse.is_none());
-        if (!missing.empty()) throw InvalidArgument("logz.estimate: " + missing);
-        if (posterior_draws < 2) fail_argument("logz.estimate", "posterior_draws", "at least 2");
-        std::optional<DoubleArray> f, r;
-        if (!forward.is_none()) f = as_array(forward, 1, "estimate", "forward", "(N,)");
-        if (!reverse.is_none()) r = as_array(reverse, 1, "estimate", "reverse", "(N,)");
-        EstimatorOptions options;
-        options.seed = seed;
-        options.posterior_draws = posterior_draws;
-        options.posterior_burn_in = posterior_burn_in;
-        options.histogram_bins = histogram_bins;
-        std::vector<Estimate> estimates;
-        {
-          py::gil_scoped_release release;
-          estimates = run_estimators({method}, f ? OptionalWorks(view(*f)) : std::nullopt,
-                                     r ? OptionalWorks(view(*r)) : std::nullopt, options);
-        }
-        if (entry.outputs.size() == 1) return py::cast(PyEstimate{estimates.at(0)});
-        py::dict out;
-        for (Estimate& e : estimates) {
-          const py::str name(e.method);
-          out[name] = py::cast(PyEstimate{std::move(e)});
-        }
-        return out;
+         std::size_t posterior_draws, std::size_t posterior_burn_in, std::size_t histogram_bins) {
+        return estimate_works("logz.estimate", method, forward, reverse, seed, posterior_draws, posterior_burn_in,
+                              histogram_bins);
       },
       py::arg("method"), py::arg("forward") = py::none(), py::arg("reverse") = py::none(), py::kw_only(),
       py::arg("seed") = 1, py::arg("posterior_draws") = 2000, py::arg("posterior_burn_in") = 200,
@@ -133,6 +152,10 @@ histogram_bins: bins of the histogram estimators (0: one point per distinct work
 >>> w = np.random.default_rng(0).normal(1.0, 0.5, 1000)
 >>> logz.estimate("ais", forward=w).method
 'ais')");
+  m.def("_estimate", &estimate_works, py::arg("function"), py::arg("method"), py::arg("forward") = py::none(),
+        py::arg("reverse") = py::none(), py::arg("seed") = 1, py::arg("posterior_draws") = 2000,
+        py::arg("posterior_burn_in") = 200, py::arg("histogram_bins") = 0,
+        "logz.estimate under the name of the function the user called (logz.ais, logz.bar, ...), for errors.");
 }
 
 }  // namespace logz::python

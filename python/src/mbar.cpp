@@ -2,10 +2,13 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "python_messages.hpp"
 #include "logz/core/error.hpp"
 #include "logz/estimators/mbar.hpp"
 
@@ -20,6 +23,24 @@ struct PyMbar {
   std::vector<std::string> flags;
 };
 
+// N_k as pymbar means it: whole, non-negative counts adding up to the N columns of u_kn, one of
+// them > 0. Checked here so that the error names N_k, not the library's num_samples.
+void check_counts(const DoubleArray& n, py::ssize_t num_samples) {
+  double total = 0.0, largest = 0.0;
+  for (py::ssize_t k = 0; k < n.shape(0); ++k) {
+    const double v = n.data()[k];
+    if (!(v >= 0.0) || std::floor(v) != v || !std::isfinite(v))
+      fail_argument("logz.mbar", "N_k", "whole numbers >= 0 (samples per state), got " +
+                                            std::string(py::str(py::float_(v))) + " at [" + std::to_string(k) + "]");
+    total += v;
+    largest = std::max(largest, v);
+  }
+  if (total != static_cast<double>(num_samples))
+    fail_argument("logz.mbar", "N_k", "counts that add up to the columns of u_kn (" + std::to_string(num_samples) +
+                                          "), got " + std::to_string(static_cast<long long>(total)));
+  if (!(largest > 0.0)) fail_argument("logz.mbar", "N_k", "at least one sampled state (a count > 0)");
+}
+
 }  // namespace
 
 void bind_mbar(py::module_& m) {
@@ -32,8 +53,10 @@ void bind_mbar(py::module_& m) {
                              "the overlap matrix O = W^T W diag(N_k), shape (K, K), as pymbar's computeOverlap")
       .def_property_readonly("covariance", [](const PyMbar& p) { return p.result.covariance; },
                              "the asymptotic covariance of f = -log Z, shape (K, K)")
-      .def_property_readonly("converged", [](const PyMbar& p) { return p.result.converged; })
-      .def_property_readonly("iterations", [](const PyMbar& p) { return p.result.iterations; })
+      .def_property_readonly("converged", [](const PyMbar& p) { return p.result.converged; },
+                             "whether Newton's iterations met the tolerance")
+      .def_property_readonly("iterations", [](const PyMbar& p) { return p.result.iterations; },
+                             "the solver's iterations")
       .def_property_readonly("flags", [](const PyMbar& p) { return p.flags; }, "'not_converged' when Newton stopped short")
       .def("__repr__", [](const PyMbar& p) {
         return "MbarResult(K=" + std::to_string(p.result.log_z.size()) +
@@ -48,6 +71,7 @@ void bind_mbar(py::module_& m) {
         if (n.shape(0) != u.shape(0))
           fail_argument("logz.mbar", "N_k", "one count per row of u_kn (" + std::to_string(u.shape(0)) + "), got " +
                                                 std::to_string(n.shape(0)));
+        check_counts(n, u.shape(1));
         if (!(tolerance > 0.0)) fail_argument("logz.mbar", "tolerance", "a number > 0");
         if (max_iterations < 1) fail_argument("logz.mbar", "max_iterations", "at least 1");
         MbarOptions options;
@@ -55,14 +79,19 @@ void bind_mbar(py::module_& m) {
         options.max_iterations = max_iterations;
         if (!initial_log_z.is_none()) {
           const DoubleArray init = as_array(initial_log_z, 1, "mbar", "initial_log_z", "(K,)");
+          if (init.shape(0) != u.shape(0))
+            fail_argument("logz.mbar", "initial_log_z", "one value per row of u_kn (" + std::to_string(u.shape(0)) +
+                                                            "), got " + std::to_string(init.shape(0)));
           options.initial_log_z.assign(init.data(), init.data() + init.size());
         }
         // The (K, N) C-order array read in place, state by state: no copy of u_kn.
         PyMbar out;
-        {
+        try {
           py::gil_scoped_release release;
           out.result = mbar_state_major({u.data(), static_cast<std::size_t>(u.size())},
                                         static_cast<std::size_t>(u.shape(0)), view(n), options);
+        } catch (const InvalidArgument& e) {  // the library's check of u_kn's values, under logz.mbar's name
+          throw InvalidArgument(python_message(e.what(), "logz.mbar"));
         }
         if (!out.result.converged) out.flags.push_back("not_converged");
         return out;

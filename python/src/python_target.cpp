@@ -56,7 +56,8 @@ void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, c
                  bool finite = false) {
   const std::string shape = cols == 0 ? "(" + std::to_string(rows) + ",)"
                                       : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, function, "return value", shape.c_str());
+  const std::string where = std::string("Target.") + function;  // as_array adds "logz."
+  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, where.c_str(), "return value", shape.c_str());
   if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
     fail_argument(std::string("logz.Target.") + function, "return value",
                   "an array of shape " + shape + " (one row per particle)");
@@ -134,11 +135,13 @@ The functions are called once per batch of particles, never per particle.
       .def(py::init<int, py::object, py::object, py::object, std::optional<double>>(), py::arg("dim"),
            py::arg("energy"), py::arg("grad") = py::none(), py::kw_only(), py::arg("energy_and_grad") = py::none(),
            py::arg("exact_log_z") = py::none())
-      .def_property_readonly("dim", &PythonTarget::dim)
-      .def_property_readonly("energy", &PythonTarget::energy_function)
-      .def_property_readonly("grad", &PythonTarget::grad_function)
-      .def_property_readonly("energy_and_grad", &PythonTarget::energy_and_grad_function)
-      .def_property_readonly("exact_log_z", &PythonTarget::exact_log_z)
+      .def_property_readonly("dim", &PythonTarget::dim, "the dimension of x")
+      .def_property_readonly("energy", &PythonTarget::energy_function, "the energy function U(X), as given")
+      .def_property_readonly("grad", &PythonTarget::grad_function, "the gradient function dU/dx(X), or None")
+      .def_property_readonly("energy_and_grad", &PythonTarget::energy_and_grad_function,
+                             "the function giving (U, dU/dx) in one call, or None")
+      .def_property_readonly("exact_log_z", &PythonTarget::exact_log_z,
+                             "the exact log Z where the user gave it (reported as reference_log_z), else None")
       .def("__repr__", [](const PythonTarget& t) {
         return "Target(dim=" + std::to_string(t.dim()) + (t.has_grad() ? ", with grad" : ", no grad") + ")";
       });

@@ -31,12 +31,23 @@ const Works* traced_works(const RunResult& r) {
   return nullptr;
 }
 
-// A per-temperature array of the traced direction, as a property getter (None without one).
-auto traced_array(std::vector<double> Works::*member) {
-  return [member](const RunResult& r) -> py::object {
-    const Works* w = traced_works(r);
-    return w ? py::object(to_numpy(w->*member)) : py::object(py::none());
+// A per-temperature array, as a property getter: the traced direction's for annealing, the
+// levels' (tempering(summary)) for simulated tempering, None for neither.
+auto per_temperature(std::vector<double> Works::*member,
+                     std::vector<double> (*tempering)(const TemperingSummary&)) {
+  return [member, tempering](const RunResult& r) -> py::object {
+    if (const Works* w = traced_works(r)) return to_numpy(w->*member);
+    if (r.tempering) return to_numpy(tempering(*r.tempering));
+    return py::none();
   };
+}
+
+std::vector<double> ladder(const TemperingSummary& t) { return t.ladder; }
+std::vector<double> level_mean_energy(const TemperingSummary& t) { return t.mean_energy; }
+// The driver counts the kernel's accepted moves per chunk of chains, not per level: the run's
+// rate, at every level.
+std::vector<double> level_acceptance(const TemperingSummary& t) {
+  return std::vector<double>(t.ladder.size(), t.kernel_acceptance);
 }
 
 py::object works_array(const std::optional<Works>& w) {
@@ -66,12 +77,18 @@ void bind_runs(py::module_& m) {
                              "works of the forward paths (numpy, one per path), or None")
       .def_property_readonly("reverse_works", [](const RunResult& r) { return works_array(r.reverse); },
                              "works of the reverse paths, or None")
-      .def_property_readonly("fractions", traced_array(&Works::fractions),
-                             "the schedule's path fractions t_0 = 0 .. t_K = 1")
-      .def_property_readonly("mean_energy", traced_array(&Works::mean_energy),
-                             "mean energy per temperature (forward paths when they ran; NaN where none)")
-      .def_property_readonly("acceptance", traced_array(&Works::acceptance), "kernel acceptance rate per temperature")
-      .def_property_readonly("runtime_s", [](const RunResult& r) { return r.runtime_s; })
+      .def_property_readonly("fractions", per_temperature(&Works::fractions, ladder),
+                             "the path fractions t_k of the temperatures: the schedule t_0 = 0 .. t_K = 1 "
+                             "(annealing) or the ladder's levels (tempering)")
+      .def_property_readonly("mean_energy", per_temperature(&Works::mean_energy, level_mean_energy),
+                             "mean energy per temperature: annealing's trace energy (forward paths when they "
+                             "ran; NaN where none); tempering: the mean of dU_t/dt (U_1 - U_0 on a geometric "
+                             "path) over the samples at each level (NaN where none)")
+      .def_property_readonly("acceptance", per_temperature(&Works::acceptance, level_acceptance),
+                             "kernel acceptance rate per temperature (tempering: the run's rate over all "
+                             "levels, repeated; NaN where the kernel reports none)")
+      .def_property_readonly("runtime_s", [](const RunResult& r) { return r.runtime_s; },
+                             "wall-clock seconds the run took")
       .def_property_readonly(
           "test_log_likelihood",
           [](const RunResult& r) -> py::object {
@@ -101,9 +118,9 @@ void bind_runs(py::module_& m) {
   m.def(
       "_run",
       [](const py::object& config, const py::object& seed, const py::object& threads, const py::object& progress,
-         const py::object& arrays) {
-        const HeldArrays held(arrays, "logz.run");
-        Config c = load_config(config, "logz.run");
+         const py::object& arrays, const std::string& function) {
+        const HeldArrays held(arrays, function.c_str());
+        Config c = load_config(config, function);
         if (!seed.is_none()) c.set("run", "seed", Value(seed.cast<long long>()));
         if (!threads.is_none()) c.set("run", "threads", Value(threads.cast<long long>()));
         auto result = std::make_shared<RunResult>();
@@ -116,9 +133,9 @@ void bind_runs(py::module_& m) {
         return result;
       },
       py::arg("config"), py::arg("seed") = py::none(), py::arg("threads") = py::none(),
-      py::arg("progress") = py::none(), py::arg("arrays") = py::none(),
+      py::arg("progress") = py::none(), py::arg("arrays") = py::none(), py::arg("function") = "logz.run",
       "logz.run without its defaults (see logz.run); arrays: {name: {key: array}} that the config names as "
-      "\"memory:name\".");
+      "\"memory:name\"; function: the Python function errors name (logz.anneal and logz.temper run models here).");
 
   m.def(
       "_exact_log_z",
@@ -131,7 +148,8 @@ void bind_runs(py::module_& m) {
         return r ? py::object(py::float_(r->log_z)) : py::object(py::none());
       },
       py::arg("config"), py::arg("arrays") = py::none(),
-      "The exact log Z of the model a config's [model] describes, or None where logz knows none.");
+      "The exact log Z of the model a config's [model] describes (with its [data] point for the generative "
+      "models), or None where logz knows none.");
 }
 
 }  // namespace logz::python

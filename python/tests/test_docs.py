@@ -34,3 +34,19 @@ def test_docstring_examples(name):
     for t in tests:
         runner.run(t)
     assert runner.failures == 0
+
+
+def public_classes():
+    """Every public class of logz and logz.models."""
+    for module in (logz, logz.models):
+        for name in dir(module):
+            value = getattr(module, name)
+            if not name.startswith("_") and isinstance(value, type) and not issubclass(value, BaseException):
+                yield f"{module.__name__}.{name}", value
+
+
+def test_every_public_property_has_a_docstring():
+    missing = [f"{where}.{name}" for where, cls in public_classes() for name in dir(cls)
+               if not name.startswith("_") and isinstance(getattr(cls, name, None), property)
+               and not (getattr(cls, name).__doc__ or "").strip()]
+    assert not missing, missing

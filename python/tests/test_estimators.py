@@ -2,6 +2,10 @@
 works, pymbar's BAR to 1e-8, and one-line errors for bad input."""
 import json
 import math
+import os
+import signal
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -102,8 +106,14 @@ def test_nan_standard_error_comes_with_a_flag():
     (lambda f, r: logz.estimate("ais", np.zeros((2, 3))), "forward: expected an array of shape (N,), got shape (2, 3)"),
     (lambda f, r: logz.estimate("raise", reverse="abc"), "reverse: expected an array of numbers"),
     (lambda f, r: logz.estimate("histogram_posterior", f, r, posterior_draws=1), "posterior_draws: expected at least 2"),
-    (lambda f, r: logz.estimate("ais", np.array([])), "forward_works: expected at least one value"),
-    (lambda f, r: logz.estimate("ais", np.array([1.0, np.nan])), "forward_works[1]: expected finite values, got nan"),
+    (lambda f, r: logz.estimate("ais", np.array([])), "logz.estimate: forward: expected at least one value"),
+    (lambda f, r: logz.estimate("ais", np.array([1.0, np.nan])), "logz.estimate: forward[1]: expected finite values, got nan"),
+    (lambda f, r: logz.estimate("raise", reverse=np.array([np.inf])), "logz.estimate: reverse[0]: expected finite values"),
+    (lambda f, r: logz.estimate("bar", f, np.r_[r, np.nan]), "logz.estimate: reverse[437]: expected finite"),
+    (lambda f, r: logz.estimate("crossing", np.r_[np.nan, f], r), "logz.estimate: forward[0]: expected finite"),
+    (lambda f, r: logz.ais(np.array([1.0, np.nan])), "logz.ais: forward[1]: expected finite values, got nan"),
+    (lambda f, r: logz.reverse_ais(np.zeros((2, 2))), "logz.reverse_ais: reverse: expected an array of shape (N,)"),
+    (lambda f, r: logz.bar(f, np.array([np.nan])), "logz.bar: reverse[0]: expected finite values"),
 ])
 def test_bad_input_is_an_invalid_argument_with_one_line(call, message):
     forward, reverse = gaussian_works()
@@ -112,6 +122,25 @@ def test_bad_input_is_an_invalid_argument_with_one_line(call, message):
     assert isinstance(info.value, logz.Error)
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+    assert "_works" not in str(info.value)  # the Python argument's name, not the library's
+
+
+def test_ctrl_c_stops_the_posterior_draws_within_a_second():
+    # 10^6 distinct works: every Gibbs sweep draws 10^6 gammas, and 10^7 sweeps would take days.
+    w = np.random.default_rng(1).normal(1.0, 1.0, 10 ** 6)
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(1.0, interrupt)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        logz.estimate("histogram_posterior", w, w, posterior_draws=10 ** 7)
+    timer.join()
+    assert time.monotonic() - sent[0] < 1.0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_unknown_keyword_is_a_type_error():

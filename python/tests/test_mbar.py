@@ -44,14 +44,32 @@ def test_mbar_equals_pymbar_to_1e8():
 @pytest.mark.parametrize("u, n, message", [
     (np.zeros(5), np.array([5]), "u_kn: expected an array of shape (K, N)"),
     (np.zeros((2, 4)), np.array([4]), "N_k: expected one count per row of u_kn (2), got 1"),
-    (np.zeros((2, 4)), np.array([2, 1]), "num_samples"),
-    (np.zeros((2, 4)), np.array([5, -1]), "num_samples"),
-    (np.array([[0.0, np.nan], [0.0, 1.0]]), np.array([1, 1]), "u_kn: expected finite reduced energies"),
+    (np.zeros((2, 4)), np.array([2, 1]), "logz.mbar: N_k: expected counts that add up to the columns of u_kn (4), got 3"),
+    (np.zeros((2, 4)), np.array([5, -1]), "logz.mbar: N_k: expected whole numbers >= 0 (samples per state), got -1.0 at [1]"),
+    (np.zeros((3, 30)), [10, 10, 11], "logz.mbar: N_k: expected counts that add up to the columns of u_kn (30), got 31"),
+    (np.zeros((3, 30)), [10.5, 10, 9.5], "logz.mbar: N_k: expected whole numbers >= 0 (samples per state), got 10.5 at [0]"),
+    (np.zeros((2, 4)), [np.nan, 4], "logz.mbar: N_k: expected whole numbers >= 0"),
+    (np.zeros((2, 4)), [0, 0], "logz.mbar: N_k: expected counts that add up"),
+    (np.zeros((2, 0)), [0, 0], "logz.mbar: N_k: expected at least one sampled state"),
+    (np.array([[0.0, np.nan], [0.0, 1.0]]), np.array([1, 1]), "logz.mbar: u_kn: expected finite reduced energies"),
 ])
 def test_bad_input_names_the_argument(u, n, message):
     with pytest.raises(logz.InvalidArgument) as info:
         logz.mbar(u, n)
     assert message in str(info.value)
+    assert "num_samples" not in str(info.value) and "logz::" not in str(info.value)  # the Python names
+
+
+def test_a_wrong_length_initial_log_z_names_it():
+    with pytest.raises(logz.InvalidArgument, match=r"logz.mbar: initial_log_z: expected one value per row of u_kn \(3\), got 2"):
+        logz.mbar(np.zeros((3, 30)), [10, 10, 10], initial_log_z=[0.0, 1.0])
+
+
+def test_whole_counts_of_any_dtype_are_accepted():
+    u_kn, N_k, _ = harmonic_samples()
+    a = logz.mbar(u_kn, N_k)
+    assert np.array_equal(a.log_z, logz.mbar(u_kn, np.asarray(N_k, dtype=float)).log_z)
+    assert np.array_equal(a.log_z, logz.mbar(u_kn, [int(n) for n in N_k]).log_z)
 
 
 def test_mbar_reads_a_memory_mapped_u_kn_as_it_reads_an_array(tmp_path):

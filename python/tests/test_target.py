@@ -133,10 +133,13 @@ def test_gradient_kernel_without_gradient_is_an_error():
         logz.anneal(t)
 
 
-def test_wrong_shape_from_the_user_function_names_it():
-    t = logz.Target(2, lambda X: np.zeros(len(X) + 1), lambda X: X)
-    with pytest.raises(logz.InvalidArgument, match=r"logz.Target.energy: return value: expected an array of shape"):
+@pytest.mark.parametrize("energy", [lambda X: np.zeros(len(X) + 1), lambda X: np.zeros((len(X), 2))])
+def test_wrong_shape_from_the_user_function_names_it(energy):
+    t = logz.Target(2, energy, lambda X: X)
+    with pytest.raises(logz.InvalidArgument, match=r"^logz.Target.energy: return value: expected an array of shape"):
         logz.anneal(t, num_steps=10, num_paths=4)
+    with pytest.raises(logz.InvalidArgument, match=r"^logz.Target.grad: return value: expected an array of shape"):
+        logz.anneal(logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X[:, 0]), num_steps=10, num_paths=4)
 
 
 def test_non_finite_energy_names_the_path_and_temperature():
@@ -147,6 +150,83 @@ def test_non_finite_energy_names_the_path_and_temperature():
 
     with pytest.raises(logz.NumericalError, match="non-finite work increment .* path .* temperature"):
         logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=10, num_paths=4)
+
+
+def test_non_finite_energy_in_tempering_names_the_chain_and_level():
+    def energy(X):
+        e = 0.5 * (X ** 2).sum(axis=1)
+        e[0] = np.inf
+        return e
+
+    with pytest.raises(logz.NumericalError,
+                       match=r"simulated tempering: non-finite energy for chain \d+ at step \d+, moved at level \d+ of 4 "
+                             r"\(path fraction t = [0-9.e-]+\)"):
+        logz.temper(logz.Target(2, energy, lambda X: X), num_temperatures=4, num_chains=4, num_sweeps=10,
+                    max_initial_iterations=2, progress=False)
+
+
+def test_tempering_reports_mean_energy_and_acceptance_per_level():
+    # N(0, I) tempered from N(0, 2^2 I): U_target - U_base = |x|^2 (1 - 1/4) / 2, whose mean at
+    # level t (a Gaussian of precision t + (1 - t) / 4 per coordinate) is 0.75 / precision.
+    t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X)
+    r = logz.temper(t, base=logz.GaussianBase(2, sigma=2.0), step_size=0.5, leapfrog_steps=5, num_temperatures=6,
+                    num_chains=32, num_sweeps=300, max_initial_iterations=10, seed=4, progress=False,
+                    methods=["rts", "ti_trapezoid"])
+    k = 6
+    assert r.fractions.shape == r.mean_energy.shape == r.acceptance.shape == (k,)
+    assert r.fractions[0] == 0 and r.fractions[-1] == 1
+    expected = 0.75 / (r.fractions + (1 - r.fractions) / 4)
+    assert np.all(np.isfinite(r.mean_energy))
+    assert np.allclose(r.mean_energy, expected, rtol=0.25), (r.mean_energy, expected)
+    assert np.all((r.acceptance > 0) & (r.acceptance <= 1)) and np.all(r.acceptance == r.acceptance[0])
+    # Thermodynamic integration over the per-level means: log(Z/Z0) = -integral of mean_energy dt.
+    trapezoid = -np.sum(np.diff(r.fractions) * (r.mean_energy[1:] + r.mean_energy[:-1]) / 2)
+    assert trapezoid == pytest.approx(r.estimates["ti_trapezoid"].evidence, abs=0.1)
+
+
+TEMPER_KW = dict(num_temperatures=4, num_chains=4, num_sweeps=10, max_initial_iterations=2, progress=False)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(num_temperatures=1), "logz.temper: num_temperatures: expected an integer in [2, 1000000], got 1"),
+    (dict(num_temperatures=2.5), "logz.temper: num_temperatures: expected an integer"),
+    (dict(num_chains=0), "logz.temper: num_chains: expected an integer in [1,"),
+    (dict(num_sweeps=0), "logz.temper: num_sweeps: expected an integer >= 1"),
+    (dict(kernel="gibbs"), 'logz.temper: kernel: expected one of "hais", "hmc", "metropolis", got "gibbs"'),
+    (dict(schedule="cubic"), 'logz.temper: schedule: expected one of "linear"'),
+    (dict(methods=["rts", "nope"]), 'logz.temper: methods: expected a list of strings from "rts"'),
+    (dict(initialization="guess"), 'logz.temper: initialization: expected one of "iterations"'),
+    (dict(sweeps_per_iteration=0), "logz.temper: sweeps_per_iteration: expected an integer >= 1"),
+    (dict(max_initial_iterations=0), "logz.temper: max_initial_iterations: expected an integer in [1,"),
+    (dict(step_sise=0.1), "logz.temper: step_sise: unknown key"),
+    (dict(seed=-1), "logz.temper: seed: expected an integer >= 0"),
+    (dict(threads=-1), "logz.temper: threads: expected an integer in [0,"),
+    (dict(base=logz.GaussianBase(3)), "logz.temper: base: expected a logz.GaussianBase of dim 2"),
+    (dict(base="wide"), "logz.temper: base: expected a logz.GaussianBase of dim 2"),
+])
+def test_temper_bad_arguments_name_the_argument(arguments, message):
+    t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X)
+    with pytest.raises(logz.InvalidArgument) as info:
+        logz.temper(t, **(TEMPER_KW | arguments))
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("target, arguments, error, message", [
+    ("not a target", {}, logz.InvalidArgument, "logz.temper: target: expected a logz.Target or a model"),
+    (logz.Target(2, lambda X: (X ** 2).sum(axis=1)), {}, logz.InvalidArgument,
+     'logz.temper: kernel: "hmc" moves particles along the gradient'),
+    (logz.Target(2, lambda X: np.zeros((len(X), 2)), lambda X: X), {}, logz.InvalidArgument,
+     "logz.Target.energy: return value: expected an array of shape"),
+    (logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X[:, :1]), {}, logz.InvalidArgument,
+     "logz.Target.grad: return value: expected an array of shape"),
+    (logz.models.Ising(4, 4), dict(kernel="hmc"), logz.InvalidArgument, "logz.temper: kernel: expected one of"),
+    (logz.models.Ising(4, 4), dict(num_temperatures=0), logz.InvalidArgument, "logz.temper: num_temperatures"),
+])
+def test_temper_bad_targets_and_model_arguments(target, arguments, error, message):
+    with pytest.raises(error) as info:
+        logz.temper(target, **(TEMPER_KW | arguments))
+    assert message in str(info.value)
 
 
 def test_an_error_in_the_user_function_comes_back_as_itself():
@@ -189,8 +269,12 @@ ISING_SMALL = {"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
     (lambda: logz.anneal("not a target"), logz.InvalidArgument, "target: expected a logz.Target or a model of logz.models, got str"),
     (lambda: logz.anneal(anisotropic_gaussian(), base=logz.GaussianBase(3)), logz.InvalidArgument,
      "base: expected a logz.GaussianBase of dim 4"),
-    (lambda: logz.anneal(anisotropic_gaussian(), step_sise=0.1), logz.InputError, "step_sise"),
-    (lambda: logz.anneal(anisotropic_gaussian(), num_paths=0), logz.InputError, "[run] num_paths"),
+    (lambda: logz.anneal(anisotropic_gaussian(), step_sise=0.1), logz.InvalidArgument,
+     'logz.anneal: step_sise: unknown key; expected one of "type", "step_size"'),
+    (lambda: logz.anneal(anisotropic_gaussian(), num_paths=0), logz.InvalidArgument,
+     "logz.anneal: num_paths: expected an integer"),
+    (lambda: logz.anneal(anisotropic_gaussian(), schedule="cubic"), logz.InvalidArgument,
+     'logz.anneal: schedule: expected one of "linear"'),
     (lambda: logz.Target(0, lambda X: X), logz.InvalidArgument, "dim: expected an integer >= 1"),
     (lambda: logz.Target(2, "energy"), logz.InvalidArgument, "energy: expected a function"),
 ])

@@ -95,6 +95,15 @@ struct KernelDefaults {
 };
 
 KernelSettings read_kernel(Config& config, const KernelDefaults& defaults = {});
+// The exact log p(x) of the [data] point of a generative model, where it has one: the run's
+// reference and the Python model's exact_log_z().
+template <class Model>
+std::optional<Reference> data_point_reference(const Model& model, const DataSet& data, const char* source) {
+  const auto z = model.exact_log_likelihood(data.X.col(static_cast<Eigen::Index>(data.index)));
+  if (!z) return std::nullopt;
+  return Reference{*z, source};
+}
+
 Hais make_hais(const KernelSettings& s, double eps);
 Hmc make_hmc(const KernelSettings& s, double eps);
 Record kernel_description(const KernelSettings& s);

@@ -50,6 +50,10 @@ struct TemperingSummary {
   std::vector<std::uint64_t> counts;   // visits per level
   double max_level_deviation = kNaN;
   double kernel_acceptance = kNaN;     // NaN where the kernel reports no acceptance
+  // Per level: the mean of -Delta = dU_t(x)/dt at t_k over the final run's samples moved there
+  // (a geometric path: U_1(x) - U_0(x), annealing's trace energy); NaN where none or where the
+  // run kept no TI integrands (TemperingStats::has_integrands).
+  std::vector<double> mean_energy;
   std::vector<double> exact_evidence;  // exact log(Z_k / Z_1) per level, where known
 };
 

@@ -29,6 +29,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,17 @@ TemperingMoves move_chains(const Path& path, const Kernel& kernel, const Temperi
   return moves;
 }
 
+// A non-finite energy at a chain's new state, named as annealing names one: the chain, the sweep,
+// and the level (inverse temperature t_k) the kernel moved it at.
+[[noreturn]] inline void fail_non_finite_energy(std::size_t chain, std::uint32_t step, std::uint32_t level,
+                                                const TemperingLadder& ladder) {
+  std::ostringstream m;
+  m << "simulated tempering: non-finite energy for chain " << chain << " at step " << step << ", moved at level "
+    << level << " of " << ladder.size() << " (path fraction t = " << ladder.fraction(level)
+    << "): the model's energy is not finite there";
+  throw NumericalError(m.str());
+}
+
 // The second half of a sweep, after the kernel's moves: every chain's level probabilities
 // observed and a new level drawn (tempering_step; log_z_hat has one value per level).
 template <class Path, class Observe>
@@ -184,9 +196,7 @@ void move_levels(const Path& path, const TemperingLadder& ladder, std::span<cons
     bool finite = std::isfinite(delta);
     for (double x : deltas) finite = finite && std::isfinite(x);
     for (double x : s.u) finite = finite && std::isfinite(x);
-    if (!finite)
-      throw NumericalError("simulated tempering: non-finite energy for chain " + std::to_string(chain) +
-                           " at step " + std::to_string(step));
+    if (!finite) fail_non_finite_energy(chain, step, state.level[i], ladder);
     level_log_probabilities(s.u, ladder.log_prior(), log_z_hat, s.log_q);
     observe(TemperingObservation{chain, state.level[i], delta, deltas, s.u, s.log_q});
     RandomStream rng(seed, chain, Purpose::tempering_level, step);
@@ -197,8 +207,8 @@ void move_levels(const Path& path, const TemperingLadder& ladder, std::span<cons
 }  // namespace detail
 
 // One sweep of every chain of `state` (see the top of this file); observe(TemperingObservation)
-// is called chain by chain. Throws NumericalError naming the chain and step on a non-finite
-// energy. integrands = false: the observer does not need the TI integrands (see the top).
+// is called chain by chain. Throws NumericalError naming the chain, step and level on a
+// non-finite energy. integrands = false: the observer does not need the TI integrands (see the top).
 template <class Path, class Kernel, class Observe>
 TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
                               std::span<const double> log_z_hat, TemperingState<typename Path::Batch>& state,

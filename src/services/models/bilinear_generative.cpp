@@ -69,6 +69,16 @@ DataSet read_bilinear_data(Config& config, const BilinearGenerative& model) {
   return read_data(config, model.data_dim(), [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
 }
 
+constexpr const char* kReferenceSource = "exact (a = 0: N(x; 0, sigma_n^2 I))";
+
+// The exact log p(x) of the [data] point where Phi = 0: the run's reference and the Python
+// model's exact_log_z(), from [model] and [data].
+std::optional<Reference> bilinear_generative_exact(Config& config) {
+  Record desc;
+  const BilinearGenerative model = read_bilinear_generative(config, desc);
+  return data_point_reference(model, read_bilinear_data(config, model), kReferenceSource);
+}
+
 // [base] type = "prior" (the only one: a base must keep d >= 0, and the prior gives the
 // paper's path U_prior + t U_likelihood).
 LaplaceBase read_prior_base(Config& config, const BilinearGenerative& model, Record& desc) {
@@ -95,7 +105,7 @@ RunResult run_bilinear_generative(Config& config, const RunContext& context) {
   const BilinearPath path(base, BilinearGenerativePosterior(model, x));
   RunResult result = generative_result(
       std::move(desc), base_desc, data, "geometric from the prior: U_prior + t U_likelihood, z = (c, d), reflection at d = 0",
-      base.log_z(), model.exact_log_likelihood(x), "exact (a = 0: N(x; 0, sigma_n^2 I))");
+      base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
   anneal_with_kernel(path, ks, schedule, run, no_exact_start, context.progress, result);
   return result;
 }
@@ -137,7 +147,8 @@ ModelEntry bilinear_generative_model_entry() {
           .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(),
           .reference = "exact only when Phi = 0", .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true),
           .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_bilinear_generative,
-          .loglik = bilinear_generative_loglik, .sample = bilinear_generative_sample};
+          .loglik = bilinear_generative_loglik, .sample = bilinear_generative_sample,
+          .exact = bilinear_generative_exact};
 }
 
 }  // namespace logz

@@ -46,7 +46,13 @@ double get_sigma(ConfigSection& m, const Key& key) {
 // A relative variance for the report: the number, or "infinite" where E[exp(-2W)] diverges.
 Value relative_variance(double v) { return std::isfinite(v) ? Value(v) : Value("infinite"); }
 
-RunResult run_gaussian_toy(Config& config, const RunContext& context) {
+// [model]: the base and target Gaussians and the kernel's tau along the path.
+struct ToyParameters {
+  double mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end;
+  GaussianToy model() const { return GaussianToy(mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end); }
+};
+
+ToyParameters read_gaussian_toy(Config& config) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const double mu_start = m.get_double(kMuStart);
@@ -68,6 +74,14 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
     tau_start = m.get_double(kTauStart);
     tau_end = m.get_double(kTauEnd);
   }
+  return {mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end};
+}
+
+// The exact log Z of the target N(mu_end, sigma_end^2): the run's reference and exact_log_z().
+Reference gaussian_toy_reference(const GaussianToy& model) { return Reference{model.target_log_z(), "analytic"}; }
+
+RunResult run_gaussian_toy(Config& config, const RunContext& context) {
+  const auto [mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end] = read_gaussian_toy(config);
   const GaussianToy model(mu_start, sigma_start, mu_end, sigma_end, tau_start, tau_end);
 
   auto k = config.section("kernel");
@@ -93,7 +107,7 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
                   {"path", "geometric bridge"},
                   {"base", "N(mu_start, sigma_start^2)"}};
   result.base_log_z = model.base_log_z();
-  result.reference = Reference{model.target_log_z(), "analytic"};
+  result.reference = gaussian_toy_reference(model);
   result.kernel = {{"type", "autoregressive"},
                    {"steps_per_temperature", steps},
                    {"step_unit", "AR(1) draw x <- mu + tau (x - mu) + sqrt(1 - tau^2) sigma z"}};
@@ -124,7 +138,8 @@ ModelEntry gaussian_toy_model_entry() {
           .kernels = {{"gaussian_toy", "autoregressive", "the paper's Gaussian kernel, exact at every temperature of the bridge", &kKernelKeys}},
           .reverse_starts = {"exact"}, .reference = "analytic",
           .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()},
-          .run = run_gaussian_toy};
+          .run = run_gaussian_toy,
+          .exact = [](Config& c) -> std::optional<Reference> { return gaussian_toy_reference(read_gaussian_toy(c).model()); }};
 }
 
 }  // namespace logz

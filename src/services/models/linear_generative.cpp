@@ -50,6 +50,16 @@ DataSet read_generative_data(Config& config, const LinearGenerative& model) {
   return read_data(config, model.data_dim(), [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
 }
 
+constexpr const char* kReferenceSource = "exact (Gaussian marginal)";
+
+// The exact log p(x) of the [data] point (Gaussian prior only): the run's reference and the
+// Python model's exact_log_z(), from [model] and [data].
+std::optional<Reference> linear_generative_exact(Config& config) {
+  Record desc;
+  const LinearGenerative model = read_linear_generative(config, desc);
+  return data_point_reference(model, read_generative_data(config, model), kReferenceSource);
+}
+
 // The exact posterior N(m, C) of the linear-Gaussian model: C = (I + Phi^T Phi / s^2)^{-1},
 // m = C Phi^T x / s^2.
 GaussianBase gaussian_posterior(const LinearGenerative& model, const Eigen::VectorXd& x) {
@@ -79,7 +89,7 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
   RunResult result = generative_result(
       std::move(desc), base_desc, data, "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)",
-      base.log_z(), model.exact_log_likelihood(x), "exact (Gaussian marginal)");
+      base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
   std::optional<GaussianBase> exact_posterior;
   if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
   const auto start =
@@ -120,7 +130,7 @@ ModelEntry linear_generative_model_entry() {
           .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
           .reference = "exact with the Gaussian prior", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_linear_generative,
-          .loglik = linear_generative_loglik, .sample = linear_generative_sample};
+          .loglik = linear_generative_loglik, .sample = linear_generative_sample, .exact = linear_generative_exact};
 }
 
 }  // namespace logz

@@ -268,28 +268,50 @@ MrfParameters load_parameters(const std::string& path, const std::string& w_key,
   return m;
 }
 
-RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
+// [model]: the couplings and fields, the target's beta and how many units are enumerated.
+struct MrfSpec {
+  MrfParameters parameters;
+  double beta;
+  std::int64_t exact_max_units;
+  Record desc;
+};
+
+MrfSpec read_pairwise_mrf(Config& config) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const std::string params = m.get_string(kParameters);
-  Record desc = {{"type", "pairwise_mrf"}, {"parameters", params}};
-  MrfParameters parameters;
+  MrfSpec spec{{}, 0.0, 0, {{"type", "pairwise_mrf"}, {"parameters", params}}};
   if (params == "random") {
     const auto n = static_cast<int>(m.get_int(kUnits));
     const double scale = m.get_double(kScale);
     const auto seed = static_cast<std::uint64_t>(m.get_int(kParameterSeed));
-    desc.set("scale", scale);
-    desc.set("parameter_seed", seed);
-    parameters = random_parameters(n, scale, seed);
+    spec.desc.set("scale", scale);
+    spec.desc.set("parameter_seed", seed);
+    spec.parameters = random_parameters(n, scale, seed);
   } else {
     for (const Key* k : {&kUnits, &kScale, &kParameterSeed})
       if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
-    parameters = load_parameters(resolve_config_path(config, params), m.get_string(kCouplingsKey), m.get_string(kFieldsKey));
+    spec.parameters = load_parameters(resolve_config_path(config, params), m.get_string(kCouplingsKey), m.get_string(kFieldsKey));
   }
-  const int n = parameters.size();
-  const double beta = m.get_double(kBeta);
-  const auto exact_max_units = m.get_int(kExactMaxUnits);
-  const MrfPath path(std::move(parameters), beta);
+  spec.beta = m.get_double(kBeta);
+  spec.exact_max_units = m.get_int(kExactMaxUnits);
+  return spec;
+}
+
+// The exact log Z by enumeration where n <= exact_max_units: the run's reference and exact_log_z().
+std::optional<Reference> mrf_reference(const MrfParameters& parameters, double beta, std::int64_t exact_max_units) {
+  if (parameters.size() > exact_max_units) return std::nullopt;
+  double log_z = 0.0;
+  enumerate_log_weights(parameters, beta, false, log_z);
+  return Reference{log_z, "enumeration"};
+}
+
+RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
+  MrfSpec spec = read_pairwise_mrf(config);
+  Record desc = std::move(spec.desc);
+  const int n = spec.parameters.size();
+  const double beta = spec.beta;
+  const MrfPath path(std::move(spec.parameters), beta);
 
   auto k = config.section("kernel");
   k.check_known({&kKernelKeys});
@@ -303,11 +325,7 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
   desc.set("energy", "E(x) = -x^T W x / 2 - b^T x, x in {0, 1}^n");
   result.model = desc;
   result.base_log_z = path.base_log_z();
-  if (n <= exact_max_units) {
-    double log_z = 0.0;
-    enumerate_log_weights(path.parameters(), beta, false, log_z);
-    result.reference = Reference{log_z, "enumeration"};
-  }
+  result.reference = mrf_reference(path.parameters(), beta, spec.exact_max_units);
   result.kernel = {{"type", "heat_bath"}, {"steps_per_temperature", kernel.steps()}, {"step_unit", "single-unit update"}};
 
   if (read_run_method(config, {"annealing", "tempering"}) == "tempering") {
@@ -343,7 +361,10 @@ ModelEntry pairwise_mrf_model_entry() {
           .kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}},
           .reverse_starts = {"exact", "equilibrated"}, .reference = "enumeration for small n",
           .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},
-          .run = run_pairwise_mrf};
+          .run = run_pairwise_mrf, .exact = [](Config& c) {
+            const MrfSpec spec = read_pairwise_mrf(c);
+            return mrf_reference(spec.parameters, spec.beta, spec.exact_max_units);
+          }};
 }
 
 }  // namespace logz
