@@ -15,6 +15,7 @@ temperatures and partially refreshed with gamma = 1 - 2^(-0.2)). Rows:
   numpy Target in logz  logz.anneal on a logz.Target whose energy_and_grad is the same numpy
                         function as plain numpy's (one call per chunk of 100 particles and
                         temperature; logz keeps the loop, the random numbers and the kernel);
+  Target, float normals the same with the kernel's normals="float" (below);
   native logz           logz.anneal on logz.models.ProductOfExperts (C++ energies, no Python);
   native logz, float    the same with precision="float" (the filter products in single
                         precision; energies summed and works accumulated in double);
@@ -196,6 +197,7 @@ def main():
             return run
 
         rows["numpy Target in logz"] = via_logz(numpy_target(phi, lam, exact))
+        rows["Target, float normals"] = via_logz(numpy_target(phi, lam, exact), normals="float")
         models = getattr(logz, "models", None)
         if models is None:
             try:
