@@ -44,10 +44,9 @@ auto per_temperature(std::vector<double> Works::*member,
 
 std::vector<double> ladder(const TemperingSummary& t) { return t.ladder; }
 std::vector<double> level_mean_energy(const TemperingSummary& t) { return t.mean_energy; }
-// The driver counts the kernel's accepted moves per chunk of chains, not per level: the run's
-// rate, at every level.
+// NaN at every level where the kernel's counts were not split by level.
 std::vector<double> level_acceptance(const TemperingSummary& t) {
-  return std::vector<double>(t.ladder.size(), t.kernel_acceptance);
+  return t.level_acceptance.empty() ? std::vector<double>(t.ladder.size(), kNaN) : t.level_acceptance;
 }
 
 py::object works_array(const std::optional<Works>& w) {
@@ -85,8 +84,8 @@ void bind_runs(py::module_& m) {
                              "ran; NaN where none); tempering: the mean of dU_t/dt (U_1 - U_0 on a geometric "
                              "path) over the samples at each level (NaN where none)")
       .def_property_readonly("acceptance", per_temperature(&Works::acceptance, level_acceptance),
-                             "kernel acceptance rate per temperature (tempering: the run's rate over all "
-                             "levels, repeated; NaN where the kernel reports none)")
+                             "kernel acceptance rate per temperature (tempering: of the moves made at each "
+                             "level); NaN where the kernel reports none or made none there")
       .def_property_readonly("runtime_s", [](const RunResult& r) { return r.runtime_s; },
                              "wall-clock seconds the run took")
       .def_property_readonly(

@@ -45,6 +45,7 @@ nlohmann::json tempering_to_json(const TemperingSummary& t) {
                       {"counts", t.counts},
                       {"max_level_deviation", t.max_level_deviation}};
   if (std::isfinite(t.kernel_acceptance)) j["kernel_acceptance"] = t.kernel_acceptance;
+  if (!t.level_acceptance.empty()) j["level_acceptance"] = t.level_acceptance;  // NaN (no moves there): null
   if (!t.exact_evidence.empty()) j["exact_evidence"] = t.exact_evidence;
   return j;
 }

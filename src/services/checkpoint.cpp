@@ -188,13 +188,19 @@ json chains_json(const TemperingChains& c) {
 json tempering_json(const TemperingRecord& t) {
   json chains = json::array(), chunks = json::array();
   for (const auto& c : t.final_run.stats.chains) chains.push_back(chain_stats_json(c));
-  for (const auto& c : t.final_run.chunks)
-    chunks.push_back({{"delta", hex_of(c.delta)},
-                      {"energies", hex_of(c.energies)},
-                      {"level", c.level},
-                      {"chain", c.chain},
-                      {"accepted", c.moves.accepted},
-                      {"attempted", c.moves.attempted}});
+  for (const auto& c : t.final_run.chunks) {
+    json chunk = {{"delta", hex_of(c.delta)},
+                  {"energies", hex_of(c.energies)},
+                  {"level", c.level},
+                  {"chain", c.chain},
+                  {"accepted", c.moves.accepted},
+                  {"attempted", c.moves.attempted}};
+    if (c.moves.by_level) {  // absent: counts not split by level (or a file from before the keys)
+      chunk["level_accepted"] = c.moves.level_accepted;
+      chunk["level_attempted"] = c.moves.level_attempted;
+    }
+    chunks.push_back(std::move(chunk));
+  }
   const auto& w = t.wang_landau;
   return {{"num_chains", t.shape.num_chains},
           {"chunk_size", t.shape.chunk_size},
@@ -343,6 +349,17 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
     c.chain = r.indices(chunks[j], "chain", wj, shape.num_chains);
     c.moves.accepted = r.count(chunks[j], "accepted", wj);
     c.moves.attempted = r.count(chunks[j], "attempted", wj);
+    c.moves.by_level = chunks[j].contains("level_attempted");
+    if (c.moves.by_level) {
+      c.moves.level_attempted = r.counts(chunks[j], "level_attempted", wj);
+      c.moves.level_accepted = r.counts(chunks[j], "level_accepted", wj);
+      bool valid = c.moves.level_attempted.size() <= k && c.moves.level_accepted.size() == c.moves.level_attempted.size();
+      for (std::size_t l = 0; valid && l < c.moves.level_accepted.size(); ++l)
+        valid = c.moves.level_accepted[l] <= c.moves.level_attempted[l];
+      if (!valid)
+        r.fail(wj + "level_accepted",
+               fmt::format("at most {} counts, as many as level_attempted, none above its attempts", k));
+    }
     if (c.level.size() != c.delta.size() || c.chain.size() != c.delta.size() ||
         !(c.energies.empty() || c.energies.size() == k * c.delta.size()))
       r.fail(wj + "delta", "one delta, level and chain per sample (and, if any, one energy per level and sample)");

@@ -123,8 +123,13 @@ void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s
   t.log_c = stats.log_c();
   t.counts = stats.counts();
   t.max_level_deviation = max_level_deviation(t.log_c, s.ladder.log_prior());
-  if (stats.kernel_attempted > 0)
+  if (stats.kernel_attempted > 0) {
     t.kernel_acceptance = static_cast<double>(stats.kernel_accepted) / static_cast<double>(stats.kernel_attempted);
+    for (std::size_t k = 0; k < stats.level_attempted.size(); ++k)
+      t.level_acceptance.push_back(stats.level_attempted[k] > 0 ? static_cast<double>(stats.level_accepted[k]) /
+                                                                      static_cast<double>(stats.level_attempted[k])
+                                                                : kNaN);
+  }
   t.mean_energy = level_mean_energy(stats);
 }
 

@@ -4,7 +4,7 @@
 // log Z_k is exact) and of a path to a 2-d two-mode mixture (levels by quadrature), RTS and
 // MBAR at the target of the two-component 10-d mixture, TI
 // variants converging to the exact value as K grows, the batched move (at_levels) against
-// chain-by-chain moves, and thread-count invariance.
+// chain-by-chain moves (acceptance by level included), and thread-count invariance.
 //
 // Tolerances: |estimate - exact| <= 5 SE + |bias eq. 15| + SE^2 (as rts_ising_test), with
 // SE finite and below a target fixed in advance; TI adds its discretisation allowance,
@@ -368,6 +368,16 @@ TEST(RtsMixture, BatchedMovesEqualChainByChainMoves) {
   for (std::size_t i = 0; i < a.stats.sample_delta.size(); ++i)
     ASSERT_NEAR(a.stats.sample_delta[i], b.stats.sample_delta[i], 1e-9 * (1 + std::abs(b.stats.sample_delta[i])));
   EXPECT_EQ(a.stats.kernel_accepted, b.stats.kernel_accepted);
+  // The batched move's acceptance split by level (each particle's count) is the chain-by-chain
+  // moves' own, level by level, and the levels add up to the whole.
+  ASSERT_EQ(a.stats.level_accepted.size(), a.ladder.size());
+  EXPECT_EQ(a.stats.level_accepted, b.stats.level_accepted);
+  EXPECT_EQ(a.stats.level_attempted, b.stats.level_attempted);
+  std::uint64_t accepts = 0, attempts = 0;
+  for (std::size_t k = 0; k < a.ladder.size(); ++k) accepts += a.stats.level_accepted[k], attempts += a.stats.level_attempted[k];
+  EXPECT_EQ(accepts, a.stats.kernel_accepted);
+  EXPECT_EQ(attempts, a.stats.kernel_attempted);
+  EXPECT_LT(a.stats.kernel_accepted, a.stats.kernel_attempted);  // not a trivial split: some moves rejected
 }
 
 TEST(RtsMixture, SameResultsForOneTwoThreeThreads) {
@@ -389,6 +399,7 @@ TEST(RtsMixture, SameResultsForOneTwoThreeThreads) {
     EXPECT_EQ(runs[0].stats.log_c(), runs[i].stats.log_c());
     EXPECT_EQ(runs[0].stats.sample_delta, runs[i].stats.sample_delta);
     EXPECT_EQ(runs[0].stats.kernel_accepted, runs[i].stats.kernel_accepted);
+    EXPECT_EQ(runs[0].stats.level_accepted, runs[i].stats.level_accepted);
   }
 }
 

@@ -50,7 +50,7 @@ logz::TemperingRecord tempering() {
   t.final_run.stats.chains.assign(5, logz::ChainTemperingStats(3));
   t.final_run.stats.chains[1].add(0.25, std::vector<double>{-0.1, -2.0, -3.0}, 0);
   t.final_run.chunks.resize(3);
-  t.final_run.chunks[1] = {.delta = {0.25, -1.0}, .energies = {}, .level = {0, 2}, .chain = {2, 3}, .moves = {3, 8}};
+  t.final_run.chunks[1] = {.delta = {0.25, -1.0}, .energies = {}, .level = {0, 2}, .chain = {2, 3}, .moves = {3, 8, true, {1, 0, 2}, {4, 0, 4}}};
   return t;
 }
 
@@ -191,6 +191,9 @@ TEST(Checkpoint, TemperingRecordsAreReadBackBitForBit) {
   EXPECT_EQ(bits(b.final_run.stats.chains[1].rb_delta_sum), bits(t.final_run.stats.chains[1].rb_delta_sum));
   EXPECT_EQ(b.final_run.chunks[1].level, t.final_run.chunks[1].level);
   EXPECT_EQ(b.final_run.chunks[1].moves.attempted, 8u);
+  EXPECT_TRUE(b.final_run.chunks[1].moves.by_level);
+  EXPECT_EQ(b.final_run.chunks[1].moves.level_accepted, (std::vector<std::uint64_t>{1, 0, 2}));
+  EXPECT_EQ(b.final_run.chunks[1].moves.level_attempted, (std::vector<std::uint64_t>{4, 0, 4}));
   EXPECT_EQ(logz::checkpoint_text(back), text);
 }
 
@@ -211,6 +214,10 @@ TEST(Checkpoint, EditedTemperingRecordsAreRefusedNamingTheField) {
                  "chunks[1].level");
   expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0}); }),
                  "one delta, level and chain per sample");
+  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level_accepted"][2] = 5; }),
+                 "chunks[1].level_accepted: expected at most 3 counts, as many as level_attempted, none above");
+  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level_attempted"] = J::array({1, 1, 1, 1}); }),
+                 "chunks[1].level_accepted");
   expect_refused(edited(text, [&](J& j) { j.erase("tempering_runs"); }), "tempering_runs: expected a value");
 }
 

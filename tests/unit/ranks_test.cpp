@@ -191,6 +191,7 @@ TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
       EXPECT_EQ(bits(ranks[r].sample_delta), bits(one.sample_delta));
       EXPECT_EQ(ranks[r].sample_chain, one.sample_chain);
       EXPECT_EQ(ranks[r].kernel_accepted, one.kernel_accepted);
+      EXPECT_EQ(ranks[r].level_accepted, one.level_accepted);
       ASSERT_EQ(ranks[r].chains.size(), one.chains.size());
       for (std::size_t c = 0; c < one.chains.size(); ++c) {
         EXPECT_EQ(bits(ranks[r].chains[c].rb_delta_sq_sum), bits(one.chains[c].rb_delta_sq_sum)) << c;
@@ -334,6 +335,7 @@ TEST(Ranks, TemperingChainsSavedOnSomeRanksContinueOnOthers) {
         EXPECT_EQ(bits(s.sample_delta), bits(whole.sample_delta));
         EXPECT_EQ(s.sample_chain, whole.sample_chain);
         EXPECT_EQ(s.kernel_accepted, whole.kernel_accepted);
+        EXPECT_EQ(s.level_accepted, whole.level_accepted);
       }
     }
   }

@@ -40,6 +40,8 @@ void expect_same(const TemperingStats& a, const TemperingStats& b) {
   EXPECT_EQ(bits(a.sample_delta), bits(b.sample_delta));
   EXPECT_EQ(a.sample_level, b.sample_level);
   EXPECT_EQ(a.kernel_accepted, b.kernel_accepted);
+  EXPECT_EQ(a.level_accepted, b.level_accepted);
+  EXPECT_EQ(a.level_attempted, b.level_attempted);
   ASSERT_EQ(a.chains.size(), b.chains.size());
   for (std::size_t c = 0; c < a.chains.size(); ++c) {
     EXPECT_EQ(bits(a.chains[c].rb_delta_sum), bits(b.chains[c].rb_delta_sum)) << c;

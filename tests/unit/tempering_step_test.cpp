@@ -1,7 +1,7 @@
 // The one-step transition of simulated tempering: a loop a user writes over tempering_init and
 // tempering_step, with all chains in one batch, draws exactly what SimulatedTempering draws
-// with its chains in chunks of four (streams are addressed by chain and step); log Zhat must
-// have one value per level.
+// with its chains in chunks of four (streams are addressed by chain and step), the kernel's moves
+// counted by level included; log Zhat must have one value per level.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,7 +38,7 @@ TEST(TemperingStep, UserLoopDrawsWhatTheDriverDraws) {
   auto state = tempering_init(model, kChains, 0, ladder.size(), kSeed, 1);
   std::vector<double> delta(kChains * kSweeps);
   std::vector<std::uint32_t> level(kChains * kSweeps);
-  std::uint64_t attempted = 0;
+  TemperingMoves all;
   for (std::uint32_t s = 0; s < kSweeps; ++s) {
     const auto moves = tempering_step(model, kernel, ladder, log_z_hat, state, kSeed, 2 + s,
                                       [&](const TemperingObservation& obs) {
@@ -46,9 +46,29 @@ TEST(TemperingStep, UserLoopDrawsWhatTheDriverDraws) {
                                         level[s * kChains + obs.chain] = obs.level;
                                         EXPECT_EQ(obs.log_q.size(), ladder.size());
                                       });
-    attempted += moves.attempted;
+    all += moves;
   }
-  EXPECT_EQ(attempted, stats.kernel_attempted);
+  EXPECT_EQ(all.attempted, stats.kernel_attempted);
+  EXPECT_EQ(all.accepted, stats.kernel_accepted);
+  // Moves by level: chain by chain here, so every count is the chain's own; the driver's chunks
+  // add up to the same, and the levels to the whole.
+  ASSERT_TRUE(all.by_level);
+  all.level_attempted.resize(ladder.size());
+  all.level_accepted.resize(ladder.size());
+  EXPECT_EQ(all.level_attempted, stats.level_attempted);
+  EXPECT_EQ(all.level_accepted, stats.level_accepted);
+  std::uint64_t level_attempts = 0, level_accepts = 0;
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    level_attempts += stats.level_attempted[k];
+    level_accepts += stats.level_accepted[k];
+    EXPECT_LE(stats.level_accepted[k], stats.level_attempted[k]);
+  }
+  EXPECT_EQ(level_attempts, stats.kernel_attempted);
+  EXPECT_EQ(level_accepts, stats.kernel_accepted);
+  // t = 0 is the uniform distribution, where Metropolis accepts every flip; t = 1 is not.
+  ASSERT_GT(stats.level_attempted.front(), 0u);
+  EXPECT_EQ(stats.level_accepted.front(), stats.level_attempted.front());
+  EXPECT_LT(stats.level_accepted.back(), stats.level_attempted.back());
   // The driver records chunk by chunk, sweep by sweep within a chunk.
   for (std::size_t chain = 0; chain < kChains; ++chain)
     for (std::size_t s = 0; s < kSweeps; ++s) {

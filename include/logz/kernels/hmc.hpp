@@ -64,6 +64,7 @@ void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const doubl
       const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
       const bool a = metropolis_accept(uniforms[static_cast<std::size_t>(p)], h0, h1, info);
       num_accepted += a;
+      if (a && !b.accepted_moves.empty()) ++b.accepted_moves[static_cast<std::size_t>(p)];
       if (a && into_scratch) {
         b.proposal_V.col(p) = -b.proposal_V.col(p);
       } else if (a) {

@@ -43,6 +43,7 @@ class RandomWalkMetropolis {
         const double e0 = combined_energy(target, b.parts, p);
         const double e1 = combined_energy(target, b.proposal_parts, p);
         if (detail::metropolis_accept(u, e0, e1, info)) {
+          if (!b.accepted_moves.empty()) ++b.accepted_moves[static_cast<std::size_t>(p)];
           b.X.col(p) = b.proposal_X.col(p);
           b.parts.copy_column(b.proposal_parts, p, p);
         }

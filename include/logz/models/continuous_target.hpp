@@ -259,6 +259,10 @@ class ContinuousBatch {
   // result in the proposal scratch, which trades places with the state at the end (where the
   // numbers are stored, never what they are).
   bool mostly_accepted = true;
+  // Each particle's accepted moves, counted by the kernels only while this has one entry per
+  // particle: simulated tempering splits its acceptance by level with it; annealing leaves it
+  // empty.
+  std::vector<std::uint32_t> accepted_moves;
 };
 
 // What a continuous kernel reports about one call; counts add across particles and chunks.

@@ -50,6 +50,9 @@ struct TemperingSummary {
   std::vector<std::uint64_t> counts;   // visits per level
   double max_level_deviation = kNaN;
   double kernel_acceptance = kNaN;     // NaN where the kernel reports no acceptance
+  // Per level: the kernel's acceptance at the moves made there (NaN where none were); empty
+  // where the kernel reports none or its counts could not be split by chain.
+  std::vector<double> level_acceptance;
   // Per level: the mean of -Delta = dU_t(x)/dt at t_k over the final run's samples moved there
   // (a geometric path: U_1(x) - U_0(x), annealing's trace energy); NaN where none or where the
   // run kept no TI integrands (TemperingStats::has_integrands).

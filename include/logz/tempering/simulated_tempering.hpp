@@ -152,8 +152,7 @@ class TemperingDriver {
         const std::uint32_t step = r.first_step + static_cast<std::uint32_t>(s);
         const TemperingMoves m = moves_(ladder_, chunks_[i], options_.seed, step);
         move_levels(path_, ladder_, log_z_hat, chunks_[i], options_.seed, step, record, r.integrands);
-        out.moves.accepted += m.accepted;
-        out.moves.attempted += m.attempted;
+        out.moves += m;
       }
       return 0;
     }, chunk_progress);
@@ -164,13 +163,21 @@ class TemperingDriver {
   TemperingStats finish_run(TemperingRun&& r) {
     if (ranks_->size() > 1) gather(r);
     TemperingStats stats = std::move(r.stats);
+    TemperingMoves moves;
     for (const TemperingChunkSamples& o : r.chunks) {  // chunk order
       stats.sample_delta.insert(stats.sample_delta.end(), o.delta.begin(), o.delta.end());
       stats.sample_level.insert(stats.sample_level.end(), o.level.begin(), o.level.end());
       stats.sample_chain.insert(stats.sample_chain.end(), o.chain.begin(), o.chain.end());
       stats.sample_energies.insert(stats.sample_energies.end(), o.energies.begin(), o.energies.end());
-      stats.kernel_accepted += o.moves.accepted;
-      stats.kernel_attempted += o.moves.attempted;
+      moves += o.moves;
+    }
+    stats.kernel_accepted = moves.accepted;
+    stats.kernel_attempted = moves.attempted;
+    if (moves.by_level) {
+      stats.level_accepted = std::move(moves.level_accepted);
+      stats.level_attempted = std::move(moves.level_attempted);
+      stats.level_accepted.resize(stats.num_levels);
+      stats.level_attempted.resize(stats.num_levels);
     }
     return stats;
   }
@@ -302,16 +309,19 @@ class TemperingDriver {
   }
 
   static void append_chunk_samples(std::string& out, const TemperingChunkSamples& o) {
-    const std::uint64_t sizes[] = {o.delta.size(), o.energies.size(), o.level.size(), o.chain.size(),
-                                   o.moves.accepted, o.moves.attempted};
+    const std::uint64_t sizes[] = {o.delta.size(),    o.energies.size(),  o.level.size(),
+                                   o.chain.size(),    o.moves.accepted,   o.moves.attempted,
+                                   o.moves.by_level, o.moves.level_attempted.size()};
     append_bytes<std::uint64_t>(out, sizes);
     append_bytes<double>(out, o.delta);
     append_bytes<double>(out, o.energies);
     append_bytes<std::uint32_t>(out, o.level);
     append_bytes<std::uint32_t>(out, o.chain);
+    append_bytes<std::uint64_t>(out, o.moves.level_attempted);
+    append_bytes<std::uint64_t>(out, o.moves.level_accepted);
   }
   static void read_chunk_samples(ByteReader& in, TemperingChunkSamples& o) {
-    std::uint64_t sizes[6];
+    std::uint64_t sizes[8];
     in.read<std::uint64_t>(sizes);
     o.delta.resize(sizes[0]);
     o.energies.resize(sizes[1]);
@@ -319,10 +329,15 @@ class TemperingDriver {
     o.chain.resize(sizes[3]);
     o.moves.accepted = sizes[4];
     o.moves.attempted = sizes[5];
+    o.moves.by_level = sizes[6] != 0;
+    o.moves.level_attempted.resize(sizes[7]);
+    o.moves.level_accepted.resize(sizes[7]);
     in.read<double>(o.delta);
     in.read<double>(o.energies);
     in.read<std::uint32_t>(o.level);
     in.read<std::uint32_t>(o.chain);
+    in.read<std::uint64_t>(o.moves.level_attempted);
+    in.read<std::uint64_t>(o.moves.level_accepted);
   }
 
   const Path& path_;

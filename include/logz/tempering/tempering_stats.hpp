@@ -57,8 +57,11 @@ struct TemperingStats {
   std::vector<std::uint32_t> sample_level;
   std::vector<std::uint32_t> sample_chain;  // the chain each sample came from
   std::vector<double> sample_energies;
-  // Moves accepted and attempted by the x-kernel, where it reports them (0 and 0 otherwise).
+  // Moves accepted and attempted by the x-kernel, where it reports them (0 and 0 otherwise),
+  // and by the level the chains were moved at (one per level; empty where the kernel's counts
+  // could not be split by chain, tempering_step.hpp's split_by_level).
   std::uint64_t kernel_accepted = 0, kernel_attempted = 0;
+  std::vector<std::uint64_t> level_accepted, level_attempted;
 
   std::uint64_t num_samples() const;
   // log c_k = log((1/N) sum over all samples of q(t_k | x_i)), eq. 9.

@@ -21,10 +21,12 @@
 // without a TI estimator) leaves them out where the path can: its energies-only
 // level_energies(t, batch, energies), when it has one, and empty deltas in the observation.
 // Moves take the fastest way the types declare: the kernel's step_levels
-// (core/levels_kernel.hpp), the path's at_levels (core/levels_path.hpp), else chain by chain.
+// (core/levels_kernel.hpp), the path's at_levels (core/levels_path.hpp), else chain by chain;
+// their acceptance is counted in all and by the level each chain was moved at (TemperingMoves).
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -70,8 +72,33 @@ struct TemperingObservation {
   std::span<const double> log_q;    // log q(k | x), one per level
 };
 
+// The x-kernel's moves: attempted and accepted in all, and by the level each chain was moved at
+// where the kernel's counts can be split by chain (by_level false otherwise).
 struct TemperingMoves {
   std::uint64_t accepted = 0, attempted = 0;
+  bool by_level = true;
+  std::vector<std::uint64_t> level_accepted, level_attempted;  // per level; shorter: zeros beyond
+
+  void add_at_level(std::uint32_t level, std::uint64_t level_attempts, std::uint64_t level_accepts) {
+    if (level >= level_attempted.size()) level_attempted.resize(level + 1), level_accepted.resize(level + 1);
+    level_attempted[level] += level_attempts;
+    level_accepted[level] += level_accepts;
+  }
+  TemperingMoves& operator+=(const TemperingMoves& o) {
+    accepted += o.accepted;
+    attempted += o.attempted;
+    by_level = by_level && o.by_level;
+    for (std::size_t k = 0; k < o.level_attempted.size(); ++k)
+      add_at_level(static_cast<std::uint32_t>(k), o.level_attempted[k], o.level_accepted[k]);
+    return *this;
+  }
+};
+
+// A batch whose kernels count each particle's accepted moves while `accepted_moves` has one
+// entry per particle (ContinuousBatch; the drivers leave it empty where nothing reads it).
+template <class Batch>
+concept CountsAcceptedMoves = requires(Batch& b) {
+  { b.accepted_moves } -> std::same_as<std::vector<std::uint32_t>&>;
 };
 
 // Every chain at a fresh level drawn uniformly from stream (seed, chain, tempering_start, step);
@@ -113,6 +140,32 @@ constexpr void require_tempering_types() {
                                          "returning attempted/accepted counts (core/kernel_for.hpp)");
 }
 
+// A batched step's counts split over its chains' levels: each chain an equal share of the
+// attempts, and its own accepted moves where the batch counted them (and they add up to the
+// step's), else all or none where the step accepted all (a Gibbs kernel) or none; otherwise the
+// split is unknown (by_level false).
+template <class Batch, class Info>
+void split_by_level(const Info& info, const TemperingState<Batch>& state, TemperingMoves& moves) {
+  const std::size_t n = state.level.size();
+  if (n == 0) return;
+  const auto attempted = static_cast<std::uint64_t>(info.attempted);
+  const auto accepted = static_cast<std::uint64_t>(info.accepted);
+  const std::vector<std::uint32_t>* counts = nullptr;
+  if constexpr (CountsAcceptedMoves<Batch>) {
+    const std::vector<std::uint32_t>& c = state.batch.accepted_moves;
+    std::uint64_t sum = 0;
+    for (std::uint32_t x : c) sum += x;
+    if (c.size() == n && sum == accepted) counts = &c;
+  }
+  if (attempted % n != 0 || (!counts && accepted != 0 && accepted != attempted)) {
+    moves.by_level = false;
+    return;
+  }
+  const std::uint64_t each = attempted / n;
+  for (std::size_t i = 0; i < n; ++i)
+    moves.add_at_level(state.level[i], each, counts ? (*counts)[i] : (accepted == 0 ? 0 : each));
+}
+
 // One kernel step per chain at its own level, the fastest way the types declare: a kernel that
 // steps a batch at per-particle fractions (step_levels), a path whose at_levels target any
 // kernel steps as one batch (its cached energies kept), else each chain alone. Chain
@@ -131,16 +184,25 @@ TemperingMoves move_chains(const Path& path, const Kernel& kernel, const Temperi
   if constexpr (uses_step_levels<Kernel, Path> || uses_at_levels<Path, Kernel>) {
     s.fractions.resize(n);
     for (std::size_t i = 0; i < n; ++i) s.fractions[i] = ladder.fraction(state.level[i]);
+    if constexpr (CountsAcceptedMoves<typename Path::Batch>) state.batch.accepted_moves.assign(n, 0);
+    auto batched = [&](const auto& info) {
+      tally(info);
+      split_by_level(info, state, moves);
+    };
     if constexpr (uses_step_levels<Kernel, Path>)
-      tally(kernel.step_levels(path, s.fractions, state.batch, random));
+      batched(kernel.step_levels(path, s.fractions, state.batch, random));
     else
-      tally(kernel.step(path.at_levels(s.fractions), state.batch, random));
+      batched(kernel.step(path.at_levels(s.fractions), state.batch, random));
+    if constexpr (CountsAcceptedMoves<typename Path::Batch>) state.batch.accepted_moves.clear();
   } else {
     if (!s.single) s.single.emplace(path.make_batch(1));
     for (std::size_t i = 0; i < n; ++i) {
       s.single->copy_particle(state.batch, i, 0);
-      tally(kernel.step(path.at(ladder.fraction(state.level[i])), *s.single,
-                        BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i}));
+      const auto info = kernel.step(path.at(ladder.fraction(state.level[i])), *s.single,
+                                    BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i});
+      tally(info);
+      moves.add_at_level(state.level[i], static_cast<std::uint64_t>(info.attempted),
+                         static_cast<std::uint64_t>(info.accepted));
       state.batch.copy_particle(*s.single, 0, i);
     }
   }
