@@ -291,8 +291,8 @@ def temper(target, base=None, kernel=None, num_temperatures=20, num_chains=100, 
     traces, and what thermodynamic integration integrates: log(Z/Z0) = -integral over t);
     NaN at a level no sample visited, or where the run kept no TI integrands (a model whose path
     is not linear in t, without a "ti_*" method). acceptance[k] is the kernel's acceptance rate
-    over the whole final run, the same at every level (the driver counts accepted moves per
-    chunk of chains, not per level); NaN where the kernel reports none.
+    over the final run's moves made at level k; NaN at a level no chain visited, or at every
+    level where the kernel reports no acceptance per chain.
 
     >>> import numpy as np, logz
     >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
