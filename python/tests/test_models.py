@@ -184,9 +184,10 @@ def test_tempering_a_native_model_reports_mean_energy_and_acceptance_per_level()
     # with uniform spins at t = 0 (mean 0) and lower as t grows.
     assert r.mean_energy[-1] < r.mean_energy[0] + 1e-9
     # Acceptance by level: t = 0 is the uniform distribution, where Metropolis accepts every flip;
-    # flips are rarer as the coupling grows; and the levels' rates, weighted by the moves made at
-    # each (the visit counts), give the run's rate.
-    assert r.acceptance[0] == 1.0 and np.all(np.diff(r.acceptance) < 0), r.acceptance
+    # flips are rarer as the coupling grows (about 1, 0.9999, 0.999, 0.98 and 0.47 on this
+    # geometric ladder); and the levels' rates, weighted by the moves made at each (the visit
+    # counts), give the run's rate.
+    assert r.acceptance[0] == 1.0 and np.all(np.diff(r.acceptance) <= 0) and r.acceptance[-1] < 0.9, r.acceptance
     t = json.loads(r.to_json())["details"]["tempering"]
     assert t["level_acceptance"] == pytest.approx(list(r.acceptance), abs=0)
     counts = np.array(t["counts"], dtype=float)
