@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "arrays.hpp"
@@ -50,10 +51,31 @@ void copy_checking_finite(const double* values, double* out, py::ssize_t rows, p
                            " of a batch of " + std::to_string(rows) + ": non-finite value " + std::to_string(values[i]));
 }
 
+// The energies copied into `out`, where NaN or -inf is a NumericalError naming its particle: an
+// energy is -log of a density, +inf outside the model's support (a proposal there is rejected),
+// never NaN (a proposal is not silently rejected for the user's bug) and never -inf.
+void copy_energies(const double* values, double* out, py::ssize_t rows, const char* function) {
+  auto invalid = [](double v) { return std::isnan(v) || v == -std::numeric_limits<double>::infinity(); };
+  bool bad = false;
+  for (py::ssize_t i = 0; i < rows; ++i) {
+    bad |= invalid(values[i]);
+    out[i] = values[i];
+  }
+  if (!bad) return;
+  for (py::ssize_t i = 0; i < rows; ++i)
+    if (invalid(values[i]))
+      throw NumericalError(std::string("logz.Target.") + function + ": particle " + std::to_string(i) +
+                           " of a batch of " + std::to_string(rows) + ": energy " + std::to_string(values[i]) +
+                           " (an energy is -log of the unnormalised density: finite, or +inf outside the support)");
+}
+
+enum class Check { none, energies, finite };
+
 // Python's answer as a float64 array of `rows` x `cols` (cols 0: 1-D of `rows`), copied into
-// out; with `finite`, a non-finite value is a NumericalError naming its particle.
+// out and checked: energies (copy_energies), or every value finite (a gradient), else a
+// NumericalError naming the particle.
 void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, const char* function, double* out,
-                 bool finite = false) {
+                 Check check) {
   const std::string shape = cols == 0 ? "(" + std::to_string(rows) + ",)"
                                       : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
   const std::string where = std::string("Target.") + function;  // as_array adds "logz."
@@ -61,8 +83,10 @@ void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, c
   if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
     fail_argument(std::string("logz.Target.") + function, "return value",
                   "an array of shape " + shape + " (one row per particle)");
-  if (finite)
+  if (check == Check::finite)
     copy_checking_finite(a.data(), out, rows, cols == 0 ? 1 : cols, function);
+  else if (check == Check::energies)
+    copy_energies(a.data(), out, rows, function);
   else
     std::memcpy(out, a.data(), sizeof(double) * static_cast<std::size_t>(a.size()));
 }
@@ -86,7 +110,7 @@ void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   e.resize(X.cols());
   const WorkerGil gil;
   const py::object answer = energy_(particles_view(X));
-  copy_answer(answer, X.cols(), 0, "energy", e.data());
+  copy_answer(answer, X.cols(), 0, "energy", e.data(), Check::energies);
   throw_if_interrupted();  // Ctrl-C stops the run at the next call in every thread
 }
 
@@ -99,8 +123,8 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
     if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2)
       fail_argument("logz.Target.energy_and_grad", "return value", "a pair (U of shape (P,), dU/dx of shape (P, dim))");
     const py::tuple pair = answer.cast<py::tuple>();
-    copy_answer(pair[0], X.cols(), 0, "energy_and_grad", e.data());
-    copy_answer(pair[1], X.cols(), X.rows(), "energy_and_grad", G.data(), true);
+    copy_answer(pair[0], X.cols(), 0, "energy_and_grad", e.data(), Check::energies);
+    copy_answer(pair[1], X.cols(), X.rows(), "energy_and_grad", G.data(), Check::finite);
     throw_if_interrupted();
     return;
   }
@@ -110,7 +134,7 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   G.resize(X.rows(), X.cols());
   const WorkerGil gil;
   const py::object answer = grad_(particles_view(X));
-  copy_answer(answer, X.cols(), X.rows(), "grad", G.data(), true);  // (P, d) row-major = d x P column-major
+  copy_answer(answer, X.cols(), X.rows(), "grad", G.data(), Check::finite);  // (P, d) row-major = d x P column-major
   throw_if_interrupted();
 }
 

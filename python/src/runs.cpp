@@ -101,7 +101,7 @@ void bind_runs(py::module_& m) {
             d["num_examples"] = t.num_examples;
             d["log_z_source"] = r.test_log_likelihood->log_z_source;
             d["flags"] = t.flags;
-            return std::move(d);
+            return d;
           },
           "an RBM's average test log-likelihood (nats per example) with its error, or None")
       .def("to_json", [](const RunResult& r) { return report::result_to_json(r).dump(2); },

@@ -146,11 +146,40 @@ def test_wrong_shape_from_the_user_function_names_it(energy):
 def test_non_finite_energy_names_the_path_and_temperature():
     def energy(X):
         e = 0.5 * (X ** 2).sum(axis=1)
-        e[0] = np.nan
+        e[0] = np.inf  # +inf: outside the support, allowed; the work from it is not finite
         return e
 
     with pytest.raises(logz.NumericalError, match="non-finite work increment .* path .* temperature"):
         logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=10, num_paths=4)
+
+
+@pytest.mark.parametrize("bad", [np.nan, -np.inf])
+def test_a_nan_or_minus_inf_energy_raises_where_it_appears(bad):
+    # From the 31st call on, particle 3 of every batch gets a bad energy: the proposals of a
+    # temperature inside the run (HAIS calls energy once per temperature, at the proposals), where
+    # the Metropolis test would otherwise reject it without a word.
+    calls = [0]
+
+    def energy(X):
+        calls[0] += 1
+        e = 0.5 * (X ** 2).sum(axis=1)
+        if calls[0] > 30:
+            e[3] = bad
+        return e
+
+    with pytest.raises(logz.NumericalError,
+                       match=r"^forward annealing, paths 0 - 7 \(particle i of the batch is path 0 \+ i\), temperature "
+                             r"index (2|3)\d of the run \(path fraction 0\.\d+\): logz.Target.energy: particle 3 of a "
+                             r"batch of 8: energy (nan|-inf) \(an energy is -log"):
+        logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=100, num_paths=8, seed=1, threads=1,
+                    progress=False)
+    # Tempering names the chains and the sweep.
+    with pytest.raises(logz.NumericalError,
+                       match=r"^simulated tempering, chains 0 - 3 \(particle i of the batch is chain 0 \+ i\), moved at "
+                             r"step \d+: logz.Target.energy: particle 3 of a batch of 4: energy"):
+        calls[0] = 0
+        logz.temper(logz.Target(2, energy, lambda X: X), num_temperatures=4, num_chains=4, num_sweeps=50,
+                    max_initial_iterations=2, threads=1, progress=False)
 
 
 def test_non_finite_energy_in_tempering_names_the_chain_and_level():

@@ -14,4 +14,12 @@ void fail_non_finite_work(Direction d, std::size_t particle, std::size_t step, d
       to_string(d), increment, particle, step, t_from, t_to));
 }
 
+void fail_in_step(const NumericalError& e, Direction d, std::size_t first_particle, std::size_t num_particles,
+                  std::size_t step, double t) {
+  throw NumericalError(fmt::format("{} annealing, paths {} - {} (particle i of the batch is path {} + i), temperature "
+                                   "index {} of the run (path fraction {}): {}",
+                                   to_string(d), first_particle, first_particle + num_particles - 1, first_particle,
+                                   step, t, e.what()));
+}
+
 }  // namespace logz::detail

@@ -58,8 +58,12 @@ TEST(TemperedEstimatorsCalibration, NinetyFivePercentIntervalsCoverTheExactLogZ)
   // The Riemann sum's bias is flagged (the first repetition's estimates); the trapezoid's, a
   // fraction of its error bar here, is not.
   for (const auto& e : r.estimates) {
-    if (e.method == "ti_riemann") EXPECT_TRUE(e.diagnostics.has_flag("discretization_bias"));
-    if (e.method == "ti_trapezoid") EXPECT_FALSE(e.diagnostics.has_flag("discretization_bias"));
+    if (e.method == "ti_riemann") {
+      EXPECT_TRUE(e.diagnostics.has_flag("discretization_bias"));
+    }
+    if (e.method == "ti_trapezoid") {
+      EXPECT_FALSE(e.diagnostics.has_flag("discretization_bias"));
+    }
   }
 }
 

@@ -127,7 +127,9 @@ long killed_twice_and_resumed(std::vector<std::string> args, const std::string& 
   EXPECT_GE(saved, at);
   const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
                              checkpoint, saved + further, SIGKILL);
-  if (!second.killed) EXPECT_EQ(second.exit_code, 0) << second.err;
+  if (!second.killed) {
+    EXPECT_EQ(second.exit_code, 0) << second.err;
+  }
   const Outcome last = run({"run", "--resume", checkpoint, "-q", "--threads", "3", "-o", out});
   EXPECT_EQ(last.exit_code, 0) << last.err;
   EXPECT_FALSE(fs::exists(checkpoint + ".tmp")) << "a temporary checkpoint was left behind";
@@ -326,7 +328,9 @@ TEST(Checkpoint, TrainingKilledAndResumedWritesTheBitsOfAnUninterruptedRun) {
     const long saved = progress_saved(checkpoint);
     const Outcome second = run({"train", "rbm", "--resume", checkpoint, "-q", "--checkpoint-every", "0"}, checkpoint,
                                saved + 20, SIGKILL);
-    if (!second.killed) ASSERT_EQ(second.exit_code, 0) << second.err;
+    if (!second.killed) {
+      ASSERT_EQ(second.exit_code, 0) << second.err;
+    }
     const Outcome last = run({"train", "rbm", "--resume", checkpoint, "-q"});
     ASSERT_EQ(last.exit_code, 0) << last.err;
     EXPECT_EQ(read_file(weights), expected_weights) << "the weights differ";

@@ -422,7 +422,9 @@ TEST(VectorisedLogSpace, ExpMatchesTheScalarOneAndKeepsNans) {
   }
   logz::exp_array(x, x);  // in place
   for (std::size_t i = 0; i < x.size(); ++i)
-    if (!std::isnan(out[i])) EXPECT_EQ(x[i], out[i]) << i;
+    if (!std::isnan(out[i])) {
+      EXPECT_EQ(x[i], out[i]) << i;
+    }
   std::vector<double> short_out(3);
   EXPECT_THROW(logz::exp_array(out, short_out), logz::InvalidArgument);
 }

@@ -46,6 +46,10 @@ namespace detail {
 
 [[noreturn]] void fail_non_finite_work(Direction d, std::size_t particle, std::size_t step, double t_from,
                                        double t_to, double increment);
+// A NumericalError raised inside the model or the kernel (a user's function giving NaN, say),
+// thrown again with where it happened: the direction, the chunk's paths and the temperature.
+[[noreturn]] void fail_in_step(const NumericalError& e, Direction d, std::size_t first_particle,
+                               std::size_t num_particles, std::size_t step, double t);
 
 }  // namespace detail
 
@@ -59,13 +63,18 @@ AnnealingState<typename Path::Batch> anneal_init(const Path& path, typename Path
   AnnealingState<typename Path::Batch> state{std::move(batch), std::vector<double>(n, 0.0),
                                              std::vector<double>(n), direction == Direction::forward ? 0.0 : 1.0,
                                              direction, first_particle, 0, std::vector<double>(n)};
-  path.trace_energy(state.batch, state.trace);
+  try {
+    path.trace_energy(state.batch, state.trace);
+  } catch (const NumericalError& e) {
+    detail::fail_in_step(e, direction, first_particle, n, 0, state.t);
+  }
   return state;
 }
 
 // One step from state.t to t_next (see above); particle p draws from random.stream(p).
 // Returns the kernel's report (empty at the end of the path). Throws NumericalError naming the
-// path and the step where a work increment is not finite.
+// path and the step where a work increment is not finite, and adds the chunk's paths and the
+// step to a NumericalError from the model or the kernel.
 template <AnnealingPath Path, KernelFor<Path> Kernel>
 auto anneal_step(const Path& path, const Kernel& kernel, AnnealingState<typename Path::Batch>& state,
                  double t_next, const BatchRandom& random) {
@@ -87,9 +96,13 @@ auto anneal_step(const Path& path, const Kernel& kernel, AnnealingState<typename
   state.t = t_next;
   ++state.steps;
   if (t_next == (state.direction == Direction::forward ? 1.0 : 0.0)) return Info{};
-  const Info info = kernel.step(path.at(t_next), state.batch, random);
-  path.trace_energy(state.batch, state.trace);
-  return info;
+  try {
+    const Info info = kernel.step(path.at(t_next), state.batch, random);
+    path.trace_energy(state.batch, state.trace);
+    return info;
+  } catch (const NumericalError& e) {
+    detail::fail_in_step(e, state.direction, state.first_particle, increment.size(), state.steps, t_next);
+  }
 }
 
 }  // namespace logz

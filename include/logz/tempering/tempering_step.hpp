@@ -166,6 +166,16 @@ void split_by_level(const Info& info, const TemperingState<Batch>& state, Temper
     moves.add_at_level(state.level[i], each, counts ? (*counts)[i] : (accepted == 0 ? 0 : each));
 }
 
+// A NumericalError raised inside the model or the kernel while it moved chains first_chain ..
+// first_chain + num_chains - 1 (a user's function giving NaN, say), thrown again with where.
+[[noreturn]] inline void fail_in_sweep(const NumericalError& e, std::size_t first_chain, std::size_t num_chains,
+                                       std::uint32_t step) {
+  std::ostringstream m;
+  m << "simulated tempering, chains " << first_chain << " - " << first_chain + num_chains - 1
+    << " (particle i of the batch is chain " << first_chain << " + i), moved at step " << step << ": " << e.what();
+  throw NumericalError(m.str());
+}
+
 // One kernel step per chain at its own level, the fastest way the types declare: a kernel that
 // steps a batch at per-particle fractions (step_levels), a path whose at_levels target any
 // kernel steps as one batch (its cached energies kept), else each chain alone. Chain
@@ -189,17 +199,27 @@ TemperingMoves move_chains(const Path& path, const Kernel& kernel, const Temperi
       tally(info);
       split_by_level(info, state, moves);
     };
-    if constexpr (uses_step_levels<Kernel, Path>)
-      batched(kernel.step_levels(path, s.fractions, state.batch, random));
-    else
-      batched(kernel.step(path.at_levels(s.fractions), state.batch, random));
+    try {
+      if constexpr (uses_step_levels<Kernel, Path>)
+        batched(kernel.step_levels(path, s.fractions, state.batch, random));
+      else
+        batched(kernel.step(path.at_levels(s.fractions), state.batch, random));
+    } catch (const NumericalError& e) {
+      fail_in_sweep(e, state.first_chain, n, step);
+    }
     if constexpr (CountsAcceptedMoves<typename Path::Batch>) state.batch.accepted_moves.clear();
   } else {
     if (!s.single) s.single.emplace(path.make_batch(1));
     for (std::size_t i = 0; i < n; ++i) {
       s.single->copy_particle(state.batch, i, 0);
-      const auto info = kernel.step(path.at(ladder.fraction(state.level[i])), *s.single,
-                                    BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i});
+      const auto info = [&] {
+        try {
+          return kernel.step(path.at(ladder.fraction(state.level[i])), *s.single,
+                             BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i});
+        } catch (const NumericalError& e) {
+          fail_in_sweep(e, state.first_chain + i, 1, step);
+        }
+      }();
       tally(info);
       moves.add_at_level(state.level[i], static_cast<std::uint64_t>(info.attempted),
                          static_cast<std::uint64_t>(info.accepted));
