@@ -69,7 +69,7 @@ void copy_energies(const double* values, double* out, py::ssize_t rows, const ch
                            " (an energy is -log of the unnormalised density: finite, or +inf outside the support)");
 }
 
-enum class Check { none, energies, finite };
+enum class Check { energies, finite };
 
 // Python's answer as a float64 array of `rows` x `cols` (cols 0: 1-D of `rows`), copied into
 // out and checked: energies (copy_energies), or every value finite (a gradient), else a
@@ -85,10 +85,8 @@ void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, c
                   "an array of shape " + shape + " (one row per particle)");
   if (check == Check::finite)
     copy_checking_finite(a.data(), out, rows, cols == 0 ? 1 : cols, function);
-  else if (check == Check::energies)
-    copy_energies(a.data(), out, rows, function);
   else
-    std::memcpy(out, a.data(), sizeof(double) * static_cast<std::size_t>(a.size()));
+    copy_energies(a.data(), out, rows, function);
 }
 
 }  // namespace
