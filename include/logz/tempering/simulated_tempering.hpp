@@ -150,9 +150,8 @@ class TemperingDriver {
         // tempering_step with the kernel's moves type-erased
         throw_if_stop_requested();
         const std::uint32_t step = r.first_step + static_cast<std::uint32_t>(s);
-        const TemperingMoves m = moves_(ladder_, chunks_[i], options_.seed, step);
+        moves_(ladder_, chunks_[i], options_.seed, step, out.moves);
         move_levels(path_, ladder_, log_z_hat, chunks_[i], options_.seed, step, record, r.integrands);
-        out.moves += m;
       }
       return 0;
     }, chunk_progress);

@@ -180,10 +180,12 @@ void split_by_level(const Info& info, const TemperingState<Batch>& state, Temper
 // steps a batch at per-particle fractions (step_levels), a path whose at_levels target any
 // kernel steps as one batch (its cached energies kept), else each chain alone. Chain
 // first_chain + i draws from the same stream (seed, chain, tempering_kernel, step) in every case.
+// The moves are added to `moves` (a chunk's tally, kept across sweeps: its level counts are
+// sized once, not allocated each sweep).
 template <class Path, class Kernel>
-TemperingMoves move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
-                           TemperingState<typename Path::Batch>& state, std::uint64_t seed, std::uint32_t step) {
-  TemperingMoves moves;
+void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
+                 TemperingState<typename Path::Batch>& state, std::uint64_t seed, std::uint32_t step,
+                 TemperingMoves& moves) {
   auto tally = [&](const auto& info) {
     moves.accepted += static_cast<std::uint64_t>(info.accepted);
     moves.attempted += static_cast<std::uint64_t>(info.attempted);
@@ -226,7 +228,6 @@ TemperingMoves move_chains(const Path& path, const Kernel& kernel, const Temperi
       state.batch.copy_particle(*s.single, 0, i);
     }
   }
-  return moves;
 }
 
 // A non-finite energy at a chain's new state, named as annealing names one: the chain, the sweep,
@@ -299,26 +300,27 @@ TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const Temp
   throw_if_stop_requested();  // Ctrl-C: a run stops within a sweep
   if (log_z_hat.size() != ladder.size())
     fail_argument("logz::tempering_step", "log_z_hat", "one value per temperature");
-  const TemperingMoves moves = detail::move_chains(path, kernel, ladder, state, seed, step);
+  TemperingMoves moves;
+  detail::move_chains(path, kernel, ladder, state, seed, step, moves);
   detail::move_levels(path, ladder, log_z_hat, state, seed, step, observe, integrands);
   return moves;
 }
 
 namespace detail {
 
-// A kernel's moves of a chunk's chains (move_chains), type-erased: called once per chunk and
-// sweep, it lets the tempering driver be compiled once per path rather than once per kernel.
-// The path and kernel must outlive it.
+// A kernel's moves of a chunk's chains (move_chains, adding to the chunk's tally), type-erased:
+// called once per chunk and sweep, it lets the tempering driver be compiled once per path rather
+// than once per kernel. The path and kernel must outlive it.
 template <class Path>
-using ChainMoves = std::function<TemperingMoves(const TemperingLadder&, TemperingState<typename Path::Batch>&,
-                                                std::uint64_t seed, std::uint32_t step)>;
+using ChainMoves = std::function<void(const TemperingLadder&, TemperingState<typename Path::Batch>&,
+                                      std::uint64_t seed, std::uint32_t step, TemperingMoves& moves)>;
 
 template <class Path, class Kernel>
 ChainMoves<Path> chain_moves(const Path& path, const Kernel& kernel) {
   require_tempering_types<Path, Kernel>();
   return [&path, &kernel](const TemperingLadder& ladder, TemperingState<typename Path::Batch>& state,
-                          std::uint64_t seed, std::uint32_t step) {
-    return move_chains(path, kernel, ladder, state, seed, step);
+                          std::uint64_t seed, std::uint32_t step, TemperingMoves& moves) {
+    move_chains(path, kernel, ladder, state, seed, step, moves);
   };
 }
 
