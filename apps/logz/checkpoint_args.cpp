@@ -34,6 +34,7 @@ std::optional<RunCheckpoint> CheckpointArgs::open(const ConfigArgs& config, cons
       throw InputError(fmt::format("--resume {}: expected no --checkpoint: a resumed run saves to the file it "
                                    "resumes", resume));
     RunCheckpoint c = RunCheckpoint::read(resume, checkpoint_every, command);
+    c.files_read()->check_unchanged(resume);  // a run must not mix two models or data sets
     if (config.threads) c.set_threads(config.threads);
     return c;
   }
@@ -56,15 +57,20 @@ std::optional<RunCheckpoint> CheckpointArgs::open(const ConfigArgs& config, cons
 void save_first(RunCheckpoint& checkpoint) {
   Ranks& ranks = current_ranks();
   checkpoint.set_writes(ranks.rank() == 0);
+  if (ranks.rank() == 0) checkpoint.lock();  // before the first save: a second run is refused
   if (ranks.size() > 1) ranks.all_gather("");
   checkpoint.save();
 }
 
 int saved_after_stop(RunCheckpoint& checkpoint, const std::string& command) {
-  checkpoint.save();
-  std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {}, saved in {}: continue with logz {} "
-                           "--resume {}\n",
-                           checkpoint.progress(), checkpoint.path(), command, checkpoint.path());
+  if (checkpoint.save_or_warn())
+    std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); {}, saved in {}: continue with logz {} "
+                             "--resume {}\n",
+                             checkpoint.progress(), checkpoint.path(), command, checkpoint.path());
+  else
+    std::cerr << fmt::format("logz: stopped by a signal (Ctrl-C or SIGTERM); the last checkpoint saved in {} stands: "
+                             "continue from it with logz {} --resume {}\n",
+                             checkpoint.path(), command, checkpoint.path());
   return 130;
 }
 

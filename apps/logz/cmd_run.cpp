@@ -59,10 +59,14 @@ std::function<int()> add_run_command(CLI::App& app) {
     Config config = checkpoint ? checkpoint->config().load() : args->config.load();
     Ranks& ranks = current_ranks();
     if (checkpoint) {
+      config.record_files_in(checkpoint->files_read());  // fingerprints of the files it reads
       check_checkpointable(config, config.source());
       save_first(*checkpoint);
     }
-    // Fail before a long run, not after it, when plots cannot be drawn.
+    // Fail before a long run, not after it, when the results or plots cannot be written.
+    if (ranks.rank() == 0)
+      for (const std::string* file : {&args->output, &args->works_csv})
+        if (!file->empty()) io::check_output_file(*file);
     if (!args->plots.empty() && ranks.rank() == 0) {
       plots::find_gnuplot();
       plots::make_plot_dir(args->plots);
@@ -72,7 +76,8 @@ std::function<int()> add_run_command(CLI::App& app) {
     try {
       const ScopedAnnealJournal journal(checkpoint ? &*checkpoint : nullptr);
       const ScopedTemperingJournal tempering_journal(checkpoint ? &*checkpoint : nullptr);
-      result = run_experiment(config, {progress.as_function(args->quiet)});
+      result = run_experiment(config, {progress.as_function(args->quiet),
+                                       progress.budget_listener(args->quiet)});
     } catch (const Stopped&) {
       if (!checkpoint) throw;
       return saved_after_stop(*checkpoint, "run");
@@ -81,7 +86,7 @@ std::function<int()> add_run_command(CLI::App& app) {
       if (checkpoint && e.code == 130) saved_after_stop(*checkpoint, "run");
       throw;
     }
-    if (checkpoint) checkpoint->save();  // every phase complete: a resume reports again at once
+    if (checkpoint) checkpoint->save_or_warn();  // every phase complete: a resume reports again at once
     if (ranks.rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::result_table(result);
     const nlohmann::json json = report::result_to_json(result);

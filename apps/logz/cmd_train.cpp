@@ -59,7 +59,10 @@ int run_train_rbm(const TrainArgs& args) {
   const bool writer = ranks.rank() == 0;
   std::optional<RunCheckpoint> checkpoint = args.checkpoint.open(args.config, "train rbm", "training.seed");
   Config config = checkpoint ? checkpoint->config().load() : args.config.load();
-  if (checkpoint) save_first(*checkpoint);
+  if (checkpoint) {
+    config.record_files_in(checkpoint->files_read());  // fingerprints of the data it reads
+    save_first(*checkpoint);
+  }
   std::vector<std::string> sections;
   for (const KeyGroup* g : rbm_training_keys()) sections.push_back(g->section);
   config.check_sections(sections);
@@ -135,7 +138,7 @@ int run_train_rbm(const TrainArgs& args) {
     if (!checkpoint) throw;
     return saved_after_stop(*checkpoint, "train rbm");
   }
-  if (checkpoint) checkpoint->save();
+  if (checkpoint) checkpoint->save_or_warn();
   if (!writer) {
     if (evaluation.method == "ais") evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, true);
     return 0;

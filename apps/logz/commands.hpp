@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-#include "logz/io/text_file.hpp"
+#include "logz/io/output_file.hpp"
 
 namespace logz::cli {
 
@@ -18,6 +18,6 @@ std::function<int()> add_sample_command(CLI::App& app);  // cmd_sample.cpp
 std::function<int()> add_loglik_command(CLI::App& app);  // cmd_loglik.cpp
 std::function<int()> add_list_command(CLI::App& app);    // cmd_list.cpp
 
-using io::write_text_file;  // logz/io/text_file.hpp
+using io::write_text_file;  // logz/io/output_file.hpp: the one writer
 
 }  // namespace logz::cli

@@ -50,7 +50,7 @@
 #include "logz/io/npz.hpp"
 #include "logz/io/npz_eigen.hpp"
 #include "logz/io/number_list.hpp"
-#include "logz/io/text_file.hpp"
+#include "logz/io/output_file.hpp"
 #include "logz/kernels/gaussian_autoregressive.hpp"
 #include "logz/kernels/hais.hpp"
 #include "logz/kernels/heat_bath.hpp"

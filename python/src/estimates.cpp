@@ -13,6 +13,7 @@
 #include "interrupt.hpp"
 #include "logz/core/error.hpp"
 #include "logz/services/estimators.hpp"
+#include "logz/services/memory_guard.hpp"
 #include "logz/services/registry.hpp"
 #include "python_messages.hpp"
 
@@ -45,6 +46,23 @@ std::string repr(const PyEstimate& p) {
   return s + ")";
 }
 
+// The ranges of `logz estimate`'s --histogram-bins, --posterior-draws and --posterior-burn-in,
+// and that the memory a value asks for fits (a huge count was a std::bad_alloc, or minutes of
+// work): a logz.InvalidArgument naming the argument and its range.
+constexpr std::size_t kMaxCount = std::size_t{1} << 30;
+
+void check_count(const std::string& function, const std::string& argument, std::size_t value, std::size_t lowest,
+                 double bytes_each, const std::string& what) {
+  if (value < lowest || value > kMaxCount)
+    fail_argument(function, argument,
+                  "an integer in [" + std::to_string(lowest) + ", 2^30], got " + std::to_string(value));
+  try {
+    check_fits_in_memory(function + ": " + argument, bytes_each * static_cast<double>(value), what);
+  } catch (const InputError& e) {
+    throw InvalidArgument(e.what());
+  }
+}
+
 // logz.estimate and the convenience functions (logz.ais, logz.bar, ...), which name themselves
 // as `function` in errors.
 py::object estimate_works(const std::string& function, const std::string& method, const py::object& forward,
@@ -56,7 +74,9 @@ py::object estimate_works(const std::string& function, const std::string& method
   const EstimatorEntry& entry = find_estimator(method);
   const std::string missing = estimator_requirements({method}, !forward.is_none(), !reverse.is_none());
   if (!missing.empty()) throw InvalidArgument(function + ": " + missing);
-  if (posterior_draws < 2) fail_argument(function, "posterior_draws", "at least 2");
+  check_count(function, "histogram_bins", histogram_bins, 0, kBytesPerHistogramBin, "the histograms");
+  check_count(function, "posterior_draws", posterior_draws, 2, kBytesPerPosteriorDraw, "the posterior draws");
+  check_count(function, "posterior_burn_in", posterior_burn_in, 0, 0.0, "");
   const std::string short_name = function.substr(function.find('.') + 1);  // as_array adds "logz."
   std::optional<DoubleArray> f, r;
   if (!forward.is_none()) f = as_array(forward, 1, short_name.c_str(), "forward", "(N,)");
@@ -146,7 +166,8 @@ method: one of "ais", "raise", "bar", "bounds", "cumulant", "histogram",
   "histogram_posterior", "crossing". "bounds" and "cumulant" yield several estimates and
   return a dict of them by name; the others return one logz.Estimate.
 seed, posterior_draws, posterior_burn_in: histogram_posterior's Gibbs sampler.
-histogram_bins: bins of the histogram estimators (0: one point per distinct work, = BAR).
+histogram_bins: bins of the histogram estimators (0: one point per distinct work, = BAR);
+  at most 2^30, as posterior_draws and posterior_burn_in.
 
 >>> import numpy as np, logz
 >>> w = np.random.default_rng(0).normal(1.0, 0.5, 1000)

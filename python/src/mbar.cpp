@@ -57,10 +57,16 @@ void bind_mbar(py::module_& m) {
                              "whether Newton's iterations met the tolerance")
       .def_property_readonly("iterations", [](const PyMbar& p) { return p.result.iterations; },
                              "the solver's iterations")
-      .def_property_readonly("flags", [](const PyMbar& p) { return p.flags; }, "'not_converged' when Newton stopped short")
+      .def_property_readonly("disconnected", [](const PyMbar& p) { return p.result.disconnected; },
+                             "the states with no overlap path to state 0, whose log_z and std_error are NaN")
+      .def_property_readonly("flags", [](const PyMbar& p) { return p.flags; },
+                             "'not_converged' when Newton stopped short; 'disconnected' when some state has no "
+                             "overlap path to state 0")
       .def("__repr__", [](const PyMbar& p) {
         return "MbarResult(K=" + std::to_string(p.result.log_z.size()) +
-               ", converged=" + (p.result.converged ? "True" : "False") + ")";
+               ", converged=" + (p.result.converged ? "True" : "False") +
+               (p.result.disconnected.empty() ? "" : ", disconnected=" + std::string(py::str(py::cast(p.result.disconnected)))) +
+               ")";
       });
   m.def(
       "mbar",
@@ -82,6 +88,11 @@ void bind_mbar(py::module_& m) {
           if (init.shape(0) != u.shape(0))
             fail_argument("logz.mbar", "initial_log_z", "one value per row of u_kn (" + std::to_string(u.shape(0)) +
                                                             "), got " + std::to_string(init.shape(0)));
+          for (py::ssize_t k = 0; k < init.shape(0); ++k)
+            if (!std::isfinite(init.data()[k]))
+              fail_argument("logz.mbar", "initial_log_z", "finite values, got " +
+                                                              std::string(py::str(py::float_(init.data()[k]))) +
+                                                              " at [" + std::to_string(k) + "]");
           options.initial_log_z.assign(init.data(), init.data() + init.size());
         }
         // The (K, N) C-order array read in place, state by state: no copy of u_kn.
@@ -94,6 +105,7 @@ void bind_mbar(py::module_& m) {
           throw InvalidArgument(python_message(e.what(), "logz.mbar"));
         }
         if (!out.result.converged) out.flags.push_back("not_converged");
+        if (!out.result.disconnected.empty()) out.flags.push_back("disconnected");
         return out;
       },
       py::arg("u_kn"), py::arg("N_k"), py::kw_only(), py::arg("tolerance") = 1e-10, py::arg("max_iterations") = 50,
@@ -103,7 +115,8 @@ void bind_mbar(py::module_& m) {
 u_kn: reduced energies u_k(x_n), shape (K, N), of the N pooled samples in every state k;
 N_k: how many samples came from each state, shape (K,), in the order of u_kn's columns as
 pymbar expects. Returns a logz.MbarResult with log_z[k] = log Z_k - log Z_0 (pymbar's
--f_k) and its standard errors. A float64 C-order u_kn is read in place, never copied, also
+-f_k) and its standard errors; NaN for a state with no overlap path to state 0, listed
+in disconnected and flagged "disconnected". initial_log_z: a warm start, finite values. A float64 C-order u_kn is read in place, never copied, also
 a memory map (np.load(path, mmap_mode="r")) of a file larger than memory; other dtypes and
 orders are converted once. The GIL is released while it solves.
 

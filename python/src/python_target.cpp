@@ -13,6 +13,7 @@
 #include "interrupt.hpp"
 #include "logz/core/error.hpp"
 #include "logz/models/continuous_target.hpp"
+#include "particle_arrays.hpp"
 #include "worker_gil.hpp"
 
 namespace py = pybind11;
@@ -22,15 +23,6 @@ namespace logz::python {
 static_assert(ContinuousTarget<PythonTarget>);
 
 namespace {
-
-// The d x P positions as a read-only (P, d) array over the same memory.
-py::array_t<double> particles_view(const Eigen::MatrixXd& X) {
-  const py::ssize_t d = X.rows(), p = X.cols();
-  py::array_t<double> view({p, d}, {d * static_cast<py::ssize_t>(sizeof(double)), static_cast<py::ssize_t>(sizeof(double))},
-                           X.data(), py::capsule(X.data(), [](void*) {}));
-  py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return view;
-}
 
 // The answer's rows x per_row values copied into `out` in one pass that also finds whether any is
 // non-finite (an inf or NaN has every exponent bit set): then the search for where.
@@ -93,13 +85,14 @@ void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, c
 
 PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, py::object energy_and_grad,
                            std::optional<double> exact_log_z)
-    : dim_(dim), energy_(std::move(energy)), grad_(std::move(grad)), energy_and_grad_(std::move(energy_and_grad)),
+    : dim_(dim),
+      py_(std::make_shared<PythonSide>(std::move(energy), std::move(grad), std::move(energy_and_grad))),
       exact_log_z_(exact_log_z) {
   if (dim < 1) fail_argument("logz.Target", "dim", "an integer >= 1");
-  if (!PyCallable_Check(energy_.ptr())) fail_argument("logz.Target", "energy", "a function of X, shape (P, dim)");
-  if (!grad_.is_none() && !PyCallable_Check(grad_.ptr()))
+  if (!PyCallable_Check(py_->energy.ptr())) fail_argument("logz.Target", "energy", "a function of X, shape (P, dim)");
+  if (!py_->grad.is_none() && !PyCallable_Check(py_->grad.ptr()))
     fail_argument("logz.Target", "grad", "a function of X, shape (P, dim), or None");
-  if (!energy_and_grad_.is_none() && !PyCallable_Check(energy_and_grad_.ptr()))
+  if (!py_->energy_and_grad.is_none() && !PyCallable_Check(py_->energy_and_grad.ptr()))
     fail_argument("logz.Target", "energy_and_grad", "a function of X returning (U, dU/dx), or None");
   if (exact_log_z_ && !std::isfinite(*exact_log_z_)) fail_argument("logz.Target", "exact_log_z", "a finite number");
 }
@@ -107,17 +100,19 @@ PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, py::obje
 void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   e.resize(X.cols());
   const WorkerGil gil;
-  const py::object answer = energy_(particles_view(X));
+  const LentParticles particles(py_->particles, X);
+  const py::object answer = py_->energy(particles.array());
   copy_answer(answer, X.cols(), 0, "energy", e.data(), Check::energies);
   throw_if_interrupted();  // Ctrl-C stops the run at the next call in every thread
 }
 
 void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
-  if (!energy_and_grad_.is_none()) {
+  if (!py_->energy_and_grad.is_none()) {
     e.resize(X.cols());
     G.resize(X.rows(), X.cols());
     const WorkerGil gil;
-    const py::object answer = energy_and_grad_(particles_view(X));
+    const LentParticles particles(py_->particles, X);
+    const py::object answer = py_->energy_and_grad(particles.array());
     if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2)
       fail_argument("logz.Target.energy_and_grad", "return value", "a pair (U of shape (P,), dU/dx of shape (P, dim))");
     const py::tuple pair = answer.cast<py::tuple>();
@@ -126,12 +121,13 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
     throw_if_interrupted();
     return;
   }
-  if (grad_.is_none())
+  if (py_->grad.is_none())
     fail_argument("logz.Target", "grad", "a gradient function: the kernel moves particles along dU/dx");
   energy(X, e);
   G.resize(X.rows(), X.cols());
   const WorkerGil gil;
-  const py::object answer = grad_(particles_view(X));
+  const LentParticles particles(py_->particles, X);
+  const py::object answer = py_->grad(particles.array());
   copy_answer(answer, X.cols(), X.rows(), "grad", G.data(), Check::finite);  // (P, d) row-major = d x P column-major
   throw_if_interrupted();
 }
@@ -140,8 +136,9 @@ void bind_target(py::module_& m) {
   py::class_<PythonTarget>(m, "Target",
                            R"(The user's own model: an unnormalised density exp(-U(x)) on R^dim.
 
-energy(X): X a float64 array of shape (P, dim), one particle per row (read-only, not a
-  copy); returns U(x) = -log of the unnormalised density for every row, shape (P,).
+energy(X): X a float64 array of shape (P, dim), one particle per row (read-only, a copy
+  the function may keep); returns U(x) = -log of the unnormalised density for every
+  row, shape (P,).
 grad(X): dU/dx for every row, shape (P, dim); needed by the gradient kernels ("hais",
   "hmc"), not by "metropolis".
 energy_and_grad(X): optional, both at once as a pair (U, dU/dx); the gradient kernels call

@@ -3,14 +3,17 @@
 // unnormalised density, shape (P,); grad(X) returns dU/dx, shape (P, dim); or
 // energy_and_grad(X) returns both at once (one call, shared work). The functions are
 // called once per batch of particles, from the drivers' threads with the GIL held for the
-// call only. The particles are handed over without a copy (the d x P positions are the
-// (P, d) array), read-only.
+// call only. The particles are handed over as a read-only copy the functions may keep
+// (particle_arrays.hpp: one memcpy into an array of a small pool, no allocation per call).
 #pragma once
 
 #include <pybind11/pybind11.h>
 
 #include <Eigen/Core>
+#include <memory>
 #include <optional>
+
+#include "particle_arrays.hpp"
 
 namespace logz::python {
 
@@ -20,11 +23,11 @@ class PythonTarget {
                std::optional<double> exact_log_z);
 
   int dim() const { return dim_; }
-  bool has_grad() const { return !grad_.is_none() || !energy_and_grad_.is_none(); }
+  bool has_grad() const { return !py_->grad.is_none() || !py_->energy_and_grad.is_none(); }
   std::optional<double> exact_log_z() const { return exact_log_z_; }
-  const pybind11::object& energy_function() const { return energy_; }
-  const pybind11::object& grad_function() const { return grad_; }
-  const pybind11::object& energy_and_grad_function() const { return energy_and_grad_; }
+  const pybind11::object& energy_function() const { return py_->energy; }
+  const pybind11::object& grad_function() const { return py_->grad; }
+  const pybind11::object& energy_and_grad_function() const { return py_->energy_and_grad; }
 
   // The continuous-target interface (logz/models/continuous_target.hpp). Errors in the user's
   // functions come back as the Python exception they raised; a wrong shape or a non-finite
@@ -33,8 +36,17 @@ class PythonTarget {
   void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const;
 
  private:
+  // The Python objects, shared by the copies of the target that the drivers make without the
+  // GIL (a path holds its model by value): a copy, and its end, touch no Python reference
+  // count. The last owner is the logz.Target object, which Python frees with the GIL held.
+  struct PythonSide {
+    PythonSide(pybind11::object e, pybind11::object g, pybind11::object eg)
+        : energy(std::move(e)), grad(std::move(g)), energy_and_grad(std::move(eg)) {}
+    pybind11::object energy, grad, energy_and_grad;
+    ParticleArrays particles;  // used with the GIL held only
+  };
   int dim_;
-  pybind11::object energy_, grad_, energy_and_grad_;
+  std::shared_ptr<PythonSide> py_;
   std::optional<double> exact_log_z_;
 };
 

@@ -105,7 +105,14 @@ def test_nan_standard_error_comes_with_a_flag():
     (lambda f, r: logz.estimate("bar", forward=f), 'method "bar" needs forward and reverse works'),
     (lambda f, r: logz.estimate("ais", np.zeros((2, 3))), "forward: expected an array of shape (N,), got shape (2, 3)"),
     (lambda f, r: logz.estimate("raise", reverse="abc"), "reverse: expected an array of numbers"),
-    (lambda f, r: logz.estimate("histogram_posterior", f, r, posterior_draws=1), "posterior_draws: expected at least 2"),
+    (lambda f, r: logz.estimate("histogram_posterior", f, r, posterior_draws=1),
+     "logz.estimate: posterior_draws: expected an integer in [2, 2^30], got 1"),
+    (lambda f, r: logz.estimate("histogram", f, r, histogram_bins=2 ** 40),
+     "logz.estimate: histogram_bins: expected an integer in [0, 2^30], got 1099511627776"),
+    (lambda f, r: logz.estimate("histogram_posterior", f, r, posterior_draws=2 ** 40),
+     "logz.estimate: posterior_draws: expected an integer in [2, 2^30]"),
+    (lambda f, r: logz.estimate("histogram_posterior", f, r, posterior_burn_in=2 ** 31),
+     "logz.estimate: posterior_burn_in: expected an integer in [0, 2^30]"),
     (lambda f, r: logz.estimate("ais", np.array([])), "logz.estimate: forward: expected at least one value"),
     (lambda f, r: logz.estimate("ais", np.array([1.0, np.nan])), "logz.estimate: forward[1]: expected finite values, got nan"),
     (lambda f, r: logz.estimate("raise", reverse=np.array([np.inf])), "logz.estimate: reverse[0]: expected finite values"),
@@ -123,6 +130,16 @@ def test_bad_input_is_an_invalid_argument_with_one_line(call, message):
     assert message in str(info.value)
     assert "\n" not in str(info.value)
     assert "_works" not in str(info.value)  # the Python argument's name, not the library's
+
+
+def test_histogram_bins_out_of_range_or_memory_are_refused(monkeypatch):
+    # Once a MemoryError (std::bad_alloc) after trying to allocate 2^40 bins; the CLI's range.
+    forward, reverse = gaussian_works()
+    with pytest.raises(logz.InvalidArgument, match=r"logz.estimate: histogram_bins: expected an integer in \[0, 2\^30\]"):
+        logz.estimate("histogram", forward, reverse, histogram_bins=2 ** 40)
+    monkeypatch.setenv("LOGZ_MEMORY_LIMIT", "1G")  # read at the call
+    with pytest.raises(logz.InvalidArgument, match=r"logz.estimate: histogram_bins: expected .*fits in memory"):
+        logz.estimate("histogram", forward, reverse, histogram_bins=2 ** 30)
 
 
 def test_ctrl_c_stops_the_posterior_draws_within_a_second():

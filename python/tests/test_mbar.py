@@ -65,6 +65,35 @@ def test_a_wrong_length_initial_log_z_names_it():
         logz.mbar(np.zeros((3, 30)), [10, 10, 10], initial_log_z=[0.0, 1.0])
 
 
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_a_non_finite_initial_log_z_names_it_and_the_index(bad):
+    # Once taken: NaN log Z "converged", no flag.
+    u_kn, N_k, _ = harmonic_samples()
+    with pytest.raises(logz.InvalidArgument, match=rf"logz.mbar: initial_log_z: expected finite values, got {bad} at \[1\]"):
+        logz.mbar(u_kn, N_k, initial_log_z=[0.0, bad, 0.0, 0.0])
+
+
+def test_states_cut_off_from_state_0_are_nan_and_flagged():
+    # States 1 and 2 (means 1000, 1000.5) overlap each other but no sample links them to
+    # state 0 (mean 0): once 0 +- 0 for state 1 and 0 +- 0.025 for state 2, converged, no flag.
+    rng = np.random.default_rng(5)
+    mu = np.array([0.0, 1000.0, 1000.5])
+    x = np.concatenate([rng.normal(m, 1.0, 300) for m in mu])
+    u_kn = 0.5 * (x[None, :] - mu[:, None]) ** 2
+    m = logz.mbar(u_kn, np.full(3, 300))
+    assert m.disconnected == [1, 2]
+    assert "disconnected" in m.flags
+    assert m.log_z[0] == 0 and np.all(np.isnan(m.log_z[1:])) and np.all(np.isnan(m.std_error[1:]))
+    assert "disconnected=[1, 2]" in repr(m)
+    # Two states, none of whose samples has weight under the other: the overlap is the identity.
+    two = logz.mbar(u_kn[:2, :600], np.full(2, 300))
+    assert np.allclose(two.overlap, np.eye(2))
+    assert two.disconnected == [1] and np.isnan(two.log_z[1]) and np.isnan(two.std_error[1])
+    # Connected states: no flag.
+    u_ok, N_ok, _ = harmonic_samples()
+    assert logz.mbar(u_ok, N_ok).disconnected == []
+
+
 def test_whole_counts_of_any_dtype_are_accepted():
     u_kn, N_k, _ = harmonic_samples()
     a = logz.mbar(u_kn, N_k)

@@ -216,6 +216,33 @@ Eigen::MatrixXd weights_gram(const Energies& u, const Eigen::VectorXd& bias,
   return full;
 }
 
+// Whether each state has a path of overlapping states to state 0. States k and l are linked when
+// O_kl + O_lk >= kMinLink, O_kl = sum_n W_nk W_nl N_l the share of state k's reweighted samples
+// that state l claims: samples that carry weight under both. For two states O_kl + O_lk is
+// 1 - the second eigenvalue of O, the overlap the variance of their log Z ratio divides by. The
+// covariance's pseudo-inverse discards singular values below 1e-10 of the largest (at most 1:
+// those of I - O's spectrum), so a weaker link would be reported with an error that ignores it
+// (0 +- 0 where the link is missing): such a state has no estimate.
+constexpr double kMinLink = 1e-10;
+
+std::vector<bool> linked_to_first(const Eigen::MatrixXd& overlap) {
+  const Eigen::Index k_states = overlap.rows();
+  std::vector<bool> linked(static_cast<std::size_t>(k_states), false);
+  std::vector<Eigen::Index> todo = {0};
+  linked[0] = true;
+  while (!todo.empty()) {
+    const Eigen::Index k = todo.back();
+    todo.pop_back();
+    for (Eigen::Index l = 0; l < k_states; ++l) {
+      if (!linked[static_cast<std::size_t>(l)] && overlap(k, l) + overlap(l, k) >= kMinLink) {
+        linked[static_cast<std::size_t>(l)] = true;
+        todo.push_back(l);
+      }
+    }
+  }
+  return linked;
+}
+
 MbarResult solve(const Energies& u, std::span<const double> num_samples, const MbarOptions& options,
                  const char* function) {
   const auto k_states = static_cast<Eigen::Index>(u.states());
@@ -251,6 +278,12 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
   if (!options.initial_log_z.empty()) {
     if (static_cast<Eigen::Index>(options.initial_log_z.size()) != k_states)
       fail_argument(function, "initial_log_z", "one value per state");
+    for (Eigen::Index k = 0; k < k_states; ++k) {
+      const double v = options.initial_log_z[static_cast<std::size_t>(k)];
+      if (!std::isfinite(v))
+        fail_argument(function, "initial_log_z",
+                      "finite values, got " + std::to_string(v) + " at [" + std::to_string(k) + "]");
+    }
     for (Eigen::Index k = 0; k < k_states; ++k)
       f(k) = -(options.initial_log_z[k] - options.initial_log_z[reference]);
   }
@@ -348,10 +381,18 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
   result.log_z.resize(k_states);
   result.std_error.resize(k_states);
   for (Eigen::Index k = 0; k < k_states; ++k) {
-    result.log_z[k] = -(f(k) - f(0));
+    result.log_z[k] = f(0) - f(k);  // = -(f(k) - f(0)) exactly, +0 for the first state
     const double var =
         result.covariance(k, k) + result.covariance(0, 0) - 2 * result.covariance(0, k);
     result.std_error[k] = k == 0 ? 0.0 : std::sqrt(std::max(var, 0.0));
+  }
+  const std::vector<bool> linked = linked_to_first(result.overlap);
+  for (Eigen::Index k = 0; k < k_states; ++k) {
+    if (linked[static_cast<std::size_t>(k)]) continue;
+    result.disconnected.push_back(static_cast<std::size_t>(k));
+    result.log_z[k] = result.std_error[k] = kNaN;
+    result.covariance.row(k).setConstant(kNaN);
+    result.covariance.col(k).setConstant(kNaN);
   }
   return result;
 }
@@ -434,6 +475,7 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
   out.last.diagnostics.iterations = r.iterations;
   out.last.diagnostics.converged = r.converged;
   if (!r.converged) out.last.diagnostics.add_flag("not_converged");
+  if (!r.disconnected.empty()) out.last.diagnostics.add_flag("disconnected");
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "logz/io/npy.hpp"
+#include "logz/io/output_file.hpp"
 
 #include <sys/stat.h>
 
@@ -373,6 +374,17 @@ std::size_t read_fully(const ByteSource& read, std::span<std::byte> dst) {
              expected + ", got " + std::to_string(got) + " (" + s.container + " truncated)");
 }
 
+// The end of the stream after the data: one byte more is asked for, so that a stream longer
+// than its size is refused (and libzip checks a member's CRC-32 on reaching its end).
+void expect_end(const NpyStream& s) {
+  std::byte probe[1];
+  if (read_fully(s.read, probe) != 0) {
+    fail_input(
+        s.source, "data",
+        std::to_string(s.size) + " bytes in all as the " + s.container + " size says, got more");
+  }
+}
+
 // The header's byte order and memory order turned into the host's and C order.
 void to_host_c_order(Array& a, const NpyLayout& h) {
   const std::size_t itemsize = dtype_size(a.dtype());
@@ -474,7 +486,6 @@ NpyLayout read_npy_layout(const NpyStream& s) {
 }
 
 Array read_npy_stream(const NpyStream& s) {
-  const std::string& src = s.source;
   const NpyLayout layout = read_npy_layout(s);
   // Only now, with the size known to match, is the data buffer allocated.
   Array a = Array::zeros(layout.dtype, layout.shape);
@@ -482,14 +493,74 @@ Array read_npy_stream(const NpyStream& s) {
   if (got_data < layout.data_bytes) {
     fail_truncated(s, "data", std::to_string(layout.data_bytes) + " bytes of data", got_data);
   }
-  std::byte probe[1];
-  if (read_fully(s.read, probe) != 0) {
-    fail_input(
-        src, "data",
-        std::to_string(s.size) + " bytes in all as the " + s.container + " size says, got more");
-  }
+  expect_end(s);
   to_host_c_order(a, layout);
   return a;
+}
+
+void read_npy_doubles(const NpyStream& s, const NpyLayout& layout, std::span<double> dst,
+                      bool column_major) {
+  const std::size_t itemsize = dtype_size(layout.dtype);
+  const std::size_t count = static_cast<std::size_t>(layout.data_bytes / itemsize);
+  if (dst.size() != count)
+    fail_argument("read_npy_doubles", "dst",
+                  "as many values as shape " + shape_to_string(layout.shape) + " holds, got " +
+                      std::to_string(dst.size()));
+  const std::vector<std::size_t>& shape = layout.shape;
+  const std::size_t nd = shape.size();
+  // The file's order is dst's (any 0-D or 1-D array), or element k of the file goes to dst[at]:
+  // `at` follows the multi-index, advanced with axis 0 fastest in Fortran order, the last in C.
+  const bool same_order = nd < 2 || layout.fortran_order == column_major;
+  std::vector<std::size_t> stride(nd, 1), index(nd, 0);  // dst's step along each axis
+  if (column_major) {
+    for (std::size_t d = 1; d < nd; ++d) stride[d] = stride[d - 1] * shape[d - 1];
+  } else {
+    for (std::size_t d = nd - 1; d-- > 0;) stride[d] = stride[d + 1] * shape[d + 1];
+  }
+  std::size_t at = 0;
+  const auto advance = [&] {
+    for (std::size_t a = 0; a < nd; ++a) {
+      const std::size_t d = layout.fortran_order ? a : nd - 1 - a;
+      at += stride[d];
+      if (++index[d] < shape[d]) return;
+      at -= index[d] * stride[d];
+      index[d] = 0;
+    }
+  };
+  const bool swap = itemsize > 1 && layout.big_endian != (std::endian::native == std::endian::big);
+  // A chunk of the file's bytes at a time: the data are held once, as doubles, in dst.
+  constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+  std::vector<std::byte> chunk(std::min<std::size_t>(count, kChunkBytes / itemsize) * itemsize);
+  for (std::size_t done = 0; done < count;) {
+    const std::span<std::byte> bytes =
+        std::span(chunk).first(std::min(count - done, chunk.size() / itemsize) * itemsize);
+    const std::size_t got = read_fully(s.read, bytes);
+    if (got < bytes.size()) {
+      fail_truncated(s, "data", std::to_string(layout.data_bytes) + " bytes of data",
+                     done * itemsize + got);
+    }
+    if (swap) swap_bytes(bytes, itemsize);
+    detail::with_element_type(layout.dtype, [&]<typename T>(std::type_identity<T>) {
+      for (std::size_t k = 0; k < bytes.size() / sizeof(T); ++k) {
+        T v;
+        std::memcpy(&v, bytes.data() + k * sizeof(T), sizeof(T));
+        double x = 0.0;
+        if constexpr (std::is_same_v<T, Bool>) {
+          x = v.value != 0 ? 1.0 : 0.0;
+        } else {
+          x = static_cast<double>(v);
+        }
+        if (same_order) {
+          dst[done + k] = x;
+        } else {
+          dst[at] = x;
+          advance();
+        }
+      }
+    });
+    done += bytes.size() / itemsize;
+  }
+  expect_end(s);
 }
 
 std::vector<unsigned char> read_file_bytes(const std::string& path) {
@@ -523,21 +594,7 @@ std::vector<unsigned char> read_file_bytes(const std::string& path) {
 }
 
 void write_file_bytes(const std::string& path, std::span<const unsigned char> bytes) {
-  const auto fail_write = [&](int err) {
-    fail_input(path, "",
-               std::string("a writable file (") + std::strerror(err != 0 ? err : EIO) + ")");
-  };
-  errno = 0;
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) fail_write(errno);
-  errno = 0;
-  const std::size_t put = bytes.empty() ? 0 : std::fwrite(bytes.data(), 1, bytes.size(), file);
-  if (put != bytes.size()) {
-    const int err = errno;
-    std::fclose(file);
-    fail_write(err);
-  }
-  if (std::fclose(file) != 0) fail_write(errno);
+  write_output_file(path, bytes);  // io/output_file.hpp: complete or absent
 }
 
 Array parse_npy(std::span<const unsigned char> bytes, const std::string& source_name) {

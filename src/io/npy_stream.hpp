@@ -48,6 +48,14 @@ NpyLayout read_npy_layout(const NpyStream& stream);
 // member's CRC-32 on reaching its end).
 Array read_npy_stream(const NpyStream& stream);
 
+// Reads the data of a .npy image whose header read_npy_layout has just read, converted to
+// float64, into dst (as many values as layout.shape holds: InvalidArgument otherwise): in C
+// order, or in Fortran (column-major, Eigen's) order when column_major, whatever the file's
+// order, dtype and byte order. The data pass through a buffer of 1 MiB: no other copy of them
+// is made. The end of the stream is checked as by read_npy_stream.
+void read_npy_doubles(const NpyStream& stream, const NpyLayout& layout, std::span<double> dst,
+                      bool column_major);
+
 // Magic, version, header length and header dict of the .npy image of a, in its dtype,
 // version 1.0 unless the dict needs more, padded to 64 bytes as NumPy does. Throws
 // InvalidArgument if a.size() is not the product of a.shape.

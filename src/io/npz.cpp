@@ -1,4 +1,5 @@
 #include "logz/io/npz.hpp"
+#include "logz/io/output_file.hpp"
 
 #include <zip.h>
 
@@ -11,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -93,6 +95,22 @@ std::uint64_t bytes_before_archive(const std::string& path, std::uint64_t file_s
   return 0;
 }
 
+// What libzip's refusal of an existing, readable file says about the archive. libzip 1.7
+// reports a central directory entry whose size or offset field says "in the ZIP64 extra field"
+// (0xffffffff) without that field as ZIP_ER_NOENT, "No such file".
+std::string unreadable_archive(int code) {
+  switch (code) {
+    case ZIP_ER_NOENT:
+      return "a damaged one: a member's size or offset is marked as a ZIP64 value but its "
+             "ZIP64 extra field is missing or short";
+    case ZIP_ER_INCONS:
+      return "a damaged one: its records disagree with each other or with the file's size (a "
+             "size, offset or count beyond what the file can hold)";
+    default:
+      return "one libzip cannot open (" + libzip_message(code) + ")";
+  }
+}
+
 // An archive opened read-only through libzip, with its members listed once.
 class Archive {
  public:
@@ -120,7 +138,7 @@ class Archive {
             "no end-of-central-directory record libzip accepts (not a ZIP file, a truncated one, "
             "or one after other bytes that its offsets ignore)";
       } else {
-        got = "one libzip cannot open (" + libzip_message(code) + ")";
+        got = unreadable_archive(code);
       }
       fail_input(path, "", "a ZIP archive (.npz, ZIP64 records included), got " + got);
     }
@@ -132,6 +150,25 @@ class Archive {
   // The .npy image of member m, read straight from libzip's stream into an Array after its
   // sizes have been checked against what the archive can hold.
   Array read(const Member& m, const ShapeCheck& check = {}) const {
+    return with_stream(m, check, [](const NpyStream& s) { return read_npy_stream(s); });
+  }
+
+  // The same, as float64 values into the storage `target` gives for the header's shape.
+  void read_doubles(const Member& m, const ShapeCheck& check, const DoublesTarget& target) const {
+    with_stream(m, check, [&](const NpyStream& s) {
+      const NpyLayout layout = read_npy_layout(s);
+      const DoublesPlace place = target(layout.shape);
+      read_npy_doubles(s, layout, place.values, place.column_major);
+      return 0;
+    });
+  }
+
+ private:
+  // body(stream) on the .npy image of member m as libzip inflates it, once its sizes have been
+  // checked against what the archive can hold.
+  template <class Body>
+  std::invoke_result_t<Body, const NpyStream&> with_stream(const Member& m, const ShapeCheck& check,
+                                                           Body&& body) const {
     const zip_stat_t& st = m.stat;
     if (st.encryption_method != ZIP_EM_NONE)
       fail_member(m, "an unencrypted member, got an encrypted one");
@@ -141,11 +178,13 @@ class Archive {
     }
     if (st.comp_size > file_size_) {
       fail_member(m, std::to_string(st.comp_size) + " compressed bytes within the archive's " +
-                         std::to_string(file_size_) + " bytes, got more than the archive holds");
+                         std::to_string(file_size_) +
+                         " bytes, got more than the archive holds (a damaged archive)");
     }
     if (st.comp_method == ZIP_CM_STORE && st.comp_size != st.size) {
       fail_member(m, "equal sizes for a stored member, got " + std::to_string(st.comp_size) +
-                         " stored and " + std::to_string(st.size) + " uncompressed");
+                         " stored and " + std::to_string(st.size) +
+                         " uncompressed (a damaged archive)");
     }
     if (st.comp_method == ZIP_CM_DEFLATE && st.size / kMaxDeflateRatio > st.comp_size) {
       fail_member(m, "an uncompressed size deflate can reach from " + std::to_string(st.comp_size) +
@@ -170,10 +209,9 @@ class Archive {
       fail_member(m, "valid member data, got '" + std::string(zip_file_strerror(file.get())) +
                          "' (corrupt or truncated archive)");
     };
-    return read_npy_stream({st.size, read, path_ + ": " + key_of(m.name), "archive member", check});
+    return body(NpyStream{st.size, read, path_ + ": " + key_of(m.name), "archive member", check});
   }
 
- private:
   [[noreturn]] void fail_member(const Member& m, const std::string& expectation) const {
     fail_input(path_, m.name, expectation);
   }
@@ -242,12 +280,44 @@ class Archive {
   std::vector<Member> members_;
 };
 
+// The member "key.npy", else "key"; an InputError listing the keys present if neither is there.
+const Member& member_named(const Archive& archive, const std::string& path,
+                           const std::string& key) {
+  for (const std::string& wanted : {key + ".npy", key}) {
+    for (const Member& m : archive.members()) {
+      if (m.name == wanted) return m;
+    }
+  }
+  std::string keys;
+  for (const Member& m : archive.members()) {
+    if (!ends_with(m.name, ".npy")) continue;
+    keys += keys.empty() ? "" : ", ";
+    keys += key_of(m.name);
+  }
+  fail_input(path, key,
+             "an array named '" + key + "' in the archive, got " +
+                 (keys.empty() ? std::string("no arrays") : "only the keys " + keys));
+}
+
 // ---------------------------------------------------------------- writing
 
 // Discards the unfinished archive (libzip leaves path untouched) and fails naming path.
 [[noreturn]] void fail_write(zip_t* zip, const std::string& path, const std::string& reason) {
   if (zip != nullptr) zip_discard(zip);
   fail_input(path, "", "a writable file (libzip: " + reason + ")");
+}
+
+// The bytes an in-memory archive holds after zip_close.
+std::vector<unsigned char> source_bytes(zip_source_t* source, const std::string& path) {
+  zip_stat_t st;
+  zip_stat_init(&st);
+  if (zip_source_stat(source, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0 || zip_source_open(source) != 0)
+    fail_write(nullptr, path, zip_error_strerror(zip_source_error(source)));
+  std::vector<unsigned char> bytes(st.size);
+  const zip_int64_t n = zip_source_read(source, bytes.data(), bytes.size());
+  zip_source_close(source);
+  if (n < 0 || static_cast<zip_uint64_t>(n) != st.size) fail_write(nullptr, path, "reading the archive made in memory");
+  return bytes;
 }
 
 }  // namespace
@@ -271,20 +341,29 @@ Array read_npz_array(const std::string& path, const std::string& key, const Shap
     return a;
   }
   const Archive archive(path);
-  for (const std::string& wanted : {key + ".npy", key}) {
-    for (const Member& m : archive.members()) {
-      if (m.name == wanted) return archive.read(m, check);
-    }
+  return archive.read(member_named(archive, path, key), check);
+}
+
+void read_npz_doubles(const std::string& path, const std::string& key, const ShapeCheck& check,
+                      const DoublesTarget& target) {
+  if (is_memory_path(path)) {
+    // A front end's arrays are in memory already: read from their .npy image like a member.
+    const std::vector<unsigned char> image = encode_npy(read_npz_array(path, key, check));
+    std::size_t at = 0;
+    const ByteSource read = [&](std::span<std::byte> dst) {
+      const std::size_t n = std::min(dst.size(), image.size() - at);
+      if (n > 0) std::memcpy(dst.data(), image.data() + at, n);
+      at += n;
+      return n;
+    };
+    const NpyStream s{image.size(), read, path + ": " + key, "array"};
+    const NpyLayout layout = read_npy_layout(s);
+    const DoublesPlace place = target(layout.shape);
+    read_npy_doubles(s, layout, place.values, place.column_major);
+    return;
   }
-  std::string keys;
-  for (const Member& m : archive.members()) {
-    if (!ends_with(m.name, ".npy")) continue;
-    keys += keys.empty() ? "" : ", ";
-    keys += key_of(m.name);
-  }
-  fail_input(path, key,
-             "an array named '" + key + "' in the archive, got " +
-                 (keys.empty() ? std::string("no arrays") : "only the keys " + keys));
+  const Archive archive(path);
+  archive.read_doubles(member_named(archive, path, key), check, target);
 }
 
 void write_npz(const std::string& path, const std::map<std::string, Array>& arrays, bool compress) {
@@ -302,9 +381,20 @@ void write_npz(const std::string& path, const std::map<std::string, Array>& arra
     write_file_bytes(path, kEmptyZip);
     return;
   }
-  int code = 0;
-  zip_t* zip = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
-  if (zip == nullptr) fail_write(zip, path, libzip_message(code));
+  // The archive is made in memory, then written by the one writer (io/output_file.hpp): a file
+  // complete or absent, never written through a link.
+  zip_error_t open_error;
+  zip_error_init(&open_error);
+  const std::unique_ptr<zip_source_t, void (*)(zip_source_t*)> image(
+      zip_source_buffer_create(nullptr, 0, 0, &open_error), &zip_source_free);
+  zip_t* zip = image ? zip_open_from_source(image.get(), ZIP_TRUNCATE, &open_error) : nullptr;
+  if (zip == nullptr) {
+    const std::string reason = zip_error_strerror(&open_error);
+    zip_error_fini(&open_error);
+    fail_write(zip, path, reason);
+  }
+  zip_error_fini(&open_error);
+  zip_source_keep(image.get());  // zip_close must not free what it wrote
   // libzip reads the members' bytes when zip_close writes the archive: they are served from
   // `images` and the arrays themselves, without a copy on a little-endian host.
   std::size_t i = 0;
@@ -341,8 +431,8 @@ void write_npz(const std::string& path, const std::map<std::string, Array>& arra
       fail_write(zip, path, zip_strerror(zip));
     }
   }
-  // libzip writes a temporary file beside path and renames it into place: atomic.
   if (zip_close(zip) != 0) fail_write(zip, path, zip_strerror(zip));
+  write_output_file(path, source_bytes(image.get(), path));
 }
 
 }  // namespace logz::io

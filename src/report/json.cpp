@@ -245,6 +245,10 @@ nlohmann::json mbar_to_json(const MbarResult& r, std::size_t num_samples) {
                       {"log_z", r.log_z}, {"std_error", se}, {"converged", r.converged},
                       {"iterations", r.iterations}, {"flags", nlohmann::json::array()}};
   if (!r.converged) j["flags"].push_back("not_converged");
+  if (!r.disconnected.empty()) {  // no overlap path to state 0: their log_z and std_error are null
+    j["flags"].push_back("disconnected");
+    j["disconnected_states"] = r.disconnected;
+  }
   return finite_or_null(std::move(j));
 }
 

@@ -165,9 +165,17 @@ std::string sample_table(const SampleResult& s) {
 std::string mbar_table(const MbarResult& r, std::size_t num_states, std::size_t num_samples) {
   std::string t = fmt::format("MBAR on {} states x {} samples: {} after {} Newton iterations\n", num_states, num_samples,
                               r.converged ? "converged" : "NOT converged (errors not estimated)", r.iterations);
+  if (!r.disconnected.empty())
+    t += fmt::format("disconnected: state{} {} share{} no samples with state 0 or the states linked to it: no "
+                     "estimate (NaN)\n",
+                     r.disconnected.size() > 1 ? "s" : "", fmt::join(r.disconnected, ", "),
+                     r.disconnected.size() > 1 ? "" : "s");
   t += fmt::format("{:>6} {:>20} {:>12}\n", "state", "log Z_k - log Z_0", "std error");
-  for (std::size_t k = 0; k < r.log_z.size(); ++k)
-    t += fmt::format("{:>6} {:>20} {:>12}\n", k, fixed(r.log_z[k] + 0.0, 6), k == 0 ? "(reference)" : fixed(r.std_error[k], 6));
+  for (std::size_t k = 0; k < r.log_z.size(); ++k) {
+    const bool cut_off = std::find(r.disconnected.begin(), r.disconnected.end(), k) != r.disconnected.end();
+    t += fmt::format("{:>6} {:>20} {:>12}{}\n", k, fixed(r.log_z[k] + 0.0, 6),
+                     k == 0 ? "(reference)" : fixed(r.std_error[k], 6), cut_off ? "  disconnected" : "");
+  }
   return t;
 }
 

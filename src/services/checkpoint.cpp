@@ -1,9 +1,16 @@
 #include "logz/services/checkpoint.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <cstring>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -13,7 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logz/core/error.hpp"
-#include "logz/io/text_file.hpp"
+#include "logz/io/output_file.hpp"
 #include "logz/version.hpp"
 
 namespace logz {
@@ -165,6 +172,9 @@ AnnealPhaseRecord read_phase(const Reader& r, const json& p, std::size_t i) {
   if (rec.energy_sum.size() != s.num_temperatures || rec.attempted.size() != s.num_temperatures ||
       rec.accepted.size() != s.num_temperatures)
     r.fail(where + "energy_sum", "one sum per temperature in energy_sum, attempted and accepted");
+  for (std::size_t t = 0; t < s.num_temperatures; ++t)
+    if (rec.accepted[t] > rec.attempted[t])
+      r.fail(fmt::format("{}accepted[{}]", where, t), fmt::format("at most the {} moves attempted", rec.attempted[t]));
   return rec;
 }
 
@@ -349,6 +359,8 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
     c.chain = r.indices(chunks[j], "chain", wj, shape.num_chains);
     c.moves.accepted = r.count(chunks[j], "accepted", wj);
     c.moves.attempted = r.count(chunks[j], "attempted", wj);
+    if (c.moves.accepted > c.moves.attempted)
+      r.fail(wj + "accepted", fmt::format("at most the {} moves attempted", c.moves.attempted));
     c.moves.by_level = chunks[j].contains("level_attempted");
     if (c.moves.by_level) {
       c.moves.level_attempted = r.counts(chunks[j], "level_attempted", wj);
@@ -502,6 +514,26 @@ TrainingRecord read_training(const Reader& r, const json& t) {
   return rec;
 }
 
+json files_json(const std::vector<FileFingerprint>& files) {
+  json out = json::array();
+  for (const auto& f : files) out.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}});
+  return out;
+}
+
+std::vector<FileFingerprint> read_files(const Reader& r, const json& files) {
+  if (!files.is_array()) r.fail("files_read", "an array");
+  std::vector<FileFingerprint> out;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string where = fmt::format("files_read[{}].", i);
+    if (!files[i].is_object()) r.fail(where, "an object");
+    FileFingerprint f{r.string(files[i], "path", where), r.count(files[i], "size", where), r.string(files[i], "sha256", where)};
+    if (f.sha256.size() != 64 || !std::all_of(f.sha256.begin(), f.sha256.end(), [](char c) { return hex_digit(c) >= 0; }))
+      r.fail(where + "sha256", "64 lower-case hex digits");
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 std::uint64_t fnv1a(std::uint64_t h, const std::string& s) {
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return (h ^ 0xffu) * 1099511628211ull;  // a separator no text byte equals after the xor
@@ -574,7 +606,8 @@ std::string checkpoint_text(const CheckpointContents& contents) {
       {"config_hash", config.hash()},
       {"phases", std::move(phase_list)},
       {"tempering_runs", std::move(tempering_list)},
-      {"training", contents.training ? training_json(*contents.training) : json(nullptr)}};
+      {"training", contents.training ? training_json(*contents.training) : json(nullptr)},
+      {"files_read", files_json(contents.files)}};
   std::string text;
   try {
     text = body.dump(1);
@@ -638,10 +671,17 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
                                  "was edited)", name, out.config.hash()));
   const json& phases = r.member(doc, "phases", "");
   if (!phases.is_array()) r.fail("phases", "an array");
-  for (std::size_t i = 0; i < phases.size(); ++i) out.phases.push_back(read_phase(r, phases[i], i));
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    out.phases.push_back(read_phase(r, phases[i], i));
+    // Every phase draws its own streams: two with the same works are one phase copied.
+    for (std::size_t j = 0; j < i; ++j)
+      if (!out.phases[i].works.empty() && out.phases[i].works == out.phases[j].works)
+        r.fail(fmt::format("phases[{}].works", i), fmt::format("works of their own, not a copy of phases[{}]'s", j));
+  }
   const json& temperings = array_member(r, doc, "tempering_runs", "");
   for (std::size_t i = 0; i < temperings.size(); ++i) out.temperings.push_back(read_tempering(r, temperings[i], i));
   if (const json& training = r.member(doc, "training", ""); !training.is_null()) out.training = read_training(r, training);
+  if (const auto files = doc.find("files_read"); files != doc.end()) out.files = read_files(r, *files);
   return out;
 }
 
@@ -652,7 +692,8 @@ RunCheckpoint::RunCheckpoint(std::string path, CheckpointedConfig config, double
       config_(std::move(config)),
       every_seconds_(every_seconds),
       last_save_(Clock::now()),
-      last_record_(last_save_) {}
+      last_record_(last_save_),
+      warn_([](const std::string& line) { std::cerr << line << '\n'; }) {}
 
 RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds, const std::string& command) {
   std::ifstream in(path, std::ios::binary);
@@ -667,6 +708,7 @@ RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds,
   c.training_ = std::move(contents.training);
   c.phases_ = std::move(contents.phases);
   c.temperings_ = std::move(contents.temperings);
+  c.files_ = std::make_shared<FilesRead>(std::move(contents.files));
   return c;
 }
 
@@ -676,8 +718,67 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 
 void RunCheckpoint::save() {
   if (writes_)
-    io::write_text_file_atomically(path_, checkpoint_text({config_, phases_, temperings_, training_}));
+    io::write_text_file(path_, checkpoint_text({config_, phases_, temperings_, training_, files_->files()}),
+                        io::OutputKind::checkpoint);
   last_save_ = Clock::now();
+}
+
+// A save that fails (a full disk, a lost NFS server) leaves the run and the previous checkpoint
+// as they were; the first failure is said, and the first success after it, then no more.
+bool RunCheckpoint::save_or_warn() {
+  try {
+    save();
+  } catch (const InputError& e) {
+    if (failed_saves_++ == 0 && !warned_)
+      warn_(fmt::format("logz: checkpoint not saved; the run goes on, tries again when the next save is due and "
+                        "keeps the last one saved: {}", e.what()));
+    last_save_ = Clock::now();
+    return false;
+  }
+  if (failed_saves_ > 0 && !warned_)
+    warn_(fmt::format("logz: checkpoint {} saved again after {} failed save{} (later failures are not reported)",
+                      path_, failed_saves_, failed_saves_ == 1 ? "" : "s"));
+  warned_ = warned_ || failed_saves_ > 0;
+  failed_saves_ = 0;
+  return true;
+}
+
+void RunCheckpoint::lock() {
+  if (lock_) return;
+  io::check_output_file(path_, io::OutputKind::checkpoint);  // --checkpoint /dev/null: no lock file in /dev
+  const std::string name = path_ + ".lock";
+  const int fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  struct stat st {};
+  if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    ::close(fd);
+    throw InputError(fmt::format("{}: expected a regular file (the checkpoint's lock) or no file", name));
+  }
+  if (fd < 0)
+    throw InputError(fmt::format("{}: expected a lock file beside the checkpoint that can be opened ({})", name,
+                                 std::strerror(errno)));
+  lock_ = std::shared_ptr<const int>(new int(fd), [](const int* d) {  // the lock goes with the descriptor
+    ::close(*d);
+    delete d;
+  });
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    char pid[32] = {};
+    const ssize_t n = ::pread(fd, pid, sizeof pid - 1, 0);
+    lock_.reset();
+    throw InputError(fmt::format("{}: in use by another logz run{}: expected a checkpoint no other run saves to",
+                                 path_, n > 0 ? fmt::format(" (process {})", std::string(pid, static_cast<std::size_t>(n))) : ""));
+  }
+  const std::string pid = std::to_string(::getpid());
+  if (::ftruncate(fd, 0) == 0) (void)::pwrite(fd, pid.data(), pid.size(), 0);
+  // Holding the lock, no other run writes this checkpoint: temporary files left by a run killed
+  // while saving (PATH.tmp-XXXXXX, io/output_file.hpp) are stale.
+  const fs::path file(path_);
+  const std::string stale = file.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(file.parent_path().empty() ? "." : file.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() == stale.size() + 6 && name.starts_with(stale) && entry.is_regular_file(ec) && !entry.is_symlink(ec))
+      fs::remove(entry.path(), ec);
+  }
 }
 
 bool RunCheckpoint::due() const {
@@ -706,7 +807,7 @@ const AnnealPhaseRecord* RunCheckpoint::begin_phase(const AnnealPhaseShape& shap
 void RunCheckpoint::merged(const AnnealPhaseView& view) {
   if (!due()) return;
   phases_[next_phase_ - 1] = AnnealPhaseRecord::of(view);
-  save();
+  save_or_warn();
 }
 
 void RunCheckpoint::end_phase(const AnnealPhaseView& view) { phases_[next_phase_ - 1] = AnnealPhaseRecord::of(view); }
@@ -763,13 +864,13 @@ bool RunCheckpoint::wants_record() const {
 
 void RunCheckpoint::record_training(TrainingRecord record) {
   training_ = std::move(record);
-  if (due()) save();
+  if (due()) save_or_warn();
 }
 
 void RunCheckpoint::record(const TemperingRecord& record) {
   temperings_[next_tempering_ - 1] = record;
   last_record_ = Clock::now();
-  if (due()) save();
+  if (due()) save_or_warn();
 }
 
 }  // namespace logz

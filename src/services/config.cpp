@@ -371,6 +371,7 @@ std::string resolve_config_path(const Config& config, const std::string& file) {
   if (io::is_memory_path(file)) return file;  // arrays a front end holds (io/memory_archive.hpp)
   std::filesystem::path p = file;
   if (p.is_relative()) p = std::filesystem::path(config.source()).parent_path() / p;
+  if (FilesRead* files = config.files_read()) files->add(p.string());
   return p.string();
 }
 

@@ -11,7 +11,7 @@ namespace logz::continuous {
 
 namespace {
 
-constexpr double kMax = 1.7976931348623157e308;
+constexpr double kMax = kLargestScale;
 
 // ---------------------------------------------------------------- [model]
 const Key kParameters = Key::string("parameters", std::string("random"),
@@ -27,7 +27,7 @@ const Key kFile = Key::string("file", required, ".npy, or .npz with key: one dat
 const Key kKey = Key::string("key", std::string("X"), "the .npz member of the data");
 const Key kNumPoints = Key::integer("num_points", 100, 1, 1 << 24, "model: how many points to draw");
 const Key kDataSeed = Key::integer("seed", 1, 0, INT64_MAX, "model: the seed of the draws");
-const Key kIndex = Key::integer("index", 0, 0, INT64_MAX, "the data point of `logz run` (generative models)");
+const Key kIndex = Key::integer("index", 0, 0, 0xffffffffLL, "the data point of `logz run` (generative models)");
 const KeyGroup kDataKeys{"data", "continuous data", {&kSource, &kFile, &kKey, &kNumPoints, &kDataSeed, &kIndex}};
 
 // ---------------------------------------------------------------- [base]
@@ -71,7 +71,7 @@ const Key kInitialStepSize = Key::number("initial_step_size", 0.01, 1e-300, kMax
 const Key kSamplerLeapfrog = Key::integer("leapfrog_steps", 20, 1, 1 << 20, "leapfrog steps per move");
 const Key kSamplerTarget = Key::number("target_acceptance", 0.9, 1e-6, 1 - 1e-6, "the acceptance the step size aims at");
 const Key kSlowness = Key::number("slowness", 0.9, 0.0, 1 - 1e-12, "weight of the old average in the moving average");
-const Key kIncrease = Key::number("step_increase", 1.02, 1.0, kMax, "factor when the average acceptance is above target");
+const Key kIncrease = Key::number("step_increase", 1.02, 1.0, 10.0, "factor when the average acceptance is above target");
 const Key kDecrease = Key::number("step_decrease", 0.98, 1e-6, 1.0, "factor when it is below");
 const Key kSamplerMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "the smallest step size");
 const Key kSamplerMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "the largest step size");

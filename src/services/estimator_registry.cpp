@@ -135,6 +135,8 @@ const std::vector<Estimator>& estimators() {
          // The asymptotic error treats correlated samples as independent: the error bar is a
          // jackknife over groups of chains instead, each solve warm-started at the full one.
          o.initial_log_z = full.log_z;
+         for (double& x : o.initial_log_z)  // NaN for a level cut off from the first ("disconnected")
+           if (!std::isfinite(x)) x = 0.0;
          const double asymptotic = full.last.std_error;
          full.std_error = chain_jackknife_std_error(s, kChainJackknifeGroups, threads, [&](const TemperingStats& part) {
            return mbar_tempered(part, l.fractions(), o).log_z;

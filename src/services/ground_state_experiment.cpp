@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "logz/services/annealing_experiment.hpp"
 
 namespace logz {
@@ -13,10 +15,11 @@ const Key kBetaMax = Key::number("beta_max", Computed{"beta + 20 / gap"}, 0.0, 1
 const Key kIntervals = Key::integer("intervals", 64, 4, 1000000, "grid intervals, a multiple of 4");
 const Key kNumChains = Key::integer("num_chains", 32, 2, 1 << 24, "independent chains");
 const Key kChunkSize = Key::integer("chunk_size", 1, 1, 1 << 20, "chains per chunk");
-const Key kStartSteps = Key::integer("start_steps", 100, 0, INT64_MAX, "kernel applications at beta_max from the ground state");
-const Key kEquilibrationSteps = Key::integer("equilibration_steps", 20, 0, INT64_MAX,
+// 10^7 kernel applications of 32 chains at 65 grid points: about two days on one core.
+const Key kStartSteps = Key::integer("start_steps", 100, 0, 10000000, "kernel applications at beta_max from the ground state");
+const Key kEquilibrationSteps = Key::integer("equilibration_steps", 20, 0, 10000000,
                                              "kernel applications before measuring at each grid point");
-const Key kMeasurementSteps = Key::integer("measurement_steps", 200, 1, INT64_MAX,
+const Key kMeasurementSteps = Key::integer("measurement_steps", 200, 1, 10000000,
                                            "kernel applications averaged at each grid point");
 const KeyGroup kIntegrationKeys{"integration", "integration",
                                 {&kBetaMax, &kIntervals, &kNumChains, &kStartSteps, &kEquilibrationSteps,
@@ -54,6 +57,15 @@ void ground_state_report(const GroundStateIntegration& r, RunResult& result) {
                                            r.chain_integrals, r.ground_energy,   r.log_degeneracy,
                                            r.integral,      r.integral_std_error, r.trapezoid_integral,
                                            r.quadrature_error, r.tail,           r.log_z};
+}
+
+PlannedBudget planned_ground_state_budget(const GroundStateSettings& s) {
+  const auto& o = s.options;
+  return {.factors = {{o.num_chains, "chains"},
+                      {s.betas.size(), "temperatures"},
+                      {o.equilibration_steps + o.measurement_steps, "steps"}},
+          .unit = "chain-steps",
+          .note = fmt::format("after {} start steps per chain", o.start_steps)};
 }
 
 }  // namespace logz

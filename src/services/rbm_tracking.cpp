@@ -10,7 +10,7 @@
 #include "logz/core/error.hpp"
 #include "logz/exact/rbm_enumeration.hpp"
 #include "logz/models/rbm_base.hpp"
-#include "logz/io/text_file.hpp"
+#include "logz/io/output_file.hpp"
 
 namespace logz {
 

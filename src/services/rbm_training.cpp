@@ -15,11 +15,12 @@ const KeyGroup kModelKeys{"model", "train rbm", {&kModelType, &kNumHidden}};
 const Key kMethod = Key::choice("method", std::string("cd"), {"cd", "pcd"}, "contrastive divergence or persistent CD");
 const Key kK = Key::integer("k", 1, 1, 100000, "Gibbs steps per gradient estimate");
 const Key kBatchSize = Key::integer("batch_size", 100, 1, 1 << 24, "examples per minibatch");
-const Key kLearningRate = Key::number("learning_rate", 0.05, 1e-300, 1.7976931348623157e308, "the step size");
+// Rates and sds up to 10^6: far past any useful value.
+const Key kLearningRate = Key::number("learning_rate", 0.05, 1e-300, 1e6, "the step size");
 const Key kMomentum = Key::number("momentum", 0.5, 0.0, 0.999999, "momentum of the updates");
-const Key kWeightDecay = Key::number("weight_decay", 2e-4, 0.0, 1.7976931348623157e308, "L2 penalty on W");
+const Key kWeightDecay = Key::number("weight_decay", 2e-4, 0.0, 1e6, "L2 penalty on W");
 const Key kEpochs = Key::integer("epochs", 10, 0, 1 << 24, "passes over the training set");
-const Key kInitSd = Key::number("init_sd", 0.01, 0.0, 1.7976931348623157e308, "sd of the initial weights");
+const Key kInitSd = Key::number("init_sd", 0.01, 0.0, 1e6, "sd of the initial weights");
 const Key kSeed = Key::integer("seed", 1, 0, INT64_MAX, "minibatch order, initial weights and chains");
 const KeyGroup kTrainingKeys{"training", "train rbm",
                              {&kMethod, &kK, &kBatchSize, &kLearningRate, &kMomentum, &kWeightDecay, &kEpochs, &kInitSd,

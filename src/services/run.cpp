@@ -34,6 +34,16 @@ RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEn
   const auto seed = static_cast<std::uint64_t>(config.section("run").get_int("seed", 1, 0));
   std::optional<RunResult> first;
   Repetitions summary;
+  // The first repetition's budget stands for all of them: said once, times the repetitions.
+  const BudgetListener* outer = current_budget_listener();
+  bool said = false;
+  const ScopedBudgetListener all_repetitions([&](const PlannedBudget& b) {
+    if (said || !outer || !*outer) return;
+    said = true;
+    PlannedBudget all = b;
+    all.factors.insert(all.factors.begin(), {repetitions, "repetitions"});
+    (*outer)(all);
+  });
   for (std::size_t r = 0; r < repetitions; ++r) {
     Config copy = config;
     summary.seeds.push_back(seed + r);
@@ -61,6 +71,7 @@ RunResult run_experiment(Config& config, const RunContext& context) {
   const ModelEntry& model = model_of(config, "run");
   const auto repetitions = static_cast<std::size_t>(config.section("run").get_int("repetitions", 1, 1, 10000000));
   const auto start = Clock::now();
+  const ScopedBudgetListener budget(context.budget);
   RunResult result = repetitions == 1 ? model.run(config, context) : run_repetitions(config, repetitions, model, context);
   result.runtime_s = seconds_since(start);
   result.config = config.resolved();

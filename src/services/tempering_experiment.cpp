@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/registry.hpp"
 
@@ -20,10 +22,12 @@ const Key kInitialization = Key::choice("initialization", std::string("iteration
 const Key kInitialUpdate = Key::choice("initial_update", std::string("rts"), {"rts", "tan"},
                                        "the update of the initial iterations");
 const Key kMaxInitialIterations = Key::integer("max_initial_iterations", 50, 1, 1000000, "at most this many initial iterations");
-const Key kSweepsPerIteration = Key::integer("sweeps_per_iteration", 50, 1, INT64_MAX, "sweeps of each initial iteration");
+// Sweeps of 100 chains at 1000 updates each: 10^8 final sweeps take about a day on one core,
+// 50 initial iterations of 10^6 half a day.
+const Key kSweepsPerIteration = Key::integer("sweeps_per_iteration", 50, 1, 1000000, "sweeps of each initial iteration");
 const Key kTolerance = Key::number("tolerance", 0.0, 0.0, 1.0,
                                    "the stopping rule max_k |r_k - c_k| < tolerance; 0: the paper's 0.1 / K");
-const Key kNumSweeps = Key::integer("num_sweeps", 1000, 1, INT64_MAX, "sweeps of the final run");
+const Key kNumSweeps = Key::integer("num_sweeps", 1000, 1, 100000000, "sweeps of the final run");
 const Key kChunkSize = Key::integer("chunk_size", 4, 1, 1 << 20, "chains per chunk (4; rbm: 50, one GEMM)");
 const KeyGroup kTemperingKeys{"tempering", "tempering",
                               {&kNumTemperatures, &kNumChains, &kPrior, &kPriorSlope, &kInitialization, &kInitialUpdate,
@@ -131,6 +135,18 @@ void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s
                                                                 : kNaN);
   }
   t.mean_energy = level_mean_energy(stats);
+}
+
+PlannedBudget planned_tempering_budget(const TemperingSettings& s) {
+  PlannedBudget b{.factors = {{s.options.num_chains, "chains"}, {s.num_sweeps, "sweeps"}},
+                  .unit = "chain-sweeps",
+                  .note = ""};
+  if (s.initialization == "iterations")
+    b.note = fmt::format("after initial iterations of up to {} x {} sweeps", s.max_initial_iterations,
+                         s.sweeps_per_iteration);
+  else if (s.initialization == "wang_landau")
+    b.note = "after the Wang-Landau sweeps";
+  return b;
 }
 
 }  // namespace logz

@@ -36,7 +36,10 @@ std::optional<UnsafeText> unsafe_for_toml_parser(std::string_view text) {
   std::vector<char> brackets;  // the arrays '[' and inline tables '{' open in a value
   bool in_key = true;
   char last = '\n';  // the last character outside strings, spaces and tabs aside
-  for (std::size_t i = 0; i < text.size();) {
+  // A UTF-8 byte order mark (which Windows editors write) opens the text: toml++ skips it, as
+  // the schedule files' reader does. Anywhere else it is non-ASCII text like any other.
+  const std::size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (std::size_t i = start; i < text.size();) {
     const char c = text[i];
     switch (in) {
       case In::kOutside: {

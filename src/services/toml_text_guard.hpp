@@ -14,6 +14,7 @@ namespace logz::detail {
 // behaviour (marzer/tomlplusplus#190, #295). It asks outside strings and comments, where TOML
 // allows ASCII only anyway, and after a backslash in a """ string. The line of the first such
 // character and what TOML (or toml++) expects there; nullopt when the text is safe to parse.
+// A UTF-8 byte order mark at the very start is allowed (toml++ skips it).
 struct UnsafeText {
   std::size_t line;
   std::string expectation;

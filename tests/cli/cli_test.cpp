@@ -453,7 +453,7 @@ TEST(Cli, KeysInRangeThatNeedMoreMemoryThanThereIsAreRefusedBeforeTheRun) {
 
 TEST(Cli, AGaussianToyWhoseEnergiesOverflowIsRefusedNamingTheMean) {
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
-  expect_one_line_error(run_cli("run " + toy + " -q --set model.mu_start=1e300"),
+  expect_one_line_error(run_cli("run " + toy + " -q --set model.mu_start=1e100 --set model.sigma_end=1e-100"),
                         "[model] mu_start: expected means and sds whose energies");
   expect_one_line_error(run_cli("run " + toy + " -q --set model.mu_end=-1e200"), "[model] mu_end");
 }

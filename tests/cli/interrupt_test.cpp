@@ -39,14 +39,16 @@ struct Stopped {
   std::string err;
 };
 
-// One step of 10^15 site updates per temperature: the kernel itself must see the request.
+// One step of 10^8 checkerboard sweeps (the most a step may have) of 4096 sites per
+// temperature, hours of site updates: the kernel itself must see the request.
 const char* kOneHugeStepConfig = R"([model]
 type = "ising"
-size = 8
+size = 64
 [schedule]
 num_steps = 10
 [kernel]
-steps_per_temperature = 1000000000000000
+steps_per_temperature = 100000000
+site_order = "checkerboard"
 [run]
 num_paths = 2
 )";

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,44 @@ TEST(MbarCli, StreamsUknFromAFileToTheLibrarysAnswer) {
   }
   EXPECT_TRUE(j["converged"].get<bool>());
   EXPECT_EQ(j["flags"], nlohmann::json::array());
+}
+
+TEST(MbarCli, StatesCutOffFromStateZeroAreNaNAndFlagged) {
+  // Three harmonic states: state 0 at 0, states 1 and 2 at 1000 and 1000.5 (sd 1): 1 and 2
+  // overlap each other, neither overlaps state 0. Once "0 +- 0.025, converged" and no flag.
+  const std::vector<double> mu = {0.0, 1000.0, 1000.5};
+  const std::size_t per_state = 400, n = 3 * per_state;
+  Eigen::MatrixXd u(3, static_cast<Eigen::Index>(n));
+  for (std::size_t j = 0; j < n; ++j) {
+    logz::RandomStream rng(31, j, logz::Purpose::test, 0);
+    const double x = mu[j / per_state] + rng.normal();
+    for (Eigen::Index l = 0; l < 3; ++l) u(l, static_cast<Eigen::Index>(j)) = 0.5 * (x - mu[l]) * (x - mu[l]);
+  }
+  const std::string u_path = write_u_kn(u, "cut_u_kn.npy"), n_path = temp_path("cut_n_k.txt"),
+                    out = temp_path("cut_mbar.json");
+  write_file(n_path, "400\n400\n400\n");
+  const auto r = run_cli("estimate --u-kn " + u_path + " --n-k " + n_path + " --output " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("disconnected: states 1, 2 share no samples with state 0"), std::string::npos) << r.out;
+  // Their rows: NaN log Z and error, marked (no 0 +- 0).
+  std::istringstream lines(r.out);
+  int marked = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("  disconnected") == std::string::npos || line.rfind("disconnected:", 0) == 0) continue;
+    ++marked;
+    std::istringstream fields(line);
+    std::string state, log_z, std_error, mark;
+    fields >> state >> log_z >> std_error >> mark;
+    EXPECT_EQ(state + " " + log_z + " " + std_error + " " + mark, std::to_string(marked) + " nan nan disconnected");
+  }
+  EXPECT_EQ(marked, 2) << r.out;
+  const auto j = nlohmann::json::parse(logz::test_support::read_file(out));
+  EXPECT_NE(std::find(j["flags"].begin(), j["flags"].end(), "disconnected"), j["flags"].end()) << j.dump();
+  EXPECT_EQ(j["disconnected_states"], nlohmann::json::array({1, 2}));
+  for (std::size_t k : {1, 2}) {
+    EXPECT_TRUE(j["log_z"][k].is_null()) << j.dump();
+    EXPECT_TRUE(j["std_error"][k].is_null()) << j.dump();
+  }
 }
 
 TEST(MbarCli, BadInputGivesOneLineErrors) {

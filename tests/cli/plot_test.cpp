@@ -337,4 +337,74 @@ TEST(Plot, ResultWithBadNumbersIsRefused) {
   EXPECT_FALSE(fs::exists(dir + "/work_histograms.png"));
 }
 
+// Strings that begin with a quote or hold '' (gnuplot 5.4 misread '' after a quote in a
+// single-quoted string: "gnuplot failed"), and result files whose names begin with $ (read
+// as a datablock when several results name their plots after them), are drawn as written.
+TEST(Plot, QuotesAndDollarsInStringsAndFileNamesAreDrawnAsWritten) {
+  REQUIRE_GNUPLOT();
+  auto json = nlohmann::json::parse(read_file(small_result("quotes")));
+  auto& estimates = json["estimates"];
+  estimates["'x"] = estimates["ais"];
+  estimates["a''b"] = estimates["bar"];
+  estimates["''"] = estimates["raise"];
+  json["model"]["type"] = "'ising' ''4x4'' #c @m $d \\ {e} ;f";
+  const std::string folder = fresh_dir("quote_files");
+  fs::create_directories(folder);
+  std::string files;
+  for (const std::string name : {"$a.json", "$b.json", "'c''.json"}) {
+    write_file(folder + "/" + name, json.dump());
+    files += " " + shell_word(folder + "/" + name);
+  }
+  const std::string one = fresh_dir("quotes_one");
+  const auto r1 = run_cli("plot " + shell_word(folder + "/'c''.json") + " -d " + one);
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  expect_svg(one + "/work_histograms.svg",
+             {"'x  ", "a''b  ", "'ising' ''4x4'' #c @m $d \\ {e} ;f"});
+  const std::string each = fresh_dir("quotes_each");
+  const auto r2 = run_cli("plot" + files + " -d " + each);
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  EXPECT_EQ(listed_files(r2.out).size(), 18u) << r2.out;
+  EXPECT_TRUE(fs::exists(each + "/$a_work_histograms.png"));
+  EXPECT_TRUE(fs::exists(each + "/$b_hysteresis.svg"));
+  const std::string budget = fresh_dir("quotes_budget");
+  const auto r3 = run_cli("plot" + files + " --budget-key run.num_paths -d " + budget);
+  ASSERT_EQ(r3.exit_code, 0) << r3.err;
+  expect_png(budget + "/budget.png");
+}
+
+// Works out to 1e308 ended in "internal error: cannot create std::vector larger than
+// max_size()" (a NaN bin count) or "gnuplot failed" (an axis past the largest double): works
+// beyond what an axis can span are refused in one line naming the key; an exact value or an
+// estimate beyond it is listed in the legend as off scale.
+TEST(Plot, WorksNearTheLargestDoubleAreRefusedInOneLine) {
+  REQUIRE_GNUPLOT();  // logz plot looks for gnuplot before it reads the works
+  const auto json = nlohmann::json::parse(read_file(small_result("huge")));
+  const std::string dir = fresh_dir("huge_plots");
+  const std::size_t n = json["forward"]["works"].size();
+  for (const double sign : {1.0, -1.0}) {
+    auto j = json;
+    for (std::size_t i = 0; i < n; ++i) j["forward"]["works"][i] = i % 2 ? 1e308 : sign * 1e308;
+    const std::string path = temp_path(sign > 0 ? "huge_equal.json" : "huge_alternating.json");
+    write_file(path, j.dump());
+    expect_one_line_error(
+        run_cli("plot " + path + " -d " + dir),
+        "forward.works: expected works within +-1e+300, which a plot's axis can span, got ");
+  }
+  auto reverse = json;
+  reverse["reverse"]["works"][2] = -1e301;
+  const std::string reverse_path = temp_path("huge_reverse.json");
+  write_file(reverse_path, reverse.dump());
+  expect_one_line_error(run_cli("plot " + reverse_path + " -d " + dir),
+                        "reverse.works: expected works within");
+  auto marks = json;
+  marks["reference"]["evidence"] = -1e308;
+  marks["estimates"]["ais"]["evidence"] = 1e308;
+  const std::string marks_path = temp_path("huge_marks.json");
+  write_file(marks_path, marks.dump());
+  const auto r = run_cli("plot " + marks_path + " -d " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_svg(dir + "/work_histograms.svg",
+             {"exact  -log Z/Z_0 = 1e+308  (off scale)", "AIS  -1e+308"});
+}
+
 }  // namespace

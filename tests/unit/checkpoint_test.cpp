@@ -140,6 +140,79 @@ TEST(Checkpoint, EditedOrForeignContentsAreRefusedNamingTheField) {
   expect_refused(edited(text, [](J& j) { j["phases"] = J::array({1}); }), "phases[0]: expected an object");
 }
 
+// A forged checkpoint with a recomputed CRC: what it holds must still be possible.
+TEST(Checkpoint, ForgedContentsThatBreakTheRunsInvariantsAreRefused) {
+  using J = nlohmann::json;
+  const std::string text = logz::checkpoint_text({config(), {phase(2), phase(3)}, {tempering()}});
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["accepted"][1] = 41; }),
+                 "phases[0].accepted[1]: expected at most the 40 moves attempted");
+  expect_refused(edited(text, [](J& j) { j["phases"][1] = j["phases"][0]; }), "not a copy of phases[0]'s");
+  expect_refused(edited(text, [](J& j) { j["tempering_runs"][0]["final_run"]["chunks"][1]["accepted"] = 9; }),
+                 "accepted: expected at most the 8 moves attempted");
+  expect_refused(edited(text, [](J& j) { j["files_read"] = J::array({{{"path", "a"}, {"size", 1}, {"sha256", "x"}}}); }),
+                 "files_read[0].sha256: expected 64 lower-case hex digits");
+}
+
+TEST(Checkpoint, TheFilesARunReadAreFingerprintedAndAChangeIsNamed) {
+  const std::string data = logz::test_support::temp_path("weights.bin");
+  logz::test_support::write_file(data, "0123456789");
+  logz::FilesRead files;
+  files.add(data);
+  files.add(data);  // once
+  files.add(logz::test_support::temp_path("missing.bin"));  // its reader names it
+  ASSERT_EQ(files.files().size(), 1u);
+  EXPECT_EQ(files.files()[0].size, 10u);
+  EXPECT_EQ(files.files()[0].sha256, "84d89877f0d4041efb6bf91a16f0248f2fd573e6af05c19f96bedb9f882f7882");
+  auto contents = logz::CheckpointContents{config(), {}, {}};
+  contents.files = files.files();
+  const auto back = logz::parse_checkpoint(logz::checkpoint_text(contents), "run.ckpt");
+  EXPECT_EQ(back.files, files.files());
+  EXPECT_NO_THROW(logz::FilesRead(back.files).check_unchanged("run.ckpt"));
+  logz::test_support::write_file(data, "0123456780");  // the same size
+  try {
+    logz::FilesRead(back.files).check_unchanged("run.ckpt");
+    ADD_FAILURE() << "a changed file was accepted";
+  } catch (const logz::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(data + ": changed since the run saved in run.ckpt"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Checkpoint, ASaveThatFailsOnTheWayIsSaidOnceAndKeepsTheRecords) {
+  const std::string folder = logz::test_support::temp_path("gone");
+  std::filesystem::create_directories(folder);
+  logz::RunCheckpoint c(folder + "/run.ckpt", config(), 0.0);
+  std::vector<std::string> said;
+  c.set_warnings([&](const std::string& line) { said.push_back(line); });
+  auto p = phase(1);
+  ASSERT_EQ(c.begin_phase(p.shape, true), nullptr);
+  std::filesystem::remove_all(folder);  // the folder is gone: saves fail
+  c.merged({p.shape, 1, p.works, p.energy_sum, p.attempted, p.accepted});
+  c.merged({p.shape, 1, p.works, p.energy_sum, p.attempted, p.accepted});
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_NE(said[0].find("checkpoint not saved"), std::string::npos) << said[0];
+  std::filesystem::create_directories(folder);  // back: the next save writes what was merged
+  EXPECT_TRUE(c.save_or_warn());
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_NE(said[1].find("saved again after 2 failed saves"), std::string::npos) << said[1];
+  auto read = logz::RunCheckpoint::read(folder + "/run.ckpt", 60.0);
+  const AnnealPhaseRecord* saved = read.begin_phase(p.shape, true);
+  ASSERT_NE(saved, nullptr);
+  EXPECT_EQ(saved->chunks_done, 1u);
+}
+
+TEST(Checkpoint, OneRunAtATimeHoldsACheckpoint) {
+  const std::string path = logz::test_support::temp_path("locked.ckpt");
+  logz::RunCheckpoint first(path, config(), 60.0), second(path, config(), 60.0);
+  first.lock();
+  try {
+    second.lock();
+    ADD_FAILURE() << "two runs locked one checkpoint";
+  } catch (const logz::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("in use by another logz run (process "), std::string::npos) << e.what();
+  }
+}
+
 TEST(Checkpoint, AResumedRunMustMatchTheShapeOfItsPhases) {
   const std::string path = logz::test_support::temp_path("shape.ckpt");
   logz::RunCheckpoint written(path, config(), 60.0);
@@ -160,7 +233,9 @@ TEST(Checkpoint, AResumedRunMustMatchTheShapeOfItsPhases) {
   EXPECT_EQ(saved->works, p.works);
   auto rerun = logz::RunCheckpoint::read(path, 60.0);
   EXPECT_EQ(rerun.begin_phase(p.shape, false), nullptr) << "a phase whose end states are needed runs again";
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    EXPECT_FALSE(e.path().filename().string().starts_with("logz_Checkpoint_AResumedRunMustMatchTheShapeOfItsPhases_shape.ckpt.tmp"))
+        << e.path();
 }
 
 TEST(Checkpoint, UnreadableOrUnwritablePathsAreInputErrors) {

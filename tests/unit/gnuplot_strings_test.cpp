@@ -27,21 +27,29 @@ TEST(GnuplotStrings, OneLineShowsControlCharactersAsEscapesAndBadBytesAsReplacem
   EXPECT_EQ(one_line("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
-TEST(GnuplotStrings, TextIsSingleQuotedAndNotEnhanced) {
-  // Single quotes: no `command` substitution, no backslash escapes; '' is a quote.
-  EXPECT_EQ(gnuplot_string("it's `touch x` \\"), "'it''s `touch x` \\'");
+TEST(GnuplotStrings, TextIsDoubleQuotedWithEscapesAndNotEnhanced) {
+  // Every quote, backquote, backslash, @, # and brace is an octal escape (\0 and three digits:
+  // a digit after it is not read into it): nothing for gnuplot's line scanners to act on.
+  EXPECT_EQ(gnuplot_string("it's `touch x` \\"), "\"it\\0047s \\0140touch x\\0140 \\0134\"");
   // A line break would end the script line: shown as \n.
-  EXPECT_EQ(gnuplot_string("x\nsystem 'touch y'"), "'x\\nsystem ''touch y'''");
+  EXPECT_EQ(gnuplot_string("x\nsystem 'touch y'"), "\"x\\0134nsystem \\0047touch y\\0047\"");
+  // '' after a quote, which gnuplot 5.4 misreads in a single-quoted string.
+  EXPECT_EQ(gnuplot_string("''a''"), "\"\\0047\\0047a\\0047\\0047\"");
+  EXPECT_EQ(gnuplot_string("@m #c $d \"q\" =1"), "\"\\0100m \\0043c \\0044d \\0042q\\0042 =1\"");
+  EXPECT_EQ(gnuplot_string("β ± 1.5e-3 (x/y), a_b:c+d"), "\"β ± 1.5e-3 (x/y), a_b:c+d\"");
   // Enhanced-text markup is shown as written.
-  EXPECT_EQ(gnuplot_text("a_b^c@d&e~f{g}"), "'a_b^c@d&e~f{g}' noenhanced");
+  EXPECT_EQ(gnuplot_text("a_b^c@d&e~f{g}"),
+            "\"a_b\\0136c\\0100d\\0046e\\0176f\\0173g\\0175\" noenhanced");
 }
 
 TEST(GnuplotStrings, FileNamesAreQuotedAndNeverAPipe) {
-  EXPECT_EQ(gnuplot_file_name("work_histograms", "w.gp"), "'work_histograms'");
-  EXPECT_EQ(gnuplot_file_name("/data/q'`x`.csv", "w.gp"), "'/data/q''`x`.csv'");
-  EXPECT_EQ(gnuplot_file_name("<touch x", "w.gp"), "'./<touch x'");
-  EXPECT_EQ(gnuplot_file_name("|touch x", "w.gp"), "'./|touch x'");
-  EXPECT_EQ(gnuplot_file_name("-", "w.gp"), "'./-'");
+  // A relative name always starts with ./: never a pipe (< |), stdin (- +) or a datablock ($).
+  EXPECT_EQ(gnuplot_file_name("work_histograms", "w.gp"), "\"./work_histograms\"");
+  EXPECT_EQ(gnuplot_file_name("/data/q'`x`.csv", "w.gp"), "\"/data/q\\0047\\0140x\\0140.csv\"");
+  EXPECT_EQ(gnuplot_file_name("<touch x", "w.gp"), "\"./\\0074touch x\"");
+  EXPECT_EQ(gnuplot_file_name("|touch x", "w.gp"), "\"./\\0174touch x\"");
+  EXPECT_EQ(gnuplot_file_name("-", "w.gp"), "\"./-\"");
+  EXPECT_EQ(gnuplot_file_name("$r_work_histograms", "w.gp"), "\"./\\0044r_work_histograms\"");
   try {
     gnuplot_file_name("a\nb.csv", "train.toml: tracking.csv");
     FAIL() << "a line break in a file name was accepted";

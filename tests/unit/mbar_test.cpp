@@ -92,6 +92,76 @@ TEST(Mbar, UnsampledStateAndWarmStart) {
   for (std::size_t k = 0; k < 5; ++k) EXPECT_NEAR(again.log_z[k], r.log_z[k], 1e-9);
 }
 
+// Harmonic states of sd 1 at the given means, per_state exact draws from each (0: unsampled).
+struct Placed {
+  Eigen::MatrixXd u;
+  std::vector<double> counts;
+};
+
+Placed place_states(const std::vector<double>& mu, const std::vector<int>& per_state,
+                    std::uint64_t seed) {
+  Placed p;
+  int n = 0;
+  for (int c : per_state) n += c;
+  const std::size_t k = mu.size();
+  p.u.resize(static_cast<Eigen::Index>(k), n);
+  for (std::size_t from = 0, j = 0; from < k; ++from) {
+    p.counts.push_back(per_state[from]);
+    for (int i = 0; i < per_state[from]; ++i, ++j) {
+      logz::RandomStream rng(seed, j, logz::Purpose::test, 0);
+      const double x = mu[from] + rng.normal();
+      for (std::size_t l = 0; l < k; ++l)
+        p.u(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j)) = 0.5 * (x - mu[l]) * (x - mu[l]);
+    }
+  }
+  return p;
+}
+
+TEST(Mbar, StatesWithNoOverlapPathToTheFirstAreNaNAndFlagged) {
+  // Two states 1000 sd apart: no sample has weight under both (the overlap matrix is the
+  // identity). Once 0 +- 0, converged, no flag.
+  const Placed two = place_states({0.0, 1000.0}, {500, 500}, 21);
+  const auto r2 = logz::mbar(two.u, two.counts);
+  EXPECT_EQ(r2.disconnected, std::vector<std::size_t>{1});
+  EXPECT_TRUE(std::isnan(r2.log_z[1]));
+  EXPECT_TRUE(std::isnan(r2.std_error[1]));
+  EXPECT_EQ(r2.log_z[0], 0.0);
+  // States 1 and 2 overlap each other but not state 0: both cut off (once 0 +- 0.025).
+  const Placed three = place_states({0.0, 1000.0, 1000.5}, {500, 500, 500}, 22);
+  const auto r3 = logz::mbar(three.u, three.counts);
+  EXPECT_EQ(r3.disconnected, (std::vector<std::size_t>{1, 2}));
+  for (std::size_t k : {1, 2}) {
+    EXPECT_TRUE(std::isnan(r3.log_z[k])) << k;
+    EXPECT_TRUE(std::isnan(r3.std_error[k])) << k;
+    EXPECT_TRUE(std::isnan(r3.covariance(static_cast<Eigen::Index>(k), 0))) << k;
+  }
+  // A connected state keeps the estimate it has without the cut-off ones; an unsampled state
+  // whose weights all come from a cut-off state's samples is cut off too.
+  const Placed four = place_states({0.0, 0.5, 1000.0, 1000.3}, {500, 500, 500, 0}, 23);
+  const auto r4 = logz::mbar(four.u, four.counts);
+  EXPECT_EQ(r4.disconnected, (std::vector<std::size_t>{2, 3}));
+  const auto alone = logz::mbar(four.u.topLeftCorner(2, 1000), std::vector<double>{500, 500});
+  EXPECT_TRUE(alone.disconnected.empty());
+  EXPECT_NEAR(r4.log_z[1], alone.log_z[1], 1e-9);
+  EXPECT_NEAR(r4.std_error[1], alone.std_error[1], 1e-9);
+  EXPECT_GT(r4.std_error[1], 0.0);
+}
+
+TEST(Mbar, NonFiniteInitialValuesAreRefused) {
+  const Harmonic h = make_harmonic(200, 7);
+  logz::MbarOptions warm;
+  warm.initial_log_z = {0.0, std::numeric_limits<double>::quiet_NaN(), 0.0, 0.0, 0.0};
+  try {
+    logz::mbar(h.u, h.counts, warm);
+    FAIL() << "a NaN warm start was taken";
+  } catch (const logz::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("initial_log_z: expected finite values, got nan at [1]"), std::string::npos)
+        << e.what();
+  }
+  warm.initial_log_z[1] = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(logz::mbar(h.u, h.counts, warm), logz::InvalidArgument);
+}
+
 TEST(Mbar, AgreesWithPymbar) {
   if (std::system("/usr/bin/python3 -c 'import pymbar' >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "python3-pymbar cannot be imported; install it (scripts/install-deps) to compare";

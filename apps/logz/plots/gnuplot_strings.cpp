@@ -50,11 +50,22 @@ std::string escape_control(unsigned c) {
   }
 }
 
-// '' is the only escape of a single-quoted gnuplot string.
-std::string single_quoted(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
+// A double-quoted gnuplot string with every ASCII character but letters, digits, the space and
+// . _ - / , : + = ( ) written as an octal escape: gnuplot 5.4 misreads '' after a quote in a
+// single-quoted string, and its line scanners (`command` substitution, @macros, # comments,
+// the braces of a block) look at quotes, backquotes, @, # and braces wherever they are;
+// escaped, none of them is on the line. The bytes of UTF-8 sequences (0x80 and up) stay.
+std::string double_quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const unsigned b = static_cast<unsigned char>(c);
+    const bool plain = b >= 0x80 || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
+                       (c >= 'a' && c <= 'z') ||
+                       std::string_view(" ._-/,:+=()").find(c) != std::string_view::npos;
+    // \0 and three digits: gnuplot reads up to four digits after \0, three after \1 to \7.
+    out += plain ? std::string(1, c) : fmt::format("\\{:04o}", b);
+  }
+  return out + "\"";
 }
 
 }  // namespace
@@ -81,7 +92,7 @@ std::string one_line(std::string_view text) {
   return out;
 }
 
-std::string gnuplot_string(std::string_view text) { return single_quoted(one_line(text)); }
+std::string gnuplot_string(std::string_view text) { return double_quoted(one_line(text)); }
 
 std::string gnuplot_text(std::string_view text) { return gnuplot_string(text) + " noenhanced"; }
 
@@ -90,8 +101,10 @@ std::string gnuplot_file_name(std::string_view name, std::string_view where) {
     fail_input(one_line(where), "",
                "a file name without control characters, for gnuplot to read (got \"" +
                    one_line(name) + "\")");
-  const bool special = !name.empty() && std::string_view("<|-+").find(name.front()) != std::string_view::npos;
-  return single_quoted(special ? "./" + std::string(name) : std::string(name));
+  // A relative name always gets ./ before it: gnuplot reads a name starting with < as a pipe, -
+  // or + as stdin and $ as a datablock.
+  const bool absolute = !name.empty() && name.front() == '/';
+  return double_quoted(absolute ? std::string(name) : "./" + std::string(name));
 }
 
 std::string file_name_part(std::string_view text) {

@@ -10,7 +10,7 @@
 #include "gnuplot_process.hpp"
 #include "gnuplot_strings.hpp"
 #include "logz/core/error.hpp"
-#include "logz/io/text_file.hpp"
+#include "logz/io/output_file.hpp"
 #include "logz/version.hpp"
 
 namespace logz::plots {

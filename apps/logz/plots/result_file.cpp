@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -35,6 +36,10 @@ double number_in(const ResultFile& r, const json& object, const std::string& nam
 }  // namespace
 
 ResultFile read_result_file(const std::string& path) {
+  // A folder opens as a stream that fails on its first read: "byte 1: expected JSON".
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    fail_input(one_line(path), "", "a result file (the JSON written by logz run -o), got a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail_input(one_line(path), "", "a readable result JSON file (written by logz run --output)");
   std::stringstream text;

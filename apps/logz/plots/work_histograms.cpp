@@ -27,6 +27,27 @@ std::string run_summary(std::size_t num_forward, std::size_t num_reverse, std::s
 
 std::string count_label(std::size_t n) { return fmt::format("{} path{}", n, n == 1 ? "" : "s"); }
 
+// gnuplot's axes, tics and ranges are doubles too: an axis out to 1e308 overflows ("x range is
+// invalid"), one within +-1e300 (and a pad of 5%) is drawn.
+constexpr double kMaxDrawn = 1e300;
+
+// The works at `key`, each finite one within +-kMaxDrawn (else a one-line InputError).
+std::vector<double> drawable_works(const ResultFile& r, const std::string& key) {
+  std::vector<double> w = numbers(r, key);
+  for (const double x : w)
+    if (std::isfinite(x) && std::abs(x) > kMaxDrawn)
+      fail_result(
+          r, key,
+          fmt::format("works within +-{:g}, which a plot's axis can span, got {:g}", kMaxDrawn, x));
+  return w;
+}
+
+// A value in a legend entry: 3 decimals, or 4 significant digits beyond a million (1e308 in
+// fixed notation has 309 digits).
+std::string legend_number(double x) {
+  return std::abs(x) < 1e6 ? fmt::format("{:.3f}", x) : fmt::format("{:.4g}", x);
+}
+
 // One data block of NAME.dat (blocks are separated by two blank lines: `index`).
 std::string histogram_block(const std::string& label, const Histogram& h) {
   std::string s = fmt::format("# {} ({} values): bin_center density bin_width\n", label, h.n);
@@ -53,9 +74,9 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
   const bool has_reverse = find_key(r.json, "reverse.works") != nullptr;
   if (!has_forward && !has_reverse) fail_result(r, "forward.works", "work values (forward.works or reverse.works)");
   Histogram fwd, rev;
-  if (has_forward) fwd = make_histogram(numbers(r, "forward.works"));
+  if (has_forward) fwd = make_histogram(drawable_works(r, "forward.works"));
   if (has_reverse) {
-    auto w = numbers(r, "reverse.works");
+    auto w = drawable_works(r, "reverse.works");
     for (auto& x : w) x = -x;  // the reverse works mirrored onto the forward axis: -W_r
     rev = make_histogram(std::move(w));
   }
@@ -72,7 +93,9 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
   std::vector<Mark> marks;
   std::vector<std::string> off_scale;
   const double exact = optional_number(r, "reference.evidence");
-  if (std::isfinite(exact))  // a double-quoted title: its Z_0 is enhanced-text markup
+  if (std::isfinite(exact) && std::abs(exact) > kMaxDrawn)
+    off_scale.push_back("exact  -log Z/Z_0 = " + legend_number(-exact));
+  else if (std::isfinite(exact))  // a double-quoted title: its Z_0 is enhanced-text markup
     marks.push_back({-exact, fmt::format("\"exact  -log Z/Z_0 = {:.3f}\"", -exact), "#000000", 1, 3.0});
   std::vector<std::string> methods;
   const auto estimates = evidence_estimates(r);
@@ -82,10 +105,11 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
     const auto& e = *std::find_if(estimates.begin(), estimates.end(),
                                   [&](const MethodValue& v) { return v.method == methods[i]; });
     if (!std::isfinite(e.value)) continue;
-    std::string title = fmt::format("{}  {:.3f}", method_label(e.method), -e.value);
-    if (std::isfinite(e.error)) title += fmt::format(" ± {:.3f}", e.error);
+    std::string title = method_label(e.method) + "  " + legend_number(-e.value);
+    if (std::isfinite(e.error)) title += " ± " + legend_number(e.error);
     // A mark far outside the histograms would squeeze them into a sliver: list it instead.
-    if (-e.value < data_lo - 2 * span || -e.value > data_hi + 2 * span) {
+    if (-e.value < data_lo - 2 * span || -e.value > data_hi + 2 * span ||
+        std::abs(e.value) > kMaxDrawn) {
       off_scale.push_back(title);
       continue;
     }

@@ -10,7 +10,10 @@
 // with S and V from the K x K matrix W'W = V S^2 V'. Every sum over samples (objective,
 // gradient, Hessian, W'W) is taken a block of samples at a time with one vectorised exp per
 // u_k(x_n) (softmax_columns.hpp): memory beyond u is O(K^2 + K * block), never K x N.
-// Results are log(Z_k / Z_1) (relative to the first state) and their standard errors.
+// Results are log(Z_k / Z_1) (relative to the first state) and their standard errors. A state
+// with no path of overlapping states to the first one (linked_to_first in mbar.cpp: no samples
+// that carry weight under both states of a link) has no estimate: its log Z and error are NaN
+// and it is listed in MbarResult::disconnected.
 #pragma once
 
 #include <Eigen/Core>
@@ -25,14 +28,15 @@ namespace logz {
 struct MbarOptions {
   double tolerance = 1e-10;       // on max_k |sum_n W_nk - 1| (relative gradient)
   int max_iterations = 50;
-  std::vector<double> initial_log_z;  // warm start: log(Z_k / Z_1), or empty
+  std::vector<double> initial_log_z;  // warm start: log(Z_k / Z_1), finite, or empty
 };
 
 struct MbarResult {
-  std::vector<double> log_z;      // log(Z_k / Z_1)
-  std::vector<double> std_error;  // of log(Z_k / Z_1)
-  Eigen::MatrixXd covariance;     // of f = -log Z (K x K)
+  std::vector<double> log_z;      // log(Z_k / Z_1); NaN for a disconnected state
+  std::vector<double> std_error;  // of log(Z_k / Z_1); NaN for a disconnected state
+  Eigen::MatrixXd covariance;     // of f = -log Z (K x K); NaN in a disconnected state's row and column
   Eigen::MatrixXd overlap;        // O = W^T W diag(N_k) (K x K), as pymbar's computeOverlap
+  std::vector<std::size_t> disconnected;  // states with no overlap path to state 0 (flag "disconnected")
   int iterations = 0;
   bool converged = false;
 };

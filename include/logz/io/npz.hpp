@@ -10,8 +10,9 @@
 
 #include <functional>
 #include <map>
-#include <vector>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "logz/io/array.hpp"
 
@@ -33,6 +34,21 @@ using ShapeCheck = std::function<void(const std::vector<std::size_t>& shape)>;
 // Reads the one member "key.npy" (or "key") of an .npz archive. A missing key is an InputError
 // naming the file and the key and listing the keys present.
 Array read_npz_array(const std::string& path, const std::string& key, const ShapeCheck& check = {});
+
+// Where read_npz_doubles puts a member's values: as many doubles as its shape holds, in C
+// (row-major) order, or in Fortran (column-major, Eigen's) order when column_major.
+struct DoublesPlace {
+  std::span<double> values;
+  bool column_major = false;
+};
+using DoublesTarget = std::function<DoublesPlace(const std::vector<std::size_t>& shape)>;
+
+// The member `key` (as read_npz_array finds it) converted to float64 and read straight into
+// the storage that target(shape) gives, called once the header's shape has passed `check` and
+// matches the member's size: the data are held once, in that storage (an Eigen matrix of any
+// dtype's member, in either memory order), not in an Array and then a copy.
+void read_npz_doubles(const std::string& path, const std::string& key, const ShapeCheck& check,
+                      const DoublesTarget& target);
 
 // Writes arrays as "key.npy" members (each in its dtype, little-endian, C order), deflated
 // when compress is true, else stored; libzip adds ZIP64 records only where sizes or offsets

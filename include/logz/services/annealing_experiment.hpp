@@ -15,6 +15,7 @@
 #include "logz/services/config.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/services/run_budget.hpp"
 
 namespace logz {
 
@@ -92,6 +93,12 @@ Schedule resolve_schedule(const Path& path, const Kernel& kernel, const Schedule
   return constant_length_schedule(pilot.fractions, pilot.increment_sd, plan.num_steps);
 }
 
+// What an annealing run on `schedule` is about to do, said before it starts (run_budget.hpp):
+// directions x paths x intermediate temperatures, times the kernel's steps per temperature
+// where it has them.
+PlannedBudget planned_annealing_budget(const RunSettings& run, const Schedule& schedule,
+                                       std::uint64_t kernel_steps);
+
 // The budget of an annealing run in `unit`s, each attempted kernel update costing
 // units_per_update of them: the adaptive schedule's pilot, forward and reverse runs. Services
 // add what else their runs spend (reverse starts, step-size pilots).
@@ -109,6 +116,10 @@ template <class Path, class Kernel, class ModelStart>
 void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule& given_schedule,
                          const RunSettings& run, const ModelStart& model_start,
                          const ProgressFn& progress, RunResult& result) {
+  std::uint64_t kernel_steps = 0;  // a kernel's steps_per_temperature, where it says
+  if constexpr (requires { kernel.steps(); })
+    kernel_steps = static_cast<std::uint64_t>(kernel.steps());
+  announce_budget(planned_annealing_budget(run, given_schedule, kernel_steps));
   const Schedule schedule = resolve_schedule(path, kernel, given_schedule, run, model_start, progress, result);
   // Per-temperature truths a service computed on the pilot's schedule do not fit this one.
   if (result.equilibrium_energy.size() != schedule.size()) result.equilibrium_energy.clear();

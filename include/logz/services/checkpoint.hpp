@@ -6,19 +6,25 @@
 // on any number of threads.
 //
 // The file: one line "logz-checkpoint 1 CRC32 BYTES", then BYTES bytes of JSON whose CRC-32
-// (zlib's) is CRC32; doubles are written as the hex of their bits. Writes go to a temporary
-// file in the same folder, are synced, then renamed over the old checkpoint, so a kill at any
-// moment leaves the old checkpoint or the new one, never a mix.
+// (zlib's) is CRC32; doubles are written as the hex of their bits. Writes go through the one
+// writer (io/output_file.hpp), so a kill at any moment leaves the old checkpoint or the new one,
+// never a mix, and a checkpoint never replaces a link or a device. A run holds PATH.lock
+// (flock) while it saves to PATH: a second run on the same checkpoint is refused. The files the
+// run reads (weights, data, schedules) are kept as fingerprints; a resume refuses one that
+// changed.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/services/config.hpp"
+#include "logz/services/files_read.hpp"
 #include "logz/services/rbm_tracking.hpp"
 #include "logz/training/rbm_trainer.hpp"
 #include "logz/tempering/tempering_journal.hpp"
@@ -75,6 +81,18 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   // the others makes save() keep the records without writing.
   void save();
   void set_writes(bool writes) { writes_ = writes; }
+  // The same for the saves a run makes on its way (after a chunk, a tempering piece, an epoch,
+  // at the end): a failure leaves the run and the last checkpoint saved as they were, is said
+  // once on the warnings' stream, and returns false; the next save due tries again.
+  bool save_or_warn();
+  // Takes PATH.lock for this process's lifetime (the writing rank); InputError naming the
+  // other process when another run holds it.
+  void lock();
+  // Where the files the run reads are fingerprinted (Config::record_files_in); on resume, those
+  // the checkpoint recorded.
+  const std::shared_ptr<FilesRead>& files_read() const { return files_; }
+  // Where save_or_warn() says what failed: std::cerr by default.
+  void set_warnings(std::function<void(const std::string&)> warn) { warn_ = std::move(warn); }
 
   // `logz train rbm`: the training after its last complete epoch (none before the first), and
   // a new one, saved when a checkpoint is due.
@@ -103,6 +121,11 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   std::optional<TrainingRecord> training_;
   std::size_t next_tempering_ = 0;
   Clock::time_point last_save_, last_record_;
+  std::shared_ptr<FilesRead> files_ = std::make_shared<FilesRead>();
+  std::shared_ptr<const int> lock_;  // PATH.lock's descriptor, closed (unlocked) with the last copy
+  std::size_t failed_saves_ = 0;  // in a row
+  bool warned_ = false;           // a failure and a recovery said: no more lines
+  std::function<void(const std::string&)> warn_;
 };
 
 // The checkpoint's text, and a checkpoint parsed from text (`name` in errors), for tests and the
@@ -112,6 +135,7 @@ struct CheckpointContents {
   std::vector<AnnealPhaseRecord> phases;
   std::vector<TemperingRecord> temperings;
   std::optional<TrainingRecord> training;
+  std::vector<FileFingerprint> files;  // the files the run read, fingerprinted
 };
 std::string checkpoint_text(const CheckpointContents& contents);
 CheckpointContents parse_checkpoint(const std::string& text, const std::string& name);

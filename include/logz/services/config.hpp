@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "logz/services/config_key.hpp"
+#include "logz/services/files_read.hpp"
 #include "logz/services/value.hpp"
 
 namespace logz {
@@ -103,6 +105,10 @@ class Config {
   // set(assignment), else source().
   const std::string& source_of(const std::string& section, const std::string& key) const;
   const Record& raw() const { return raw_; }
+  // Where the files this config names are recorded as they are resolved (a checkpointed run's
+  // FilesRead), or nullptr: nowhere.
+  void record_files_in(std::shared_ptr<FilesRead> files) { files_read_ = std::move(files); }
+  FilesRead* files_read() const { return files_read_.get(); }
   // The values read so far, defaults filled in.
   const Record& resolved() const { return resolved_; }
 
@@ -112,10 +118,12 @@ class Config {
   Record raw_;
   Record resolved_;
   std::map<std::string, std::string> overrides_;  // "section.key" -> "--set section.key=value"
+  std::shared_ptr<FilesRead> files_read_;
 };
 
 // A file named in a config: relative paths are taken from the config file's folder; a
-// "memory:" path (arrays a front end holds, io/memory_archive.hpp) is kept as it is.
+// "memory:" path (arrays a front end holds, io/memory_archive.hpp) is kept as it is. The file is
+// fingerprinted in the config's files_read(), if it has one.
 std::string resolve_config_path(const Config& config, const std::string& file);
 
 }  // namespace logz

@@ -19,6 +19,13 @@ enum class KeyType { integer, number, string, boolean, string_list, array };
 // "integer", "number", ...: the type's name in `logz list --json`.
 const char* to_string(KeyType t);
 
+// The largest value of a scale key (an sd, a mean, a step size, a ridge): its square, a
+// variance or an energy, is still a finite double. Every integer and number key has a finite
+// maximum (tests/unit/config_key_ranges_test.cpp): a count's is the largest whose run, the other
+// keys at their defaults, ends within days on one core, or what memory bounds; only seeds take
+// any value up to INT64_MAX.
+inline constexpr double kLargestScale = 1e100;
+
 // The key must be given.
 struct Required {};
 inline constexpr Required required{};

@@ -9,6 +9,7 @@
 #include "logz/equilibrium/ground_state_integration.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/services/run_budget.hpp"
 
 namespace logz {
 
@@ -23,6 +24,10 @@ struct GroundStateSettings {
 // whose lowest excitation costs `gap` energy units.
 GroundStateSettings read_ground_state_settings(Config& config, double beta, double gap);
 
+// What the run is about to do, said before it starts (run_budget.hpp): chains x grid points x
+// kernel applications per point.
+PlannedBudget planned_ground_state_budget(const GroundStateSettings& s);
+
 // The estimate and the per-point energies into the result.
 void ground_state_report(const GroundStateIntegration& r, RunResult& result);
 
@@ -31,6 +36,7 @@ void integrate_from_ground_state(const Path& path, const Kernel& kernel, double 
                                  double ground_energy, double log_degeneracy, const GroundState& ground_state,
                                  Config& config, const ProgressFn& progress, RunResult& result) {
   GroundStateSettings s = read_ground_state_settings(config, beta, gap);
+  announce_budget(planned_ground_state_budget(s));
   if (progress) s.options.progress = [&](std::size_t d, std::size_t n) { progress("integration", d, n); };
   const auto r = ground_state_integration(path, kernel, beta, s.betas, ground_energy, log_degeneracy,
                                           result.base_log_z, ground_state, s.options);

@@ -18,6 +18,7 @@
 #include "logz/core/estimate.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/results.hpp"
+#include "logz/services/run_budget.hpp"
 
 namespace logz {
 
@@ -27,6 +28,7 @@ using ProgressFn = std::function<void(const std::string&, std::size_t, std::size
 // What a run gets from its front end besides the config.
 struct RunContext {
   ProgressFn progress;
+  BudgetListener budget;  // told the run's budget before it starts (run_budget.hpp)
 };
 
 struct KernelEntry {

@@ -13,6 +13,7 @@
 #include "logz/services/config.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/services/run_budget.hpp"
 #include "logz/tempering/initial_iterations.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 #include "logz/tempering/tempering_journal.hpp"
@@ -51,6 +52,10 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
 void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s,
                          std::span<const double> log_z_hat, RunResult& result);
 
+// What the final run is about to do, said before the run starts (run_budget.hpp): chains x
+// sweeps, the initialization's sweeps in a note.
+PlannedBudget planned_tempering_budget(const TemperingSettings& s);
+
 // The summary of the initialization and final run a record describes.
 TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSettings& s);
 
@@ -75,6 +80,7 @@ void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& confi
                          RunResult& result, const TemperingDefaults& defaults) {
   using Clock = std::chrono::steady_clock;
   const TemperingSettings s = read_tempering_settings(config, is_geometric_path<Path>, defaults);
+  announce_budget(planned_tempering_budget(s));
   TemperingDriver<Path> st(path, std::move(moves), s.ladder, s.options);
   TemperingJournal* journal = tempering_journal_for<typename Path::Batch>();
   const TemperingShape shape{s.options.num_chains, s.options.chunk_size, s.ladder.size(), s.num_sweeps,

@@ -19,10 +19,10 @@ namespace {
 
 constexpr double kMaxDouble = 1.7976931348623157e308;
 
-const Key kMuStart = Key::number("mu_start", 20.0, -kMaxDouble, kMaxDouble, "the base's mean");
-const Key kSigmaStart = Key::number("sigma_start", 10.0, 0.0, kMaxDouble, "the base's sd, > 0");
-const Key kMuEnd = Key::number("mu_end", 0.0, -kMaxDouble, kMaxDouble, "the target's mean");
-const Key kSigmaEnd = Key::number("sigma_end", 1.0, 0.0, kMaxDouble, "the target's sd, > 0");
+const Key kMuStart = Key::number("mu_start", 20.0, -kMaxDouble, kLargestScale, "the base's mean");
+const Key kSigmaStart = Key::number("sigma_start", 10.0, 0.0, kLargestScale, "the base's sd, > 0");
+const Key kMuEnd = Key::number("mu_end", 0.0, -kMaxDouble, kLargestScale, "the target's mean");
+const Key kSigmaEnd = Key::number("sigma_end", 1.0, 0.0, kLargestScale, "the target's sd, > 0");
 // The author's script (michaelhabeck/paths, scripts/gaussian.py) interpolates tau linearly from
 // 0.9 at the base to 0.995 at the target; `tau` sets one value for the whole path.
 const Key kTau = Key::number("tau", Computed{"none: tau_start and tau_end"}, 0.0, 1.0,
@@ -33,7 +33,9 @@ const KeyGroup kModelKeys{"model", "gaussian_toy", {&kMuStart, &kSigmaStart, &kM
 
 const Key kKernelType = Key::choice("type", std::string("autoregressive"), {"autoregressive"},
                                     "T(x | x') = N((1 - tau) mu_t + tau x', (1 - tau^2) sigma_t^2)");
-const Key kSteps = Key::integer("steps_per_temperature", 1, 1, INT64_MAX, "applications of the kernel per temperature");
+// 10^7 applications (about a second) per temperature: the defaults' 2 x 100 x 999
+// path-temperatures in about a day on one core.
+const Key kSteps = Key::integer("steps_per_temperature", 1, 1, 10000000, "applications of the kernel per temperature");
 const KeyGroup kKernelKeys{"kernel", "gaussian_toy kernels", {&kKernelType, &kSteps}};
 
 double get_sigma(ConfigSection& m, const Key& key) {

@@ -23,7 +23,7 @@ const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension of x");
 const Key kNumFactors = Key::integer("num_factors", Computed{"dim"}, 0, 1 << 16, "random: factors of C");
 const Key kNumCovariance = Key::integer("num_covariance_units", Computed{"dim"}, 0, 1 << 16, "random: covariance units");
 const Key kNumMean = Key::integer("num_mean_units", Computed{"dim"}, 0, 1 << 16, "random: mean units");
-const Key kSigma = Key::number("sigma", 1.0, 1e-300, 1.7976931348623157e308, "the visible units' sd");
+const Key kSigma = Key::number("sigma", 1.0, 1e-300, kLargestScale, "the visible units' sd");
 const Key kSquaredNorm = Key::enumeration("squared_norm", McRbmNorm::sum,
                                      "the length normalisation of eq. 40: sum or mean of squares");
 const KeyGroup kModelKeys{"model", "mcrbm",

@@ -236,7 +236,8 @@ const KeyGroup kModelKeys{"model", "pairwise_mrf",
                            &kExactMaxUnits}};
 
 const Key kKernelType = Key::choice("type", std::string("heat_bath"), {"heat_bath"}, "random-scan heat bath");
-const Key kSteps = Key::integer("steps_per_temperature", Computed{"the number of units"}, 1, INT64_MAX,
+// 10^8 single-unit updates (about a second) per temperature, as for the lattices.
+const Key kSteps = Key::integer("steps_per_temperature", Computed{"the number of units"}, 1, 100000000,
                                 "single-unit updates per temperature");
 const KeyGroup kKernelKeys{"kernel", "pairwise_mrf kernels", {&kKernelType, &kSteps}};
 

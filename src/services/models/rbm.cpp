@@ -43,15 +43,16 @@ const KeyGroup kModelKeys{"model", "rbm",
 
 const Key kKernelType = Key::choice("type", std::string("gibbs"), {"gibbs", "metropolis"},
                                     "block Gibbs sweeps, or single-unit Metropolis on a marginal path");
+// 10^5: Gibbs sweeps of an MNIST-sized RBM for about a day, or 100 proposals per unit.
 const Key kKernelSteps = Key::integer("steps_per_temperature", Computed{"1 (gibbs), the kept layer's units (metropolis)"},
-                                      1, INT64_MAX, "kernel applications per temperature");
+                                      1, 100000, "kernel applications per temperature");
 const KeyGroup kKernelKeys{"kernel", "rbm kernels", {&kKernelType, &kKernelSteps}};
 
 const Key kTrain = Key::string("train", Computed{"none"}, "binary training examples (.npy, or .npz with train_key)");
 const Key kTrainKey = Key::string("train_key", std::string("data"), "the .npz member of the training examples");
 const Key kTest = Key::string("test", Computed{"none"}, "binary test examples (.npy, or .npz with test_key)");
 const Key kTestKey = Key::string("test_key", std::string("data"), "the .npz member of the test examples");
-const Key kThreshold = Key::number("threshold", Computed{"none: values must be 0 or 1"}, -1e300, 1.7976931348623157e308,
+const Key kThreshold = Key::number("threshold", Computed{"none: values must be 0 or 1"}, -1e300, kLargestScale,
                                    "values above it become 1");
 const KeyGroup kDataFileKeys{"data", "rbm data files", {&kTrain, &kTrainKey, &kTest, &kTestKey, &kThreshold}};
 
