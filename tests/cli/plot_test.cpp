@@ -129,6 +129,24 @@ TEST(Plot, PlotCommandOnOneResultWithChosenFormats) {
   expect_svg(dir + "/hysteresis.svg", {"forward (base", "equilibrium (exact)"});
 }
 
+// Images go through logz's one writer: drawn in a private folder, then written into place; a
+// link where an image goes is never written through, and nothing is left beside the plots.
+TEST(Plot, ImagesAreWrittenWholeAndNeverThroughALink) {
+  REQUIRE_GNUPLOT();
+  const std::string result = small_result("linked", "");
+  const std::string dir = fresh_dir("linked_plots"), victim = temp_path("victim.txt");
+  fs::create_directories(dir);
+  write_file(victim, "precious\n");
+  fs::create_symlink(victim, dir + "/work_histograms.svg");
+  expect_one_line_error(run_cli("plot " + result + " -d " + dir + " --formats svg"), "not a symbolic link");
+  EXPECT_EQ(read_file(victim), "precious\n");
+  fs::remove(dir + "/work_histograms.svg");
+  ASSERT_EQ(run_cli("plot " + result + " -d " + dir + " --formats svg").exit_code, 0);
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_FALSE(e.path().filename().string().starts_with(".logz-plot")) << e.path() << " was left behind";
+  expect_svg(dir + "/work_histograms.svg", {"forward W"});
+}
+
 TEST(Plot, BudgetPlotOverSeveralResults) {
   REQUIRE_GNUPLOT();
   std::string results;

@@ -35,7 +35,7 @@ std::string find_gnuplot() {
       "gnuplot-nox)");
 }
 
-void run_gnuplot(const std::string& dir, const std::string& script) {
+void run_gnuplot(const std::string& dir, const std::string& script, const std::string& shown_as) {
   const std::string gnuplot = find_gnuplot();
   // "./" so that a script named like an option (-e ...) is still read as a file.
   const std::string argument = "./" + script;
@@ -77,7 +77,7 @@ void run_gnuplot(const std::string& dir, const std::string& script) {
   std::istringstream lines(messages);
   for (std::string line; std::getline(lines, line);)
     if (line.find_first_not_of(" \t^") != std::string::npos) last = line;
-  throw std::runtime_error(fmt::format("gnuplot failed on {} (exit {}): {}", one_line((fs::path(dir) / script).string()),
+  throw std::runtime_error(fmt::format("gnuplot failed on {} (exit {}): {}", one_line(shown_as.empty() ? (fs::path(dir) / script).string() : shown_as),
                                        WIFEXITED(status) ? WEXITSTATUS(status) : -1, one_line(last)));
 }
 

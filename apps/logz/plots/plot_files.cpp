@@ -2,8 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <system_error>
 
@@ -80,18 +86,61 @@ std::string script_loop(const std::string& plot) {
          "}\n";
 }
 
+namespace {
+
+// A folder of its own inside `dir`, removed with everything in it when this goes out of scope.
+class PrivateFolder {
+ public:
+  explicit PrivateFolder(const std::string& dir) {
+    std::string name = (fs::path(dir) / ".logz-plot-XXXXXX").string();
+    if (mkdtemp(name.data()) == nullptr)
+      throw InputError(fmt::format("{}: expected a folder where plots can be written ({})", one_line(dir),
+                                   std::strerror(errno)));
+    path_ = name;
+  }
+  ~PrivateFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  PrivateFolder(const PrivateFolder&) = delete;
+  PrivateFolder& operator=(const PrivateFolder&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::vector<unsigned char> bytes_of(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+// gnuplot draws in a private folder beside the plots, on links to the script and its data, and
+// each image is then written into place by the one writer (io/output_file.hpp): an image is
+// complete or absent, like every file logz writes, even when gnuplot fails half way.
 std::vector<std::string> draw_plot(const std::string& dir, const std::string& name, const std::string& data,
                                    const std::string& script, const PlotOptions& options) {
   const auto path = [&](const std::string& file) { return (fs::path(dir) / file).string(); };
-  if (!data.empty()) io::write_text_file(path(name + ".dat"), data);
+  std::vector<std::string> inputs = {name + ".gp"};
+  if (!data.empty()) io::write_text_file(path(name + ".dat"), data), inputs.push_back(name + ".dat");
   io::write_text_file(path(name + ".gp"), script);
-  run_gnuplot(dir, name + ".gp");
+  const PrivateFolder work(dir);
+  for (const std::string& file : inputs) {
+    std::error_code ec;
+    fs::create_hard_link(path(file), work.path() / file, ec);
+    if (ec) fs::copy_file(path(file), work.path() / file);
+  }
+  run_gnuplot(work.path().string(), name + ".gp", path(name + ".gp"));
   std::vector<std::string> written;
   for (const auto& f : options.formats) {
+    const fs::path drawn = work.path() / (name + "." + f);
     const std::string image = path(name + "." + f);
-    if (!fs::exists(image) || fs::file_size(image) == 0)
+    if (!fs::exists(drawn) || fs::file_size(drawn) == 0)
       throw std::runtime_error(
           fmt::format("gnuplot ran {} but wrote no {}", one_line(path(name + ".gp")), one_line(image)));
+    io::write_output_file(image, bytes_of(drawn));
     written.push_back(image);
   }
   return written;
