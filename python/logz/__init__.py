@@ -23,8 +23,11 @@ from ._logz import (  # noqa: F401
     Result,
     Target,
     __version__,
+    _defaults,
     _estimate,
+    _estimator_names,
     _exact_log_z,
+    _gradient_kernels,
     _run,
     _run_target,
     estimate,
@@ -113,13 +116,52 @@ def _with_progress(progress, call):
     return call(progress if callable(progress) else None)
 
 
+# {section: {key: default}}: the config keys' defaults (the registry's, as `logz list --json`
+# shows them). An argument of logz.run, anneal or temper that is None leaves its key out of the
+# config, which then takes this default, the one `logz run` takes; the docstrings show it.
+_DEFAULTS = _defaults()
+
+
+def _python_literal(value):
+    """A default as Python writes it: 1, "linear", ("forward", "reverse")."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        items = ", ".join(_python_literal(v) for v in value)
+        return f"({items},)" if len(value) == 1 else f"({items})"
+    return repr(value)
+
+
+def _shows_defaults(function):
+    """Writes the registry's values into function's docstring: "(default [run] seed)" becomes
+    "(default 1)", "(the [tempered] estimators)" the names of the tempered-sample estimators and
+    "(the default [tempered] estimators)" those run when none are named."""
+    def key_default(m):
+        return f"(default {_python_literal(_DEFAULTS[m.group(1)][m.group(2)])}"
+
+    def estimators(m):
+        names = _estimator_names(m.group(2), run_by_default=bool(m.group(1)))
+        return ", ".join(f'"{name}"' for name in names)
+
+    doc = re.sub(r"\(default \[(\w+)\] (\w+)", key_default, function.__doc__)
+    function.__doc__ = re.sub(r"\(the (default )?\[(\w+)\] estimators\)", estimators, doc)
+    return function
+
+
+def _given(**arguments):
+    """The arguments that are not None: the keys a config states (the rest keep their defaults)."""
+    return {key: value for key, value in arguments.items() if value is not None}
+
+
+@_shows_defaults
 def run(config, seed=None, threads=None, *, progress=True, arrays=None):
     """Runs an experiment from a config, as `logz run` does.
 
     config: a dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}),
       or a path to a TOML file (relative paths inside it are relative to the file; in a dict,
       to the working directory). seed and threads (also positional: logz.run(config, 7))
-      override [run] seed and threads.
+      override [run] seed and threads; None keeps the config's, or the key's default:
+      seed (default [run] seed), threads (default [run] threads: every hardware thread).
     progress: True shows progress on stderr for runs over a second (tqdm when installed);
       False silences it; a callable is called as progress(stage, done, total).
     The same config and seed give bitwise the same estimates as the command-line tool, for
@@ -151,7 +193,7 @@ class GaussianBase:
         return f"GaussianBase(dim={self.dim}, sigma={self.sigma})"
 
 
-GRADIENT_KERNELS = ("hais", "hmc")
+GRADIENT_KERNELS = tuple(_gradient_kernels())  # from the kernel registry
 # Particles per call of a Target's functions: Python's cost per call is paid once per 100.
 TARGET_CHUNK_SIZE = 100
 
@@ -179,7 +221,7 @@ def _common_sections(target, base, kernel, kernel_options, seed, threads, method
                               f"got {type(target).__name__}")
     if kernel is not None or kernel_options:
         config["kernel"] = ({"type": kernel} if kernel is not None else {}) | kernel_options
-    config["run"] = {"seed": seed} | ({"threads": threads} if threads is not None else {})
+    config["run"] = _given(seed=seed, threads=threads)
     if methods is not None:
         config["estimators"] = {"methods": [methods] if isinstance(methods, str) else list(methods)}
     return config, arrays
@@ -215,14 +257,18 @@ def _run_config(target, config, arrays, progress, function):
         raise argument_error from None
 
 
-def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, directions=("forward",), seed=0,
-           threads=None, schedule="linear", methods=None, reverse_start=None, chunk_size=None, progress=True,
-           **kernel_options):
+@_shows_defaults
+def anneal(target, *, base=None, kernel=None, num_steps=None, num_paths=None, directions=None,
+           seed=None, threads=None, schedule=None, methods=None, reverse_start=None, chunk_size=None,
+           progress=True, **kernel_options):
     """Annealed importance sampling from a base distribution to `target`.
 
     target: a logz.Target (the user's energy, and grad for the gradient kernels), annealed from
       `base` with the continuous models' kernels; or a model of logz.models (RBM, Ising, Potts,
       ProductOfExperts, ...), run natively with no Python in the loop, from its own base.
+    Every other argument is a keyword. None (the default of most) stands for the config key's
+    default, the one `logz run` uses, so that logz.anneal(model) and `logz run` on the model's
+    config give the same numbers.
     base: a logz.GaussianBase (a Target's default: sigma 1; models that take a Gaussian base).
     kernel: for a Target "hais" (the default; Hamiltonian AIS, Sohl-Dickstein & Culpepper
       2012), "hmc" (AIS with HMC moves) or "metropolis" (random-walk Metropolis, no gradient
@@ -230,25 +276,29 @@ def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, direct
       kernel_options are the [kernel] keys (hais/hmc: step_size, leapfrog_steps,
       momentum_half_life, step_size_adaptation, ...; metropolis: proposal_sd,
       steps_per_temperature; lattices: steps_per_temperature, site_order: docs/config.md).
-    num_steps: temperatures of the `schedule` ("linear", "geometric", "sigmoid").
-    num_paths: annealing paths; directions: ("forward",) or ("forward", "reverse").
+    num_steps: steps (default [schedule] num_steps) of the `schedule`
+      (default [schedule] type; "geometric", "sigmoid", ...; or a dict of [schedule] keys).
+    num_paths: annealing paths in each direction (default [run] num_paths).
+    directions: ("forward",), ("reverse",) or both (default [run] directions).
     reverse_start: where reverse paths start: "resampled" (the forward paths' end states,
       resampled by their weights; a Target's default) or what the model offers ("exact",
       "data", "ground_state": its default where it has one).
-    methods: the estimators to run (default: those the directions allow).
+    methods: the estimators to run (default: those the directions allow), any of
+      (the [works] estimators).
     chunk_size: particles moved together (in one call of a Target's functions; default 100 for
       a Target, the registry's default for a model). Numbers do not depend on it except in the
       last bits of per-temperature sums; it is fixed, never derived from `threads`.
-    seed fixes every number, whatever `threads`. progress: as for logz.run. Ctrl-C stops the
-    run within a step (KeyboardInterrupt). Arguments outside their range raise
-    logz.InvalidArgument naming the argument.
+    seed: the Philox key of every random number (default [run] seed); it fixes every number,
+      whatever `threads` (default [run] threads: every hardware thread).
+    progress: as for logz.run. Ctrl-C stops the run within a step (KeyboardInterrupt).
+    Arguments outside their range raise logz.InvalidArgument naming the argument.
     Returns a logz.Result: estimates of the target's log Z (log_z) and of log(Z/Z0)
     (evidence), the works, per-temperature mean energies and acceptance rates, and the exact
     log Z as reference_log_z where it is known (a Target's exact_log_z).
 
     >>> import numpy as np, logz
     >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
-    >>> r = logz.anneal(t, num_steps=50, num_paths=20, seed=1)
+    >>> r = logz.anneal(t, num_steps=50, num_paths=20, directions=("forward",), seed=1)
     >>> sorted(r.estimates)
     ['ais']
     """
@@ -257,33 +307,46 @@ def anneal(target, base=None, kernel=None, num_steps=1000, num_paths=100, direct
     config, arrays = _common_sections(target, base, kernel, kernel_options, seed, threads, methods, "logz.anneal")
     if isinstance(directions, str):
         directions = (directions,)
-    config["run"] |= {"num_paths": num_paths, "directions": list(directions)}
+    config["run"] |= _given(num_paths=num_paths,
+                            directions=None if directions is None else list(directions))
     if chunk_size is not None or isinstance(target, Target):
         config["run"]["chunk_size"] = chunk_size or TARGET_CHUNK_SIZE
-    if "reverse" in directions and (reverse_start is not None or isinstance(target, Target)):
-        config["run"]["reverse_start"] = reverse_start or "resampled"
-    config["schedule"] = {"type": schedule, "num_steps": num_steps} if isinstance(schedule, str) else dict(schedule)
+    if reverse_start is not None:
+        config["run"]["reverse_start"] = reverse_start
+    if schedule is None or isinstance(schedule, str):
+        config["schedule"] = _given(type=schedule, num_steps=num_steps)
+    else:
+        config["schedule"] = dict(schedule)
     return _run_config(target, config, arrays, progress, "logz.anneal")
 
 
-def temper(target, base=None, kernel=None, num_temperatures=20, num_chains=100, num_sweeps=1000, seed=0,
-           threads=None, schedule="geometric", methods=None, progress=True, initialization="iterations",
-           sweeps_per_iteration=50, max_initial_iterations=50, **kernel_options):
+@_shows_defaults
+def temper(target, *, base=None, kernel=None, num_temperatures=None, num_chains=None,
+           num_sweeps=None, seed=None, threads=None, schedule="geometric", methods=None,
+           progress=True, initialization=None, sweeps_per_iteration=None,
+           max_initial_iterations=None, **kernel_options):
     """Simulated tempering on `target`, with the tempered-sample estimators of Carlson et al.
     (2016): Rao-Blackwellized tempered sampling (RTS), TS, thermodynamic integration and MBAR.
 
     target: a logz.Target (tempered between `base` and the target along the geometric path,
       moved by "hmc" (the default) or "metropolis" at each chain's level) or a model of
       logz.models that supports tempering (RBM, Ising, Potts, GaussianMixture, ...).
-    num_temperatures: K levels of the ladder `schedule` ("geometric": beta from 0.01 to 1,
-      plus 0; "linear"; or a dict of [schedule] keys). num_chains independent chains,
-      num_sweeps sweeps of the final run after the initial iterations (`initialization`
-      "iterations", "wang_landau" or "none"; sweeps_per_iteration, max_initial_iterations).
-    methods: the estimators (default: RTS and the rest the registry runs by default; any of
-      "rts", "ts", "mbar", "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb").
+    Every other argument is a keyword; None stands for the config key's default, the one
+    `logz run` uses with [run] method = "tempering".
+    num_temperatures (default [tempering] num_temperatures): K levels of the ladder
+      `schedule` ("geometric": beta from 0.01 to 1, plus 0; "linear"; or a dict of [schedule]
+      keys; "geometric" here, where a config's default is "linear").
+    num_chains (default [tempering] num_chains): independent chains.
+    num_sweeps (default [tempering] num_sweeps): sweeps of the final run after the initial
+      iterations: initialization "iterations", "wang_landau" or "none"
+      (default [tempering] initialization), each of sweeps_per_iteration
+      (default [tempering] sweeps_per_iteration), at most max_initial_iterations
+      (default [tempering] max_initial_iterations).
+    methods: the estimators, by default (the default [tempered] estimators); any of
+      (the [tempered] estimators).
     kernel_options: the [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size).
-    seed, threads, progress: as for logz.anneal. Arguments outside their range raise
-    logz.InvalidArgument naming the argument.
+    seed (default [run] seed), threads, progress: as for logz.anneal. Arguments outside
+    their range raise logz.InvalidArgument naming the argument.
     Returns a logz.Result whose estimates are of the target's log Z (log_z) and log(Z/Z0)
     (evidence); to_json() has every level's estimates. Per level of the ladder (fractions holds
     its t_k): mean_energy[k] is the mean of dU_t(x)/dt at t_k over the final run's samples at
@@ -304,8 +367,9 @@ def temper(target, base=None, kernel=None, num_temperatures=20, num_chains=100, 
         kernel = "hmc"
     config, arrays = _common_sections(target, base, kernel, kernel_options, seed, threads, methods, "logz.temper")
     config["run"]["method"] = "tempering"
-    config["tempering"] = {"num_temperatures": num_temperatures, "num_chains": num_chains, "num_sweeps": num_sweeps,
-                           "initialization": initialization, "sweeps_per_iteration": sweeps_per_iteration,
-                           "max_initial_iterations": max_initial_iterations}
+    config["tempering"] = _given(num_temperatures=num_temperatures, num_chains=num_chains,
+                                 num_sweeps=num_sweeps, initialization=initialization,
+                                 sweeps_per_iteration=sweeps_per_iteration,
+                                 max_initial_iterations=max_initial_iterations)
     config["schedule"] = {"type": schedule} if isinstance(schedule, str) else dict(schedule)
     return _run_config(target, config, arrays, progress, "logz.temper")

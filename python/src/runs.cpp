@@ -1,9 +1,13 @@
 // Runs from configs: logz.run(config) with config a dict of the TOML's structure or a path to
-// a TOML file, the same services the command-line tool calls, and logz.Result.
+// a TOML file, the same services the command-line tool calls, and logz.Result; and the config
+// keys' defaults and the estimators' names that logz.run, anneal and temper show (their None
+// arguments leave a key to its default).
 #include <pybind11/stl.h>
 
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "arrays.hpp"
 #include "bindings.hpp"
@@ -15,8 +19,10 @@
 #include "memory_arrays.hpp"
 #include "progress.hpp"
 #include "logz/services/config.hpp"
+#include "logz/services/annealing_experiment.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run.hpp"
+#include "logz/services/tempering_experiment.hpp"
 
 namespace py = pybind11;
 
@@ -51,6 +57,26 @@ std::vector<double> level_acceptance(const TemperingSummary& t) {
 
 py::object works_array(const std::optional<Works>& w) {
   return w ? py::object(to_numpy(w->works)) : py::object(py::none());
+}
+
+// {section: {key: default}} of the keys that logz.run, anneal and temper fill from their
+// arguments; a required key or one whose default is computed when it is read has none here.
+py::dict key_defaults() {
+  py::dict out;
+  for (const KeyGroup* group :
+       {&run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()}) {
+    py::dict section;
+    for (const Key* key : group->keys)
+      std::visit(
+          [&](const auto& d) {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (!std::is_same_v<D, Required> && !std::is_same_v<D, Computed>)
+              section[py::str(key->name())] = py::cast(d);
+          },
+          key->fallback());
+    out[py::str(group->section)] = section;
+  }
+  return out;
 }
 
 }  // namespace
@@ -136,6 +162,28 @@ void bind_runs(py::module_& m) {
       "logz.run without its defaults (see logz.run); arrays: {name: {key: array}} that the config names as "
       "\"memory:name\"; function: the Python function errors name (logz.anneal and logz.temper run models here).");
 
+  m.def("_defaults", &key_defaults,
+        "{section: {key: default}}: the defaults of the [run], [schedule], [estimators] and "
+        "[tempering] keys, which logz.run, logz.anneal and logz.temper use where an argument is "
+        "None.");
+  m.def(
+      "_estimator_names",
+      [](const std::string& family, bool run_by_default) {
+        return run_by_default ? default_estimator_names(family) : estimator_names(family);
+      },
+      py::arg("family"), py::arg("run_by_default") = false,
+      "The estimators of a family (\"works\" or \"tempered\") in the registry's order; "
+      "run_by_default: those run when none are named.");
+  m.def(
+      "_gradient_kernels",
+      [] {
+        std::vector<std::string> names;
+        for (const auto& k : kernel_registry())
+          if (k.family == "continuous" && k.uses_gradient) names.push_back(k.name);
+        return names;
+      },
+      "The continuous kernels that move along the energy's gradient (a Target then needs grad), from the "
+      "kernel registry.");
   m.def(
       "_exact_log_z",
       [](const py::dict& config, const py::object& arrays) -> py::object {

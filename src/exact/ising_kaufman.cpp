@@ -286,7 +286,7 @@ LogZ ring_with_self_bonds(int length, double coupling, double beta) {
   return out;
 }
 
-void check_arguments(std::string_view function, int rows, int cols, double beta,
+void check_kaufman_arguments(std::string_view function, int rows, int cols, double beta,
                      double coupling) {
   if (rows < 1) fail_argument(function, "rows", ">= 1, got " + std::to_string(rows));
   if (cols < 1) fail_argument(function, "cols", ">= 1, got " + std::to_string(cols));
@@ -326,8 +326,8 @@ LogZ ising_kaufman(int rows, int cols, double beta, double coupling) {
   // m = rows is the transfer direction (the formula was checked against enumeration on
   // non-square lattices with this orientation; for equal couplings Z is symmetric anyway).
   if (coupling > 0.0) return kaufman_core(rows, cols, coupling, coupling, beta);
-  // Antiferromagnet (check_arguments allows only these two cases). Both sides even: flipping
-  // every other row and every other column maps J to -J exactly.
+  // Antiferromagnet (check_kaufman_arguments allows only these two cases). Both sides even:
+  // flipping every other row and every other column maps J to -J exactly.
   if (rows % 2 == 0 && cols % 2 == 0) {
     return kaufman_core(rows, cols, -coupling, -coupling, beta);
   }
@@ -339,12 +339,12 @@ LogZ ising_kaufman(int rows, int cols, double beta, double coupling) {
 }  // namespace
 
 double ising_log_z_kaufman(int rows, int cols, double beta, double coupling) {
-  check_arguments("ising_log_z_kaufman", rows, cols, beta, coupling);
+  check_kaufman_arguments("ising_log_z_kaufman", rows, cols, beta, coupling);
   return ising_kaufman(rows, cols, beta, coupling).log_z;
 }
 
 double ising_mean_energy_kaufman(int rows, int cols, double beta, double coupling) {
-  check_arguments("ising_mean_energy_kaufman", rows, cols, beta, coupling);
+  check_kaufman_arguments("ising_mean_energy_kaufman", rows, cols, beta, coupling);
   return -ising_kaufman(rows, cols, beta, coupling).dlog_z;
 }
 

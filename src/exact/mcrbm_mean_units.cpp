@@ -46,4 +46,10 @@ double mcrbm_mean_units_log_z(const Eigen::MatrixXd& W, const Eigen::VectorXd& b
   return cov + 0.5 * static_cast<double>(M) * std::log(2.0 * M_PI * s2) + max + std::log(sum);
 }
 
+std::optional<double> mcrbm_log_z(const McRbm& model) {
+  if (!model.covariance_term_vanishes() || model.W().rows() > 20) return std::nullopt;
+  return mcrbm_mean_units_log_z(model.W(), model.b_mean(), model.b_cov(), model.b_vis(),
+                                model.sigma());
+}
+
 }  // namespace logz::exact

@@ -46,7 +46,7 @@ std::string libzip_message(int code) {
   return message;
 }
 
-bool ends_with(const std::string& s, std::string_view suffix) {
+bool has_suffix(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -54,7 +54,7 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 bool is_directory(const std::string& name) { return !name.empty() && name.back() == '/'; }
 
 std::string key_of(const std::string& name) {
-  return ends_with(name, ".npy") ? name.substr(0, name.size() - 4) : name;
+  return has_suffix(name, ".npy") ? name.substr(0, name.size() - 4) : name;
 }
 
 // ---------------------------------------------------------------- reading
@@ -290,7 +290,7 @@ const Member& member_named(const Archive& archive, const std::string& path,
   }
   std::string keys;
   for (const Member& m : archive.members()) {
-    if (!ends_with(m.name, ".npy")) continue;
+    if (!has_suffix(m.name, ".npy")) continue;
     keys += keys.empty() ? "" : ", ";
     keys += key_of(m.name);
   }
@@ -329,7 +329,7 @@ std::map<std::string, Array> read_npz(const std::string& path) {
   const Archive archive(path);
   std::map<std::string, Array> out;
   for (const Member& m : archive.members()) {
-    if (ends_with(m.name, ".npy")) out.emplace(key_of(m.name), archive.read(m));
+    if (has_suffix(m.name, ".npy")) out.emplace(key_of(m.name), archive.read(m));
   }
   return out;
 }

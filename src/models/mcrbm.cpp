@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "logz/core/error.hpp"
-#include "logz/exact/mcrbm_mean_units.hpp"
 #include "logz/io/npz_eigen.hpp"
 #include "logz/random/philox.hpp"
 
@@ -170,11 +169,6 @@ bool McRbm::covariance_term_vanishes() const {
   for (Eigen::Index l = 0; l < C_.rows(); ++l)
     if (!(P_.row(l).isZero(0.0) || C_.row(l).isZero(0.0))) return false;
   return true;
-}
-
-std::optional<double> McRbm::exact_log_z() const {
-  if (!covariance_term_vanishes() || W_.rows() > 20) return std::nullopt;
-  return exact::mcrbm_mean_units_log_z(W_, b_mean_, b_cov_, b_vis_, sigma_);
 }
 
 }  // namespace logz

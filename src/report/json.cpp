@@ -263,21 +263,26 @@ nlohmann::json registry_to_json() {
     if (m.sample) keys.update(keys_to_json(m.sample_keys), true);
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : m.kernels) kernels.push_back(k.name);
+    nlohmann::json methods = nlohmann::json::array();
+    for (RunMethod x : m.methods) methods.push_back(to_string(x));
     models[m.name] = {{"summary", m.summary},     {"docs", m.docs},
-                      {"commands", commands},     {"methods", m.methods},
+                      {"commands", commands},     {"methods", methods},
                       {"kernel_family", m.kernels.empty() ? "" : m.kernels.front().family}, {"kernels", kernels},
                       {"reverse_starts", m.reverse_starts}, {"reference", m.reference},
                       {"keys", keys}};
   }
   nlohmann::json kernels = nlohmann::json::object();
   for (const auto& k : kernel_registry())
-    kernels[k.family][k.name] = {{"summary", k.summary}, {"keys", keys_to_json({k.keys})["kernel"]}};
+    kernels[k.family][k.name] = {
+        {"summary", k.summary}, {"keys", keys_to_json({k.keys})["kernel"]}, {"uses_gradient", k.uses_gradient}};
   nlohmann::json estimators = nlohmann::json::object();
   for (const auto& e : estimator_registry()) {
     nlohmann::json outputs = nlohmann::json::array();
     for (const auto& o : e.outputs) outputs.push_back(o.method);
+    nlohmann::json options = nlohmann::json::array();  // its [estimators] keys
+    for (const Key* k : e.options) options.push_back(k->name());
     nlohmann::json j = {{"family", e.family}, {"summary", e.summary}, {"outputs", outputs},
-                        {"default", e.default_rank > 0}};
+                        {"default", e.default_rank > 0}, {"options", options}};
     if (e.family == "works") {
       const char* needs[] = {"forward", "reverse", "both", "either"};
       j["needs"] = needs[static_cast<int>(e.needs)];
@@ -286,7 +291,10 @@ nlohmann::json registry_to_json() {
   }
   nlohmann::json schedules = nlohmann::json::array();
   for (const auto& s : schedule_registry()) schedules.push_back(s.name);
+  nlohmann::json methods = nlohmann::json::object();
+  for (const auto& m : method_registry()) methods[to_string(m.method)] = {{"summary", m.summary}, {"docs", m.docs}};
   return {{"models", models},
+          {"methods", methods},
           {"kernels", kernels},
           {"estimators", estimators},
           {"schedules", schedules},

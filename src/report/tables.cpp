@@ -188,13 +188,15 @@ std::string registry_table() {
           (std::string(c) == "sample" && m.sample))
         commands += std::string(commands.empty() ? "" : ", ") + c;
     std::string methods;
-    for (const auto& x : m.methods) methods += (methods.empty() ? "" : ", ") + x;
+    for (RunMethod x : m.methods) methods += (methods.empty() ? "" : ", ") + to_string(x);
     s += fmt::format("  {:<20} {}\n", m.name, m.summary);
     std::string kernels;
     for (const auto& k : m.kernels) kernels += (kernels.empty() ? "" : ", ") + k.name;
     s += fmt::format("  {:<20} commands: {}{}{}\n", "", commands, methods.empty() ? "" : "; methods: " + methods,
                      kernels.empty() ? "" : "; kernels: " + kernels);
   }
+  s += "methods ([run] method):\n";
+  for (const auto& m : method_registry()) s += fmt::format("  {:<24} {}\n", to_string(m.method), m.summary);
   s += "kernels ([kernel] type):\n";
   for (const auto& k : kernel_registry()) s += fmt::format("  {:<24} {}\n", k.family + " " + k.name, k.summary);
   s += "estimators ([estimators] methods, logz estimate --methods):\n";

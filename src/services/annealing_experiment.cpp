@@ -11,13 +11,14 @@ namespace logz {
 
 namespace {
 
-const Key kMethod = Key::choice("method", std::string("annealing"), {"annealing", "tempering", "ground_state_integration"},
+const Key kMethod = Key::enumeration("method", RunMethod::annealing,
                                 "annealing (forward/reverse works), tempering (simulated tempering) or "
                                 "ground_state_integration (thermodynamic integration from the ground state)");
 const Key kNumPaths = Key::integer("num_paths", 100, 1, 1LL << 31, "M: paths in each direction");
 const Key kDirections = Key::string_list("directions", std::vector<std::string>{"forward", "reverse"},
                                          {"forward", "reverse"}, "which annealing directions to run");
-const Key kSeed = Key::integer("seed", 1, 0, INT64_MAX, "the Philox key of every random number of the run");
+const Key kSeed = Key::integer("seed", static_cast<std::int64_t>(kDefaultSeed), 0, INT64_MAX,
+                                "the Philox key of every random number of the run");
 const Key kThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all hardware threads");
 const Key kChunkSize = Key::integer("chunk_size", 8, 1, 1 << 20,
                                     "particles per chunk (fixes the reduction order; results do not depend on threads)");
@@ -53,18 +54,13 @@ const KeyGroup kScheduleKeys{
 const Key kMethods = Key::string_list("methods", Computed{"ais, raise, bounds, bar (as the directions allow); "
                                                           "tempering: rts, ts, ti_trapezoid, ti_rb"},
                                       {}, "the estimators to run (logz list shows them)");
-const Key kPosteriorDraws = Key::integer("posterior_draws", 2000, 2, 1LL << 30, "histogram_posterior: kept Gibbs sweeps");
-const Key kPosteriorBurnIn = Key::integer("posterior_burn_in", 200, 0, 1LL << 30,
-                                          "histogram_posterior: discarded sweeps before them");
-const Key kHistogramBins = Key::integer("histogram_bins", 0, 0, 1LL << 30,
-                                        "histogram estimators: bins; 0: one support point per distinct work");
-const KeyGroup kEstimatorKeys{"estimators", "estimators", {&kMethods, &kPosteriorDraws, &kPosteriorBurnIn, &kHistogramBins}};
 
 // "tempering is for ising, potts, ...; ground_state_integration for ising and potts".
-std::string methods_elsewhere(const std::vector<std::string>& supported) {
+std::string methods_elsewhere(const std::vector<RunMethod>& supported) {
   std::string s;
-  for (const auto& m : kMethod.choices()) {
-    if (std::find(supported.begin(), supported.end(), m) != supported.end()) continue;
+  for (const MethodEntry& entry : method_registry()) {
+    if (std::find(supported.begin(), supported.end(), entry.method) != supported.end()) continue;
+    const std::string m = to_string(entry.method);
     std::string models;
     const auto names = model_names(m);
     for (std::size_t i = 0; i < names.size(); ++i)
@@ -78,16 +74,24 @@ std::string methods_elsewhere(const std::vector<std::string>& supported) {
 
 const KeyGroup& run_keys() { return kRunKeys; }
 const KeyGroup& schedule_keys() { return kScheduleKeys; }
-const KeyGroup& estimator_keys() { return kEstimatorKeys; }
+// methods, then the options the estimator registry's entries read (estimators.hpp).
+const KeyGroup& estimator_keys() {
+  static const KeyGroup keys = [] {
+    KeyGroup g{"estimators", "estimators", {&kMethods}};
+    g.keys.insert(g.keys.end(), estimator_option_keys().begin(), estimator_option_keys().end());
+    return g;
+  }();
+  return keys;
+}
 
-std::string read_run_method(Config& config, const std::vector<std::string>& supported) {
+RunMethod read_run_method(Config& config, const std::vector<RunMethod>& supported) {
   auto run = config.section("run");
   run.check_known({&kRunKeys});
-  const std::string method = run.get_string(kMethod);
+  const RunMethod method = run.get_enum<RunMethod>(kMethod);
   if (std::find(supported.begin(), supported.end(), method) == supported.end()) {
     std::string allowed;
     for (std::size_t i = 0; i < supported.size(); ++i)
-      allowed += (i == 0 ? "\"" : i + 1 == supported.size() ? " or \"" : ", \"") + supported[i] + "\"";
+      allowed += (i == 0 ? "\"" : i + 1 == supported.size() ? " or \"" : ", \"") + to_string(supported[i]) + "\"";
     run.fail(kMethod, allowed + " for this model (" + methods_elsewhere(supported) + ")");
   }
   return method;
@@ -100,7 +104,7 @@ SeedAndThreads read_seed_and_threads(Config& config) {
 
 RunSettings read_run_settings(Config& config, const std::vector<std::string>& model_starts, const RunDefaults& defaults) {
   RunSettings r;
-  read_run_method(config, {"annealing"});  // callers with other methods have dispatched on it
+  read_run_method(config, {RunMethod::annealing});  // callers with other methods have dispatched on it
   auto run = config.section("run");
   r.num_paths = static_cast<std::size_t>(run.get_int(kNumPaths));
   const auto dirs = run.get_string_list(kDirections);
@@ -122,19 +126,16 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
   r.equilibration_sweeps = static_cast<std::size_t>(run.get_int(kEquilibrationSweeps, defaults.equilibration_sweeps));
 
   auto est = config.section("estimators");
-  est.check_known({&kEstimatorKeys});
+  est.check_known({&estimator_keys()});
   r.methods = est.get_string_list(kMethods.with_choices(estimator_names("works")),
                                   default_works_estimators(r.forward, r.reverse));
   const std::string missing = estimator_requirements(r.methods, r.forward, r.reverse);
   if (!missing.empty()) est.fail(kMethods, "methods that [run] directions allow: " + missing);
-  r.estimators.seed = r.seed;
-  r.estimators.posterior_draws = static_cast<std::size_t>(est.get_int(kPosteriorDraws));
-  r.estimators.posterior_burn_in = static_cast<std::size_t>(est.get_int(kPosteriorBurnIn));
-  r.estimators.histogram_bins = static_cast<std::size_t>(est.get_int(kHistogramBins));
-  check_fits_in_memory(est, kHistogramBins, kBytesPerHistogramBin * static_cast<double>(r.estimators.histogram_bins),
-                       "the histograms");
-  check_fits_in_memory(est, kPosteriorDraws, kBytesPerPosteriorDraw * static_cast<double>(r.estimators.posterior_draws),
-                       "the posterior draws");
+  const auto check_memory = [&](const Key& key, double bytes, const std::string& what) {
+    check_fits_in_memory(est, key, bytes, what);
+  };
+  r.estimators =
+      read_estimator_options({[&](const Key& key) { return est.get_int(key); }, check_memory}, r.seed);
   return r;
 }
 

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "logz/io/npy.hpp"
 #include "logz/io/npz.hpp"
@@ -38,8 +40,8 @@ const Key kRidge = Key::number("ridge", 0.0, 0.0, kMax, "fitted: added to the co
 const KeyGroup kBaseKeys{"base", "continuous base", {&kBaseType, &kSigma, &kRidge}};
 
 // ---------------------------------------------------------------- [kernel]
-const Key kType = Key::choice("type", Computed{"\"hais\" (gaussian_mixture: \"hmc\")"}, {"hais", "hmc", "metropolis"},
-                              "Hamiltonian AIS (persistent momentum), AIS-HMC or random-walk Metropolis");
+const Key kType = Key::choice("type", Computed{"\"hais\" (gaussian_mixture: \"hmc\")"}, continuous_kernel_names(),
+                              "the kernel (logz list shows them)");
 const Key kStepSize = Key::number("step_size", 0.2, 1e-300, kMax, "hais, hmc: the leapfrog step size epsilon");
 const Key kLeapfrogSteps = Key::integer("leapfrog_steps", Computed{"1 (gaussian_mixture: 10)"}, 1, 1 << 20,
                                         "hais, hmc: leapfrog steps per move");
@@ -101,10 +103,10 @@ const KeyGroup& kernel_keys() { return kKernelKeys; }
 const KeyGroup& sampler_keys() { return kSamplerKeys; }
 
 std::vector<KernelEntry> kernel_entries() {
-  return {{"continuous", "hais", "Hamiltonian AIS: leapfrog moves with persistent, partially refreshed momentum",
-           &kKernelKeys},
-          {"continuous", "hmc", "HMC with fresh momentum every move (AIS-HMC)", &kKernelKeys},
-          {"continuous", "metropolis", "Gaussian random-walk Metropolis", &kKernelKeys}};
+  std::vector<KernelEntry> entries;
+  for (const auto& k : continuous_kernel_traits())
+    entries.push_back({"continuous", k.name, k.summary, &kKernelKeys, k.evaluation == "gradient evaluation"});
+  return entries;
 }
 
 std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data,
@@ -165,28 +167,79 @@ GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& 
   return GaussianBase::fitted(d.X.transpose(), ridge, config.source() + ": [base] fitted to [data]");
 }
 
+namespace {
+
+// The keys of ContinuousKernelOptions by the names kernels give in kOptions; step-size
+// adaptation and its pilot's keys belong to the kernels that read step_size.
+const std::vector<std::pair<std::string_view, const Key*>>& option_keys() {
+  static const std::vector<std::pair<std::string_view, const Key*>> keys = {
+      {"step_size", &kStepSize},       {"leapfrog_steps", &kLeapfrogSteps},     {"momentum_refresh", &kMomentumRefresh},
+      {"momentum_half_life", &kHalfLife}, {"normals", &kNormals},              {"proposal_sd", &kProposalSd},
+      {"steps_per_temperature", &kSteps}, {"step_size_adaptation", &kAdaptation}, {"pilot_paths", &kPilotPaths},
+      {"target_acceptance", &kTargetAcceptance}, {"min_step", &kMinStep},     {"max_step", &kMaxStep}};
+  return keys;
+}
+
+bool reads(const ContinuousKernelTraits& k, std::string_view option) {
+  static constexpr std::string_view kTuning[] = {"step_size_adaptation", "pilot_paths", "target_acceptance", "min_step",
+                                                 "max_step"};
+  if (std::find(std::begin(kTuning), std::end(kTuning), option) != std::end(kTuning)) option = "step_size";
+  return std::find(k.options.begin(), k.options.end(), option) != k.options.end();
+}
+
+// "\"a\", \"b\" or \"c\"": the kernels that read `option`.
+std::string readers_of(std::string_view option) {
+  std::vector<std::string> names;
+  for (const auto& k : continuous_kernel_traits())
+    if (reads(k, option)) names.push_back(k.name);
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "\"" : i + 1 == names.size() ? " or \"" : ", \"") + names[i] + "\"";
+  return s;
+}
+
+}  // namespace
+
+const std::vector<ContinuousKernelTraits>& continuous_kernel_traits() {
+  static const std::vector<ContinuousKernelTraits> traits = [] {
+    std::vector<ContinuousKernelTraits> v;
+    ContinuousKernels::for_each([&](auto k) {
+      using K = typename decltype(k)::type;
+      v.push_back({std::string(K::kName), std::string(K::kSummary), std::string(K::kEvaluation),
+                   std::vector<std::string>(K::kOptions.begin(), K::kOptions.end())});
+    });
+    return v;
+  }();
+  return traits;
+}
+
+std::vector<std::string> continuous_kernel_names() {
+  std::vector<std::string> names;
+  for (const auto& k : continuous_kernel_traits()) names.push_back(k.name);
+  return names;
+}
+
+const ContinuousKernelTraits& continuous_kernel(const std::string& name) {
+  for (const auto& k : continuous_kernel_traits())
+    if (k.name == name) return k;
+  fail_argument("logz::continuous_kernel", "type", "one of " + quoted_names(continuous_kernel_names()) + ", got \"" + name + "\"");
+}
+
 KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
   auto k = config.section("kernel");
   k.check_known({&kKernelKeys});
   KernelSettings s;
   s.type = k.get_string(kType, defaults.type);
-  auto only = [&](std::initializer_list<const Key*> keys, const std::string& types) {
-    for (const Key* key : keys)
-      if (k.has(*key)) k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to " + types + ")");
-  };
-  if (s.type == "metropolis") {
-    only({&kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kNormals, &kAdaptation, &kPilotPaths,
-          &kTargetAcceptance, &kMinStep, &kMaxStep},
-         "\"hais\" or \"hmc\"");
-    s.proposal_sd = k.get_double(kProposalSd, defaults.proposal_sd);
-    s.steps = static_cast<int>(k.get_int(kSteps));
-    return s;
-  }
-  only({&kProposalSd, &kSteps}, "\"metropolis\"");
-  s.step_size = k.get_double(kStepSize);
-  s.normals = k.get_string(kNormals) == "float" ? NormalPrecision::single : NormalPrecision::double_;
-  s.leapfrog_steps = static_cast<int>(k.get_int(kLeapfrogSteps, defaults.leapfrog_steps));
-  if (s.type == "hais") {
+  const ContinuousKernelTraits& kernel = continuous_kernel(s.type);
+  for (const auto& [option, key] : option_keys())
+    if (k.has(*key) && !reads(kernel, option))
+      k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to " + readers_of(option) + ")");
+  if (reads(kernel, "step_size")) s.step_size = k.get_double(kStepSize);
+  if (reads(kernel, "normals"))
+    s.normals = k.get_string(kNormals) == "float" ? NormalPrecision::single : NormalPrecision::double_;
+  if (reads(kernel, "leapfrog_steps"))
+    s.leapfrog_steps = static_cast<int>(k.get_int(kLeapfrogSteps, defaults.leapfrog_steps));
+  if (reads(kernel, "momentum_refresh")) {
     if (k.has(kMomentumRefresh)) {
       if (k.has(kHalfLife)) k.fail(kHalfLife, "either momentum_refresh or momentum_half_life");
       s.gamma = k.get_double(kMomentumRefresh.with_default(required));
@@ -194,50 +247,32 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
       s.half_life = k.get_double(kHalfLife);
       s.gamma = Hais::half_life_refresh(s.step_size, s.leapfrog_steps, *s.half_life);
     }
-  } else {
-    only({&kMomentumRefresh, &kHalfLife}, "\"hais\"");
   }
-  s.pilot = k.get_string(kAdaptation) == "pilot";
+  if (reads(kernel, "proposal_sd")) s.proposal_sd = k.get_double(kProposalSd, defaults.proposal_sd);
+  if (reads(kernel, "steps_per_temperature")) s.steps = static_cast<int>(k.get_int(kSteps));
+  s.pilot = reads(kernel, "step_size_adaptation") && k.get_string(kAdaptation) == "pilot";
   if (s.pilot) {
     s.pilot_paths = static_cast<std::size_t>(k.get_int(kPilotPaths));
     s.rule.target_acceptance = k.get_double(kTargetAcceptance);
     s.rule.min_step = k.get_double(kMinStep);
     s.rule.max_step = k.get_double(kMaxStep.with_range(s.rule.min_step, kMax));
   } else {
-    only({&kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep}, "step_size_adaptation = \"pilot\"");
+    for (const Key* key : {&kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep})
+      if (k.has(*key)) k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to step_size_adaptation = \"pilot\")");
   }
   return s;
 }
 
-Hais make_hais(const KernelSettings& s, double eps) {
-  const double gamma = s.half_life ? Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life) : s.gamma;
-  return Hais(eps, gamma, s.leapfrog_steps).with_normals(s.normals);
-}
-
-Hmc make_hmc(const KernelSettings& s, double eps) { return Hmc(eps, s.leapfrog_steps).with_normals(s.normals); }
-
 Record kernel_description(const KernelSettings& s) {
   Record j = {{"type", s.type}};
-  if (s.type == "metropolis") {
-    j.set("proposal_sd", s.proposal_sd);
-    j.set("steps_per_temperature", s.steps);
+  visit_kernel(s.type, [&](auto k) {
+    using K = typename decltype(k)::type;
+    K::describe(s, [&](const char* name, const auto& value) { j.set(name, value); });
+  });
+  if (!reads(continuous_kernel(s.type), "step_size_adaptation"))
     j.set("step_size_adaptation", "fixed");
-    return j;
-  }
-  j.set("step_size", s.step_size);
-  j.set("leapfrog_steps", s.leapfrog_steps);
-  j.set("integrator", "leapfrog (velocity Verlet)");
-  j.set("normals", s.normals == NormalPrecision::single ? "float" : "double");
-  if (s.type == "hais") {
-    j.set("momentum_refresh", s.gamma);
-    j.set("momentum_refresh_rule", s.half_life ? fmt::format("half of the momentum power per {} time units: "
-                                                             "gamma = 1 - 2^(-step_size leapfrog_steps / {})",
-                                                             *s.half_life, *s.half_life)
-                                               : std::string("fixed (momentum_refresh)"));
-  } else {
-    j.set("momentum", "redrawn every move");
-  }
-  j.set("step_size_adaptation", s.pilot ? "pilot (adapted before the run, fixed during it)" : "fixed (as configured)");
+  else
+    j.set("step_size_adaptation", s.pilot ? "pilot (adapted before the run, fixed during it)" : "fixed (as configured)");
   if (s.pilot) j.set("pilot", s.pilot_report);
   return j;
 }

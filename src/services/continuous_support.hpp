@@ -13,9 +13,7 @@
 
 #include "logz/anneal/annealer.hpp"
 #include "logz/estimators/jarzynski.hpp"
-#include "logz/kernels/hais.hpp"
-#include "logz/kernels/hmc.hpp"
-#include "logz/kernels/random_walk_metropolis.hpp"
+#include "logz/kernels/continuous_kernels.hpp"
 #include "logz/math/running_moments.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/parallel/bytes.hpp"
@@ -56,7 +54,7 @@ const Key& data_dim_key();
 
 const KeyGroup& data_keys();
 const KeyGroup& base_keys();          // type "gaussian" or "fitted", sigma, ridge
-const KeyGroup& kernel_keys();        // hais, hmc, metropolis
+const KeyGroup& kernel_keys();        // every continuous kernel's (continuous_kernels.hpp)
 const KeyGroup& sampler_keys();       // `logz sample`
 std::vector<KernelEntry> kernel_entries();
 
@@ -71,15 +69,28 @@ GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& 
 
 // ---------------------------------------------------------------- [kernel]
 
-struct KernelSettings {
+// What a continuous kernel is, as the services show it: from its header's kName, kSummary,
+// kEvaluation (what its cost is counted in) and kOptions.
+struct ContinuousKernelTraits {
+  std::string name, summary, evaluation;
+  std::vector<std::string> options;
+};
+
+// The kernels of continuous_kernels.hpp, in order; their names; one by name (an
+// InvalidArgument naming "type" when there is none).
+const std::vector<ContinuousKernelTraits>& continuous_kernel_traits();
+std::vector<std::string> continuous_kernel_names();
+const ContinuousKernelTraits& continuous_kernel(const std::string& name);
+
+// f(std::type_identity<K>{}) for the kernel named `name`.
+template <class F>
+void visit_kernel(const std::string& name, F&& f) {
+  if (!ContinuousKernels::visit(name, f)) continuous_kernel(name);  // throws: no such kernel
+}
+
+// [kernel]: which kernel, its options, and the step-size pilot.
+struct KernelSettings : ContinuousKernelOptions {
   std::string type;
-  double step_size = 0.2;
-  int leapfrog_steps = 1;
-  NormalPrecision normals = NormalPrecision::double_;  // of the momentum draws
-  double gamma = 1.0;
-  std::optional<double> half_life;  // the refresh rule, when gamma is not given
-  double proposal_sd = 0.1;
-  int steps = 1;
   bool pilot = false;
   std::size_t pilot_paths = 32;
   StepSizeAdaptation rule;
@@ -104,19 +115,16 @@ std::optional<Reference> data_point_reference(const Model& model, const DataSet&
   return Reference{*z, source};
 }
 
-Hais make_hais(const KernelSettings& s, double eps);
-Hmc make_hmc(const KernelSettings& s, double eps);
 Record kernel_description(const KernelSettings& s);
 
-// Calls f with the configured kernel.
+// Calls f with the configured kernel, of step size `eps` where it has one.
+template <class F>
+void with_kernel_at(const KernelSettings& s, double eps, F&& f) {
+  visit_kernel(s.type, [&](auto k) { f(decltype(k)::type::from_options(s, eps)); });
+}
 template <class F>
 void with_kernel(const KernelSettings& s, F&& f) {
-  if (s.type == "hais")
-    f(make_hais(s, s.step_size));
-  else if (s.type == "hmc")
-    f(make_hmc(s, s.step_size));
-  else
-    f(RandomWalkMetropolis(s.proposal_sd, s.steps));
+  with_kernel_at(s, s.step_size, f);
 }
 
 // The pilot: `pilot_paths` particles (particle words first_particle, ... of the run's seed,
@@ -134,8 +142,8 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
   const auto betas = schedule.fractions();
   for (std::size_t k = 1; k + 1 < betas.size(); ++k) {
     const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), first_particle};
-    const ContinuousKernelInfo info = s.type == "hais" ? make_hais(s, eps).step(path.at(betas[k]), batch, r)
-                                                       : make_hmc(s, eps).step(path.at(betas[k]), batch, r);
+    ContinuousKernelInfo info;
+    with_kernel_at(s, eps, [&](const auto& kernel) { info = kernel.step(path.at(betas[k]), batch, r); });
     attempted += info.attempted;
     accepted += info.accepted;
     s.rule.update(eps, avg, static_cast<double>(info.accepted) / static_cast<double>(info.attempted));
@@ -155,11 +163,11 @@ void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& sc
   run_pilot(path, ks, schedule, run.seed, run.num_paths);
   result.kernel = kernel_description(ks);
   with_kernel(ks, [&](const auto& kernel) { anneal_and_estimate(path, kernel, schedule, run, start, progress, result); });
-  // Hamiltonian kernels: one gradient evaluation per leapfrog step of every trajectory;
-  // random-walk Metropolis: one energy evaluation per proposal.
-  const bool hamiltonian = ks.type == "hais" || ks.type == "hmc";
-  const auto per_update = static_cast<std::uint64_t>(hamiltonian ? ks.leapfrog_steps : 1);
-  result.budget = annealing_budget(result, hamiltonian ? "gradient evaluation" : "energy evaluation", per_update);
+  // Counted as each kernel states: gradient evaluations per leapfrog step of every trajectory,
+  // energy evaluations per proposal, ...
+  std::uint64_t per_update = 1;
+  visit_kernel(ks.type, [&](auto k) { per_update = static_cast<std::uint64_t>(decltype(k)::type::evaluations_per_move(ks)); });
+  result.budget = annealing_budget(result, continuous_kernel(ks.type).evaluation, per_update);
   if (ks.pilot)  // the step-size pilot: its particles at every intermediate temperature
     result.budget->parts.emplace_back("step_size_pilot",
                                       ks.pilot_paths * (schedule.num_steps() - 1) * per_update);
@@ -288,7 +296,7 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
   // Models whose entry allows only annealing have refused tempering before this.
-  if (read_run_method(config, {"annealing", "tempering"}) == "tempering") {
+  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) == RunMethod::tempering) {
     if (ks.pilot) config.section("kernel").fail("step_size_adaptation", "\"fixed\" for [run] method = \"tempering\"");
     result.kernel = kernel_description(ks);
     with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, progress, result); });

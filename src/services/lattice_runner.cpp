@@ -4,8 +4,7 @@ namespace logz {
 
 namespace {
 
-const Key kType = Key::choice("type", std::string("metropolis"),
-                              {"metropolis", "heat_bath", "multispin", "swendsen_wang", "wolff"},
+const Key kType = Key::enumeration("type", LatticeKernelType::metropolis,
                               "the update: single-site Metropolis (flip / new colour) or heat bath; multispin: "
                               "checkerboard Metropolis on 64 paths at once (annealing); swendsen_wang, wolff: "
                               "cluster moves (J >= 0)");
@@ -25,50 +24,61 @@ const KeyGroup kLatticeKernelKeys{"kernel", "lattice kernels", {&kType, &kSteps,
 
 const KeyGroup& lattice_kernel_keys() { return kLatticeKernelKeys; }
 
+// One line per kernel of LatticeKernelType, in its order.
+const char* summary_of(LatticeKernelType t) {
+  switch (t) {
+    case LatticeKernelType::metropolis: return "single-site Metropolis: a spin flip (Ising) or a new colour (Potts)";
+    case LatticeKernelType::heat_bath: return "single-site heat bath (Gibbs) update";
+    case LatticeKernelType::multispin:
+      return "checkerboard single-site Metropolis on 64 paths at once (multi-spin coding; annealing only)";
+    case LatticeKernelType::swendsen_wang: return "Swendsen-Wang cluster moves, one sweep per step (J >= 0)";
+    case LatticeKernelType::wolff: return "Wolff single-cluster moves, one cluster per step (J >= 0)";
+  }
+  return "";
+}
+
 std::vector<KernelEntry> lattice_kernel_entries() {
-  return {{"lattice", "metropolis", "single-site Metropolis: a spin flip (Ising) or a new colour (Potts)",
-           &kLatticeKernelKeys},
-          {"lattice", "heat_bath", "single-site heat bath (Gibbs) update", &kLatticeKernelKeys},
-          {"lattice", "multispin",
-           "checkerboard single-site Metropolis on 64 paths at once (multi-spin coding; annealing only)",
-           &kLatticeKernelKeys},
-          {"lattice", "swendsen_wang", "Swendsen-Wang cluster moves, one sweep per step (J >= 0)",
-           &kLatticeKernelKeys},
-          {"lattice", "wolff", "Wolff single-cluster moves, one cluster per step (J >= 0)", &kLatticeKernelKeys}};
+  std::vector<KernelEntry> entries;
+  for (std::size_t i = 0; i < EnumNames<LatticeKernelType>::names.size(); ++i) {
+    const auto t = static_cast<LatticeKernelType>(i);
+    entries.push_back({"lattice", to_string(t), summary_of(t), &kLatticeKernelKeys});
+  }
+  return entries;
 }
 
 LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunResult& result) {
   auto k = config.section("kernel");
   k.check_known({&kLatticeKernelKeys});
   LatticeKernelSettings s;
-  s.type = k.get_string(kType);
-  if (s.type == "swendsen_wang" || s.type == "wolff") {
+  s.type = k.get_enum<LatticeKernelType>(kType);
+  const std::string quoted = "\"" + to_string(s.type) + "\"";
+  if (is_cluster_kernel(s.type)) {
     // Clusters join equal sites, which only a ferromagnetic coupling favours.
-    const std::string quoted = "\"" + s.type + "\"";
     if (coupling < 0) k.fail(kType, "a single-site kernel with [model] coupling < 0 (" + quoted + " needs J >= 0)");
-    const char* unit = s.type == "wolff" ? "cluster" : "sweep";
+    const char* unit = s.type == LatticeKernelType::wolff ? "cluster" : "sweep";
     if (k.has(kSiteOrder)) k.fail(kSiteOrder, "no site_order with type = " + quoted + " (a step is a " + unit + ")");
     s.steps = static_cast<std::size_t>(k.get_int(kSteps));
     s.local_sweeps = static_cast<std::size_t>(k.get_int(kLocalSweeps));
-    result.kernel = {{"type", s.type}, {"steps_per_temperature", s.steps}, {"step_unit", unit},
+    result.kernel = {{"type", to_string(s.type)}, {"steps_per_temperature", s.steps}, {"step_unit", unit},
                      {"local_sweeps", s.local_sweeps}};
     return s;
   }
-  if (k.has(kLocalSweeps)) k.fail(kLocalSweeps, "no local_sweeps with type = \"" + s.type + "\" (it follows cluster moves)");
-  s.order = k.get_enum<SiteOrder>(kSiteOrder, s.type == "multispin" ? SiteOrder::checkerboard : SiteOrder::random);
-  if (s.type == "multispin" && s.order != SiteOrder::checkerboard)
+  if (k.has(kLocalSweeps)) k.fail(kLocalSweeps, "no local_sweeps with type = " + quoted + " (it follows cluster moves)");
+  const bool multispin = s.type == LatticeKernelType::multispin;
+  s.order = k.get_enum<SiteOrder>(kSiteOrder, multispin ? SiteOrder::checkerboard : SiteOrder::random);
+  if (multispin && s.order != SiteOrder::checkerboard)
     k.fail(kSiteOrder, "\"checkerboard\" with type = \"multispin\" (it sweeps the sites in order)");
   s.steps = static_cast<std::size_t>(k.get_int(kSteps));
-  result.kernel = {{"type", s.type},
+  result.kernel = {{"type", to_string(s.type)},
                    {"site_order", to_string(s.order)},
                    {"steps_per_temperature", s.steps},
                    {"step_unit", s.order == SiteOrder::random ? "single-site update" : "sweep"}};
   return s;
 }
 
-RunDefaults multispin_run_defaults(Config& config, const std::string& method) {
-  if (method != "annealing")
-    config.section("kernel").fail(kType, "\"metropolis\" or \"heat_bath\" with [run] method = \"" + method +
+RunDefaults multispin_run_defaults(Config& config, RunMethod method) {
+  if (method != RunMethod::annealing)
+    config.section("kernel").fail(kType, "\"metropolis\" or \"heat_bath\" with [run] method = \"" + to_string(method) +
                                              "\" (\"multispin\" runs annealing only)");
   return {.chunk_size = 64, .chunk_multiple = 64};
 }

@@ -59,7 +59,7 @@ std::vector<std::string> model_names(const std::string& what) {
     const bool has = what == "run"      ? static_cast<bool>(m.run)
                      : what == "loglik" ? static_cast<bool>(m.loglik)
                      : what == "sample" ? static_cast<bool>(m.sample)
-                                        : std::find(m.methods.begin(), m.methods.end(), what) != m.methods.end();
+                                        : std::any_of(m.methods.begin(), m.methods.end(), [&](RunMethod x) { return to_string(x) == what; });
     if (has) names.push_back(m.name);
   }
   return names;

@@ -3,10 +3,12 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "logz/math/running_moments.hpp"
+#include "logz/services/annealing_experiment.hpp"
 
 namespace logz {
 
@@ -18,6 +20,13 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 // The exact log(Z/Z_0) of a result's model, NaN if it has none.
 double exact_evidence(const RunResult& r) { return r.reference ? r.reference->log_z - r.base_log_z : kNaN; }
+
+// A [run] key as annealing_experiment.cpp states it (its default and range).
+const Key& run_key(const std::string& name) {
+  for (const Key* key : run_keys().keys)
+    if (key->name() == name) return *key;
+  throw std::logic_error("no [run] key " + name);
+}
 
 // Reads [model] type (one of the models that have `command`) and checks the sections.
 const ModelEntry& model_of(Config& config, const std::string& command) {
@@ -31,7 +40,7 @@ const ModelEntry& model_of(Config& config, const std::string& command) {
 // be rerun alone with --seed); the first repetition's full result, with every repetition's
 // estimates summarised. Of later repetitions only the estimates and errors are kept.
 RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEntry& model, const RunContext& context) {
-  const auto seed = static_cast<std::uint64_t>(config.section("run").get_int("seed", 1, 0));
+  const std::uint64_t seed = read_seed_and_threads(config).seed;
   std::optional<RunResult> first;
   Repetitions summary;
   // The first repetition's budget stands for all of them: said once, times the repetitions.
@@ -69,7 +78,8 @@ RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEn
 
 RunResult run_experiment(Config& config, const RunContext& context) {
   const ModelEntry& model = model_of(config, "run");
-  const auto repetitions = static_cast<std::size_t>(config.section("run").get_int("repetitions", 1, 1, 10000000));
+  const auto repetitions =
+      static_cast<std::size_t>(config.section("run").get_int(run_key("repetitions")));
   const auto start = Clock::now();
   const ScopedBudgetListener budget(context.budget);
   RunResult result = repetitions == 1 ? model.run(config, context) : run_repetitions(config, repetitions, model, context);

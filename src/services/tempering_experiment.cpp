@@ -21,9 +21,9 @@ const Key kInitialization = Key::choice("initialization", std::string("iteration
                                         "how log Zhat_k are set before the final run (Carlson et al. 2016, section 2.4)");
 const Key kInitialUpdate = Key::choice("initial_update", std::string("rts"), {"rts", "tan"},
                                        "the update of the initial iterations");
-const Key kMaxInitialIterations = Key::integer("max_initial_iterations", 50, 1, 1000000, "at most this many initial iterations");
 // Sweeps of 100 chains at 1000 updates each: 10^8 final sweeps take about a day on one core,
-// 50 initial iterations of 10^6 half a day.
+// 50 initial iterations of 10^6 half a day, and so do 10^6 iterations of the default 50.
+const Key kMaxInitialIterations = Key::integer("max_initial_iterations", 50, 1, 1000000, "at most this many initial iterations");
 const Key kSweepsPerIteration = Key::integer("sweeps_per_iteration", 50, 1, 1000000, "sweeps of each initial iteration");
 const Key kTolerance = Key::number("tolerance", 0.0, 0.0, 1.0,
                                    "the stopping rule max_k |r_k - c_k| < tolerance; 0: the paper's 0.1 / K");

@@ -12,6 +12,7 @@
 #include "logz/models/rbm_paths.hpp"
 #include "logz/tempering/initial_iterations.hpp"
 #include "logz/tempering/level_probabilities.hpp"
+#include "logz/tempering/log_z_hat_updates.hpp"
 
 namespace logz {
 

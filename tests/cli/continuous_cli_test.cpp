@@ -300,3 +300,39 @@ TEST(ContinuousCli, BadDataAndKeysGiveOneLineErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// MALA, a kernel added as its header and one line of kernels/continuous_kernels.hpp: listed with
+// its keys, run from a config on every continuous model, its log Z within 5 SE of the exact
+// value, its pilot tuning its step size, and the keys it does not read refused by name.
+TEST(ContinuousCli, MalaRunsFromAConfigAndIsListed) {
+  const auto list = run_cli("list --json");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const auto reg = nlohmann::json::parse(list.out);
+  ASSERT_TRUE(reg["kernels"]["continuous"].contains("mala"));
+  EXPECT_EQ(reg["kernels"]["continuous"]["mala"]["uses_gradient"], true);
+  EXPECT_EQ(reg["kernels"]["continuous"]["metropolis"]["uses_gradient"], false);
+  EXPECT_NE(reg["models"]["poe"]["kernels"].dump().find("mala"), std::string::npos);
+
+  const std::string cfg = temp_path("poe_mala.toml"), out = temp_path("poe_mala.json");
+  write_file(cfg, kPoeConfig);
+  const auto r = run_cli("run " + cfg + " -q -o " + out +
+                         " --set kernel.type=mala --set kernel.step_size_adaptation=pilot --set kernel.max_step=0.6");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["kernel"]["type"], "mala");
+  EXPECT_EQ(j["kernel"]["step_size_adaptation"], "pilot (adapted before the run, fixed during it)");
+  const double eps = j["kernel"]["step_size"].get<double>();
+  EXPECT_NE(eps, 0.2);  // the pilot moved it
+  EXPECT_EQ(j["budget"]["unit"], "gradient evaluation");
+  const auto& e = j["estimates"]["ais"];
+  const double se = e["std_error"].get<double>(), exact = j["reference"]["log_z"].get<double>();
+  ASSERT_TRUE(std::isfinite(se) && se > 0.0 && se < 0.2) << se;
+  EXPECT_NEAR(e["log_z"].get<double>(), exact, 5 * se + se * se);
+
+  expect_one_line_error(run_cli("run " + cfg + " -q --set kernel.type=mala --set kernel.leapfrog_steps=3"),
+                        "[kernel] leapfrog_steps: expected no such key with type = \"mala\" (it belongs to \"hais\" or \"hmc\")");
+}
+
+}  // namespace

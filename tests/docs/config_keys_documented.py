@@ -2,7 +2,10 @@
 """Every config key the registries know is documented: each key [section] name that `logz list
 --json` lists for a model or `logz train rbm` appears in backquotes (`name` or `[section] name`)
 in docs/config.md or a page docs/config.md links to (the model's own page, tempering, training,
-...). Every model, kernel, estimator and schedule name is named there too.
+...). Every model, kernel, estimator and schedule name is named there too. The lists written out
+by hand name exactly the registry's: the models of `[model] type` (docs/config.md: those `logz
+run` runs; docs/hmc.md: those `logz sample` samples) and the estimators of `[estimators]
+methods` (docs/config.md, docs/tempering.md), with the ones run by default.
 
 Usage: config_keys_documented.py LOGZ_BINARY REPOSITORY_ROOT
 """
@@ -11,6 +14,63 @@ import os
 import re
 import subprocess
 import sys
+
+
+def table_row(page, heading, key):
+    """The cells of the row of `key` in the first table after the line `heading`."""
+    lines = page.splitlines()
+    start = lines.index(heading)
+    for line in lines[start + 1:]:
+        if line.startswith(f"| `{key}` |"):
+            return [cell.strip() for cell in line.strip("|").split(" | ")]
+    raise SystemExit(f"no row `{key}` under {heading!r}")
+
+
+def differences(what, listed, registered):
+    """One line for each name in only one of the two lists."""
+    listed, registered = set(listed), set(registered)
+    return ([f'{what}: lists "{n}", which the registry lacks' for n in sorted(listed - registered)]
+            + [f'{what}: does not list "{n}"' for n in sorted(registered - listed)])
+
+
+def hand_written_lists(registry, page):
+    """Every list of names written out in the docs that must equal a list of the registry."""
+    models, estimators = registry["models"], registry["estimators"]
+
+    def with_command(command):
+        return [m for m, e in models.items() if command in e["commands"]]
+
+    def of_family(family, default_only=False):
+        return [n for n, e in estimators.items()
+                if e["family"] == family and (e["default"] or not default_only)]
+
+    def quoted(text):  # `"name"`
+        return re.findall(r'`"(\w+)"`', text)
+
+    def backquoted(text):  # `name`
+        return re.findall(r"`(\w+)`", text)
+
+    run_models = table_row(page("docs/config.md"), "## [model]", "type")[2]
+    sample_models = table_row(page("docs/hmc.md"), "### [model]", "type")[2]
+    out = differences("docs/config.md [model] type", quoted(run_models), with_command("run"))
+    out += differences("docs/hmc.md [model] type", quoted(sample_models), with_command("sample"))
+    _, default, meaning = table_row(page("docs/config.md"), "## [estimators]", "methods")
+    works, tempered = meaning.split('With `[run] method = "tempering"`:')
+    what = "docs/config.md [estimators] methods"
+    out += differences(what, quoted(works), of_family("works"))
+    out += differences(what + " (tempering)", backquoted(tempered), of_family("tempered"))
+    out += differences(what + "' default", backquoted(default),
+                       of_family("works", default_only=True))
+    sentence = r"`\[estimators\] methods` for tempering: any of (.*?) \(default (.*?)\)\."
+    listed = re.search(sentence, page("docs/tempering.md"), re.S)
+    if not listed:
+        return out + ["docs/tempering.md: no sentence \"`[estimators] methods` for tempering: "
+                      "any of ... (default ...).\""]
+    what = "docs/tempering.md [estimators] methods"
+    out += differences(what, backquoted(listed.group(1)), of_family("tempered"))
+    out += differences(what + "' default", re.findall(r"\w+", listed.group(2)),
+                       of_family("tempered", default_only=True))
+    return out
 
 
 def main():
@@ -52,10 +112,13 @@ def main():
         for key in keys:
             if not documented(key, docs, section):
                 missing.append(f"logz train rbm: [{section}] {key}: not documented")
-    for m in missing:
+    wrong = hand_written_lists(registry, page)
+    for m in missing + wrong:
         print(m)
     print(f"{len(missing)} undocumented" if missing else "every registered key and name is documented")
-    return 1 if missing else 0
+    print(f"{len(wrong)} differences in lists" if wrong
+          else "every list of names in the docs is the registry's")
+    return 1 if missing or wrong else 0
 
 
 if __name__ == "__main__":

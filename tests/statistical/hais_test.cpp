@@ -2,10 +2,11 @@
 // stated bias allowance, with SE targets fixed in advance):
 //  - the HMC sampler on the tutorial's 5-d correlated Gaussian (moments, acceptance);
 //  - exact-start invariance of every continuous kernel on an intermediate distribution of a
-//    geometric path (positions and, for HAIS, momenta), and two deliberately broken kernels
-//    (the paper's printed refresh "+ gamma r"; HMC without its accept test) that fail it;
+//    geometric path (positions and, for HAIS, momenta), and three deliberately broken kernels
+//    (the paper's printed refresh "+ gamma r"; HMC without its accept test; Langevin steps
+//    without MALA's) that fail it;
 //  - reflection: draws stay inside the constraints with the truncated target's moments;
-//  - log Z by HAIS, AIS-HMC and AIS-MH on complete products of experts (Laplace, Student-t)
+//  - log Z by HAIS, AIS-HMC, AIS-MALA and AIS-MH on complete products of experts (Laplace, Student-t)
 //    and by HAIS on the linear-Gaussian model, against exact answers; the Phi = 0 check.
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/kernels/hais.hpp"
 #include "logz/kernels/hmc.hpp"
+#include "logz/kernels/mala.hpp"
 #include "logz/kernels/random_walk_metropolis.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/models/linear_generative.hpp"
@@ -210,7 +212,29 @@ TEST_F(ExactStart, RandomWalkMetropolisKeepsPositions) {
   EXPECT_LT(position_z(run(RandomWalkMetropolis(0.5, 3), 20)), kZ);
 }
 
+TEST_F(ExactStart, MalaKeepsPositions) {
+  EXPECT_LT(position_z(run(Mala(0.3), 60)), kZ);
+  EXPECT_LT(position_z(run(Mala(0.6).with_normals(NormalPrecision::single), 30)), kZ);
+}
+
+// Langevin steps without the Metropolis correction (what MALA corrects): biased.
+struct UnadjustedLangevin {
+  double eps;
+  template <class T>
+  ContinuousKernelInfo step(const T& target, ContinuousBatch& b, const BatchRandom& random) const {
+    evaluate_parts(target, b.X, b.parts, true);
+    combined_grad(target, b.parts, b.grad);
+    for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
+      RandomStream s = random.stream(p);
+      for (Eigen::Index i = 0; i < b.X.rows(); ++i) b.X(i, p) += -0.5 * eps * eps * b.grad(i, p) + eps * s.normal();
+    }
+    b.parts.invalidate();
+    return {};
+  }
+};
+
 TEST_F(ExactStart, BrokenKernelsFail) {
+  EXPECT_GT(position_z(run(UnadjustedLangevin{0.45}, 60)), 20.0);
   // The test has power: each deliberately broken kernel is flagged far beyond 5 SE.
   const auto printed = run(PrintedRefreshHais{0.2, Hais::half_life_refresh(0.2, 1)}, 60);
   EXPECT_GT(momentum_z(printed), 20.0);
@@ -300,6 +324,11 @@ TEST(AisLogZ, CompleteProductsOfExperts) {
     expect_agrees(run_ais(path, Hais(0.2, gamma), 1000, 200, 1), exact, 0.05, "HAIS " + name);
     expect_agrees(run_ais(path, Hmc(0.2, 1), 3000, 200, 2), exact, 0.1, "AIS-HMC " + name);
     expect_agrees(run_ais(path, RandomWalkMetropolis(0.1), 6000, 200, 3), exact, 0.15, "AIS-MH " + name);
+    // MALA is HMC with one leapfrog step written on x alone: the same draws give the same works
+    // up to rounding, and the same agreement.
+    const AisCheck mala = run_ais(path, Mala(0.2), 3000, 200, 2);
+    expect_agrees(mala, exact, 0.1, "AIS-MALA " + name);
+    EXPECT_NEAR(mala.estimate, run_ais(path, Hmc(0.2, 1), 3000, 200, 2).estimate, 1e-9) << name;
   }
 }
 

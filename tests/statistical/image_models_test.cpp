@@ -15,6 +15,7 @@
 
 #include "logz/anneal/annealer.hpp"
 #include "logz/estimators/jarzynski.hpp"
+#include "logz/exact/mcrbm_mean_units.hpp"
 #include "logz/kernels/hais.hpp"
 #include "logz/models/bilinear_generative.hpp"
 #include "logz/models/gaussian_base.hpp"
@@ -155,7 +156,7 @@ TEST(ImageModels, McRbmWithoutCovarianceTermAgainstExactSum) {
   const auto r = McRbm::random(6, 6, 4, 5, 1.0, McRbmNorm::sum, 241);
   const McRbm model(Eigen::MatrixXd::Zero(6, 4), r.C(), 2.0 * r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0,
                     McRbmNorm::sum);
-  const double exact = *model.exact_log_z();
+  const double exact = *exact::mcrbm_log_z(model);
   const GeometricPath path(GaussianBase::isotropic(6, 1.5), model);
   expect_agrees(run_ais(path, hais(0.2), 1000, 200, 242), exact, 0.05, "HAIS mcRBM mean units");
 }

@@ -11,7 +11,7 @@
 
 #include "logz/kernels/heat_bath.hpp"
 #include "logz/models/ising.hpp"
-#include "logz/random/chunk_streams.hpp"
+#include "logz/parallel/chunk_streams.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "logz/random/chunk_streams.hpp"
+#include "logz/parallel/chunk_streams.hpp"
 
 namespace {
 

@@ -22,8 +22,8 @@
 #include "logz/anneal/annealer.hpp"
 #include "logz/core/annealing_path.hpp"
 #include "logz/core/kernel_for.hpp"
+#include "logz/parallel/chunk_streams.hpp"
 #include "logz/parallel/run_chunks.hpp"
-#include "logz/random/chunk_streams.hpp"
 #include "logz/paths/schedule.hpp"
 
 namespace logz {

@@ -35,17 +35,18 @@
 #include "logz/core/kernel_for.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/parallel/bytes.hpp"
+#include "logz/parallel/chunk_streams.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/paths/schedule.hpp"
-#include "logz/random/chunk_streams.hpp"
+#include "logz/random/default_seed.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
 struct AnnealOptions {
   std::size_t num_paths = 100;
-  std::uint64_t seed = 0;
+  std::uint64_t seed = kDefaultSeed;  // [run] seed's default
   int threads = 0;             // 0 = all hardware threads
   std::size_t chunk_size = 8;  // particles per chunk (fixes the reduction order)
   ChunkProgress progress;      // after each chunk: (chunks done, chunks in all)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "logz/core/estimate.hpp"
+#include "logz/tempering/log_z_hat_updates.hpp"  // the updates of log Zhat_k, still reachable here
 #include "logz/tempering/tempering_stats.hpp"
 
 namespace logz {
@@ -31,17 +32,5 @@ LadderEstimates rts_ladder(const TemperingStats& stats, std::span<const double> 
                            std::span<const double> log_prior);
 LadderEstimates ts_ladder(const TemperingStats& stats, std::span<const double> log_z_hat,
                           std::span<const double> log_prior);
-
-// The stopping rule of section 2.4: max_k |r_k - c_k|.
-double max_level_deviation(std::span<const double> log_c, std::span<const double> log_prior);
-
-// Tan et al. (2016) stochastic update (eq. 19): log Zhat_k += gamma (c_k / r_k - c_1 / r_1).
-std::vector<double> tan_update(std::span<const double> log_z_hat, std::span<const double> log_c,
-                               std::span<const double> log_prior, double gamma);
-
-// The partial update of eq. 24 for the top level while parameters change:
-// log Zhat_K <- log Zhat_K + alpha (log r_1 - log r_K + log c_K - log c_1).
-double partial_update(double log_z_hat_last, std::span<const double> log_c,
-                      std::span<const double> log_prior, double alpha);
 
 }  // namespace logz

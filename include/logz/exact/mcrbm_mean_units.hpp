@@ -5,10 +5,15 @@
 // a sum of Gaussian integrals,
 //   Z = prod_k (1 + e^{b_c_k}) (2 pi sigma^2)^{M/2}
 //       sum_S exp(sum_{j in S} b_m_j + sigma^2 |b_v + sum_{j in S} W_j|^2 / 2).
-// An oracle: it shares no code with the model's energy (own loops, Gray-code order).
+// An oracle: it shares no code with the model's energy (own loops, Gray-code order). The model
+// does not call it (exact/ stands above models/): the services attach mcrbm_log_z(model) to a
+// run as its reference.
 #pragma once
 
 #include <Eigen/Core>
+#include <optional>
+
+#include "logz/models/mcrbm.hpp"
 
 namespace logz::exact {
 
@@ -16,5 +21,9 @@ namespace logz::exact {
 // InvalidArgument names the bad argument.
 double mcrbm_mean_units_log_z(const Eigen::MatrixXd& W, const Eigen::VectorXd& b_mean,
                               const Eigen::VectorXd& b_cov, const Eigen::VectorXd& b_vis, double sigma);
+
+// The exact log Z of `model` where its covariance term vanishes and it has J <= 20 mean units;
+// nullopt otherwise.
+std::optional<double> mcrbm_log_z(const McRbm& model);
 
 }  // namespace logz::exact

@@ -14,11 +14,16 @@
 // with half-life h = 1.
 #pragma once
 
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <span>
+#include <string>
+#include <string_view>
 
 #include "logz/core/kernel_for.hpp"
 #include "logz/core/levels_path.hpp"
+#include "logz/kernels/continuous_kernel_options.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/paths/geometric_path.hpp"
@@ -79,6 +84,39 @@ class Hais {
   double momentum_refresh() const { return gamma_; }
   int leapfrog_steps() const { return leapfrog_steps_; }
   bool refresh_first() const { return refresh_first_; }
+
+  // Its entry in continuous_kernels.hpp.
+  static constexpr std::string_view kName = "hais";
+  static constexpr std::string_view kSummary =
+      "Hamiltonian AIS: leapfrog moves with persistent, partially refreshed momentum";
+  static constexpr std::string_view kEvaluation = "gradient evaluation";
+  static constexpr std::array<std::string_view, 5> kOptions = {"step_size", "leapfrog_steps", "momentum_refresh",
+                                                               "momentum_half_life", "normals"};
+  // gamma from the half-life rule where one is given (it follows the step size a pilot sets).
+  static double refresh_of(const ContinuousKernelOptions& o) {
+    return o.half_life ? half_life_refresh(o.step_size, o.leapfrog_steps, *o.half_life) : o.gamma;
+  }
+  static Hais from_options(ContinuousKernelOptions o, double step_size) {
+    o.step_size = step_size;
+    return Hais(step_size, refresh_of(o), o.leapfrog_steps).with_normals(o.normals);
+  }
+  static int evaluations_per_move(const ContinuousKernelOptions& o) { return o.leapfrog_steps; }
+  template <class Field>
+  static void describe(const ContinuousKernelOptions& o, Field&& field) {
+    field("step_size", o.step_size);
+    field("leapfrog_steps", o.leapfrog_steps);
+    field("integrator", "leapfrog (velocity Verlet)");
+    field("normals", o.normals == NormalPrecision::single ? "float" : "double");
+    field("momentum_refresh", refresh_of(o));
+    if (o.half_life) {
+      char h[32];
+      const std::string hs(h, std::to_chars(h, h + sizeof h, *o.half_life).ptr);
+      field("momentum_refresh_rule", "half of the momentum power per " + hs +
+                                         " time units: gamma = 1 - 2^(-step_size leapfrog_steps / " + hs + ")");
+    } else {
+      field("momentum_refresh_rule", "fixed (momentum_refresh)");
+    }
+  }
 
  private:
   // The partial refresh of the momenta of particles p0 .. p0 + np.

@@ -7,15 +7,18 @@
 // in the drivers: samplers/hmc_sampler.hpp, or a pilot run before annealing).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "logz/core/kernel_for.hpp"
 #include "logz/core/levels_path.hpp"
+#include "logz/kernels/continuous_kernel_options.hpp"
 #include "logz/kernels/leapfrog.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/models/gaussian_base.hpp"
@@ -130,6 +133,24 @@ class Hmc {
     return h;
   }
   NormalPrecision normals() const { return normals_; }
+
+  // Its entry in continuous_kernels.hpp.
+  static constexpr std::string_view kName = "hmc";
+  static constexpr std::string_view kSummary = "HMC with fresh momentum every move (AIS-HMC)";
+  static constexpr std::string_view kEvaluation = "gradient evaluation";
+  static constexpr std::array<std::string_view, 3> kOptions = {"step_size", "leapfrog_steps", "normals"};
+  static Hmc from_options(const ContinuousKernelOptions& o, double step_size) {
+    return Hmc(step_size, o.leapfrog_steps).with_normals(o.normals);
+  }
+  static int evaluations_per_move(const ContinuousKernelOptions& o) { return o.leapfrog_steps; }
+  template <class Field>
+  static void describe(const ContinuousKernelOptions& o, Field&& field) {
+    field("step_size", o.step_size);
+    field("leapfrog_steps", o.leapfrog_steps);
+    field("integrator", "leapfrog (velocity Verlet)");
+    field("normals", o.normals == NormalPrecision::single ? "float" : "double");
+    field("momentum", "redrawn every move");
+  }
 
  private:
   double step_size_;

@@ -4,10 +4,13 @@
 // (2011), section 5.2, uses s = 0.1. Reversible; leaves exp(-U) invariant.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <string_view>
 
 #include "logz/core/kernel_for.hpp"
 #include "logz/core/levels_path.hpp"
+#include "logz/kernels/continuous_kernel_options.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/models/gaussian_base.hpp"
@@ -54,6 +57,21 @@ class RandomWalkMetropolis {
 
   double proposal_sd() const { return proposal_sd_; }
   int steps() const { return steps_; }
+
+  // Its entry in continuous_kernels.hpp.
+  static constexpr std::string_view kName = "metropolis";
+  static constexpr std::string_view kSummary = "Gaussian random-walk Metropolis";
+  static constexpr std::string_view kEvaluation = "energy evaluation";
+  static constexpr std::array<std::string_view, 2> kOptions = {"proposal_sd", "steps_per_temperature"};
+  static RandomWalkMetropolis from_options(const ContinuousKernelOptions& o, double) {
+    return RandomWalkMetropolis(o.proposal_sd, o.steps);
+  }
+  static int evaluations_per_move(const ContinuousKernelOptions&) { return 1; }
+  template <class Field>
+  static void describe(const ContinuousKernelOptions& o, Field&& field) {
+    field("proposal_sd", o.proposal_sd);
+    field("steps_per_temperature", o.steps);
+  }
 
  private:
   double proposal_sd_;

@@ -12,7 +12,7 @@
 // the mean term grows at most linearly, so the Gaussian term makes Z finite for any sigma > 0.
 // p(x) = exp(-E(x)) / Z; no exact log Z in general. With the covariance term identically zero
 // (for every factor l, P_l. = 0 or C_l = 0) Z is a sum over the 2^J mean-unit states of
-// Gaussian integrals (exact/mcrbm_mean_units.hpp), offered by exact_log_z() for J <= 20.
+// Gaussian integrals: exact::mcrbm_log_z (exact/mcrbm_mean_units.hpp) for J <= 20.
 //
 // Batched energy and gradient (X is M x P), with F = C X, Q = F.^2 / n, Y = P^T Q / 2 + b_c,
 // Z = W X + b_m, S = sigmoid(Y), R = P S:
@@ -25,7 +25,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <optional>
 #include <string>
 
 #include "logz/core/enum_names.hpp"
@@ -72,8 +71,6 @@ class McRbm {
 
   // True when sum_l P_lk (C_l x)^2 = 0 for every x and k.
   bool covariance_term_vanishes() const;
-  // Exact log Z where the covariance term vanishes and J <= 20; nullopt otherwise.
-  std::optional<double> exact_log_z() const;
 
  private:
   Eigen::MatrixXd P_, C_, W_;

@@ -14,7 +14,7 @@
 // reverse_kernel, step k); simulated tempering: (tempering_kernel, sweep) and
 // (tempering_level, sweep)). User callbacks are handed their streams instead of
 // building them: the reverse start of annealing gets a ChunkStreams
-// (random/chunk_streams.hpp) whose random(k) is (seed, reverse_start, step k) for
+// (parallel/chunk_streams.hpp) whose random(k) is (seed, reverse_start, step k) for
 // the chunk's particles, so that user code never names a Purpose.
 #pragma once
 

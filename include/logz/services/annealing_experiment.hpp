@@ -55,7 +55,7 @@ struct RunDefaults {
 
 // [run] method, one of `supported` (the model's methods); the error for another names the
 // models that have it.
-std::string read_run_method(Config& config, const std::vector<std::string>& supported);
+RunMethod read_run_method(Config& config, const std::vector<RunMethod>& supported);
 
 // [run] seed and threads, for the methods that read no other [run] key.
 struct SeedAndThreads {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -12,19 +13,38 @@
 
 #include "logz/core/estimate.hpp"
 #include "logz/estimators/rts.hpp"
+#include "logz/random/default_seed.hpp"
+#include "logz/services/config_key.hpp"
 #include "logz/tempering/ladder.hpp"
 #include "logz/tempering/tempering_stats.hpp"
 
 namespace logz {
 
-// Settings of the works estimators that have any; defaults are those of `logz estimate` and
-// [estimators].
+// Settings of the estimators that have any. These defaults are the only statement of them: the
+// [estimators] keys, `logz estimate`'s flags and logz.estimate's keyword arguments take theirs
+// from here (through the option keys of the estimator registry). A new option is a field here
+// and one option in estimator_registry.cpp, named by the entries that read it.
 struct EstimatorOptions {
-  std::uint64_t seed = 1;               // histogram_posterior's Philox key ([run] seed, --seed)
+  std::uint64_t seed = kDefaultSeed;    // histogram_posterior's Philox key ([run] seed, --seed)
   std::size_t posterior_draws = 2000;   // kept Gibbs sweeps of histogram_posterior, >= 2
   std::size_t posterior_burn_in = 200;  // discarded sweeps before them
   std::size_t histogram_bins = 0;       // 0: one support point per distinct work (= BAR)
 };
+
+// The keys of the estimators' options (integer keys of [estimators]), every option that some
+// registry entry reads, each once, in the order of the registry.
+const std::vector<const Key*>& estimator_option_keys();
+
+// How a front end gives the options' values: `value` returns the value of an option's key (its
+// default where none was given), range-checked as the front end names it; `check_memory` refuses
+// a value whose estimator would need `bytes` for `what` ("the histograms") that do not fit.
+struct EstimatorOptionSource {
+  std::function<std::int64_t(const Key&)> value;
+  std::function<void(const Key&, double bytes, const std::string& what)> check_memory;
+};
+
+// EstimatorOptions from every option's value: the one place that maps keys to fields.
+EstimatorOptions read_estimator_options(const EstimatorOptionSource& source, std::uint64_t seed);
 
 // Why the works estimators `methods` cannot run on what is given ("method \"bar\" needs forward
 // and reverse works"), or an empty string when they can. An InvalidArgument on an unknown name.
@@ -38,8 +58,9 @@ std::vector<std::string> default_works_estimators(bool has_forward, bool has_rev
 using OptionalWorks = std::optional<std::span<const double>>;
 
 // Runs the works estimators in the order given (bounds yields two estimates, cumulant up to three).
-std::vector<Estimate> run_estimators(const std::vector<std::string>& methods, OptionalWorks forward_works,
-                                     OptionalWorks reverse_works, const EstimatorOptions& options = {});
+std::vector<Estimate> run_estimators(const std::vector<std::string>& methods,
+                                     OptionalWorks forward_works, OptionalWorks reverse_works,
+                                     const EstimatorOptions& options = {});
 
 // The same on works held in vectors (nullptr: the direction was not run).
 inline std::vector<Estimate> run_estimators(const std::vector<std::string>& methods,
@@ -54,7 +75,8 @@ inline std::vector<Estimate> run_estimators(const std::vector<std::string>& meth
 // the same run, which MBAR takes as its warm start; `threads` (0: all) share MBAR's jackknife
 // solves (the answer does not depend on them).
 LadderEstimates run_tempered_estimator(const std::string& method, const TemperingStats& stats,
-                                       const TemperingLadder& ladder, std::span<const double> log_z_hat,
+                                       const TemperingLadder& ladder,
+                                       std::span<const double> log_z_hat,
                                        const LadderEstimates& rts, int threads = 1);
 
 }  // namespace logz

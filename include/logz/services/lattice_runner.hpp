@@ -22,8 +22,17 @@ namespace logz {
 const KeyGroup& lattice_kernel_keys();
 std::vector<KernelEntry> lattice_kernel_entries();
 
+// The lattice kernels a config can name ([kernel] type), in the order `logz list` shows them;
+// lattice_runner.cpp states what each is, and run_lattice_method dispatches on them.
+LOGZ_NAMED_ENUM(LatticeKernelType, metropolis, heat_bath, multispin, swendsen_wang, wolff);
+
+// Cluster moves (Swendsen-Wang, Wolff): J >= 0, no site order, optional local sweeps.
+constexpr bool is_cluster_kernel(LatticeKernelType t) {
+  return t == LatticeKernelType::swendsen_wang || t == LatticeKernelType::wolff;
+}
+
 struct LatticeKernelSettings {
-  std::string type;  // "heat_bath", "metropolis", "multispin", "swendsen_wang" or "wolff"
+  LatticeKernelType type = LatticeKernelType::metropolis;
   SiteOrder order = SiteOrder::random;
   std::size_t steps = 1;
   std::size_t local_sweeps = 0;  // cluster kernels: checkerboard heat-bath sweeps after each step
@@ -36,10 +45,11 @@ LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunRe
 
 // The [run] defaults of the multi-spin kernel (chunks of 64 paths, a multiple of 64 required),
 // after checking that `method` is annealing, the only method it runs.
-RunDefaults multispin_run_defaults(Config& config, const std::string& method);
+RunDefaults multispin_run_defaults(Config& config, RunMethod method);
 
 // The [run] methods of a lattice model and the sections a lattice config may have.
-inline const std::vector<std::string> kLatticeMethods = {"annealing", "tempering", "ground_state_integration"};
+inline const std::vector<RunMethod> kLatticeMethods = {RunMethod::annealing, RunMethod::tempering,
+                                                      RunMethod::ground_state_integration};
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys);
 
 // The registry entry of a lattice model: what it shares with the others (methods, kernels,
@@ -101,7 +111,7 @@ void run_cluster_kernel(const LatticeKernelSettings& k, const RunWith& run_with)
     else
       run_with(KernelSequence(cluster, HeatBath(SiteOrder::checkerboard, k.local_sweeps)));
   };
-  if (k.type == "wolff")
+  if (k.type == LatticeKernelType::wolff)
     with_local(Wolff(k.steps));
   else
     with_local(SwendsenWang(k.steps));
@@ -110,27 +120,29 @@ void run_cluster_kernel(const LatticeKernelSettings& k, const RunWith& run_with)
 // Runs `method` ("annealing" on `schedule`, "tempering" or "ground_state_integration")
 // with HeatBath, SwendsenWang, Wolff or the model's Metropolis kernel.
 template <class Metropolis, class Model>
-void run_lattice_method(const Model& model, const LatticeKernelSettings& k, const std::string& method,
+void run_lattice_method(const Model& model, const LatticeKernelSettings& k, RunMethod method,
                         const Schedule& schedule, const LatticeGroundStates& ground, Config& config,
                         const ProgressFn& progress, RunResult& result) {
   auto run_with = [&](const auto& kernel) {
-    if (method == "ground_state_integration") {
+    if (method == RunMethod::ground_state_integration) {
       auto ground_state = [&](typename Model::Batch& b, const BatchRandom& r) { model.ground_state(b, r); };
       integrate_from_ground_state(model, kernel, model.beta(), ground.gap, ground.energy, ground.log_degeneracy,
                                   ground_state, config, progress, result);
-    } else if (method == "tempering") {
+    } else if (method == RunMethod::tempering) {
       temper_and_estimate(model, kernel, config, progress, result);
     } else {
       anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}), progress,
                                result);
     }
   };
-  if (k.type == "heat_bath")
-    run_with(HeatBath(k.order, k.steps));
-  else if (k.type == "swendsen_wang" || k.type == "wolff")
-    run_cluster_kernel(k, run_with);
-  else
-    run_with(Metropolis(k.order, k.steps));
+  switch (k.type) {
+    case LatticeKernelType::heat_bath: return run_with(HeatBath(k.order, k.steps));
+    case LatticeKernelType::swendsen_wang:
+    case LatticeKernelType::wolff: return run_cluster_kernel(k, run_with);
+    case LatticeKernelType::metropolis: return run_with(Metropolis(k.order, k.steps));
+    case LatticeKernelType::multispin: break;  // the models run it themselves (annealing only)
+  }
+  fail_argument("logz::run_lattice_method", "kernel", "a single-site or cluster kernel, got \"multispin\"");
 }
 
 }  // namespace logz

@@ -17,6 +17,7 @@
 
 #include "logz/core/estimate.hpp"
 #include "logz/services/config.hpp"
+#include "logz/services/methods.hpp"
 #include "logz/services/results.hpp"
 #include "logz/services/run_budget.hpp"
 
@@ -36,13 +37,14 @@ struct KernelEntry {
   std::string name;     // [kernel] type
   std::string summary;  // one line
   const KeyGroup* keys = nullptr;  // the [kernel] keys it reads
+  bool uses_gradient = false;      // moves along the energy's gradient (a Python Target then needs grad)
 };
 
 struct ModelEntry {
   std::string name;           // [model] type
   std::string summary;        // one line
   std::string docs;           // the page that documents it (docs/...)
-  std::vector<std::string> methods;         // [run] method values it supports
+  std::vector<RunMethod> methods;           // [run] method values it supports
   std::vector<KernelEntry> kernels;         // [kernel] type values
   std::vector<std::string> reverse_starts;  // [run] reverse_start values besides "resampled"
   std::string reference;                    // how its exact log Z is known ("" if never)
@@ -84,6 +86,7 @@ struct EstimatorEntry {
   // Tempered family only: what the final run must record for it.
   bool needs_integrands = false;     // the TI integrands (SimulatedTempering::begin_run)
   bool needs_samples = false;        // every tempered sample (TemperingOptions::record_samples)
+  std::vector<const Key*> options;   // the [estimators] keys of the options it reads
 };
 
 struct ScheduleEntry {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
-#include "logz/estimators/rts.hpp"
+#include "logz/tempering/log_z_hat_updates.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 
 namespace logz {

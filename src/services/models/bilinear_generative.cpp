@@ -144,7 +144,7 @@ SampleResult bilinear_generative_sample(Config& config) {
 ModelEntry bilinear_generative_model_entry() {
   return {.name = "bilinear_generative",
           .summary = "x = Phi ((Theta c) .* (Psi d)) + noise: log p(x) per data point from the prior (Sohl-Dickstein & Culpepper 2011)",
-          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(),
+          .docs = "docs/hais.md", .methods = {RunMethod::annealing}, .kernels = kernel_entries(),
           .reference = "exact only when Phi = 0", .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true),
           .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_bilinear_generative,
           .loglik = bilinear_generative_loglik, .sample = bilinear_generative_sample,

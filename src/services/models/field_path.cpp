@@ -20,10 +20,10 @@ const Key& field_key() {
 }
 
 bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSettings& kernel,
-                     const std::string& method, double beta_coupling) {
+                     RunMethod method, double beta_coupling) {
   if (model.get_string(lattice_path_key()) != "field") return false;
-  if (kernel.type != "heat_bath") config.section("kernel").fail("type", "\"heat_bath\" with [model] path = \"field\"");
-  if (method != "annealing") model.fail(lattice_path_key(), "\"temperature\" unless [run] method = \"annealing\"");
+  if (kernel.type != LatticeKernelType::heat_bath) config.section("kernel").fail("type", "\"heat_bath\" with [model] path = \"field\"");
+  if (method != RunMethod::annealing) model.fail(lattice_path_key(), "\"temperature\" unless [run] method = \"annealing\"");
   if (4.0 * std::abs(beta_coupling) + model.get_double(field_key()) > PottsFieldPath::kMaxLogWeightRange)
     model.fail(field_key(), "4 |beta J| + field <= 600 (J of the Potts model the path runs on)");
   return true;

@@ -18,7 +18,7 @@ const Key& field_key();         // field: h0
 // [run] method = "annealing", and 4 |beta J| + h0 within PottsFieldPath's range (J: the
 // Potts coupling the path runs on).
 bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSettings& kernel,
-                     const std::string& method, double beta_coupling);
+                     RunMethod method, double beta_coupling);
 
 // Anneals `path` with the heat bath in both directions from relabelled ground states, and fills
 // result's model description (path, field, base) and base_log_z.

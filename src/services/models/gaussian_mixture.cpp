@@ -188,8 +188,8 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   const GaussianBase base = read_mixture_base(config, d, mix.desc);
   const double sigma = base.sigma();
   KernelSettings ks = read_kernel(config, kKernelDefaults);
-  const std::string method = read_run_method(config, {"annealing", "tempering"});
-  if (method == "tempering" && ks.pilot)
+  const RunMethod method = read_run_method(config, {RunMethod::annealing, RunMethod::tempering});
+  if (method == RunMethod::tempering && ks.pilot)
     config.section("kernel").fail("step_size_adaptation", "\"fixed\" for [run] method = \"tempering\"");
 
   RunResult result;
@@ -199,7 +199,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   result.reference = Reference{exact::gaussian_mixture_log_z(mix.spec.weights), "exact: log of the sum of the masses"};
   const GeometricPath<GaussianBase, GaussianMixture> path(base, mixture);
 
-  if (method == "tempering") {
+  if (method == RunMethod::tempering) {
     result.kernel = kernel_description(ks);
     with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, context.progress, result); });
     if (mixture.num_components() == 1) {
@@ -238,7 +238,7 @@ SampleResult mixture_sample(Config& config) {
 ModelEntry gaussian_mixture_model_entry() {
   return {.name = "gaussian_mixture",
           .summary = "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j (Carlson et al. 2016, Fig. 2)",
-          .docs = "docs/tempering.md", .methods = {"annealing", "tempering"}, .kernels = kernel_entries(),
+          .docs = "docs/tempering.md", .methods = {RunMethod::annealing, RunMethod::tempering}, .kernels = kernel_entries(),
           .reverse_starts = {"exact"}, .reference = "exact: log of the sum of the masses",
           .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true, {&tempering_keys()}),
           .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mixture, .loglik = mixture_loglik,

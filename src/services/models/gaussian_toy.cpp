@@ -92,7 +92,7 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
   const auto steps = static_cast<std::size_t>(k.get_int(kSteps));
   const GaussianAutoregressive kernel(steps);
 
-  read_run_method(config, {"annealing"});
+  read_run_method(config, {RunMethod::annealing});
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {"exact"});
 
@@ -136,7 +136,7 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
 ModelEntry gaussian_toy_model_entry() {
   return {.name = "gaussian_toy",
           .summary = "the Gaussian toy of Habeck (2017): N(mu_start, sigma_start^2) annealed to N(mu_end, sigma_end^2)",
-          .docs = "docs/config.md", .methods = {"annealing"},
+          .docs = "docs/config.md", .methods = {RunMethod::annealing},
           .kernels = {{"gaussian_toy", "autoregressive", "the paper's Gaussian kernel, exact at every temperature of the bridge", &kKernelKeys}},
           .reverse_starts = {"exact"}, .reference = "analytic",
           .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()},

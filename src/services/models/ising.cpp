@@ -54,7 +54,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   result.base_log_z = model.base_log_z();
   result.reference = ising_exact(config);
 
-  const std::string method = read_run_method(config, kLatticeMethods);
+  const RunMethod method = read_run_method(config, kLatticeMethods);
   if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling)) {
     // The two-colour Potts model with coupling 2J: E_Ising = E_Potts + 2 J N.
     const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
@@ -62,9 +62,9 @@ RunResult run_ising(Config& config, const RunContext& context) {
                       read_schedule(config), config, context.progress, result);
     return result;  // the equilibrium energy trace below is the temperature path's
   }
-  const RunDefaults multispin = kernel.type == "multispin" ? multispin_run_defaults(config, method) : RunDefaults{};
+  const RunDefaults multispin = kernel.type == LatticeKernelType::multispin ? multispin_run_defaults(config, method) : RunDefaults{};
   LatticeGroundStates ground;
-  if (method == "ground_state_integration") {
+  if (method == RunMethod::ground_state_integration) {
     // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
     // the lowest excitation, one flipped spin, costs 8|J|.
     if (coupling == 0 || size.rows < 3 || size.cols < 3 ||
@@ -72,15 +72,15 @@ RunResult run_ising(Config& config, const RunContext& context) {
       m.fail(kCoupling, "J > 0 (or J < 0 with even sides) and sides >= 3 for integration from the ground state");
     ground = {-2.0 * model.num_sites() * std::abs(coupling), std::log(2.0), 8 * std::abs(coupling)};
   }
-  const Schedule schedule = method == "annealing" ? read_schedule(config) : linear_schedule(1);
-  if (kernel.type == "multispin")
+  const Schedule schedule = method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
+  if (kernel.type == LatticeKernelType::multispin)
     anneal_from_ground_state(PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
                              read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
   else
     run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
   // The exact mean energy at every temperature the run visited (after it: an adaptive schedule
   // is placed by the run).
-  if (method == "annealing")
+  if (method == RunMethod::annealing)
     for (double t : annealed_fractions(result)) {
       throw_if_stop_requested();  // O(N) per temperature: long schedules take seconds
       result.equilibrium_energy.push_back(

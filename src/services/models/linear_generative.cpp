@@ -127,7 +127,7 @@ SampleResult linear_generative_sample(Config& config) {
 ModelEntry linear_generative_model_entry() {
   return {.name = "linear_generative",
           .summary = "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point (Sohl-Dickstein & Culpepper 2011)",
-          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
+          .docs = "docs/hais.md", .methods = {RunMethod::annealing}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
           .reference = "exact with the Gaussian prior", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_linear_generative,
           .loglik = linear_generative_loglik, .sample = linear_generative_sample, .exact = linear_generative_exact};

@@ -5,6 +5,7 @@
 // units' states).
 #include <optional>
 
+#include "logz/exact/mcrbm_mean_units.hpp"
 #include "logz/models/mcrbm.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "../continuous_support.hpp"
@@ -32,7 +33,13 @@ const KeyGroup kModelKeys{"model", "mcrbm",
 
 const char* kNoSampler = "an mcRBM has none; give a data file";
 
-McRbm read_mcrbm(Config& config, Record& desc) {
+// The mcRBM as the services run it: the model with the exact log Z that exact/ knows for it,
+// read as every continuous model's exact_log_z() (the model itself calls no oracle).
+struct McRbmWithExact : McRbm {
+  std::optional<double> exact_log_z() const { return exact::mcrbm_log_z(*this); }
+};
+
+McRbmWithExact read_mcrbm(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const double sigma = m.get_double(kSigma);
@@ -66,23 +73,24 @@ McRbm read_mcrbm(Config& config, Record& desc) {
   desc.set("num_factors", model->num_factors());
   desc.set("num_covariance_units", model->num_covariance_units());
   desc.set("num_mean_units", model->num_mean_units());
-  return std::move(*model);
+  return McRbmWithExact{std::move(*model)};
 }
 
-RunResult mcrbm_experiment(Config& config, const McRbm& model, Record desc, const ProgressFn& progress) {
+RunResult mcrbm_experiment(Config& config, const McRbmWithExact& model, Record desc,
+                           const ProgressFn& progress) {
   return analysis_experiment(config, model, std::move(desc), {}, kNoSampler, "geometric: (1 - t) U_base + t E_mcRBM",
                              "exact (no covariance term: sum over mean units)", progress);
 }
 
 RunResult run_mcrbm(Config& config, const RunContext& context) {
   Record desc;
-  const McRbm model = read_mcrbm(config, desc);
+  const McRbmWithExact model = read_mcrbm(config, desc);
   return mcrbm_experiment(config, model, desc, context.progress);
 }
 
 LoglikResult mcrbm_loglik(Config& config, const RunContext& context) {
   Record desc;
-  const McRbm model = read_mcrbm(config, desc);
+  const McRbmWithExact model = read_mcrbm(config, desc);
   const DataSet data = read_data(config, model.dim(), {}, kNoSampler);
   return analysis_model_loglik(config, model, data, [&] { return mcrbm_experiment(config, model, desc, context.progress); });
 }
@@ -92,7 +100,7 @@ LoglikResult mcrbm_loglik(Config& config, const RunContext& context) {
 ModelEntry mcrbm_model_entry() {
   return {.name = "mcrbm",
           .summary = "the mean-covariance RBM's marginal energy (Ranzato & Hinton 2010; eq. 40 of Sohl-Dickstein & Culpepper)",
-          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(),
+          .docs = "docs/hais.md", .methods = {RunMethod::annealing}, .kernels = kernel_entries(),
           .reference = "exact without a covariance term",
           .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mcrbm, .loglik = mcrbm_loglik,

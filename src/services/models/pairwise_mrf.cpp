@@ -329,7 +329,7 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
   result.reference = mrf_reference(path.parameters(), beta, spec.exact_max_units);
   result.kernel = {{"type", "heat_bath"}, {"steps_per_temperature", kernel.steps()}, {"step_unit", "single-unit update"}};
 
-  if (read_run_method(config, {"annealing", "tempering"}) == "tempering") {
+  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) == RunMethod::tempering) {
     temper_and_estimate(path, kernel, config, context.progress, result);
     return result;
   }
@@ -358,7 +358,7 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
 ModelEntry pairwise_mrf_model_entry() {
   return {.name = "pairwise_mrf",
           .summary = "a pairwise binary MRF (fully visible Boltzmann machine), E = -x^T W x / 2 - b^T x, x in {0, 1}^n",
-          .docs = "docs/config.md", .methods = {"annealing", "tempering"},
+          .docs = "docs/config.md", .methods = {RunMethod::annealing, RunMethod::tempering},
           .kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}},
           .reverse_starts = {"exact", "equilibrated"}, .reference = "enumeration for small n",
           .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},

@@ -69,7 +69,7 @@ RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record des
 RunResult run_poe(Config& config, const RunContext& context) {
   Record desc;
   const ProductOfExperts poe = read_poe(config, desc);
-  read_run_method(config, {"annealing"});
+  read_run_method(config, {RunMethod::annealing});
   return poe_experiment(config, poe, desc, context.progress);
 }
 
@@ -77,7 +77,7 @@ LoglikResult poe_loglik(Config& config, const RunContext& context) {
   Record desc;
   const ProductOfExperts poe = read_poe(config, desc);
   const DataSet data = read_data(config, poe.dim(), exact_sampler(poe));
-  read_run_method(config, {"annealing"});
+  read_run_method(config, {RunMethod::annealing});
   return analysis_model_loglik(config, poe, data, [&] { return poe_experiment(config, poe, desc, context.progress); });
 }
 
@@ -86,7 +86,7 @@ LoglikResult poe_loglik(Config& config, const RunContext& context) {
 ModelEntry poe_model_entry() {
   return {.name = "poe",
           .summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)",
-          .docs = "docs/hais.md", .methods = {"annealing"}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
+          .docs = "docs/hais.md", .methods = {RunMethod::annealing}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
           .reference = "exact when Phi is complete", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_poe, .loglik = poe_loglik, .sample = [](Config& c) { return sample_model(c, read_poe); },
           .exact = [](Config& c) { return exact_reference(c, read_poe, "exact (complete Phi)"); }};

@@ -106,16 +106,16 @@ RunResult run_potts(Config& config, const RunContext& context) {
 
   RunResult result;
   const LatticeKernelSettings kernel = read_lattice_kernel(config, coupling, result);
-  const std::string method = read_run_method(config, kLatticeMethods);
-  const RunDefaults multispin = kernel.type == "multispin" ? multispin_run_defaults(config, method) : RunDefaults{};
-  const bool annealing = method == "annealing";
+  const RunMethod method = read_run_method(config, kLatticeMethods);
+  const RunDefaults multispin = kernel.type == LatticeKernelType::multispin ? multispin_run_defaults(config, method) : RunDefaults{};
+  const bool annealing = method == RunMethod::annealing;
   const Schedule schedule = annealing ? read_schedule(config) : linear_schedule(1);
 
   result.model = {{"type", "potts"}, {"rows", rows}, {"cols", cols}, {"q", q}, {"coupling", coupling},
                   {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform colours"}};
   result.base_log_z = model.base_log_z();
   LatticeGroundStates ground;
-  if (method == "ground_state_integration") {
+  if (method == RunMethod::ground_state_integration) {
     // One colour everywhere: E_0 = -2NJ, q of them; one site of another colour costs 4J.
     if (!(coupling > 0) || rows < 3 || cols < 3)
       m.fail(kCoupling, "J > 0 and sides >= 3 for integration from the ground state");
@@ -127,7 +127,7 @@ RunResult run_potts(Config& config, const RunContext& context) {
     add_reference(model, rows, cols, {}, result);  // the equilibrium trace is the temperature path's
     return result;
   }
-  if (kernel.type == "multispin")
+  if (kernel.type == LatticeKernelType::multispin)
     anneal_from_ground_state(PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
                              read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
   else

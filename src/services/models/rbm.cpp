@@ -41,8 +41,8 @@ const KeyGroup kModelKeys{"model", "rbm",
                           {&kWeights, &kWeightsKey, &kVisibleBiasKey, &kHiddenBiasKey, &kPath, &kBase, &kBaseSmoothing,
                            &kPrecision, &kExactMaxUnits}};
 
-const Key kKernelType = Key::choice("type", std::string("gibbs"), {"gibbs", "metropolis"},
-                                    "block Gibbs sweeps, or single-unit Metropolis on a marginal path");
+const Key kKernelType = Key::enumeration("type", RbmKernelType::gibbs,
+                                         "block Gibbs sweeps, or single-unit Metropolis on a marginal path");
 // 10^5: Gibbs sweeps of an MNIST-sized RBM for about a day, or 100 proposals per unit.
 const Key kKernelSteps = Key::integer("steps_per_temperature", Computed{"1 (gibbs), the kept layer's units (metropolis)"},
                                       1, 100000, "kernel applications per temperature");
@@ -109,7 +109,7 @@ template <class Scalar, template <class> class PathT>
 void run_scalar_path(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const ProgressFn& progress,
                      RunResult& result) {
   const PathT<Scalar> path(s.parameters, s.base);
-  if (s.kernel_type == "gibbs")
+  if (s.kernel_type == RbmKernelType::gibbs)
     run_path(s, path, RbmGibbs<Scalar>(s.steps), schedule, run, progress, result);
   else
     run_path(s, path, RbmMarginalMetropolis<Scalar>(s.steps), schedule, run, progress, result);
@@ -163,8 +163,8 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   s.weights = resolve_config_path(config, m.get_string(kWeights));
   s.parameters = load_rbm(s.weights, read_rbm_keys(m));
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
-  const std::string method = read_run_method(config, {"annealing", "tempering"});
-  const bool tempering = method == "tempering";
+  const RunMethod method = read_run_method(config, {RunMethod::annealing, RunMethod::tempering});
+  const bool tempering = method == RunMethod::tempering;
   s.path_kind = m.get_string(kPath);
   // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed
   // out (marginal_v, the default: Rao-Blackwellized, smaller energy differences between
@@ -205,12 +205,12 @@ RunResult run_rbm(Config& config, const RunContext& context) {
 
   auto k = config.section("kernel");
   k.check_known({&kKernelKeys});
-  s.kernel_type = k.get_string(kKernelType);
-  if (s.kernel_type == "metropolis" && tempering) k.fail(kKernelType, "\"gibbs\" for [run] method = \"tempering\"");
-  if (s.kernel_type == "metropolis" && s.path_kind == "full")
+  s.kernel_type = k.get_enum<RbmKernelType>(kKernelType);
+  if (s.kernel_type == RbmKernelType::metropolis && tempering) k.fail(kKernelType, "\"gibbs\" for [run] method = \"tempering\"");
+  if (s.kernel_type == RbmKernelType::metropolis && s.path_kind == "full")
     k.fail(kKernelType, "\"gibbs\" for [model] path = \"full\" (Metropolis samples a marginal path)");
   const int kept = s.path_kind == "marginal_h" ? num_hidden : num_visible;
-  s.steps = static_cast<std::size_t>(k.get_int(kKernelSteps, s.kernel_type == "gibbs" ? 1 : kept));
+  s.steps = static_cast<std::size_t>(k.get_int(kKernelSteps, s.kernel_type == RbmKernelType::gibbs ? 1 : kept));
 
   RunResult result;
   if (tempering) {
@@ -245,9 +245,9 @@ RunResult rbm_result(const RbmSetup& s) {
   result.base_log_z = s.base.log_z(num_hidden);
   if (std::min(num_visible, num_hidden) <= s.exact_max_units)
     result.reference = Reference{exact::rbm_log_z(s.parameters), "enumeration"};
-  result.kernel = {{"type", s.kernel_type},
+  result.kernel = {{"type", to_string(s.kernel_type)},
                    {"steps_per_temperature", s.steps},
-                   {"step_unit", s.kernel_type == "gibbs" ? "block Gibbs sweep" : "single-unit proposal"}};
+                   {"step_unit", s.kernel_type == RbmKernelType::gibbs ? "block Gibbs sweep" : "single-unit proposal"}};
   return result;
 }
 
@@ -281,7 +281,7 @@ void add_test_log_likelihood(const RbmSetup& s, RunResult& result) {
 ModelEntry rbm_model_entry() {
   return {.name = "rbm",
           .summary = "a binary restricted Boltzmann machine from an .npz file (W, a, b), with its test log-likelihood",
-          .docs = "docs/rbm.md", .methods = {"annealing", "tempering"},
+          .docs = "docs/rbm.md", .methods = {RunMethod::annealing, RunMethod::tempering},
           .kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM", &kKernelKeys}, {"rbm", "metropolis", "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}},
           .reverse_starts = {"data"}, .reference = "enumeration when the smaller layer is small",
           .keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},

@@ -3,6 +3,7 @@
 // share one path into the annealers, with no config text in between.
 #pragma once
 
+#include "logz/core/enum_names.hpp"
 #include <Eigen/Core>
 #include <optional>
 #include <string>
@@ -14,12 +15,16 @@
 
 namespace logz {
 
+// The RBM's kernels ([kernel] type): block Gibbs sweeps, or single-unit Metropolis on the kept
+// layer of a marginal path.
+LOGZ_NAMED_ENUM(RbmKernelType, gibbs, metropolis);
+
 struct RbmSetup {
   RbmParameters parameters;
   RbmBase base;
   std::string weights = "(in memory)";  // where the parameters came from, for the report
   std::string path_kind = "marginal_v";  // "full", "marginal_v" or "marginal_h"
-  std::string kernel_type = "gibbs";     // "gibbs" or "metropolis"
+  RbmKernelType kernel_type = RbmKernelType::gibbs;
   std::string precision = "double";      // "double" or "float"
   std::size_t steps = 1;                 // kernel applications per temperature
   int exact_max_units = 25;              // enumerate log Z when the smaller layer is at most this

@@ -1,0 +1,25 @@
+// The methods a config can name ([run] method): each an entry with what it is and where it is
+// documented. A model states which it runs (ModelEntry::methods) and dispatches on the
+// enumerator; nothing compares their names as strings. Adding a method: its driver, one
+// enumerator here and one entry in method_registry.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "logz/core/enum_names.hpp"
+
+namespace logz {
+
+LOGZ_NAMED_ENUM(RunMethod, annealing, tempering, ground_state_integration);
+
+struct MethodEntry {
+  RunMethod method;
+  std::string summary;  // one line
+  std::string docs;     // the page that documents it
+};
+
+// One entry per RunMethod, in its order.
+const std::vector<MethodEntry>& method_registry();
+
+}  // namespace logz
