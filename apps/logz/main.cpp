@@ -104,13 +104,13 @@ int run_main(int argc, char** argv, logz::Ranks* ranks) {
   app.require_subcommand(1);
   // One line per subcommand (one file each).
   const std::map<std::string, std::function<int()>> commands = {
-      {"run", logz::cli::add_run_command(app)},
+      {"run", logz::cli::add_run_command(app, ranks)},
       {"exact", logz::cli::add_exact_command(app)},
       {"estimate", logz::cli::add_estimate_command(app)},
       {"plot", logz::cli::add_plot_command(app)},
-      {"train", logz::cli::add_train_command(app)},
+      {"train", logz::cli::add_train_command(app, ranks)},
       {"sample", logz::cli::add_sample_command(app)},
-      {"loglik", logz::cli::add_loglik_command(app)},
+      {"loglik", logz::cli::add_loglik_command(app, ranks)},
       {"list", logz::cli::add_list_command(app)},
   };
   // A first word that is no command (nor an option) gets its own line: CLI11 would only say
@@ -137,7 +137,6 @@ int run_main(int argc, char** argv, logz::Ranks* ranks) {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   const std::string name = app.get_subcommands().front()->get_name();
-  const logz::ScopedRanks scoped(ranks);
   Outcome outcome;
   if (ranks && ranks->size() > 1 && !kDistributed.contains(name))
     outcome = {2, "error: logz " + name + ": expected one process: only logz run, logz loglik and logz train rbm split "

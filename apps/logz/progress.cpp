@@ -77,14 +77,13 @@ void Progress::operator()(const std::string& stage, std::size_t done, std::size_
   std::fflush(stderr);
 }
 
-ProgressFn Progress::as_function(bool quiet) {
-  // Rank 0's progress stands for all: ranks run blocks of the same size.
-  if (quiet || current_ranks().rank() != 0) return {};
+ProgressFn Progress::as_function(bool quiet, const Ranks& ranks) {
+  if (quiet || ranks.rank() != 0) return {};
   return [this](const std::string& s, std::size_t d, std::size_t t) { (*this)(s, d, t); };
 }
 
-BudgetListener Progress::budget_listener(bool quiet) {
-  if (quiet || current_ranks().rank() != 0) return {};
+BudgetListener Progress::budget_listener(bool quiet, const Ranks& ranks) {
+  if (quiet || ranks.rank() != 0) return {};
   return [this](const PlannedBudget& b) {
     std::lock_guard lock(mutex_);
     if (line_length_ > 0) std::fprintf(stderr, "\n");  // below an updating progress line

@@ -20,13 +20,14 @@ class Progress {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // `unit`: what is counted ("chunks", "" for none); `quiet` makes as_function() and
+  // `unit`: what is counted ("chunks", "" for none); `quiet`, or a rank other than 0 (rank
+  // 0's progress stands for all: ranks run blocks of the same size), makes as_function() and
   // budget_listener() return nothing.
   explicit Progress(std::string unit = "chunks") : unit_(std::move(unit)) {}
   void operator()(const std::string& stage, std::size_t done, std::size_t total);
-  ProgressFn as_function(bool quiet);
+  ProgressFn as_function(bool quiet, const Ranks& ranks);
   // Prints "logz: budget: ..." (RunContext::budget).
-  BudgetListener budget_listener(bool quiet);
+  BudgetListener budget_listener(bool quiet, const Ranks& ranks);
 
  private:
   // "about 1 min 10 s left" from the stage's rate so far, "" before it has one.

@@ -24,13 +24,13 @@ void bind_anneal(py::module_& m) {
         Config c = load_config(config, function);
         Record desc{{"type", "python"}, {"dim", target.dim()}};
         auto result = std::make_shared<RunResult>();
-        const ProgressFn report = progress_function(progress);
+        const RunContext context{.progress = progress_function(progress)};
         {
           const InterruptGuard ctrl_c;
           py::gil_scoped_release release;
           const auto start = std::chrono::steady_clock::now();
           *result = continuous::analysis_experiment(c, target, std::move(desc), continuous::DataSampler{}, "a logz.Target has no exact sampler",
-                                        "geometric: (1 - t) U_base + t U_target", "exact_log_z of the Target", report);
+                                        "geometric: (1 - t) U_base + t U_target", "exact_log_z of the Target", context);
           result->runtime_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           result->config = c.resolved();
         }

@@ -292,7 +292,7 @@ TEMPER_KW = dict(num_temperatures=4, num_chains=4, num_sweeps=10, max_initial_it
     (dict(num_temperatures=2.5), "logz.temper: num_temperatures: expected an integer"),
     (dict(num_chains=0), "logz.temper: num_chains: expected an integer in [1,"),
     (dict(num_sweeps=0), "logz.temper: num_sweeps: expected an integer in [1, "),
-    (dict(kernel="gibbs"), 'logz.temper: kernel: expected one of "hais", "hmc", "metropolis", "mala", got "gibbs"'),
+    (dict(kernel="gibbs"), 'logz.temper: kernel: expected one of "hais", "hmc", "metropolis", "mala", "barker", got "gibbs"'),
     (dict(schedule="cubic"), 'logz.temper: schedule: expected one of "linear"'),
     (dict(methods=["rts", "nope"]), 'logz.temper: methods: expected a list of strings from "rts"'),
     (dict(initialization="guess"), 'logz.temper: initialization: expected one of "iterations"'),

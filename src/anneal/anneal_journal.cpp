@@ -2,10 +2,6 @@
 
 namespace logz {
 
-namespace {
-thread_local AnnealJournal* current_journal = nullptr;
-}  // namespace
-
 AnnealPhaseRecord AnnealPhaseRecord::of(const AnnealPhaseView& view) {
   AnnealPhaseRecord r;
   r.shape = view.shape;
@@ -16,13 +12,5 @@ AnnealPhaseRecord AnnealPhaseRecord::of(const AnnealPhaseView& view) {
   r.accepted.assign(view.accepted.begin(), view.accepted.end());
   return r;
 }
-
-AnnealJournal* current_anneal_journal() { return current_journal; }
-
-ScopedAnnealJournal::ScopedAnnealJournal(AnnealJournal* journal) : previous_(current_journal) {
-  current_journal = journal;
-}
-
-ScopedAnnealJournal::~ScopedAnnealJournal() { current_journal = previous_; }
 
 }  // namespace logz

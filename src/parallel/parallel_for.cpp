@@ -8,7 +8,6 @@
 
 #include "logz/core/error.hpp"
 #include "logz/core/stop_request.hpp"
-#include "logz/parallel/ranks.hpp"
 
 namespace logz {
 
@@ -39,9 +38,6 @@ void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int thre
   // stop is requested the chunks not yet begun fail at once with Stopped.
   std::vector<std::exception_ptr> errors(n);
   auto work = [&] {
-    // A driver nested in a chunk body runs on this rank alone: only the thread that drives the
-    // run talks across ranks, in the same order on every rank.
-    const ScopedRanks one_rank(nullptr);
     for (;;) {
       const std::size_t c = next.fetch_add(1);
       if (c >= n) return;

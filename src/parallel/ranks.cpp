@@ -15,19 +15,15 @@ class SingleRank final : public Ranks {
   RankStatus agree(int code) override { return code == 0 ? RankStatus{} : RankStatus{0, code}; }
 };
 
-SingleRank single_rank;
-thread_local Ranks* installed = nullptr;
-
 }  // namespace
+
+Ranks& single_rank() {
+  static SingleRank one;
+  return one;
+}
 
 RankFailed::RankFailed(int failed_rank, int exit_code)
     : Error(fmt::format("rank {} failed (exit code {})", failed_rank, exit_code)), rank(failed_rank), code(exit_code) {}
-
-Ranks& current_ranks() { return installed ? *installed : single_rank; }
-
-ScopedRanks::ScopedRanks(Ranks* ranks) : previous_(installed) { installed = ranks; }
-
-ScopedRanks::~ScopedRanks() { installed = previous_; }
 
 bool decided_by_rank0(Ranks& ranks, bool decision) {
   if (ranks.size() == 1) return decision;

@@ -34,23 +34,6 @@ const KeyGroup kRunKeys{"run", "run",
                         {&kMethod, &kNumPaths, &kDirections, &kSeed, &kThreads, &kChunkSize, &kReverseStart,
                          &kEquilibrationSweeps, &kRepetitions}};
 
-const Key kScheduleType = Key::choice("type", std::string("linear"),
-                                      {"linear", "geometric", "sigmoid", "salakhutdinov", "file", "adaptive"},
-                                      "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
-const Key kNumSteps = Key::integer("num_steps", 1000, 1, 100000000,
-                                   "K: annealing steps (temperatures K + 1); tempering: num_temperatures - 1");
-const Key kBetaMin = Key::number("beta_min", 1e-4, 1e-300, 0.999999, "geometric: the smallest t > 0");
-const Key kSteepness = Key::number("steepness", 4.0, 1e-6, 1e3, "sigmoid: how steep the sigmoid is");
-const Key kFile = Key::string("file", required, "file: the path fractions, one per line (relative to the config)");
-const Key kPilotPaths = Key::integer("pilot_paths", 32, 2, 1LL << 24,
-                                     "adaptive: forward paths of the pilot run (own random numbers)");
-const Key kPilotSteps = Key::integer("pilot_steps", 200, 2, 10000000, "adaptive: steps of the pilot's linear schedule");
-const Key kPilotReverse = Key::boolean("pilot_reverse", true,
-                                       "adaptive: also run the pilot in reverse, from the run's own reverse start");
-const KeyGroup kScheduleKeys{
-    "schedule", "schedule",
-    {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile, &kPilotPaths, &kPilotSteps, &kPilotReverse}};
-
 const Key kMethods = Key::string_list("methods", Computed{"ais, raise, bounds, bar (as the directions allow); "
                                                           "tempering: rts, ts, ti_trapezoid, ti_rb"},
                                       {}, "the estimators to run (logz list shows them)");
@@ -73,7 +56,6 @@ std::string methods_elsewhere(const std::vector<RunMethod>& supported) {
 }  // namespace
 
 const KeyGroup& run_keys() { return kRunKeys; }
-const KeyGroup& schedule_keys() { return kScheduleKeys; }
 // methods, then the options the estimator registry's entries read (estimators.hpp).
 const KeyGroup& estimator_keys() {
   static const KeyGroup keys = [] {
@@ -139,26 +121,6 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
   return r;
 }
 
-Schedule read_schedule(Config& config, std::int64_t default_steps) {
-  auto s = config.section("schedule");
-  s.check_known({&kScheduleKeys});
-  const std::string type = s.get_string(kScheduleType);
-  if (type == "salakhutdinov") return salakhutdinov_schedule();
-  if (type == "file") return schedule_from_file(resolve_config_path(config, s.get_string(kFile)));
-  const auto k = static_cast<std::size_t>(s.get_int(kNumSteps, default_steps));
-  // Per temperature: the fractions, each thread's sums, the traces of both directions and
-  // their JSON: a few hundred bytes.
-  check_fits_in_memory(s, kNumSteps, 400.0 * static_cast<double>(k), "the per-temperature records");
-  if (type == "linear") return linear_schedule(k);
-  if (type == "adaptive") {
-    AdaptivePlan plan{k, static_cast<std::size_t>(s.get_int(kPilotPaths)), static_cast<std::size_t>(s.get_int(kPilotSteps)),
-                      s.get_bool(kPilotReverse)};
-    return Schedule::adaptive(plan);
-  }
-  if (type == "geometric") return geometric_schedule(k, s.get_double(kBetaMin));
-  return sigmoid_schedule(k, s.get_double(kSteepness));
-}
-
 PlannedBudget planned_annealing_budget(const RunSettings& run, const Schedule& schedule,
                                        std::uint64_t kernel_steps) {
   const bool forward = run.forward || (run.reverse && run.reverse_start == "resampled");
@@ -181,18 +143,3 @@ PlannedBudget planned_annealing_budget(const RunSettings& run, const Schedule& s
 
 }  // namespace logz
 
-namespace logz {
-
-const std::vector<ScheduleEntry>& schedule_registry() {
-  static const std::vector<ScheduleEntry> entries = {
-      {"linear", "t_k = k / K"},
-      {"geometric", "t_0 = 0, then K geometric steps from beta_min to 1"},
-      {"sigmoid", "a sigmoid in k, denser at both ends (steepness)"},
-      {"salakhutdinov", "the 14,501 temperatures of Salakhutdinov & Murray (2008)"},
-      {"file", "path fractions read from a file, one per line"},
-      {"adaptive", "K steps at equal thermodynamic length, measured by a pilot run (counted in the budget)"},
-  };
-  return entries;
-}
-
-}  // namespace logz

@@ -159,10 +159,10 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
 // kernel's description goes into the result, then forward and reverse runs and the estimators.
 template <class Path, class Start>
 void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& schedule, const RunSettings& run,
-                        const Start& start, const ProgressFn& progress, RunResult& result) {
+                        const Start& start, const RunContext& context, RunResult& result) {
   run_pilot(path, ks, schedule, run.seed, run.num_paths);
   result.kernel = kernel_description(ks);
-  with_kernel(ks, [&](const auto& kernel) { anneal_and_estimate(path, kernel, schedule, run, start, progress, result); });
+  with_kernel(ks, [&](const auto& kernel) { anneal_and_estimate(path, kernel, schedule, run, start, context, result); });
   // Counted as each kernel states: gradient evaluations per leapfrog step of every trajectory,
   // energy evaluations per proposal, ...
   std::uint64_t per_update = 1;
@@ -214,16 +214,18 @@ template <class MakePath>
 void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, const Schedule& schedule,
                         const RunSettings& run, const MakePath& make_path,
                         const std::function<std::optional<double>(const Eigen::VectorXd&)>& exact,
-                        const ProgressFn& progress, LoglikResult& r) {
+                        const RunContext& context, LoglikResult& r) {
   const std::size_t n = static_cast<std::size_t>(X.cols());
   r.analysis = false;
   r.num_points = n;
   r.points.assign(n, PointLoglik{});
   ChunkProgress chunk_progress;
-  if (progress) chunk_progress = [&](std::size_t d, std::size_t total) { progress("data points", d, total); };
+  if (context.progress)
+    chunk_progress = [&](std::size_t d, std::size_t total) { context.progress("data points", d, total); };
   // Split over ranks (parallel/ranks.hpp), each rank runs a contiguous block of points and every
   // point's result then goes to every rank: the same points, whatever the number of ranks.
-  Ranks& ranks = current_ranks();
+  // The runs inside a chunk are given no ranks (nor journal): they never talk across ranks.
+  Ranks& ranks = ranks_or_single(context.ranks);
   const ChunkBlock mine = chunks_of_rank(n, ranks.rank(), ranks.size());
   run_chunks(mine.size(), 1, run.threads, [&](const ChunkRange& c) {
     const std::size_t i = mine.first + c.begin;
@@ -283,7 +285,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
 template <class Model>
 RunResult analysis_experiment(Config& config, const Model& model, Record desc, const DataSampler& sampler,
                               const std::string& no_sampler_note, const std::string& path_text,
-                              const std::string& reference_source, const ProgressFn& progress) {
+                              const std::string& reference_source, const RunContext& context) {
   Record base_desc;
   const GaussianBase base = read_base(
       config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); }, base_desc);
@@ -299,15 +301,15 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
   if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) == RunMethod::tempering) {
     if (ks.pilot) config.section("kernel").fail("step_size_adaptation", "\"fixed\" for [run] method = \"tempering\"");
     result.kernel = kernel_description(ks);
-    with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, progress, result); });
+    with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, context, result); });
     return result;
   }
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
   if (sampler)
-    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), progress, result);
+    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), context, result);
   else
-    anneal_with_kernel(path, ks, schedule, run, no_exact_start, progress, result);
+    anneal_with_kernel(path, ks, schedule, run, no_exact_start, context, result);
   return result;
 }
 
@@ -349,7 +351,7 @@ LoglikResult generative_loglik(Config& config, const RunContext& context, Record
   r.model = std::move(desc);
   r.kernel = kernel_description(ks);
   r.kernel.set("runs", "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
-  generative_logliks(data.X, ks, schedule, run, make_path, exact, context.progress, r);
+  generative_logliks(data.X, ks, schedule, run, make_path, exact, context, r);
   return r;
 }
 

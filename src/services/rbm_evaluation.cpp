@@ -44,7 +44,7 @@ RbmAisSettings read_rbm_ais_settings(ConfigSection& e, const std::string& prefix
 }
 
 RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train, const Eigen::MatrixXd& held_out,
-                             const RbmAisSettings& s) {
+                             const RbmAisSettings& s, Ranks* ranks) {
   rbm.validate("(in memory)");
   RbmSetup setup;
   setup.parameters = rbm;
@@ -63,7 +63,7 @@ RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& tr
   const Schedule schedule =
       s.schedule == "linear" ? linear_schedule(static_cast<std::size_t>(s.num_steps)) : salakhutdinov_schedule();
   RunResult r = rbm_result(setup);
-  anneal_rbm(setup, schedule, run, {}, r);
+  anneal_rbm(setup, schedule, run, RunContext{.ranks = ranks}, r);
   add_test_log_likelihood(setup, r);
   r.config = {{"evaluate", Record{{"method", "ais"},
                                   {"num_paths", s.num_paths},

@@ -44,20 +44,21 @@ RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEn
   std::optional<RunResult> first;
   Repetitions summary;
   // The first repetition's budget stands for all of them: said once, times the repetitions.
-  const BudgetListener* outer = current_budget_listener();
   bool said = false;
-  const ScopedBudgetListener all_repetitions([&](const PlannedBudget& b) {
-    if (said || !outer || !*outer) return;
-    said = true;
-    PlannedBudget all = b;
-    all.factors.insert(all.factors.begin(), {repetitions, "repetitions"});
-    (*outer)(all);
-  });
+  RunContext each = context;
+  if (context.budget)
+    each.budget = [&](const PlannedBudget& b) {
+      if (said) return;
+      said = true;
+      PlannedBudget all = b;
+      all.factors.insert(all.factors.begin(), {repetitions, "repetitions"});
+      context.budget(all);
+    };
   for (std::size_t r = 0; r < repetitions; ++r) {
     Config copy = config;
     summary.seeds.push_back(seed + r);
     copy.set("run", "seed", summary.seeds.back());
-    RunContext c = context;
+    RunContext c = each;
     if (context.progress)
       c.progress = [&](const std::string& stage, std::size_t d, std::size_t n) {
         context.progress(fmt::format("repetition {}/{}: {}", r + 1, repetitions, stage), d, n);
@@ -81,7 +82,6 @@ RunResult run_experiment(Config& config, const RunContext& context) {
   const auto repetitions =
       static_cast<std::size_t>(config.section("run").get_int(run_key("repetitions")));
   const auto start = Clock::now();
-  const ScopedBudgetListener budget(context.budget);
   RunResult result = repetitions == 1 ? model.run(config, context) : run_repetitions(config, repetitions, model, context);
   result.runtime_s = seconds_since(start);
   result.config = config.resolved();

@@ -6,9 +6,6 @@ namespace logz {
 
 namespace {
 
-// Per thread: runs started from different threads (Python) each tell their own listener.
-thread_local const BudgetListener* current_listener = nullptr;
-
 // "1 path", "1000 paths", "1 chain-sweep".
 std::string counted(std::uint64_t n, const std::string& plural) {
   const bool singular = n == 1 && plural.size() > 1 && plural.back() == 's';
@@ -33,18 +30,5 @@ std::string PlannedBudget::text() const {
   if (!note.empty()) s += ", " + note;
   return s;
 }
-
-void announce_budget(const PlannedBudget& budget) {
-  if (current_listener && *current_listener) (*current_listener)(budget);
-}
-
-ScopedBudgetListener::ScopedBudgetListener(BudgetListener listener)
-    : listener_(std::move(listener)), previous_(current_listener) {
-  current_listener = &listener_;
-}
-
-ScopedBudgetListener::~ScopedBudgetListener() { current_listener = previous_; }
-
-const BudgetListener* current_budget_listener() { return current_listener; }
 
 }  // namespace logz

@@ -6,7 +6,7 @@
 //    (the paper's printed refresh "+ gamma r"; HMC without its accept test; Langevin steps
 //    without MALA's) that fail it;
 //  - reflection: draws stay inside the constraints with the truncated target's moments;
-//  - log Z by HAIS, AIS-HMC, AIS-MALA and AIS-MH on complete products of experts (Laplace, Student-t)
+//  - log Z by HAIS, AIS-HMC, AIS-MALA, AIS-Barker and AIS-MH on complete products of experts (Laplace, Student-t)
 //    and by HAIS on the linear-Gaussian model, against exact answers; the Phi = 0 check.
 #include <gtest/gtest.h>
 
@@ -15,6 +15,7 @@
 
 #include "logz/anneal/annealer.hpp"
 #include "logz/estimators/jarzynski.hpp"
+#include "logz/kernels/barker.hpp"
 #include "logz/kernels/hais.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/kernels/mala.hpp"
@@ -212,6 +213,11 @@ TEST_F(ExactStart, RandomWalkMetropolisKeepsPositions) {
   EXPECT_LT(position_z(run(RandomWalkMetropolis(0.5, 3), 20)), kZ);
 }
 
+TEST_F(ExactStart, BarkerKeepsPositions) {
+  EXPECT_LT(position_z(run(Barker(0.3), 60)), kZ);
+  EXPECT_LT(position_z(run(Barker(1.5), 30)), kZ);  // far past the target's scales: still exact
+}
+
 TEST_F(ExactStart, MalaKeepsPositions) {
   EXPECT_LT(position_z(run(Mala(0.3), 60)), kZ);
   EXPECT_LT(position_z(run(Mala(0.6).with_normals(NormalPrecision::single), 30)), kZ);
@@ -329,6 +335,7 @@ TEST(AisLogZ, CompleteProductsOfExperts) {
     const AisCheck mala = run_ais(path, Mala(0.2), 3000, 200, 2);
     expect_agrees(mala, exact, 0.1, "AIS-MALA " + name);
     EXPECT_NEAR(mala.estimate, run_ais(path, Hmc(0.2, 1), 3000, 200, 2).estimate, 1e-9) << name;
+    expect_agrees(run_ais(path, Barker(0.2), 3000, 200, 6), exact, 0.1, "AIS-Barker " + name);
   }
 }
 

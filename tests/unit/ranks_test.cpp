@@ -57,16 +57,15 @@ class InProcessWorld {
     int rank_;
   };
 
-  // body(rank) on every rank, each on its own thread with its Ranks installed; a rank whose body
-  // throws reports code 2 to the others' next collective, as the tool's main does.
-  void run(const std::function<void(int)>& body) {
+  // body(ranks, rank) on every rank, each on its own thread; a rank whose body throws reports
+  // code 2 to the others' next collective, as the tool's main does.
+  void run(const std::function<void(Ranks&, int)>& body) {
     std::vector<std::thread> threads;
     for (int r = 0; r < size_; ++r)
       threads.emplace_back([&, r] {
         Rank rank(*this, r);
-        const ScopedRanks scoped(&rank);
         try {
-          body(r);
+          body(rank, r);
         } catch (const RankFailed& e) {
           ADD_FAILURE() << "rank " << r << ": " << e.what();
         } catch (...) {
@@ -92,8 +91,11 @@ std::vector<std::uint64_t> bits(const std::vector<double>& v) {
 const IsingModel kModel(5, 5, 1.0, 0.6);
 const SpinFlipMetropolis kKernel(SiteOrder::random, 25);
 
-AnnealOptions anneal_options(int threads) {
+// ranks, journal: nullptr for none.
+AnnealOptions anneal_options(int threads, Ranks* ranks = nullptr, AnnealJournal* journal = nullptr) {
   AnnealOptions o;
+  o.ranks = ranks;
+  o.journal = journal;
   o.num_paths = 23;  // 8 chunks of 3, the last of 2
   o.chunk_size = 3;
   o.seed = 11;
@@ -108,9 +110,9 @@ struct Phase {
 };
 
 // Forward with end states, then reverse from them (as resampled starts use them).
-Phase anneal_both(int threads) {
+Phase anneal_both(int threads, Ranks* ranks = nullptr) {
   Phase p;
-  AnnealOptions o = anneal_options(threads);
+  AnnealOptions o = anneal_options(threads, ranks);
   o.progress = [&](std::size_t, std::size_t) { ++p.chunks_run; };  // one call per chunk this rank runs
   std::vector<SpinBatch> finals;
   p.forward = anneal_forward(kModel, kKernel, linear_schedule(30), o, &finals);
@@ -154,7 +156,7 @@ TEST(Ranks, AnnealingOverRanksGivesTheBitsOfOneRank) {
   EXPECT_EQ(one.chunks_run, 16u);
   for (int size : {2, 3, 4}) {
     std::vector<Phase> ranks(size);
-    InProcessWorld(size).run([&](int r) { ranks[r] = anneal_both(r % 2 + 1); });
+    InProcessWorld(size).run([&](Ranks& world, int r) { ranks[r] = anneal_both(r % 2 + 1, &world); });
     for (int r = 0; r < size; ++r) {
       SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
       expect_same(ranks[r].forward, one.forward);
@@ -168,8 +170,9 @@ TEST(Ranks, AnnealingOverRanksGivesTheBitsOfOneRank) {
 
 TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
   const TemperingLadder ladder(linear_schedule(6));
-  auto temper = [&](int threads) {
+  auto temper = [&](int threads, Ranks* ranks) {
     TemperingOptions o;
+    o.ranks = ranks;
     o.num_chains = 11;
     o.chunk_size = 2;
     o.seed = 7;
@@ -181,10 +184,10 @@ TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
     t.redraw_levels_uniform();
     return t.run(10, log_z_hat);
   };
-  const TemperingStats one = temper(1);
+  const TemperingStats one = temper(1, nullptr);
   for (int size : {2, 3, 5}) {
     std::vector<TemperingStats> ranks(size);
-    InProcessWorld(size).run([&](int r) { ranks[r] = temper(r % 2 + 1); });
+    InProcessWorld(size).run([&](Ranks& world, int r) { ranks[r] = temper(r % 2 + 1, &world); });
     for (int r = 0; r < size; ++r) {
       SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
       EXPECT_EQ(bits(ranks[r].log_c()), bits(one.log_c()));
@@ -232,17 +235,16 @@ TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
   Works whole;
   {
     KeepingJournal journal;
-    const ScopedAnnealJournal scope(&journal);
-    whole = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1));
+    whole = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1, nullptr, &journal));
     serial = journal.kept;
   }
   ASSERT_EQ(serial.size(), 8u);
   for (int size : {2, 3}) {
     std::vector<KeepingJournal> journals(size);
     std::vector<Works> works(size);
-    InProcessWorld(size).run([&](int r) {
-      const ScopedAnnealJournal scope(&journals[r]);
-      works[r] = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(r % 2 + 1));
+    InProcessWorld(size).run([&](Ranks& world, int r) {
+      const AnnealOptions o = anneal_options(r % 2 + 1, &world, &journals[r]);
+      works[r] = anneal_forward(kModel, kKernel, linear_schedule(30), o);
     });
     for (int r = 0; r < size; ++r) {
       SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
@@ -256,11 +258,12 @@ TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
     }
     // End states (for resampled reverse starts) cross ranks wave by wave too.
     std::vector<std::vector<std::string>> finals(size);
-    InProcessWorld(size).run([&](int r) {
+    InProcessWorld(size).run([&](Ranks& world, int r) {
       KeepingJournal journal;
-      const ScopedAnnealJournal scope(&journal);
       std::vector<SpinBatch> batches;
-      expect_same(anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(r % 2 + 1), &batches), whole);
+      expect_same(anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(r % 2 + 1, &world, &journal),
+                                 &batches),
+                  whole);
       for (const SpinBatch& b : batches) finals[r].push_back(batch_state_bytes(b));
     });
     const std::vector<std::string> one_rank_finals = anneal_both(1).final_states;
@@ -272,10 +275,9 @@ TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
         SCOPED_TRACE(testing::Message() << size << " ranks saved " << saved.chunks_done << " chunks, resumed on "
                                         << resume_size);
         std::vector<Works> resumed(resume_size);
-        InProcessWorld(resume_size).run([&](int r) {
+        InProcessWorld(resume_size).run([&](Ranks& world, int r) {
           KeepingJournal journal(saved);
-          const ScopedAnnealJournal scope(&journal);
-          resumed[r] = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1));
+          resumed[r] = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1, &world, &journal));
         });
         for (const Works& w : resumed) expect_same(w, whole);
       }
@@ -298,28 +300,30 @@ TEST(Ranks, TemperingChainsSavedOnSomeRanksContinueOnOthers) {
     TemperingRun run;
   };
   // 4 of 10 sweeps, then a record.
-  auto start = [&](int threads) {
+  auto start = [&](int threads, Ranks* ranks) {
     TemperingOptions with = o;
     with.threads = threads;
+    with.ranks = ranks;
     SimulatedTempering t(kModel, kKernel, ladder, with);
     TemperingRun r = t.begin_run(10);
     t.continue_run(r, 4, log_z_hat);
     return Saved{t.chains(), t.whole_run(r)};
   };
-  auto finish = [&](const Saved& saved, int threads) {
+  auto finish = [&](const Saved& saved, int threads, Ranks* ranks) {
     TemperingOptions with = o;
     with.threads = threads;
+    with.ranks = ranks;
     SimulatedTempering t(kModel, kKernel, ladder, with);
     EXPECT_TRUE(t.restore(saved.chains));
     TemperingRun r = t.own_part(saved.run);
     t.continue_run(r, 10, log_z_hat);
     return t.finish_run(std::move(r));
   };
-  const Saved one = start(1);
-  const TemperingStats whole = finish(one, 2);
+  const Saved one = start(1, nullptr);
+  const TemperingStats whole = finish(one, 2, nullptr);
   for (int size : {2, 3}) {
     std::vector<Saved> saved(size);
-    InProcessWorld(size).run([&](int r) { saved[r] = start(r % 2 + 1); });
+    InProcessWorld(size).run([&](Ranks& world, int r) { saved[r] = start(r % 2 + 1, &world); });
     for (int r = 0; r < size; ++r) {
       EXPECT_EQ(saved[r].chains.level, one.chains.level);
       EXPECT_EQ(saved[r].chains.chunk_states, one.chains.chunk_states);
@@ -329,7 +333,7 @@ TEST(Ranks, TemperingChainsSavedOnSomeRanksContinueOnOthers) {
     for (int resume_size : {1, 2, 3}) {
       SCOPED_TRACE(testing::Message() << "saved on " << size << " ranks, resumed on " << resume_size);
       std::vector<TemperingStats> stats(resume_size);
-      InProcessWorld(resume_size).run([&](int r) { stats[r] = finish(saved[0], 1); });
+      InProcessWorld(resume_size).run([&](Ranks& world, int r) { stats[r] = finish(saved[0], 1, &world); });
       for (const TemperingStats& s : stats) {
         EXPECT_EQ(bits(s.log_c()), bits(whole.log_c()));
         EXPECT_EQ(bits(s.sample_delta), bits(whole.sample_delta));
@@ -343,10 +347,10 @@ TEST(Ranks, TemperingChainsSavedOnSomeRanksContinueOnOthers) {
 
 TEST(Ranks, AFailedRankStopsTheOthersAtTheirNextCollective) {
   std::vector<int> failed_rank(3, -1);
-  InProcessWorld(3).run([&](int r) {
+  InProcessWorld(3).run([&](Ranks& world, int r) {
     if (r == 1) throw InputError("bad.npz: not a zip archive");
     try {
-      anneal_forward(kModel, kKernel, linear_schedule(10), anneal_options(1));
+      anneal_forward(kModel, kKernel, linear_schedule(10), anneal_options(1, &world));
     } catch (const RankFailed& e) {
       failed_rank[r] = e.rank;
       EXPECT_EQ(e.code, 2);
@@ -356,15 +360,17 @@ TEST(Ranks, AFailedRankStopsTheOthersAtTheirNextCollective) {
   EXPECT_EQ(failed_rank[2], 1);
 }
 
-TEST(Ranks, DriversNestedInAChunkRunOnOneRank) {
-  InProcessWorld(2).run([&](int) {
-    EXPECT_EQ(current_ranks().size(), 2);
-    run_chunks(4, 1, 2, [](const ChunkRange&) {
-      EXPECT_EQ(current_ranks().size(), 1);
-      return 0;
-    });
-  });
-  EXPECT_EQ(current_ranks().size(), 1);
+// The ranks reach a driver only through its options: one given none, as the drivers nested in
+// a chunk body are, runs every chunk itself and talks to no other rank, inside a world too.
+TEST(Ranks, ADriverGivenNoRanksRunsAloneInsideAWorld) {
+  const Phase one = anneal_both(1);
+  std::vector<Phase> alone(2);
+  InProcessWorld(2).run([&](Ranks&, int r) { alone[r] = anneal_both(r + 1); });
+  for (const Phase& p : alone) {
+    EXPECT_EQ(p.chunks_run, one.chunks_run) << "every chunk of both directions on this rank";
+    expect_same(p.forward, one.forward);
+    expect_same(p.reverse, one.reverse);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // What a checkpoint needs from the annealing driver, with no file format in the core: the
 // driver reports each phase of a run (one call of anneal_forward or anneal_reverse) to the
-// journal installed on the calling thread, after every chunk it merges, and on resume takes the
+// journal it is given (AnnealOptions::journal), after every chunk it merges, and on resume takes the
 // phase's merged chunks back from it. Chunks are merged in chunk order and every path draws
 // from its own Philox streams, so a phase resumed after its first d chunks, on any number of
 // threads, ends with the bits of an uninterrupted one.
@@ -53,21 +53,6 @@ class AnnealJournal {
   virtual void merged(const AnnealPhaseView& view) = 0;
   // The phase ended, complete or stopped by a stop request (core/stop_request.hpp).
   virtual void end_phase(const AnnealPhaseView& view) = 0;
-};
-
-// The journal of the runs on this thread (nullptr: none). A front end installs one for the
-// length of a run with ScopedAnnealJournal.
-AnnealJournal* current_anneal_journal();
-
-class ScopedAnnealJournal {
- public:
-  explicit ScopedAnnealJournal(AnnealJournal* journal);
-  ~ScopedAnnealJournal();
-  ScopedAnnealJournal(const ScopedAnnealJournal&) = delete;
-  ScopedAnnealJournal& operator=(const ScopedAnnealJournal&) = delete;
-
- private:
-  AnnealJournal* previous_;
 };
 
 }  // namespace logz

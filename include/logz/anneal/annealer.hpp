@@ -50,6 +50,10 @@ struct AnnealOptions {
   int threads = 0;             // 0 = all hardware threads
   std::size_t chunk_size = 8;  // particles per chunk (fixes the reduction order)
   ChunkProgress progress;      // after each chunk: (chunks done, chunks in all)
+  // A checkpointed run's journal (anneal/anneal_journal.hpp); nullptr: none.
+  AnnealJournal* journal = nullptr;
+  // The ranks the run is split over (parallel/ranks.hpp); nullptr: this process alone.
+  Ranks* ranks = nullptr;
 };
 
 namespace detail {
@@ -238,7 +242,7 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
   if (final_states) final_states->clear();
   // A checkpointed run (anneal/anneal_journal.hpp): the chunks a resumed phase holds are taken
   // from it, not run again.
-  AnnealJournal* journal = current_anneal_journal();
+  AnnealJournal* journal = options.journal;
   const AnnealPhaseShape shape{options.num_paths, options.chunk_size, num_chunks(options.num_paths, options.chunk_size),
                                fractions.size()};
   std::size_t chunks_done = 0;
@@ -279,7 +283,7 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
     if (final_states) run.final_state.emplace(std::move(state.batch));
     return run;
   };
-  Ranks& ranks = current_ranks();
+  Ranks& ranks = ranks_or_single(options.ranks);
   try {
     if (ranks.size() > 1) {
       // Every rank journals alike (the front end lets rank 0 alone write).

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "logz/kernels/barker.hpp"
 #include "logz/kernels/hais.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/kernels/mala.hpp"
@@ -28,6 +29,6 @@ struct ContinuousKernelList {
   }
 };
 
-using ContinuousKernels = ContinuousKernelList<Hais, Hmc, RandomWalkMetropolis, Mala>;
+using ContinuousKernels = ContinuousKernelList<Hais, Hmc, RandomWalkMetropolis, Mala, Barker>;
 
 }  // namespace logz

@@ -1,7 +1,8 @@
 // The processes (ranks) that share one run, e.g. under MPI: which one this is, how many there
 // are, and the one collective the drivers need: every rank's bytes, to every rank, in rank
-// order. The core never includes MPI: a front end installs an implementation on the thread that
-// drives a run (the CLI installs MPI's when built with LOGZ_MPI); without one a run is one rank.
+// order. The core never includes MPI: a front end passes an implementation to the drivers it
+// calls (AnnealOptions::ranks, TemperingOptions::ranks; the CLI passes MPI's when built with
+// LOGZ_MPI); without one (nullptr) a run is one rank.
 //
 // A driver splits its fixed chunks into contiguous blocks of chunks, one per rank
 // (chunks_of_rank), runs its block and gathers every chunk's output; reduced in chunk order
@@ -51,21 +52,11 @@ class Ranks {
   virtual RankStatus agree(int code) = 0;
 };
 
-// The ranks of the runs on this thread: the installed ones, else a single rank. Chunk bodies
-// (parallel_for_chunks) run with a single rank, so drivers nested inside a chunk never talk
-// across ranks.
-Ranks& current_ranks();
-
-class ScopedRanks {
- public:
-  explicit ScopedRanks(Ranks* ranks);  // nullptr: a single rank
-  ~ScopedRanks();
-  ScopedRanks(const ScopedRanks&) = delete;
-  ScopedRanks& operator=(const ScopedRanks&) = delete;
-
- private:
-  Ranks* previous_;
-};
+// One process: the ranks of a driver given none. A driver nested in a chunk body is given none,
+// so it never talks across ranks: only the thread that drives the run does, in the same order
+// on every rank.
+Ranks& single_rank();
+inline Ranks& ranks_or_single(Ranks* ranks) { return ranks ? *ranks : single_rank(); }
 
 // Rank 0's `decision`, on every rank (a collective under several ranks): for choices that
 // depend on a clock but must be alike on every rank.

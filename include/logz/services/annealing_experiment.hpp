@@ -110,20 +110,24 @@ inline Budget annealing_budget(const RunResult& r, std::string unit, std::uint64
   return b;
 }
 
-// Runs the directions asked for and the estimators on their works.
-// model_start(batch, streams) gives the model's own reverse start.
+// Runs the directions asked for and the estimators on their works, with the context's progress,
+// budget listener, journal and ranks. model_start(batch, streams) gives the model's own reverse
+// start.
 template <class Path, class Kernel, class ModelStart>
 void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule& given_schedule,
                          const RunSettings& run, const ModelStart& model_start,
-                         const ProgressFn& progress, RunResult& result) {
+                         const RunContext& context, RunResult& result) {
+  const ProgressFn& progress = context.progress;
   std::uint64_t kernel_steps = 0;  // a kernel's steps_per_temperature, where it says
   if constexpr (requires { kernel.steps(); })
     kernel_steps = static_cast<std::uint64_t>(kernel.steps());
-  announce_budget(planned_annealing_budget(run, given_schedule, kernel_steps));
+  context.announce(planned_annealing_budget(run, given_schedule, kernel_steps));
   const Schedule schedule = resolve_schedule(path, kernel, given_schedule, run, model_start, progress, result);
   // Per-temperature truths a service computed on the pilot's schedule do not fit this one.
   if (result.equilibrium_energy.size() != schedule.size()) result.equilibrium_energy.clear();
   AnnealOptions options = run.anneal_options();
+  options.journal = context.anneal_journal;
+  options.ranks = context.ranks;
   const bool resampled = run.reverse_start == "resampled";
   std::vector<typename Path::Batch> finals;
   if (run.forward || (run.reverse && resampled)) {

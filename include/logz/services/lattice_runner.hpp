@@ -82,7 +82,7 @@ auto equilibration_kernel(const KernelSequence<First, Second>& kernel, std::size
 // run.equilibration_sweeps sweeps, then annealing in both directions.
 template <class Model, class Kernel>
 void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Schedule& schedule,
-                              const RunSettings& run, const ProgressFn& progress, RunResult& result) {
+                              const RunSettings& run, const RunContext& context, RunResult& result) {
   const auto equilibrate = equilibration_kernel(kernel, run.equilibration_sweeps, model.num_sites());
   const auto target = model.at(1.0);
   auto start = [&](typename Model::Batch& batch, const ChunkStreams& streams) {
@@ -92,7 +92,7 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
     if constexpr (requires { model.relabel_to_colour0(batch, streams.random(2)); })
       model.relabel_to_colour0(batch, streams.random(2));
   };
-  anneal_and_estimate(model, kernel, schedule, run, start, progress, result);
+  anneal_and_estimate(model, kernel, schedule, run, start, context, result);
   result.budget = annealing_budget(result, "site update");
   const std::uint64_t start_cost = run.equilibration_sweeps * static_cast<std::uint64_t>(model.num_sites());
   if (result.pilot && result.pilot->reverse_paths > 0)
@@ -122,16 +122,16 @@ void run_cluster_kernel(const LatticeKernelSettings& k, const RunWith& run_with)
 template <class Metropolis, class Model>
 void run_lattice_method(const Model& model, const LatticeKernelSettings& k, RunMethod method,
                         const Schedule& schedule, const LatticeGroundStates& ground, Config& config,
-                        const ProgressFn& progress, RunResult& result) {
+                        const RunContext& context, RunResult& result) {
   auto run_with = [&](const auto& kernel) {
     if (method == RunMethod::ground_state_integration) {
       auto ground_state = [&](typename Model::Batch& b, const BatchRandom& r) { model.ground_state(b, r); };
       integrate_from_ground_state(model, kernel, model.beta(), ground.gap, ground.energy, ground.log_degeneracy,
-                                  ground_state, config, progress, result);
+                                  ground_state, config, context, result);
     } else if (method == RunMethod::tempering) {
-      temper_and_estimate(model, kernel, config, progress, result);
+      temper_and_estimate(model, kernel, config, context, result);
     } else {
-      anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}), progress,
+      anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}), context,
                                result);
     }
   };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "logz/models/rbm_parameters.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/results.hpp"
 
@@ -27,9 +28,10 @@ struct RbmAisSettings {
 const std::vector<const Key*>& rbm_ais_keys(const std::string& prefix);
 RbmAisSettings read_rbm_ais_settings(ConfigSection& section, const std::string& prefix = "");
 
-// train and held_out: binary examples, one per column (held_out may have no columns).
+// train and held_out: binary examples, one per column (held_out may have no columns). The AIS
+// paths are split over `ranks` (nullptr: this process alone).
 RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train, const Eigen::MatrixXd& held_out,
-                             const RbmAisSettings& settings);
+                             const RbmAisSettings& settings, Ranks* ranks = nullptr);
 
 // "AIS log Z = ... (exact ..., validation log-likelihood ...)" lines for a terminal.
 std::string rbm_ais_summary(const RunResult& r, const RbmAisSettings& settings);

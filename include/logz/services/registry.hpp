@@ -6,8 +6,9 @@
 //
 // Adding a model: one file under src/services/models/ defining `ModelEntry NAME_model_entry()`
 // and one line LOGZ_MODEL(NAME) in src/services/models/models.def. A model states its kernels
-// (a family shared by several models, or its own); an estimator is one entry in
-// estimator_registry.cpp, a schedule one in annealing_experiment.cpp.
+// (a family shared by several models, or its own); a continuous kernel is its header plus one
+// line of kernels/continuous_kernels.hpp; an estimator is one entry in estimator_registry.cpp,
+// a schedule one in schedule_registry.cpp, a method one in method_registry.cpp (methods.hpp).
 #pragma once
 
 #include <functional>
@@ -15,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "logz/anneal/anneal_journal.hpp"
 #include "logz/core/estimate.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/methods.hpp"
 #include "logz/services/results.hpp"
@@ -23,13 +26,27 @@
 
 namespace logz {
 
+class TemperingJournal;  // tempering/tempering_journal.hpp
+
 // Called from worker threads with (stage, chunks done, chunks in all).
 using ProgressFn = std::function<void(const std::string&, std::size_t, std::size_t)>;
 
-// What a run gets from its front end besides the config.
+// What a run gets from its front end besides the config, passed down explicitly to the drivers
+// (AnnealOptions, TemperingOptions): nothing reaches them through a thread's state. The stop
+// request (core/stop_request.hpp) alone stays process-wide, as Ctrl-C is.
 struct RunContext {
   ProgressFn progress;
   BudgetListener budget;  // told the run's budget before it starts (run_budget.hpp)
+  // A checkpointed run's journals (anneal/anneal_journal.hpp, tempering/tempering_journal.hpp);
+  // nullptr: not checkpointed.
+  AnnealJournal* anneal_journal = nullptr;
+  TemperingJournal* tempering_journal = nullptr;
+  Ranks* ranks = nullptr;  // the ranks the run is split over (parallel/ranks.hpp); nullptr: one
+
+  // Tells the listener, if any.
+  void announce(const PlannedBudget& planned) const {
+    if (budget) budget(planned);
+  }
 };
 
 struct KernelEntry {

@@ -1,8 +1,8 @@
 // A run's budget said before it starts, so that a run of hours is known as one at once:
 // "2 directions x 100 paths x 999 temperatures x 1000 kernel steps = 2e+08 kernel steps". The
-// annealing, tempering and ground-state runners announce it on the thread that runs them;
-// whoever started the run (`logz run` prints it on stderr) listens with a ScopedBudgetListener.
-// Without a listener nothing is said. The report's `budget` (results.hpp) counts what the run
+// annealing, tempering and ground-state runners announce it to the run's listener
+// (RunContext::budget, services/registry.hpp), which whoever started the run gives (`logz run`
+// prints it on stderr). Without a listener nothing is said. The report's `budget` (results.hpp) counts what the run
 // did afterwards; this is what it is about to do.
 #pragma once
 
@@ -28,24 +28,5 @@ struct PlannedBudget {
 };
 
 using BudgetListener = std::function<void(const PlannedBudget&)>;
-
-// Tells the thread's listener, if any.
-void announce_budget(const PlannedBudget& budget);
-
-// The listener of this thread while it lives (nested ones stand in for outer ones);
-// current_budget_listener() is the innermost (null if none), for a listener that adds to the
-// budget and passes it on, as [run] repetitions does.
-class ScopedBudgetListener {
- public:
-  explicit ScopedBudgetListener(BudgetListener listener);
-  ~ScopedBudgetListener();
-  ScopedBudgetListener(const ScopedBudgetListener&) = delete;
-  ScopedBudgetListener& operator=(const ScopedBudgetListener&) = delete;
-
- private:
-  BudgetListener listener_;
-  const BudgetListener* previous_;
-};
-const BudgetListener* current_budget_listener();
 
 }  // namespace logz

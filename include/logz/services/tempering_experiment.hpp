@@ -4,8 +4,6 @@
 // variants, MBAR) for the target and for every level.
 #pragma once
 
-#include <algorithm>
-#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +15,7 @@
 #include "logz/tempering/initial_iterations.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 #include "logz/tempering/tempering_journal.hpp"
+#include "logz/tempering/tempering_run.hpp"
 
 namespace logz {
 
@@ -59,11 +58,10 @@ PlannedBudget planned_tempering_budget(const TemperingSettings& s);
 // The summary of the initialization and final run a record describes.
 TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSettings& s);
 
-// The journal a tempering of this batch type reports to: the thread's, if the batch can be
-// saved; a checkpointed run of one that cannot is refused.
+// The journal a tempering of this batch type reports to: the run's, if the batch can be saved; a
+// checkpointed run of one that cannot is refused.
 template <class Batch>
-TemperingJournal* tempering_journal_for() {
-  TemperingJournal* journal = current_tempering_journal();
+TemperingJournal* tempering_journal_for(TemperingJournal* journal) {
   if constexpr (!CheckpointableBatch<Batch>) {
     if (journal) throw InputError("--checkpoint: this model's tempered chains cannot be saved (run it without --checkpoint)");
     return nullptr;
@@ -76,79 +74,24 @@ namespace detail {
 
 // temper_and_estimate with the kernel's moves type-erased: compiled once per path.
 template <class Path>
-void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& config, const ProgressFn& progress,
+void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& config, const RunContext& context,
                          RunResult& result, const TemperingDefaults& defaults) {
-  using Clock = std::chrono::steady_clock;
   const TemperingSettings s = read_tempering_settings(config, is_geometric_path<Path>, defaults);
-  announce_budget(planned_tempering_budget(s));
-  TemperingDriver<Path> st(path, std::move(moves), s.ladder, s.options);
-  TemperingJournal* journal = tempering_journal_for<typename Path::Batch>();
-  const TemperingShape shape{s.options.num_chains, s.options.chunk_size, s.ladder.size(), s.num_sweeps,
-                             s.initialization};
-  const WangLandauOptions wang_landau_options;
-  TemperingRecord at;  // where the run stands
-  const TemperingRecord* saved = journal ? journal->begin_tempering(shape) : nullptr;
-  // Split over ranks, every rank journals alike: rank 0 decides when to record, and records
-  // hold every rank's chains and statistics (gathered), so any number of ranks resumes them.
-  Ranks& ranks = current_ranks();
-  if (saved) {
-    at = *saved;
-    if constexpr (CheckpointableBatch<typename Path::Batch>)
-      if (at.stage != TemperingStage::complete && !st.restore(at.chains))
-        throw InputError("--resume: the checkpoint's tempered chains do not fit the run its config gives");
-    if (at.stage != TemperingStage::initialization) at.final_run = st.own_part(std::move(at.final_run));
-    if (at.stage != TemperingStage::initialization && s.integrands && !at.final_run.integrands)
-      throw InputError("--resume: the checkpoint's run records no TI integrands and [estimators] methods now ask for "
-                       "thermodynamic integration (resume with the methods it was started with)");
-  } else {
-    at.shape = shape;
-    at.initial.log_z_hat.assign(s.ladder.size(), 0.0);
-    at.wang_landau = WangLandauState(at.initial.log_z_hat, wang_landau_options);
-  }
-  auto hand_over = [&](bool always) {
-    if constexpr (CheckpointableBatch<typename Path::Batch>) {
-      if (!journal || !decided_by_rank0(ranks, always || journal->wants_record())) return;
-      at.chains = at.stage == TemperingStage::complete ? TemperingChains{} : st.chains();
-      if (ranks.size() == 1 || at.stage == TemperingStage::initialization) return journal->record(at);
-      TemperingRecord whole = at;
-      whole.final_run = st.whole_run(at.final_run);
-      journal->record(whole);
-    }
-  };
-  if (!saved) hand_over(true);  // a stop before the first sweep leaves a run that resumes
-  const double tolerance = s.tolerance > 0 ? s.tolerance : 0.1 / static_cast<double>(s.ladder.size());
-  if (at.stage == TemperingStage::initialization) {
-    if (s.initialization == "iterations") {
-      while (initial_iteration(st, at.initial, s.sweeps_per_iteration, s.max_initial_iterations, tolerance,
-                               s.initial_update))
-        hand_over(false);
-    } else if (s.initialization == "wang_landau") {
-      while (!at.wang_landau.done(wang_landau_options)) {
-        wang_landau_sweep(st, at.wang_landau, wang_landau_options);
-        hand_over(false);
-      }
-      at.initial = wang_landau_result(at.wang_landau, wang_landau_options);
-    }
-    at.stage = TemperingStage::final_run;
-    at.final_run = st.begin_run(s.num_sweeps, s.integrands);
-    hand_over(false);
-  }
-  if (at.stage == TemperingStage::final_run) {
-    // Without a journal, one piece; with one, pieces that double while they take under 0.1 s,
-    // so that records come often without costing the run.
-    std::size_t piece = journal ? 1 : s.num_sweeps;
-    while (at.final_run.sweeps_done < at.final_run.sweeps) {
-      const auto start = Clock::now();
-      st.continue_run(at.final_run, piece, at.initial.log_z_hat, [&](std::size_t d, std::size_t n) {
-        if (progress) progress("tempering", d, n);
-      });
-      const bool quick = std::chrono::duration<double>(Clock::now() - start).count() < 0.1;
-      if (journal && decided_by_rank0(ranks, quick)) piece *= 2;
-      hand_over(false);
-    }
-    at.stage = TemperingStage::complete;
-    hand_over(true);
-  }
+  context.announce(planned_tempering_budget(s));
+  TemperingOptions options = s.options;
+  options.ranks = context.ranks;
+  TemperingDriver<Path> st(path, std::move(moves), s.ladder, options);
+  const TemperingRunPlan plan{.initialization = s.initialization,
+                              .initial_update = s.initial_update,
+                              .max_initial_iterations = s.max_initial_iterations,
+                              .sweeps_per_iteration = s.sweeps_per_iteration,
+                              .tolerance = s.tolerance,
+                              .num_sweeps = s.num_sweeps,
+                              .integrands = s.integrands};
+  TemperingJournal* journal = tempering_journal_for<typename Path::Batch>(context.tempering_journal);
+  TemperingRecord at = run_tempering(st, plan, journal, [&](std::size_t d, std::size_t n) {
+    if (context.progress) context.progress("tempering", d, n);
+  });
   result.tempering = tempering_summary(at, s);
   // The journal holds its own copy: the run's samples move into the statistics, not copied again.
   tempering_estimates(st.finish_run(std::move(at.final_run)), s, at.initial.log_z_hat, result);
@@ -159,12 +102,12 @@ void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& confi
 }  // namespace detail
 
 // Simulated tempering of the path with the kernel, its [tempering] and [estimators] read from
-// config: initial iterations (or Wang-Landau), the final run (checkpointed where a journal is
-// set) and the RTS / TS / TI / MBAR estimates into result.
+// config: initial iterations (or Wang-Landau), the final run (checkpointed where the context
+// has a journal, split over its ranks) and the RTS / TS / TI / MBAR estimates into result.
 template <class Path, class Kernel>
-void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config, const ProgressFn& progress,
+void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config, const RunContext& context,
                          RunResult& result, const TemperingDefaults& defaults = {}) {
-  detail::temper_and_estimate(path, detail::chain_moves(path, kernel), config, progress, result, defaults);
+  detail::temper_and_estimate(path, detail::chain_moves(path, kernel), config, context, result, defaults);
 }
 
 }  // namespace logz

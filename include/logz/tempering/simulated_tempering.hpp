@@ -39,6 +39,7 @@ struct TemperingOptions {
   bool record_samples = false;  // keep (Delta, level) of every sample, for MBAR
   bool accumulate = true;       // false: plain simulated tempering, no statistics (benchmarks
                                 // measure what the RTS statistics cost)
+  Ranks* ranks = nullptr;       // the ranks the chains are split over; nullptr: this process alone
 };
 
 // What a chunk's chains recorded in a run so far: their samples (when asked for) and kernel counts.
@@ -77,7 +78,7 @@ class TemperingDriver {
 
   TemperingDriver(const Path& path, ChainMoves<Path> moves, TemperingLadder ladder, TemperingOptions options)
       : path_(path), moves_(std::move(moves)), ladder_(std::move(ladder)), options_(options),
-        ranks_(&current_ranks()) {
+        ranks_(&ranks_or_single(options_.ranks)) {
     if (options_.num_chains == 0) fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
     block_ = chunks_of_rank(num_chunks(options_.num_chains, options_.chunk_size), ranks_->rank(), ranks_->size());
     const std::uint32_t level_step = next_step_++;
@@ -264,6 +265,8 @@ class TemperingDriver {
   }
 
   const TemperingLadder& ladder() const { return ladder_; }
+  const TemperingOptions& options() const { return options_; }
+  Ranks& ranks() const { return *ranks_; }  // those of the options, or this process alone
   // f(batch) on every chunk's batch of this rank, in chunk order (e.g. to drop caches after the path's
   // parameters changed).
   template <class F>

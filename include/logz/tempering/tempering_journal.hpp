@@ -1,7 +1,7 @@
 // What a checkpoint needs from simulated tempering, with no file format in the core (as
 // anneal/anneal_journal.hpp is for annealing): where a tempering run stands (its stage, the
 // initial iterations' or Wang-Landau's state, every chain, the final run's statistics so far),
-// handed to the journal installed on the calling thread between initial iterations and between
+// handed to the journal a run is given between initial iterations and between
 // pieces of the final run, and taken back from it on resume. Chains draw from streams addressed
 // by (seed, chain, step) and statistics add sweeps in order, so a resumed run, on any number of
 // threads, ends with the bits of an uninterrupted one.
@@ -45,21 +45,6 @@ class TemperingJournal {
   virtual bool wants_record() const = 0;
   // The run's record at a point between sweeps (the last one stands for the run if it stops).
   virtual void record(const TemperingRecord& record) = 0;
-};
-
-// The journal of the tempering runs on this thread (nullptr: none); installed by a front end
-// with ScopedTemperingJournal for the length of a run.
-TemperingJournal* current_tempering_journal();
-
-class ScopedTemperingJournal {
- public:
-  explicit ScopedTemperingJournal(TemperingJournal* journal);
-  ~ScopedTemperingJournal();
-  ScopedTemperingJournal(const ScopedTemperingJournal&) = delete;
-  ScopedTemperingJournal& operator=(const ScopedTemperingJournal&) = delete;
-
- private:
-  TemperingJournal* previous_;
 };
 
 }  // namespace logz

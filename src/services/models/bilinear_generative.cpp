@@ -106,7 +106,7 @@ RunResult run_bilinear_generative(Config& config, const RunContext& context) {
   RunResult result = generative_result(
       std::move(desc), base_desc, data, "geometric from the prior: U_prior + t U_likelihood, z = (c, d), reflection at d = 0",
       base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
-  anneal_with_kernel(path, ks, schedule, run, no_exact_start, context.progress, result);
+  anneal_with_kernel(path, ks, schedule, run, no_exact_start, context, result);
   return result;
 }
 

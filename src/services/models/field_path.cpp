@@ -30,13 +30,13 @@ bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSe
 }
 
 void anneal_field_path(const PottsFieldPath& path, const LatticeKernelSettings& kernel, const Schedule& schedule,
-                       Config& config, const ProgressFn& progress, RunResult& result) {
+                       Config& config, const RunContext& context, RunResult& result) {
   result.model["path"] = "field";
   result.model["field"] = path.field();
   result.model["base"] = "independent sites, field on colour 0";
   result.base_log_z = path.base_log_z();
   anneal_from_ground_state(path, HeatBath(kernel.order, kernel.steps), schedule,
-                           read_run_settings(config, {"ground_state"}), progress, result);
+                           read_run_settings(config, {"ground_state"}), context, result);
 }
 
 }  // namespace logz

@@ -201,7 +201,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
 
   if (method == RunMethod::tempering) {
     result.kernel = kernel_description(ks);
-    with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, context.progress, result); });
+    with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, context, result); });
     if (mixture.num_components() == 1) {
       // Every level of the path to one Gaussian is Gaussian: exact log(Z_k / Z_1) at each.
       const exact::GaussianSpec g0{Eigen::VectorXd::Zero(d), sigma * sigma * Eigen::MatrixXd::Identity(d, d)};
@@ -215,7 +215,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   }
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {"exact"});
-  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)), context.progress,
+  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)), context,
                      result);
   return result;
 }

@@ -117,7 +117,7 @@ RunResult run_gaussian_toy(Config& config, const RunContext& context) {
   auto exact_start = [&](GaussianBatch& batch, const ChunkStreams& streams) {
     model.sample_target(batch, streams.random(0));
   };
-  anneal_and_estimate(model, kernel, schedule, run, exact_start, context.progress, result);
+  anneal_and_estimate(model, kernel, schedule, run, exact_start, context, result);
   // The exactly propagated process on the schedule the run used (an adaptive one is placed by
   // the run): its evidences log(Z / Z_0) with the exact reverse start.
   const auto truth = exact::gaussian_toy_marginals(spec, annealed_fractions(result));

@@ -59,7 +59,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
     // The two-colour Potts model with coupling 2J: E_Ising = E_Potts + 2 J N.
     const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
     anneal_field_path(PottsFieldPath(potts, m.get_double(field_key()), 2.0 * coupling * model.num_sites()), kernel,
-                      read_schedule(config), config, context.progress, result);
+                      read_schedule(config), config, context, result);
     return result;  // the equilibrium energy trace below is the temperature path's
   }
   const RunDefaults multispin = kernel.type == LatticeKernelType::multispin ? multispin_run_defaults(config, method) : RunDefaults{};
@@ -75,9 +75,9 @@ RunResult run_ising(Config& config, const RunContext& context) {
   const Schedule schedule = method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
   if (kernel.type == LatticeKernelType::multispin)
     anneal_from_ground_state(PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
-                             read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
+                             read_run_settings(config, {"ground_state"}, multispin), context, result);
   else
-    run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
+    run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context, result);
   // The exact mean energy at every temperature the run visited (after it: an adaptive schedule
   // is placed by the run).
   if (method == RunMethod::annealing)

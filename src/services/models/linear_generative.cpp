@@ -94,7 +94,7 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
   const auto start =
       exact_reverse_start(path, [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); });
-  anneal_with_kernel(path, ks, schedule, run, start, context.progress, result);
+  anneal_with_kernel(path, ks, schedule, run, start, context, result);
   return result;
 }
 

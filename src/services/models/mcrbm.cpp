@@ -77,22 +77,22 @@ McRbmWithExact read_mcrbm(Config& config, Record& desc) {
 }
 
 RunResult mcrbm_experiment(Config& config, const McRbmWithExact& model, Record desc,
-                           const ProgressFn& progress) {
+                           const RunContext& context) {
   return analysis_experiment(config, model, std::move(desc), {}, kNoSampler, "geometric: (1 - t) U_base + t E_mcRBM",
-                             "exact (no covariance term: sum over mean units)", progress);
+                             "exact (no covariance term: sum over mean units)", context);
 }
 
 RunResult run_mcrbm(Config& config, const RunContext& context) {
   Record desc;
   const McRbmWithExact model = read_mcrbm(config, desc);
-  return mcrbm_experiment(config, model, desc, context.progress);
+  return mcrbm_experiment(config, model, desc, context);
 }
 
 LoglikResult mcrbm_loglik(Config& config, const RunContext& context) {
   Record desc;
   const McRbmWithExact model = read_mcrbm(config, desc);
   const DataSet data = read_data(config, model.dim(), {}, kNoSampler);
-  return analysis_model_loglik(config, model, data, [&] { return mcrbm_experiment(config, model, desc, context.progress); });
+  return analysis_model_loglik(config, model, data, [&] { return mcrbm_experiment(config, model, desc, context); });
 }
 
 }  // namespace

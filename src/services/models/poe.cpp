@@ -60,17 +60,17 @@ DataSampler exact_sampler(const ProductOfExperts& poe) {
   return [&poe](Eigen::MatrixXd& X, const BatchRandom& r) { poe.sample_exact(X, r); };
 }
 
-RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record desc, const ProgressFn& progress) {
+RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record desc, const RunContext& context) {
   // The exact reverse start (complete Phi): x = Phi^{-1} u.
   return analysis_experiment(config, poe, std::move(desc), exact_sampler(poe), "draws need a complete Phi",
-                             "geometric: (1 - t) U_base + t U_poe", "exact (complete Phi)", progress);
+                             "geometric: (1 - t) U_base + t U_poe", "exact (complete Phi)", context);
 }
 
 RunResult run_poe(Config& config, const RunContext& context) {
   Record desc;
   const ProductOfExperts poe = read_poe(config, desc);
   read_run_method(config, {RunMethod::annealing});
-  return poe_experiment(config, poe, desc, context.progress);
+  return poe_experiment(config, poe, desc, context);
 }
 
 LoglikResult poe_loglik(Config& config, const RunContext& context) {
@@ -78,7 +78,7 @@ LoglikResult poe_loglik(Config& config, const RunContext& context) {
   const ProductOfExperts poe = read_poe(config, desc);
   const DataSet data = read_data(config, poe.dim(), exact_sampler(poe));
   read_run_method(config, {RunMethod::annealing});
-  return analysis_model_loglik(config, poe, data, [&] { return poe_experiment(config, poe, desc, context.progress); });
+  return analysis_model_loglik(config, poe, data, [&] { return poe_experiment(config, poe, desc, context); });
 }
 
 }  // namespace

@@ -122,16 +122,16 @@ RunResult run_potts(Config& config, const RunContext& context) {
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
   if (read_field_path(m, config, kernel, method, beta * coupling)) {
-    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, schedule, config, context.progress,
+    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, schedule, config, context,
                       result);
     add_reference(model, rows, cols, {}, result);  // the equilibrium trace is the temperature path's
     return result;
   }
   if (kernel.type == LatticeKernelType::multispin)
     anneal_from_ground_state(PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
-                             read_run_settings(config, {"ground_state"}, multispin), context.progress, result);
+                             read_run_settings(config, {"ground_state"}, multispin), context, result);
   else
-    run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context.progress, result);
+    run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context, result);
   // After the run: an adaptive schedule is placed by it. Tempering reads its own ladder and
   // integration has none, so they get no energy trace.
   add_reference(model, rows, cols, annealing ? annealed_fractions(result) : std::span<const double>{}, result);

@@ -93,11 +93,11 @@ constexpr bool kIsGibbs<RbmGibbs<Scalar>> = true;
 
 template <class Path, class Kernel>
 void run_path(const RbmSetup& s, const Path& path, const Kernel& kernel, const Schedule& schedule,
-              const RunSettings& run, const ProgressFn& progress, RunResult& result) {
+              const RunSettings& run, const RunContext& context, RunResult& result) {
   auto data_start = [&](typename Path::Batch& batch, const ChunkStreams& streams) {
     rbm_start_from_data(path, batch, *s.train, run.equilibration_sweeps, streams.random(0));
   };
-  anneal_and_estimate(path, kernel, schedule, run, data_start, progress, result);
+  anneal_and_estimate(path, kernel, schedule, run, data_start, context, result);
   // Gibbs kernels count a sweep per particle, the marginal Metropolis kernel a proposal per unit.
   constexpr bool gibbs = kIsGibbs<Kernel>;
   result.budget = annealing_budget(result, gibbs ? "Gibbs sweep" : "single-unit Metropolis step");
@@ -106,37 +106,37 @@ void run_path(const RbmSetup& s, const Path& path, const Kernel& kernel, const S
 }
 
 template <class Scalar, template <class> class PathT>
-void run_scalar_path(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const ProgressFn& progress,
+void run_scalar_path(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
                      RunResult& result) {
   const PathT<Scalar> path(s.parameters, s.base);
   if (s.kernel_type == RbmKernelType::gibbs)
-    run_path(s, path, RbmGibbs<Scalar>(s.steps), schedule, run, progress, result);
+    run_path(s, path, RbmGibbs<Scalar>(s.steps), schedule, run, context, result);
   else
-    run_path(s, path, RbmMarginalMetropolis<Scalar>(s.steps), schedule, run, progress, result);
+    run_path(s, path, RbmMarginalMetropolis<Scalar>(s.steps), schedule, run, context, result);
 }
 
 template <class Scalar>
-void run_scalar(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const ProgressFn& progress,
+void run_scalar(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
                 RunResult& result) {
   if (s.path_kind == "full")
-    run_scalar_path<Scalar, RbmFullPath>(s, schedule, run, progress, result);
+    run_scalar_path<Scalar, RbmFullPath>(s, schedule, run, context, result);
   else if (s.path_kind == "marginal_v")
-    run_scalar_path<Scalar, RbmMarginalVisiblePath>(s, schedule, run, progress, result);
+    run_scalar_path<Scalar, RbmMarginalVisiblePath>(s, schedule, run, context, result);
   else
-    run_scalar_path<Scalar, RbmMarginalHiddenPath>(s, schedule, run, progress, result);
+    run_scalar_path<Scalar, RbmMarginalHiddenPath>(s, schedule, run, context, result);
 }
 
 // Simulated tempering, all chains of a chunk stepped together by block Gibbs at their levels; a
 // chunk is one GEMM, so chunks are bigger than the lattice default.
 template <class Scalar>
-void temper_rbm(const RbmSetup& s, Config& config, const ProgressFn& progress, RunResult& result) {
+void temper_rbm(const RbmSetup& s, Config& config, const RunContext& context, RunResult& result) {
   const TemperingDefaults defaults{50};
   if (s.path_kind == "full") {
     const RbmFullPath<Scalar> path(s.parameters, s.base);
-    temper_and_estimate(path, RbmGibbs<Scalar>(s.steps), config, progress, result, defaults);
+    temper_and_estimate(path, RbmGibbs<Scalar>(s.steps), config, context, result, defaults);
   } else {
     const RbmMarginalVisiblePath<Scalar> path(s.parameters, s.base);
-    temper_and_estimate(path, RbmGibbs<Scalar>(s.steps), config, progress, result, defaults);
+    temper_and_estimate(path, RbmGibbs<Scalar>(s.steps), config, context, result, defaults);
   }
 }
 
@@ -216,9 +216,9 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   if (tempering) {
     result = rbm_result(s);
     if (s.precision == "float")
-      temper_rbm<float>(s, config, context.progress, result);
+      temper_rbm<float>(s, config, context, result);
     else
-      temper_rbm<double>(s, config, context.progress, result);
+      temper_rbm<double>(s, config, context, result);
   } else {
     const Schedule schedule = read_schedule(config);
     // The paper's reverse start makes 100 Gibbs sweeps at the target; the shared default (1000)
@@ -226,7 +226,7 @@ RunResult run_rbm(Config& config, const RunContext& context) {
     const RunSettings run =
         read_run_settings(config, s.train ? std::vector<std::string>{"data"} : std::vector<std::string>{}, {100});
     result = rbm_result(s);
-    anneal_rbm(s, schedule, run, context.progress, result);
+    anneal_rbm(s, schedule, run, context, result);
   }
   add_test_log_likelihood(s, result);
   return result;
@@ -251,12 +251,12 @@ RunResult rbm_result(const RbmSetup& s) {
   return result;
 }
 
-void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const ProgressFn& progress,
+void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
                 RunResult& result) {
   if (s.precision == "float")
-    run_scalar<float>(s, schedule, run, progress, result);
+    run_scalar<float>(s, schedule, run, context, result);
   else
-    run_scalar<double>(s, schedule, run, progress, result);
+    run_scalar<double>(s, schedule, run, context, result);
 }
 
 void add_test_log_likelihood(const RbmSetup& s, RunResult& result) {

@@ -38,7 +38,7 @@ RunResult rbm_result(const RbmSetup& s);
 
 // Forward and reverse annealing (reverse from data rows equilibrated at the target), and the
 // estimators on the works.
-void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const ProgressFn& progress,
+void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
                 RunResult& result);
 
 // With a test set: L = mean(-F(v)) - log Z with the exact log Z where there is one, else the

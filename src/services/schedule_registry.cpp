@@ -1,0 +1,112 @@
+// The schedule registry: every [schedule] type, with its summary, the keys it reads and the
+// factory that makes it. `[schedule] type`'s choices, `logz list` and read_schedule read this
+// table; a new schedule is one function of paths/schedule.hpp plus one entry here.
+#include <functional>
+
+#include "logz/anneal/adaptive_schedule.hpp"
+#include "logz/paths/schedule.hpp"
+#include "logz/services/annealing_experiment.hpp"
+#include "logz/services/memory_guard.hpp"
+#include "logz/services/registry.hpp"
+
+namespace logz {
+
+namespace {
+
+const Key kNumSteps = Key::integer("num_steps", 1000, 1, 100000000,
+                                   "K: annealing steps (temperatures K + 1); tempering: num_temperatures - 1");
+const Key kBetaMin = Key::number("beta_min", 1e-4, 1e-300, 0.999999, "geometric: the smallest t > 0");
+const Key kSteepness = Key::number("steepness", 4.0, 1e-6, 1e3, "sigmoid: how steep the sigmoid is");
+const Key kFile = Key::string("file", required, "file: the path fractions, one per line (relative to the config)");
+const Key kPilotPaths = Key::integer("pilot_paths", 32, 2, 1LL << 24,
+                                     "adaptive: forward paths of the pilot run (own random numbers)");
+const Key kPilotSteps = Key::integer("pilot_steps", 200, 2, 10000000, "adaptive: steps of the pilot's linear schedule");
+const Key kPilotReverse = Key::boolean("pilot_reverse", true,
+                                       "adaptive: also run the pilot in reverse, from the run's own reverse start");
+
+// What a schedule's factory reads from: the [schedule] section, the config (for paths
+// relative to it) and K where the section does not give it.
+struct ScheduleSource {
+  ConfigSection& section;
+  Config& config;
+  std::int64_t default_steps;
+
+  // K, checked to fit in memory: per temperature the fractions, each thread's sums, the traces
+  // of both directions and their JSON, a few hundred bytes.
+  std::size_t num_steps() const {
+    const auto k = static_cast<std::size_t>(section.get_int(kNumSteps, default_steps));
+    check_fits_in_memory(section, kNumSteps, 400.0 * static_cast<double>(k), "the per-temperature records");
+    return k;
+  }
+};
+
+struct ScheduleFactory {
+  ScheduleEntry entry;
+  std::function<Schedule(const ScheduleSource&)> make;
+};
+
+const std::vector<ScheduleFactory>& schedules() {
+  static const std::vector<ScheduleFactory> table = {
+      {{"linear", "t_k = k / K"}, [](const ScheduleSource& s) { return linear_schedule(s.num_steps()); }},
+      {{"geometric", "t_0 = 0, then K geometric steps from beta_min to 1"},
+       [](const ScheduleSource& s) {
+         const std::size_t k = s.num_steps();
+         return geometric_schedule(k, s.section.get_double(kBetaMin));
+       }},
+      {{"sigmoid", "a sigmoid in k, denser at both ends (steepness)"},
+       [](const ScheduleSource& s) {
+         const std::size_t k = s.num_steps();
+         return sigmoid_schedule(k, s.section.get_double(kSteepness));
+       }},
+      {{"salakhutdinov", "the 14,501 temperatures of Salakhutdinov & Murray (2008)"},
+       [](const ScheduleSource&) { return salakhutdinov_schedule(); }},
+      {{"file", "path fractions read from a file, one per line"},
+       [](const ScheduleSource& s) {
+         return schedule_from_file(resolve_config_path(s.config, s.section.get_string(kFile)));
+       }},
+      {{"adaptive", "K steps at equal thermodynamic length, measured by a pilot run (counted in the budget)"},
+       [](const ScheduleSource& s) {
+         const std::size_t k = s.num_steps();
+         return Schedule::adaptive(AdaptivePlan{k, static_cast<std::size_t>(s.section.get_int(kPilotPaths)),
+                                                static_cast<std::size_t>(s.section.get_int(kPilotSteps)),
+                                                s.section.get_bool(kPilotReverse)});
+       }},
+  };
+  return table;
+}
+
+std::vector<std::string> schedule_names() {
+  std::vector<std::string> names;
+  for (const auto& s : schedules()) names.push_back(s.entry.name);
+  return names;
+}
+
+const Key kScheduleType = Key::choice("type", std::string("linear"), schedule_names(),
+                                      "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
+const KeyGroup kScheduleKeys{
+    "schedule", "schedule",
+    {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile, &kPilotPaths, &kPilotSteps, &kPilotReverse}};
+
+}  // namespace
+
+const KeyGroup& schedule_keys() { return kScheduleKeys; }
+
+const std::vector<ScheduleEntry>& schedule_registry() {
+  static const std::vector<ScheduleEntry> entries = [] {
+    std::vector<ScheduleEntry> v;
+    for (const auto& s : schedules()) v.push_back(s.entry);
+    return v;
+  }();
+  return entries;
+}
+
+Schedule read_schedule(Config& config, std::int64_t default_steps) {
+  auto s = config.section("schedule");
+  s.check_known({&kScheduleKeys});
+  const std::string type = s.get_string(kScheduleType);
+  for (const auto& entry : schedules())
+    if (entry.entry.name == type) return entry.make(ScheduleSource{s, config, default_steps});
+  s.fail(kScheduleType, "a registered schedule");  // unreachable: the key's choices are the table's
+}
+
+}  // namespace logz
