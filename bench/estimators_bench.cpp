@@ -96,11 +96,13 @@ double harmonic_level(int k) { return 1.0 + 9.0 * k / 99.0; }
 
 const std::vector<double>& mbar_samples() {
   static const std::vector<double> x = [] {
-    if (const char* path = std::getenv("LOGZ_BENCH_MBAR_SAMPLES")) return logz::io::read_npy(path).to_doubles();
+    if (const char* path = std::getenv("LOGZ_BENCH_MBAR_SAMPLES"))
+      return logz::io::read_npy(path).to_doubles();
     std::vector<double> v;
     for (int k = 0; k < kMbarStates; ++k)
       for (int n = 0; n < kMbarPerState; ++n) {
-        logz::RandomStream s(7, static_cast<std::uint64_t>(k) * kMbarPerState + n, logz::Purpose::test, 0);
+        logz::RandomStream s(7, static_cast<std::uint64_t>(k) * kMbarPerState + n,
+                             logz::Purpose::test, 0);
         v.push_back(s.normal() / std::sqrt(harmonic_level(k)));
       }
     return v;
@@ -124,7 +126,8 @@ void BM_MbarHarmonic100x10000(benchmark::State& state) {
   const std::vector<double>& x = mbar_samples();
   Eigen::MatrixXd u(kMbarStates, static_cast<Eigen::Index>(x.size()));
   for (std::size_t n = 0; n < x.size(); ++n)
-    for (int k = 0; k < kMbarStates; ++k) u(k, static_cast<Eigen::Index>(n)) = harmonic_level(k) * x[n] * x[n] / 2;
+    for (int k = 0; k < kMbarStates; ++k)
+      u(k, static_cast<Eigen::Index>(n)) = harmonic_level(k) * x[n] * x[n] / 2;
   const std::vector<double> counts(kMbarStates, static_cast<double>(x.size() / kMbarStates));
   logz::MbarResult r;
   for (auto _ : state) r = logz::mbar(u, counts);

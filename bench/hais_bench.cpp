@@ -34,7 +34,8 @@ Eigen::MatrixXd positions(int d, int p) {
 void BM_PoeEnergyAndGrad(benchmark::State& state) {
   const int L = static_cast<int>(state.range(0)), P = static_cast<int>(state.range(1));
   const auto type = state.range(2) ? logz::ExpertType::student_t : logz::ExpertType::laplace;
-  const auto poe = logz::ProductOfExperts::random(type, 36, L, 1).with_single_precision(state.range(3) != 0);
+  const auto poe =
+      logz::ProductOfExperts::random(type, 36, L, 1).with_single_precision(state.range(3) != 0);
   const Eigen::MatrixXd X = positions(36, P);
   Eigen::VectorXd e;
   Eigen::MatrixXd G;
@@ -42,12 +43,21 @@ void BM_PoeEnergyAndGrad(benchmark::State& state) {
     poe.energy_and_grad(X, e, G);
     benchmark::DoNotOptimize(G.data());
   }
-  state.counters["particles_per_s"] = benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["particles_per_s"] =
+      benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
   // Two GEMMs of 2 L d P flops each.
-  state.counters["gemm_flops"] = benchmark::Counter(4.0 * L * 36 * P, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["gemm_flops"] =
+      benchmark::Counter(4.0 * L * 36 * P, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_PoeEnergyAndGrad)->Args({36, 200, 0, 0})->Args({36, 200, 1, 0})->Args({144, 200, 0, 0})
-    ->Args({144, 200, 1, 0})->Args({36, 25, 1, 0})->Args({144, 25, 1, 0})->Args({36, 200, 0, 1})->Args({36, 200, 1, 1});
+BENCHMARK(BM_PoeEnergyAndGrad)
+    ->Args({36, 200, 0, 0})
+    ->Args({36, 200, 1, 0})
+    ->Args({144, 200, 0, 0})
+    ->Args({144, 200, 1, 0})
+    ->Args({36, 25, 1, 0})
+    ->Args({144, 25, 1, 0})
+    ->Args({36, 200, 0, 1})
+    ->Args({36, 200, 1, 1});
 
 // state.range: (factors = covariance units = mean units N, particles P); mcRBM with M = 36.
 void BM_McRbmEnergyAndGrad(benchmark::State& state) {
@@ -60,7 +70,8 @@ void BM_McRbmEnergyAndGrad(benchmark::State& state) {
     model.energy_and_grad(X, e, G);
     benchmark::DoNotOptimize(G.data());
   }
-  state.counters["particles_per_s"] = benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["particles_per_s"] =
+      benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_McRbmEnergyAndGrad)->Args({36, 200})->Args({144, 200});
 
@@ -78,28 +89,36 @@ void BM_BilinearPosteriorEnergyAndGrad(benchmark::State& state) {
     post.energy_and_grad(Z, e, G);
     benchmark::DoNotOptimize(G.data());
   }
-  state.counters["particles_per_s"] = benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["particles_per_s"] =
+      benchmark::Counter(static_cast<double>(P), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_BilinearPosteriorEnergyAndGrad)->Args({36, 9, 200})->Args({80, 18, 200});
 
 // The GEMM rate: C = A B with A m x k, B k x n.
 void BM_EigenGemm(benchmark::State& state) {
-  const int m = static_cast<int>(state.range(0)), k = static_cast<int>(state.range(1)), n = static_cast<int>(state.range(2));
+  const int m = static_cast<int>(state.range(0)), k = static_cast<int>(state.range(1)),
+            n = static_cast<int>(state.range(2));
   const Eigen::MatrixXd A = positions(m, k), B = positions(k, n);
   Eigen::MatrixXd C(m, n);
   for (auto _ : state) {
     C.noalias() = A * B;
     benchmark::DoNotOptimize(C.data());
   }
-  state.counters["gemm_flops"] = benchmark::Counter(2.0 * m * k * n, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["gemm_flops"] =
+      benchmark::Counter(2.0 * m * k * n, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_EigenGemm)->Args({512, 512, 512})->Args({36, 36, 200})->Args({144, 36, 200})->Args({36, 144, 200});
+BENCHMARK(BM_EigenGemm)
+    ->Args({512, 512, 512})
+    ->Args({36, 36, 200})
+    ->Args({144, 36, 200})
+    ->Args({36, 144, 200});
 
 // The paper's run: HAIS on a complete 36-d POE (Student-t), 200 particles, N temperatures
 // (state.range(0)), all hardware threads, chunks of 25 particles.
 void BM_HaisPoe36(benchmark::State& state) {
   const auto poe = logz::ProductOfExperts::random(logz::ExpertType::student_t, 36, 36, 1);
-  const logz::GeometricPath<logz::GaussianBase, logz::ProductOfExperts> path(logz::GaussianBase::isotropic(36, 1.5), poe);
+  const logz::GeometricPath<logz::GaussianBase, logz::ProductOfExperts> path(
+      logz::GaussianBase::isotropic(36, 1.5), poe);
   const logz::Hais kernel(0.2, logz::Hais::half_life_refresh(0.2, 1));
   const auto schedule = logz::linear_schedule(static_cast<std::size_t>(state.range(0)));
   logz::AnnealOptions o;
@@ -123,9 +142,10 @@ BENCHMARK(BM_HaisPoe36)->Arg(100000)->Iterations(1)->Unit(benchmark::kSecond)->U
 // the filter products in double (state.range(2) = 0) or single precision (1), or single
 // precision with the kernel's refresh normals in single precision too (2).
 void BM_HaisPoe36Laplace(benchmark::State& state) {
-  const auto poe =
-      logz::ProductOfExperts::random(logz::ExpertType::laplace, 36, 36, 1).with_single_precision(state.range(2) != 0);
-  const logz::GeometricPath<logz::GaussianBase, logz::ProductOfExperts> path(logz::GaussianBase::isotropic(36, 1.5), poe);
+  const auto poe = logz::ProductOfExperts::random(logz::ExpertType::laplace, 36, 36, 1)
+                       .with_single_precision(state.range(2) != 0);
+  const logz::GeometricPath<logz::GaussianBase, logz::ProductOfExperts> path(
+      logz::GaussianBase::isotropic(36, 1.5), poe);
   const logz::Hais kernel = logz::Hais(0.2, logz::Hais::half_life_refresh(0.2, 1))
                                 .with_normals(state.range(2) == 2 ? logz::NormalPrecision::single
                                                                   : logz::NormalPrecision::double_);
@@ -145,9 +165,16 @@ void BM_HaisPoe36Laplace(benchmark::State& state) {
   state.counters["error_vs_exact"] = err;
   state.counters["std_error"] = se;
 }
-BENCHMARK(BM_HaisPoe36Laplace)->Args({100000, 8, 0})->Args({100000, 25, 0})->Args({100000, 50, 0})
-    ->Args({100000, 200, 0})->Args({100000, 50, 1})->Args({100000, 200, 1})->Args({100000, 200, 2})
-    ->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK(BM_HaisPoe36Laplace)
+    ->Args({100000, 8, 0})
+    ->Args({100000, 25, 0})
+    ->Args({100000, 50, 0})
+    ->Args({100000, 200, 0})
+    ->Args({100000, 50, 1})
+    ->Args({100000, 200, 1})
+    ->Args({100000, 200, 2})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
 
 }  // namespace
 

@@ -35,8 +35,8 @@ void BM_Gemm(benchmark::State& state) {
     benchmark::DoNotOptimize(C.data());
     benchmark::ClobberMemory();
   }
-  state.counters["gflops"] = benchmark::Counter(2.0 * m * n * k * 1e-9,
-                                                benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["gflops"] =
+      benchmark::Counter(2.0 * m * n * k * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 // 512^3, and the RBM's hidden input W^T V: W is 784 x 500, V is 784 x 100 particles.
 BENCHMARK(BM_Gemm<double>)->Name("BM_Dgemm")->Args({512, 512, 512, 0})->Args({500, 100, 784, 1});
@@ -53,8 +53,9 @@ void BM_PhiloxFillU32(benchmark::State& state) {
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.counters["draws_per_ns"] = benchmark::Counter(static_cast<double>(kDrawsPerIteration) * 1e-9,
-                                                      benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["draws_per_ns"] =
+      benchmark::Counter(static_cast<double>(kDrawsPerIteration) * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_PhiloxFillU32);
 
@@ -66,8 +67,9 @@ void BM_PhiloxNextU32(benchmark::State& state) {
     for (std::size_t i = 0; i < kDrawsPerIteration; ++i) acc += rng.next_u32();
     benchmark::DoNotOptimize(acc);
   }
-  state.counters["draws_per_ns"] = benchmark::Counter(static_cast<double>(kDrawsPerIteration) * 1e-9,
-                                                      benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["draws_per_ns"] =
+      benchmark::Counter(static_cast<double>(kDrawsPerIteration) * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_PhiloxNextU32);
 
@@ -83,8 +85,8 @@ void BM_MemorySum(benchmark::State& state) {
     for (const std::uint64_t v : a) s += v;
     benchmark::DoNotOptimize(s);
   }
-  state.counters["gb_per_s"] =
-      benchmark::Counter(static_cast<double>(kStreamBytes) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["gb_per_s"] = benchmark::Counter(static_cast<double>(kStreamBytes) * 1e-9,
+                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_MemorySum)->Unit(benchmark::kMillisecond);
 

@@ -26,7 +26,8 @@ void time_kernel(benchmark::State& state, const Model& model, const Kernel& kern
   std::uint32_t step = 0;
   std::uint64_t attempts = 0;
   for (auto _ : state) {
-    const auto info = kernel.step(target, batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
+    const auto info =
+        kernel.step(target, batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, ++step, 0});
     attempts += info.attempted;
     benchmark::DoNotOptimize(batch.bond_sum(0));
   }
@@ -37,11 +38,14 @@ void time_kernel(benchmark::State& state, const Model& model, const Kernel& kern
 // random: 10^5 single-site steps; checkerboard: 100 sweeps (about the same number of updates).
 void run_kernel(benchmark::State& state, logz::SiteOrder order, double beta) {
   const std::size_t steps = order == logz::SiteOrder::random ? 102400 : 100;
-  time_kernel(state, logz::IsingModel(kSide, kSide, 1.0, beta), logz::SpinFlipMetropolis(order, steps));
+  time_kernel(state, logz::IsingModel(kSide, kSide, 1.0, beta),
+              logz::SpinFlipMetropolis(order, steps));
 }
 
 void BM_MetropolisRandomSite(benchmark::State& s) { run_kernel(s, logz::SiteOrder::random, 0.44); }
-void BM_MetropolisCheckerboard(benchmark::State& s) { run_kernel(s, logz::SiteOrder::checkerboard, 0.44); }
+void BM_MetropolisCheckerboard(benchmark::State& s) {
+  run_kernel(s, logz::SiteOrder::checkerboard, 0.44);
+}
 BENCHMARK(BM_MetropolisRandomSite)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MetropolisCheckerboard)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
 
@@ -52,7 +56,12 @@ void BM_IsingMultiSpin(benchmark::State& state) {
   time_kernel(state, logz::PackedIsingModel(logz::IsingModel(kSide, kSide, 1.0, beta)),
               logz::MultiSpinMetropolis(logz::SiteOrder::checkerboard, 10));
 }
-BENCHMARK(BM_IsingMultiSpin)->Args({64, 44})->Args({1024, 44})->Args({1024, 100})->Args({1024, 0})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IsingMultiSpin)
+    ->Args({64, 44})
+    ->Args({1024, 44})
+    ->Args({1024, 100})
+    ->Args({1024, 0})
+    ->Unit(benchmark::kMillisecond);
 
 // The reference: the simplest correct loop a physicist would write.
 void BM_ReferenceLoop(benchmark::State& state) {
@@ -75,8 +84,9 @@ void BM_ReferenceLoop(benchmark::State& state) {
       const std::uint64_t r = next();
       const int i = static_cast<int>(((r & 0xffffffffULL) * (kSide * kSide)) >> 32);
       const int row = i / kSide, col = i % kSide;
-      const int h = s[row * kSide + (col + 1) % kSide] + s[row * kSide + (col + kSide - 1) % kSide] +
-                    s[((row + 1) % kSide) * kSide + col] + s[((row + kSide - 1) % kSide) * kSide + col];
+      const int h =
+          s[row * kSide + (col + 1) % kSide] + s[row * kSide + (col + kSide - 1) % kSide] +
+          s[((row + 1) % kSide) * kSide + col] + s[((row + kSide - 1) % kSide) * kSide + col];
       const int sh = s[i] * h;
       if ((r >> 32) < threshold[(sh + 4) >> 1]) s[i] = static_cast<std::int8_t>(-s[i]);
     }
@@ -96,8 +106,8 @@ void BM_PhiloxStream(benchmark::State& state) {
     for (int k = 0; k < 4096; ++k) acc += rng.next_u32();
     benchmark::DoNotOptimize(acc);
   }
-  state.counters["draws_per_ns"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 4096e-9, benchmark::Counter::kIsRate);
+  state.counters["draws_per_ns"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 4096e-9, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_PhiloxStream);
 

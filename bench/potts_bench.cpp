@@ -72,7 +72,8 @@ BENCHMARK(BM_PottsHeatBathCheckerboard)->Arg(1)->Arg(16)->Unit(benchmark::kMilli
 // Multi-spin coding: checkerboard sweeps of 64 particles per bit-sliced word (range(0)
 // particles), 10 sweeps per call.
 void BM_PottsMultiSpin(benchmark::State& state) {
-  time_kernel(state, logz::PackedPottsModel(paper_model()), logz::MultiSpinPottsMetropolis(logz::SiteOrder::checkerboard, 10));
+  time_kernel(state, logz::PackedPottsModel(paper_model()),
+              logz::MultiSpinPottsMetropolis(logz::SiteOrder::checkerboard, 10));
 }
 BENCHMARK(BM_PottsMultiSpin)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
 

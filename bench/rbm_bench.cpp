@@ -152,8 +152,8 @@ void one_temperature(benchmark::State& state, const Kernel& kernel) {
       benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
   // An AIS temperature of the Gibbs kernels needs the same two GEMMs as a sweep.
   if constexpr (std::is_same_v<Kernel, logz::RbmGibbs<float>>)
-    state.counters["gemm_fraction"] =
-        gemm_pair_seconds<float>(particles) / seconds_per_call(temperature, particles >= 1000 ? 2 : 10);
+    state.counters["gemm_fraction"] = gemm_pair_seconds<float>(particles) /
+                                      seconds_per_call(temperature, particles >= 1000 ? 2 : 10);
 }
 
 void BM_TemperatureFullGibbs(benchmark::State& s) {

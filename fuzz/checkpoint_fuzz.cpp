@@ -2,14 +2,13 @@
 // input framed as a checkpoint's contents (the first line written with its length and correct
 // CRC-32), so that the fuzzer reaches the JSON reader behind the checksum. What is accepted must
 // be written back to a checkpoint that reads back the same.
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "fuzz_common.hpp"
 #include "logz/services/checkpoint.hpp"
@@ -24,14 +23,16 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 bool same(const logz::CheckpointContents& a, const logz::CheckpointContents& b) {
-  if (a.config.text != b.config.text || a.config.source != b.config.source || a.config.sets != b.config.sets ||
-      a.config.seed != b.config.seed || a.config.threads != b.config.threads || a.phases.size() != b.phases.size())
+  if (a.config.text != b.config.text || a.config.source != b.config.source ||
+      a.config.sets != b.config.sets || a.config.seed != b.config.seed ||
+      a.config.threads != b.config.threads || a.phases.size() != b.phases.size())
     return false;
   for (std::size_t i = 0; i < a.phases.size(); ++i) {
     const auto& p = a.phases[i];
     const auto& q = b.phases[i];
     if (!(p.shape == q.shape) || p.chunks_done != q.chunks_done || p.attempted != q.attempted ||
-        p.accepted != q.accepted || !same_bits(p.works, q.works) || !same_bits(p.energy_sum, q.energy_sum))
+        p.accepted != q.accepted || !same_bits(p.works, q.works) ||
+        !same_bits(p.energy_sum, q.energy_sum))
       return false;
   }
   return true;
@@ -42,11 +43,13 @@ void parse(const std::string& text) {
   if (!logz::fuzz::accepts([&] { c = logz::parse_checkpoint(text, "fuzz.ckpt"); })) return;
   const std::string again = logz::checkpoint_text(c);
   logz::CheckpointContents back;
-  logz::fuzz::check(logz::fuzz::accepts([&] { back = logz::parse_checkpoint(again, "again.ckpt"); }),
-                    "a checkpoint written back is read back");
+  logz::fuzz::check(
+      logz::fuzz::accepts([&] { back = logz::parse_checkpoint(again, "again.ckpt"); }),
+      "a checkpoint written back is read back");
   logz::fuzz::check(same(c, back), "a checkpoint written back reads back the same");
   // Tempering records compared through their text: what reads back writes the same bytes.
-  logz::fuzz::check(logz::checkpoint_text(back) == again, "a checkpoint written back writes back the same");
+  logz::fuzz::check(logz::checkpoint_text(back) == again,
+                    "a checkpoint written back writes back the same");
 }
 
 }  // namespace

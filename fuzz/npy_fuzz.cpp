@@ -3,8 +3,8 @@
 // io::encode_npy: re-encoding what was read must give the same image again. The same file through
 // io::NpyColumnReader (`logz estimate --u-kn`, column blocks read on demand): whatever it accepts
 // read_npy accepts too, as the same 2-D float64 values.
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <vector>
@@ -31,15 +31,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rows = reader.rows();
     cols = reader.cols();
     columns.resize(rows * cols);
-    for (std::size_t j = 0; j < cols; j += 3) reader.read(j, std::min<std::size_t>(3, cols - j), columns.data() + j * rows);
+    for (std::size_t j = 0; j < cols; j += 3)
+      reader.read(j, std::min<std::size_t>(3, cols - j), columns.data() + j * rows);
   });
   if (columns_ok) {
-    fuzz::check(ok && read.dtype() == io::Dtype::float64 && read.shape == std::vector<std::size_t>{rows, cols},
+    fuzz::check(ok && read.dtype() == io::Dtype::float64 &&
+                    read.shape == std::vector<std::size_t>{rows, cols},
                 "NpyColumnReader accepts only what read_npy reads as a 2-D float64 array");
     for (std::size_t j = 0; j < cols; ++j)
       for (std::size_t r = 0; r < rows; ++r)
-        fuzz::check(std::memcmp(&columns[j * rows + r], &read.doubles()[r * cols + j], sizeof(double)) == 0,
-                    "NpyColumnReader reads read_npy's values");
+        fuzz::check(
+            std::memcmp(&columns[j * rows + r], &read.doubles()[r * cols + j], sizeof(double)) == 0,
+            "NpyColumnReader reads read_npy's values");
   }
   if (!ok) return 0;
   fuzz::check(parsed.shape == read.shape && parsed.dtype() == read.dtype(),

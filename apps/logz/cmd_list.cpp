@@ -11,7 +11,8 @@ namespace logz::cli {
 
 std::function<int()> add_list_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand("list", "List the models, kernels, estimators and schedules a config can name");
+  CLI::App* sub = app.add_subcommand(
+      "list", "List the models, kernels, estimators and schedules a config can name");
   sub->add_flag("--json", *json, "Everything, with every config key, as JSON");
   return [json] {
     std::cout << (*json ? report::registry_to_json().dump(2) + "\n" : report::registry_table());

@@ -7,9 +7,9 @@
 
 #include "commands.hpp"
 #include "config_args.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
-#include "logz/parallel/ranks.hpp"
 #include "logz/services/run.hpp"
 #include "progress.hpp"
 
@@ -25,22 +25,23 @@ struct LoglikArgs {
 
 std::function<int()> add_loglik_command(CLI::App& app, Ranks* ranks) {
   auto args = std::make_shared<LoglikArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "loglik", "Average log-likelihood of data under a continuous model (" +
-                    quoted_names(model_names("loglik")) + "; see docs/hais.md)");
-  args->config.add_to(sub, "Config (TOML): [model], [data], [base], [kernel], [schedule], [run]", "run.seed",
-                      "run.threads");
+  CLI::App* sub =
+      app.add_subcommand("loglik", "Average log-likelihood of data under a continuous model (" +
+                                       quoted_names(model_names("loglik")) + "; see docs/hais.md)");
+  args->config.add_to(sub, "Config (TOML): [model], [data], [base], [kernel], [schedule], [run]",
+                      "run.seed", "run.threads");
   sub->add_option("--output,-o", args->output, "Write the result as JSON to this file");
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
   return [args, ranks] {
     Config config = args->config.load();
     Progress progress("");
     const Ranks& process = ranks_or_single(ranks);
-    const LoglikResult r =
-        run_loglik(config, {.progress = progress.as_function(args->quiet, process), .ranks = ranks});
+    const LoglikResult r = run_loglik(
+        config, {.progress = progress.as_function(args->quiet, process), .ranks = ranks});
     if (process.rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::loglik_table(r);
-    if (!args->output.empty()) write_text_file(args->output, report::loglik_to_json(r).dump(2) + "\n");
+    if (!args->output.empty())
+      write_text_file(args->output, report::loglik_to_json(r).dump(2) + "\n");
     return 0;
   };
 }

@@ -6,14 +6,14 @@
 #include <memory>
 #include <optional>
 
+#include "checkpoint_args.hpp"
 #include "commands.hpp"
 #include "config_args.hpp"
+#include "logz/core/stop_request.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
-#include "logz/core/stop_request.hpp"
-#include "checkpoint_args.hpp"
 #include "logz/services/checkpoint.hpp"
-#include "logz/parallel/ranks.hpp"
 #include "logz/services/run.hpp"
 #include "plots/plots.hpp"
 #include "progress.hpp"
@@ -34,28 +34,35 @@ struct RunArgs {
 void check_checkpointable(const Config& config, const std::string& file) {
   const Value* run = config.raw().find("run");
   const Value* method = run && run->is_record() ? run->as_record().find("method") : nullptr;
-  if (method && !(method->is_string() && (method->as_string() == "annealing" || method->as_string() == "tempering")))
-    throw InputError(fmt::format("{}: [run] method: expected \"annealing\" or \"tempering\" with --checkpoint "
-                                 "(ground-state integration cannot be checkpointed yet)", file));
+  if (method && !(method->is_string() &&
+                  (method->as_string() == "annealing" || method->as_string() == "tempering")))
+    throw InputError(
+        fmt::format("{}: [run] method: expected \"annealing\" or \"tempering\" with --checkpoint "
+                    "(ground-state integration cannot be checkpointed yet)",
+                    file));
 }
 
 }  // namespace
 
 std::function<int()> add_run_command(CLI::App& app, Ranks* process_ranks) {
   auto args = std::make_shared<RunArgs>();
-  CLI::App* sub = app.add_subcommand("run", "Run an experiment described by a TOML config (see docs/config.md; "
-                                            "logz list shows the models) and report every estimator beside the "
-                                            "exact value");
+  CLI::App* sub =
+      app.add_subcommand("run",
+                         "Run an experiment described by a TOML config (see docs/config.md; "
+                         "logz list shows the models) and report every estimator beside the "
+                         "exact value");
   args->config.add_to(sub, "Experiment config (TOML)", "run.seed", "run.threads");
   sub->add_option("--output,-o", args->output, "Write the full result as JSON to this file");
   sub->add_option("--works-csv", args->works_csv, "Write every path's work as CSV to this file");
-  sub->add_option("--plots", args->plots,
-                  "Write the plots of this run (PNG and SVG, with their gnuplot scripts) into this folder");
+  sub->add_option(
+      "--plots", args->plots,
+      "Write the plots of this run (PNG and SVG, with their gnuplot scripts) into this folder");
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
   args->checkpoint.add_to(sub, "annealing and tempering runs");
   sub->get_option("config")->required(false);
   return [args, sub, process_ranks] {
-    std::optional<RunCheckpoint> checkpoint = args->checkpoint.open(args->config, "run", "run.seed");
+    std::optional<RunCheckpoint> checkpoint =
+        args->checkpoint.open(args->config, "run", "run.seed");
     Config config = checkpoint ? checkpoint->config().load() : args->config.load();
     Ranks& ranks = ranks_or_single(process_ranks);
     if (checkpoint) {
@@ -87,13 +94,15 @@ std::function<int()> add_run_command(CLI::App& app, Ranks* process_ranks) {
       if (checkpoint && e.code == 130) saved_after_stop(*checkpoint, "run");
       throw;
     }
-    if (checkpoint) checkpoint->save_or_warn();  // every phase complete: a resume reports again at once
+    if (checkpoint)
+      checkpoint->save_or_warn();     // every phase complete: a resume reports again at once
     if (ranks.rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::result_table(result);
     const nlohmann::json json = report::result_to_json(result);
     if (!args->output.empty()) write_text_file(args->output, json.dump(2) + "\n");
     if (!args->works_csv.empty()) write_text_file(args->works_csv, report::works_csv(result));
-    if (!args->plots.empty()) plots::plot_result(plots::ResultFile{args->config.config, json}, args->plots);
+    if (!args->plots.empty())
+      plots::plot_result(plots::ResultFile{args->config.config, json}, args->plots);
     return 0;
   };
 }

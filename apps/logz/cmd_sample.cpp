@@ -22,11 +22,14 @@ struct SampleArgs {
 
 std::function<int()> add_sample_command(CLI::App& app) {
   auto args = std::make_shared<SampleArgs>();
-  CLI::App* sub = app.add_subcommand("sample", "Draw from a continuous model (" + quoted_names(model_names("sample")) +
-                                                   ") with HMC (step size adapted as in the deeplearning.net "
-                                                   "tutorial; see docs/hmc.md)");
-  args->config.add_to(sub, "Sampler config (TOML): [model], [sampler], [data]", "sampler.seed", "sampler.threads");
-  sub->add_option("--output,-o", args->output, "Write the draws to this .npy file (num_draws x chains x dim)");
+  CLI::App* sub = app.add_subcommand(
+      "sample", "Draw from a continuous model (" + quoted_names(model_names("sample")) +
+                    ") with HMC (step size adapted as in the deeplearning.net "
+                    "tutorial; see docs/hmc.md)");
+  args->config.add_to(sub, "Sampler config (TOML): [model], [sampler], [data]", "sampler.seed",
+                      "sampler.threads");
+  sub->add_option("--output,-o", args->output,
+                  "Write the draws to this .npy file (num_draws x chains x dim)");
   sub->add_option("--json", args->json, "Write the summary as JSON to this file");
   return [args] {
     Config config = args->config.load();
@@ -34,9 +37,12 @@ std::function<int()> add_sample_command(CLI::App& app) {
     std::cout << report::sample_table(run);
     if (!args->output.empty()) {
       const auto& r = run.result;
-      io::write_npy(args->output, io::Array{{r.num_draws, r.num_chains, static_cast<std::size_t>(r.dim)}, r.draws});
+      io::write_npy(
+          args->output,
+          io::Array{{r.num_draws, r.num_chains, static_cast<std::size_t>(r.dim)}, r.draws});
     }
-    if (!args->json.empty()) write_text_file(args->json, report::sample_to_json(run).dump(2) + "\n");
+    if (!args->json.empty())
+      write_text_file(args->json, report::sample_to_json(run).dump(2) + "\n");
     return 0;
   };
 }

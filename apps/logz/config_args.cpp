@@ -37,14 +37,17 @@ void ConfigArgs::add_to(CLI::App* sub, const std::string& what, const std::strin
     sub->add_option("--seed", seed, "Random seed, 0 to 2^63 - 1 (overrides [" + seed_key + "])")
         ->check(seed_range());
   if (!threads_key.empty())
-    sub->add_option("--threads", threads, "Worker threads, 0 = all (overrides [" + threads_key + "])")
+    sub->add_option("--threads", threads,
+                    "Worker threads, 0 = all (overrides [" + threads_key + "])")
         ->check(CLI::Range(0, 4096));
 }
 
 Config ConfigArgs::load() const {
   Config c = Config::from_file(config);
   for (const auto& s : sets) c.set(s);
-  auto split = [](const std::string& key) { return std::make_pair(key.substr(0, key.find('.')), key.substr(key.find('.') + 1)); };
+  auto split = [](const std::string& key) {
+    return std::make_pair(key.substr(0, key.find('.')), key.substr(key.find('.') + 1));
+  };
   if (seed) {
     const auto [section, key] = split(seed_key_);
     c.set(section, key, *seed);

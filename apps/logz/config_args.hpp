@@ -20,7 +20,8 @@ struct ConfigArgs {
 
   // Adds the config positional and --set, and --seed / --threads when their keys are given
   // ("run.seed": the section and key they override).
-  void add_to(CLI::App* sub, const std::string& what, const std::string& seed_key, const std::string& threads_key);
+  void add_to(CLI::App* sub, const std::string& what, const std::string& seed_key,
+              const std::string& threads_key);
   // The config file with the overrides applied.
   Config load() const;
 

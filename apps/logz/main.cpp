@@ -46,8 +46,9 @@ Outcome run_command(const std::function<int()>& command) {
     return {2, std::string("error: ") + e.what()};
   } catch (const std::bad_alloc&) {
     // What the memory checks of the config (services/memory_guard.hpp) did not foresee.
-    return {2, "error: out of memory: expected a run that fits in this machine's memory (fewer paths, "
-               "temperatures, sites or draws)"};
+    return {2,
+            "error: out of memory: expected a run that fits in this machine's memory (fewer paths, "
+            "temperatures, sites or draws)"};
   } catch (const std::exception& e) {
     return {1, std::string("internal error: ") + e.what()};
   }
@@ -98,8 +99,9 @@ int main(int argc, char** argv) {
 namespace {
 
 int run_main(int argc, char** argv, logz::Ranks* ranks) {
-  CLI::App app{"logz: Monte Carlo estimates of log partition functions, log-likelihoods and model "
-               "evidence (log Z), reported beside exact answers where they exist."};
+  CLI::App app{
+      "logz: Monte Carlo estimates of log partition functions, log-likelihoods and model "
+      "evidence (log Z), reported beside exact answers where they exist."};
   app.set_version_flag("--version", std::string("logz ") + logz::version());
   app.require_subcommand(1);
   // One line per subcommand (one file each).
@@ -118,7 +120,8 @@ int run_main(int argc, char** argv, logz::Ranks* ranks) {
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
     std::string names;
     for (const auto& [name, run] : commands) names += (names.empty() ? "" : ", ") + name;
-    std::cerr << "logz: error: unknown command '" << argv[1] << "': expected one of " << names << " (see logz --help)\n";
+    std::cerr << "logz: error: unknown command '" << argv[1] << "': expected one of " << names
+              << " (see logz --help)\n";
     return 2;
   }
   try {
@@ -139,8 +142,9 @@ int run_main(int argc, char** argv, logz::Ranks* ranks) {
   const std::string name = app.get_subcommands().front()->get_name();
   Outcome outcome;
   if (ranks && ranks->size() > 1 && !kDistributed.contains(name))
-    outcome = {2, "error: logz " + name + ": expected one process: only logz run, logz loglik and logz train rbm split "
-                  "their work over MPI ranks (start it without mpirun)"};
+    outcome = {2, "error: logz " + name +
+                      ": expected one process: only logz run, logz loglik and logz train rbm split "
+                      "their work over MPI ranks (start it without mpirun)"};
   else
     outcome = run_command(commands.at(name));
   return finish(outcome, ranks);

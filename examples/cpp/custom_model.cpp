@@ -7,14 +7,13 @@
 // and the estimators' answers are written as `logz run --output` writes them.
 //
 //   custom_model [--output FILE] [--paths M] [--steps K] [--seed S]
-#include <logz/logz.hpp>
-#include <logz/report/json.hpp>
-#include <logz/report/tables.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <logz/logz.hpp>
+#include <logz/report/json.hpp>
+#include <logz/report/tables.hpp>
 #include <numbers>
 #include <string>
 
@@ -40,7 +39,9 @@ class Banana {
     }
   }
 
-  double exact_log_z() const { return 0.5 * dim_ * std::log(2.0 * std::numbers::pi) + std::log(s_); }
+  double exact_log_z() const {
+    return 0.5 * dim_ * std::log(2.0 * std::numbers::pi) + std::log(s_);
+  }
 
   // Exact draws: y ~ N(0, diag(s^2, 1, ..., 1)), then x_2 = y_2 - b (y_1^2 - s^2).
   void sample(Eigen::MatrixXd& X, const logz::BatchRandom& random) const {
@@ -55,7 +56,8 @@ class Banana {
  private:
   double energy_of(const Eigen::Ref<const Eigen::VectorXd>& x) const {
     const double twist = x(1) + b_ * (x(0) * x(0) - s_ * s_);
-    return 0.5 * x(0) * x(0) / (s_ * s_) + 0.5 * twist * twist + 0.5 * x.tail(dim_ - 2).squaredNorm();
+    return 0.5 * x(0) * x(0) / (s_ * s_) + 0.5 * twist * twist +
+           0.5 * x.tail(dim_ - 2).squaredNorm();
   }
 
   int dim_;
@@ -72,10 +74,14 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--output") output = value;
-    else if (flag == "--paths") paths = std::stoul(value);
-    else if (flag == "--steps") steps = std::stoul(value);
-    else if (flag == "--seed") seed = std::stoull(value);
+    if (flag == "--output")
+      output = value;
+    else if (flag == "--paths")
+      paths = std::stoul(value);
+    else if (flag == "--steps")
+      steps = std::stoul(value);
+    else if (flag == "--seed")
+      seed = std::stoull(value);
     else {
       std::cerr << "custom_model: " << flag << ": expected --output, --paths, --steps or --seed\n";
       return 2;
@@ -112,6 +118,7 @@ int main(int argc, char** argv) {
   result.kernel = {{"type", "hais"}, {"step_size", 0.2}, {"leapfrog_steps", 1}};
 
   std::cout << logz::report::result_table(result);
-  if (!output.empty()) std::ofstream(output) << logz::report::result_to_json(result).dump(2) << "\n";
+  if (!output.empty())
+    std::ofstream(output) << logz::report::result_to_json(result).dump(2) << "\n";
   return 0;
 }

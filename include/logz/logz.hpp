@@ -3,9 +3,9 @@
 // every public header of the core is listed here.
 #pragma once
 
+#include "logz/anneal/adaptive_schedule.hpp"
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/anneal_step.hpp"
-#include "logz/anneal/adaptive_schedule.hpp"
 #include "logz/anneal/annealer.hpp"
 #include "logz/anneal/resample.hpp"
 #include "logz/anneal/works.hpp"

@@ -7,8 +7,8 @@
 #include "bindings.hpp"
 #include "config_dict.hpp"
 #include "interrupt.hpp"
-#include "progress.hpp"
 #include "logz/services/results.hpp"
+#include "progress.hpp"
 #include "python_target.hpp"
 #include "services/continuous_support.hpp"
 
@@ -20,7 +20,8 @@ void bind_anneal(py::module_& m) {
   bind_target(m);
   m.def(
       "_run_target",
-      [](const PythonTarget& target, const py::dict& config, const py::object& progress, const std::string& function) {
+      [](const PythonTarget& target, const py::dict& config, const py::object& progress,
+         const std::string& function) {
         Config c = load_config(config, function);
         Record desc{{"type", "python"}, {"dim", target.dim()}};
         auto result = std::make_shared<RunResult>();
@@ -29,15 +30,20 @@ void bind_anneal(py::module_& m) {
           const InterruptGuard ctrl_c;
           py::gil_scoped_release release;
           const auto start = std::chrono::steady_clock::now();
-          *result = continuous::analysis_experiment(c, target, std::move(desc), continuous::DataSampler{}, "a logz.Target has no exact sampler",
-                                        "geometric: (1 - t) U_base + t U_target", "exact_log_z of the Target", context);
-          result->runtime_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          *result = continuous::analysis_experiment(
+              c, target, std::move(desc), continuous::DataSampler{},
+              "a logz.Target has no exact sampler", "geometric: (1 - t) U_base + t U_target",
+              "exact_log_z of the Target", context);
+          result->runtime_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           result->config = c.resolved();
         }
         return result;
       },
-      py::arg("target"), py::arg("config"), py::arg("progress") = py::none(), py::arg("function") = "logz.anneal",
-      "Annealing or tempering on a logz.Target from a config dict (see logz.anneal and logz.temper).");
+      py::arg("target"), py::arg("config"), py::arg("progress") = py::none(),
+      py::arg("function") = "logz.anneal",
+      "Annealing or tempering on a logz.Target from a config dict (see logz.anneal and "
+      "logz.temper).");
 }
 
 }  // namespace logz::python

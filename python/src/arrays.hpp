@@ -12,12 +12,13 @@
 
 namespace logz::python {
 
-using DoubleArray = pybind11::array_t<double, pybind11::array::c_style | pybind11::array::forcecast>;
+using DoubleArray =
+    pybind11::array_t<double, pybind11::array::c_style | pybind11::array::forcecast>;
 
 // `value` as a float64 C-contiguous array of `ndim` dimensions (converted once if need be).
 // `function`, `argument` and `shape` ("(N,)", "(K, N)") name it in errors.
-DoubleArray as_array(const pybind11::handle& value, int ndim, const char* function, const char* argument,
-                     const char* shape);
+DoubleArray as_array(const pybind11::handle& value, int ndim, const char* function,
+                     const char* argument, const char* shape);
 
 // A 1-D array's values, viewed (the array must outlive the span).
 inline std::span<const double> view(const DoubleArray& a) {

@@ -13,7 +13,9 @@ namespace {
 
 // A Python value of a config dict as a config Value; `where` names it in errors.
 Value to_value(const py::handle& x, const std::string& where, const std::string& function) {
-  auto fail = [&](const std::string& what) { fail_argument(function, "config", what + " (at " + where + ")"); };
+  auto fail = [&](const std::string& what) {
+    fail_argument(function, "config", what + " (at " + where + ")");
+  };
   if (x.is_none()) fail("no None values");
   if (py::isinstance<py::bool_>(x)) return Value(x.cast<bool>());
   if (py::isinstance<py::int_>(x)) return Value(x.cast<long long>());
@@ -28,14 +30,17 @@ Value to_value(const py::handle& x, const std::string& where, const std::string&
     }
     return Value(std::move(r));
   }
-  if (py::hasattr(x, "tolist")) return to_value(x.attr("tolist")(), where, function);  // numpy arrays and scalars
+  if (py::hasattr(x, "tolist"))
+    return to_value(x.attr("tolist")(), where, function);  // numpy arrays and scalars
   if (py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x)) {
     Value::Array a;
     std::size_t i = 0;
-    for (const auto& item : x) a.push_back(to_value(item, where + "[" + std::to_string(i++) + "]", function));
+    for (const auto& item : x)
+      a.push_back(to_value(item, where + "[" + std::to_string(i++) + "]", function));
     return Value(std::move(a));
   }
-  fail("numbers, strings, booleans, lists and dicts, got " + std::string(py::str(py::type::of(x).attr("__name__"))));
+  fail("numbers, strings, booleans, lists and dicts, got " +
+       std::string(py::str(py::type::of(x).attr("__name__"))));
   return {};
 }
 
@@ -49,7 +54,8 @@ Config load_config(const py::object& config, const std::string& function) {
   const py::object os = py::module_::import("os");
   if (py::isinstance<py::str>(config) || py::isinstance(config, os.attr("PathLike")))
     return Config::from_file(py::str(os.attr("fspath")(config)).cast<std::string>());
-  fail_argument(function, "config", "a dict with the TOML's [section] structure, or a path to a TOML file");
+  fail_argument(function, "config",
+                "a dict with the TOML's [section] structure, or a path to a TOML file");
 }
 
 }  // namespace logz::python

@@ -29,14 +29,16 @@ PyObject* new_exception(py::module_& m, const char* name, py::tuple bases, const
 void bind_errors(py::module_& m) {
   py::object builtins = py::module_::import("builtins");
   static PyObject* error = new_exception(m, "Error", py::make_tuple(builtins.attr("RuntimeError")),
-                                          "Base of every error logz raises on purpose.");
-  static PyObject* invalid = new_exception(m, "InvalidArgument", py::make_tuple(py::handle(error), builtins.attr("ValueError")),
-                                            "An argument outside a function's contract (a ValueError).");
-  static PyObject* input = new_exception(m, "InputError", py::make_tuple(py::handle(error), builtins.attr("ValueError")),
-                                          "Malformed input: a config, a work array, a weight file (a ValueError).");
-  static PyObject* numerical =
-      new_exception(m, "NumericalError", py::make_tuple(py::handle(error), builtins.attr("ArithmeticError")),
-                    "A non-finite energy, work or weight, with where it appeared.");
+                                         "Base of every error logz raises on purpose.");
+  static PyObject* invalid = new_exception(
+      m, "InvalidArgument", py::make_tuple(py::handle(error), builtins.attr("ValueError")),
+      "An argument outside a function's contract (a ValueError).");
+  static PyObject* input =
+      new_exception(m, "InputError", py::make_tuple(py::handle(error), builtins.attr("ValueError")),
+                    "Malformed input: a config, a work array, a weight file (a ValueError).");
+  static PyObject* numerical = new_exception(
+      m, "NumericalError", py::make_tuple(py::handle(error), builtins.attr("ArithmeticError")),
+      "A non-finite energy, work or weight, with where it appeared.");
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -18,7 +18,8 @@ extern "C" void on_sigint(int) { request_stop(); }
 InterruptGuard::InterruptGuard() {
   clear_stop_request();
   const pybind11::module_ threading = pybind11::module_::import("threading");
-  if (threading.attr("current_thread")().is(threading.attr("main_thread")())) {  // it owns signal handling
+  if (threading.attr("current_thread")().is(
+          threading.attr("main_thread")())) {  // it owns signal handling
     previous_ = std::signal(SIGINT, on_sigint);
     installed_ = previous_ != SIG_ERR;
   }

@@ -11,7 +11,8 @@ namespace logz::python {
 class InterruptGuard {
  public:
   InterruptGuard();   // clears the stop request and installs the SIGINT handler (main thread only)
-  ~InterruptGuard();  // restores Python's; a Ctrl-C that came after the run's last check is re-raised
+  ~InterruptGuard();  // restores Python's; a Ctrl-C that came after the run's last check is
+                      // re-raised
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 

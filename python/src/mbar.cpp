@@ -1,4 +1,6 @@
 // MBAR on pymbar's inputs: logz.mbar(u_kn, N_k) -> logz.MbarResult.
+#include "logz/estimators/mbar.hpp"
+
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
@@ -8,9 +10,8 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "python_messages.hpp"
 #include "logz/core/error.hpp"
-#include "logz/estimators/mbar.hpp"
+#include "python_messages.hpp"
 
 namespace py = pybind11;
 
@@ -30,42 +31,55 @@ void check_counts(const DoubleArray& n, py::ssize_t num_samples) {
   for (py::ssize_t k = 0; k < n.shape(0); ++k) {
     const double v = n.data()[k];
     if (!(v >= 0.0) || std::floor(v) != v || !std::isfinite(v))
-      fail_argument("logz.mbar", "N_k", "whole numbers >= 0 (samples per state), got " +
-                                            std::string(py::str(py::float_(v))) + " at [" + std::to_string(k) + "]");
+      fail_argument("logz.mbar", "N_k",
+                    "whole numbers >= 0 (samples per state), got " +
+                        std::string(py::str(py::float_(v))) + " at [" + std::to_string(k) + "]");
     total += v;
     largest = std::max(largest, v);
   }
   if (total != static_cast<double>(num_samples))
-    fail_argument("logz.mbar", "N_k", "counts that add up to the columns of u_kn (" + std::to_string(num_samples) +
-                                          "), got " + std::to_string(static_cast<long long>(total)));
-  if (!(largest > 0.0)) fail_argument("logz.mbar", "N_k", "at least one sampled state (a count > 0)");
+    fail_argument("logz.mbar", "N_k",
+                  "counts that add up to the columns of u_kn (" + std::to_string(num_samples) +
+                      "), got " + std::to_string(static_cast<long long>(total)));
+  if (!(largest > 0.0))
+    fail_argument("logz.mbar", "N_k", "at least one sampled state (a count > 0)");
 }
 
 }  // namespace
 
 void bind_mbar(py::module_& m) {
   py::class_<PyMbar>(m, "MbarResult", "The answer of logz.mbar.")
-      .def_property_readonly("log_z", [](const PyMbar& p) { return to_numpy(p.result.log_z); },
-                             "log Z_k - log Z_0, shape (K,) (log_z[0] == 0); pymbar's -f_k")
-      .def_property_readonly("std_error", [](const PyMbar& p) { return to_numpy(p.result.std_error); },
-                             "standard errors of log_z, shape (K,) (pymbar's svd-ew covariance)")
-      .def_property_readonly("overlap", [](const PyMbar& p) { return p.result.overlap; },
-                             "the overlap matrix O = W^T W diag(N_k), shape (K, K), as pymbar's computeOverlap")
-      .def_property_readonly("covariance", [](const PyMbar& p) { return p.result.covariance; },
-                             "the asymptotic covariance of f = -log Z, shape (K, K)")
-      .def_property_readonly("converged", [](const PyMbar& p) { return p.result.converged; },
-                             "whether Newton's iterations met the tolerance")
-      .def_property_readonly("iterations", [](const PyMbar& p) { return p.result.iterations; },
-                             "the solver's iterations")
-      .def_property_readonly("disconnected", [](const PyMbar& p) { return p.result.disconnected; },
-                             "the states with no overlap path to state 0, whose log_z and std_error are NaN")
-      .def_property_readonly("flags", [](const PyMbar& p) { return p.flags; },
-                             "'not_converged' when Newton stopped short; 'disconnected' when some state has no "
-                             "overlap path to state 0")
+      .def_property_readonly(
+          "log_z", [](const PyMbar& p) { return to_numpy(p.result.log_z); },
+          "log Z_k - log Z_0, shape (K,) (log_z[0] == 0); pymbar's -f_k")
+      .def_property_readonly(
+          "std_error", [](const PyMbar& p) { return to_numpy(p.result.std_error); },
+          "standard errors of log_z, shape (K,) (pymbar's svd-ew covariance)")
+      .def_property_readonly(
+          "overlap", [](const PyMbar& p) { return p.result.overlap; },
+          "the overlap matrix O = W^T W diag(N_k), shape (K, K), as pymbar's computeOverlap")
+      .def_property_readonly(
+          "covariance", [](const PyMbar& p) { return p.result.covariance; },
+          "the asymptotic covariance of f = -log Z, shape (K, K)")
+      .def_property_readonly(
+          "converged", [](const PyMbar& p) { return p.result.converged; },
+          "whether Newton's iterations met the tolerance")
+      .def_property_readonly(
+          "iterations", [](const PyMbar& p) { return p.result.iterations; },
+          "the solver's iterations")
+      .def_property_readonly(
+          "disconnected", [](const PyMbar& p) { return p.result.disconnected; },
+          "the states with no overlap path to state 0, whose log_z and std_error are NaN")
+      .def_property_readonly(
+          "flags", [](const PyMbar& p) { return p.flags; },
+          "'not_converged' when Newton stopped short; 'disconnected' when some state has no "
+          "overlap path to state 0")
       .def("__repr__", [](const PyMbar& p) {
         return "MbarResult(K=" + std::to_string(p.result.log_z.size()) +
                ", converged=" + (p.result.converged ? "True" : "False") +
-               (p.result.disconnected.empty() ? "" : ", disconnected=" + std::string(py::str(py::cast(p.result.disconnected)))) +
+               (p.result.disconnected.empty()
+                    ? ""
+                    : ", disconnected=" + std::string(py::str(py::cast(p.result.disconnected)))) +
                ")";
       });
   m.def(
@@ -75,8 +89,9 @@ void bind_mbar(py::module_& m) {
         const DoubleArray u = as_array(u_kn, 2, "mbar", "u_kn", "(K, N)");
         const DoubleArray n = as_array(N_k, 1, "mbar", "N_k", "(K,)");
         if (n.shape(0) != u.shape(0))
-          fail_argument("logz.mbar", "N_k", "one count per row of u_kn (" + std::to_string(u.shape(0)) + "), got " +
-                                                std::to_string(n.shape(0)));
+          fail_argument("logz.mbar", "N_k",
+                        "one count per row of u_kn (" + std::to_string(u.shape(0)) + "), got " +
+                            std::to_string(n.shape(0)));
         check_counts(n, u.shape(1));
         if (!(tolerance > 0.0)) fail_argument("logz.mbar", "tolerance", "a number > 0");
         if (max_iterations < 1) fail_argument("logz.mbar", "max_iterations", "at least 1");
@@ -86,13 +101,15 @@ void bind_mbar(py::module_& m) {
         if (!initial_log_z.is_none()) {
           const DoubleArray init = as_array(initial_log_z, 1, "mbar", "initial_log_z", "(K,)");
           if (init.shape(0) != u.shape(0))
-            fail_argument("logz.mbar", "initial_log_z", "one value per row of u_kn (" + std::to_string(u.shape(0)) +
-                                                            "), got " + std::to_string(init.shape(0)));
+            fail_argument("logz.mbar", "initial_log_z",
+                          "one value per row of u_kn (" + std::to_string(u.shape(0)) + "), got " +
+                              std::to_string(init.shape(0)));
           for (py::ssize_t k = 0; k < init.shape(0); ++k)
             if (!std::isfinite(init.data()[k]))
-              fail_argument("logz.mbar", "initial_log_z", "finite values, got " +
-                                                              std::string(py::str(py::float_(init.data()[k]))) +
-                                                              " at [" + std::to_string(k) + "]");
+              fail_argument("logz.mbar", "initial_log_z",
+                            "finite values, got " +
+                                std::string(py::str(py::float_(init.data()[k]))) + " at [" +
+                                std::to_string(k) + "]");
           options.initial_log_z.assign(init.data(), init.data() + init.size());
         }
         // The (K, N) C-order array read in place, state by state: no copy of u_kn.
@@ -101,15 +118,16 @@ void bind_mbar(py::module_& m) {
           py::gil_scoped_release release;
           out.result = mbar_state_major({u.data(), static_cast<std::size_t>(u.size())},
                                         static_cast<std::size_t>(u.shape(0)), view(n), options);
-        } catch (const InvalidArgument& e) {  // the library's check of u_kn's values, under logz.mbar's name
+        } catch (const InvalidArgument&
+                     e) {  // the library's check of u_kn's values, under logz.mbar's name
           throw InvalidArgument(python_message(e.what(), "logz.mbar"));
         }
         if (!out.result.converged) out.flags.push_back("not_converged");
         if (!out.result.disconnected.empty()) out.flags.push_back("disconnected");
         return out;
       },
-      py::arg("u_kn"), py::arg("N_k"), py::kw_only(), py::arg("tolerance") = 1e-10, py::arg("max_iterations") = 50,
-      py::arg("initial_log_z") = py::none(),
+      py::arg("u_kn"), py::arg("N_k"), py::kw_only(), py::arg("tolerance") = 1e-10,
+      py::arg("max_iterations") = 50, py::arg("initial_log_z") = py::none(),
       R"(MBAR (Shirts & Chodera 2008) on pymbar's inputs.
 
 u_kn: reduced energies u_k(x_n), shape (K, N), of the N pooled samples in every state k;

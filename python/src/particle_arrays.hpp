@@ -17,7 +17,8 @@ namespace logz::python {
 class ParticleArrays {
  public:
   ParticleArrays();
-  ParticleArrays(const ParticleArrays&) = delete;  // its arrays are Python's: copied with the GIL only
+  ParticleArrays(const ParticleArrays&) =
+      delete;  // its arrays are Python's: copied with the GIL only
   ParticleArrays& operator=(const ParticleArrays&) = delete;
   // A read-only (P, d) array holding X's d x P positions: a free one of that shape, or a new one.
   pybind11::array take(const Eigen::MatrixXd& X);

@@ -11,7 +11,8 @@
 
 namespace logz::python {
 
-using ArgumentRename = std::pair<std::string_view, std::string_view>;  // {library name, Python name}
+using ArgumentRename =
+    std::pair<std::string_view, std::string_view>;  // {library name, Python name}
 
 // message = "library_function: argument: expected ...": `function` replaces the text before the
 // first ": ", and each rename's library name its Python name in the argument part (up to the next

@@ -39,15 +39,18 @@ void copy_checking_finite(const double* values, double* out, py::ssize_t rows, p
   if (!non_finite) return;
   for (py::ssize_t i = 0; i < rows * per_row; ++i)
     if (!std::isfinite(values[i]))
-      throw NumericalError(std::string("logz.Target.") + function + ": particle " + std::to_string(i / per_row) +
-                           " of a batch of " + std::to_string(rows) + ": non-finite value " + std::to_string(values[i]));
+      throw NumericalError(std::string("logz.Target.") + function + ": particle " +
+                           std::to_string(i / per_row) + " of a batch of " + std::to_string(rows) +
+                           ": non-finite value " + std::to_string(values[i]));
 }
 
 // The energies copied into `out`, where NaN or -inf is a NumericalError naming its particle: an
 // energy is -log of a density, +inf outside the model's support (a proposal there is rejected),
 // never NaN (a proposal is not silently rejected for the user's bug) and never -inf.
 void copy_energies(const double* values, double* out, py::ssize_t rows, const char* function) {
-  auto invalid = [](double v) { return std::isnan(v) || v == -std::numeric_limits<double>::infinity(); };
+  auto invalid = [](double v) {
+    return std::isnan(v) || v == -std::numeric_limits<double>::infinity();
+  };
   bool bad = false;
   for (py::ssize_t i = 0; i < rows; ++i) {
     bad |= invalid(values[i]);
@@ -56,9 +59,10 @@ void copy_energies(const double* values, double* out, py::ssize_t rows, const ch
   if (!bad) return;
   for (py::ssize_t i = 0; i < rows; ++i)
     if (invalid(values[i]))
-      throw NumericalError(std::string("logz.Target.") + function + ": particle " + std::to_string(i) +
-                           " of a batch of " + std::to_string(rows) + ": energy " + std::to_string(values[i]) +
-                           " (an energy is -log of the unnormalised density: finite, or +inf outside the support)");
+      throw NumericalError(
+          std::string("logz.Target.") + function + ": particle " + std::to_string(i) +
+          " of a batch of " + std::to_string(rows) + ": energy " + std::to_string(values[i]) +
+          " (an energy is -log of the unnormalised density: finite, or +inf outside the support)");
 }
 
 enum class Check { energies, finite };
@@ -66,12 +70,14 @@ enum class Check { energies, finite };
 // Python's answer as a float64 array of `rows` x `cols` (cols 0: 1-D of `rows`), copied into
 // out and checked: energies (copy_energies), or every value finite (a gradient), else a
 // NumericalError naming the particle.
-void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, const char* function, double* out,
-                 Check check) {
-  const std::string shape = cols == 0 ? "(" + std::to_string(rows) + ",)"
-                                      : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, const char* function,
+                 double* out, Check check) {
+  const std::string shape = cols == 0
+                                ? "(" + std::to_string(rows) + ",)"
+                                : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
   const std::string where = std::string("Target.") + function;  // as_array adds "logz."
-  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, where.c_str(), "return value", shape.c_str());
+  const DoubleArray a =
+      as_array(answer, cols == 0 ? 1 : 2, where.c_str(), "return value", shape.c_str());
   if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
     fail_argument(std::string("logz.Target.") + function, "return value",
                   "an array of shape " + shape + " (one row per particle)");
@@ -86,15 +92,19 @@ void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, c
 PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, py::object energy_and_grad,
                            std::optional<double> exact_log_z)
     : dim_(dim),
-      py_(std::make_shared<PythonSide>(std::move(energy), std::move(grad), std::move(energy_and_grad))),
+      py_(std::make_shared<PythonSide>(std::move(energy), std::move(grad),
+                                       std::move(energy_and_grad))),
       exact_log_z_(exact_log_z) {
   if (dim < 1) fail_argument("logz.Target", "dim", "an integer >= 1");
-  if (!PyCallable_Check(py_->energy.ptr())) fail_argument("logz.Target", "energy", "a function of X, shape (P, dim)");
+  if (!PyCallable_Check(py_->energy.ptr()))
+    fail_argument("logz.Target", "energy", "a function of X, shape (P, dim)");
   if (!py_->grad.is_none() && !PyCallable_Check(py_->grad.ptr()))
     fail_argument("logz.Target", "grad", "a function of X, shape (P, dim), or None");
   if (!py_->energy_and_grad.is_none() && !PyCallable_Check(py_->energy_and_grad.ptr()))
-    fail_argument("logz.Target", "energy_and_grad", "a function of X returning (U, dU/dx), or None");
-  if (exact_log_z_ && !std::isfinite(*exact_log_z_)) fail_argument("logz.Target", "exact_log_z", "a finite number");
+    fail_argument("logz.Target", "energy_and_grad",
+                  "a function of X returning (U, dU/dx), or None");
+  if (exact_log_z_ && !std::isfinite(*exact_log_z_))
+    fail_argument("logz.Target", "exact_log_z", "a finite number");
 }
 
 void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
@@ -106,7 +116,8 @@ void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   throw_if_interrupted();  // Ctrl-C stops the run at the next call in every thread
 }
 
-void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                   Eigen::MatrixXd& G) const {
   if (!py_->energy_and_grad.is_none()) {
     e.resize(X.cols());
     G.resize(X.rows(), X.cols());
@@ -114,7 +125,8 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
     const LentParticles particles(py_->particles, X);
     const py::object answer = py_->energy_and_grad(particles.array());
     if (!py::isinstance<py::tuple>(answer) || py::len(answer) != 2)
-      fail_argument("logz.Target.energy_and_grad", "return value", "a pair (U of shape (P,), dU/dx of shape (P, dim))");
+      fail_argument("logz.Target.energy_and_grad", "return value",
+                    "a pair (U of shape (P,), dU/dx of shape (P, dim))");
     const py::tuple pair = answer.cast<py::tuple>();
     copy_answer(pair[0], X.cols(), 0, "energy_and_grad", e.data(), Check::energies);
     copy_answer(pair[1], X.cols(), X.rows(), "energy_and_grad", G.data(), Check::finite);
@@ -122,13 +134,15 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
     return;
   }
   if (py_->grad.is_none())
-    fail_argument("logz.Target", "grad", "a gradient function: the kernel moves particles along dU/dx");
+    fail_argument("logz.Target", "grad",
+                  "a gradient function: the kernel moves particles along dU/dx");
   energy(X, e);
   G.resize(X.rows(), X.cols());
   const WorkerGil gil;
   const LentParticles particles(py_->particles, X);
   const py::object answer = py_->grad(particles.array());
-  copy_answer(answer, X.cols(), X.rows(), "grad", G.data(), Check::finite);  // (P, d) row-major = d x P column-major
+  copy_answer(answer, X.cols(), X.rows(), "grad", G.data(),
+              Check::finite);  // (P, d) row-major = d x P column-major
   throw_if_interrupted();
 }
 
@@ -151,18 +165,22 @@ The functions are called once per batch of particles, never per particle.
 >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
 >>> t.dim
 2)")
-      .def(py::init<int, py::object, py::object, py::object, std::optional<double>>(), py::arg("dim"),
-           py::arg("energy"), py::arg("grad") = py::none(), py::kw_only(), py::arg("energy_and_grad") = py::none(),
-           py::arg("exact_log_z") = py::none())
+      .def(py::init<int, py::object, py::object, py::object, std::optional<double>>(),
+           py::arg("dim"), py::arg("energy"), py::arg("grad") = py::none(), py::kw_only(),
+           py::arg("energy_and_grad") = py::none(), py::arg("exact_log_z") = py::none())
       .def_property_readonly("dim", &PythonTarget::dim, "the dimension of x")
-      .def_property_readonly("energy", &PythonTarget::energy_function, "the energy function U(X), as given")
-      .def_property_readonly("grad", &PythonTarget::grad_function, "the gradient function dU/dx(X), or None")
+      .def_property_readonly("energy", &PythonTarget::energy_function,
+                             "the energy function U(X), as given")
+      .def_property_readonly("grad", &PythonTarget::grad_function,
+                             "the gradient function dU/dx(X), or None")
       .def_property_readonly("energy_and_grad", &PythonTarget::energy_and_grad_function,
                              "the function giving (U, dU/dx) in one call, or None")
-      .def_property_readonly("exact_log_z", &PythonTarget::exact_log_z,
-                             "the exact log Z where the user gave it (reported as reference_log_z), else None")
+      .def_property_readonly(
+          "exact_log_z", &PythonTarget::exact_log_z,
+          "the exact log Z where the user gave it (reported as reference_log_z), else None")
       .def("__repr__", [](const PythonTarget& t) {
-        return "Target(dim=" + std::to_string(t.dim()) + (t.has_grad() ? ", with grad" : ", no grad") + ")";
+        return "Target(dim=" + std::to_string(t.dim()) +
+               (t.has_grad() ? ", with grad" : ", no grad") + ")";
       });
 }
 

@@ -19,8 +19,8 @@ namespace logz::python {
 
 class PythonTarget {
  public:
-  PythonTarget(int dim, pybind11::object energy, pybind11::object grad, pybind11::object energy_and_grad,
-               std::optional<double> exact_log_z);
+  PythonTarget(int dim, pybind11::object energy, pybind11::object grad,
+               pybind11::object energy_and_grad, std::optional<double> exact_log_z);
 
   int dim() const { return dim_; }
   bool has_grad() const { return !py_->grad.is_none() || !py_->energy_and_grad.is_none(); }

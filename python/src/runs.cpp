@@ -11,18 +11,18 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "config_dict.hpp"
 #include "estimate_class.hpp"
+#include "interrupt.hpp"
 #include "logz/core/error.hpp"
 #include "logz/report/json.hpp"
-#include "config_dict.hpp"
-#include "interrupt.hpp"
-#include "memory_arrays.hpp"
-#include "progress.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/config.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run.hpp"
 #include "logz/services/tempering_experiment.hpp"
+#include "memory_arrays.hpp"
+#include "progress.hpp"
 
 namespace py = pybind11;
 
@@ -52,7 +52,8 @@ std::vector<double> ladder(const TemperingSummary& t) { return t.ladder; }
 std::vector<double> level_mean_energy(const TemperingSummary& t) { return t.mean_energy; }
 // NaN at every level where the kernel's counts were not split by level.
 std::vector<double> level_acceptance(const TemperingSummary& t) {
-  return t.level_acceptance.empty() ? std::vector<double>(t.ladder.size(), kNaN) : t.level_acceptance;
+  return t.level_acceptance.empty() ? std::vector<double>(t.ladder.size(), kNaN)
+                                    : t.level_acceptance;
 }
 
 py::object works_array(const std::optional<Works>& w) {
@@ -87,33 +88,43 @@ void bind_runs(py::module_& m) {
           "estimates",
           [](const RunResult& r) {
             py::dict out;
-            for (const Estimate& e : r.estimates) out[py::str(e.method)] = py::cast(PyEstimate{e, r.base_log_z});
+            for (const Estimate& e : r.estimates)
+              out[py::str(e.method)] = py::cast(PyEstimate{e, r.base_log_z});
             return out;
           },
-          "dict of logz.Estimate by method: log_z is the target's absolute log Z, evidence log(Z/Z0)")
-      .def_property_readonly("reference_log_z",
-                             [](const RunResult& r) -> py::object {
-                               return r.reference ? py::object(py::float_(r.reference->log_z)) : py::object(py::none());
-                             },
-                             "the exact log Z where logz knows it, else None")
-      .def_property_readonly("base_log_z", [](const RunResult& r) { return r.base_log_z; },
-                             "the base's exact log Z0")
-      .def_property_readonly("forward_works", [](const RunResult& r) { return works_array(r.forward); },
-                             "works of the forward paths (numpy, one per path), or None")
-      .def_property_readonly("reverse_works", [](const RunResult& r) { return works_array(r.reverse); },
-                             "works of the reverse paths, or None")
-      .def_property_readonly("fractions", per_temperature(&Works::fractions, ladder),
-                             "the path fractions t_k of the temperatures: the schedule t_0 = 0 .. t_K = 1 "
-                             "(annealing) or the ladder's levels (tempering)")
-      .def_property_readonly("mean_energy", per_temperature(&Works::mean_energy, level_mean_energy),
-                             "mean energy per temperature: annealing's trace energy (forward paths when they "
-                             "ran; NaN where none); tempering: the mean of dU_t/dt (U_1 - U_0 on a geometric "
-                             "path) over the samples at each level (NaN where none)")
-      .def_property_readonly("acceptance", per_temperature(&Works::acceptance, level_acceptance),
-                             "kernel acceptance rate per temperature (tempering: of the moves made at each "
-                             "level); NaN where the kernel reports none or made none there")
-      .def_property_readonly("runtime_s", [](const RunResult& r) { return r.runtime_s; },
-                             "wall-clock seconds the run took")
+          "dict of logz.Estimate by method: log_z is the target's absolute log Z, evidence "
+          "log(Z/Z0)")
+      .def_property_readonly(
+          "reference_log_z",
+          [](const RunResult& r) -> py::object {
+            return r.reference ? py::object(py::float_(r.reference->log_z))
+                               : py::object(py::none());
+          },
+          "the exact log Z where logz knows it, else None")
+      .def_property_readonly(
+          "base_log_z", [](const RunResult& r) { return r.base_log_z; }, "the base's exact log Z0")
+      .def_property_readonly(
+          "forward_works", [](const RunResult& r) { return works_array(r.forward); },
+          "works of the forward paths (numpy, one per path), or None")
+      .def_property_readonly(
+          "reverse_works", [](const RunResult& r) { return works_array(r.reverse); },
+          "works of the reverse paths, or None")
+      .def_property_readonly(
+          "fractions", per_temperature(&Works::fractions, ladder),
+          "the path fractions t_k of the temperatures: the schedule t_0 = 0 .. t_K = 1 "
+          "(annealing) or the ladder's levels (tempering)")
+      .def_property_readonly(
+          "mean_energy", per_temperature(&Works::mean_energy, level_mean_energy),
+          "mean energy per temperature: annealing's trace energy (forward paths when they "
+          "ran; NaN where none); tempering: the mean of dU_t/dt (U_1 - U_0 on a geometric "
+          "path) over the samples at each level (NaN where none)")
+      .def_property_readonly(
+          "acceptance", per_temperature(&Works::acceptance, level_acceptance),
+          "kernel acceptance rate per temperature (tempering: of the moves made at each "
+          "level); NaN where the kernel reports none or made none there")
+      .def_property_readonly(
+          "runtime_s", [](const RunResult& r) { return r.runtime_s; },
+          "wall-clock seconds the run took")
       .def_property_readonly(
           "test_log_likelihood",
           [](const RunResult& r) -> py::object {
@@ -130,20 +141,22 @@ void bind_runs(py::module_& m) {
             return d;
           },
           "an RBM's average test log-likelihood (nats per example) with its error, or None")
-      .def("to_json", [](const RunResult& r) { return report::result_to_json(r).dump(2); },
-           "The result in the JSON schema of `logz run --output` (a str).")
+      .def(
+          "to_json", [](const RunResult& r) { return report::result_to_json(r).dump(2); },
+          "The result in the JSON schema of `logz run --output` (a str).")
       .def("__repr__", [](const RunResult& r) {
         std::string s = "Result(";
         for (std::size_t i = 0; i < r.estimates.size(); ++i)
-          s += (i ? ", " : "") + r.estimates[i].method + "=" + format_number(r.estimates[i].log_z + r.base_log_z);
+          s += (i ? ", " : "") + r.estimates[i].method + "=" +
+               format_number(r.estimates[i].log_z + r.base_log_z);
         if (r.reference) s += ", reference=" + format_number(r.reference->log_z);
         return s + ")";
       });
 
   m.def(
       "_run",
-      [](const py::object& config, const py::object& seed, const py::object& threads, const py::object& progress,
-         const py::object& arrays, const std::string& function) {
+      [](const py::object& config, const py::object& seed, const py::object& threads,
+         const py::object& progress, const py::object& arrays, const std::string& function) {
         const HeldArrays held(arrays, function.c_str());
         Config c = load_config(config, function);
         if (!seed.is_none()) c.set("run", "seed", Value(seed.cast<long long>()));
@@ -158,9 +171,12 @@ void bind_runs(py::module_& m) {
         return result;
       },
       py::arg("config"), py::arg("seed") = py::none(), py::arg("threads") = py::none(),
-      py::arg("progress") = py::none(), py::arg("arrays") = py::none(), py::arg("function") = "logz.run",
-      "logz.run without its defaults (see logz.run); arrays: {name: {key: array}} that the config names as "
-      "\"memory:name\"; function: the Python function errors name (logz.anneal and logz.temper run models here).");
+      py::arg("progress") = py::none(), py::arg("arrays") = py::none(),
+      py::arg("function") = "logz.run",
+      "logz.run without its defaults (see logz.run); arrays: {name: {key: array}} that the config "
+      "names as "
+      "\"memory:name\"; function: the Python function errors name (logz.anneal and logz.temper run "
+      "models here).");
 
   m.def("_defaults", &key_defaults,
         "{section: {key: default}}: the defaults of the [run], [schedule], [estimators] and "
@@ -182,7 +198,8 @@ void bind_runs(py::module_& m) {
           if (k.family == "continuous" && k.uses_gradient) names.push_back(k.name);
         return names;
       },
-      "The continuous kernels that move along the energy's gradient (a Target then needs grad), from the "
+      "The continuous kernels that move along the energy's gradient (a Target then needs grad), "
+      "from the "
       "kernel registry.");
   m.def(
       "_exact_log_z",
@@ -195,7 +212,8 @@ void bind_runs(py::module_& m) {
         return r ? py::object(py::float_(r->log_z)) : py::object(py::none());
       },
       py::arg("config"), py::arg("arrays") = py::none(),
-      "The exact log Z of the model a config's [model] describes (with its [data] point for the generative "
+      "The exact log Z of the model a config's [model] describes (with its [data] point for the "
+      "generative "
       "models), or None where logz knows none.");
 }
 

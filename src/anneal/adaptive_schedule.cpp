@@ -11,11 +11,12 @@ double thermodynamic_length(std::span<const double> increment_sd) {
   return total;
 }
 
-Schedule constant_length_schedule(std::span<const double> fractions, std::span<const double> increment_sd,
-                                  std::size_t num_steps) {
+Schedule constant_length_schedule(std::span<const double> fractions,
+                                  std::span<const double> increment_sd, std::size_t num_steps) {
   const std::size_t steps = increment_sd.size();
   if (fractions.size() != steps + 1 || steps == 0)
-    fail_argument("logz::constant_length_schedule", "increment_sd", "one spread per step of the pilot's schedule");
+    fail_argument("logz::constant_length_schedule", "increment_sd",
+                  "one spread per step of the pilot's schedule");
   if (num_steps < 1) fail_argument("logz::constant_length_schedule", "num_steps", "at least 1");
   const double total = thermodynamic_length(increment_sd);
   if (!(total > 0) || !std::isfinite(total)) return linear_schedule(num_steps);
@@ -31,7 +32,8 @@ Schedule constant_length_schedule(std::span<const double> fractions, std::span<c
   t.back() = 1.0;
   std::size_t j = 0;  // the pilot step holding the k-th point
   for (std::size_t k = 1; k < num_steps; ++k) {
-    const double target = cumulative.back() * static_cast<double>(k) / static_cast<double>(num_steps);
+    const double target =
+        cumulative.back() * static_cast<double>(k) / static_cast<double>(num_steps);
     while (j + 1 < steps && cumulative[j + 1] < target) ++j;
     const double within = (target - cumulative[j]) / (cumulative[j + 1] - cumulative[j]);
     t[k] = fractions[j] + std::clamp(within, 0.0, 1.0) * (fractions[j + 1] - fractions[j]);
@@ -40,13 +42,15 @@ Schedule constant_length_schedule(std::span<const double> fractions, std::span<c
   for (std::size_t k = 1; k < num_steps; ++k)
     if (!(t[k] > t[k - 1])) t[k] = std::nextafter(t[k - 1], 2.0);
   if (num_steps > 1 && !(t[num_steps - 1] < 1.0))
-    fail_argument("logz::constant_length_schedule", "num_steps", "fewer steps than doubles between 0 and 1");
+    fail_argument("logz::constant_length_schedule", "num_steps",
+                  "fewer steps than doubles between 0 and 1");
   return Schedule(std::move(t), "adaptive schedule");
 }
 
 PilotRun combine_pilots(const PilotRun& forward, const PilotRun& reverse) {
   if (forward.increment_sd.size() != reverse.increment_sd.size())
-    fail_argument("logz::combine_pilots", "reverse", "a pilot on the same schedule as the forward one");
+    fail_argument("logz::combine_pilots", "reverse",
+                  "a pilot on the same schedule as the forward one");
   PilotRun r = forward;
   for (std::size_t j = 0; j < r.increment_sd.size(); ++j) {
     const double f = forward.increment_sd[j], b = reverse.increment_sd[j];

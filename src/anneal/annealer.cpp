@@ -28,9 +28,11 @@ Works make_works(Direction d, std::span<const double> fractions, const ChunkTrac
     w.kernel_updates += sums.attempted[k];
     w.mean_energy[k] = sums.energy_sum[k] / static_cast<double>(num_paths);
     if (sums.attempted[k] > 0)
-      w.acceptance[k] = static_cast<double>(sums.accepted[k]) / static_cast<double>(sums.attempted[k]);
+      w.acceptance[k] =
+          static_cast<double>(sums.accepted[k]) / static_cast<double>(sums.attempted[k]);
   }
-  // No equilibrated state at the end of the path: forward runs stop at the target, reverse at the base.
+  // No equilibrated state at the end of the path: forward runs stop at the target, reverse at the
+  // base.
   (d == Direction::forward ? w.mean_energy.back() : w.mean_energy.front()) = kNaN;
   return w;
 }

@@ -9,7 +9,8 @@ namespace logz {
 
 std::vector<std::size_t> systematic_resample(std::span<const double> log_weights,
                                              std::size_t num_draws, RandomStream& rng) {
-  if (log_weights.empty()) fail_argument("logz::systematic_resample", "log_weights", "at least one weight");
+  if (log_weights.empty())
+    fail_argument("logz::systematic_resample", "log_weights", "at least one weight");
   const double log_total = log_sum_exp(log_weights);
   if (!std::isfinite(log_total))
     fail_argument("logz::systematic_resample", "log_weights", "finite weights with a positive sum");

@@ -30,7 +30,8 @@ std::vector<double> ground_state_grid(double beta, double beta_max, std::size_t 
   if (!(beta_max > beta) || !std::isfinite(beta_max))
     fail_argument("ground_state_grid", "beta_max", "a finite inverse temperature above beta");
   if (intervals < 4 || intervals % 4 != 0)
-    fail_argument("ground_state_grid", "intervals", "a multiple of 4 (Simpson's rule with Richardson's error)");
+    fail_argument("ground_state_grid", "intervals",
+                  "a multiple of 4 (Simpson's rule with Richardson's error)");
   std::vector<double> b(intervals + 1);
   for (std::size_t j = 0; j <= intervals; ++j)
     b[j] = beta + (beta_max - beta) * static_cast<double>(j) / static_cast<double>(intervals);
@@ -38,10 +39,9 @@ std::vector<double> ground_state_grid(double beta, double beta_max, std::size_t 
   return b;
 }
 
-GroundStateIntegration summarise_ground_state_integration(std::vector<double> betas,
-                                                          const std::vector<std::vector<double>>& chain_means,
-                                                          double ground_energy, double log_degeneracy,
-                                                          double base_log_z) {
+GroundStateIntegration summarise_ground_state_integration(
+    std::vector<double> betas, const std::vector<std::vector<double>>& chain_means,
+    double ground_energy, double log_degeneracy, double base_log_z) {
   const std::size_t n = betas.size();
   if (n < 5 || (n - 1) % 4 != 0)
     fail_argument("summarise_ground_state_integration", "betas", "4m + 1 equally spaced points");
@@ -56,7 +56,8 @@ GroundStateIntegration summarise_ground_state_integration(std::vector<double> be
   RunningMoments integrals;
   std::vector<double> excess(n), coarse((n - 1) / 2 + 1);
   for (const auto& m : chain_means) {
-    if (m.size() != n) fail_argument("summarise_ground_state_integration", "chain_means", "one mean per grid point");
+    if (m.size() != n)
+      fail_argument("summarise_ground_state_integration", "chain_means", "one mean per grid point");
     for (std::size_t j = 0; j < n; ++j) {
       at[j].add(m[j]);
       excess[j] = m[j] - ground_energy;
@@ -95,7 +96,8 @@ GroundStateIntegration summarise_ground_state_integration(std::vector<double> be
   // Richardson's estimate assumes Simpson's h^4 regime, which a grid of fewer than 16 intervals
   // has not reached near a phase transition: on a 4 x 4 Ising torus at 8 intervals it gave a
   // third of the bias measured over seeds (docs/calibration.md), so such grids are flagged.
-  if (r.quadrature_error > 0.5 * e.std_error || n - 1 < kMinTrustedIntervals) e.diagnostics.add_flag("coarse_grid");
+  if (r.quadrature_error > 0.5 * e.std_error || n - 1 < kMinTrustedIntervals)
+    e.diagnostics.add_flag("coarse_grid");
   if (r.tail > e.std_error) e.diagnostics.add_flag("beta_max_too_low");
   if (last > 0 && !(last < prev)) e.diagnostics.add_flag("excess_energy_not_decaying");
   return r;

@@ -12,7 +12,8 @@ namespace logz {
 TemperingStats without_chains(const TemperingStats& stats, std::size_t first, std::size_t last) {
   const std::size_t n = stats.sample_delta.size(), k = stats.num_levels;
   if (stats.sample_chain.size() != n)
-    fail_argument("logz::without_chains", "stats", "the chain of every recorded sample (sample_chain)");
+    fail_argument("logz::without_chains", "stats",
+                  "the chain of every recorded sample (sample_chain)");
   const bool energies = !stats.sample_energies.empty();
   TemperingStats out;
   out.num_levels = k;
@@ -27,8 +28,10 @@ TemperingStats without_chains(const TemperingStats& stats, std::size_t first, st
     out.sample_level.push_back(stats.sample_level[j]);
     out.sample_chain.push_back(c);
     if (energies)
-      out.sample_energies.insert(out.sample_energies.end(), stats.sample_energies.begin() + static_cast<std::ptrdiff_t>(j * k),
-                                 stats.sample_energies.begin() + static_cast<std::ptrdiff_t>((j + 1) * k));
+      out.sample_energies.insert(
+          out.sample_energies.end(),
+          stats.sample_energies.begin() + static_cast<std::ptrdiff_t>(j * k),
+          stats.sample_energies.begin() + static_cast<std::ptrdiff_t>((j + 1) * k));
   }
   return out;
 }
@@ -40,11 +43,13 @@ std::vector<double> chain_jackknife_std_error(
   const std::size_t k = stats.num_levels;
   if (g < 2) return std::vector<double>(k, std::numeric_limits<double>::quiet_NaN());
   // Group i: chains [i * chains / g, (i + 1) * chains / g), as even as integers allow.
-  const std::vector<std::vector<double>> leave_out = run_chunks(g, 1, threads, [&](const ChunkRange& c) {
-    return estimate(without_chains(stats, c.index * chains / g, (c.index + 1) * chains / g));
-  });
+  const std::vector<std::vector<double>> leave_out =
+      run_chunks(g, 1, threads, [&](const ChunkRange& c) {
+        return estimate(without_chains(stats, c.index * chains / g, (c.index + 1) * chains / g));
+      });
   for (const auto& e : leave_out)
-    if (e.size() != k) fail_argument("logz::chain_jackknife_std_error", "estimate", "one value per level");
+    if (e.size() != k)
+      fail_argument("logz::chain_jackknife_std_error", "estimate", "one value per level");
   std::vector<double> se(k);
   for (std::size_t l = 0; l < k; ++l) {
     double mean = 0.0;

@@ -36,11 +36,12 @@ void check_options(const std::string& function, std::span<const double> forward_
 
 // What the estimate and its error bar need of the support points.
 struct Support {
-  std::size_t num_points = 0;                          // 0: not counted (unbinned, no distribution)
-  bool several_points = false;                         // more than one point in all
+  std::size_t num_points = 0;   // 0: not counted (unbinned, no distribution)
+  bool several_points = false;  // more than one point in all
   bool forward_varies = false, reverse_varies = false;  // W_f, -W_r in more than one point
-  double lowest_forward = std::numeric_limits<double>::infinity();    // lowest point holding a W_f
-  double highest_reverse = -std::numeric_limits<double>::infinity();  // highest point holding a -W_r
+  double lowest_forward = std::numeric_limits<double>::infinity();  // lowest point holding a W_f
+  double highest_reverse =
+      -std::numeric_limits<double>::infinity();  // highest point holding a -W_r
 };
 
 // Unbinned, without the distribution: what Support needs is the works' extremes (the points are
@@ -63,7 +64,9 @@ std::uint64_t order_key(double v) {
   const auto u = std::bit_cast<std::uint64_t>(v + 0.0);
   return (u & kSignBit) ? ~u : u | kSignBit;
 }
-double key_value(std::uint64_t k) { return std::bit_cast<double>((k & kSignBit) ? k & ~kSignBit : ~k); }
+double key_value(std::uint64_t k) {
+  return std::bit_cast<double>((k & kSignBit) ? k & ~kSignBit : ~k);
+}
 
 // The values times sign as order keys, sorted, into keys (scratch: as long). A
 // least-significant-digit radix sort (10-bit digits, cache-sized counts) on the 40 bits below the
@@ -86,7 +89,8 @@ void sort_keys(std::span<const double> values, double sign, std::span<std::uint6
   const int passes = (varying - shift + kDigitBits - 1) / kDigitBits;
   std::vector<std::size_t> counts(static_cast<std::size_t>(passes) * kBuckets, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    for (int p = 0; p < passes; ++p) ++counts[p * kBuckets + ((keys[i] >> (shift + p * kDigitBits)) & (kBuckets - 1))];
+    for (int p = 0; p < passes; ++p)
+      ++counts[p * kBuckets + ((keys[i] >> (shift + p * kDigitBits)) & (kBuckets - 1))];
   }
   std::uint64_t *from = keys.data(), *to = scratch.data();
   for (int p = 0; p < passes; ++p) {
@@ -108,7 +112,8 @@ void sort_keys(std::span<const double> values, double sign, std::span<std::uint6
 }
 
 // Support points of p_f with their counts and log c_b, into d. Reverse works enter as w = -W_r.
-Support make_support(WorkDistribution& d, std::span<const double> wf, std::span<const double> wr, std::size_t bins) {
+Support make_support(WorkDistribution& d, std::span<const double> wf, std::span<const double> wr,
+                     std::size_t bins) {
   Support s;
   if (bins == 0) {
     // One point per distinct value: sort each side, then merge them, grouping equal values.
@@ -236,7 +241,8 @@ WhamTerms binned_terms(const WorkDistribution& d) {
 // log pi_b = log t_b = log(n_b / N_f) - log(1 + exp(x_b)) at the root, renormalised so that
 // rounding leaves an exact distribution.
 std::vector<double> log_weights(const WorkDistribution& d, double nf, double nr, double log_z) {
-  constexpr std::size_t kChunk = 4096;  // points per vectorised softplus call, in cache between the steps
+  constexpr std::size_t kChunk =
+      4096;  // points per vectorised softplus call, in cache between the steps
   const std::size_t points = d.support.size();
   std::vector<double> lw(points);
   const double log_ratio = std::log(nr / nf), log_nf = std::log(nf);
@@ -258,8 +264,8 @@ std::vector<double> log_weights(const WorkDistribution& d, double nf, double nr,
 // BAR's asymptotic error and the 2-state overlap for the works -log c_b at the solution
 // (bar.hpp), from Bennett's sums there: a forward sample in point b has f(x_b), a reverse one
 // f(-x_b), x_b = M - log c_b + log Z with M = log(N_f / N_r), f(x) = 1 / (1 + exp(x)).
-void add_error_and_overlap(Estimate& est, const Support& s, const detail::BennettPoint& root, double nf,
-                           double nr) {
+void add_error_and_overlap(Estimate& est, const Support& s, const detail::BennettPoint& root,
+                           double nf, double nr) {
   Diagnostics& diag = est.diagnostics;
   diag.overlap = detail::bar_overlap(root, nf, nr);
   if (diag.overlap < detail::kPoorOverlap) diag.add_flag("poor_overlap");
@@ -280,15 +286,17 @@ void add_error_and_overlap(Estimate& est, const Support& s, const detail::Bennet
 
 // Solves h(log Z) = 0 (bar()'s safeguarded Newton on the same equation); fills log_weights of
 // the distribution and the estimate's log Z, iterations, convergence, error and overlap.
-void solve_wham(HistogramResult& result, const Support& s, std::span<const double> wf, std::span<const double> wr,
-                const HistogramOptions& options) {
+void solve_wham(HistogramResult& result, const Support& s, std::span<const double> wf,
+                std::span<const double> wr, const HistogramOptions& options) {
   WorkDistribution& d = result.distribution;
   Estimate& est = result.estimate;
   const double nf = static_cast<double>(wf.size()), nr = static_cast<double>(wr.size());
   WhamTerms terms;
   if (options.bins > 0) terms = binned_terms(d);
-  const FermiTerms forward = options.bins > 0 ? FermiTerms(terms.forward, terms.forward_weights) : FermiTerms(wf);
-  const FermiTerms reverse = options.bins > 0 ? FermiTerms(terms.reverse, terms.reverse_weights) : FermiTerms(wr);
+  const FermiTerms forward =
+      options.bins > 0 ? FermiTerms(terms.forward, terms.forward_weights) : FermiTerms(wf);
+  const FermiTerms reverse =
+      options.bins > 0 ? FermiTerms(terms.reverse, terms.reverse_weights) : FermiTerms(wr);
   const detail::BennettEquation g(forward, reverse, nf, nr);
   detail::BennettPoint root;
   if (!s.several_points) {
@@ -299,8 +307,8 @@ void solve_wham(HistogramResult& result, const Support& s, std::span<const doubl
   } else {
     const detail::BennettStart from = detail::bennett_start(wf, wr);
     const detail::BennettSolution solution =
-        detail::solve_bennett(g, from.start, from.low, from.high, options.tolerance, options.max_iterations,
-                              kHistogramBracketExpansions, "histogram");
+        detail::solve_bennett(g, from.start, from.low, from.high, options.tolerance,
+                              options.max_iterations, kHistogramBracketExpansions, "histogram");
     root = solution.root;
     est.log_z = -root.delta_f;
     est.diagnostics.iterations = solution.iterations;
@@ -310,7 +318,8 @@ void solve_wham(HistogramResult& result, const Support& s, std::span<const doubl
     d.log_weights = s.several_points ? log_weights(d, nf, nr, est.log_z) : std::vector<double>{0.0};
   }
   if (!est.diagnostics.converged) est.diagnostics.add_flag("not_converged");
-  if (s.num_points > 0) est.diagnostics.values.emplace_back("num_support", static_cast<double>(s.num_points));
+  if (s.num_points > 0)
+    est.diagnostics.values.emplace_back("num_support", static_cast<double>(s.num_points));
   est.diagnostics.values.emplace_back("delta_f", -est.log_z);
   add_error_and_overlap(est, s, root, nf, nr);
 }
@@ -351,9 +360,10 @@ HistogramResult histogram(std::span<const double> forward_works,
                           std::span<const double> reverse_works, const HistogramOptions& options) {
   check_options("histogram", forward_works, reverse_works, options);
   HistogramResult result;
-  const Support support = options.bins == 0 && !options.distribution
-                              ? unbinned_support(forward_works, reverse_works)
-                              : make_support(result.distribution, forward_works, reverse_works, options.bins);
+  const Support support =
+      options.bins == 0 && !options.distribution
+          ? unbinned_support(forward_works, reverse_works)
+          : make_support(result.distribution, forward_works, reverse_works, options.bins);
   Estimate& est = result.estimate;
   est.method = "histogram";
   est.se_method = "bar_asymptotic";

@@ -20,7 +20,8 @@ void set_std_error(Estimate& est, double se) {
     est.std_error = se;
   } else {
     est.std_error = kNaN;
-    est.diagnostics.add_flag(std::isfinite(se) && std::isfinite(est.log_z) ? "zero_variance" : "overflow");
+    est.diagnostics.add_flag(std::isfinite(se) && std::isfinite(est.log_z) ? "zero_variance"
+                                                                           : "overflow");
   }
 }
 
@@ -44,13 +45,16 @@ void require_finite_works(std::string_view function, std::string_view argument,
 }
 
 void require_two_sided_inputs(std::string_view function, std::span<const double> forward_works,
-                              std::span<const double> reverse_works, double tolerance, int max_iterations) {
+                              std::span<const double> reverse_works, double tolerance,
+                              int max_iterations) {
   require_finite_works(function, "forward_works", forward_works);
   require_finite_works(function, "reverse_works", reverse_works);
   if (!(tolerance > 0.0) || !std::isfinite(tolerance))
-    fail_argument(function, "options.tolerance", "a positive finite number, got " + std::to_string(tolerance));
+    fail_argument(function, "options.tolerance",
+                  "a positive finite number, got " + std::to_string(tolerance));
   if (max_iterations < 1)
-    fail_argument(function, "options.max_iterations", "at least 1, got " + std::to_string(max_iterations));
+    fail_argument(function, "options.max_iterations",
+                  "at least 1, got " + std::to_string(max_iterations));
 }
 
 }  // namespace detail

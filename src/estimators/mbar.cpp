@@ -281,8 +281,9 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
     for (Eigen::Index k = 0; k < k_states; ++k) {
       const double v = options.initial_log_z[static_cast<std::size_t>(k)];
       if (!std::isfinite(v))
-        fail_argument(function, "initial_log_z",
-                      "finite values, got " + std::to_string(v) + " at [" + std::to_string(k) + "]");
+        fail_argument(
+            function, "initial_log_z",
+            "finite values, got " + std::to_string(v) + " at [" + std::to_string(k) + "]");
     }
     for (Eigen::Index k = 0; k < k_states; ++k)
       f(k) = -(options.initial_log_z[k] - options.initial_log_z[reference]);
@@ -402,15 +403,18 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
 MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples,
                 const MbarOptions& options) {
   if (!u.allFinite()) fail_argument("logz::mbar", "u", "finite reduced energies");
-  return solve(Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols())),
-               num_samples, options, "logz::mbar");
+  return solve(
+      Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols())),
+      num_samples, options, "logz::mbar");
 }
 
-MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states, std::span<const double> num_samples,
-                            const MbarOptions& options) {
+MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states,
+                            std::span<const double> num_samples, const MbarOptions& options) {
   if (num_states == 0 || u_kn.size() % num_states != 0)
-    fail_argument("logz::mbar_state_major", "u_kn", "num_states rows of equal length (K x N values, K >= 1)");
-  if (!Eigen::Map<const Eigen::ArrayXd>(u_kn.data(), static_cast<Eigen::Index>(u_kn.size())).allFinite())
+    fail_argument("logz::mbar_state_major", "u_kn",
+                  "num_states rows of equal length (K x N values, K >= 1)");
+  if (!Eigen::Map<const Eigen::ArrayXd>(u_kn.data(), static_cast<Eigen::Index>(u_kn.size()))
+           .allFinite())
     fail_argument("logz::mbar_state_major", "u_kn", "finite reduced energies");
   const std::size_t n = u_kn.size() / num_states;
   const MbarBlockReader rows = [&](std::size_t first, std::size_t count, double* block) {
@@ -419,11 +423,14 @@ MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states
   return solve(Energies(num_states, n, rows), num_samples, options, "logz::mbar_state_major");
 }
 
-MbarResult mbar_streamed(std::size_t num_states, std::size_t num_samples_total, const MbarBlockReader& read,
-                         std::span<const double> num_samples, const MbarOptions& options) {
+MbarResult mbar_streamed(std::size_t num_states, std::size_t num_samples_total,
+                         const MbarBlockReader& read, std::span<const double> num_samples,
+                         const MbarOptions& options) {
   if (num_states == 0 || num_samples_total == 0)
-    fail_argument("logz::mbar_streamed", "num_states, num_samples_total", "at least one state and one sample");
-  return solve(Energies(num_states, num_samples_total, read), num_samples, options, "logz::mbar_streamed");
+    fail_argument("logz::mbar_streamed", "num_states, num_samples_total",
+                  "at least one state and one sample");
+  return solve(Energies(num_states, num_samples_total, read), num_samples, options,
+               "logz::mbar_streamed");
 }
 
 MbarResult mbar_linear_in_level(std::span<const double> levels, std::span<const double> energies,

@@ -20,7 +20,8 @@ struct ChainFrequencies {
 // The ratio estimator and its between-chain delta-method error (eq. 15-16):
 // chains are independent replicates, so Var[c_k] = s_k^2 / J from their spread.
 LadderEstimates ratio_estimates(const std::string& method, const ChainFrequencies& f,
-                                std::span<const double> log_z_hat, std::span<const double> log_prior) {
+                                std::span<const double> log_z_hat,
+                                std::span<const double> log_prior) {
   const std::size_t k_levels = f.log_c.size(), chains = f.per_chain.size();
   LadderEstimates out;
   out.method = method;
@@ -28,7 +29,8 @@ LadderEstimates ratio_estimates(const std::string& method, const ChainFrequencie
   out.std_error.assign(k_levels, kNaN);
   out.bias.assign(k_levels, kNaN);
   for (std::size_t k = 0; k < k_levels; ++k)
-    out.log_z[k] = log_z_hat[k] - log_z_hat[0] + log_prior[0] - log_prior[k] + f.log_c[k] - f.log_c[0];
+    out.log_z[k] =
+        log_z_hat[k] - log_z_hat[0] + log_prior[0] - log_prior[k] + f.log_c[k] - f.log_c[0];
   if (chains >= 2) {
     std::vector<double> mean(k_levels, 0.0);
     for (const auto& c : f.per_chain)
@@ -95,8 +97,10 @@ LadderEstimates ts_ladder(const TemperingStats& stats, std::span<const double> l
   for (auto v : n) f.log_c.push_back(std::log((static_cast<double>(v) + 0.1) / total));
   for (const auto& c : stats.chains) {
     std::vector<double> row(stats.num_levels);
-    const double t = static_cast<double>(c.num_samples) + 0.1 * static_cast<double>(stats.num_levels);
-    for (std::size_t k = 0; k < stats.num_levels; ++k) row[k] = (static_cast<double>(c.counts[k]) + 0.1) / t;
+    const double t =
+        static_cast<double>(c.num_samples) + 0.1 * static_cast<double>(stats.num_levels);
+    for (std::size_t k = 0; k < stats.num_levels; ++k)
+      row[k] = (static_cast<double>(c.counts[k]) + 0.1) / t;
     f.per_chain.push_back(std::move(row));
   }
   return ratio_estimates("ts", f, log_z_hat, log_prior);

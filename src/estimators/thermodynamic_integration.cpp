@@ -28,7 +28,8 @@ void add_chain(LevelSums& s, const ChainTemperingStats& c, bool rao_blackwell) {
 }
 
 // Cumulative integral over the ladder; NaN if no level has any weight.
-std::vector<double> integrate(const LevelSums& s, std::span<const double> fractions, const std::string& method) {
+std::vector<double> integrate(const LevelSums& s, std::span<const double> fractions,
+                              const std::string& method) {
   const std::size_t k_levels = fractions.size();
   std::vector<double> m(k_levels, kNaN), v(k_levels, kNaN);
   for (std::size_t k = 0; k < k_levels; ++k)
@@ -47,7 +48,8 @@ std::vector<double> integrate(const LevelSums& s, std::span<const double> fracti
         for (std::size_t j = 0; j < k; ++j) x[j] = x[k];
       } else {
         for (std::size_t j = prev + 1; j < k; ++j)
-          x[j] = x[prev] + (x[k] - x[prev]) * (fractions[j] - fractions[prev]) / (fractions[k] - fractions[prev]);
+          x[j] = x[prev] + (x[k] - x[prev]) * (fractions[j] - fractions[prev]) /
+                               (fractions[k] - fractions[prev]);
       }
       prev = k;
     }
@@ -66,11 +68,14 @@ std::vector<double> integrate(const LevelSums& s, std::span<const double> fracti
 
 }  // namespace
 
-LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span<const double> fractions,
+LadderEstimates thermodynamic_integration(const TemperingStats& stats,
+                                          std::span<const double> fractions,
                                           const std::string& method, std::size_t num_groups) {
-  if (method != "ti_riemann" && method != "ti_trapezoid" && method != "ti_corrected" && method != "ti_rb")
-    fail_argument("logz::thermodynamic_integration", "method",
-                  "\"ti_riemann\", \"ti_trapezoid\", \"ti_corrected\" or \"ti_rb\", got \"" + method + "\"");
+  if (method != "ti_riemann" && method != "ti_trapezoid" && method != "ti_corrected" &&
+      method != "ti_rb")
+    fail_argument(
+        "logz::thermodynamic_integration", "method",
+        "\"ti_riemann\", \"ti_trapezoid\", \"ti_corrected\" or \"ti_rb\", got \"" + method + "\"");
   if (fractions.size() != stats.num_levels)
     fail_argument("logz::thermodynamic_integration", "fractions", "one value per level");
   if (!stats.has_integrands)
@@ -80,11 +85,14 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
   // it also needs E[dDelta/dt], which the statistics do not hold).
   if (method == "ti_corrected" && !stats.linear_in_t)
     fail_argument("logz::thermodynamic_integration", "method",
-                  "\"ti_trapezoid\" or \"ti_rb\" on a path not linear in t (ti_corrected needs a geometric path)");
+                  "\"ti_trapezoid\" or \"ti_rb\" on a path not linear in t (ti_corrected needs a "
+                  "geometric path)");
   const bool rb = method == "ti_rb";
   const std::size_t k_levels = stats.num_levels, chains = stats.chains.size();
-  auto empty = [&] { return LevelSums{std::vector<double>(k_levels, 0.0), std::vector<double>(k_levels, 0.0),
-                                      std::vector<double>(k_levels, 0.0)}; };
+  auto empty = [&] {
+    return LevelSums{std::vector<double>(k_levels, 0.0), std::vector<double>(k_levels, 0.0),
+                     std::vector<double>(k_levels, 0.0)};
+  };
   LevelSums all = empty();
   for (const auto& c : stats.chains) add_chain(all, c, rb);
   LadderEstimates out;
@@ -102,11 +110,12 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
     sums_only.linear_in_t = stats.linear_in_t;
     sums_only.has_integrands = stats.has_integrands;
     sums_only.chains = stats.chains;
-    out.std_error = chain_jackknife_std_error(sums_only, groups, 1, [&](const TemperingStats& part) {
-      LevelSums s = empty();
-      for (const auto& c : part.chains) add_chain(s, c, rb);
-      return integrate(s, fractions, method);
-    });
+    out.std_error =
+        chain_jackknife_std_error(sums_only, groups, 1, [&](const TemperingStats& part) {
+          LevelSums s = empty();
+          for (const auto& c : part.chains) add_chain(s, c, rb);
+          return integrate(s, fractions, method);
+        });
     out.std_error[0] = 0.0;
   }
   Estimate& e = out.summarise_last("chain_jackknife");
@@ -115,9 +124,9 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span
   // the same means: the trapezoid for the Riemann sum; Friel et al.'s correction for the
   // trapezoid (a geometric path only). Flagged when it exceeds the error bar: the interval then
   // cannot be trusted (the Riemann sum over 12 levels of a 4 x 4 Ising ladder: 0.8 nats).
-  const char* better = method == "ti_riemann"                             ? "ti_trapezoid"
+  const char* better = method == "ti_riemann"                          ? "ti_trapezoid"
                        : method == "ti_trapezoid" && stats.linear_in_t ? "ti_corrected"
-                                                                          : nullptr;
+                                                                       : nullptr;
   if (better != nullptr) {
     const double rule_bias = std::abs(out.log_z.back() - integrate(all, fractions, better).back());
     e.diagnostics.values.emplace_back("rule_bias", rule_bias);

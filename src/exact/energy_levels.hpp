@@ -15,7 +15,8 @@ struct LogZAndEnergy {
 };
 
 // Levels of log weight -inf (no states) are left out.
-inline LogZAndEnergy sum_energy_levels(std::span<const double> log_w, std::span<const double> energy) {
+inline LogZAndEnergy sum_energy_levels(std::span<const double> log_w,
+                                       std::span<const double> energy) {
   double top = -INFINITY;
   for (double w : log_w) top = std::max(top, w);
   double sum = 0.0, energy_sum = 0.0;

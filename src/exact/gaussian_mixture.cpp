@@ -12,9 +12,10 @@ namespace logz::exact {
 namespace {
 
 void check_gaussian(const GaussianSpec& g, Eigen::Index d, const char* name) {
-  if (g.mean.size() != d || g.covariance.rows() != d || g.covariance.cols() != d || !g.mean.allFinite() ||
-      !g.covariance.allFinite())
-    fail_argument("logz::exact::gaussian_geometric_log_z", name, "a finite mean and d x d covariance");
+  if (g.mean.size() != d || g.covariance.rows() != d || g.covariance.cols() != d ||
+      !g.mean.allFinite() || !g.covariance.allFinite())
+    fail_argument("logz::exact::gaussian_geometric_log_z", name,
+                  "a finite mean and d x d covariance");
 }
 
 // log det of a positive definite matrix through its LU factors.
@@ -29,7 +30,8 @@ double log_det(const Eigen::MatrixXd& a) {
 }  // namespace
 
 double gaussian_mixture_log_z(std::span<const double> weights) {
-  if (weights.empty()) fail_argument("logz::exact::gaussian_mixture_log_z", "weights", "at least one mass");
+  if (weights.empty())
+    fail_argument("logz::exact::gaussian_mixture_log_z", "weights", "at least one mass");
   double top = 0.0;
   for (double w : weights) {
     if (!(std::isfinite(w) && w > 0.0))
@@ -42,14 +44,17 @@ double gaussian_mixture_log_z(std::span<const double> weights) {
   return std::log(top) + std::log(s);
 }
 
-double gaussian_geometric_log_z(const GaussianSpec& base, double weight, const GaussianSpec& target, double t) {
+double gaussian_geometric_log_z(const GaussianSpec& base, double weight, const GaussianSpec& target,
+                                double t) {
   const Eigen::Index d = target.mean.size();
-  if (d < 1) fail_argument("logz::exact::gaussian_geometric_log_z", "target", "at least one dimension");
+  if (d < 1)
+    fail_argument("logz::exact::gaussian_geometric_log_z", "target", "at least one dimension");
   check_gaussian(base, d, "base");
   check_gaussian(target, d, "target");
   if (!(std::isfinite(weight) && weight > 0.0))
     fail_argument("logz::exact::gaussian_geometric_log_z", "weight", "a finite mass > 0");
-  if (!(t >= 0.0 && t <= 1.0)) fail_argument("logz::exact::gaussian_geometric_log_z", "t", "a number in [0, 1]");
+  if (!(t >= 0.0 && t <= 1.0))
+    fail_argument("logz::exact::gaussian_geometric_log_z", "t", "a number in [0, 1]");
   const Eigen::MatrixXd p0 = base.covariance.inverse(), p1 = target.covariance.inverse();
   const Eigen::MatrixXd p = (1.0 - t) * p0 + t * p1;
   const Eigen::VectorXd h = (1.0 - t) * (p0 * base.mean) + t * (p1 * target.mean);

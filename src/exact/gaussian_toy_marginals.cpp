@@ -49,7 +49,8 @@ void check(const GaussianToySpec& s, std::span<const double> fractions, const ch
   if (fractions.size() < 2 || fractions.front() != 0.0 || fractions.back() != 1.0)
     fail_argument(function, "fractions", "at least 2 values from 0 to 1");
   for (std::size_t k = 1; k < fractions.size(); ++k)
-    if (!(fractions[k] > fractions[k - 1])) fail_argument(function, "fractions", "strictly increasing values");
+    if (!(fractions[k] > fractions[k - 1]))
+      fail_argument(function, "fractions", "strictly increasing values");
 }
 
 std::vector<Point> points_of(const GaussianToySpec& s, std::span<const double> fractions) {

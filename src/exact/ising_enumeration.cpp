@@ -14,8 +14,7 @@
 namespace logz::exact {
 namespace {
 
-void check_arguments(std::string_view function, int rows, int cols, double beta,
-                     double coupling) {
+void check_arguments(std::string_view function, int rows, int cols, double beta, double coupling) {
   if (rows < 1) fail_argument(function, "rows", ">= 1, got " + std::to_string(rows));
   if (cols < 1) fail_argument(function, "cols", ">= 1, got " + std::to_string(cols));
   if (static_cast<long long>(rows) * cols > kIsingEnumerationMaxSites) {
@@ -78,8 +77,8 @@ LogZAndEnergy enumerate(int rows, int cols, double beta, double coupling) {
   std::vector<double> energy(counts.size());
   for (std::size_t k = 0; k < counts.size(); ++k) {
     energy[k] = -coupling * (bonds - 2.0 * static_cast<double>(k));
-    log_w[k] = counts[k] == 0 ? -INFINITY
-                              : std::log(static_cast<double>(counts[k])) - beta * energy[k];
+    log_w[k] =
+        counts[k] == 0 ? -INFINITY : std::log(static_cast<double>(counts[k])) - beta * energy[k];
   }
   return sum_energy_levels(log_w, energy);
 }

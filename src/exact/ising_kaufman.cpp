@@ -163,8 +163,8 @@ struct Product {
   double log_abs = 0.0;  // log|product of the nonzero factors|
   int sign = 1;
   int zeros = 0;
-  double dlog = 0.0;     // sum over nonzero factors of d log|factor| / d beta
-  double zero_d = 0.0;   // d factor / d beta of the zero factor (if zeros == 1)
+  double dlog = 0.0;    // sum over nonzero factors of d log|factor| / d beta
+  double zero_d = 0.0;  // d factor / d beta of the zero factor (if zeros == 1)
 
   // With ax = m|gamma|/2: log factor = (m/2) shifted + log(1 +- e^{-2 ax}), and
   //   d log factor = (m/2) [f(ax) dshifted + 2 dK1* (f(ax) - 1)], f = tanh or coth,
@@ -233,8 +233,10 @@ LogZ kaufman_core(int m, int n, double a1, double a2, double beta) {
     }
   }
   if (!(sum > 0.0)) {
-    throw NumericalError(fmt::format("ising Kaufman formula: sum of the four terms not positive ({:g}) for m = {}, "
-                                     "n = {}, beta = {:g}, couplings {:g} and {:g}", sum, m, n, beta, a1, a2));
+    throw NumericalError(
+        fmt::format("ising Kaufman formula: sum of the four terms not positive ({:g}) for m = {}, "
+                    "n = {}, beta = {:g}, couplings {:g} and {:g}",
+                    sum, m, n, beta, a1, a2));
   }
   const double mn = static_cast<double>(m) * n;
   LogZ out{};
@@ -260,8 +262,7 @@ LogZ ring_with_self_bonds(int length, double coupling, double beta) {
   const double x = std::exp(-2.0 * a);
   const double log_t = log1m_exp_neg(2.0 * a) - std::log1p(x);  // log tanh a < 0
   // log(-log tanh a) = log(2 atanh(e^{-2a})), atanh(x) = x (1 + x^2/3 + ...).
-  const double log_neg_log_t =
-      kLn2 + (x > 1e-8 ? std::log(std::atanh(x)) : -2.0 * a + x * x / 3.0);
+  const double log_neg_log_t = kLn2 + (x > 1e-8 ? std::log(std::atanh(x)) : -2.0 * a + x * x / 3.0);
   auto log_one_minus_t_pow = [&](double p) {  // log(1 - t^p), p >= 1
     return log1m_exp_neg_exp(std::log(p) + log_neg_log_t);
   };
@@ -272,8 +273,8 @@ LogZ ring_with_self_bonds(int length, double coupling, double beta) {
     out.log_z = k * len + len * log_2cosh(k) + log_den;
     // d/dK: L (1 + tanh K + t^{L-1} sech^2 K / (1 + t^L)).
     const double log_sech2 = 2.0 * kLn2 - 2.0 * log_2cosh(k);
-    out.dlog_z = coupling * len *
-                 (1.0 + std::tanh(k) + std::exp((len - 1.0) * log_t + log_sech2 - log_den));
+    out.dlog_z =
+        coupling * len * (1.0 + std::tanh(k) + std::exp((len - 1.0) * log_t + log_sech2 - log_den));
     return out;
   }
   // K = -a < 0: (2 cosh K)^L + (2 sinh K)^L = (2 cosh a)^L (1 + (-t)^L), and
@@ -287,7 +288,7 @@ LogZ ring_with_self_bonds(int length, double coupling, double beta) {
 }
 
 void check_kaufman_arguments(std::string_view function, int rows, int cols, double beta,
-                     double coupling) {
+                             double coupling) {
   if (rows < 1) fail_argument(function, "rows", ">= 1, got " + std::to_string(rows));
   if (cols < 1) fail_argument(function, "cols", ">= 1, got " + std::to_string(cols));
   if (!std::isfinite(beta) || beta < 0.0) {
@@ -297,9 +298,12 @@ void check_kaufman_arguments(std::string_view function, int rows, int cols, doub
     fail_argument(function, "coupling", "a finite number, got " + std::to_string(coupling));
   }
   if (!std::isfinite(2.0 * rows * cols * beta * std::fabs(coupling)))
-    fail_argument(function, "beta and coupling",
-                  fmt::format("beta |J| times the 2 R C bonds finite (log Z would overflow), got beta = {:g}, "
-                              "J = {:g}", beta, coupling));
+    fail_argument(
+        function, "beta and coupling",
+        fmt::format(
+            "beta |J| times the 2 R C bonds finite (log Z would overflow), got beta = {:g}, "
+            "J = {:g}",
+            beta, coupling));
   const bool both_even = rows % 2 == 0 && cols % 2 == 0;
   if (coupling < 0.0 && !both_even && rows > 1 && cols > 1) {
     fail_argument(function, "coupling",

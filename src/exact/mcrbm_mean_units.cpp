@@ -9,10 +9,12 @@
 namespace logz::exact {
 
 double mcrbm_mean_units_log_z(const Eigen::MatrixXd& W, const Eigen::VectorXd& b_mean,
-                              const Eigen::VectorXd& b_cov, const Eigen::VectorXd& b_vis, double sigma) {
+                              const Eigen::VectorXd& b_cov, const Eigen::VectorXd& b_vis,
+                              double sigma) {
   constexpr const char* f = "logz::exact::mcrbm_mean_units_log_z";
   const Eigen::Index J = W.rows(), M = W.cols();
-  if (M < 1 || b_vis.size() != M) fail_argument(f, "W, b_vis", "W with M >= 1 columns and b_vis of length M");
+  if (M < 1 || b_vis.size() != M)
+    fail_argument(f, "W, b_vis", "W with M >= 1 columns and b_vis of length M");
   if (b_mean.size() != J) fail_argument(f, "b_mean", "one bias per row of W");
   if (J > 24) fail_argument(f, "W", "at most 24 mean units (2^J terms)");
   if (!W.allFinite() || !b_mean.allFinite() || !b_cov.allFinite() || !b_vis.allFinite())
@@ -42,7 +44,8 @@ double mcrbm_mean_units_log_z(const Eigen::MatrixXd& W, const Eigen::VectorXd& b
   }
   double cov = 0.0;
   for (Eigen::Index k = 0; k < b_cov.size(); ++k)
-    cov += b_cov(k) > 0 ? b_cov(k) + std::log1p(std::exp(-b_cov(k))) : std::log1p(std::exp(b_cov(k)));
+    cov +=
+        b_cov(k) > 0 ? b_cov(k) + std::log1p(std::exp(-b_cov(k))) : std::log1p(std::exp(b_cov(k)));
   return cov + 0.5 * static_cast<double>(M) * std::log(2.0 * M_PI * s2) + max + std::log(sum);
 }
 

@@ -13,8 +13,9 @@ namespace {
 
 void check_units(const PairwiseMrfParameters& m, int max_units, const char* function) {
   if (m.size() > max_units)
-    fail_argument(function, "m", "at most " + std::to_string(max_units) + " units, got " +
-                                     std::to_string(m.size()));
+    fail_argument(
+        function, "m",
+        "at most " + std::to_string(max_units) + " units, got " + std::to_string(m.size()));
 }
 
 // The Gray-code walk: log Z into log_z and, with keep_all, every state's log weight.
@@ -79,8 +80,8 @@ void PairwiseMrfExactSampler::sample(PairwiseMrfBatch& batch, const BatchRandom&
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
     const double u = rng.uniform() * cdf_.back();
-    const auto s = static_cast<std::uint64_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) -
-                                              cdf_.begin());
+    const auto s =
+        static_cast<std::uint64_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
     for (int i = 0; i < path_.parameters().size(); ++i) batch.x(p)[i] = (s >> i) & 1u;
     path_.refresh(batch, p);
   }

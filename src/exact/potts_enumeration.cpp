@@ -36,7 +36,8 @@ LogZAndEnergy sum_levels(const std::vector<std::uint64_t>& counts, double beta, 
   for (std::size_t n = 0; n < counts.size(); ++n) {
     energy[n] = -coupling * static_cast<double>(n);
     if (counts[n] != 0)
-      log_w[n] = std::log(static_cast<double>(counts[n])) + beta * coupling * static_cast<double>(n);
+      log_w[n] =
+          std::log(static_cast<double>(counts[n])) + beta * coupling * static_cast<double>(n);
   }
   return sum_energy_levels(log_w, energy);
 }

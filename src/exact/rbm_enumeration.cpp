@@ -60,7 +60,8 @@ double rbm_log_z(const RbmParameters& p, int threads) {
     auto term = [&] {
       e = (-x.abs()).exp() + 1.0;
       double log_prod = 0.0;
-      for (Eigen::Index b = 0; b < m; b += 512) log_prod += std::log(e.segment(b, std::min<Eigen::Index>(512, m - b)).prod());
+      for (Eigen::Index b = 0; b < m; b += 512)
+        log_prod += std::log(e.segment(b, std::min<Eigen::Index>(512, m - b)).prod());
       return cs + x.max(0.0).sum() + log_prod;
     };
     total.add(term());

@@ -29,7 +29,8 @@ bool ends_with(const std::string& s, std::string_view end) {
 MemoryArchive::MemoryArchive(std::string name, std::map<std::string, Array> arrays)
     : path_(std::string(kPrefix) + name) {
   if (!ends_with(name, ".npz") && !ends_with(name, ".npy"))
-    fail_argument("logz::io::MemoryArchive", "name", "a name ending in .npz or .npy, got \"" + name + "\"");
+    fail_argument("logz::io::MemoryArchive", "name",
+                  "a name ending in .npz or .npy, got \"" + name + "\"");
   if (ends_with(name, ".npy") && arrays.size() != 1)
     fail_argument("logz::io::MemoryArchive", "arrays", "one array for an .npy name");
   Registry& r = registry();
@@ -50,7 +51,8 @@ namespace {
 
 const std::map<std::string, Array>& find(const Registry& r, const std::string& path) {
   const auto it = r.archives.find(path);
-  if (it == r.archives.end()) fail_input(path, "", "arrays held in memory by the front end, but none have that name");
+  if (it == r.archives.end())
+    fail_input(path, "", "arrays held in memory by the front end, but none have that name");
   return it->second;
 }
 

@@ -290,7 +290,9 @@ Eigen::MatrixXd binarize(const Eigen::MatrixXd& grey, const Binarization& how) {
   if (how.first_index + static_cast<std::size_t>(grey.cols()) > 0xffffffffULL)
     fail_argument("binarize", "grey", "fewer than 2^32 images (first_index included)");
   for (Eigen::Index c = 0; c < grey.cols(); ++c) {
-    RandomStream s = stream_for(how.seed, kRoleBinarize, static_cast<std::uint32_t>(how.first_index + static_cast<std::size_t>(c)), 0);
+    RandomStream s =
+        stream_for(how.seed, kRoleBinarize,
+                   static_cast<std::uint32_t>(how.first_index + static_cast<std::size_t>(c)), 0);
     for (Eigen::Index r = 0; r < grey.rows(); ++r) v(r, c) = s.uniform() < grey(r, c) ? 1.0 : 0.0;
   }
   return v;

@@ -1,5 +1,4 @@
 #include "logz/io/npy.hpp"
-#include "logz/io/output_file.hpp"
 
 #include <sys/stat.h>
 
@@ -18,6 +17,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/io/memory_archive.hpp"
+#include "logz/io/output_file.hpp"
 #include "npy_stream.hpp"
 #include "printable.hpp"
 
@@ -64,8 +64,8 @@ struct PyValue {
   bool negative = false;
   bool overflow = false;
   std::uint64_t integer = 0;
-  std::vector<PyValue> items;                         // tuple and list elements
-  std::vector<PyEntry> dict;                          // dict entries (string keys only)
+  std::vector<PyValue> items;  // tuple and list elements
+  std::vector<PyEntry> dict;   // dict entries (string keys only)
 };
 
 // A dict entry: a struct, not a std::pair, whose traits would need PyValue complete inside

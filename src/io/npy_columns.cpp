@@ -28,14 +28,17 @@ NpyColumnReader::NpyColumnReader(const std::string& path, std::size_t cache_valu
     errno = 0;
     const std::size_t got = std::fread(dst.data(), 1, dst.size(), file_.get());
     if (got < dst.size() && std::ferror(file_.get()))
-      fail_input(path, "", std::string("a readable file (") + std::strerror(errno != 0 ? errno : EIO) + ")");
+      fail_input(path, "",
+                 std::string("a readable file (") + std::strerror(errno != 0 ? errno : EIO) + ")");
     return got;
   };
-  const NpyLayout layout = read_npy_layout({static_cast<std::uint64_t>(st.st_size), source, path, "file"});
+  const NpyLayout layout =
+      read_npy_layout({static_cast<std::uint64_t>(st.st_size), source, path, "file"});
   const bool host_order = layout.big_endian == (std::endian::native == std::endian::big);
   if (layout.dtype != Dtype::float64 || !host_order)
-    fail_input(path, "descr", std::string("float64 in this machine's byte order ('") +
-                                  (std::endian::native == std::endian::big ? ">f8" : "<f8") + "')");
+    fail_input(path, "descr",
+               std::string("float64 in this machine's byte order ('") +
+                   (std::endian::native == std::endian::big ? ">f8" : "<f8") + "')");
   if (layout.shape.size() != 2 || layout.shape[0] == 0 || layout.shape[1] == 0)
     fail_input(path, "shape", "a 2-D array (states, samples) with at least one of each");
   rows_ = layout.shape[0];
@@ -51,21 +54,24 @@ void NpyColumnReader::read_at(std::uint64_t offset, void* to, std::size_t bytes)
     const ssize_t got = ::pread(::fileno(file_.get()), p, bytes, static_cast<off_t>(offset));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0)
-      fail_input(path_, "data", got < 0 ? std::string("a readable file (") + std::strerror(errno) + ")"
-                                        : std::string("the data the header promised (the file shrank)"));
+      fail_input(path_, "data",
+                 got < 0 ? std::string("a readable file (") + std::strerror(errno) + ")"
+                         : std::string("the data the header promised (the file shrank)"));
     p += got;
     offset += static_cast<std::uint64_t>(got);
     bytes -= static_cast<std::size_t>(got);
   }
 }
 
-void NpyColumnReader::check_finite(const double* values, std::size_t count, std::size_t row, std::size_t col,
-                                   std::size_t row_step, std::size_t col_step) const {
+void NpyColumnReader::check_finite(const double* values, std::size_t count, std::size_t row,
+                                   std::size_t col, std::size_t row_step,
+                                   std::size_t col_step) const {
   for (std::size_t i = 0; i < count; ++i)
     if (!std::isfinite(values[i]))
       fail_input(path_, "data",
-                 "finite values, got " + std::to_string(values[i]) + " at row " + std::to_string(row + i * row_step) +
-                     ", column " + std::to_string(col + i * col_step));
+                 "finite values, got " + std::to_string(values[i]) + " at row " +
+                     std::to_string(row + i * row_step) + ", column " +
+                     std::to_string(col + i * col_step));
 }
 
 void NpyColumnReader::fill_cache(std::size_t first) {
@@ -86,14 +92,16 @@ void NpyColumnReader::read(std::size_t first, std::size_t count, double* out) {
   if (fortran_order_) {  // columns are contiguous: one read
     read_at(data_offset_ + static_cast<std::uint64_t>(first) * rows_ * sizeof(double), out,
             count * rows_ * sizeof(double));
-    for (std::size_t j = 0; j < count; ++j) check_finite(out + j * rows_, rows_, 0, first + j, 1, 0);
+    for (std::size_t j = 0; j < count; ++j)
+      check_finite(out + j * rows_, rows_, 0, first + j, 1, 0);
     return;
   }
   for (std::size_t done = 0; done < count;) {
     const std::size_t col = first + done;
     if (col < cache_first_ || col >= cache_first_ + cache_count_) fill_cache(col);
     const std::size_t take = std::min(count - done, cache_first_ + cache_count_ - col);
-    transpose_block(cache_.data() + (col - cache_first_), cache_count_, rows_, take, out + done * rows_);
+    transpose_block(cache_.data() + (col - cache_first_), cache_count_, rows_, take,
+                    out + done * rows_);
     done += take;
   }
 }

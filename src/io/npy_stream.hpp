@@ -25,7 +25,8 @@ struct NpyStream {
   ByteSource read;
   std::string source;
   std::string container = "file";
-  std::function<void(const std::vector<std::size_t>& shape)> check;  // if set: the header's shape, before the data
+  std::function<void(const std::vector<std::size_t>& shape)>
+      check;  // if set: the header's shape, before the data
 };
 
 // What a .npy header says of its data: dtype, byte and memory order, shape, and where the

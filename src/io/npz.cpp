@@ -1,5 +1,4 @@
 #include "logz/io/npz.hpp"
-#include "logz/io/output_file.hpp"
 
 #include <zip.h>
 
@@ -18,6 +17,7 @@
 #include "logz/core/error.hpp"
 #include "logz/io/memory_archive.hpp"
 #include "logz/io/npy.hpp"
+#include "logz/io/output_file.hpp"
 #include "npy_stream.hpp"
 
 // Deflate levels in zip_set_file_compression and the error codes used here are libzip 1.7's.
@@ -78,7 +78,8 @@ std::uint64_t bytes_before_archive(const std::string& path, std::uint64_t file_s
   constexpr std::uint64_t kEndRecord = 22, kMaxComment = 65535;
   if (file_size < kEndRecord) return 0;
   const std::uint64_t tail = std::min(file_size, kEndRecord + kMaxComment);
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"),
+                                                          &std::fclose);
   std::vector<unsigned char> b(tail);
   if (f == nullptr || std::fseek(f.get(), static_cast<long>(file_size - tail), SEEK_SET) != 0 ||
       std::fread(b.data(), 1, b.size(), f.get()) != b.size())
@@ -87,7 +88,8 @@ std::uint64_t bytes_before_archive(const std::string& path, std::uint64_t file_s
     if (b[i] != 'P' || b[i + 1] != 'K' || b[i + 2] != 5 || b[i + 3] != 6) continue;
     const std::uint64_t comment = b[i + 20] | static_cast<std::uint64_t>(b[i + 21]) << 8;
     if (i + kEndRecord + comment != tail) continue;  // a signature inside the comment
-    const std::uint32_t size = little_endian_u32(&b[i + 12]), offset = little_endian_u32(&b[i + 16]);
+    const std::uint32_t size = little_endian_u32(&b[i + 12]),
+                        offset = little_endian_u32(&b[i + 16]);
     if (offset == 0xffffffffu || size == 0xffffffffu) return 0;
     const std::uint64_t at = file_size - tail + i;
     return at >= std::uint64_t{size} + offset ? at - size - offset : 0;
@@ -311,12 +313,14 @@ const Member& member_named(const Archive& archive, const std::string& path,
 std::vector<unsigned char> source_bytes(zip_source_t* source, const std::string& path) {
   zip_stat_t st;
   zip_stat_init(&st);
-  if (zip_source_stat(source, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0 || zip_source_open(source) != 0)
+  if (zip_source_stat(source, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0 ||
+      zip_source_open(source) != 0)
     fail_write(nullptr, path, zip_error_strerror(zip_source_error(source)));
   std::vector<unsigned char> bytes(st.size);
   const zip_int64_t n = zip_source_read(source, bytes.data(), bytes.size());
   zip_source_close(source);
-  if (n < 0 || static_cast<zip_uint64_t>(n) != st.size) fail_write(nullptr, path, "reading the archive made in memory");
+  if (n < 0 || static_cast<zip_uint64_t>(n) != st.size)
+    fail_write(nullptr, path, "reading the archive made in memory");
   return bytes;
 }
 

@@ -125,7 +125,8 @@ std::vector<double> read_numbers(const std::string& path) {
   const std::vector<unsigned char> bytes = read_file_bytes(path);
   const bool npy_magic =
       bytes.size() >= 6 && bytes[0] == 0x93 && std::memcmp(bytes.data() + 1, "NUMPY", 5) == 0;
-  if (ends_with_npy(path) || npy_magic) return numbers_from_array(parse_npy(bytes, path).to_float64(), path);
+  if (ends_with_npy(path) || npy_magic)
+    return numbers_from_array(parse_npy(bytes, path).to_float64(), path);
   if (bytes.size() >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && bytes[2] == 3 && bytes[3] == 4) {
     fail_input(path, "", "a text file of numbers or a .npy file, got a ZIP archive (.npz?)");
   }

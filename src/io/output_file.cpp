@@ -123,8 +123,8 @@ Write check_destination(const std::string& path, OutputKind kind) {
   const bool result = kind == OutputKind::result;
   if (S_ISLNK(link.st_mode)) {
     struct stat target {};
-    if (result && ((::stat(path.c_str(), &target) == 0 && is_stream(target.st_mode)) ||
-                   names_a_stream(path)))
+    if (result &&
+        ((::stat(path.c_str(), &target) == 0 && is_stream(target.st_mode)) || names_a_stream(path)))
       return Write::in_place;
     fail(path,
          std::string("a regular file or a new name, not a symbolic link (logz replaces the ") +

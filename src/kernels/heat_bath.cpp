@@ -11,7 +11,8 @@ namespace {
 
 // Gives site i colour `chosen`, which n_new of its neighbour slots c share, and adds the change
 // of its equal-bond count to delta; whether the colour changed.
-bool set_colour(std::uint8_t* x, int i, int chosen, int n_new, const std::array<int, 4>& c, std::int64_t& delta) {
+bool set_colour(std::uint8_t* x, int i, int chosen, int n_new, const std::array<int, 4>& c,
+                std::int64_t& delta) {
   const int old_colour = x[i];
   int n_old = 0;
   for (int k = 0; k < 4; ++k) n_old += c[k] == old_colour;
@@ -148,53 +149,57 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
       });
 }
 
-KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch, const BatchRandom& random) const {
+KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch,
+                          const BatchRandom& random) const {
   const TorusLattice& lattice = *target.lattice;
   const int q = target.num_colours;
   const auto& weight = target.weight;
-  return update_sites(lattice, batch, random, [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
-    // The neighbour slots (a self-bond slot of a 1-wide torus, always equal, left out); each
-    // distinct colour weighed once at its first slot, colour 0 and the absent colours after them.
-    const auto& nb = lattice.neighbours(i);
-    std::array<int, 4> c, n;
-    std::array<double, 4> w;
-    bool has0 = false;
-    int m = 0;  // distinct neighbour colours
-    double total = 0.0;
-    for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1;
-    for (int k = 0; k < 4; ++k) {
-      n[k] = 0;
-      for (int l = 0; l < 4; ++l) n[k] += c[k] >= 0 && c[l] == c[k];
-      bool first = c[k] >= 0;
-      for (int l = 0; l < k; ++l) first = first && c[l] != c[k];
-      w[k] = first ? weight[c[k] == 0][n[k]] : 0.0;
-      m += first;
-      has0 = has0 || (first && c[k] == 0);
-      total += w[k];
-    }
-    const double w0 = has0 ? 0.0 : weight[1][0];    // colour 0, absent around i
-    const int others = q - m - (has0 ? 0 : 1);      // the other absent colours, weight[0][0] each
-    total += w0 + others * weight[0][0];
-    double u = rng.uniform() * total;
-    int chosen = -1, n_new = 0;
-    for (int k = 0; k < 4 && chosen < 0; ++k) {
-      if (u < w[k]) chosen = c[k], n_new = n[k];
-      u -= w[k];
-    }
-    if (chosen < 0 && !has0 && (u < w0 || others == 0)) chosen = 0;  // n_new = 0: absent around i
-    if (chosen < 0 && others > 0) {
-      // Uniform among the absent colours other than 0: the r-th of 1..q-1 not around i.
-      int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(others)));
-      for (int v = 1; v < q && chosen < 0; ++v)
-        if (v != c[0] && v != c[1] && v != c[2] && v != c[3] && r-- == 0) chosen = v;
-    }
-    if (chosen < 0) {
-      // Rounding left u just past the last weight: take the last present colour.
-      for (int k = 0; k < 4; ++k)
-        if (w[k] > 0.0) chosen = c[k], n_new = n[k];
-    }
-    return set_colour(x, i, chosen, n_new, c, delta);
-  });
+  return update_sites(
+      lattice, batch, random, [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+        // The neighbour slots (a self-bond slot of a 1-wide torus, always equal, left out); each
+        // distinct colour weighed once at its first slot, colour 0 and the absent colours after
+        // them.
+        const auto& nb = lattice.neighbours(i);
+        std::array<int, 4> c, n;
+        std::array<double, 4> w;
+        bool has0 = false;
+        int m = 0;  // distinct neighbour colours
+        double total = 0.0;
+        for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1;
+        for (int k = 0; k < 4; ++k) {
+          n[k] = 0;
+          for (int l = 0; l < 4; ++l) n[k] += c[k] >= 0 && c[l] == c[k];
+          bool first = c[k] >= 0;
+          for (int l = 0; l < k; ++l) first = first && c[l] != c[k];
+          w[k] = first ? weight[c[k] == 0][n[k]] : 0.0;
+          m += first;
+          has0 = has0 || (first && c[k] == 0);
+          total += w[k];
+        }
+        const double w0 = has0 ? 0.0 : weight[1][0];  // colour 0, absent around i
+        const int others = q - m - (has0 ? 0 : 1);    // the other absent colours, weight[0][0] each
+        total += w0 + others * weight[0][0];
+        double u = rng.uniform() * total;
+        int chosen = -1, n_new = 0;
+        for (int k = 0; k < 4 && chosen < 0; ++k) {
+          if (u < w[k]) chosen = c[k], n_new = n[k];
+          u -= w[k];
+        }
+        if (chosen < 0 && !has0 && (u < w0 || others == 0))
+          chosen = 0;  // n_new = 0: absent around i
+        if (chosen < 0 && others > 0) {
+          // Uniform among the absent colours other than 0: the r-th of 1..q-1 not around i.
+          int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(others)));
+          for (int v = 1; v < q && chosen < 0; ++v)
+            if (v != c[0] && v != c[1] && v != c[2] && v != c[3] && r-- == 0) chosen = v;
+        }
+        if (chosen < 0) {
+          // Rounding left u just past the last weight: take the last present colour.
+          for (int k = 0; k < 4; ++k)
+            if (w[k] > 0.0) chosen = c[k], n_new = n[k];
+        }
+        return set_colour(x, i, chosen, n_new, c, delta);
+      });
 }
 
 }  // namespace logz

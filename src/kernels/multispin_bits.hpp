@@ -21,7 +21,8 @@ namespace logz::multispin {
 using Word = std::uint64_t;
 constexpr Word kAll = ~Word{0};
 constexpr int kThresholdBits = 32;
-constexpr std::uint64_t kAlways = std::uint64_t{1} << kThresholdBits;  // a threshold no draw reaches
+constexpr std::uint64_t kAlways = std::uint64_t{1}
+                                  << kThresholdBits;  // a threshold no draw reaches
 constexpr int kFixedBits = 8;  // bits every lane comparison takes (see below_thresholds)
 
 // A site and its neighbours (right, down, left, up), in the order a sweep visits them.
@@ -35,7 +36,8 @@ inline std::vector<Visit> sweep_order(const TorusLattice& lattice) {
   std::vector<Visit> visits;
   visits.reserve(static_cast<std::size_t>(lattice.num_sites()));
   for (int colour = 0; colour < 2; ++colour)
-    for (std::int32_t i : lattice.sites_of_colour(colour)) visits.push_back({i, lattice.neighbours(i)});
+    for (std::int32_t i : lattice.sites_of_colour(colour))
+      visits.push_back({i, lattice.neighbours(i)});
   return visits;
 }
 
@@ -68,7 +70,8 @@ struct Threshold {
 
   Threshold() = default;
   explicit Threshold(std::uint64_t threshold) : active(threshold < kAlways ? kAll : 0) {
-    for (int b = 0; b < kThresholdBits; ++b) bits[b] = (threshold >> (kThresholdBits - 1 - b)) & 1 ? kAll : 0;
+    for (int b = 0; b < kThresholdBits; ++b)
+      bits[b] = (threshold >> (kThresholdBits - 1 - b)) & 1 ? kAll : 0;
   }
 };
 
@@ -78,8 +81,8 @@ struct Threshold {
 // stops when every lane is decided (lanes equal to the threshold over all 32 bits: u == it, so
 // rejected). Every lane reads its own bits only, so lanes stay independent.
 template <std::size_t N>
-Word below_thresholds(std::array<Word, N> classes, const std::array<const Threshold*, N>& thresholds,
-                      RandomWords& random) {
+Word below_thresholds(std::array<Word, N> classes,
+                      const std::array<const Threshold*, N>& thresholds, RandomWords& random) {
   Word accept = 0, undecided = 0;
   for (std::size_t c = 0; c < N; ++c) undecided |= classes[c] &= thresholds[c]->active;
   if (undecided == 0) return accept;
@@ -163,8 +166,8 @@ class LaneCounter {
 // to bring the bond sums up to date. Group g draws from random.stream(64 g). Every update counts
 // as attempted, every changed lane as accepted.
 template <class Batch, class Update, class Recount>
-KernelInfo sweep_groups(const TorusLattice& lattice, Batch& batch, const BatchRandom& random, std::size_t sweeps,
-                        bool reversed, Update&& update, Recount&& recount) {
+KernelInfo sweep_groups(const TorusLattice& lattice, Batch& batch, const BatchRandom& random,
+                        std::size_t sweeps, bool reversed, Update&& update, Recount&& recount) {
   const std::vector<Visit> visits = sweep_order(lattice);
   const std::size_t n = visits.size();
   KernelInfo info;
@@ -176,7 +179,8 @@ KernelInfo sweep_groups(const TorusLattice& lattice, Batch& batch, const BatchRa
     for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
       if (sweep > 0) throw_if_stop_requested();
       for (std::size_t j = 0; j < n; ++j)
-        changed += static_cast<std::uint64_t>(std::popcount(update(w, visits[reversed ? n - 1 - j : j], words) & lanes));
+        changed += static_cast<std::uint64_t>(
+            std::popcount(update(w, visits[reversed ? n - 1 - j : j], words) & lanes));
     }
     recount(w, g * Batch::kLanes);
     info += KernelInfo{sweeps * n * static_cast<std::uint64_t>(std::popcount(lanes)), changed};

@@ -33,7 +33,8 @@ struct FlipAcceptance {
 // One site of 64 lanes: returns the lanes that flip. u[k] has a lane's bit set where neighbour
 // k is anti-aligned (a self-neighbour of a 1-wide torus counts aligned in one slot and
 // anti-aligned in the other: no contribution, as its bond is constant).
-inline Word accepted_flips(const FlipAcceptance& a, Word u0, Word u1, Word u2, Word u3, RandomWords& random) {
+inline Word accepted_flips(const FlipAcceptance& a, Word u0, Word u1, Word u2, Word u3,
+                           RandomWords& random) {
   const Word v0 = u0 ^ a.invert, v1 = u1 ^ a.invert, v2 = u2 ^ a.invert, v3 = u3 ^ a.invert;
   const Word x01 = v0 ^ v1, x23 = v2 ^ v3;
   const Word two_or_more = (v0 & v1) | (v2 & v3) | (x01 & x23);
@@ -43,7 +44,8 @@ inline Word accepted_flips(const FlipAcceptance& a, Word u0, Word u1, Word u2, W
 }
 
 // Per lane, the bond sum sum over bonds of s_i s_j = bonds - 2 * (anti-aligned bonds).
-void recount_bond_sums(const TorusLattice& lattice, const Word* w, PackedSpinBatch& batch, std::size_t first) {
+void recount_bond_sums(const TorusLattice& lattice, const Word* w, PackedSpinBatch& batch,
+                       std::size_t first) {
   LaneCounter anti;
   for (int i = 0; i < lattice.num_sites(); ++i) {
     const auto& nb = lattice.neighbours(i);
@@ -51,7 +53,8 @@ void recount_bond_sums(const TorusLattice& lattice, const Word* w, PackedSpinBat
     anti.add(w[i] ^ w[nb[1]]);
   }
   const std::size_t lanes = std::min(PackedSpinBatch::kLanes, batch.num_particles() - first);
-  for (std::size_t l = 0; l < lanes; ++l) batch.bond_sum(first + l) = lattice.num_bonds() - 2 * anti.count(l);
+  for (std::size_t l = 0; l < lanes; ++l)
+    batch.bond_sum(first + l) = lattice.num_bonds() - 2 * anti.count(l);
 }
 
 }  // namespace
@@ -59,7 +62,8 @@ void recount_bond_sums(const TorusLattice& lattice, const Word* w, PackedSpinBat
 MultiSpinMetropolis::MultiSpinMetropolis(SiteOrder order, std::size_t sweeps, bool reversed)
     : SiteKernel(order, sweeps, reversed) {
   if (order != SiteOrder::checkerboard)
-    fail_argument("logz::MultiSpinMetropolis", "order", "checkerboard (multi-spin sweeps visit sites in order)");
+    fail_argument("logz::MultiSpinMetropolis", "order",
+                  "checkerboard (multi-spin sweeps visit sites in order)");
 }
 
 KernelInfo MultiSpinMetropolis::step(const IsingTarget& target, PackedSpinBatch& batch,
@@ -73,8 +77,9 @@ KernelInfo MultiSpinMetropolis::step(const IsingTarget& target, PackedSpinBatch&
       lattice, batch, random, steps(), is_reversed(),
       [&](Word* w, const Visit& v, RandomWords& words) {
         const Word s = w[v.site];
-        const Word flip = accepted_flips(acceptance, s ^ w[v.nb[0]], s ^ w[v.nb[1]], s ^ w[v.nb[2]] ^ self_left,
-                                         s ^ w[v.nb[3]] ^ self_up, words);
+        const Word flip =
+            accepted_flips(acceptance, s ^ w[v.nb[0]], s ^ w[v.nb[1]], s ^ w[v.nb[2]] ^ self_left,
+                           s ^ w[v.nb[3]] ^ self_up, words);
         w[v.site] = s ^ flip;
         return flip;
       },

@@ -47,7 +47,8 @@ struct Moves {
   std::array<Threshold, 4> thresholds;
 
   explicit Moves(const PottsTarget& t) : gains(t.beta_coupling < 0) {
-    for (int k = 1; k <= 4; ++k) thresholds[k - 1] = Threshold(t.accept_threshold[gains ? 4 + k : 4 - k]);
+    for (int k = 1; k <= 4; ++k)
+      thresholds[k - 1] = Threshold(t.accept_threshold[gains ? 4 + k : 4 - k]);
   }
 };
 
@@ -126,13 +127,16 @@ inline Word accepted_moves(const Moves& m, Count3 before, Count3 after, RandomWo
                                  non_negative & ~d2 & d1 & d0, non_negative & d2 & ~d1 & ~d0};
   Word rejectable = 0;
   for (int k = 0; k < 4; ++k) rejectable |= classes[k] &= m.thresholds[k].active;
-  return ~rejectable | below_thresholds<4>(classes, {&m.thresholds[0], &m.thresholds[1], &m.thresholds[2],
-                                                     &m.thresholds[3]}, random);
+  return ~rejectable |
+         below_thresholds<4>(
+             classes, {&m.thresholds[0], &m.thresholds[1], &m.thresholds[2], &m.thresholds[3]},
+             random);
 }
 
 // Per lane, the number of equal-colour bonds (self-bonds of 1-wide tori included: always equal).
 template <int P>
-void recount_equal_bonds(const TorusLattice& lattice, const Word* w, PackedColourBatch& batch, std::size_t first) {
+void recount_equal_bonds(const TorusLattice& lattice, const Word* w, PackedColourBatch& batch,
+                         std::size_t first) {
   LaneCounter equal;
   for (int i = 0; i < lattice.num_sites(); ++i) {
     const auto& nb = lattice.neighbours(i);
@@ -146,14 +150,16 @@ void recount_equal_bonds(const TorusLattice& lattice, const Word* w, PackedColou
 
 // The kernel's sweeps on every group of the batch, for colours of P bits.
 template <int P>
-KernelInfo sweep_colours(const PottsTarget& target, PackedColourBatch& batch, const BatchRandom& random,
-                         std::size_t sweeps, bool reversed) {
+KernelInfo sweep_colours(const PottsTarget& target, PackedColourBatch& batch,
+                         const BatchRandom& random, std::size_t sweeps, bool reversed) {
   const TorusLattice& lattice = *target.lattice;
   const Moves moves(target);
-  const std::vector<ProposalBlock> blocks = proposal_blocks(static_cast<unsigned>(target.num_colours - 1));
+  const std::vector<ProposalBlock> blocks =
+      proposal_blocks(static_cast<unsigned>(target.num_colours - 1));
   // A neighbour slot that is the site itself (1-wide torus) is a constant self-bond: not counted.
   std::array<Word, 4> counted{};
-  for (int s = 0; s < 4; ++s) counted[s] = (s % 2 == 0 ? lattice.cols() : lattice.rows()) == 1 ? 0 : kAll;
+  for (int s = 0; s < 4; ++s)
+    counted[s] = (s % 2 == 0 ? lattice.cols() : lattice.rows()) == 1 ? 0 : kAll;
   return sweep_groups(
       lattice, batch, random, sweeps, reversed,
       [&](Word* w, const Visit& v, RandomWords& words) {
@@ -165,8 +171,9 @@ KernelInfo sweep_colours(const PottsTarget& target, PackedColourBatch& batch, co
           before[s] = equal_colours<P>(x, y) & counted[s];
           after[s] = equal_colours<P>(c.data(), y) & counted[s];
         }
-        const Word accept = accepted_moves(moves, count4(before[0], before[1], before[2], before[3]),
-                                           count4(after[0], after[1], after[2], after[3]), words);
+        const Word accept =
+            accepted_moves(moves, count4(before[0], before[1], before[2], before[3]),
+                           count4(after[0], after[1], after[2], after[3]), words);
         for (int b = 0; b < P; ++b) x[b] ^= (x[b] ^ c[b]) & accept;
         return accept;
       },
@@ -175,23 +182,33 @@ KernelInfo sweep_colours(const PottsTarget& target, PackedColourBatch& batch, co
 
 }  // namespace
 
-MultiSpinPottsMetropolis::MultiSpinPottsMetropolis(SiteOrder order, std::size_t sweeps, bool reversed)
+MultiSpinPottsMetropolis::MultiSpinPottsMetropolis(SiteOrder order, std::size_t sweeps,
+                                                   bool reversed)
     : SiteKernel(order, sweeps, reversed) {
   if (order != SiteOrder::checkerboard)
-    fail_argument("logz::MultiSpinPottsMetropolis", "order", "checkerboard (multi-spin sweeps visit sites in order)");
+    fail_argument("logz::MultiSpinPottsMetropolis", "order",
+                  "checkerboard (multi-spin sweeps visit sites in order)");
 }
 
 KernelInfo MultiSpinPottsMetropolis::step(const PottsTarget& target, PackedColourBatch& batch,
                                           const BatchRandom& random) const {
   switch (batch.planes()) {
-    case 1: return sweep_colours<1>(target, batch, random, steps(), is_reversed());
-    case 2: return sweep_colours<2>(target, batch, random, steps(), is_reversed());
-    case 3: return sweep_colours<3>(target, batch, random, steps(), is_reversed());
-    case 4: return sweep_colours<4>(target, batch, random, steps(), is_reversed());
-    case 5: return sweep_colours<5>(target, batch, random, steps(), is_reversed());
-    case 6: return sweep_colours<6>(target, batch, random, steps(), is_reversed());
-    case 7: return sweep_colours<7>(target, batch, random, steps(), is_reversed());
-    default: return sweep_colours<8>(target, batch, random, steps(), is_reversed());
+    case 1:
+      return sweep_colours<1>(target, batch, random, steps(), is_reversed());
+    case 2:
+      return sweep_colours<2>(target, batch, random, steps(), is_reversed());
+    case 3:
+      return sweep_colours<3>(target, batch, random, steps(), is_reversed());
+    case 4:
+      return sweep_colours<4>(target, batch, random, steps(), is_reversed());
+    case 5:
+      return sweep_colours<5>(target, batch, random, steps(), is_reversed());
+    case 6:
+      return sweep_colours<6>(target, batch, random, steps(), is_reversed());
+    case 7:
+      return sweep_colours<7>(target, batch, random, steps(), is_reversed());
+    default:
+      return sweep_colours<8>(target, batch, random, steps(), is_reversed());
   }
 }
 

@@ -30,12 +30,13 @@ int reflected_drift(const LinearConstraints& c, Eigen::Ref<Eigen::VectorXd> x,
     remaining -= first;
     if (++reflections >= kMaxReflections)
       throw NumericalError("logz::reflected_drift: expected a finite number of reflections, got " +
-                           std::to_string(kMaxReflections) + " in one drift (non-finite momentum?)");
+                           std::to_string(kMaxReflections) +
+                           " in one drift (non-finite momentum?)");
   }
 }
 
-int reflected_drift(const CoordinateFaces& f, Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> v,
-                    double tau) {
+int reflected_drift(const CoordinateFaces& f, Eigen::Ref<Eigen::VectorXd> x,
+                    Eigen::Ref<Eigen::VectorXd> v, double tau) {
   int reflections = 0;
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     const int j = f.face_of[static_cast<std::size_t>(i)];

@@ -10,8 +10,8 @@ inline bool update_site(const IsingTarget& t, std::int8_t* s, int i, std::uint32
                         std::int64_t& delta) {
   const auto& nb = t.lattice->neighbours(i);
   // A neighbour slot that is the site itself (1-wide torus) is a constant self-bond.
-  const int s_h = s[i] * ((nb[0] != i) * s[nb[0]] + (nb[1] != i) * s[nb[1]] + (nb[2] != i) * s[nb[2]] +
-                          (nb[3] != i) * s[nb[3]]);
+  const int s_h = s[i] * ((nb[0] != i) * s[nb[0]] + (nb[1] != i) * s[nb[1]] +
+                          (nb[2] != i) * s[nb[2]] + (nb[3] != i) * s[nb[3]]);
   // Branch-free: acceptances are unpredictable, so select instead of jumping.
   const bool accept = bits < t.accept_threshold[(s_h + 4) >> 1];
   const int sign = 1 - 2 * static_cast<int>(accept);

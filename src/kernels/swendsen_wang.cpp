@@ -55,7 +55,8 @@ struct FreshSpin {
 // exact, the rare rejected number replaced by the stream's next ones.
 struct FreshColour {
   std::uint32_t q, reject_below;
-  explicit FreshColour(std::uint32_t colours) : q(colours), reject_below(static_cast<std::uint32_t>(-colours) % colours) {}
+  explicit FreshColour(std::uint32_t colours)
+      : q(colours), reject_below(static_cast<std::uint32_t>(-colours) % colours) {}
   static std::size_t draws_per_sweep(int n) { return static_cast<std::size_t>(n); }
   std::uint8_t operator()(const std::uint32_t* draws, int k, RandomStream& rng) const {
     std::uint64_t m = std::uint64_t{draws[k]} * q;
@@ -69,8 +70,9 @@ struct FreshColour {
 // (Fresh::draws_per_sweep(n) of them); returns the number of site updates that changed a value
 // and leaves its bond sum in bond_sum.
 template <class Site, class Fresh>
-std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshold, std::size_t sweeps, Site* __restrict x,
-                             RandomStream& rng, const Fresh& fresh, std::int64_t& bond_sum, bool spins) {
+std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshold,
+                             std::size_t sweeps, Site* __restrict x, RandomStream& rng,
+                             const Fresh& fresh, std::int64_t& bond_sum, bool spins) {
   thread_local std::vector<std::int32_t> parent_store, open_store;
   thread_local std::vector<std::uint32_t> draw_store;
   const int n = lattice.num_sites(), rows = lattice.rows(), cols = lattice.cols();
@@ -133,13 +135,15 @@ std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshol
 }
 
 template <class Site, class Fresh>
-KernelInfo sweep_batch(const TorusLattice& lattice, double k_bond, std::size_t sweeps, LatticeBatch<Site>& batch,
-                       const BatchRandom& random, const Fresh& fresh, bool spins) {
+KernelInfo sweep_batch(const TorusLattice& lattice, double k_bond, std::size_t sweeps,
+                       LatticeBatch<Site>& batch, const BatchRandom& random, const Fresh& fresh,
+                       bool spins) {
   const std::uint64_t threshold = cluster_bonds::open_threshold(k_bond, "swendsen_wang");
   KernelInfo info;
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
-    info.accepted += sweep_particle(lattice, threshold, sweeps, batch.sites(p), rng, fresh, batch.bond_sum(p), spins);
+    info.accepted += sweep_particle(lattice, threshold, sweeps, batch.sites(p), rng, fresh,
+                                    batch.bond_sum(p), spins);
   }
   info.attempted = sweeps * static_cast<std::uint64_t>(lattice.num_sites()) * batch.num_particles();
   return info;
@@ -147,11 +151,14 @@ KernelInfo sweep_batch(const TorusLattice& lattice, double k_bond, std::size_t s
 
 }  // namespace
 
-KernelInfo SwendsenWang::step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const {
-  return sweep_batch(*target.lattice, 2.0 * target.beta_coupling, sweeps_, batch, random, FreshSpin{}, true);
+KernelInfo SwendsenWang::step(const IsingTarget& target, SpinBatch& batch,
+                              const BatchRandom& random) const {
+  return sweep_batch(*target.lattice, 2.0 * target.beta_coupling, sweeps_, batch, random,
+                     FreshSpin{}, true);
 }
 
-KernelInfo SwendsenWang::step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const {
+KernelInfo SwendsenWang::step(const PottsTarget& target, PottsBatch& batch,
+                              const BatchRandom& random) const {
   return sweep_batch(*target.lattice, target.beta_coupling, sweeps_, batch, random,
                      FreshColour(static_cast<std::uint32_t>(target.num_colours)), false);
 }

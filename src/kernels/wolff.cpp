@@ -15,8 +15,9 @@ namespace {
 // old value is exactly one outside the cluster, and each bond is tested at most once. Returns
 // the number of sites the clusters visited.
 template <class Site, class NewValue>
-std::uint64_t grow_clusters(const TorusLattice& lattice, std::uint64_t threshold, std::size_t clusters, Site* x,
-                            RandomStream& rng, const NewValue& new_value) {
+std::uint64_t grow_clusters(const TorusLattice& lattice, std::uint64_t threshold,
+                            std::size_t clusters, Site* x, RandomStream& rng,
+                            const NewValue& new_value) {
   thread_local std::vector<std::int32_t> stack;
   const auto n = static_cast<std::uint32_t>(lattice.num_sites());
   std::uint64_t visited = 0;
@@ -41,8 +42,9 @@ std::uint64_t grow_clusters(const TorusLattice& lattice, std::uint64_t threshold
 }
 
 template <class Site, class NewValue>
-KernelInfo grow_batch(const TorusLattice& lattice, double k_bond, std::size_t clusters, LatticeBatch<Site>& batch,
-                      const BatchRandom& random, const NewValue& new_value, bool spins) {
+KernelInfo grow_batch(const TorusLattice& lattice, double k_bond, std::size_t clusters,
+                      LatticeBatch<Site>& batch, const BatchRandom& random,
+                      const NewValue& new_value, bool spins) {
   const std::uint64_t threshold = cluster_bonds::open_threshold(k_bond, "wolff");
   KernelInfo info;
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
@@ -56,19 +58,23 @@ KernelInfo grow_batch(const TorusLattice& lattice, double k_bond, std::size_t cl
 
 }  // namespace
 
-KernelInfo Wolff::step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const {
+KernelInfo Wolff::step(const IsingTarget& target, SpinBatch& batch,
+                       const BatchRandom& random) const {
   auto flip = [](std::int8_t s, RandomStream&) { return static_cast<std::int8_t>(-s); };
-  return grow_batch(*target.lattice, 2.0 * target.beta_coupling, clusters_, batch, random, flip, true);
+  return grow_batch(*target.lattice, 2.0 * target.beta_coupling, clusters_, batch, random, flip,
+                    true);
 }
 
-KernelInfo Wolff::step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const {
+KernelInfo Wolff::step(const PottsTarget& target, PottsBatch& batch,
+                       const BatchRandom& random) const {
   const auto others = static_cast<std::uint32_t>(target.num_colours - 1);
   // Uniform over the q - 1 other colours: draw among q - 1 and skip the old one.
   auto other_colour = [others](std::uint8_t old, RandomStream& rng) {
     const auto c = rng.below(others);
     return static_cast<std::uint8_t>(c + (c >= old));
   };
-  return grow_batch(*target.lattice, target.beta_coupling, clusters_, batch, random, other_colour, false);
+  return grow_batch(*target.lattice, target.beta_coupling, clusters_, batch, random, other_colour,
+                    false);
 }
 
 }  // namespace logz

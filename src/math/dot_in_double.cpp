@@ -24,8 +24,8 @@ double DotInDouble(const float* x, const float* y, std::size_t n) {
   for (std::size_t k = 0; k < vectors; ++k) sum[k] = hn::Zero(d);
   const auto add8 = [&](const float* a, const float* b) {
     for (std::size_t k = 0; k < vectors; ++k) {
-      sum[k] = hn::MulAdd(hn::PromoteTo(d, hn::LoadU(df, a + k * lanes)), hn::PromoteTo(d, hn::LoadU(df, b + k * lanes)),
-                          sum[k]);
+      sum[k] = hn::MulAdd(hn::PromoteTo(d, hn::LoadU(df, a + k * lanes)),
+                          hn::PromoteTo(d, hn::LoadU(df, b + k * lanes)), sum[k]);
     }
   };
   std::size_t i = 0;

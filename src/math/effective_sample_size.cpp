@@ -49,7 +49,8 @@ double effective_sample_size(const double* x, std::size_t num_draws, std::size_t
     double s = 0.0;
     for (std::size_t m = 0; m < M; ++m) {
       double c = 0.0;
-      for (std::size_t t = 0; t + lag < N; ++t) c += (at(t, m) - means[m]) * (at(t + lag, m) - means[m]);
+      for (std::size_t t = 0; t + lag < N; ++t)
+        c += (at(t, m) - means[m]) * (at(t + lag, m) - means[m]);
       s += c / static_cast<double>(N);
     }
     return s / static_cast<double>(M);

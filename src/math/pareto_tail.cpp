@@ -53,7 +53,8 @@ double pareto_k_hat(std::span<const double> log_w) {
   const double top = sorted.back(), cutoff = sorted[s - m - 1];
   std::vector<double> x;
   x.reserve(m);
-  for (std::size_t i = s - m; i < s; ++i) x.push_back(std::exp(sorted[i] - top) - std::exp(cutoff - top));
+  for (std::size_t i = s - m; i < s; ++i)
+    x.push_back(std::exp(sorted[i] - top) - std::exp(cutoff - top));
   // A tail with ties at its lower quarter (or none above the cutoff) has no shape to fit.
   if (!(x[static_cast<std::size_t>(static_cast<double>(m) / 4 + 0.5) - 1] > 0.0))
     return std::numeric_limits<double>::quiet_NaN();
@@ -61,7 +62,8 @@ double pareto_k_hat(std::span<const double> log_w) {
 }
 
 double pareto_k_threshold(std::size_t num_samples) {
-  return std::min(1.0 - 1.0 / std::log10(static_cast<double>(std::max<std::size_t>(num_samples, 11))), 0.7);
+  return std::min(
+      1.0 - 1.0 / std::log10(static_cast<double>(std::max<std::size_t>(num_samples, 11))), 0.7);
 }
 
 }  // namespace logz

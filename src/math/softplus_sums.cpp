@@ -74,7 +74,8 @@ void SumTerms(std::size_t n, Term&& term, double* sums) {
   const auto multiply = [&](VF x) {
     if constexpr (LogFactor) {
       product_low = hn::MulAdd(product_low, hn::PromoteTo(dd, hn::LowerHalf(dh, x)), product_low);
-      product_high = hn::MulAdd(product_high, hn::PromoteTo(dd, hn::UpperHalf(dh, x)), product_high);
+      product_high =
+          hn::MulAdd(product_high, hn::PromoteTo(dd, hn::UpperHalf(dh, x)), product_high);
     }
   };
   const auto all = hn::FirstN(df, lanes);
@@ -120,32 +121,42 @@ double TemperedSoftplusSum(const float* y, const float* offset, double t, std::s
   const DF df;
   const auto vt = hn::Set(df, static_cast<float>(t)), vs = hn::Set(df, static_cast<float>(1.0 - t));
   double sums[2];
-  SumTerms<1, true>(n, [&](std::size_t i, auto m, auto* out, auto& x) {
-    auto z = hn::Mul(vt, hn::MaskedLoad(m, df, y + i));
-    if (offset) z = hn::MulAdd(vs, hn::MaskedLoad(m, df, offset + i), z);
-    out[0] = hn::Max(z, hn::Zero(df));     // softplus(z) = this + log(1 + x), x = e^-|z|
-    x = hn::Exp(df, hn::Neg(hn::Abs(z)));
-  }, sums);
+  SumTerms<1, true>(
+      n,
+      [&](std::size_t i, auto m, auto* out, auto& x) {
+        auto z = hn::Mul(vt, hn::MaskedLoad(m, df, y + i));
+        if (offset) z = hn::MulAdd(vs, hn::MaskedLoad(m, df, offset + i), z);
+        out[0] = hn::Max(z, hn::Zero(df));  // softplus(z) = this + log(1 + x), x = e^-|z|
+        x = hn::Exp(df, hn::Neg(hn::Abs(z)));
+      },
+      sums);
   return sums[0] + sums[1];
 }
 
-double SoftplusIncrementSum(const float* y, const float* offset, double t_from, double t_to, std::size_t n) {
+double SoftplusIncrementSum(const float* y, const float* offset, double t_from, double t_to,
+                            std::size_t n) {
   const DF df;
-  const auto vt = hn::Set(df, static_cast<float>(t_from)), vdelta = hn::Set(df, static_cast<float>(t_to - t_from));
+  const auto vt = hn::Set(df, static_cast<float>(t_from)),
+             vdelta = hn::Set(df, static_cast<float>(t_to - t_from));
   auto largest = hn::Zero(df);  // max |delta d_i| (masked-off lanes load 0)
-  double sums[2];  // sums[0] is empty: the terms are all in the log of the product
-  SumTerms<1, true>(n, [&](std::size_t i, auto m, auto* out, auto& x) {
-    auto d = hn::MaskedLoad(m, df, y + i);
-    auto o = hn::Zero(df);
-    if (offset) o = hn::MaskedLoad(m, df, offset + i), d = hn::Sub(d, o);
-    const auto z = hn::MulAdd(vt, d, o);
-    const auto step = hn::Mul(vdelta, d);
-    largest = hn::Max(largest, hn::Abs(step));
-    const auto sigmoid = Sigmoid(z, hn::Exp(df, hn::Neg(hn::Abs(z))));
-    out[0] = hn::Zero(df);
-    x = hn::Mul(sigmoid, hn::Expm1(df, step));  // log1p(x), x in [e^-1 - 1, e - 1] where |step| <= 1
-  }, sums);
-  if (hn::GetLane(hn::MaxOfLanes(df, largest)) > 1.0f) return std::numeric_limits<double>::quiet_NaN();
+  double sums[2];               // sums[0] is empty: the terms are all in the log of the product
+  SumTerms<1, true>(
+      n,
+      [&](std::size_t i, auto m, auto* out, auto& x) {
+        auto d = hn::MaskedLoad(m, df, y + i);
+        auto o = hn::Zero(df);
+        if (offset) o = hn::MaskedLoad(m, df, offset + i), d = hn::Sub(d, o);
+        const auto z = hn::MulAdd(vt, d, o);
+        const auto step = hn::Mul(vdelta, d);
+        largest = hn::Max(largest, hn::Abs(step));
+        const auto sigmoid = Sigmoid(z, hn::Exp(df, hn::Neg(hn::Abs(z))));
+        out[0] = hn::Zero(df);
+        x = hn::Mul(sigmoid,
+                    hn::Expm1(df, step));  // log1p(x), x in [e^-1 - 1, e - 1] where |step| <= 1
+      },
+      sums);
+  if (hn::GetLane(hn::MaxOfLanes(df, largest)) > 1.0f)
+    return std::numeric_limits<double>::quiet_NaN();
   return sums[1];
 }
 
@@ -153,14 +164,17 @@ void SoftplusAndSlopeSums(const float* y, double t, std::size_t n, double* out) 
   const DF df;
   const auto vt = hn::Set(df, static_cast<float>(t));
   double sums[3];
-  SumTerms<2, true>(n, [&](std::size_t i, auto m, auto* terms, auto& x) {
-    const auto yi = hn::MaskedLoad(m, df, y + i);
-    const auto z = hn::Mul(vt, yi);
-    const auto e = hn::Exp(df, hn::Neg(hn::Abs(z)));
-    terms[0] = hn::Max(z, hn::Zero(df));  // softplus(z) = this + log(1 + e), e = e^-|z|
-    terms[1] = hn::Mul(yi, Sigmoid(z, e));
-    x = e;
-  }, sums);
+  SumTerms<2, true>(
+      n,
+      [&](std::size_t i, auto m, auto* terms, auto& x) {
+        const auto yi = hn::MaskedLoad(m, df, y + i);
+        const auto z = hn::Mul(vt, yi);
+        const auto e = hn::Exp(df, hn::Neg(hn::Abs(z)));
+        terms[0] = hn::Max(z, hn::Zero(df));  // softplus(z) = this + log(1 + e), e = e^-|z|
+        terms[1] = hn::Mul(yi, Sigmoid(z, e));
+        x = e;
+      },
+      sums);
   out[0] = sums[0] + sums[2];
   out[1] = sums[1];
 }
@@ -190,8 +204,8 @@ constexpr std::size_t kGroup = 4;  // the level loop below is written out for fo
 // 2^256) and the a / (1 + e) summed in `slope` (null: not wanted); each holds count vectors of
 // Lanes(dd). The four inputs' slope terms share one reciprocal (of their product of 1 + e), the
 // processor's float estimate refined by two Newton steps.
-void PieceLevelSums(const float* y, std::size_t n, double t_first, double h, std::size_t count, double* product,
-                    double* logs, double* slope) {
+void PieceLevelSums(const float* y, std::size_t n, double t_first, double h, std::size_t count,
+                    double* product, double* logs, double* slope) {
   const DD dd;
   const hn::Rebind<float, DD> df;
   using V = hn::Vec<DD>;
@@ -206,7 +220,8 @@ void PieceLevelSums(const float* y, std::size_t n, double t_first, double h, std
   const auto flush = [&] {
     for (std::size_t j = 0; j < count; ++j) {
       double* p = product + j * lanes;
-      hn::StoreU(hn::Add(hn::LoadU(dd, logs + j * lanes), hn::Log(dd, hn::LoadU(dd, p))), dd, logs + j * lanes);
+      hn::StoreU(hn::Add(hn::LoadU(dd, logs + j * lanes), hn::Log(dd, hn::LoadU(dd, p))), dd,
+                 logs + j * lanes);
       hn::StoreU(one, dd, p);
     }
   };
@@ -226,13 +241,16 @@ void PieceLevelSums(const float* y, std::size_t n, double t_first, double h, std
       r[g] = hn::Exp(dd, hn::Mul(neg_h, a[g]));
     }
     for (std::size_t j = 0; j < count; ++j) {
-      const V x0 = hn::Add(one, e[0]), x1 = hn::Add(one, e[1]), x2 = hn::Add(one, e[2]), x3 = hn::Add(one, e[3]);
+      const V x0 = hn::Add(one, e[0]), x1 = hn::Add(one, e[1]), x2 = hn::Add(one, e[2]),
+              x3 = hn::Add(one, e[3]);
       const V x01 = hn::Mul(x0, x1), x23 = hn::Mul(x2, x3), all = hn::Mul(x01, x23);
       double* p = product + j * lanes;
       hn::StoreU(hn::Mul(hn::LoadU(dd, p), all), dd, p);
-      if (slope) {  // a0/x0 + a1/x1 + a2/x2 + a3/x3 over one denominator (all in [1, 16]): one reciprocal
+      if (slope) {  // a0/x0 + a1/x1 + a2/x2 + a3/x3 over one denominator (all in [1, 16]): one
+                    // reciprocal
         double* s = slope + j * lanes;
-        const V n01 = hn::MulAdd(a[0], x1, hn::Mul(a[1], x0)), n23 = hn::MulAdd(a[2], x3, hn::Mul(a[3], x2));
+        const V n01 = hn::MulAdd(a[0], x1, hn::Mul(a[1], x0)),
+                n23 = hn::MulAdd(a[2], x3, hn::Mul(a[3], x2));
         const V numerator = hn::MulAdd(n01, x23, hn::Mul(n23, x01));
         hn::StoreU(hn::MulAdd(numerator, reciprocal(all), hn::LoadU(dd, s)), dd, s);
       }
@@ -279,11 +297,13 @@ double tempered_softplus_sum(const float* y, const float* offset, double t, std:
   return HWY_DYNAMIC_DISPATCH(TemperedSoftplusSum)(y, offset, t, n);
 }
 
-double softplus_increment_sum(const float* y, const float* offset, double t_from, double t_to, std::size_t n) {
+double softplus_increment_sum(const float* y, const float* offset, double t_from, double t_to,
+                              std::size_t n) {
   return HWY_DYNAMIC_DISPATCH(SoftplusIncrementSum)(y, offset, t_from, t_to, n);
 }
 
-void softplus_and_slope_sums(const float* y, double t, std::size_t n, double& softplus, double& slope) {
+void softplus_and_slope_sums(const float* y, double t, std::size_t n, double& softplus,
+                             double& slope) {
   double out[2];
   HWY_DYNAMIC_DISPATCH(SoftplusAndSlopeSums)(y, t, n, out);
   softplus = out[0];
@@ -319,7 +339,8 @@ void equally_spaced_pieces(std::span<const double> t, std::vector<LadderPiece>& 
 
 }  // namespace
 
-void softplus_level_sums(const float* y, std::size_t n, std::span<const double> t, double* softplus, double* slope) {
+void softplus_level_sums(const float* y, std::size_t n, std::span<const double> t, double* softplus,
+                         double* slope) {
   thread_local std::vector<LadderPiece> pieces;
   equally_spaced_pieces(t, pieces);
   const bool nonnegative = std::all_of(t.begin(), t.end(), [](double x) { return x >= 0.0; });

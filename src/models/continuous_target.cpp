@@ -47,7 +47,8 @@ void LinearConstraints::validate(int dim, const std::string& source) const {
   if (A.rows() != b.size())
     fail_input(source, "constraints", "as many right-hand sides b as rows of A");
   if (A.rows() > 0 && A.cols() != dim)
-    fail_input(source, "constraints", "rows of A with one entry per dimension (" + std::to_string(dim) + ")");
+    fail_input(source, "constraints",
+               "rows of A with one entry per dimension (" + std::to_string(dim) + ")");
   if (!A.allFinite() || !b.allFinite()) fail_input(source, "constraints", "finite values");
   for (Eigen::Index j = 0; j < A.rows(); ++j)
     if (A.row(j).squaredNorm() == 0.0)
@@ -66,7 +67,8 @@ ContinuousBatch::ContinuousBatch(int dim, std::size_t num_particles)
   if (dim < 1) fail_argument("logz::ContinuousBatch", "dim", "at least 1");
 }
 
-void ContinuousBatch::copy_particle(const ContinuousBatch& from, std::size_t from_p, std::size_t to_p) {
+void ContinuousBatch::copy_particle(const ContinuousBatch& from, std::size_t from_p,
+                                    std::size_t to_p) {
   X.col(static_cast<Eigen::Index>(to_p)) = from.X.col(static_cast<Eigen::Index>(from_p));
   V.col(static_cast<Eigen::Index>(to_p)) = from.V.col(static_cast<Eigen::Index>(from_p));
   parts.invalidate();

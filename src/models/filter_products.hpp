@@ -12,9 +12,9 @@
 
 namespace logz::detail {
 
-void padded_product(const double* A, std::size_t R, std::size_t K, const double* B, std::size_t ldb, std::size_t P,
-                    double* C);
-void padded_product(const float* A, std::size_t R, std::size_t K, const float* B, std::size_t ldb, std::size_t P,
-                    float* C);
+void padded_product(const double* A, std::size_t R, std::size_t K, const double* B, std::size_t ldb,
+                    std::size_t P, double* C);
+void padded_product(const float* A, std::size_t R, std::size_t K, const float* B, std::size_t ldb,
+                    std::size_t P, float* C);
 
 }  // namespace logz::detail

@@ -26,13 +26,15 @@ GaussianBase GaussianBase::isotropic(int dim, double sigma, const Eigen::VectorX
 
 GaussianBase::GaussianBase(const Eigen::VectorXd& mean, const Eigen::MatrixXd& covariance) {
   const Eigen::Index d = mean.size();
-  if (d < 1 || !mean.allFinite()) fail_argument("logz::GaussianBase", "mean", "at least one finite value");
+  if (d < 1 || !mean.allFinite())
+    fail_argument("logz::GaussianBase", "mean", "at least one finite value");
   if (covariance.rows() != d || covariance.cols() != d || !covariance.allFinite())
     fail_argument("logz::GaussianBase", "covariance", "a finite d x d matrix (d = size of mean)");
   if (!covariance.isApprox(covariance.transpose(), 1e-12))
     fail_argument("logz::GaussianBase", "covariance", "a symmetric matrix");
   Eigen::LLT<Eigen::MatrixXd> llt(covariance);
-  if (llt.info() != Eigen::Success || !(llt.matrixL().toDenseMatrix().diagonal().array() > 0.0).all())
+  if (llt.info() != Eigen::Success ||
+      !(llt.matrixL().toDenseMatrix().diagonal().array() > 0.0).all())
     fail_argument("logz::GaussianBase", "covariance", "a positive definite matrix");
   mean_ = mean;
   chol_ = llt.matrixL();
@@ -40,11 +42,13 @@ GaussianBase::GaussianBase(const Eigen::VectorXd& mean, const Eigen::MatrixXd& c
   log_z_ = 0.5 * static_cast<double>(d) * kLog2Pi + chol_.diagonal().array().log().sum();
 }
 
-GaussianBase GaussianBase::fitted(const Eigen::MatrixXd& data, double ridge, const std::string& source) {
+GaussianBase GaussianBase::fitted(const Eigen::MatrixXd& data, double ridge,
+                                  const std::string& source) {
   const Eigen::Index n = data.rows(), d = data.cols();
   if (d < 1 || n <= d)
-    fail_input(source, "data", "more data points (rows) than dimensions (columns) to fit a Gaussian, got " +
-                                   std::to_string(n) + " x " + std::to_string(d));
+    fail_input(source, "data",
+               "more data points (rows) than dimensions (columns) to fit a Gaussian, got " +
+                   std::to_string(n) + " x " + std::to_string(d));
   if (!data.allFinite()) fail_input(source, "data", "finite values");
   if (!(std::isfinite(ridge) && ridge >= 0.0)) fail_input(source, "ridge", "a finite number >= 0");
   const Eigen::VectorXd mean = data.colwise().mean().transpose();
@@ -70,7 +74,8 @@ void GaussianBase::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   }
 }
 
-void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                   Eigen::MatrixXd& G) const {
   if (isotropic_) {  // one pass, a column at a time while it is in cache
     const double prec = 1.0 / (sigma_ * sigma_);
     G.resize(X.rows(), X.cols());
@@ -90,7 +95,8 @@ void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
 }
 
 void GaussianBase::sample_one(RandomStream& stream, Eigen::Ref<Eigen::VectorXd> x) const {
-  stream.fill_normal(x.data(), static_cast<std::size_t>(x.size()));  // a Ref<VectorXd> is contiguous
+  stream.fill_normal(x.data(),
+                     static_cast<std::size_t>(x.size()));  // a Ref<VectorXd> is contiguous
   if (isotropic_) {
     x = mean_ + sigma_ * x;
   } else {

@@ -13,11 +13,13 @@
 namespace logz {
 
 GaussianMixture::GaussianMixture(std::vector<double> weights, std::vector<Eigen::VectorXd> means,
-                                 std::vector<Eigen::MatrixXd> covariances, const std::string& source)
+                                 std::vector<Eigen::MatrixXd> covariances,
+                                 const std::string& source)
     : weights_(std::move(weights)), means_(std::move(means)), covariances_(std::move(covariances)) {
   const std::size_t m = weights_.size();
   if (m == 0) fail_argument(source, "weights", "at least one component");
-  if (means_.size() != m) fail_argument(source, "means", "one mean per weight (" + std::to_string(m) + ")");
+  if (means_.size() != m)
+    fail_argument(source, "means", "one mean per weight (" + std::to_string(m) + ")");
   if (covariances_.size() != m)
     fail_argument(source, "covariances", "one covariance per weight (" + std::to_string(m) + ")");
   const Eigen::Index d = means_.front().size();
@@ -30,8 +32,11 @@ GaussianMixture::GaussianMixture(std::vector<double> weights, std::vector<Eigen:
       fail_argument(source, "means", std::to_string(d) + " finite values" + which);
     const Eigen::MatrixXd& c = covariances_[j];
     if (c.rows() != d || c.cols() != d || !c.allFinite())
-      fail_argument(source, "covariances", "a finite " + std::to_string(d) + " x " + std::to_string(d) + " matrix" + which);
-    if (!c.isApprox(c.transpose(), 1e-12)) fail_argument(source, "covariances", "a symmetric matrix" + which);
+      fail_argument(
+          source, "covariances",
+          "a finite " + std::to_string(d) + " x " + std::to_string(d) + " matrix" + which);
+    if (!c.isApprox(c.transpose(), 1e-12))
+      fail_argument(source, "covariances", "a symmetric matrix" + which);
     Eigen::LLT<Eigen::MatrixXd> llt(c);
     const Eigen::MatrixXd L = llt.matrixL();
     if (llt.info() != Eigen::Success || !(L.diagonal().array() > 0.0).all() || !L.allFinite())
@@ -52,7 +57,8 @@ GaussianMixture::GaussianMixture(std::vector<double> weights, std::vector<Eigen:
 
 GaussianMixture GaussianMixture::rts_fig2() {
   constexpr int d = 10;
-  return GaussianMixture({3.0, 7.0}, {Eigen::VectorXd::Constant(d, -2.0), Eigen::VectorXd::Constant(d, 2.0)},
+  return GaussianMixture({3.0, 7.0},
+                         {Eigen::VectorXd::Constant(d, -2.0), Eigen::VectorXd::Constant(d, 2.0)},
                          {Eigen::MatrixXd::Identity(d, d), 0.5 * Eigen::MatrixXd::Identity(d, d)});
 }
 
@@ -67,7 +73,8 @@ void GaussianMixture::component_terms(const Eigen::MatrixXd& X, Eigen::MatrixXd&
     // W = L^{-1}(x - mu): the quadratic form is |W|^2 and Sigma^{-1}(x - mu) = L^{-T} W.
     W = X.colwise() - means_[static_cast<std::size_t>(j)];
     L.triangularView<Eigen::Lower>().solveInPlace(W);
-    a.row(j) = (log_norm_[static_cast<std::size_t>(j)] - 0.5 * W.colwise().squaredNorm().array()).matrix();
+    a.row(j) =
+        (log_norm_[static_cast<std::size_t>(j)] - 0.5 * W.colwise().squaredNorm().array()).matrix();
     if (S) {
       L.triangularView<Eigen::Lower>().transpose().solveInPlace(W);
       (*S)[static_cast<std::size_t>(j)] = W;
@@ -86,7 +93,8 @@ void GaussianMixture::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const
   }
 }
 
-void GaussianMixture::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+void GaussianMixture::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                      Eigen::MatrixXd& G) const {
   Eigen::MatrixXd a;
   std::vector<Eigen::MatrixXd> S;
   component_terms(X, a, &S);
@@ -104,7 +112,8 @@ void GaussianMixture::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd&
     const Eigen::ArrayXd r = (a.col(p).array() - top).exp();
     const double sum = r.sum();
     e(p) = -(top + std::log(sum));
-    for (Eigen::Index j = 0; j < m; ++j) G.col(p) += (r(j) / sum) * S[static_cast<std::size_t>(j)].col(p);
+    for (Eigen::Index j = 0; j < m; ++j)
+      G.col(p) += (r(j) / sum) * S[static_cast<std::size_t>(j)].col(p);
   }
 }
 

@@ -11,8 +11,8 @@ IsingTarget::IsingTarget(const TorusLattice& l, double k) : lattice(&l), beta_co
     const double s_h = 2.0 * j - 4.0;
     const double p = std::exp(-2.0 * k * s_h);
     // p >= 1 -> always accept: 2^32 exceeds every 32-bit draw.
-    accept_threshold[j] = p >= 1.0 ? (std::uint64_t{1} << 32)
-                                   : static_cast<std::uint64_t>(std::ldexp(p, 32));
+    accept_threshold[j] =
+        p >= 1.0 ? (std::uint64_t{1} << 32) : static_cast<std::uint64_t>(std::ldexp(p, 32));
     up_probability[j] = 1.0 / (1.0 + std::exp(-2.0 * k * s_h));
   }
 }

@@ -11,7 +11,8 @@ namespace logz {
 LaplaceBase::LaplaceBase(int num_two_sided, int num_one_sided)
     : num_two_sided_(num_two_sided), num_one_sided_(num_one_sided) {
   if (num_two_sided < 0 || num_one_sided < 0 || num_two_sided + num_one_sided < 1)
-    fail_argument("logz::LaplaceBase", "num_two_sided, num_one_sided", "counts >= 0 with a sum >= 1");
+    fail_argument("logz::LaplaceBase", "num_two_sided, num_one_sided",
+                  "counts >= 0 with a sum >= 1");
   if (num_one_sided > 0) {
     constraints_.A = Eigen::MatrixXd::Zero(num_one_sided, dim());
     constraints_.A.rightCols(num_one_sided).setIdentity();
@@ -28,7 +29,8 @@ void LaplaceBase::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   e.noalias() += X.bottomRows(num_one_sided_).colwise().sum().transpose();
 }
 
-void LaplaceBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+void LaplaceBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                  Eigen::MatrixXd& G) const {
   energy(X, e);
   G.resize(X.rows(), X.cols());
   G.topRows(num_two_sided_) = X.topRows(num_two_sided_).array().sign().matrix();

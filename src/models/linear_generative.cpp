@@ -15,16 +15,17 @@ LinearGenerative::LinearGenerative(Eigen::MatrixXd phi, double sigma_noise, Prio
   if (phi_.rows() < 1 || phi_.cols() < 1)
     fail_input(source, "Phi", "an M x L matrix with M, L >= 1");
   if (!phi_.allFinite()) fail_input(source, "Phi", "finite values");
-  if (!(std::isfinite(sigma_noise) && sigma_noise > 0.0)) fail_input(source, "sigma_noise", "a finite number > 0");
+  if (!(std::isfinite(sigma_noise) && sigma_noise > 0.0))
+    fail_input(source, "sigma_noise", "a finite number > 0");
 }
 
-LinearGenerative LinearGenerative::load(const std::string& path, double sigma_noise, PriorType prior,
-                                        const std::string& key) {
+LinearGenerative LinearGenerative::load(const std::string& path, double sigma_noise,
+                                        PriorType prior, const std::string& key) {
   return LinearGenerative(io::read_npz_matrix(path, key, "M x L"), sigma_noise, prior, path);
 }
 
-LinearGenerative LinearGenerative::random(int data_dim, int latent_dim, double sigma_noise, PriorType prior,
-                                          std::uint64_t seed) {
+LinearGenerative LinearGenerative::random(int data_dim, int latent_dim, double sigma_noise,
+                                          PriorType prior, std::uint64_t seed) {
   if (data_dim < 1 || latent_dim < 1)
     fail_argument("logz::LinearGenerative::random", "data_dim, latent_dim", "at least 1 each");
   Eigen::MatrixXd phi(data_dim, latent_dim);
@@ -61,7 +62,8 @@ std::optional<double> LinearGenerative::exact_log_likelihood(const Eigen::Vector
   Eigen::LLT<Eigen::MatrixXd> llt(C);
   const Eigen::VectorXd w = llt.matrixL().solve(x);
   const Eigen::MatrixXd Lm = llt.matrixL();
-  return -0.5 * w.squaredNorm() - Lm.diagonal().array().log().sum() - 0.5 * static_cast<double>(M) * kLog2Pi;
+  return -0.5 * w.squaredNorm() - Lm.diagonal().array().log().sum() -
+         0.5 * static_cast<double>(M) * kLog2Pi;
 }
 
 void LinearGenerative::sample_data(Eigen::MatrixXd& X, const BatchRandom& random) const {
@@ -83,7 +85,8 @@ void LinearGenerative::sample_data(Eigen::MatrixXd& X, const BatchRandom& random
   }
 }
 
-LinearGenerativePosterior::LinearGenerativePosterior(const LinearGenerative& model, Eigen::VectorXd x)
+LinearGenerativePosterior::LinearGenerativePosterior(const LinearGenerative& model,
+                                                     Eigen::VectorXd x)
     : model_(&model), x_(std::move(x)) {
   if (x_.size() != model.data_dim())
     fail_argument("logz::LinearGenerativePosterior", "x", "one value per data dimension (M)");

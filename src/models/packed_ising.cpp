@@ -5,11 +5,13 @@
 namespace logz {
 
 void PackedIsingModel::sample_base(Batch& batch, const BatchRandom& random) const {
-  fill_packed_by_group<SpinBatch>(batch, random, [&](SpinBatch& s, const BatchRandom& r) { IsingModel::sample_base(s, r); });
+  fill_packed_by_group<SpinBatch>(
+      batch, random, [&](SpinBatch& s, const BatchRandom& r) { IsingModel::sample_base(s, r); });
 }
 
 void PackedIsingModel::ground_state(Batch& batch, const BatchRandom& random) const {
-  fill_packed_by_group<SpinBatch>(batch, random, [&](SpinBatch& s, const BatchRandom& r) { IsingModel::ground_state(s, r); });
+  fill_packed_by_group<SpinBatch>(
+      batch, random, [&](SpinBatch& s, const BatchRandom& r) { IsingModel::ground_state(s, r); });
 }
 
 }  // namespace logz

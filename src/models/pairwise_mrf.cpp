@@ -16,8 +16,10 @@ PairwiseMrfParameters random_pairwise_mrf_parameters(int n, double scale, std::u
 }
 
 PairwiseMrfBatch::PairwiseMrfBatch(std::size_t particles, int n)
-    : n_(n), x_(particles * static_cast<std::size_t>(n), 0),
-      field_(particles * static_cast<std::size_t>(n), 0.0), energy_(particles, 0.0) {}
+    : n_(n),
+      x_(particles * static_cast<std::size_t>(n), 0),
+      field_(particles * static_cast<std::size_t>(n), 0.0),
+      energy_(particles, 0.0) {}
 
 void PairwiseMrfBatch::copy_particle(const PairwiseMrfBatch& from, std::size_t from_p,
                                      std::size_t to_p) {

@@ -20,7 +20,8 @@ PottsFieldPath::PottsFieldPath(const PottsModel& model, double field, double ene
   if (!(field > 0.0) || !std::isfinite(field) ||
       4.0 * std::abs(model.beta() * model.coupling()) + field > kMaxLogWeightRange)
     fail_argument("logz::PottsFieldPath", "field", "a number > 0 with 4 |beta J| + field <= 600");
-  if (!std::isfinite(energy_offset)) fail_argument("logz::PottsFieldPath", "energy_offset", "a finite number");
+  if (!std::isfinite(energy_offset))
+    fail_argument("logz::PottsFieldPath", "energy_offset", "a finite number");
 }
 
 void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const {
@@ -31,7 +32,9 @@ void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const 
     RandomStream rng = random.stream(p);
     std::uint8_t* x = batch.sites(p);
     for (int i = 0; i < num_sites(); ++i)
-      x[i] = rng.uniform() < p0 ? 0 : static_cast<std::uint8_t>(1 + rng.below(static_cast<std::uint32_t>(q - 1)));
+      x[i] = rng.uniform() < p0
+                 ? 0
+                 : static_cast<std::uint8_t>(1 + rng.below(static_cast<std::uint32_t>(q - 1)));
     batch.bond_sum(p) = model_.equal_bonds(x);
   }
 }
@@ -39,8 +42,8 @@ void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const 
 double PottsFieldPath::base_log_z() const {
   const int q = model_.num_colours();
   // N log(e^h0 + q - 1) = N (h0 + log1p((q - 1) e^-h0)).
-  return num_sites() * (field_ + std::log1p((q - 1) * std::exp(-field_))) + std::log(static_cast<double>(q)) -
-         model_.beta() * energy_offset_;
+  return num_sites() * (field_ + std::log1p((q - 1) * std::exp(-field_))) +
+         std::log(static_cast<double>(q)) - model_.beta() * energy_offset_;
 }
 
 // Colour counts n_c and their softmax's log normaliser log sum_c e^{n_c}.
@@ -59,7 +62,8 @@ double PottsFieldPath::restriction_log_weight(const std::uint8_t* x) const {
   return counts[0] - log_norm;
 }
 
-void PottsFieldPath::work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const {
+void PottsFieldPath::work_increment(double t_from, double t_to, const Batch& batch,
+                                    std::span<double> out) const {
   const double beta_j = model_.beta() * model_.coupling();
   const double d_bond = (beta_fraction(t_to) - beta_fraction(t_from)) * beta_j;
   const double d_field = field_at(t_to) - field_at(t_from);
@@ -75,12 +79,13 @@ void PottsFieldPath::work_increment(double t_from, double t_to, const Batch& bat
 }
 
 void PottsFieldPath::trace_energy(const Batch& batch, std::span<double> out) const {
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = model_.energy(batch.bond_sum(p)) + energy_offset_;
+  for (std::size_t p = 0; p < batch.num_particles(); ++p)
+    out[p] = model_.energy(batch.bond_sum(p)) + energy_offset_;
 }
 
 PottsFieldTarget PottsFieldPath::at(double t) const {
-  return PottsFieldTarget(model_.lattice(), model_.num_colours(), beta_fraction(t) * model_.beta() * model_.coupling(),
-                          field_at(t));
+  return PottsFieldTarget(model_.lattice(), model_.num_colours(),
+                          beta_fraction(t) * model_.beta() * model_.coupling(), field_at(t));
 }
 
 void PottsFieldPath::relabel_to_colour0(Batch& batch, const BatchRandom& random) const {

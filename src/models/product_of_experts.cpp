@@ -50,7 +50,8 @@ void evaluate(ExpertType type, const Matrix& phi, const Matrix& phi_t, const Vec
   }
   M& U = scratch<M>(phi.rows(), P, 1);
   const auto R = static_cast<std::size_t>(phi.rows()), n = static_cast<std::size_t>(P);
-  detail::padded_product(phi.data(), R, static_cast<std::size_t>(d), x, static_cast<std::size_t>(d), n, U.data());
+  detail::padded_product(phi.data(), R, static_cast<std::size_t>(d), x, static_cast<std::size_t>(d),
+                         n, U.data());
   e.resize(P);
   if (type == ExpertType::laplace)
     detail::laplace_experts(U.data(), R, n, lambda.data(), e.data());
@@ -58,8 +59,8 @@ void evaluate(ExpertType type, const Matrix& phi, const Matrix& phi_t, const Vec
     detail::student_t_experts(U.data(), R, n, lambda.data(), e.data());
   if (!G) return;
   M& Gp = scratch<M>(phi_t.rows(), P, 2);
-  detail::padded_product(phi_t.data(), static_cast<std::size_t>(phi_t.rows()), static_cast<std::size_t>(L), U.data(), R,
-                         n, Gp.data());
+  detail::padded_product(phi_t.data(), static_cast<std::size_t>(phi_t.rows()),
+                         static_cast<std::size_t>(L), U.data(), R, n, Gp.data());
   *G = Gp.topRows(d).template cast<double>();
 }
 
@@ -70,13 +71,17 @@ ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::
     : type_(type), phi_(std::move(phi)), lambda_(std::move(lambda)) {
   const Eigen::Index L = phi_.rows(), d = phi_.cols();
   if (d < 1 || L < d)
-    fail_input(source, "Phi", "an L x d matrix with L >= d >= 1 (fewer experts than dimensions is "
-                              "not normalisable), got " + std::to_string(L) + " x " + std::to_string(d));
+    fail_input(source, "Phi",
+               "an L x d matrix with L >= d >= 1 (fewer experts than dimensions is "
+               "not normalisable), got " +
+                   std::to_string(L) + " x " + std::to_string(d));
   if (!phi_.allFinite()) fail_input(source, "Phi", "finite values");
   if (lambda_.size() != L)
-    fail_input(source, "lambda", "one value per expert (" + std::to_string(L) + "), got " +
-                                     std::to_string(lambda_.size()));
-  if (!lambda_.allFinite() || (lambda_.array() <= 0.0).any()) fail_input(source, "lambda", "finite values > 0");
+    fail_input(
+        source, "lambda",
+        "one value per expert (" + std::to_string(L) + "), got " + std::to_string(lambda_.size()));
+  if (!lambda_.allFinite() || (lambda_.array() <= 0.0).any())
+    fail_input(source, "lambda", "finite values > 0");
   phi_padded_ = padded_rows(phi_);
   phi_t_padded_ = padded_rows(Eigen::MatrixXd(phi_.transpose()));
   lambda_padded_ = padded_rows(lambda_);
@@ -87,7 +92,8 @@ ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::
     log_abs_det_ = diag.array().abs().log().sum();
     phi_inverse_ = lu.inverse();
     if (type_ == ExpertType::student_t && (lambda_.array() <= 0.5).any())
-      fail_input(source, "lambda", "values > 1/2 for complete Student-t experts (else Z is infinite)");
+      fail_input(source, "lambda",
+                 "values > 1/2 for complete Student-t experts (else Z is infinite)");
   } else {
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(phi_);
     const Eigen::VectorXd s = svd.singularValues();
@@ -95,14 +101,17 @@ ProductOfExperts::ProductOfExperts(ExpertType type, Eigen::MatrixXd phi, Eigen::
   }
 }
 
-ProductOfExperts ProductOfExperts::load(const std::string& path, ExpertType type, const PoeKeys& keys) {
-  // One after the other (argument evaluation order is unspecified): errors name the first bad array.
+ProductOfExperts ProductOfExperts::load(const std::string& path, ExpertType type,
+                                        const PoeKeys& keys) {
+  // One after the other (argument evaluation order is unspecified): errors name the first bad
+  // array.
   Eigen::MatrixXd filters = io::read_npz_matrix(path, keys.filters, "L x d");
   Eigen::VectorXd lambda = io::read_npz_vector(path, keys.lambda, "L");
   return ProductOfExperts(type, std::move(filters), std::move(lambda), path);
 }
 
-ProductOfExperts ProductOfExperts::random(ExpertType type, int dim, int num_experts, std::uint64_t seed) {
+ProductOfExperts ProductOfExperts::random(ExpertType type, int dim, int num_experts,
+                                          std::uint64_t seed) {
   if (dim < 1 || num_experts < dim)
     fail_argument("logz::ProductOfExperts::random", "num_experts", "at least dim >= 1");
   Eigen::MatrixXd gauss(num_experts, dim);
@@ -121,29 +130,35 @@ ProductOfExperts ProductOfExperts::random(ExpertType type, int dim, int num_expe
   return ProductOfExperts(type, std::move(phi), std::move(lambda), "random parameters");
 }
 
-
 ProductOfExperts ProductOfExperts::with_single_precision(bool single) const {
   ProductOfExperts p = *this;
   p.single_ = single;
-  p.phi_padded_single_ = single ? padded_rows(Eigen::MatrixXf(phi_.cast<float>())) : Eigen::MatrixXf();
-  p.phi_t_padded_single_ = single ? padded_rows(Eigen::MatrixXf(phi_.transpose().cast<float>())) : Eigen::MatrixXf();
-  p.lambda_padded_single_ = single ? padded_rows(Eigen::VectorXf(lambda_.cast<float>())) : Eigen::VectorXf();
+  p.phi_padded_single_ =
+      single ? padded_rows(Eigen::MatrixXf(phi_.cast<float>())) : Eigen::MatrixXf();
+  p.phi_t_padded_single_ =
+      single ? padded_rows(Eigen::MatrixXf(phi_.transpose().cast<float>())) : Eigen::MatrixXf();
+  p.lambda_padded_single_ =
+      single ? padded_rows(Eigen::VectorXf(lambda_.cast<float>())) : Eigen::VectorXf();
   return p;
 }
 
 void ProductOfExperts::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   // psi is made and dropped (one pass over U); the second product is skipped.
   if (single_)
-    evaluate<float>(type_, phi_padded_single_, phi_t_padded_single_, lambda_padded_single_, num_experts(), X, e, nullptr);
+    evaluate<float>(type_, phi_padded_single_, phi_t_padded_single_, lambda_padded_single_,
+                    num_experts(), X, e, nullptr);
   else
-    evaluate<double>(type_, phi_padded_, phi_t_padded_, lambda_padded_, num_experts(), X, e, nullptr);
+    evaluate<double>(type_, phi_padded_, phi_t_padded_, lambda_padded_, num_experts(), X, e,
+                     nullptr);
 }
 
-void ProductOfExperts::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+void ProductOfExperts::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                       Eigen::MatrixXd& G) const {
   // One product Phi X serves the energy and, overwritten by psi(U) = dE/du while it is in
   // cache, the gradient's product Phi^T psi(U).
   if (single_)
-    evaluate<float>(type_, phi_padded_single_, phi_t_padded_single_, lambda_padded_single_, num_experts(), X, e, &G);
+    evaluate<float>(type_, phi_padded_single_, phi_t_padded_single_, lambda_padded_single_,
+                    num_experts(), X, e, &G);
   else
     evaluate<double>(type_, phi_padded_, phi_t_padded_, lambda_padded_, num_experts(), X, e, &G);
 }
@@ -151,7 +166,8 @@ void ProductOfExperts::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd
 double ProductOfExperts::expert_log_normaliser(ExpertType type, double lambda) {
   if (type == ExpertType::laplace) {
     if (!(lambda > 0.0 && std::isfinite(lambda)))
-      fail_argument("logz::ProductOfExperts::expert_log_normaliser", "lambda", "a finite number > 0");
+      fail_argument("logz::ProductOfExperts::expert_log_normaliser", "lambda",
+                    "a finite number > 0");
     return std::log(2.0 / lambda);
   }
   if (!(lambda > 0.5 && std::isfinite(lambda)))
@@ -169,7 +185,8 @@ std::optional<double> ProductOfExperts::exact_log_z() const {
 
 void ProductOfExperts::sample_exact(Eigen::MatrixXd& X, const BatchRandom& random) const {
   if (!is_complete())
-    fail_argument("logz::ProductOfExperts::sample_exact", "Phi", "a complete (square) filter matrix");
+    fail_argument("logz::ProductOfExperts::sample_exact", "Phi",
+                  "a complete (square) filter matrix");
   const Eigen::Index L = phi_.rows();
   Eigen::MatrixXd U(L, X.cols());
   for (Eigen::Index p = 0; p < X.cols(); ++p) {

@@ -60,15 +60,16 @@ Rbm<Scalar>::Rbm(const RbmParameters& p) {
 }
 
 template <class Scalar>
-void Rbm<Scalar>::affine_input(bool transpose, const RbmMatrix<Scalar>& X, const RbmVector<Scalar>& bias,
-                               RbmMatrix<Scalar>& out) const {
-  const Eigen::Index rows = transpose ? W_.cols() : W_.rows(), inner = transpose ? W_.rows() : W_.cols();
+void Rbm<Scalar>::affine_input(bool transpose, const RbmMatrix<Scalar>& X,
+                               const RbmVector<Scalar>& bias, RbmMatrix<Scalar>& out) const {
+  const Eigen::Index rows = transpose ? W_.cols() : W_.rows(),
+                     inner = transpose ? W_.rows() : W_.cols();
   out.resize(rows, X.cols());
   if (X.cols() == 0) return;
   out.colwise() = bias;
-  detail::gemm(transpose, false, static_cast<int>(rows), static_cast<int>(X.cols()), static_cast<int>(inner),
-               Scalar(1), W_.data(), static_cast<int>(W_.rows()), X.data(), static_cast<int>(X.rows()), Scalar(1),
-               out.data(), static_cast<int>(out.rows()));
+  detail::gemm(transpose, false, static_cast<int>(rows), static_cast<int>(X.cols()),
+               static_cast<int>(inner), Scalar(1), W_.data(), static_cast<int>(W_.rows()), X.data(),
+               static_cast<int>(X.rows()), Scalar(1), out.data(), static_cast<int>(out.rows()));
 }
 
 template <class Scalar>
@@ -87,8 +88,8 @@ namespace {
 
 // F(s) = -bias.s - sum_i softplus(x_i) of every column s of S, x the other layer's inputs.
 template <class Scalar>
-void free_energy(const RbmMatrix<Scalar>& S, const RbmVector<Scalar>& bias, const RbmMatrix<Scalar>& x,
-                 std::span<double> out) {
+void free_energy(const RbmMatrix<Scalar>& S, const RbmVector<Scalar>& bias,
+                 const RbmMatrix<Scalar>& x, std::span<double> out) {
   for (Eigen::Index p = 0; p < S.cols(); ++p) {
     double linear = 0.0;
     for (Eigen::Index i = 0; i < S.rows(); ++i) linear += static_cast<double>(bias[i]) * S(i, p);

@@ -34,12 +34,14 @@ const RbmMatrix<Scalar>& cached_input(bool& valid, RbmMatrix<Scalar>& cache, Inp
 
 template <class Scalar>
 const RbmMatrix<Scalar>& RbmBatch<Scalar>::hidden_input() const {
-  return cached_input(hidden_input_valid_, hidden_input_, [&](RbmMatrix<Scalar>& out) { rbm_->hidden_input(V_, out); });
+  return cached_input(hidden_input_valid_, hidden_input_,
+                      [&](RbmMatrix<Scalar>& out) { rbm_->hidden_input(V_, out); });
 }
 
 template <class Scalar>
 const RbmMatrix<Scalar>& RbmBatch<Scalar>::visible_input() const {
-  return cached_input(visible_input_valid_, visible_input_, [&](RbmMatrix<Scalar>& out) { rbm_->visible_input(H_, out); });
+  return cached_input(visible_input_valid_, visible_input_,
+                      [&](RbmMatrix<Scalar>& out) { rbm_->visible_input(H_, out); });
 }
 
 template <class Scalar>
@@ -61,14 +63,16 @@ void RbmBatch<Scalar>::copy_particle(const RbmBatch& from, std::size_t from_p, s
 template <class Scalar>
 void RbmTarget<Scalar>::sample_visible(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
                                        std::span<RandomStream> streams) const {
-  const std::span<const double> fractions = column_t.empty() ? std::span<const double>(&t, 1) : column_t;
+  const std::span<const double> fractions =
+      column_t.empty() ? std::span<const double>(&t, 1) : column_t;
   sample_bernoulli_tempered<Scalar>(input, fractions, base_logits, out, streams);
 }
 
 template <class Scalar>
 void RbmTarget<Scalar>::sample_hidden(const RbmMatrix<Scalar>& input, RbmMatrix<Scalar>& out,
                                       std::span<RandomStream> streams) const {
-  const std::span<const double> fractions = column_t.empty() ? std::span<const double>(&t, 1) : column_t;
+  const std::span<const double> fractions =
+      column_t.empty() ? std::span<const double>(&t, 1) : column_t;
   sample_bernoulli_tempered<Scalar>(input, fractions, nullptr, out, streams);
 }
 
@@ -119,7 +123,8 @@ namespace {
 
 // sum_i softplus((1 - t) offset_i + t y_i) evaluated in double (offset may be null: 0).
 template <class Scalar>
-double softplus_sum_in_double(const Scalar* y, const Scalar* offset, double t, Eigen::Index n, Eigen::ArrayXd& z) {
+double softplus_sum_in_double(const Scalar* y, const Scalar* offset, double t, Eigen::Index n,
+                              Eigen::ArrayXd& z) {
   z = t * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(y, n).template cast<double>();
   if (offset != nullptr && t != 1.0)
     z += (1.0 - t) * Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(offset, n)
@@ -130,7 +135,8 @@ double softplus_sum_in_double(const Scalar* y, const Scalar* offset, double t, E
 // The same sum: in float lanes for float RBMs (math/softplus_sums.hpp; their inputs are float
 // GEMM outputs already), in double for double ones.
 template <class Scalar>
-double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Eigen::Index n, Eigen::ArrayXd& z) {
+double tempered_softplus_sum(const Scalar* y, const Scalar* offset, double t, Eigen::Index n,
+                             Eigen::ArrayXd& z) {
   // At t = 0 without offset every term is softplus(0) = log 2.
   if (offset == nullptr && t == 0.0) return static_cast<double>(n) * kLog2;
   if constexpr (std::is_same_v<Scalar, float>)
@@ -152,19 +158,22 @@ double offset_softplus_sum(const RbmVector<Scalar>& offset) {
 // trace) as a difference of float sums, which is large; otherwise the sums in double.
 // offset_at_zero: the sum at t = 0 when offset is not null (offset_softplus_sum).
 template <class Scalar>
-double tempered_softplus_increment(const Scalar* y, const Scalar* offset, double offset_at_zero, double t_from,
-                                   double t_to, Eigen::Index n, Eigen::ArrayXd& z) {
+double tempered_softplus_increment(const Scalar* y, const Scalar* offset, double offset_at_zero,
+                                   double t_from, double t_to, Eigen::Index n, Eigen::ArrayXd& z) {
   if constexpr (std::is_same_v<Scalar, float>) {
     if (t_from == 0.0 && t_to == 1.0)
       return tempered_softplus_sum(y, offset, t_to, n, z) -
              (offset ? offset_at_zero : tempered_softplus_sum(y, offset, t_from, n, z));
-    const double increment = softplus_increment_sum(y, offset, t_from, t_to, static_cast<std::size_t>(n));
+    const double increment =
+        softplus_increment_sum(y, offset, t_from, t_to, static_cast<std::size_t>(n));
     if (!std::isnan(increment)) return increment;
   }
-  const double to = (offset == nullptr && t_to == 0.0) ? static_cast<double>(n) * kLog2
-                                                       : softplus_sum_in_double(y, offset, t_to, n, z);
-  const double from = (offset == nullptr && t_from == 0.0) ? static_cast<double>(n) * kLog2
-                                                           : softplus_sum_in_double(y, offset, t_from, n, z);
+  const double to = (offset == nullptr && t_to == 0.0)
+                        ? static_cast<double>(n) * kLog2
+                        : softplus_sum_in_double(y, offset, t_to, n, z);
+  const double from = (offset == nullptr && t_from == 0.0)
+                          ? static_cast<double>(n) * kLog2
+                          : softplus_sum_in_double(y, offset, t_from, n, z);
   return to - from;
 }
 
@@ -218,21 +227,23 @@ void slope_full(const RbmBatch<Scalar>& batch, const RbmVector<Scalar>& a0, std:
 // y the cached inputs of the summed-out layer (offset null: 0) and linear_t(s) linear in t.
 // Energies take linear(p) = linear_t(s_p); work increments its slope, slope(p) = d linear_t/dt.
 template <class Scalar, class Linear>
-void marginal_energy(const RbmMatrix<Scalar>& y, const Scalar* offset, double t, std::span<double> out,
-                     Linear&& linear) {
+void marginal_energy(const RbmMatrix<Scalar>& y, const Scalar* offset, double t,
+                     std::span<double> out, Linear&& linear) {
   Eigen::ArrayXd z;
   for (Eigen::Index p = 0; p < y.cols(); ++p)
     out[p] = -linear(p) - tempered_softplus_sum<Scalar>(y.col(p).data(), offset, t, y.rows(), z);
 }
 
 template <class Scalar, class Slope>
-void marginal_work_increment(const RbmMatrix<Scalar>& y, const Scalar* offset, double offset_at_zero, double t_from,
-                             double t_to, std::span<double> out, Slope&& slope) {
+void marginal_work_increment(const RbmMatrix<Scalar>& y, const Scalar* offset,
+                             double offset_at_zero, double t_from, double t_to,
+                             std::span<double> out, Slope&& slope) {
   Eigen::ArrayXd z;
   for (Eigen::Index p = 0; p < y.cols(); ++p) {
     const double s = slope(p);
-    out[p] = -(t_to - t_from) * s -
-             tempered_softplus_increment<Scalar>(y.col(p).data(), offset, offset_at_zero, t_from, t_to, y.rows(), z);
+    out[p] = -(t_to - t_from) * s - tempered_softplus_increment<Scalar>(y.col(p).data(), offset,
+                                                                        offset_at_zero, t_from,
+                                                                        t_to, y.rows(), z);
   }
 }
 
@@ -347,8 +358,9 @@ void RbmMarginalHiddenPath<Scalar>::energy(double t, const Batch& batch,
   const auto& H = batch.hidden();
   const auto& b = this->rbm_.hidden_bias();
   // U_t(h) = -t b.h - sum_i softplus((1 - t) a0_i + t x_i).
-  marginal_energy<Scalar>(batch.visible_input(), this->a0_.data(), t, out,
-                          [&](Eigen::Index p) { return t * dot(b.data(), H.col(p).data(), H.rows()); });
+  marginal_energy<Scalar>(batch.visible_input(), this->a0_.data(), t, out, [&](Eigen::Index p) {
+    return t * dot(b.data(), H.col(p).data(), H.rows());
+  });
 }
 
 template <class Scalar>
@@ -356,8 +368,9 @@ void RbmMarginalHiddenPath<Scalar>::work_increment(double t_from, double t_to, c
                                                    std::span<double> out) const {
   const auto& H = batch.hidden();
   const auto& b = this->rbm_.hidden_bias();
-  marginal_work_increment<Scalar>(batch.visible_input(), this->a0_.data(), this->a0_softplus_sum_, t_from, t_to, out,
-                                  [&](Eigen::Index p) { return dot(b.data(), H.col(p).data(), H.rows()); });
+  marginal_work_increment<Scalar>(
+      batch.visible_input(), this->a0_.data(), this->a0_softplus_sum_, t_from, t_to, out,
+      [&](Eigen::Index p) { return dot(b.data(), H.col(p).data(), H.rows()); });
 }
 
 template class RbmBatch<float>;

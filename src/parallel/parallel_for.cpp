@@ -22,7 +22,8 @@ ChunkRange chunk_range(std::size_t chunk, std::size_t num_items, std::size_t chu
 }
 
 int resolve_threads(int requested) {
-  if (requested < 0) fail_argument("logz::resolve_threads", "threads", "0 (all) or a positive count");
+  if (requested < 0)
+    fail_argument("logz::resolve_threads", "threads", "0 (all) or a positive count");
   if (requested > 0) return requested;
   const unsigned hw = std::thread::hardware_concurrency();
   return hw == 0 ? 1 : static_cast<int>(hw);

@@ -11,7 +11,9 @@ class SingleRank final : public Ranks {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
-  std::vector<std::string> all_gather(std::string_view mine) override { return {std::string(mine)}; }
+  std::vector<std::string> all_gather(std::string_view mine) override {
+    return {std::string(mine)};
+  }
   RankStatus agree(int code) override { return code == 0 ? RankStatus{} : RankStatus{0, code}; }
 };
 
@@ -23,7 +25,9 @@ Ranks& single_rank() {
 }
 
 RankFailed::RankFailed(int failed_rank, int exit_code)
-    : Error(fmt::format("rank {} failed (exit code {})", failed_rank, exit_code)), rank(failed_rank), code(exit_code) {}
+    : Error(fmt::format("rank {} failed (exit code {})", failed_rank, exit_code)),
+      rank(failed_rank),
+      code(exit_code) {}
 
 bool decided_by_rank0(Ranks& ranks, bool decision) {
   if (ranks.size() == 1) return decision;

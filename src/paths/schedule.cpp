@@ -20,10 +20,11 @@ std::string number_text(double x) {
 
 }  // namespace
 
-Schedule::Schedule(std::vector<double> fractions, const std::string& source) : fractions_(std::move(fractions)) {
+Schedule::Schedule(std::vector<double> fractions, const std::string& source)
+    : fractions_(std::move(fractions)) {
   if (fractions_.size() < 2)
-    fail_input(source, "fractions", "at least 2 path fractions (0 and 1), got " +
-                                    std::to_string(fractions_.size()));
+    fail_input(source, "fractions",
+               "at least 2 path fractions (0 and 1), got " + std::to_string(fractions_.size()));
   for (std::size_t k = 0; k < fractions_.size(); ++k) {
     if (!std::isfinite(fractions_[k]))
       fail_input(source, "fractions[" + std::to_string(k) + "]", "a finite number");
@@ -89,8 +90,8 @@ Schedule sigmoid_schedule(std::size_t num_steps, double steepness) {
 
 Schedule salakhutdinov_schedule() {
   std::vector<double> b;
-  for (int i = 0; i < 500; ++i) b.push_back(i * 1e-3);      // 0 .. 0.499
-  for (int i = 0; i < 4000; ++i) b.push_back(0.5 + i * 1e-4);  // 0.5 .. 0.8999
+  for (int i = 0; i < 500; ++i) b.push_back(i * 1e-3);           // 0 .. 0.499
+  for (int i = 0; i < 4000; ++i) b.push_back(0.5 + i * 1e-4);    // 0.5 .. 0.8999
   for (int i = 0; i <= 10000; ++i) b.push_back(0.9 + i * 1e-5);  // 0.9 .. 1
   b.back() = 1.0;
   return Schedule(std::move(b), "salakhutdinov schedule");
@@ -106,7 +107,8 @@ Schedule schedule_from_file(const std::string& path) {
   double previous = -1.0;
   while (std::getline(in, line)) {
     ++line_no;
-    if (line_no == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 byte order mark
+    if (line_no == 1 && line.starts_with("\xEF\xBB\xBF"))
+      line.erase(0, 3);  // a UTF-8 byte order mark
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const auto first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
@@ -118,15 +120,19 @@ Schedule schedule_from_file(const std::string& path) {
     if (r.ec != std::errc() || r.ptr != text.data() + text.size())
       fail_input(where, "", "a number, got '" + text + "'");
     if (!std::isfinite(v)) fail_input(where, "", "a finite number, got '" + text + "'");
-    if (b.empty() && v != 0.0) fail_input(where, "", "the first path fraction to be 0, got " + text);
+    if (b.empty() && v != 0.0)
+      fail_input(where, "", "the first path fraction to be 0, got " + text);
     if (!b.empty() && !(v > previous))
-      fail_input(where, "", "strictly increasing path fractions, got " + text + " after " + number_text(previous));
+      fail_input(
+          where, "",
+          "strictly increasing path fractions, got " + text + " after " + number_text(previous));
     if (v > 1.0) fail_input(where, "", "path fractions in [0, 1], got " + text);
     b.push_back(v);
     previous = v;
   }
   if (b.empty()) fail_input(path, "", "at least 2 path fractions, found none");
-  if (b.back() != 1.0) fail_input(path, "", "the last path fraction to be 1, got " + number_text(b.back()));
+  if (b.back() != 1.0)
+    fail_input(path, "", "the last path fraction to be 1, got " + number_text(b.back()));
   return Schedule(std::move(b), path);
 }
 

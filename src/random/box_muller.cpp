@@ -12,9 +12,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include "random/box_muller-inl.h"
-
 #include "logz/random/philox.hpp"
+#include "random/box_muller-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
@@ -22,7 +21,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The most doubles a vector of any x86 target holds; the buffers below are this long.
 constexpr std::size_t kMaxLanes = 16;
-static_assert(std::endian::native == std::endian::little, "BoxMuller reads pairs of 32-bit words as 64-bit lanes");
+static_assert(std::endian::native == std::endian::little,
+              "BoxMuller reads pairs of 32-bit words as 64-bit lanes");
 
 void BoxMuller(const std::uint32_t* bits, double* out, std::size_t pairs) {
   const hn::ScalableTag<double> d;
@@ -38,7 +38,8 @@ void BoxMuller(const std::uint32_t* bits, double* out, std::size_t pairs) {
   // Whole vectors of pairs straight from the bits: the 64-bit words of a pair are (hi, lo) for
   // u1 then for u2; loaded little-endian, each word has hi in its low half, hence the rotation.
   for (; first + lanes <= pairs; first += lanes) {
-    const auto a = hn::RotateRight<32>(hn::LoadU(du, reinterpret_cast<const std::uint64_t*>(bits + 4 * first)));
+    const auto a = hn::RotateRight<32>(
+        hn::LoadU(du, reinterpret_cast<const std::uint64_t*>(bits + 4 * first)));
     const auto b = hn::RotateRight<32>(
         hn::LoadU(du, reinterpret_cast<const std::uint64_t*>(bits + 4 * first + 2 * lanes)));
     transform(unit(hn::ConcatEven(du, b, a)), unit(hn::ConcatOdd(du, b, a)), out + 2 * first);
@@ -66,7 +67,8 @@ void BoxMullerSingle(const std::uint32_t* bits, double* out, std::size_t pairs) 
   HWY_ALIGN float z[2 * 2 * kMaxLanes];
   for (std::size_t first = 0; first < pairs; first += lanes) {
     const std::size_t n = std::min(lanes, pairs - first);
-    for (std::size_t j = 0; j < 2 * lanes; ++j) w[j] = bits[2 * first + (j < 2 * n ? j : j % 2)];  // past the end: pair 0
+    for (std::size_t j = 0; j < 2 * lanes; ++j)
+      w[j] = bits[2 * first + (j < 2 * n ? j : j % 2)];  // past the end: pair 0
     hn::Vec<decltype(df)> z0, z1;
     BoxMullerPairF(df, hn::ConcatEven(du, hn::Load(du, w + lanes), hn::Load(du, w)),
                    hn::ConcatOdd(du, hn::Load(du, w + lanes), hn::Load(du, w)), z0, z1);

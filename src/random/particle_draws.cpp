@@ -13,9 +13,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include "random/box_muller-inl.h"
-
 #include "logz/random/particle_draws.hpp"
+#include "random/box_muller-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
@@ -32,12 +31,13 @@ constexpr std::size_t kBlocksPerPass = kPairsPerPass + 1;
 // one MulEven gives a full 32 x 32 -> 64 product. Writes words w of block j0 + i to
 // out[(4 i + w) * N].
 template <int K, class D>
-HWY_INLINE void PhiloxBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3, const PhiloxKey& key,
-                           std::uint64_t* out) {
+HWY_INLINE void PhiloxBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
+                             const PhiloxKey& key, std::uint64_t* out) {
   const std::size_t N = hn::Lanes(du);
   const hn::Repartition<std::uint32_t, D> d32;
   const auto mask = hn::Set(du, 0xFFFFFFFFull);
-  const auto m0 = hn::BitCast(d32, hn::Set(du, 0xD2511F53ull)), m1 = hn::BitCast(d32, hn::Set(du, 0xCD9E8D57ull));
+  const auto m0 = hn::BitCast(d32, hn::Set(du, 0xD2511F53ull)),
+             m1 = hn::BitCast(d32, hn::Set(du, 0xCD9E8D57ull));
   hn::Vec<D> a[K], b[K], c[K], e[K];  // words 0..3 of the K blocks
   for (int i = 0; i < K; ++i) {
     a[i] = hn::Set(du, (j0 + static_cast<std::uint64_t>(i)) & 0xFFFFFFFFull);
@@ -71,7 +71,8 @@ HWY_INLINE void PhiloxBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c
 // 2k and 2k + 1 into their even and their odd lanes each rotate the square's flat index right by
 // one bit; log2 N of them swap its row and column bits.
 template <class D>
-HWY_INLINE void StoreTransposed(D d, const double* square, std::size_t lanes, double* to, std::size_t stride) {
+HWY_INLINE void StoreTransposed(D d, const double* square, std::size_t lanes, double* to,
+                                std::size_t stride) {
   const std::size_t N = hn::Lanes(d);
   hn::Vec<D> a[kMaxLanes], b[kMaxLanes];
   for (std::size_t r = 0; r < N; ++r) a[r] = hn::Load(d, square + r * N);
@@ -85,9 +86,9 @@ HWY_INLINE void StoreTransposed(D d, const double* square, std::size_t lanes, do
   for (std::size_t l = 0; l < lanes; ++l) hn::StoreU(a[l], d, to + l * stride);
 }
 
-void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint32_t step, std::uint64_t first,
-                           std::size_t num, bool uniform_first, bool single, double* uniforms, double* normals,
-                           std::size_t n, std::size_t stride) {
+void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint32_t step,
+                           std::uint64_t first, std::size_t num, bool uniform_first, bool single,
+                           double* uniforms, double* normals, std::size_t n, std::size_t stride) {
   const hn::ScalableTag<std::uint64_t> du;
   const hn::Rebind<double, decltype(du)> d;
   const std::size_t N = std::min(hn::Lanes(du), kMaxLanes);
@@ -105,10 +106,12 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
     const auto particle = hn::Add(hn::Iota(du, 0), hn::Set(du, first + g));
     const auto mask = hn::Set(du, 0xFFFFFFFFull);
     const auto c1 = hn::Set(du, step), c2 = hn::And(particle, mask);
-    const auto c3 = hn::And(hn::Xor(hn::Set(du, purpose), hn::ShiftLeft<8>(hn::ShiftRight<32>(particle))), mask);
+    const auto c3 = hn::And(
+        hn::Xor(hn::Set(du, purpose), hn::ShiftLeft<8>(hn::ShiftRight<32>(particle))), mask);
     auto make_blocks = [&](std::size_t j0, std::size_t count) {  // four at a time, then the rest
       std::size_t i = 0;
-      for (; i + 4 <= count; i += 4) PhiloxBlocks<4>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+      for (; i + 4 <= count; i += 4)
+        PhiloxBlocks<4>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
       if (count - i == 3) PhiloxBlocks<3>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
       if (count - i == 2) PhiloxBlocks<2>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
       if (count - i == 1) PhiloxBlocks<1>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
@@ -126,7 +129,8 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
     auto store_rows = [&](std::size_t i0, std::size_t m) {
       const std::size_t rows = std::min(2 * m, n - 2 * i0);
       std::size_t r0 = 0;
-      for (; r0 + N <= rows; r0 += N) StoreTransposed(d, z + r0 * N, lanes, normals + g * stride + 2 * i0 + r0, stride);
+      for (; r0 + N <= rows; r0 += N)
+        StoreTransposed(d, z + r0 * N, lanes, normals + g * stride + 2 * i0 + r0, stride);
       for (std::size_t l = 0; l < lanes; ++l) {
         double* to = normals + (g + l) * stride + 2 * i0;
         for (std::size_t r = r0; r < rows; ++r) to[r] = z[r * N + l];
@@ -141,7 +145,8 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
       const hn::Half<decltype(df)> dfh;
       for (std::size_t i0 = 0; i0 < pairs; i0 += kPairsPerPass) {
         const std::size_t m = std::min(kPairsPerPass, pairs - i0);
-        const std::size_t w0 = 2 * (i0 + offset), b0 = w0 / 4;  // the pass's first word and its block
+        const std::size_t w0 = 2 * (i0 + offset),
+                          b0 = w0 / 4;  // the pass's first word and its block
         make_blocks(b0, (w0 + 2 * m - 1) / 4 - b0 + 1);
         if (uniform_first && i0 == 0) store_uniform(0);
         auto pair_word = [&](std::size_t k, std::size_t which) {
@@ -175,7 +180,7 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
       make_blocks(i0, m + offset);
       if (uniform_first && i0 == 0) store_uniform(0);
       for (std::size_t k = 0; k < m; ++k) {
-        const std::size_t b1 = k, w1 = 2 * offset;                    // u1: block i, words 0, 1 or 2, 3
+        const std::size_t b1 = k, w1 = 2 * offset;  // u1: block i, words 0, 1 or 2, 3
         const std::size_t b2 = k + offset, w2 = uniform_first ? 0 : 2;  // u2: the next two words
         const auto u1 = UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b1, w1)), word(b1, w1 + 1)));
         const auto u2 = UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b2, w2)), word(b2, w2 + 1)));
@@ -201,11 +206,13 @@ namespace logz {
 
 HWY_EXPORT(DrawUniformAndNormals);
 
-void draw_uniform_and_normals(const BatchRandom& random, DrawOrder order, std::span<double> uniforms, double* normals,
-                              std::size_t n, std::size_t stride, NormalPrecision precision) {
-  HWY_DYNAMIC_DISPATCH(DrawUniformAndNormals)(random.seed, static_cast<std::uint32_t>(random.purpose), random.step,
-                                              random.first_particle, uniforms.size(), order == DrawOrder::uniform_first,
-                                              precision == NormalPrecision::single, uniforms.data(), normals, n, stride);
+void draw_uniform_and_normals(const BatchRandom& random, DrawOrder order,
+                              std::span<double> uniforms, double* normals, std::size_t n,
+                              std::size_t stride, NormalPrecision precision) {
+  HWY_DYNAMIC_DISPATCH(DrawUniformAndNormals)
+  (random.seed, static_cast<std::uint32_t>(random.purpose), random.step, random.first_particle,
+   uniforms.size(), order == DrawOrder::uniform_first, precision == NormalPrecision::single,
+   uniforms.data(), normals, n, stride);
 }
 
 }  // namespace logz

@@ -24,7 +24,8 @@ template <class D, class V = hn::Vec<D>>
 HWY_INLINE void MulHiLo(D d, V a, V m, V& hi, V& lo) {
   const hn::RepartitionToWide<D> dw;
   const auto even = hn::BitCast(d, hn::MulEven(a, m));
-  const auto odd = hn::BitCast(d, hn::MulEven(hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(dw, a))), m));
+  const auto odd =
+      hn::BitCast(d, hn::MulEven(hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(dw, a))), m));
   hi = hn::OddEven(odd, hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(dw, even))));
   lo = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(hn::BitCast(dw, odd))), even);
 }
@@ -32,7 +33,8 @@ HWY_INLINE void MulHiLo(D d, V a, V m, V& hi, V& lo) {
 // G vectors of blocks side by side (independent chains hide the multiplies' latency): blocks
 // draw .. draw + G N - 1, written block after block (four words each) to out.
 template <int G, class D>
-HWY_INLINE void PhiloxGroups(D d, const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out) {
+HWY_INLINE void PhiloxGroups(D d, const PhiloxCounter& counter, const PhiloxKey& key,
+                             std::uint32_t* out) {
   const std::size_t N = hn::Lanes(d);
   const auto m0 = hn::Set(d, 0xD2511F53u), m1 = hn::Set(d, 0xCD9E8D57u);
   hn::Vec<D> c0[G], c1[G], c2[G], c3[G];
@@ -71,7 +73,8 @@ HWY_INLINE void PhiloxBlocksOf(D d, PhiloxCounter counter, const PhiloxKey& key,
     counter[0] += static_cast<std::uint32_t>(blocks);
     done += blocks;
   };
-  for (; num_blocks - done >= 2 * N; advance(2 * N)) PhiloxGroups<2>(d, counter, key, out + 4 * done);
+  for (; num_blocks - done >= 2 * N; advance(2 * N))
+    PhiloxGroups<2>(d, counter, key, out + 4 * done);
   for (; num_blocks - done >= N; advance(N)) PhiloxGroups<1>(d, counter, key, out + 4 * done);
   if (done == num_blocks) return;
   HWY_ALIGN std::uint32_t last[4 * HWY_MAX_BYTES / sizeof(std::uint32_t)];
@@ -79,7 +82,8 @@ HWY_INLINE void PhiloxBlocksOf(D d, PhiloxCounter counter, const PhiloxKey& key,
   std::copy(last, last + 4 * (num_blocks - done), out + 4 * done);
 }
 
-void PhiloxBlocks(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out, std::size_t num_blocks) {
+void PhiloxBlocks(const PhiloxCounter& counter, const PhiloxKey& key, std::uint32_t* out,
+                  std::size_t num_blocks) {
   // Eight blocks (a stream's refill) in vectors of eight lanes where the target's are wider.
   const hn::ScalableTag<std::uint32_t> d;
   const hn::CappedTag<std::uint32_t, 8> d8;

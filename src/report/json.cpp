@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "logz/services/annealing_experiment.hpp"
-#include "logz/services/registry.hpp"
 #include "logz/services/rbm_training.hpp"
+#include "logz/services/registry.hpp"
 #include "logz/version.hpp"
 
 namespace logz::report {
@@ -45,25 +45,27 @@ nlohmann::json tempering_to_json(const TemperingSummary& t) {
                       {"counts", t.counts},
                       {"max_level_deviation", t.max_level_deviation}};
   if (std::isfinite(t.kernel_acceptance)) j["kernel_acceptance"] = t.kernel_acceptance;
-  if (!t.level_acceptance.empty()) j["level_acceptance"] = t.level_acceptance;  // NaN (no moves there): null
+  if (!t.level_acceptance.empty())
+    j["level_acceptance"] = t.level_acceptance;  // NaN (no moves there): null
   if (!t.exact_evidence.empty()) j["exact_evidence"] = t.exact_evidence;
   return j;
 }
 
 nlohmann::json ground_state_to_json(const GroundStateSummary& g) {
-  return {{"betas", g.betas},
-          {"mean_energy", g.mean_energy},
-          {"energy_std_error", g.energy_std_error},
-          {"chain_integrals", g.chain_integrals},
-          {"ground_energy", g.ground_energy},
-          {"log_degeneracy", g.log_degeneracy},
-          {"integral", g.integral},
-          {"integral_std_error", g.integral_std_error},
-          {"trapezoid_integral", g.trapezoid_integral},
-          {"quadrature_error", g.quadrature_error},
-          {"tail", g.tail},
-          {"log_z", g.log_z},
-          {"formula", "log Z(beta) = log g_0 - beta E_0 + integral_beta^beta_max (<E> - E_0) + tail"}};
+  return {
+      {"betas", g.betas},
+      {"mean_energy", g.mean_energy},
+      {"energy_std_error", g.energy_std_error},
+      {"chain_integrals", g.chain_integrals},
+      {"ground_energy", g.ground_energy},
+      {"log_degeneracy", g.log_degeneracy},
+      {"integral", g.integral},
+      {"integral_std_error", g.integral_std_error},
+      {"trapezoid_integral", g.trapezoid_integral},
+      {"quadrature_error", g.quadrature_error},
+      {"tail", g.tail},
+      {"log_z", g.log_z},
+      {"formula", "log Z(beta) = log g_0 - beta E_0 + integral_beta^beta_max (<E> - E_0) + tail"}};
 }
 
 nlohmann::json repetitions_to_json(const Repetitions& r) {
@@ -81,8 +83,9 @@ nlohmann::json repetitions_to_json(const Repetitions& r) {
                        {"std_error", s.std_error}});
   return {{"count", r.seeds.size()},
           {"seeds", r.seeds},
-          {"note", "evidence = log(Z / Z_0) of each repetition; mean, sd over repetitions; mean_error and "
-                   "rmse against the exact evidence; coverage_2se: fraction with |error| <= 2 std_error"},
+          {"note",
+           "evidence = log(Z / Z_0) of each repetition; mean, sd over repetitions; mean_error and "
+           "rmse against the exact evidence; coverage_2se: fraction with |error| <= 2 std_error"},
           {"methods", methods}};
 }
 
@@ -90,7 +93,9 @@ nlohmann::json keys_to_json(const std::vector<const KeyGroup*>& groups) {
   nlohmann::json sections = nlohmann::json::object();
   for (const KeyGroup* g : groups)
     for (const Key* k : g->keys) {
-      nlohmann::json key = {{"type", to_string(k->type())}, {"default", k->default_text()}, {"doc", k->doc()},
+      nlohmann::json key = {{"type", to_string(k->type())},
+                            {"default", k->default_text()},
+                            {"doc", k->doc()},
                             {"expects", k->expectation()}};
       if (!k->choices().empty()) key["choices"] = k->choices();
       sections[g->section][k->name()] = key;
@@ -197,7 +202,9 @@ nlohmann::json loglik_to_json(const LoglikResult& r) {
                       {"config", to_json(r.config)}};
   if (r.analysis) {
     j["mean_energy"] = r.mean_energy;
-    j["log_z"] = {{"method", r.log_z.method}, {"log_z", r.log_z.log_z}, {"std_error", r.log_z.std_error},
+    j["log_z"] = {{"method", r.log_z.method},
+                  {"log_z", r.log_z.log_z},
+                  {"std_error", r.log_z.std_error},
                   {"flags", r.log_z.diagnostics.flags}};
     j["formula"] = "L = -mean E(x) - log Z";
   } else {
@@ -217,7 +224,8 @@ nlohmann::json loglik_to_json(const LoglikResult& r) {
 
 nlohmann::json sample_to_json(const SampleResult& s) {
   const auto& r = s.result;
-  nlohmann::json j = {{"model", to_json(s.model)}, {"sampler", to_json(s.sampler)}, {"config", to_json(s.config)}};
+  nlohmann::json j = {
+      {"model", to_json(s.model)}, {"sampler", to_json(s.sampler)}, {"config", to_json(s.config)}};
   j["acceptance_rate"] = r.acceptance_rate;
   j["average_acceptance"] = r.average_acceptance;
   j["final_step_size"] = r.final_step_size;
@@ -239,11 +247,17 @@ nlohmann::json sample_to_json(const SampleResult& s) {
 
 nlohmann::json mbar_to_json(const MbarResult& r, std::size_t num_samples) {
   std::vector<double> se = r.std_error;
-  if (!se.empty()) se[0] = std::numeric_limits<double>::quiet_NaN();  // the reference: no error to estimate
+  if (!se.empty())
+    se[0] = std::numeric_limits<double>::quiet_NaN();  // the reference: no error to estimate
   if (!r.converged) se.assign(se.size(), std::numeric_limits<double>::quiet_NaN());
-  nlohmann::json j = {{"method", "mbar"}, {"num_states", r.log_z.size()}, {"num_samples", num_samples},
-                      {"log_z", r.log_z}, {"std_error", se}, {"converged", r.converged},
-                      {"iterations", r.iterations}, {"flags", nlohmann::json::array()}};
+  nlohmann::json j = {{"method", "mbar"},
+                      {"num_states", r.log_z.size()},
+                      {"num_samples", num_samples},
+                      {"log_z", r.log_z},
+                      {"std_error", se},
+                      {"converged", r.converged},
+                      {"iterations", r.iterations},
+                      {"flags", nlohmann::json::array()}};
   if (!r.converged) j["flags"].push_back("not_converged");
   if (!r.disconnected.empty()) {  // no overlap path to state 0: their log_z and std_error are null
     j["flags"].push_back("disconnected");
@@ -265,24 +279,32 @@ nlohmann::json registry_to_json() {
     for (const auto& k : m.kernels) kernels.push_back(k.name);
     nlohmann::json methods = nlohmann::json::array();
     for (RunMethod x : m.methods) methods.push_back(to_string(x));
-    models[m.name] = {{"summary", m.summary},     {"docs", m.docs},
-                      {"commands", commands},     {"methods", methods},
-                      {"kernel_family", m.kernels.empty() ? "" : m.kernels.front().family}, {"kernels", kernels},
-                      {"reverse_starts", m.reverse_starts}, {"reference", m.reference},
+    models[m.name] = {{"summary", m.summary},
+                      {"docs", m.docs},
+                      {"commands", commands},
+                      {"methods", methods},
+                      {"kernel_family", m.kernels.empty() ? "" : m.kernels.front().family},
+                      {"kernels", kernels},
+                      {"reverse_starts", m.reverse_starts},
+                      {"reference", m.reference},
                       {"keys", keys}};
   }
   nlohmann::json kernels = nlohmann::json::object();
   for (const auto& k : kernel_registry())
-    kernels[k.family][k.name] = {
-        {"summary", k.summary}, {"keys", keys_to_json({k.keys})["kernel"]}, {"uses_gradient", k.uses_gradient}};
+    kernels[k.family][k.name] = {{"summary", k.summary},
+                                 {"keys", keys_to_json({k.keys})["kernel"]},
+                                 {"uses_gradient", k.uses_gradient}};
   nlohmann::json estimators = nlohmann::json::object();
   for (const auto& e : estimator_registry()) {
     nlohmann::json outputs = nlohmann::json::array();
     for (const auto& o : e.outputs) outputs.push_back(o.method);
     nlohmann::json options = nlohmann::json::array();  // its [estimators] keys
     for (const Key* k : e.options) options.push_back(k->name());
-    nlohmann::json j = {{"family", e.family}, {"summary", e.summary}, {"outputs", outputs},
-                        {"default", e.default_rank > 0}, {"options", options}};
+    nlohmann::json j = {{"family", e.family},
+                        {"summary", e.summary},
+                        {"outputs", outputs},
+                        {"default", e.default_rank > 0},
+                        {"options", options}};
     if (e.family == "works") {
       const char* needs[] = {"forward", "reverse", "both", "either"};
       j["needs"] = needs[static_cast<int>(e.needs)];
@@ -292,13 +314,16 @@ nlohmann::json registry_to_json() {
   nlohmann::json schedules = nlohmann::json::array();
   for (const auto& s : schedule_registry()) schedules.push_back(s.name);
   nlohmann::json methods = nlohmann::json::object();
-  for (const auto& m : method_registry()) methods[to_string(m.method)] = {{"summary", m.summary}, {"docs", m.docs}};
-  return {{"models", models},
-          {"methods", methods},
-          {"kernels", kernels},
-          {"estimators", estimators},
-          {"schedules", schedules},
-          {"training", {{"rbm", {{"command", "logz train rbm"}, {"keys", keys_to_json(rbm_training_keys())}}}}}};
+  for (const auto& m : method_registry())
+    methods[to_string(m.method)] = {{"summary", m.summary}, {"docs", m.docs}};
+  return {
+      {"models", models},
+      {"methods", methods},
+      {"kernels", kernels},
+      {"estimators", estimators},
+      {"schedules", schedules},
+      {"training",
+       {{"rbm", {{"command", "logz train rbm"}, {"keys", keys_to_json(rbm_training_keys())}}}}}};
 }
 
 }  // namespace logz::report

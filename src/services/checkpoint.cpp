@@ -1,6 +1,7 @@
 #include "logz/services/checkpoint.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,14 +11,12 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
-#include <iostream>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
-#include <sstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "logz/core/error.hpp"
 #include "logz/io/output_file.hpp"
@@ -80,17 +79,20 @@ struct Reader {
     if (it == object.end()) fail(where + key, "a value (the checkpoint is incomplete)");
     return *it;
   }
-  std::string string(const json& object, const std::string& key, const std::string& where = "") const {
+  std::string string(const json& object, const std::string& key,
+                     const std::string& where = "") const {
     const json& v = member(object, key, where);
     if (!v.is_string()) fail(where + key, "a string");
     return v.get<std::string>();
   }
-  std::uint64_t count(const json& object, const std::string& key, const std::string& where = "") const {
+  std::uint64_t count(const json& object, const std::string& key,
+                      const std::string& where = "") const {
     const json& v = member(object, key, where);
     if (!v.is_number_unsigned()) fail(where + key, "a whole number >= 0");
     return v.get<std::uint64_t>();
   }
-  std::vector<double> doubles(const json& object, const std::string& key, const std::string& where) const {
+  std::vector<double> doubles(const json& object, const std::string& key,
+                              const std::string& where) const {
     const std::string hex = string(object, key, where);
     if (hex.size() % 16 != 0) fail(where + key, "16 hex digits per number");
     std::vector<double> out(hex.size() / 16);
@@ -112,11 +114,13 @@ struct Reader {
   }
   double number(const json& object, const std::string& key, const std::string& where) const {
     const json& v = member(object, key, where);
-    if (!v.is_string() || v.get<std::string>().size() != 16) fail(where + key, "16 hex digits (one number)");
+    if (!v.is_string() || v.get<std::string>().size() != 16)
+      fail(where + key, "16 hex digits (one number)");
     return doubles(object, key, where)[0];
   }
   std::string bytes(const json& v, const std::string& field) const {
-    if (!v.is_string() || v.get<std::string>().size() % 2 != 0) fail(field, "a string of hex digit pairs");
+    if (!v.is_string() || v.get<std::string>().size() % 2 != 0)
+      fail(field, "a string of hex digit pairs");
     const std::string& hex = v.get_ref<const std::string&>();
     std::string out(hex.size() / 2, '\0');
     for (std::size_t i = 0; i < out.size(); ++i) {
@@ -127,8 +131,8 @@ struct Reader {
     return out;
   }
   // Whole numbers below `bound`, each.
-  std::vector<std::uint32_t> indices(const json& object, const std::string& key, const std::string& where,
-                                     std::uint64_t bound) const {
+  std::vector<std::uint32_t> indices(const json& object, const std::string& key,
+                                     const std::string& where, std::uint64_t bound) const {
     std::vector<std::uint32_t> out;
     for (std::uint64_t x : counts(object, key, where)) {
       if (x >= bound) fail(where + key, fmt::format("whole numbers below {}", bound));
@@ -136,7 +140,8 @@ struct Reader {
     }
     return out;
   }
-  std::vector<std::uint64_t> counts(const json& object, const std::string& key, const std::string& where) const {
+  std::vector<std::uint64_t> counts(const json& object, const std::string& key,
+                                    const std::string& where) const {
     const json& v = member(object, key, where);
     if (!v.is_array()) fail(where + key, "an array of whole numbers");
     std::vector<std::uint64_t> out;
@@ -165,7 +170,8 @@ AnnealPhaseRecord read_phase(const Reader& r, const json& p, std::size_t i) {
   rec.works = r.doubles(p, "works", where);
   const std::size_t paths_done =
       rec.chunks_done == s.num_chunks ? s.num_paths : rec.chunks_done * s.chunk_size;
-  if (rec.works.size() != paths_done) r.fail(where + "works", fmt::format("{} works, those of the chunks done", paths_done));
+  if (rec.works.size() != paths_done)
+    r.fail(where + "works", fmt::format("{} works, those of the chunks done", paths_done));
   rec.energy_sum = r.doubles(p, "energy_sum", where);
   rec.attempted = r.counts(p, "attempted", where);
   rec.accepted = r.counts(p, "accepted", where);
@@ -174,7 +180,8 @@ AnnealPhaseRecord read_phase(const Reader& r, const json& p, std::size_t i) {
     r.fail(where + "energy_sum", "one sum per temperature in energy_sum, attempted and accepted");
   for (std::size_t t = 0; t < s.num_temperatures; ++t)
     if (rec.accepted[t] > rec.attempted[t])
-      r.fail(fmt::format("{}accepted[{}]", where, t), fmt::format("at most the {} moves attempted", rec.attempted[t]));
+      r.fail(fmt::format("{}accepted[{}]", where, t),
+             fmt::format("at most the {} moves attempted", rec.attempted[t]));
   return rec;
 }
 
@@ -183,9 +190,9 @@ AnnealPhaseRecord read_phase(const Reader& r, const json& p, std::size_t i) {
 constexpr const char* kStageNames[] = {"initialization", "final_run", "complete"};
 
 json chain_stats_json(const ChainTemperingStats& c) {
-  return {{"num_samples", c.num_samples},        {"q_shift", hex_of(c.q_shift)},
-          {"q_scaled", hex_of(c.q_scaled)},      {"counts", c.counts},
-          {"delta_sum", hex_of(c.delta_sum)},    {"delta_sq_sum", hex_of(c.delta_sq_sum)},
+  return {{"num_samples", c.num_samples},           {"q_shift", hex_of(c.q_shift)},
+          {"q_scaled", hex_of(c.q_scaled)},         {"counts", c.counts},
+          {"delta_sum", hex_of(c.delta_sum)},       {"delta_sq_sum", hex_of(c.delta_sq_sum)},
           {"rb_delta_sum", hex_of(c.rb_delta_sum)}, {"rb_delta_sq_sum", hex_of(c.rb_delta_sq_sum)}};
 }
 
@@ -240,26 +247,29 @@ json tempering_json(const TemperingRecord& t) {
             {"chunks", chunks}}}};
 }
 
-std::vector<double> level_doubles(const Reader& r, const json& o, const std::string& key, const std::string& where,
-                                  std::size_t k) {
+std::vector<double> level_doubles(const Reader& r, const json& o, const std::string& key,
+                                  const std::string& where, std::size_t k) {
   std::vector<double> v = r.doubles(o, key, where);
   if (v.size() != k) r.fail(where + key, fmt::format("{} numbers, one per level", k));
   return v;
 }
 
-const json& object_member(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+const json& object_member(const Reader& r, const json& o, const std::string& key,
+                          const std::string& where) {
   const json& v = r.member(o, key, where);
   if (!v.is_object()) r.fail(where + key, "an object");
   return v;
 }
 
-const json& array_member(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+const json& array_member(const Reader& r, const json& o, const std::string& key,
+                         const std::string& where) {
   const json& v = r.member(o, key, where);
   if (!v.is_array()) r.fail(where + key, "an array");
   return v;
 }
 
-ChainTemperingStats read_chain_stats(const Reader& r, const json& c, const std::string& where, std::size_t k) {
+ChainTemperingStats read_chain_stats(const Reader& r, const json& c, const std::string& where,
+                                     std::size_t k) {
   if (!c.is_object()) r.fail(where, "an object");
   ChainTemperingStats s;
   s.num_samples = r.count(c, "num_samples", where + ".");
@@ -276,10 +286,12 @@ ChainTemperingStats read_chain_stats(const Reader& r, const json& c, const std::
 }
 
 // Chains over k levels (their states' lengths are checked when they are restored).
-TemperingChains read_chains(const Reader& r, const json& chains, const std::string& wc, std::size_t k) {
+TemperingChains read_chains(const Reader& r, const json& chains, const std::string& wc,
+                            std::size_t k) {
   TemperingChains out;
   const std::uint64_t next_step = r.count(chains, "next_step", wc);
-  if (next_step > std::numeric_limits<std::uint32_t>::max()) r.fail(wc + "next_step", "a 32-bit step");
+  if (next_step > std::numeric_limits<std::uint32_t>::max())
+    r.fail(wc + "next_step", "a 32-bit step");
   out.next_step = static_cast<std::uint32_t>(next_step);
   out.level = r.indices(chains, "level", wc, k);
   const json& states = array_member(r, chains, "chunk_states", wc);
@@ -300,12 +312,14 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
   shape.initialization = r.string(t, "initialization", where);
   if (shape.num_chains == 0 || shape.chunk_size == 0 || shape.num_levels < 2 ||
       shape.num_levels > std::numeric_limits<std::uint32_t>::max())
-    r.fail(where + "num_chains", "at least one chain in chunks of at least one, over 2 or more levels");
+    r.fail(where + "num_chains",
+           "at least one chain in chunks of at least one, over 2 or more levels");
   const std::size_t k = shape.num_levels;
   const std::size_t num_chunks = (shape.num_chains - 1) / shape.chunk_size + 1;
   const std::string stage = r.string(t, "stage", where);
   const auto* found = std::find(std::begin(kStageNames), std::end(kStageNames), stage);
-  if (found == std::end(kStageNames)) r.fail(where + "stage", "\"initialization\", \"final_run\" or \"complete\"");
+  if (found == std::end(kStageNames))
+    r.fail(where + "stage", "\"initialization\", \"final_run\" or \"complete\"");
   rec.stage = static_cast<TemperingStage>(found - std::begin(kStageNames));
 
   const std::string wi = where + "initial.";
@@ -331,7 +345,8 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
   rec.chains = read_chains(r, object_member(r, t, "chains", where), wc, k);
   if (rec.stage != TemperingStage::complete &&
       (rec.chains.level.size() != shape.num_chains || rec.chains.chunk_states.size() != num_chunks))
-    r.fail(wc + "level", fmt::format("one level per chain ({}) and one state per chunk ({})", shape.num_chains, num_chunks));
+    r.fail(wc + "level", fmt::format("one level per chain ({}) and one state per chunk ({})",
+                                     shape.num_chains, num_chunks));
 
   const std::string wf = where + "final_run.";
   const json& f = object_member(r, t, "final_run", where);
@@ -339,15 +354,18 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
   run.sweeps = r.count(f, "sweeps", wf);
   run.sweeps_done = r.count(f, "sweeps_done", wf);
   const std::uint64_t first_step = r.count(f, "first_step", wf);
-  if (first_step > std::numeric_limits<std::uint32_t>::max()) r.fail(wf + "first_step", "a 32-bit step");
+  if (first_step > std::numeric_limits<std::uint32_t>::max())
+    r.fail(wf + "first_step", "a 32-bit step");
   run.first_step = static_cast<std::uint32_t>(first_step);
   run.stats.num_levels = k;
   run.stats.linear_in_t = r.boolean(f, "linear_in_t", wf);
-  run.integrands = !f.contains("integrands") || r.boolean(f, "integrands", wf);  // absent: from before the key
+  run.integrands =
+      !f.contains("integrands") || r.boolean(f, "integrands", wf);  // absent: from before the key
   run.stats.has_integrands = run.integrands || run.stats.linear_in_t;
   const json& stats = array_member(r, f, "chains", wf);
   for (std::size_t j = 0; j < stats.size(); ++j)
-    run.stats.chains.push_back(read_chain_stats(r, stats[j], fmt::format("{}chains[{}]", wf, j), k));
+    run.stats.chains.push_back(
+        read_chain_stats(r, stats[j], fmt::format("{}chains[{}]", wf, j), k));
   const json& chunks = array_member(r, f, "chunks", wf);
   for (std::size_t j = 0; j < chunks.size(); ++j) {
     const std::string wj = fmt::format("{}chunks[{}].", wf, j);
@@ -365,44 +383,56 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
     if (c.moves.by_level) {
       c.moves.level_attempted = r.counts(chunks[j], "level_attempted", wj);
       c.moves.level_accepted = r.counts(chunks[j], "level_accepted", wj);
-      bool valid = c.moves.level_attempted.size() <= k && c.moves.level_accepted.size() == c.moves.level_attempted.size();
+      bool valid = c.moves.level_attempted.size() <= k &&
+                   c.moves.level_accepted.size() == c.moves.level_attempted.size();
       for (std::size_t l = 0; valid && l < c.moves.level_accepted.size(); ++l)
         valid = c.moves.level_accepted[l] <= c.moves.level_attempted[l];
       if (!valid)
         r.fail(wj + "level_accepted",
-               fmt::format("at most {} counts, as many as level_attempted, none above its attempts", k));
+               fmt::format("at most {} counts, as many as level_attempted, none above its attempts",
+                           k));
     }
     if (c.level.size() != c.delta.size() || c.chain.size() != c.delta.size() ||
         !(c.energies.empty() || c.energies.size() == k * c.delta.size()))
-      r.fail(wj + "delta", "one delta, level and chain per sample (and, if any, one energy per level and sample)");
+      r.fail(
+          wj + "delta",
+          "one delta, level and chain per sample (and, if any, one energy per level and sample)");
     run.chunks.push_back(std::move(c));
   }
   if (rec.stage != TemperingStage::initialization &&
-      (run.sweeps != shape.num_sweeps || run.sweeps_done > run.sweeps || run.stats.chains.size() != shape.num_chains ||
-       run.chunks.size() != num_chunks || (rec.stage == TemperingStage::complete && run.sweeps_done != run.sweeps)))
-    r.fail(wf + "sweeps", fmt::format("num_sweeps ({}) sweeps, at most that many done (all once complete), with one "
-                                      "entry per chain and per chunk", shape.num_sweeps));
+      (run.sweeps != shape.num_sweeps || run.sweeps_done > run.sweeps ||
+       run.stats.chains.size() != shape.num_chains || run.chunks.size() != num_chunks ||
+       (rec.stage == TemperingStage::complete && run.sweeps_done != run.sweeps)))
+    r.fail(
+        wf + "sweeps",
+        fmt::format("num_sweeps ({}) sweeps, at most that many done (all once complete), with one "
+                    "entry per chain and per chunk",
+                    shape.num_sweeps));
   return rec;
 }
 
 // --- training records (`logz train rbm`)
 
 json matrix_json(const Eigen::MatrixXd& m) {
-  return {{"rows", m.rows()}, {"cols", m.cols()},
+  return {{"rows", m.rows()},
+          {"cols", m.cols()},
           {"data", hex_of(std::vector<double>(m.data(), m.data() + m.size()))}};
 }
 
-Eigen::MatrixXd read_matrix(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+Eigen::MatrixXd read_matrix(const Reader& r, const json& o, const std::string& key,
+                            const std::string& where) {
   const std::string w = where + key + ".";
   const json& m = object_member(r, o, key, where);
   const std::uint64_t rows = r.count(m, "rows", w), cols = r.count(m, "cols", w);
   const std::vector<double> data = r.doubles(m, "data", w);
   if (rows > (1u << 30) || cols > (1u << 30) || rows * cols != data.size())
     r.fail(w + "data", "rows x cols numbers");
-  return Eigen::Map<const Eigen::MatrixXd>(data.data(), static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+  return Eigen::Map<const Eigen::MatrixXd>(data.data(), static_cast<Eigen::Index>(rows),
+                                           static_cast<Eigen::Index>(cols));
 }
 
-Eigen::VectorXd read_vector(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+Eigen::VectorXd read_vector(const Reader& r, const json& o, const std::string& key,
+                            const std::string& where) {
   const Eigen::MatrixXd m = read_matrix(r, o, key, where);
   if (m.cols() != 1) r.fail(where + key, "one column");
   return m.col(0);
@@ -412,14 +442,16 @@ json parameters_json(const RbmParameters& p) {
   return {{"W", matrix_json(p.W)}, {"a", matrix_json(p.a)}, {"b", matrix_json(p.b)}};
 }
 
-RbmParameters read_parameters(const Reader& r, const json& o, const std::string& key, const std::string& where) {
+RbmParameters read_parameters(const Reader& r, const json& o, const std::string& key,
+                              const std::string& where) {
   const json& p = object_member(r, o, key, where);
   const std::string w = where + key + ".";
   RbmParameters out;
   out.W = read_matrix(r, p, "W", w);
   out.a = read_vector(r, p, "a", w);
   out.b = read_vector(r, p, "b", w);
-  if (out.a.size() != out.W.rows() || out.b.size() != out.W.cols()) r.fail(w + "W", "a of W's rows and b of its columns");
+  if (out.a.size() != out.W.rows() || out.b.size() != out.W.cols())
+    r.fail(w + "W", "a of W's rows and b of its columns");
   return out;
 }
 
@@ -428,13 +460,18 @@ json training_json(const TrainingRecord& t) {
   json history = json::array();
   for (const auto& e : s.history)
     history.push_back({{"epoch", e.epoch},
-                       {"values", hex_of({e.reconstruction_error, e.validation_reconstruction_error, e.free_energy_gap,
-                                          e.seconds})}});
-  json out = {{"epochs_done", s.epochs_done}, {"updates", s.updates},
-              {"parameters", parameters_json(s.rbm)}, {"dW", matrix_json(s.dW)},
-              {"da", matrix_json(s.da)},          {"db", matrix_json(s.db)},
-              {"persistent", matrix_json(s.persistent)}, {"history", history},
-              {"history_csv", t.history_csv},     {"monitor", nullptr}};
+                       {"values", hex_of({e.reconstruction_error, e.validation_reconstruction_error,
+                                          e.free_energy_gap, e.seconds})}});
+  json out = {{"epochs_done", s.epochs_done},
+              {"updates", s.updates},
+              {"parameters", parameters_json(s.rbm)},
+              {"dW", matrix_json(s.dW)},
+              {"da", matrix_json(s.da)},
+              {"db", matrix_json(s.db)},
+              {"persistent", matrix_json(s.persistent)},
+              {"history", history},
+              {"history_csv", t.history_csv},
+              {"monitor", nullptr}};
   if (const auto& m = t.monitor) {
     json tracker = nullptr;
     if (const auto& k = m->tracker)
@@ -444,10 +481,11 @@ json training_json(const TrainingRecord& t) {
                  {"numbers", hex_of({k->deviation, k->seconds})},
                  {"initial_iterations", k->initial_iterations},
                  {"steps", k->steps}};
-    out["monitor"] = {{"tracker", tracker},
-                      {"csv", m->csv},
-                      {"seconds", hex_of({m->training_seconds, m->checks_seconds, m->last_tracker_seconds})},
-                      {"updates", m->updates}};
+    out["monitor"] = {
+        {"tracker", tracker},
+        {"csv", m->csv},
+        {"seconds", hex_of({m->training_seconds, m->checks_seconds, m->last_tracker_seconds})},
+        {"updates", m->updates}};
   }
   return out;
 }
@@ -477,7 +515,8 @@ TrainingRecord read_training(const Reader& r, const json& t) {
     if (epoch > (1u << 30)) r.fail(wh + "epoch", "at most 2^30");
     RbmEpochStats e;
     e.epoch = static_cast<int>(epoch);
-    e.reconstruction_error = v[0], e.validation_reconstruction_error = v[1], e.free_energy_gap = v[2], e.seconds = v[3];
+    e.reconstruction_error = v[0], e.validation_reconstruction_error = v[1],
+    e.free_energy_gap = v[2], e.seconds = v[3];
     s.history.push_back(e);
   }
   rec.history_csv = r.string(t, "history_csv", w);
@@ -489,7 +528,8 @@ TrainingRecord read_training(const Reader& r, const json& t) {
     m.csv = r.string(monitor, "csv", wm);
     const std::vector<double> seconds = r.doubles(monitor, "seconds", wm);
     if (seconds.size() != 3) r.fail(wm + "seconds", "3 numbers");
-    m.training_seconds = seconds[0], m.checks_seconds = seconds[1], m.last_tracker_seconds = seconds[2];
+    m.training_seconds = seconds[0], m.checks_seconds = seconds[1],
+    m.last_tracker_seconds = seconds[2];
     m.updates = r.count(monitor, "updates", wm);
     const json& tracker = r.member(monitor, "tracker", wm);
     if (!tracker.is_null()) {
@@ -499,7 +539,8 @@ TrainingRecord read_training(const Reader& r, const json& t) {
       k.parameters = read_parameters(r, tracker, "parameters", wt);
       k.log_z_hat = r.doubles(tracker, "log_z_hat", wt);
       if (k.log_z_hat.size() < 2) r.fail(wt + "log_z_hat", "one number per level, 2 or more");
-      k.chains = read_chains(r, object_member(r, tracker, "chains", wt), wt + "chains.", k.log_z_hat.size());
+      k.chains = read_chains(r, object_member(r, tracker, "chains", wt), wt + "chains.",
+                             k.log_z_hat.size());
       const std::vector<double> numbers = r.doubles(tracker, "numbers", wt);
       if (numbers.size() != 2) r.fail(wt + "numbers", "2 numbers");
       k.deviation = numbers[0], k.seconds = numbers[1];
@@ -516,7 +557,8 @@ TrainingRecord read_training(const Reader& r, const json& t) {
 
 json files_json(const std::vector<FileFingerprint>& files) {
   json out = json::array();
-  for (const auto& f : files) out.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}});
+  for (const auto& f : files)
+    out.push_back({{"path", f.path}, {"size", f.size}, {"sha256", f.sha256}});
   return out;
 }
 
@@ -526,8 +568,10 @@ std::vector<FileFingerprint> read_files(const Reader& r, const json& files) {
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string where = fmt::format("files_read[{}].", i);
     if (!files[i].is_object()) r.fail(where, "an object");
-    FileFingerprint f{r.string(files[i], "path", where), r.count(files[i], "size", where), r.string(files[i], "sha256", where)};
-    if (f.sha256.size() != 64 || !std::all_of(f.sha256.begin(), f.sha256.end(), [](char c) { return hex_digit(c) >= 0; }))
+    FileFingerprint f{r.string(files[i], "path", where), r.count(files[i], "size", where),
+                      r.string(files[i], "sha256", where)};
+    if (f.sha256.size() != 64 ||
+        !std::all_of(f.sha256.begin(), f.sha256.end(), [](char c) { return hex_digit(c) >= 0; }))
       r.fail(where + "sha256", "64 lower-case hex digits");
     out.push_back(std::move(f));
   }
@@ -551,10 +595,13 @@ AnnealPhaseRecord not_begun(const AnnealPhaseShape& shape) {
 
 // ---------------------------------------------------------------- CheckpointedConfig
 
-CheckpointedConfig CheckpointedConfig::from_file(const std::string& path, std::vector<std::string> sets,
-                                                 std::optional<std::uint64_t> seed, std::optional<int> threads) {
+CheckpointedConfig CheckpointedConfig::from_file(const std::string& path,
+                                                 std::vector<std::string> sets,
+                                                 std::optional<std::uint64_t> seed,
+                                                 std::optional<int> threads) {
   std::ifstream in(path, std::ios::binary);
-  if (!in || fs::is_directory(path)) throw InputError(fmt::format("{}: expected a readable config file", path));
+  if (!in || fs::is_directory(path))
+    throw InputError(fmt::format("{}: expected a readable config file", path));
   std::ostringstream s;
   s << in.rdbuf();
   return {s.str(), fs::absolute(path).lexically_normal().string(), std::move(sets), seed, threads};
@@ -612,7 +659,8 @@ std::string checkpoint_text(const CheckpointContents& contents) {
   try {
     text = body.dump(1);
   } catch (const json::type_error&) {
-    throw InputError(fmt::format("{}: the config and its --set overrides: expected UTF-8 text", config.source));
+    throw InputError(
+        fmt::format("{}: the config and its --set overrides: expected UTF-8 text", config.source));
   }
   return fmt::format("{} {} {:08x} {}\n", kMagic, kFormat, crc32_of(text), text.size()) + text;
 }
@@ -625,18 +673,24 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
   std::string magic, crc_hex, extra;
   int format = 0;
   std::size_t bytes = 0;
-  if (eol == std::string::npos || !(head >> magic >> format >> crc_hex >> bytes) || magic != kMagic ||
-      (head >> extra) || crc_hex.size() != 8)
-    throw InputError(fmt::format("{}: expected a logz checkpoint (a first line \"{} {} CRC32 BYTES\")", name, kMagic, kFormat));
+  if (eol == std::string::npos || !(head >> magic >> format >> crc_hex >> bytes) ||
+      magic != kMagic || (head >> extra) || crc_hex.size() != 8)
+    throw InputError(
+        fmt::format("{}: expected a logz checkpoint (a first line \"{} {} CRC32 BYTES\")", name,
+                    kMagic, kFormat));
   if (format != kFormat)
-    throw InputError(fmt::format("{}: checkpoint format {}: expected format {}", name, format, kFormat));
+    throw InputError(
+        fmt::format("{}: checkpoint format {}: expected format {}", name, format, kFormat));
   const std::string body = text.substr(eol + 1);
   if (body.size() != bytes)
-    throw InputError(fmt::format("{}: expected {} bytes after the first line, found {} (a truncated or extended "
-                                 "checkpoint)", name, bytes, body.size()));
+    throw InputError(
+        fmt::format("{}: expected {} bytes after the first line, found {} (a truncated or extended "
+                    "checkpoint)",
+                    name, bytes, body.size()));
   if (fmt::format("{:08x}", crc32_of(body)) != crc_hex)
-    throw InputError(fmt::format("{}: expected CRC-32 {} of the checkpoint's contents (the file is corrupted)", name,
-                                 crc_hex));
+    throw InputError(
+        fmt::format("{}: expected CRC-32 {} of the checkpoint's contents (the file is corrupted)",
+                    name, crc_hex));
   json doc;
   try {
     doc = json::parse(body, nullptr, true, false);
@@ -646,8 +700,10 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
   if (!doc.is_object()) r.fail("contents", "a JSON object");
   const std::string written_by = r.string(doc, "logz_version");
   if (written_by != version())
-    throw InputError(fmt::format("{}: written by logz {}: expected one of this logz, {} (resume with the logz that "
-                                 "wrote it)", name, written_by, version()));
+    throw InputError(fmt::format(
+        "{}: written by logz {}: expected one of this logz, {} (resume with the logz that "
+        "wrote it)",
+        name, written_by, version()));
   CheckpointContents out;
   const json& c = r.member(doc, "config", "");
   if (!c.is_object()) r.fail("config", "an object");
@@ -659,7 +715,8 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
     if (!s.is_string()) r.fail("config.sets", "an array of strings");
     out.config.sets.push_back(s.get<std::string>());
   }
-  if (const json& seed = r.member(c, "seed", "config."); !seed.is_null()) out.config.seed = r.count(c, "seed", "config.");
+  if (const json& seed = r.member(c, "seed", "config."); !seed.is_null())
+    out.config.seed = r.count(c, "seed", "config.");
   if (const json& threads = r.member(c, "threads", "config."); !threads.is_null()) {
     if (!threads.is_number_unsigned() || threads.get<std::uint64_t>() > 4096)
       r.fail("config.threads", "null or a whole number from 0 to 4096");
@@ -667,8 +724,10 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
   }
   out.config.command = r.string(c, "command", "config.");
   if (r.string(doc, "config_hash") != out.config.hash())
-    throw InputError(fmt::format("{}: config_hash: expected the hash of the checkpoint's config, {} (the config "
-                                 "was edited)", name, out.config.hash()));
+    throw InputError(
+        fmt::format("{}: config_hash: expected the hash of the checkpoint's config, {} (the config "
+                    "was edited)",
+                    name, out.config.hash()));
   const json& phases = r.member(doc, "phases", "");
   if (!phases.is_array()) r.fail("phases", "an array");
   for (std::size_t i = 0; i < phases.size(); ++i) {
@@ -676,12 +735,16 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
     // Every phase draws its own streams: two with the same works are one phase copied.
     for (std::size_t j = 0; j < i; ++j)
       if (!out.phases[i].works.empty() && out.phases[i].works == out.phases[j].works)
-        r.fail(fmt::format("phases[{}].works", i), fmt::format("works of their own, not a copy of phases[{}]'s", j));
+        r.fail(fmt::format("phases[{}].works", i),
+               fmt::format("works of their own, not a copy of phases[{}]'s", j));
   }
   const json& temperings = array_member(r, doc, "tempering_runs", "");
-  for (std::size_t i = 0; i < temperings.size(); ++i) out.temperings.push_back(read_tempering(r, temperings[i], i));
-  if (const json& training = r.member(doc, "training", ""); !training.is_null()) out.training = read_training(r, training);
-  if (const auto files = doc.find("files_read"); files != doc.end()) out.files = read_files(r, *files);
+  for (std::size_t i = 0; i < temperings.size(); ++i)
+    out.temperings.push_back(read_tempering(r, temperings[i], i));
+  if (const json& training = r.member(doc, "training", ""); !training.is_null())
+    out.training = read_training(r, training);
+  if (const auto files = doc.find("files_read"); files != doc.end())
+    out.files = read_files(r, *files);
   return out;
 }
 
@@ -695,15 +758,18 @@ RunCheckpoint::RunCheckpoint(std::string path, CheckpointedConfig config, double
       last_record_(last_save_),
       warn_([](const std::string& line) { std::cerr << line << '\n'; }) {}
 
-RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds, const std::string& command) {
+RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds,
+                                  const std::string& command) {
   std::ifstream in(path, std::ios::binary);
-  if (!in || fs::is_directory(path)) throw InputError(fmt::format("{}: expected a readable checkpoint file", path));
+  if (!in || fs::is_directory(path))
+    throw InputError(fmt::format("{}: expected a readable checkpoint file", path));
   std::ostringstream s;
   s << in.rdbuf();
   CheckpointContents contents = parse_checkpoint(s.str(), path);
   if (contents.config.command != command)
-    throw InputError(fmt::format("{}: a checkpoint of logz {}: expected one of logz {} (resume it with logz {} --resume)",
-                                 path, contents.config.command, command, contents.config.command));
+    throw InputError(fmt::format(
+        "{}: a checkpoint of logz {}: expected one of logz {} (resume it with logz {} --resume)",
+        path, contents.config.command, command, contents.config.command));
   RunCheckpoint c(path, std::move(contents.config), every_seconds);
   c.training_ = std::move(contents.training);
   c.phases_ = std::move(contents.phases);
@@ -713,13 +779,15 @@ RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds,
 }
 
 std::size_t RunCheckpoint::num_complete_phases() const {
-  return static_cast<std::size_t>(std::count_if(phases_.begin(), phases_.end(), [](const auto& p) { return p.complete(); }));
+  return static_cast<std::size_t>(
+      std::count_if(phases_.begin(), phases_.end(), [](const auto& p) { return p.complete(); }));
 }
 
 void RunCheckpoint::save() {
   if (writes_)
-    io::write_text_file(path_, checkpoint_text({config_, phases_, temperings_, training_, files_->files()}),
-                        io::OutputKind::checkpoint);
+    io::write_text_file(
+        path_, checkpoint_text({config_, phases_, temperings_, training_, files_->files()}),
+        io::OutputKind::checkpoint);
   last_save_ = Clock::now();
 }
 
@@ -730,14 +798,17 @@ bool RunCheckpoint::save_or_warn() {
     save();
   } catch (const InputError& e) {
     if (failed_saves_++ == 0 && !warned_)
-      warn_(fmt::format("logz: checkpoint not saved; the run goes on, tries again when the next save is due and "
-                        "keeps the last one saved: {}", e.what()));
+      warn_(fmt::format(
+          "logz: checkpoint not saved; the run goes on, tries again when the next save is due and "
+          "keeps the last one saved: {}",
+          e.what()));
     last_save_ = Clock::now();
     return false;
   }
   if (failed_saves_ > 0 && !warned_)
-    warn_(fmt::format("logz: checkpoint {} saved again after {} failed save{} (later failures are not reported)",
-                      path_, failed_saves_, failed_saves_ == 1 ? "" : "s"));
+    warn_(fmt::format(
+        "logz: checkpoint {} saved again after {} failed save{} (later failures are not reported)",
+        path_, failed_saves_, failed_saves_ == 1 ? "" : "s"));
   warned_ = warned_ || failed_saves_ > 0;
   failed_saves_ = 0;
   return true;
@@ -745,27 +816,32 @@ bool RunCheckpoint::save_or_warn() {
 
 void RunCheckpoint::lock() {
   if (lock_) return;
-  io::check_output_file(path_, io::OutputKind::checkpoint);  // --checkpoint /dev/null: no lock file in /dev
+  io::check_output_file(
+      path_, io::OutputKind::checkpoint);  // --checkpoint /dev/null: no lock file in /dev
   const std::string name = path_ + ".lock";
   const int fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
   struct stat st {};
   if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
     ::close(fd);
-    throw InputError(fmt::format("{}: expected a regular file (the checkpoint's lock) or no file", name));
+    throw InputError(
+        fmt::format("{}: expected a regular file (the checkpoint's lock) or no file", name));
   }
   if (fd < 0)
-    throw InputError(fmt::format("{}: expected a lock file beside the checkpoint that can be opened ({})", name,
-                                 std::strerror(errno)));
-  lock_ = std::shared_ptr<const int>(new int(fd), [](const int* d) {  // the lock goes with the descriptor
-    ::close(*d);
-    delete d;
-  });
+    throw InputError(
+        fmt::format("{}: expected a lock file beside the checkpoint that can be opened ({})", name,
+                    std::strerror(errno)));
+  lock_ = std::shared_ptr<const int>(new int(fd),
+                                     [](const int* d) {  // the lock goes with the descriptor
+                                       ::close(*d);
+                                       delete d;
+                                     });
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     char pid[32] = {};
     const ssize_t n = ::pread(fd, pid, sizeof pid - 1, 0);
     lock_.reset();
-    throw InputError(fmt::format("{}: in use by another logz run{}: expected a checkpoint no other run saves to",
-                                 path_, n > 0 ? fmt::format(" (process {})", std::string(pid, static_cast<std::size_t>(n))) : ""));
+    throw InputError(fmt::format(
+        "{}: in use by another logz run{}: expected a checkpoint no other run saves to", path_,
+        n > 0 ? fmt::format(" (process {})", std::string(pid, static_cast<std::size_t>(n))) : ""));
   }
   const std::string pid = std::to_string(::getpid());
   if (::ftruncate(fd, 0) == 0) (void)::pwrite(fd, pid.data(), pid.size(), 0);
@@ -774,9 +850,11 @@ void RunCheckpoint::lock() {
   const fs::path file(path_);
   const std::string stale = file.filename().string() + ".tmp-";
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(file.parent_path().empty() ? "." : file.parent_path(), ec)) {
+  for (const auto& entry :
+       fs::directory_iterator(file.parent_path().empty() ? "." : file.parent_path(), ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.size() == stale.size() + 6 && name.starts_with(stale) && entry.is_regular_file(ec) && !entry.is_symlink(ec))
+    if (name.size() == stale.size() + 6 && name.starts_with(stale) && entry.is_regular_file(ec) &&
+        !entry.is_symlink(ec))
       fs::remove(entry.path(), ec);
   }
 }
@@ -793,10 +871,11 @@ const AnnealPhaseRecord* RunCheckpoint::begin_phase(const AnnealPhaseShape& shap
   }
   AnnealPhaseRecord& saved = phases_[i];
   if (!(saved.shape == shape))
-    throw InputError(fmt::format("{}: phase {} of the run: expected {} paths in chunks of {} over {} temperatures, as "
-                                 "the checkpoint's config gives, found {} in chunks of {} over {}",
-                                 path_, i + 1, shape.num_paths, shape.chunk_size, shape.num_temperatures,
-                                 saved.shape.num_paths, saved.shape.chunk_size, saved.shape.num_temperatures));
+    throw InputError(fmt::format(
+        "{}: phase {} of the run: expected {} paths in chunks of {} over {} temperatures, as "
+        "the checkpoint's config gives, found {} in chunks of {} over {}",
+        path_, i + 1, shape.num_paths, shape.chunk_size, shape.num_temperatures,
+        saved.shape.num_paths, saved.shape.chunk_size, saved.shape.num_temperatures));
   if (!resumable) {  // run again whole: it must give its end states to the next phase
     saved = not_begun(shape);
     return nullptr;
@@ -810,7 +889,9 @@ void RunCheckpoint::merged(const AnnealPhaseView& view) {
   save_or_warn();
 }
 
-void RunCheckpoint::end_phase(const AnnealPhaseView& view) { phases_[next_phase_ - 1] = AnnealPhaseRecord::of(view); }
+void RunCheckpoint::end_phase(const AnnealPhaseView& view) {
+  phases_[next_phase_ - 1] = AnnealPhaseRecord::of(view);
+}
 
 }  // namespace logz
 
@@ -819,13 +900,15 @@ namespace logz {
 std::string RunCheckpoint::progress() const {
   std::vector<std::string> parts;
   if (!phases_.empty())
-    parts.push_back(fmt::format("{} of {} annealing phases begun are complete", num_complete_phases(), phases_.size()));
+    parts.push_back(fmt::format("{} of {} annealing phases begun are complete",
+                                num_complete_phases(), phases_.size()));
   for (std::size_t i = 0; i < temperings_.size(); ++i) {
     const TemperingRecord& t = temperings_[i];
     const std::string stage =
         t.stage == TemperingStage::initialization
-            ? (t.shape.initialization == "wang_landau" ? fmt::format("Wang-Landau, {} sweeps", t.wang_landau.sweeps)
-                                                       : fmt::format("initial iterations, {} done", t.initial.iterations))
+            ? (t.shape.initialization == "wang_landau"
+                   ? fmt::format("Wang-Landau, {} sweeps", t.wang_landau.sweeps)
+                   : fmt::format("initial iterations, {} done", t.initial.iterations))
         : t.stage == TemperingStage::final_run
             ? fmt::format("final run, {} of {} sweeps", t.final_run.sweeps_done, t.final_run.sweeps)
             : std::string("complete");
@@ -849,11 +932,12 @@ const TemperingRecord* RunCheckpoint::begin_tempering(const TemperingShape& shap
   }
   const TemperingRecord& saved = temperings_[i];
   if (!(saved.shape == shape))
-    throw InputError(fmt::format("{}: tempering run {}: expected {} chains in chunks of {} over {} levels, {} sweeps, "
-                                 "initialization \"{}\", as the checkpoint's config gives, found {}, {}, {}, {}, \"{}\"",
-                                 path_, i + 1, shape.num_chains, shape.chunk_size, shape.num_levels, shape.num_sweeps,
-                                 shape.initialization, saved.shape.num_chains, saved.shape.chunk_size,
-                                 saved.shape.num_levels, saved.shape.num_sweeps, saved.shape.initialization));
+    throw InputError(fmt::format(
+        "{}: tempering run {}: expected {} chains in chunks of {} over {} levels, {} sweeps, "
+        "initialization \"{}\", as the checkpoint's config gives, found {}, {}, {}, {}, \"{}\"",
+        path_, i + 1, shape.num_chains, shape.chunk_size, shape.num_levels, shape.num_sweeps,
+        shape.initialization, saved.shape.num_chains, saved.shape.chunk_size,
+        saved.shape.num_levels, saved.shape.num_sweeps, saved.shape.initialization));
   return &saved;
 }
 

@@ -1,20 +1,19 @@
 #include "logz/services/config.hpp"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
+#include <stdexcept>
 #include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/io/memory_archive.hpp"
 #include "toml_text_guard.hpp"
-
-#include <stdexcept>
 
 namespace logz {
 
@@ -35,7 +34,8 @@ Value to_value(const toml::node& node) {
   if (auto v = node.as_integer()) return v->get();
   if (auto v = node.as_floating_point()) return v->get();
   if (auto v = node.as_boolean()) return v->get();
-  if (auto v = node.as_date()) return fmt::format("{:04}-{:02}-{:02}", v->get().year, v->get().month, v->get().day);
+  if (auto v = node.as_date())
+    return fmt::format("{:04}-{:02}-{:02}", v->get().year, v->get().month, v->get().day);
   return std::string("(unsupported TOML value)");  // times: no key takes them
 }
 
@@ -67,8 +67,8 @@ Config Config::from_toml(const std::string& text, const std::string& source) {
     const toml::table t = toml::parse(text, source);
     c.raw_ = to_value(t).as_record();
   } catch (const toml::parse_error& e) {
-    throw InputError(fmt::format("{}:{}: expected valid TOML ({})", source,
-                                 e.source().begin.line, std::string(e.description())));
+    throw InputError(fmt::format("{}:{}: expected valid TOML ({})", source, e.source().begin.line,
+                                 std::string(e.description())));
   }
   return from_record(std::move(c.raw_), source);
 }
@@ -78,14 +78,16 @@ Config Config::from_record(Record sections, const std::string& source) {
   c.source_ = source;
   for (const auto& [k, v] : sections)
     if (!v.is_record())
-      throw InputError(fmt::format("{}: {}: expected a [section] table, got {}", source, k, v.describe()));
+      throw InputError(
+          fmt::format("{}: {}: expected a [section] table, got {}", source, k, v.describe()));
   c.raw_ = std::move(sections);
   return c;
 }
 
 Config Config::from_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path)) throw InputError(fmt::format("{}: expected a readable config file", path));
+  if (!in || std::filesystem::is_directory(path))
+    throw InputError(fmt::format("{}: expected a readable config file", path));
   std::ostringstream s;
   s << in.rdbuf();
   return from_toml(s.str(), path);
@@ -98,7 +100,8 @@ void Config::set(const std::string& assignment) {
     throw InputError(fmt::format("--set {}: expected section.key=value", assignment));
   // Spaces around the names and the value, as in a TOML line ("model.size = 5"), are not part
   // of them.
-  const std::string section = trim(assignment.substr(0, dot)), key = trim(assignment.substr(dot + 1, eq - dot - 1));
+  const std::string section = trim(assignment.substr(0, dot)),
+                    key = trim(assignment.substr(dot + 1, eq - dot - 1));
   const std::string text = trim(assignment.substr(eq + 1));
   if (section.empty() || key.empty())
     throw InputError(fmt::format("--set {}: expected section.key=value", assignment));
@@ -135,13 +138,16 @@ void Config::check_sections(const std::vector<std::string>& known) const {
   for (const auto& [k, v] : raw_)
     if (std::find(known.begin(), known.end(), k) == known.end())
       throw InputError(fmt::format("{}: [{}]: expected one of the sections {}",
-                                   v.is_record() && !v.as_record().empty() ? source_of(k, v.as_record().begin()->first) : source_,
+                                   v.is_record() && !v.as_record().empty()
+                                       ? source_of(k, v.as_record().begin()->first)
+                                       : source_,
                                    k, join(known)));
 }
 
 // ---------------------------------------------------------------- ConfigSection
 
-ConfigSection::ConfigSection(Config& config, std::string name) : config_(config), name_(std::move(name)) {}
+ConfigSection::ConfigSection(Config& config, std::string name)
+    : config_(config), name_(std::move(name)) {}
 
 const Value* ConfigSection::value(const std::string& key) const {
   const Value* s = config_.raw_.find(name_);
@@ -155,16 +161,19 @@ void ConfigSection::record(const std::string& key, Value v) {
 }
 
 void ConfigSection::fail(const std::string& key, const std::string& expectation) const {
-  throw InputError(fmt::format("{}: [{}] {}: expected {}", config_.source_of(name_, key), name_, key, expectation));
+  throw InputError(fmt::format("{}: [{}] {}: expected {}", config_.source_of(name_, key), name_,
+                               key, expectation));
 }
 
-std::string ConfigSection::get_string(const std::string& key, const std::optional<std::string>& fallback,
+std::string ConfigSection::get_string(const std::string& key,
+                                      const std::optional<std::string>& fallback,
                                       const std::vector<std::string>& allowed) {
   const Value* v = value(key);
   std::string s;
   if (!v) {
-    if (!fallback) fail(key, allowed.empty() ? "a string (this key is required)"
-                                             : "one of " + join(allowed) + " (this key is required)");
+    if (!fallback)
+      fail(key, allowed.empty() ? "a string (this key is required)"
+                                : "one of " + join(allowed) + " (this key is required)");
     s = *fallback;
   } else if (!v->is_string()) {
     fail(key, (allowed.empty() ? std::string("a string") : "one of " + join(allowed)) + ", got " +
@@ -190,7 +199,8 @@ std::int64_t ConfigSection::get_int(const std::string& key, std::optional<std::i
     x = *fallback;
   } else if (v->is_integer()) {
     x = v->as_integer();
-  } else if (v->is_double() && std::floor(v->as_double()) == v->as_double() && std::abs(v->as_double()) < 9e15) {
+  } else if (v->is_double() && std::floor(v->as_double()) == v->as_double() &&
+             std::abs(v->as_double()) < 9e15) {
     x = static_cast<std::int64_t>(v->as_double());  // 1e6 written as a float
   } else {
     fail(key, range + ", got " + v->describe());
@@ -204,9 +214,10 @@ double ConfigSection::get_double(const std::string& key, std::optional<double> f
                                  double min_value, double max_value) {
   const Value* v = value(key);
   double x = 0;
-  const std::string range = max_value >= 1.7976931348623157e308
-                                ? "a finite number >= " + fmt_double(min_value)
-                                : "a number in [" + fmt_double(min_value) + ", " + fmt_double(max_value) + "]";
+  const std::string range =
+      max_value >= 1.7976931348623157e308
+          ? "a finite number >= " + fmt_double(min_value)
+          : "a number in [" + fmt_double(min_value) + ", " + fmt_double(max_value) + "]";
   if (!v) {
     if (!fallback) fail(key, range + " (this key is required)");
     x = *fallback;
@@ -215,7 +226,8 @@ double ConfigSection::get_double(const std::string& key, std::optional<double> f
   } else {
     fail(key, range + ", got " + v->describe());
   }
-  if (!std::isfinite(x) || x < min_value || x > max_value) fail(key, range + ", got " + fmt_double(x));
+  if (!std::isfinite(x) || x < min_value || x > max_value)
+    fail(key, range + ", got " + fmt_double(x));
   record(key, x);
   return x;
 }
@@ -240,7 +252,8 @@ std::vector<std::string> ConfigSection::get_string_list(const std::string& key,
                                                         const std::vector<std::string>& allowed) {
   const Value* v = value(key);
   std::vector<std::string> out;
-  const std::string what = allowed.empty() ? "a list of strings" : "a list of strings from " + join(allowed);
+  const std::string what =
+      allowed.empty() ? "a list of strings" : "a list of strings from " + join(allowed);
   if (!v) {
     out = fallback;
   } else if (v->is_string()) {
@@ -274,8 +287,8 @@ void ConfigSection::check_known(const std::vector<std::string>& known) const {
   if (!s || !s->is_record()) return;
   for (const auto& [k, v] : s->as_record()) {
     if (std::find(known.begin(), known.end(), k) == known.end())
-      throw InputError(fmt::format("{}: [{}] {}: unknown key; expected one of {}", config_.source_of(name_, k),
-                                   name_, k, join(known)));
+      throw InputError(fmt::format("{}: [{}] {}: unknown key; expected one of {}",
+                                   config_.source_of(name_, k), name_, k, join(known)));
   }
 }
 
@@ -287,11 +300,13 @@ template <class T>
 std::optional<T> fallback_of(const Key& key) {
   if (key.is_required()) return std::nullopt;
   if (const auto* v = std::get_if<T>(&key.fallback())) return *v;
-  throw std::logic_error("config key " + key.name() + ": read without its computed default, or with a default of another type");
+  throw std::logic_error("config key " + key.name() +
+                         ": read without its computed default, or with a default of another type");
 }
 
 void check_type(const Key& key, KeyType type) {
-  if (key.type() != type) throw std::logic_error("config key " + key.name() + " read as " + to_string(type));
+  if (key.type() != type)
+    throw std::logic_error("config key " + key.name() + " read as " + to_string(type));
 }
 
 }  // namespace
@@ -333,12 +348,13 @@ bool ConfigSection::get_bool(const Key& key) {
 
 std::vector<std::string> ConfigSection::get_string_list(const Key& key) {
   check_type(key, KeyType::string_list);
-  return get_string_list(key.name(), fallback_of<std::vector<std::string>>(key).value_or(std::vector<std::string>{}),
-                         key.choices());
+  return get_string_list(
+      key.name(), fallback_of<std::vector<std::string>>(key).value_or(std::vector<std::string>{}),
+      key.choices());
 }
 
-std::vector<std::string> ConfigSection::get_string_list(const Key& key,
-                                                        const std::vector<std::string>& computed_default) {
+std::vector<std::string> ConfigSection::get_string_list(
+    const Key& key, const std::vector<std::string>& computed_default) {
   check_type(key, KeyType::string_list);
   return get_string_list(key.name(), computed_default, key.choices());
 }
@@ -363,7 +379,8 @@ void ConfigSection::check_known(const std::vector<const KeyGroup*>& groups) cons
   std::vector<std::string> known;
   for (const KeyGroup* g : groups)
     for (const Key* k : g->keys)
-      if (std::find(known.begin(), known.end(), k->name()) == known.end()) known.push_back(k->name());
+      if (std::find(known.begin(), known.end(), k->name()) == known.end())
+        known.push_back(k->name());
   check_known(known);
 }
 

@@ -6,34 +6,47 @@ namespace logz {
 
 const char* to_string(KeyType t) {
   switch (t) {
-    case KeyType::integer: return "integer";
-    case KeyType::number: return "number";
-    case KeyType::string: return "string";
-    case KeyType::boolean: return "boolean";
-    case KeyType::string_list: return "string_list";
-    case KeyType::array: return "array";
+    case KeyType::integer:
+      return "integer";
+    case KeyType::number:
+      return "number";
+    case KeyType::string:
+      return "string";
+    case KeyType::boolean:
+      return "boolean";
+    case KeyType::string_list:
+      return "string_list";
+    case KeyType::array:
+      return "array";
   }
   return "?";
 }
 
 // Every factory is the plain key plus its range or choices.
-Key Key::integer(std::string name, Default fallback, std::int64_t min, std::int64_t max, std::string doc) {
-  return Key(std::move(name), KeyType::integer, std::move(fallback), std::move(doc)).with_integer_range(min, max);
+Key Key::integer(std::string name, Default fallback, std::int64_t min, std::int64_t max,
+                 std::string doc) {
+  return Key(std::move(name), KeyType::integer, std::move(fallback), std::move(doc))
+      .with_integer_range(min, max);
 }
 Key Key::number(std::string name, Default fallback, double min, double max, std::string doc) {
-  return Key(std::move(name), KeyType::number, std::move(fallback), std::move(doc)).with_range(min, max);
+  return Key(std::move(name), KeyType::number, std::move(fallback), std::move(doc))
+      .with_range(min, max);
 }
 Key Key::string(std::string name, Default fallback, std::string doc) {
   return Key(std::move(name), KeyType::string, std::move(fallback), std::move(doc));
 }
-Key Key::choice(std::string name, Default fallback, std::vector<std::string> choices, std::string doc) {
-  return Key(std::move(name), KeyType::string, std::move(fallback), std::move(doc)).with_choices(std::move(choices));
+Key Key::choice(std::string name, Default fallback, std::vector<std::string> choices,
+                std::string doc) {
+  return Key(std::move(name), KeyType::string, std::move(fallback), std::move(doc))
+      .with_choices(std::move(choices));
 }
 Key Key::boolean(std::string name, Default fallback, std::string doc) {
   return Key(std::move(name), KeyType::boolean, std::move(fallback), std::move(doc));
 }
-Key Key::string_list(std::string name, Default fallback, std::vector<std::string> choices, std::string doc) {
-  return Key(std::move(name), KeyType::string_list, std::move(fallback), std::move(doc)).with_choices(std::move(choices));
+Key Key::string_list(std::string name, Default fallback, std::vector<std::string> choices,
+                     std::string doc) {
+  return Key(std::move(name), KeyType::string_list, std::move(fallback), std::move(doc))
+      .with_choices(std::move(choices));
 }
 Key Key::array(std::string name, Default fallback, std::string doc) {
   return Key(std::move(name), KeyType::array, std::move(fallback), std::move(doc));
@@ -86,7 +99,9 @@ std::string Key::default_text() const {
     }
     std::string operator()(const std::string& s) const { return "\"" + s + "\""; }
     std::string operator()(bool b) const { return b ? "true" : "false"; }
-    std::string operator()(const std::vector<std::string>& v) const { return "[" + quoted_list(v) + "]"; }
+    std::string operator()(const std::vector<std::string>& v) const {
+      return "[" + quoted_list(v) + "]";
+    }
   };
   return std::visit(Text{}, fallback_);
 }
@@ -98,13 +113,14 @@ std::string Key::expectation() const {
                                    : fmt::format("an integer in [{}, {}]", min_int_, max_int_);
     case KeyType::number:
       return max_ >= 1.7976931348623157e308 ? fmt::format("a finite number >= {}", min_)
-                                             : fmt::format("a number in [{}, {}]", min_, max_);
+                                            : fmt::format("a number in [{}, {}]", min_, max_);
     case KeyType::string:
       return choices_.empty() ? "a string" : "one of " + quoted_list(choices_);
     case KeyType::boolean:
       return "true or false";
     case KeyType::string_list:
-      return choices_.empty() ? "a list of strings" : "a list of strings from " + quoted_list(choices_);
+      return choices_.empty() ? "a list of strings"
+                              : "a list of strings from " + quoted_list(choices_);
     case KeyType::array:
       return "an array";
   }

@@ -16,64 +16,86 @@ namespace {
 constexpr double kMax = kLargestScale;
 
 // ---------------------------------------------------------------- [model]
-const Key kParameters = Key::string("parameters", std::string("random"),
-                                    "\"random\" (seeded) or an .npz file of the model's arrays (the *_key keys name them)");
-const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
+const Key kParameters = Key::string(
+    "parameters", std::string("random"),
+    "\"random\" (seeded) or an .npz file of the model's arrays (the *_key keys name them)");
+const Key kParameterSeed =
+    Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of the parameters");
 const Key kSigmaNoise = Key::number("sigma_noise", 0.1, 1e-300, kMax, "the noise sd sigma_n");
 const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimension of x");
 
 // ---------------------------------------------------------------- [data]
-const Key kSource = Key::choice("source", Computed{"\"file\" when file is given, else \"model\""}, {"file", "model"},
-                                "data points from a file or drawn from the model (exact draws)");
-const Key kFile = Key::string("file", required, ".npy, or .npz with key: one data point per row (N x d)");
+const Key kSource =
+    Key::choice("source", Computed{"\"file\" when file is given, else \"model\""},
+                {"file", "model"}, "data points from a file or drawn from the model (exact draws)");
+const Key kFile =
+    Key::string("file", required, ".npy, or .npz with key: one data point per row (N x d)");
 const Key kKey = Key::string("key", std::string("X"), "the .npz member of the data");
-const Key kNumPoints = Key::integer("num_points", 100, 1, 1 << 24, "model: how many points to draw");
+const Key kNumPoints =
+    Key::integer("num_points", 100, 1, 1 << 24, "model: how many points to draw");
 const Key kDataSeed = Key::integer("seed", 1, 0, INT64_MAX, "model: the seed of the draws");
-const Key kIndex = Key::integer("index", 0, 0, 0xffffffffLL, "the data point of `logz run` (generative models)");
-const KeyGroup kDataKeys{"data", "continuous data", {&kSource, &kFile, &kKey, &kNumPoints, &kDataSeed, &kIndex}};
+const Key kIndex =
+    Key::integer("index", 0, 0, 0xffffffffLL, "the data point of `logz run` (generative models)");
+const KeyGroup kDataKeys{
+    "data", "continuous data", {&kSource, &kFile, &kKey, &kNumPoints, &kDataSeed, &kIndex}};
 
 // ---------------------------------------------------------------- [base]
-const Key kBaseType = Key::choice("type", std::string("gaussian"), {"gaussian", "fitted"},
-                                  "isotropic N(0, sigma^2 I), or the mean and covariance of [data]");
+const Key kBaseType =
+    Key::choice("type", std::string("gaussian"), {"gaussian", "fitted"},
+                "isotropic N(0, sigma^2 I), or the mean and covariance of [data]");
 const Key kSigma = Key::number("sigma", 1.0, 1e-300, kMax, "gaussian: the base's sd");
-const Key kRidge = Key::number("ridge", 0.0, 0.0, kMax, "fitted: added to the covariance's diagonal");
+const Key kRidge =
+    Key::number("ridge", 0.0, 0.0, kMax, "fitted: added to the covariance's diagonal");
 const KeyGroup kBaseKeys{"base", "continuous base", {&kBaseType, &kSigma, &kRidge}};
 
 // ---------------------------------------------------------------- [kernel]
-const Key kType = Key::choice("type", Computed{"\"hais\" (gaussian_mixture: \"hmc\")"}, continuous_kernel_names(),
-                              "the kernel (logz list shows them)");
-const Key kStepSize = Key::number("step_size", 0.2, 1e-300, kMax, "hais, hmc: the leapfrog step size epsilon");
-const Key kLeapfrogSteps = Key::integer("leapfrog_steps", Computed{"1 (gaussian_mixture: 10)"}, 1, 1 << 20,
-                                        "hais, hmc: leapfrog steps per move");
-const Key kMomentumRefresh = Key::number("momentum_refresh", Computed{"from momentum_half_life"}, 1e-300, 1.0,
-                                         "hais: gamma, the fraction of the momentum redrawn per move");
+const Key kType = Key::choice("type", Computed{"\"hais\" (gaussian_mixture: \"hmc\")"},
+                              continuous_kernel_names(), "the kernel (logz list shows them)");
+const Key kStepSize =
+    Key::number("step_size", 0.2, 1e-300, kMax, "hais, hmc: the leapfrog step size epsilon");
+const Key kLeapfrogSteps = Key::integer("leapfrog_steps", Computed{"1 (gaussian_mixture: 10)"}, 1,
+                                        1 << 20, "hais, hmc: leapfrog steps per move");
+const Key kMomentumRefresh =
+    Key::number("momentum_refresh", Computed{"from momentum_half_life"}, 1e-300, 1.0,
+                "hais: gamma, the fraction of the momentum redrawn per move");
 const Key kHalfLife = Key::number("momentum_half_life", 1.0, 1e-300, kMax,
                                   "hais: time units over which half the momentum power is redrawn");
-const Key kProposalSd = Key::number("proposal_sd", Computed{"0.1 (gaussian_mixture: 0.5)"}, 1e-300, kMax,
-                                    "metropolis: the Gaussian proposal's sd");
-const Key kSteps = Key::integer("steps_per_temperature", 1, 1, 1 << 20, "metropolis: proposals per temperature");
-const Key kNormals = Key::choice("normals", std::string("double"), {"double", "float"},
-                                 "hais, hmc: the momentum draws' precision (float: Box-Muller in single precision "
-                                 "from 32 random bits a normal, about half the draws' cost; |r| <= 6.66)");
-const Key kAdaptation = Key::choice("step_size_adaptation", std::string("fixed"), {"fixed", "pilot"},
-                                    "hais, hmc: fixed, or set by a pilot run before the run");
+const Key kProposalSd = Key::number("proposal_sd", Computed{"0.1 (gaussian_mixture: 0.5)"}, 1e-300,
+                                    kMax, "metropolis: the Gaussian proposal's sd");
+const Key kSteps =
+    Key::integer("steps_per_temperature", 1, 1, 1 << 20, "metropolis: proposals per temperature");
+const Key kNormals =
+    Key::choice("normals", std::string("double"), {"double", "float"},
+                "hais, hmc: the momentum draws' precision (float: Box-Muller in single precision "
+                "from 32 random bits a normal, about half the draws' cost; |r| <= 6.66)");
+const Key kAdaptation =
+    Key::choice("step_size_adaptation", std::string("fixed"), {"fixed", "pilot"},
+                "hais, hmc: fixed, or set by a pilot run before the run");
 const Key kPilotPaths = Key::integer("pilot_paths", 32, 1, 1 << 20, "pilot: its particles");
-const Key kTargetAcceptance = Key::number("target_acceptance", 0.9, 1e-6, 1.0 - 1e-6, "pilot: the acceptance aimed at");
+const Key kTargetAcceptance =
+    Key::number("target_acceptance", 0.9, 1e-6, 1.0 - 1e-6, "pilot: the acceptance aimed at");
 const Key kMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "pilot: the smallest step size");
 const Key kMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "pilot: the largest step size");
-const KeyGroup kKernelKeys{"kernel", "continuous kernels",
-                           {&kType, &kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kNormals, &kProposalSd,
-                            &kSteps, &kAdaptation, &kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep}};
+const KeyGroup kKernelKeys{
+    "kernel",
+    "continuous kernels",
+    {&kType, &kStepSize, &kLeapfrogSteps, &kMomentumRefresh, &kHalfLife, &kNormals, &kProposalSd,
+     &kSteps, &kAdaptation, &kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep}};
 
 // ---------------------------------------------------------------- [sampler]
 const Key kChains = Key::integer("chains", 3, 1, 1 << 20, "independent chains");
 const Key kBurnIn = Key::integer("burn_in", 1000, 0, 1 << 30, "moves discarded before the draws");
 const Key kNumDraws = Key::integer("num_draws", 1000, 1, 1 << 30, "draws kept per chain");
-const Key kInitialStepSize = Key::number("initial_step_size", 0.01, 1e-300, kMax, "the first step size");
-const Key kSamplerLeapfrog = Key::integer("leapfrog_steps", 20, 1, 1 << 20, "leapfrog steps per move");
-const Key kSamplerTarget = Key::number("target_acceptance", 0.9, 1e-6, 1 - 1e-6, "the acceptance the step size aims at");
-const Key kSlowness = Key::number("slowness", 0.9, 0.0, 1 - 1e-12, "weight of the old average in the moving average");
-const Key kIncrease = Key::number("step_increase", 1.02, 1.0, 10.0, "factor when the average acceptance is above target");
+const Key kInitialStepSize =
+    Key::number("initial_step_size", 0.01, 1e-300, kMax, "the first step size");
+const Key kSamplerLeapfrog =
+    Key::integer("leapfrog_steps", 20, 1, 1 << 20, "leapfrog steps per move");
+const Key kSamplerTarget =
+    Key::number("target_acceptance", 0.9, 1e-6, 1 - 1e-6, "the acceptance the step size aims at");
+const Key kSlowness =
+    Key::number("slowness", 0.9, 0.0, 1 - 1e-12, "weight of the old average in the moving average");
+const Key kIncrease = Key::number("step_increase", 1.02, 1.0, 10.0,
+                                  "factor when the average acceptance is above target");
 const Key kDecrease = Key::number("step_decrease", 0.98, 1e-6, 1.0, "factor when it is below");
 const Key kSamplerMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "the smallest step size");
 const Key kSamplerMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "the largest step size");
@@ -81,12 +103,15 @@ const Key kAdapt = Key::enumeration("adapt", AdaptPhase::burn_in, "when the step
 const Key kSamplerSeed = Key::integer("seed", 1, 0, INT64_MAX, "the Philox key of the run");
 const Key kSamplerThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all");
 const Key kSamplerChunk = Key::integer("chunk_size", 8, 1, 1 << 20, "chains per chunk");
-const Key kInitialSd = Key::number("initial_sd", 1.0, 0.0, kMax,
-                                   "chains start at N(0, initial_sd^2 I) (bilinear_generative: at prior draws)");
-const KeyGroup kSamplerKeys{"sampler", "sampler",
-                            {&kChains, &kBurnIn, &kNumDraws, &kInitialStepSize, &kSamplerLeapfrog, &kSamplerTarget,
-                             &kSlowness, &kIncrease, &kDecrease, &kSamplerMinStep, &kSamplerMaxStep, &kAdapt,
-                             &kSamplerSeed, &kSamplerThreads, &kSamplerChunk, &kInitialSd}};
+const Key kInitialSd =
+    Key::number("initial_sd", 1.0, 0.0, kMax,
+                "chains start at N(0, initial_sd^2 I) (bilinear_generative: at prior draws)");
+const KeyGroup kSamplerKeys{
+    "sampler",
+    "sampler",
+    {&kChains, &kBurnIn, &kNumDraws, &kInitialStepSize, &kSamplerLeapfrog, &kSamplerTarget,
+     &kSlowness, &kIncrease, &kDecrease, &kSamplerMinStep, &kSamplerMaxStep, &kAdapt, &kSamplerSeed,
+     &kSamplerThreads, &kSamplerChunk, &kInitialSd}};
 
 }  // namespace
 
@@ -105,20 +130,23 @@ const KeyGroup& sampler_keys() { return kSamplerKeys; }
 std::vector<KernelEntry> kernel_entries() {
   std::vector<KernelEntry> entries;
   for (const auto& k : continuous_kernel_traits())
-    entries.push_back({"continuous", k.name, k.summary, &kKernelKeys, k.evaluation == "gradient evaluation"});
+    entries.push_back(
+        {"continuous", k.name, k.summary, &kKernelKeys, k.evaluation == "gradient evaluation"});
   return entries;
 }
 
-std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data,
-                                                   std::vector<const KeyGroup*> more) {
-  std::vector<const KeyGroup*> g = {&model_keys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()};
+std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base,
+                                                   bool data, std::vector<const KeyGroup*> more) {
+  std::vector<const KeyGroup*> g = {&model_keys, &kKernelKeys, &run_keys(), &schedule_keys(),
+                                    &estimator_keys()};
   if (base) g.push_back(base);
   if (data) g.push_back(&kDataKeys);
   g.insert(g.end(), more.begin(), more.end());
   return g;
 }
 
-DataSet read_data(Config& config, int dim, const DataSampler& sampler, const std::string& no_sampler_note) {
+DataSet read_data(Config& config, int dim, const DataSampler& sampler,
+                  const std::string& no_sampler_note) {
   auto s = config.section("data");
   s.check_known({&kDataKeys});
   const std::string source = s.get_string(kSource, s.has(kFile) ? "file" : "model");
@@ -130,16 +158,19 @@ DataSet read_data(Config& config, int dim, const DataSampler& sampler, const std
     const io::Array a = (npz ? io::read_npz_array(file, key) : io::read_npy(file)).to_float64();
     if (a.ndim() != 2 || a.cols() != static_cast<std::size_t>(dim))
       fail_input(file, npz ? key : "data",
-                 fmt::format("an N x {} array (one data point per row), got {}", dim, io::shape_to_string(a.shape)));
+                 fmt::format("an N x {} array (one data point per row), got {}", dim,
+                             io::shape_to_string(a.shape)));
     const std::vector<double>& values = a.doubles();
     d.X.resize(dim, static_cast<Eigen::Index>(a.rows()));
     for (std::size_t i = 0; i < a.rows(); ++i)
-      for (int j = 0; j < dim; ++j) d.X(j, static_cast<Eigen::Index>(i)) = values[i * a.cols() + static_cast<std::size_t>(j)];
+      for (int j = 0; j < dim; ++j)
+        d.X(j, static_cast<Eigen::Index>(i)) = values[i * a.cols() + static_cast<std::size_t>(j)];
     if (!d.X.allFinite()) fail_input(file, npz ? key : "data", "finite values");
     if (d.X.cols() < 1) fail_input(file, npz ? key : "data", "at least one data point");
     d.description = {{"source", "file"}, {"file", file}, {"num_points", d.X.cols()}};
   } else {
-    if (!sampler) s.fail(kSource, "\"file\" (this model has no exact sampler: " + no_sampler_note + ")");
+    if (!sampler)
+      s.fail(kSource, "\"file\" (this model has no exact sampler: " + no_sampler_note + ")");
     const auto n = s.get_int(kNumPoints);
     const auto seed = static_cast<std::uint64_t>(s.get_int(kDataSeed));
     d.X.resize(dim, n);
@@ -150,7 +181,8 @@ DataSet read_data(Config& config, int dim, const DataSampler& sampler, const std
   return d;
 }
 
-GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& data, Record& desc) {
+GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& data,
+                       Record& desc) {
   auto b = config.section("base");
   b.check_known({&kBaseKeys});
   const std::string type = b.get_string(data ? kBaseType : kBaseType.with_choices({"gaussian"}));
@@ -164,7 +196,8 @@ GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& 
   const double ridge = b.get_double(kRidge);
   const DataSet d = data();
   desc = {{"type", "fitted"}, {"ridge", ridge}, {"data", d.description}};
-  return GaussianBase::fitted(d.X.transpose(), ridge, config.source() + ": [base] fitted to [data]");
+  return GaussianBase::fitted(d.X.transpose(), ridge,
+                              config.source() + ": [base] fitted to [data]");
 }
 
 namespace {
@@ -173,17 +206,26 @@ namespace {
 // adaptation and its pilot's keys belong to the kernels that read step_size.
 const std::vector<std::pair<std::string_view, const Key*>>& option_keys() {
   static const std::vector<std::pair<std::string_view, const Key*>> keys = {
-      {"step_size", &kStepSize},       {"leapfrog_steps", &kLeapfrogSteps},     {"momentum_refresh", &kMomentumRefresh},
-      {"momentum_half_life", &kHalfLife}, {"normals", &kNormals},              {"proposal_sd", &kProposalSd},
-      {"steps_per_temperature", &kSteps}, {"step_size_adaptation", &kAdaptation}, {"pilot_paths", &kPilotPaths},
-      {"target_acceptance", &kTargetAcceptance}, {"min_step", &kMinStep},     {"max_step", &kMaxStep}};
+      {"step_size", &kStepSize},
+      {"leapfrog_steps", &kLeapfrogSteps},
+      {"momentum_refresh", &kMomentumRefresh},
+      {"momentum_half_life", &kHalfLife},
+      {"normals", &kNormals},
+      {"proposal_sd", &kProposalSd},
+      {"steps_per_temperature", &kSteps},
+      {"step_size_adaptation", &kAdaptation},
+      {"pilot_paths", &kPilotPaths},
+      {"target_acceptance", &kTargetAcceptance},
+      {"min_step", &kMinStep},
+      {"max_step", &kMaxStep}};
   return keys;
 }
 
 bool reads(const ContinuousKernelTraits& k, std::string_view option) {
-  static constexpr std::string_view kTuning[] = {"step_size_adaptation", "pilot_paths", "target_acceptance", "min_step",
-                                                 "max_step"};
-  if (std::find(std::begin(kTuning), std::end(kTuning), option) != std::end(kTuning)) option = "step_size";
+  static constexpr std::string_view kTuning[] = {"step_size_adaptation", "pilot_paths",
+                                                 "target_acceptance", "min_step", "max_step"};
+  if (std::find(std::begin(kTuning), std::end(kTuning), option) != std::end(kTuning))
+    option = "step_size";
   return std::find(k.options.begin(), k.options.end(), option) != k.options.end();
 }
 
@@ -222,7 +264,8 @@ std::vector<std::string> continuous_kernel_names() {
 const ContinuousKernelTraits& continuous_kernel(const std::string& name) {
   for (const auto& k : continuous_kernel_traits())
     if (k.name == name) return k;
-  fail_argument("logz::continuous_kernel", "type", "one of " + quoted_names(continuous_kernel_names()) + ", got \"" + name + "\"");
+  fail_argument("logz::continuous_kernel", "type",
+                "one of " + quoted_names(continuous_kernel_names()) + ", got \"" + name + "\"");
 }
 
 KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
@@ -233,10 +276,12 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
   const ContinuousKernelTraits& kernel = continuous_kernel(s.type);
   for (const auto& [option, key] : option_keys())
     if (k.has(*key) && !reads(kernel, option))
-      k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to " + readers_of(option) + ")");
+      k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to " +
+                       readers_of(option) + ")");
   if (reads(kernel, "step_size")) s.step_size = k.get_double(kStepSize);
   if (reads(kernel, "normals"))
-    s.normals = k.get_string(kNormals) == "float" ? NormalPrecision::single : NormalPrecision::double_;
+    s.normals =
+        k.get_string(kNormals) == "float" ? NormalPrecision::single : NormalPrecision::double_;
   if (reads(kernel, "leapfrog_steps"))
     s.leapfrog_steps = static_cast<int>(k.get_int(kLeapfrogSteps, defaults.leapfrog_steps));
   if (reads(kernel, "momentum_refresh")) {
@@ -258,7 +303,9 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
     s.rule.max_step = k.get_double(kMaxStep.with_range(s.rule.min_step, kMax));
   } else {
     for (const Key* key : {&kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep})
-      if (k.has(*key)) k.fail(*key, "no such key with type = \"" + s.type + "\" (it belongs to step_size_adaptation = \"pilot\")");
+      if (k.has(*key))
+        k.fail(*key, "no such key with type = \"" + s.type +
+                         "\" (it belongs to step_size_adaptation = \"pilot\")");
   }
   return s;
 }
@@ -272,14 +319,16 @@ Record kernel_description(const KernelSettings& s) {
   if (!reads(continuous_kernel(s.type), "step_size_adaptation"))
     j.set("step_size_adaptation", "fixed");
   else
-    j.set("step_size_adaptation", s.pilot ? "pilot (adapted before the run, fixed during it)" : "fixed (as configured)");
+    j.set("step_size_adaptation",
+          s.pilot ? "pilot (adapted before the run, fixed during it)" : "fixed (as configured)");
   if (s.pilot) j.set("pilot", s.pilot_report);
   return j;
 }
 
 std::uint64_t data_point_seed(std::uint64_t seed, std::size_t i) {
-  const PhiloxCounter c = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(static_cast<std::uint64_t>(i) >> 32),
-                           0u, 0x64706e74u};
+  const PhiloxCounter c = {static_cast<std::uint32_t>(i),
+                           static_cast<std::uint32_t>(static_cast<std::uint64_t>(i) >> 32), 0u,
+                           0x64706e74u};
   const PhiloxKey k = {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)};
   const auto r = philox4x32_10(c, k);
   return (static_cast<std::uint64_t>(r[1]) << 32) | r[0];
@@ -306,8 +355,9 @@ LoglikResult analysis_loglik(Config& config, const RunResult& e, const Eigen::Ve
   return r;
 }
 
-RunResult generative_result(Record desc, const Record& base_desc, const DataSet& data, const std::string& path_text,
-                            double base_log_z, std::optional<double> exact_log_likelihood,
+RunResult generative_result(Record desc, const Record& base_desc, const DataSet& data,
+                            const std::string& path_text, double base_log_z,
+                            std::optional<double> exact_log_likelihood,
                             const std::string& reference_source) {
   RunResult result;
   desc.set("base", base_desc);
@@ -341,7 +391,9 @@ SamplerSettings read_sampler(Config& config, bool initial_sd) {
   o.threads = static_cast<int>(s.get_int(kSamplerThreads));
   o.chunk_size = static_cast<std::size_t>(s.get_int(kSamplerChunk));
   if (!initial_sd && s.has(kInitialSd))
-    s.fail(kInitialSd, "no initial_sd with [model] type = \"bilinear_generative\" (chains start at prior draws)");
+    s.fail(
+        kInitialSd,
+        "no initial_sd with [model] type = \"bilinear_generative\" (chains start at prior draws)");
   out.initial_sd = initial_sd ? s.get_double(kInitialSd) : kNaN;
   if (o.num_draws * static_cast<std::size_t>(out.chains) > (std::size_t{1} << 31))
     s.fail(kNumDraws, "num_draws x chains of at most 2^31 draws");
@@ -364,8 +416,8 @@ void summarise_sample(const SamplerSettings& s, SampleResult& out) {
   // The means, then the covariance centred at them (no cancellation of the means' squares), one
   // product for any d; the sds are the square roots of its diagonal.
   const auto d = static_cast<Eigen::Index>(r.dim);
-  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> draws(
-      r.draws.data(), static_cast<Eigen::Index>(n), d);
+  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+      draws(r.draws.data(), static_cast<Eigen::Index>(n), d);
   const Eigen::RowVectorXd mean = draws.colwise().mean();
   Eigen::MatrixXd cov = Eigen::MatrixXd::Constant(d, d, kNaN);
   if (n > 1) {
@@ -375,10 +427,16 @@ void summarise_sample(const SamplerSettings& s, SampleResult& out) {
   out.mean.assign(mean.begin(), mean.end());
   for (Eigen::Index i = 0; i < d; ++i) out.sd.push_back(std::sqrt(cov(i, i)));  // NaN when n <= 1
   out.covariance.assign(static_cast<std::size_t>(d), {});
-  for (Eigen::Index i = 0; i < d; ++i) out.covariance[static_cast<std::size_t>(i)].assign(cov.row(i).begin(), cov.row(i).end());
-  out.sampler = {{"kernel", "hmc"}, {"leapfrog_steps", o.leapfrog_steps}, {"chains", s.chains},
-                 {"burn_in", o.burn_in}, {"num_draws", o.num_draws}, {"adapt", to_string(o.adapt)},
-                 {"initial_step_size", o.initial_step_size}, {"target_acceptance", o.adaptation.target_acceptance}};
+  for (Eigen::Index i = 0; i < d; ++i)
+    out.covariance[static_cast<std::size_t>(i)].assign(cov.row(i).begin(), cov.row(i).end());
+  out.sampler = {{"kernel", "hmc"},
+                 {"leapfrog_steps", o.leapfrog_steps},
+                 {"chains", s.chains},
+                 {"burn_in", o.burn_in},
+                 {"num_draws", o.num_draws},
+                 {"adapt", to_string(o.adapt)},
+                 {"initial_step_size", o.initial_step_size},
+                 {"target_acceptance", o.adaptation.target_acceptance}};
 }
 
 }  // namespace logz::continuous

@@ -53,9 +53,9 @@ Key member_key(const std::string& name, const std::string& member);
 const Key& data_dim_key();
 
 const KeyGroup& data_keys();
-const KeyGroup& base_keys();          // type "gaussian" or "fitted", sigma, ridge
-const KeyGroup& kernel_keys();        // every continuous kernel's (continuous_kernels.hpp)
-const KeyGroup& sampler_keys();       // `logz sample`
+const KeyGroup& base_keys();     // type "gaussian" or "fitted", sigma, ridge
+const KeyGroup& kernel_keys();   // every continuous kernel's (continuous_kernels.hpp)
+const KeyGroup& sampler_keys();  // `logz sample`
 std::vector<KernelEntry> kernel_entries();
 
 // [data]: source = "file" (.npy or .npz with key) or "model" (needs `sampler`; point i from the
@@ -109,7 +109,8 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults = {});
 // The exact log p(x) of the [data] point of a generative model, where it has one: the run's
 // reference and the Python model's exact_log_z().
 template <class Model>
-std::optional<Reference> data_point_reference(const Model& model, const DataSet& data, const char* source) {
+std::optional<Reference> data_point_reference(const Model& model, const DataSet& data,
+                                              const char* source) {
   const auto z = model.exact_log_likelihood(data.X.col(static_cast<Eigen::Index>(data.index)));
   if (!z) return std::nullopt;
   return Reference{*z, source};
@@ -141,16 +142,22 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
   std::uint64_t attempted = 0, accepted = 0;
   const auto betas = schedule.fractions();
   for (std::size_t k = 1; k + 1 < betas.size(); ++k) {
-    const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), first_particle};
+    const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k),
+                        first_particle};
     ContinuousKernelInfo info;
-    with_kernel_at(s, eps, [&](const auto& kernel) { info = kernel.step(path.at(betas[k]), batch, r); });
+    with_kernel_at(s, eps,
+                   [&](const auto& kernel) { info = kernel.step(path.at(betas[k]), batch, r); });
     attempted += info.attempted;
     accepted += info.accepted;
-    s.rule.update(eps, avg, static_cast<double>(info.accepted) / static_cast<double>(info.attempted));
+    s.rule.update(eps, avg,
+                  static_cast<double>(info.accepted) / static_cast<double>(info.attempted));
   }
-  s.pilot_report = {{"initial_step_size", s.step_size}, {"pilot_paths", s.pilot_paths},
-                    {"mean_acceptance", attempted ? static_cast<double>(accepted) / attempted : kNaN},
-                    {"final_average_acceptance", avg}, {"target_acceptance", s.rule.target_acceptance}};
+  s.pilot_report = {
+      {"initial_step_size", s.step_size},
+      {"pilot_paths", s.pilot_paths},
+      {"mean_acceptance", attempted ? static_cast<double>(accepted) / attempted : kNaN},
+      {"final_average_acceptance", avg},
+      {"target_acceptance", s.rule.target_acceptance}};
   s.step_size = eps;
   if (s.half_life) s.gamma = Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life);
 }
@@ -158,15 +165,20 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
 // Annealing with the configured kernel: the pilot (if asked for) sets its step size, the
 // kernel's description goes into the result, then forward and reverse runs and the estimators.
 template <class Path, class Start>
-void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& schedule, const RunSettings& run,
-                        const Start& start, const RunContext& context, RunResult& result) {
+void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& schedule,
+                        const RunSettings& run, const Start& start, const RunContext& context,
+                        RunResult& result) {
   run_pilot(path, ks, schedule, run.seed, run.num_paths);
   result.kernel = kernel_description(ks);
-  with_kernel(ks, [&](const auto& kernel) { anneal_and_estimate(path, kernel, schedule, run, start, context, result); });
+  with_kernel(ks, [&](const auto& kernel) {
+    anneal_and_estimate(path, kernel, schedule, run, start, context, result);
+  });
   // Counted as each kernel states: gradient evaluations per leapfrog step of every trajectory,
   // energy evaluations per proposal, ...
   std::uint64_t per_update = 1;
-  visit_kernel(ks.type, [&](auto k) { per_update = static_cast<std::uint64_t>(decltype(k)::type::evaluations_per_move(ks)); });
+  visit_kernel(ks.type, [&](auto k) {
+    per_update = static_cast<std::uint64_t>(decltype(k)::type::evaluations_per_move(ks));
+  });
   result.budget = annealing_budget(result, continuous_kernel(ks.type).evaluation, per_update);
   if (ks.pilot)  // the step-size pilot: its particles at every intermediate temperature
     result.budget->parts.emplace_back("step_size_pilot",
@@ -186,12 +198,14 @@ auto exact_reverse_start(const Path& path, Sample sample) {
 
 // For models without one: only "resampled" reverse starts reach the annealer.
 inline void no_exact_start(ContinuousBatch&, const ChunkStreams&) {
-  fail_argument("logz::anneal_with_kernel", "reverse_start", "\"resampled\" (the model has no exact start)");
+  fail_argument("logz::anneal_with_kernel", "reverse_start",
+                "\"resampled\" (the model has no exact start)");
 }
 
 // The continuous models' key groups for `logz run` / `logz loglik`: the model's own, [kernel],
 // [run], [schedule], [estimators], and [base] / [data] as the model reads them.
-std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base, bool data,
+std::vector<const KeyGroup*> continuous_key_groups(const KeyGroup& model_keys, const KeyGroup* base,
+                                                   bool data,
                                                    std::vector<const KeyGroup*> more = {});
 
 // ---------------------------------------------------------------- `logz loglik`
@@ -211,8 +225,8 @@ LoglikResult analysis_loglik(Config& config, const RunResult& e, const Eigen::Ve
 // make_path(x) returns the (base -> posterior of x) path; exact(x) the exact log p(x) or
 // nullopt. Fills r.points, r.num_points and the averages and their errors.
 template <class MakePath>
-void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, const Schedule& schedule,
-                        const RunSettings& run, const MakePath& make_path,
+void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks,
+                        const Schedule& schedule, const RunSettings& run, const MakePath& make_path,
                         const std::function<std::optional<double>(const Eigen::VectorXd&)>& exact,
                         const RunContext& context, LoglikResult& r) {
   const std::size_t n = static_cast<std::size_t>(X.cols());
@@ -221,35 +235,41 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
   r.points.assign(n, PointLoglik{});
   ChunkProgress chunk_progress;
   if (context.progress)
-    chunk_progress = [&](std::size_t d, std::size_t total) { context.progress("data points", d, total); };
+    chunk_progress = [&](std::size_t d, std::size_t total) {
+      context.progress("data points", d, total);
+    };
   // Split over ranks (parallel/ranks.hpp), each rank runs a contiguous block of points and every
   // point's result then goes to every rank: the same points, whatever the number of ranks.
   // The runs inside a chunk are given no ranks (nor journal): they never talk across ranks.
   Ranks& ranks = ranks_or_single(context.ranks);
   const ChunkBlock mine = chunks_of_rank(n, ranks.rank(), ranks.size());
-  run_chunks(mine.size(), 1, run.threads, [&](const ChunkRange& c) {
-    const std::size_t i = mine.first + c.begin;
-    const Eigen::VectorXd x = X.col(static_cast<Eigen::Index>(i));
-    const auto path = make_path(x);
-    AnnealOptions o = run.anneal_options();
-    o.seed = data_point_seed(run.seed, i);
-    o.threads = 1;
-    with_kernel(ks, [&](const auto& kernel) {
-      const Works w = anneal_forward(path, kernel, schedule, o);
-      const Estimate e = ais(w.works);
-      PointLoglik& p = r.points[i];
-      p.log_likelihood = e.log_z + path.base_log_z();
-      p.std_error = e.std_error;
-      p.ess = e.diagnostics.ess;
-      p.low_ess = e.diagnostics.has_flag("low_ess");
-      if (auto z = exact(x)) p.exact = *z;
-    });
-  }, chunk_progress);
+  run_chunks(
+      mine.size(), 1, run.threads,
+      [&](const ChunkRange& c) {
+        const std::size_t i = mine.first + c.begin;
+        const Eigen::VectorXd x = X.col(static_cast<Eigen::Index>(i));
+        const auto path = make_path(x);
+        AnnealOptions o = run.anneal_options();
+        o.seed = data_point_seed(run.seed, i);
+        o.threads = 1;
+        with_kernel(ks, [&](const auto& kernel) {
+          const Works w = anneal_forward(path, kernel, schedule, o);
+          const Estimate e = ais(w.works);
+          PointLoglik& p = r.points[i];
+          p.log_likelihood = e.log_z + path.base_log_z();
+          p.std_error = e.std_error;
+          p.ess = e.diagnostics.ess;
+          p.low_ess = e.diagnostics.has_flag("low_ess");
+          if (auto z = exact(x)) p.exact = *z;
+        });
+      },
+      chunk_progress);
   if (ranks.size() > 1) {
     std::string bytes;
     for (std::size_t i = mine.first; i < mine.last; ++i) {
       const PointLoglik& p = r.points[i];
-      const double fields[] = {p.log_likelihood, p.std_error, p.exact, p.ess, p.low_ess ? 1.0 : 0.0};
+      const double fields[] = {p.log_likelihood, p.std_error, p.exact, p.ess,
+                               p.low_ess ? 1.0 : 0.0};
       append_bytes<double>(bytes, fields);
     }
     const std::vector<std::string> all = ranks.all_gather(bytes);
@@ -283,12 +303,14 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks, cons
 // one) to the model, reverse runs from exact draws where `sampler` is given; or, with [run]
 // method = "tempering", simulated tempering along the same path.
 template <class Model>
-RunResult analysis_experiment(Config& config, const Model& model, Record desc, const DataSampler& sampler,
-                              const std::string& no_sampler_note, const std::string& path_text,
-                              const std::string& reference_source, const RunContext& context) {
+RunResult analysis_experiment(Config& config, const Model& model, Record desc,
+                              const DataSampler& sampler, const std::string& no_sampler_note,
+                              const std::string& path_text, const std::string& reference_source,
+                              const RunContext& context) {
   Record base_desc;
   const GaussianBase base = read_base(
-      config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); }, base_desc);
+      config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); },
+      base_desc);
   KernelSettings ks = read_kernel(config);
   const GeometricPath<GaussianBase, Model> path(base, model);
   RunResult result;
@@ -298,16 +320,23 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
   // Models whose entry allows only annealing have refused tempering before this.
-  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) == RunMethod::tempering) {
-    if (ks.pilot) config.section("kernel").fail("step_size_adaptation", "\"fixed\" for [run] method = \"tempering\"");
+  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) ==
+      RunMethod::tempering) {
+    if (ks.pilot)
+      config.section("kernel").fail("step_size_adaptation",
+                                    "\"fixed\" for [run] method = \"tempering\"");
     result.kernel = kernel_description(ks);
-    with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, context, result); });
+    with_kernel(ks, [&](const auto& kernel) {
+      temper_and_estimate(path, kernel, config, context, result);
+    });
     return result;
   }
   const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
+  const RunSettings run = read_run_settings(
+      config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
   if (sampler)
-    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), context, result);
+    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), context,
+                       result);
   else
     anneal_with_kernel(path, ks, schedule, run, no_exact_start, context, result);
   return result;
@@ -316,7 +345,8 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc, c
 // `logz loglik` of a model with one log Z: L = -mean E(x) - log Z over [data], log Z from the
 // run that experiment() makes.
 template <class Model, class Experiment>
-LoglikResult analysis_model_loglik(Config& config, const Model& model, const DataSet& data, Experiment&& experiment) {
+LoglikResult analysis_model_loglik(Config& config, const Model& model, const DataSet& data,
+                                   Experiment&& experiment) {
   const RunResult e = experiment();
   Eigen::VectorXd energies;
   model.energy(data.X, energies);
@@ -325,24 +355,27 @@ LoglikResult analysis_model_loglik(Config& config, const Model& model, const Dat
 
 // The result's header of a generative model's `logz run` on the data point x = [data] index:
 // the model with its base and data, log Z_0, and the exact log p(x) where known.
-RunResult generative_result(Record desc, const Record& base_desc, const DataSet& data, const std::string& path_text,
-                            double base_log_z, std::optional<double> exact_log_likelihood,
+RunResult generative_result(Record desc, const Record& base_desc, const DataSet& data,
+                            const std::string& path_text, double base_log_z,
+                            std::optional<double> exact_log_likelihood,
                             const std::string& reference_source);
 
 // `logz loglik` of a generative model: one forward AIS run per data point from the model's
 // base to the posterior of the point (make_path(x)); one pilot on the first point sets the step
 // size of every run. `desc` describes the model, `base_desc` its base.
 template <class MakePath>
-LoglikResult generative_loglik(Config& config, const RunContext& context, Record desc, const DataSet& data,
-                               const Record& base_desc, const std::vector<std::string>& reverse_starts,
-                               const MakePath& make_path,
-                               const std::function<std::optional<double>(const Eigen::VectorXd&)>& exact) {
+LoglikResult generative_loglik(
+    Config& config, const RunContext& context, Record desc, const DataSet& data,
+    const Record& base_desc, const std::vector<std::string>& reverse_starts,
+    const MakePath& make_path,
+    const std::function<std::optional<double>(const Eigen::VectorXd&)>& exact) {
   LoglikResult r;
   KernelSettings ks = read_kernel(config);
   const Schedule schedule = read_schedule(config);
   if (schedule.adaptive())
-    config.section("schedule").fail(*schedule_keys().keys.front(),
-                                    "a fixed schedule for loglik (every data point would need a pilot of its own)");
+    config.section("schedule")
+        .fail(*schedule_keys().keys.front(),
+              "a fixed schedule for loglik (every data point would need a pilot of its own)");
   // [run] as for `logz run` (directions and reverse_start are accepted; loglik runs forward only).
   const RunSettings run = read_run_settings(config, reverse_starts);
   run_pilot(make_path(data.X.col(0)), ks, schedule, data_point_seed(run.seed, 0), run.num_paths);
@@ -350,7 +383,9 @@ LoglikResult generative_loglik(Config& config, const RunContext& context, Record
   desc.set("data", data.description);
   r.model = std::move(desc);
   r.kernel = kernel_description(ks);
-  r.kernel.set("runs", "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
+  r.kernel.set(
+      "runs",
+      "one forward AIS run per data point ([run] num_paths particles each), seeded per point");
   generative_logliks(data.X, ks, schedule, run, make_path, exact, context, r);
   return r;
 }
@@ -379,7 +414,9 @@ SampleResult sample_target(const SamplerSettings& s, const Target& target, Recor
   SampleResult out;
   out.model = std::move(model);
   out.result = sample_hmc(
-      target, starts ? *starts : normal_chain_starts(target.dim(), s.chains, s.options.seed, s.initial_sd), s.options);
+      target,
+      starts ? *starts : normal_chain_starts(target.dim(), s.chains, s.options.seed, s.initial_sd),
+      s.options);
   summarise_sample(s, out);
   return out;
 }

@@ -4,10 +4,12 @@ namespace logz {
 
 const std::vector<MethodEntry>& method_registry() {
   static const std::vector<MethodEntry> methods = {
-      {RunMethod::annealing, "annealed importance sampling forward (and reverse) along a schedule", "docs/config.md"},
-      {RunMethod::tempering, "simulated tempering on a ladder of temperatures (RTS, TI, MBAR)", "docs/tempering.md"},
-      {RunMethod::ground_state_integration, "thermodynamic integration from the ground states (lattice models)",
+      {RunMethod::annealing, "annealed importance sampling forward (and reverse) along a schedule",
        "docs/config.md"},
+      {RunMethod::tempering, "simulated tempering on a ladder of temperatures (RTS, TI, MBAR)",
+       "docs/tempering.md"},
+      {RunMethod::ground_state_integration,
+       "thermodynamic integration from the ground states (lattice models)", "docs/config.md"},
   };
   return methods;
 }

@@ -15,10 +15,12 @@ struct AisKeys {
 
   explicit AisKeys(const std::string& p)
       : num_paths(Key::integer(p + "num_paths", 100, 1, 1 << 24, "AIS paths")),
-        num_steps(Key::integer(p + "num_steps", 10000, 1, 100000000, "AIS temperatures (linear schedule)")),
+        num_steps(Key::integer(p + "num_steps", 10000, 1, 100000000,
+                               "AIS temperatures (linear schedule)")),
         schedule(Key::choice(p + "schedule", std::string("linear"), {"linear", "salakhutdinov"},
                              "linear, or Salakhutdinov & Murray's 14,501 temperatures")),
-        path(Key::choice(p + "path", std::string("marginal_v"), {"marginal_v", "marginal_h", "full"}, "the AIS path")),
+        path(Key::choice(p + "path", std::string("marginal_v"),
+                         {"marginal_v", "marginal_h", "full"}, "the AIS path")),
         seed(Key::integer(p + "seed", 1, 0, INT64_MAX, "the seed of the AIS runs")),
         all{&num_paths, &num_steps, &schedule, &path, &seed} {}
 };
@@ -30,7 +32,9 @@ const AisKeys& ais_keys(const std::string& prefix) {
 
 }  // namespace
 
-const std::vector<const Key*>& rbm_ais_keys(const std::string& prefix) { return ais_keys(prefix).all; }
+const std::vector<const Key*>& rbm_ais_keys(const std::string& prefix) {
+  return ais_keys(prefix).all;
+}
 
 RbmAisSettings read_rbm_ais_settings(ConfigSection& e, const std::string& prefix) {
   const AisKeys& k = ais_keys(prefix);
@@ -43,8 +47,9 @@ RbmAisSettings read_rbm_ais_settings(ConfigSection& e, const std::string& prefix
   return s;
 }
 
-RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train, const Eigen::MatrixXd& held_out,
-                             const RbmAisSettings& s, Ranks* ranks) {
+RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train,
+                             const Eigen::MatrixXd& held_out, const RbmAisSettings& s,
+                             Ranks* ranks) {
   rbm.validate("(in memory)");
   RbmSetup setup;
   setup.parameters = rbm;
@@ -60,8 +65,9 @@ RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& tr
   run.reverse_start = "data";
   run.methods = {"ais"};
   run.estimators.seed = run.seed;
-  const Schedule schedule =
-      s.schedule == "linear" ? linear_schedule(static_cast<std::size_t>(s.num_steps)) : salakhutdinov_schedule();
+  const Schedule schedule = s.schedule == "linear"
+                                ? linear_schedule(static_cast<std::size_t>(s.num_steps))
+                                : salakhutdinov_schedule();
   RunResult r = rbm_result(setup);
   anneal_rbm(setup, schedule, run, RunContext{.ranks = ranks}, r);
   add_test_log_likelihood(setup, r);
@@ -79,17 +85,19 @@ RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& tr
 
 std::string rbm_ais_summary(const RunResult& r, const RbmAisSettings& s) {
   const Estimate& ais = r.estimates.front();
-  std::string text = fmt::format("AIS log Z = {:.4f} +- {:.4f} ({} paths, {} schedule, {} steps, ESS {:.1f})\n",
-                                 ais.log_z + r.base_log_z, ais.std_error, s.num_paths, s.schedule,
-                                 s.schedule == "linear" ? s.num_steps : 14501, ais.diagnostics.ess);
+  std::string text =
+      fmt::format("AIS log Z = {:.4f} +- {:.4f} ({} paths, {} schedule, {} steps, ESS {:.1f})\n",
+                  ais.log_z + r.base_log_z, ais.std_error, s.num_paths, s.schedule,
+                  s.schedule == "linear" ? s.num_steps : 14501, ais.diagnostics.ess);
   if (r.reference)
     text += fmt::format("exact log Z = {:.4f} (enumeration); AIS - exact = {:+.4f} ({:+.1f} SE)\n",
                         r.reference->log_z, ais.log_z + r.base_log_z - r.reference->log_z,
                         (ais.log_z + r.base_log_z - r.reference->log_z) / ais.std_error);
   if (r.test_log_likelihood && std::isfinite(r.test_log_likelihood->value.mean)) {
     const TestLogLikelihood& t = r.test_log_likelihood->value;
-    text += fmt::format("validation log-likelihood = {:.4f} +- {:.4f} nats per example ({} examples, {} log Z)\n",
-                        t.mean, t.std_error, t.num_examples, r.test_log_likelihood->log_z_source);
+    text += fmt::format(
+        "validation log-likelihood = {:.4f} +- {:.4f} nats per example ({} examples, {} log Z)\n",
+        t.mean, t.std_error, t.num_examples, r.test_log_likelihood->log_z_source);
   }
   return text;
 }

@@ -12,7 +12,8 @@ const Key kModelType = Key::choice("type", std::string("rbm"), {"rbm"}, "the mod
 const Key kNumHidden = Key::integer("num_hidden", required, 1, 1 << 20, "hidden units");
 const KeyGroup kModelKeys{"model", "train rbm", {&kModelType, &kNumHidden}};
 
-const Key kMethod = Key::choice("method", std::string("cd"), {"cd", "pcd"}, "contrastive divergence or persistent CD");
+const Key kMethod = Key::choice("method", std::string("cd"), {"cd", "pcd"},
+                                "contrastive divergence or persistent CD");
 const Key kK = Key::integer("k", 1, 1, 100000, "Gibbs steps per gradient estimate");
 const Key kBatchSize = Key::integer("batch_size", 100, 1, 1 << 24, "examples per minibatch");
 // Rates and sds up to 10^6: far past any useful value.
@@ -21,17 +22,22 @@ const Key kMomentum = Key::number("momentum", 0.5, 0.0, 0.999999, "momentum of t
 const Key kWeightDecay = Key::number("weight_decay", 2e-4, 0.0, 1e6, "L2 penalty on W");
 const Key kEpochs = Key::integer("epochs", 10, 0, 1 << 24, "passes over the training set");
 const Key kInitSd = Key::number("init_sd", 0.01, 0.0, 1e6, "sd of the initial weights");
-const Key kSeed = Key::integer("seed", 1, 0, INT64_MAX, "minibatch order, initial weights and chains");
-const KeyGroup kTrainingKeys{"training", "train rbm",
-                             {&kMethod, &kK, &kBatchSize, &kLearningRate, &kMomentum, &kWeightDecay, &kEpochs, &kInitSd,
-                              &kSeed}};
+const Key kSeed =
+    Key::integer("seed", 1, 0, INT64_MAX, "minibatch order, initial weights and chains");
+const KeyGroup kTrainingKeys{"training",
+                             "train rbm",
+                             {&kMethod, &kK, &kBatchSize, &kLearningRate, &kMomentum, &kWeightDecay,
+                              &kEpochs, &kInitSd, &kSeed}};
 
-const Key kWeights = Key::string("weights", required, "the .npz the weights are written to (W, a, b)");
+const Key kWeights =
+    Key::string("weights", required, "the .npz the weights are written to (W, a, b)");
 const Key kHistory = Key::string("history", std::string(""), "a CSV of the epochs (\"\": none)");
 const KeyGroup kOutputKeys{"output", "train rbm", {&kWeights, &kHistory}};
 
-const Key kEvaluateMethod = Key::choice("method", std::string("none"), {"none", "ais"}, "ais: log Z by AIS after training");
-const Key kEvaluateOutput = Key::string("output", std::string(""), "a JSON file of the evaluation (\"\": none)");
+const Key kEvaluateMethod =
+    Key::choice("method", std::string("none"), {"none", "ais"}, "ais: log Z by AIS after training");
+const Key kEvaluateOutput =
+    Key::string("output", std::string(""), "a JSON file of the evaluation (\"\": none)");
 
 const KeyGroup& evaluate_keys() {
   static const KeyGroup g = [] {
@@ -46,8 +52,9 @@ const KeyGroup& evaluate_keys() {
 }  // namespace
 
 const std::vector<const KeyGroup*>& rbm_training_keys() {
-  static const std::vector<const KeyGroup*> groups = {&training_image_keys(), &kModelKeys, &kTrainingKeys,
-                                                      &kOutputKeys, &evaluate_keys(), &tracking_keys()};
+  static const std::vector<const KeyGroup*> groups = {&training_image_keys(), &kModelKeys,
+                                                      &kTrainingKeys,         &kOutputKeys,
+                                                      &evaluate_keys(),       &tracking_keys()};
   return groups;
 }
 

@@ -32,7 +32,9 @@ const std::vector<KernelEntry>& kernel_registry() {
     std::vector<KernelEntry> all;
     for (const auto& m : model_registry())
       for (const auto& k : m.kernels)
-        if (std::none_of(all.begin(), all.end(), [&](const KernelEntry& a) { return a.family == k.family && a.name == k.name; }))
+        if (std::none_of(all.begin(), all.end(), [&](const KernelEntry& a) {
+              return a.family == k.family && a.name == k.name;
+            }))
           all.push_back(k);
     return all;
   }();
@@ -58,8 +60,10 @@ std::vector<std::string> model_names(const std::string& what) {
   for (const auto& m : model_registry()) {
     const bool has = what == "run"      ? static_cast<bool>(m.run)
                      : what == "loglik" ? static_cast<bool>(m.loglik)
-                     : what == "sample" ? static_cast<bool>(m.sample)
-                                        : std::any_of(m.methods.begin(), m.methods.end(), [&](RunMethod x) { return to_string(x) == what; });
+                     : what == "sample"
+                         ? static_cast<bool>(m.sample)
+                         : std::any_of(m.methods.begin(), m.methods.end(),
+                                       [&](RunMethod x) { return to_string(x) == what; });
     if (has) names.push_back(m.name);
   }
   return names;
@@ -71,13 +75,15 @@ const KeyGroup& model_type_keys() { return kModelTypeKeys; }
 const ModelEntry& find_model(const std::string& name) {
   for (const auto& m : model_registry())
     if (m.name == name) return m;
-  fail_argument("logz::find_model", "name", "one of " + quoted_names(model_names("run")) + ", got \"" + name + "\"");
+  fail_argument("logz::find_model", "name",
+                "one of " + quoted_names(model_names("run")) + ", got \"" + name + "\"");
 }
 
 const KernelEntry& find_kernel(const std::string& family, const std::string& name) {
   for (const auto& k : kernel_registry())
     if (k.family == family && k.name == name) return k;
-  fail_argument("logz::find_kernel", "name", "a kernel of the " + family + " family, got \"" + name + "\"");
+  fail_argument("logz::find_kernel", "name",
+                "a kernel of the " + family + " family, got \"" + name + "\"");
 }
 
 }  // namespace logz

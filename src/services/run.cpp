@@ -1,11 +1,11 @@
 #include "logz/services/run.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "logz/math/running_moments.hpp"
 #include "logz/services/annealing_experiment.hpp"
@@ -16,10 +16,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 // The exact log(Z/Z_0) of a result's model, NaN if it has none.
-double exact_evidence(const RunResult& r) { return r.reference ? r.reference->log_z - r.base_log_z : kNaN; }
+double exact_evidence(const RunResult& r) {
+  return r.reference ? r.reference->log_z - r.base_log_z : kNaN;
+}
 
 // A [run] key as annealing_experiment.cpp states it (its default and range).
 const Key& run_key(const std::string& name) {
@@ -39,7 +43,8 @@ const ModelEntry& model_of(Config& config, const std::string& command) {
 // [run] repetitions = R: the experiment R times with seeds seed, ..., seed + R - 1 (any one can
 // be rerun alone with --seed); the first repetition's full result, with every repetition's
 // estimates summarised. Of later repetitions only the estimates and errors are kept.
-RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEntry& model, const RunContext& context) {
+RunResult run_repetitions(Config& config, std::size_t repetitions, const ModelEntry& model,
+                          const RunContext& context) {
   const std::uint64_t seed = read_seed_and_threads(config).seed;
   std::optional<RunResult> first;
   Repetitions summary;
@@ -82,7 +87,8 @@ RunResult run_experiment(Config& config, const RunContext& context) {
   const auto repetitions =
       static_cast<std::size_t>(config.section("run").get_int(run_key("repetitions")));
   const auto start = Clock::now();
-  RunResult result = repetitions == 1 ? model.run(config, context) : run_repetitions(config, repetitions, model, context);
+  RunResult result = repetitions == 1 ? model.run(config, context)
+                                      : run_repetitions(config, repetitions, model, context);
   result.runtime_s = seconds_since(start);
   result.config = config.resolved();
   return result;

@@ -13,16 +13,23 @@ namespace logz {
 
 namespace {
 
-const Key kNumSteps = Key::integer("num_steps", 1000, 1, 100000000,
-                                   "K: annealing steps (temperatures K + 1); tempering: num_temperatures - 1");
-const Key kBetaMin = Key::number("beta_min", 1e-4, 1e-300, 0.999999, "geometric: the smallest t > 0");
-const Key kSteepness = Key::number("steepness", 4.0, 1e-6, 1e3, "sigmoid: how steep the sigmoid is");
-const Key kFile = Key::string("file", required, "file: the path fractions, one per line (relative to the config)");
-const Key kPilotPaths = Key::integer("pilot_paths", 32, 2, 1LL << 24,
-                                     "adaptive: forward paths of the pilot run (own random numbers)");
-const Key kPilotSteps = Key::integer("pilot_steps", 200, 2, 10000000, "adaptive: steps of the pilot's linear schedule");
-const Key kPilotReverse = Key::boolean("pilot_reverse", true,
-                                       "adaptive: also run the pilot in reverse, from the run's own reverse start");
+const Key kNumSteps =
+    Key::integer("num_steps", 1000, 1, 100000000,
+                 "K: annealing steps (temperatures K + 1); tempering: num_temperatures - 1");
+const Key kBetaMin =
+    Key::number("beta_min", 1e-4, 1e-300, 0.999999, "geometric: the smallest t > 0");
+const Key kSteepness =
+    Key::number("steepness", 4.0, 1e-6, 1e3, "sigmoid: how steep the sigmoid is");
+const Key kFile = Key::string("file", required,
+                              "file: the path fractions, one per line (relative to the config)");
+const Key kPilotPaths =
+    Key::integer("pilot_paths", 32, 2, 1LL << 24,
+                 "adaptive: forward paths of the pilot run (own random numbers)");
+const Key kPilotSteps =
+    Key::integer("pilot_steps", 200, 2, 10000000, "adaptive: steps of the pilot's linear schedule");
+const Key kPilotReverse =
+    Key::boolean("pilot_reverse", true,
+                 "adaptive: also run the pilot in reverse, from the run's own reverse start");
 
 // What a schedule's factory reads from: the [schedule] section, the config (for paths
 // relative to it) and K where the section does not give it.
@@ -35,7 +42,8 @@ struct ScheduleSource {
   // of both directions and their JSON, a few hundred bytes.
   std::size_t num_steps() const {
     const auto k = static_cast<std::size_t>(section.get_int(kNumSteps, default_steps));
-    check_fits_in_memory(section, kNumSteps, 400.0 * static_cast<double>(k), "the per-temperature records");
+    check_fits_in_memory(section, kNumSteps, 400.0 * static_cast<double>(k),
+                         "the per-temperature records");
     return k;
   }
 };
@@ -47,7 +55,8 @@ struct ScheduleFactory {
 
 const std::vector<ScheduleFactory>& schedules() {
   static const std::vector<ScheduleFactory> table = {
-      {{"linear", "t_k = k / K"}, [](const ScheduleSource& s) { return linear_schedule(s.num_steps()); }},
+      {{"linear", "t_k = k / K"},
+       [](const ScheduleSource& s) { return linear_schedule(s.num_steps()); }},
       {{"geometric", "t_0 = 0, then K geometric steps from beta_min to 1"},
        [](const ScheduleSource& s) {
          const std::size_t k = s.num_steps();
@@ -64,12 +73,14 @@ const std::vector<ScheduleFactory>& schedules() {
        [](const ScheduleSource& s) {
          return schedule_from_file(resolve_config_path(s.config, s.section.get_string(kFile)));
        }},
-      {{"adaptive", "K steps at equal thermodynamic length, measured by a pilot run (counted in the budget)"},
+      {{"adaptive",
+        "K steps at equal thermodynamic length, measured by a pilot run (counted in the budget)"},
        [](const ScheduleSource& s) {
          const std::size_t k = s.num_steps();
-         return Schedule::adaptive(AdaptivePlan{k, static_cast<std::size_t>(s.section.get_int(kPilotPaths)),
-                                                static_cast<std::size_t>(s.section.get_int(kPilotSteps)),
-                                                s.section.get_bool(kPilotReverse)});
+         return Schedule::adaptive(
+             AdaptivePlan{k, static_cast<std::size_t>(s.section.get_int(kPilotPaths)),
+                          static_cast<std::size_t>(s.section.get_int(kPilotSteps)),
+                          s.section.get_bool(kPilotReverse)});
        }},
   };
   return table;
@@ -81,11 +92,13 @@ std::vector<std::string> schedule_names() {
   return names;
 }
 
-const Key kScheduleType = Key::choice("type", std::string("linear"), schedule_names(),
-                                      "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
-const KeyGroup kScheduleKeys{
-    "schedule", "schedule",
-    {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile, &kPilotPaths, &kPilotSteps, &kPilotReverse}};
+const Key kScheduleType =
+    Key::choice("type", std::string("linear"), schedule_names(),
+                "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
+const KeyGroup kScheduleKeys{"schedule",
+                             "schedule",
+                             {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile,
+                              &kPilotPaths, &kPilotSteps, &kPilotReverse}};
 
 }  // namespace
 

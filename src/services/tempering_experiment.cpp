@@ -1,9 +1,9 @@
 #include "logz/services/tempering_experiment.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/registry.hpp"
@@ -12,26 +12,35 @@ namespace logz {
 
 namespace {
 
-const Key kNumTemperatures = Key::integer("num_temperatures", 100, 2, 1000000, "K: levels of the ladder");
+const Key kNumTemperatures =
+    Key::integer("num_temperatures", 100, 2, 1000000, "K: levels of the ladder");
 const Key kNumChains = Key::integer("num_chains", 100, 1, 1 << 24, "independent tempered chains");
-const Key kPrior = Key::choice("prior", std::string("uniform"), {"uniform", "exponential"},
-                               "the prior over levels r_k (exponential: r_k ~ exp(prior_slope t_k))");
+const Key kPrior =
+    Key::choice("prior", std::string("uniform"), {"uniform", "exponential"},
+                "the prior over levels r_k (exponential: r_k ~ exp(prior_slope t_k))");
 const Key kPriorSlope = Key::number("prior_slope", 2.0, -1e3, 1e3, "the exponential prior's slope");
-const Key kInitialization = Key::choice("initialization", std::string("iterations"), {"iterations", "wang_landau", "none"},
-                                        "how log Zhat_k are set before the final run (Carlson et al. 2016, section 2.4)");
+const Key kInitialization =
+    Key::choice("initialization", std::string("iterations"), {"iterations", "wang_landau", "none"},
+                "how log Zhat_k are set before the final run (Carlson et al. 2016, section 2.4)");
 const Key kInitialUpdate = Key::choice("initial_update", std::string("rts"), {"rts", "tan"},
                                        "the update of the initial iterations");
 // Sweeps of 100 chains at 1000 updates each: 10^8 final sweeps take about a day on one core,
 // 50 initial iterations of 10^6 half a day, and so do 10^6 iterations of the default 50.
-const Key kMaxInitialIterations = Key::integer("max_initial_iterations", 50, 1, 1000000, "at most this many initial iterations");
-const Key kSweepsPerIteration = Key::integer("sweeps_per_iteration", 50, 1, 1000000, "sweeps of each initial iteration");
-const Key kTolerance = Key::number("tolerance", 0.0, 0.0, 1.0,
-                                   "the stopping rule max_k |r_k - c_k| < tolerance; 0: the paper's 0.1 / K");
+const Key kMaxInitialIterations =
+    Key::integer("max_initial_iterations", 50, 1, 1000000, "at most this many initial iterations");
+const Key kSweepsPerIteration =
+    Key::integer("sweeps_per_iteration", 50, 1, 1000000, "sweeps of each initial iteration");
+const Key kTolerance =
+    Key::number("tolerance", 0.0, 0.0, 1.0,
+                "the stopping rule max_k |r_k - c_k| < tolerance; 0: the paper's 0.1 / K");
 const Key kNumSweeps = Key::integer("num_sweeps", 1000, 1, 100000000, "sweeps of the final run");
-const Key kChunkSize = Key::integer("chunk_size", 4, 1, 1 << 20, "chains per chunk (4; rbm: 50, one GEMM)");
-const KeyGroup kTemperingKeys{"tempering", "tempering",
-                              {&kNumTemperatures, &kNumChains, &kPrior, &kPriorSlope, &kInitialization, &kInitialUpdate,
-                               &kMaxInitialIterations, &kSweepsPerIteration, &kTolerance, &kNumSweeps, &kChunkSize}};
+const Key kChunkSize =
+    Key::integer("chunk_size", 4, 1, 1 << 20, "chains per chunk (4; rbm: 50, one GEMM)");
+const KeyGroup kTemperingKeys{
+    "tempering",
+    "tempering",
+    {&kNumTemperatures, &kNumChains, &kPrior, &kPriorSlope, &kInitialization, &kInitialUpdate,
+     &kMaxInitialIterations, &kSweepsPerIteration, &kTolerance, &kNumSweeps, &kChunkSize}};
 
 // The TI sums the run keeps, as a per-level mean energy: -sum Delta / n_k, in chain order.
 std::vector<double> level_mean_energy(const TemperingStats& stats) {
@@ -53,7 +62,8 @@ std::vector<double> level_mean_energy(const TemperingStats& stats) {
 
 const KeyGroup& tempering_keys() { return kTemperingKeys; }
 
-TemperingSettings read_tempering_settings(Config& config, bool geometric, const TemperingDefaults& defaults) {
+TemperingSettings read_tempering_settings(Config& config, bool geometric,
+                                          const TemperingDefaults& defaults) {
   TemperingSettings s;
   auto t = config.section("tempering");
   t.check_known({&kTemperingKeys});
@@ -77,8 +87,10 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
   const Key& methods = *estimator_keys().keys.front();
   s.methods = est.get_string_list(methods.with_choices(estimator_names("tempered")),
                                   default_estimator_names("tempered"));
-  if (!geometric && std::find(s.methods.begin(), s.methods.end(), "ti_corrected") != s.methods.end())
-    est.fail(methods, "no \"ti_corrected\" on a path not linear in beta (it needs a geometric path)");
+  if (!geometric &&
+      std::find(s.methods.begin(), s.methods.end(), "ti_corrected") != s.methods.end())
+    est.fail(methods,
+             "no \"ti_corrected\" on a path not linear in beta (it needs a geometric path)");
   // What the final run records: only what some named estimator reads (the registry says which).
   const auto any_needs = [&](bool EstimatorEntry::*need) {
     return std::any_of(s.methods.begin(), s.methods.end(),
@@ -89,9 +101,12 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric, const 
 
   const Schedule betas = read_schedule(config, k - 1);
   if (betas.adaptive())
-    config.section("schedule").fail(*schedule_keys().keys.front(),
-                                    "a fixed ladder with [run] method = \"tempering\" (\"adaptive\" places annealing schedules)");
-  s.ladder = s.prior == "uniform" ? TemperingLadder(betas) : exponential_prior_ladder(betas, s.prior_slope);
+    config.section("schedule")
+        .fail(*schedule_keys().keys.front(),
+              "a fixed ladder with [run] method = \"tempering\" (\"adaptive\" places annealing "
+              "schedules)");
+  s.ladder = s.prior == "uniform" ? TemperingLadder(betas)
+                                  : exponential_prior_ladder(betas, s.prior_slope);
   return s;
 }
 
@@ -113,13 +128,14 @@ TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSet
   return summary;
 }
 
-void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s, std::span<const double> log_z_hat,
-                         RunResult& result) {
+void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s,
+                         std::span<const double> log_z_hat, RunResult& result) {
   TemperingSummary& t = *result.tempering;
   // RTS is cheap from the statistics; it is also MBAR's warm start.
   const LadderEstimates rts = rts_ladder(stats, log_z_hat, s.ladder.log_prior());
   for (const auto& m : s.methods) {
-    const LadderEstimates e = run_tempered_estimator(m, stats, s.ladder, log_z_hat, rts, s.options.threads);
+    const LadderEstimates e =
+        run_tempered_estimator(m, stats, s.ladder, log_z_hat, rts, s.options.threads);
     result.estimates.push_back(e.last);
     t.levels.push_back({m, e.log_z, e.std_error, e.bias});
   }
@@ -128,11 +144,13 @@ void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s
   t.counts = stats.counts();
   t.max_level_deviation = max_level_deviation(t.log_c, s.ladder.log_prior());
   if (stats.kernel_attempted > 0) {
-    t.kernel_acceptance = static_cast<double>(stats.kernel_accepted) / static_cast<double>(stats.kernel_attempted);
+    t.kernel_acceptance =
+        static_cast<double>(stats.kernel_accepted) / static_cast<double>(stats.kernel_attempted);
     for (std::size_t k = 0; k < stats.level_attempted.size(); ++k)
-      t.level_acceptance.push_back(stats.level_attempted[k] > 0 ? static_cast<double>(stats.level_accepted[k]) /
-                                                                      static_cast<double>(stats.level_attempted[k])
-                                                                : kNaN);
+      t.level_acceptance.push_back(stats.level_attempted[k] > 0
+                                       ? static_cast<double>(stats.level_accepted[k]) /
+                                             static_cast<double>(stats.level_attempted[k])
+                                       : kNaN);
   }
   t.mean_energy = level_mean_energy(stats);
 }
@@ -142,8 +160,8 @@ PlannedBudget planned_tempering_budget(const TemperingSettings& s) {
                   .unit = "chain-sweeps",
                   .note = ""};
   if (s.initialization == "iterations")
-    b.note = fmt::format("after initial iterations of up to {} x {} sweeps", s.max_initial_iterations,
-                         s.sweeps_per_iteration);
+    b.note = fmt::format("after initial iterations of up to {} x {} sweeps",
+                         s.max_initial_iterations, s.sweeps_per_iteration);
   else if (s.initialization == "wang_landau")
     b.note = "after the Wang-Landau sweeps";
   return b;

@@ -11,14 +11,16 @@ TemperingLadder::TemperingLadder(const Schedule& fractions)
     : TemperingLadder(fractions, std::vector<double>(fractions.size(), 0.0)) {}
 
 TemperingLadder::TemperingLadder(const Schedule& fractions, std::vector<double> log_prior)
-    : fractions_(fractions.fractions().begin(), fractions.fractions().end()), log_prior_(std::move(log_prior)) {
+    : fractions_(fractions.fractions().begin(), fractions.fractions().end()),
+      log_prior_(std::move(log_prior)) {
   if (log_prior_.size() != fractions_.size())
     fail_argument("logz::TemperingLadder", "log_prior",
                   "one value per temperature (" + std::to_string(fractions_.size()) + "), got " +
                       std::to_string(log_prior_.size()));
   for (std::size_t k = 0; k < log_prior_.size(); ++k)
     if (!std::isfinite(log_prior_[k]))
-      fail_argument("logz::TemperingLadder", "log_prior[" + std::to_string(k) + "]", "a finite number");
+      fail_argument("logz::TemperingLadder", "log_prior[" + std::to_string(k) + "]",
+                    "a finite number");
   const double norm = log_sum_exp(log_prior_);
   for (double& v : log_prior_) v -= norm;
 }

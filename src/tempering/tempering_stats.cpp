@@ -60,7 +60,8 @@ void ChainTemperingStats::add(std::span<const double> deltas, std::span<const do
 }
 
 double ChainTemperingStats::log_q_sum(std::size_t k) const {
-  return q_scaled[k] > 0 ? q_shift[k] + std::log(q_scaled[k]) : -std::numeric_limits<double>::infinity();
+  return q_scaled[k] > 0 ? q_shift[k] + std::log(q_scaled[k])
+                         : -std::numeric_limits<double>::infinity();
 }
 
 std::uint64_t TemperingStats::num_samples() const {
@@ -90,14 +91,16 @@ std::vector<std::uint64_t> TemperingStats::counts() const {
 void append_chain_stats(std::string& out, const ChainTemperingStats& s) {
   append_bytes<std::uint64_t>(out, std::span(&s.num_samples, 1));
   append_bytes<std::uint64_t>(out, s.counts);
-  for (const auto* v : {&s.q_shift, &s.q_scaled, &s.delta_sum, &s.delta_sq_sum, &s.rb_delta_sum, &s.rb_delta_sq_sum})
+  for (const auto* v : {&s.q_shift, &s.q_scaled, &s.delta_sum, &s.delta_sq_sum, &s.rb_delta_sum,
+                        &s.rb_delta_sq_sum})
     append_bytes<double>(out, *v);
 }
 
 void read_chain_stats(ByteReader& in, ChainTemperingStats& s) {
   in.read<std::uint64_t>(std::span(&s.num_samples, 1));
   in.read<std::uint64_t>(s.counts);
-  for (auto* v : {&s.q_shift, &s.q_scaled, &s.delta_sum, &s.delta_sq_sum, &s.rb_delta_sum, &s.rb_delta_sq_sum})
+  for (auto* v : {&s.q_shift, &s.q_scaled, &s.delta_sum, &s.delta_sq_sum, &s.rb_delta_sum,
+                  &s.rb_delta_sq_sum})
     in.read<double>(*v);
 }
 

@@ -27,8 +27,8 @@ struct Chains {
   RbmGibbs<Scalar> kernel;
   SimulatedTempering<RbmFullPath<Scalar>, RbmGibbs<Scalar>> tempering;
 
-  Chains(const RbmParameters& p, const RbmBase& base, const TemperingLadder& ladder, const TemperingOptions& o,
-         std::size_t sweeps)
+  Chains(const RbmParameters& p, const RbmBase& base, const TemperingLadder& ladder,
+         const TemperingOptions& o, std::size_t sweeps)
       : path(p, base), kernel(sweeps), tempering(path, kernel, ladder, o) {}
 
   // E(v, h) + a0.v of every chain (chain order): U_k - U_1 = t_k times this.
@@ -54,13 +54,16 @@ namespace {
 
 TemperingLadder make_ladder(const RbmLogZTrackerOptions& o) {
   const Schedule fractions = linear_schedule(o.num_temperatures - 1);
-  return o.prior_slope == 0.0 ? TemperingLadder(fractions) : exponential_prior_ladder(fractions, o.prior_slope);
+  return o.prior_slope == 0.0 ? TemperingLadder(fractions)
+                              : exponential_prior_ladder(fractions, o.prior_slope);
 }
 
 class Stopwatch {
  public:
   explicit Stopwatch(double& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
-  ~Stopwatch() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  ~Stopwatch() {
+    total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
 
  private:
   double& total_;
@@ -72,7 +75,8 @@ class Stopwatch {
 struct RbmLogZTracker::Impl {
   TemperingLadder ladder;
   std::variant<std::unique_ptr<rbm_log_z_tracker_detail::Chains<float>>,
-               std::unique_ptr<rbm_log_z_tracker_detail::Chains<double>>> chains;
+               std::unique_ptr<rbm_log_z_tracker_detail::Chains<double>>>
+      chains;
 
   template <class F>
   auto visit(F&& f) {
@@ -80,11 +84,14 @@ struct RbmLogZTracker::Impl {
   }
 };
 
-RbmLogZTracker::RbmLogZTracker(const RbmParameters& initial, RbmBase base, const RbmLogZTrackerOptions& o)
+RbmLogZTracker::RbmLogZTracker(const RbmParameters& initial, RbmBase base,
+                               const RbmLogZTrackerOptions& o)
     : options_(o) {
-  if (o.num_temperatures < 2) fail_argument("logz::RbmLogZTracker", "num_temperatures", "at least 2");
+  if (o.num_temperatures < 2)
+    fail_argument("logz::RbmLogZTracker", "num_temperatures", "at least 2");
   if (o.sweeps < 1) fail_argument("logz::RbmLogZTracker", "sweeps", "at least 1");
-  if (!(o.alpha > 0.0 && o.alpha <= 1.0)) fail_argument("logz::RbmLogZTracker", "alpha", "in (0, 1]");
+  if (!(o.alpha > 0.0 && o.alpha <= 1.0))
+    fail_argument("logz::RbmLogZTracker", "alpha", "in (0, 1]");
   base_log_z_ = base.log_z(static_cast<int>(initial.W.cols()));
   TemperingOptions t;
   t.num_chains = o.num_chains;
@@ -93,16 +100,20 @@ RbmLogZTracker::RbmLogZTracker(const RbmParameters& initial, RbmBase base, const
   t.chunk_size = o.chunk_size;
   impl_ = std::make_unique<Impl>(Impl{make_ladder(o), {}});
   if (o.single_precision)
-    impl_->chains = std::make_unique<rbm_log_z_tracker_detail::Chains<float>>(initial, base, impl_->ladder, t, o.sweeps);
+    impl_->chains = std::make_unique<rbm_log_z_tracker_detail::Chains<float>>(
+        initial, base, impl_->ladder, t, o.sweeps);
   else
-    impl_->chains = std::make_unique<rbm_log_z_tracker_detail::Chains<double>>(initial, base, impl_->ladder, t, o.sweeps);
+    impl_->chains = std::make_unique<rbm_log_z_tracker_detail::Chains<double>>(
+        initial, base, impl_->ladder, t, o.sweeps);
   parameters_ = initial;
   log_z_hat_.assign(o.num_temperatures, 0.0);
 }
 
-RbmLogZTracker::RbmLogZTracker(const RbmLogZTrackerState& saved, RbmBase base, const RbmLogZTrackerOptions& o)
+RbmLogZTracker::RbmLogZTracker(const RbmLogZTrackerState& saved, RbmBase base,
+                               const RbmLogZTrackerOptions& o)
     : RbmLogZTracker(saved.parameters, std::move(base), o) {
-  if (saved.log_z_hat.size() != o.num_temperatures || !impl_->visit([&](auto& c) { return c.tempering.restore(saved.chains); }))
+  if (saved.log_z_hat.size() != o.num_temperatures ||
+      !impl_->visit([&](auto& c) { return c.tempering.restore(saved.chains); }))
     fail_argument("logz::RbmLogZTracker", "saved", "the state of a tracker with these options");
   log_z_hat_ = saved.log_z_hat;
   deviation_ = saved.deviation;
@@ -112,8 +123,10 @@ RbmLogZTracker::RbmLogZTracker(const RbmLogZTrackerState& saved, RbmBase base, c
 }
 
 RbmLogZTrackerState RbmLogZTracker::state() const {
-  return {parameters_, impl_->visit([](auto& c) { return c.tempering.chains(); }), log_z_hat_, deviation_, seconds_,
-          initial_iterations_, steps_};
+  return {parameters_, impl_->visit([](auto& c) { return c.tempering.chains(); }),
+          log_z_hat_,  deviation_,
+          seconds_,    initial_iterations_,
+          steps_};
 }
 
 RbmLogZTracker::~RbmLogZTracker() = default;
@@ -134,15 +147,17 @@ bool RbmLogZTracker::initialize() {
 void RbmLogZTracker::update(const RbmParameters& parameters) {
   Stopwatch watch(seconds_);
   if (!parameters.W.allFinite() || !parameters.a.allFinite() || !parameters.b.allFinite())
-    throw NumericalError("RbmLogZTracker::update: step " + std::to_string(steps_ + 1) +
-                         ": expected finite RBM parameters, got non-finite ones (learning rate too large?)");
+    throw NumericalError(
+        "RbmLogZTracker::update: step " + std::to_string(steps_ + 1) +
+        ": expected finite RBM parameters, got non-finite ones (learning rate too large?)");
   const auto log_prior = impl_->ladder.log_prior();
   const TemperingStats stats = impl_->visit([&](auto& c) {
     const std::vector<double> before = c.slopes();
     c.set_parameters(parameters);
     parameters_ = parameters;
     reweight(before, c.slopes());
-    return c.tempering.run(options_.sweeps, log_z_hat_, {}, /*integrands=*/false);  // only log c is read
+    return c.tempering.run(options_.sweeps, log_z_hat_, {},
+                           /*integrands=*/false);  // only log c is read
   });
   const std::vector<double> log_c = stats.log_c();
   for (std::size_t k = 1; k < log_z_hat_.size(); ++k)
@@ -175,7 +190,9 @@ void RbmLogZTracker::reweight(const std::vector<double>& before, const std::vect
   }
 }
 
-double RbmLogZTracker::log_z() const { return base_log_z_ + log_z_hat_.back() - log_z_hat_.front(); }
+double RbmLogZTracker::log_z() const {
+  return base_log_z_ + log_z_hat_.back() - log_z_hat_.front();
+}
 
 }  // namespace logz
 

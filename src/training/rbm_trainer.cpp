@@ -27,7 +27,9 @@ Eigen::MatrixXd sigmoid(const Eigen::MatrixXd& x) {
 }
 
 // log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)), finite for any finite x.
-Eigen::ArrayXXd softplus_elementwise(const Eigen::ArrayXXd& x) { return x.max(0.0) + (-x.abs()).exp().log1p(); }
+Eigen::ArrayXXd softplus_elementwise(const Eigen::ArrayXXd& x) {
+  return x.max(0.0) + (-x.abs()).exp().log1p();
+}
 
 // Hidden probabilities p(h = 1 | v) for the columns of v.
 Eigen::MatrixXd hidden_probabilities(const RbmParameters& rbm, const Eigen::MatrixXd& v) {
@@ -112,7 +114,8 @@ RbmParameters initial_rbm(const Eigen::MatrixXd& train, int num_hidden, double i
 Eigen::VectorXd rbm_free_energy(const RbmParameters& rbm, const Eigen::MatrixXd& v) {
   Eigen::MatrixXd x = rbm.W.transpose() * v;
   x.colwise() += rbm.b;
-  const Eigen::VectorXd hidden_term = softplus_elementwise(x.array()).colwise().sum().transpose().matrix();
+  const Eigen::VectorXd hidden_term =
+      softplus_elementwise(x.array()).colwise().sum().transpose().matrix();
   return -(v.transpose() * rbm.a) - hidden_term;
 }
 
@@ -151,12 +154,15 @@ RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd&
   int first_epoch = 1;
   if (state && state->epochs_done > 0) {
     const RbmTrainerState& s = *state;
-    if (s.epochs_done > o.epochs || s.rbm.W.rows() != m || s.rbm.W.cols() != j || s.rbm.a.size() != m ||
-        s.rbm.b.size() != j || s.dW.rows() != m || s.dW.cols() != j || s.da.size() != m || s.db.size() != j ||
+    if (s.epochs_done > o.epochs || s.rbm.W.rows() != m || s.rbm.W.cols() != j ||
+        s.rbm.a.size() != m || s.rbm.b.size() != j || s.dW.rows() != m || s.dW.cols() != j ||
+        s.da.size() != m || s.db.size() != j ||
         (s.persistent.cols() > 0 && s.persistent.rows() != m) ||
         s.history.size() != static_cast<std::size_t>(s.epochs_done))
-      fail_argument("train_rbm", "state", fmt::format("a state of this training ({} visible x {} hidden, at most {} "
-                                                      "epochs)", m, j, o.epochs));
+      fail_argument("train_rbm", "state",
+                    fmt::format("a state of this training ({} visible x {} hidden, at most {} "
+                                "epochs)",
+                                m, j, o.epochs));
     rbm = s.rbm, dW = s.dW, da = s.da, db = s.db, persistent = s.persistent;
     update = s.updates;
     result.history = s.history;

@@ -47,8 +47,8 @@ Coverage coverage(int intervals) {
     c.flagged += flagged;
     c.flagged_covered += flagged && ok;
   }
-  std::printf("%d intervals: coverage %.3f; flagged coarse_grid %d of %d runs\n", intervals, c.covered / 200.0,
-              c.flagged, c.runs);
+  std::printf("%d intervals: coverage %.3f; flagged coarse_grid %d of %d runs\n", intervals,
+              c.covered / 200.0, c.flagged, c.runs);
   return c;
 }
 

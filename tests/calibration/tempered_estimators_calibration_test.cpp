@@ -50,8 +50,8 @@ TEST(TemperedEstimatorsCalibration, NinetyFivePercentIntervalsCoverTheExactLogZ)
     for (std::size_t i = 0; i < m.evidence.size(); ++i)
       covered += std::abs(m.evidence[i] - truth) <= 1.96 * m.std_error[i];  // NaN: a miss
     const double coverage = covered / 200.0;
-    std::printf("%-14s coverage %.3f  rmse %.4f  mean std error %.4f\n", m.method.c_str(), coverage, m.rmse,
-                m.mean_std_error);
+    std::printf("%-14s coverage %.3f  rmse %.4f  mean std error %.4f\n", m.method.c_str(), coverage,
+                m.rmse, m.mean_std_error);
     if (m.method == "ti_riemann") continue;
     EXPECT_NEAR(coverage, 0.95, 0.077) << m.method;
   }

@@ -41,16 +41,25 @@ std::map<std::string, double> coverage(double s, const std::vector<std::string>&
     const std::uint64_t seed = 70000 + static_cast<std::uint64_t>(k);
     const auto wf = gaussian_draws(mu, s, kWorks, seed, 0);
     const auto wr = gaussian_draws(s * s - mu, s, kWorks, seed, 1);
-    const std::vector<logz::Estimate> all = {
-        logz::ais(wf), logz::raise(wr), logz::bar(wf, wr), logz::cumulant(wf, wr), logz::cumulant_forward(wf),
-        logz::cumulant_reverse(wr), logz::histogram(wf, wr).estimate, logz::crooks_crossing(wf, wr),
-        logz::lower_bound(wf), logz::upper_bound(wr)};
+    const std::vector<logz::Estimate> all = {logz::ais(wf),
+                                             logz::raise(wr),
+                                             logz::bar(wf, wr),
+                                             logz::cumulant(wf, wr),
+                                             logz::cumulant_forward(wf),
+                                             logz::cumulant_reverse(wr),
+                                             logz::histogram(wf, wr).estimate,
+                                             logz::crooks_crossing(wf, wr),
+                                             logz::lower_bound(wf),
+                                             logz::upper_bound(wr)};
     for (const auto& e : all) {
       const double half = 1.96 * e.std_error;
       ++counted[e.method];  // a NaN error bar counts as a miss: it promised nothing
-      if (e.method == "lower_bound") covered[e.method] += e.log_z - half <= truth;
-      else if (e.method == "upper_bound") covered[e.method] += e.log_z + half >= truth;
-      else covered[e.method] += std::abs(e.log_z - truth) <= half;
+      if (e.method == "lower_bound")
+        covered[e.method] += e.log_z - half <= truth;
+      else if (e.method == "upper_bound")
+        covered[e.method] += e.log_z + half >= truth;
+      else
+        covered[e.method] += std::abs(e.log_z - truth) <= half;
     }
   }
   std::map<std::string, double> out;
@@ -64,14 +73,16 @@ std::map<std::string, double> coverage(double s, const std::vector<std::string>&
 constexpr double kBand = 0.055;  // 5 sqrt(0.95 * 0.05 / 400)
 
 TEST(WorksEstimatorsCalibration, NinetyFivePercentIntervalsCoverTheTruthAtMildDissipation) {
-  for (const auto& [method, c] : coverage(1.0, {"ais", "raise", "bar", "cumulant", "cumulant_forward",
-                                                "cumulant_reverse", "histogram", "crooks_crossing"}))
+  for (const auto& [method, c] :
+       coverage(1.0, {"ais", "raise", "bar", "cumulant", "cumulant_forward", "cumulant_reverse",
+                      "histogram", "crooks_crossing"}))
     EXPECT_NEAR(c, 0.95, kBand) << method;
 }
 
 TEST(WorksEstimatorsCalibration, TwoSidedAndCumulantIntervalsKeepTheirPromiseAtMoreDissipation) {
-  for (const auto& [method, c] : coverage(1.5, {"bar", "cumulant", "cumulant_forward", "cumulant_reverse",
-                                                "histogram", "crooks_crossing", "lower_bound", "upper_bound"})) {
+  for (const auto& [method, c] :
+       coverage(1.5, {"bar", "cumulant", "cumulant_forward", "cumulant_reverse", "histogram",
+                      "crooks_crossing", "lower_bound", "upper_bound"})) {
     if (method == "lower_bound" || method == "upper_bound")
       EXPECT_GE(c, 0.975 - kBand) << method;
     else
@@ -84,15 +95,17 @@ TEST(WorksEstimatorsCalibration, AisAndRaiseFlagTheRunsWhoseIntervalsCoverLess) 
     int flagged = 0;
     for (int k = 0; k < 400; ++k) {
       const std::uint64_t seed = 71000 + static_cast<std::uint64_t>(k);
-      flagged += logz::ais(gaussian_draws(5.0, s, 100, seed, 0)).diagnostics.has_flag("high_dissipation");
-      flagged += logz::raise(gaussian_draws(s * s - 5.0, s, 100, seed, 1)).diagnostics.has_flag("high_dissipation");
+      flagged +=
+          logz::ais(gaussian_draws(5.0, s, 100, seed, 0)).diagnostics.has_flag("high_dissipation");
+      flagged += logz::raise(gaussian_draws(s * s - 5.0, s, 100, seed, 1))
+                     .diagnostics.has_flag("high_dissipation");
     }
     EXPECT_GE(flagged, 0.97 * 800) << "s = " << s;
   }
   int flagged = 0;  // at s = 1 (0.5 nats), where the intervals hold, the flag is rare
   for (int k = 0; k < 400; ++k)
-    flagged += logz::ais(gaussian_draws(5.0, 1.0, 100, 72000 + static_cast<std::uint64_t>(k), 0)).diagnostics.has_flag(
-        "high_dissipation");
+    flagged += logz::ais(gaussian_draws(5.0, 1.0, 100, 72000 + static_cast<std::uint64_t>(k), 0))
+                   .diagnostics.has_flag("high_dissipation");
   EXPECT_LE(flagged, 0.05 * 400);
 }
 

@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <sstream>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,8 +24,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using logz::test_support::expect_one_line_error;
 using logz::test_support::comparable_result;
+using logz::test_support::expect_one_line_error;
 using logz::test_support::read_file;
 using logz::test_support::run_cli;
 using logz::test_support::temp_path;
@@ -44,7 +44,8 @@ num_steps = 1500
 steps_per_temperature = 1000
 [run]
 num_paths = 40
-reverse_start = ")" + reverse_start + R"("
+reverse_start = ")" +
+         reverse_start + R"("
 repetitions = 2
 [estimators]
 methods = ["ais", "raise", "bar"]
@@ -75,8 +76,8 @@ long progress_saved(const std::string& checkpoint) {
 // Runs `logz ARGS`. With a signal: sends it once `checkpoint` shows at least `after` progress
 // (so the moment depends on the run's progress, not on the machine's speed), after `delay`
 // seconds more.
-Outcome run(const std::vector<std::string>& args, const std::string& checkpoint = "", long after = 0,
-            int signal = 0, double delay = 0) {
+Outcome run(const std::vector<std::string>& args, const std::string& checkpoint = "",
+            long after = 0, int signal = 0, double delay = 0) {
   const std::string err = temp_path("stderr.txt");
   const pid_t pid = fork();
   if (pid == 0) {
@@ -89,7 +90,8 @@ Outcome run(const std::vector<std::string>& args, const std::string& checkpoint 
   }
   if (signal != 0) {
     const auto limit = Clock::now() + std::chrono::seconds(120);
-    while (progress_saved(checkpoint) < after && Clock::now() < limit && waitpid(pid, nullptr, WNOHANG) == 0)
+    while (progress_saved(checkpoint) < after && Clock::now() < limit &&
+           waitpid(pid, nullptr, WNOHANG) == 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     std::this_thread::sleep_for(std::chrono::duration<double>(delay));
     kill(pid, signal);
@@ -109,18 +111,20 @@ Outcome run(const std::vector<std::string>& args, const std::string& checkpoint 
 // saved `at` progress and `delay` seconds more; resumed on 1 thread and killed again `further`
 // progress on (unless it ends first); then resumed to the end on 3 threads, writing `out`.
 // Returns the progress saved at the first kill.
-long killed_twice_and_resumed(std::vector<std::string> args, const std::string& checkpoint, const std::string& out,
-                              long at, double delay, long further) {
+long killed_twice_and_resumed(std::vector<std::string> args, const std::string& checkpoint,
+                              const std::string& out, long at, double delay, long further) {
   fs::remove(checkpoint);
   fs::remove(out);
-  args.insert(args.end(), {"-q", "--threads", "2", "-o", out, "--checkpoint", checkpoint, "--checkpoint-every", "0"});
+  args.insert(args.end(), {"-q", "--threads", "2", "-o", out, "--checkpoint", checkpoint,
+                           "--checkpoint-every", "0"});
   const Outcome first = run(args, checkpoint, at, SIGKILL, delay);
   EXPECT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
   EXPECT_FALSE(fs::exists(out));
   const long saved = progress_saved(checkpoint);
   EXPECT_GE(saved, at);
-  const Outcome second = run({"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
-                             checkpoint, saved + further, SIGKILL);
+  const Outcome second = run(
+      {"run", "--resume", checkpoint, "-q", "--threads", "1", "-o", out, "--checkpoint-every", "0"},
+      checkpoint, saved + further, SIGKILL);
   if (!second.killed) {
     EXPECT_EQ(second.exit_code, 0) << second.err;
   }
@@ -129,7 +133,8 @@ long killed_twice_and_resumed(std::vector<std::string> args, const std::string& 
   // A kill while saving leaves CHECKPOINT.tmp-XXXXXX (io/output_file.hpp); the next run that
   // holds the checkpoint's lock removes it.
   for (const auto& e : fs::directory_iterator(fs::path(checkpoint).parent_path()))
-    EXPECT_FALSE(e.path().filename().string().starts_with(fs::path(checkpoint).filename().string() + ".tmp"))
+    EXPECT_FALSE(
+        e.path().filename().string().starts_with(fs::path(checkpoint).filename().string() + ".tmp"))
         << "a temporary checkpoint was left behind: " << e.path();
   return saved;
 }
@@ -147,18 +152,23 @@ void killed_and_resumed_runs_match(const std::string& reverse_start) {
   // phase again first) before it is resumed to the end, on 1 and then 3 threads.
   for (const long at : {1, 8, 14}) {
     SCOPED_TRACE("killed after " + std::to_string(at) + " chunks, reverse start " + reverse_start);
-    const std::string checkpoint = temp_path(reverse_start + "_run.ckpt"), out = temp_path(reverse_start + "_out.json");
-    const long saved =
-        killed_twice_and_resumed({"run", config}, checkpoint, out, at, 0.01 * static_cast<double>(at), 2);
+    const std::string checkpoint = temp_path(reverse_start + "_run.ckpt"),
+                      out = temp_path(reverse_start + "_out.json");
+    const long saved = killed_twice_and_resumed({"run", config}, checkpoint, out, at,
+                                                0.01 * static_cast<double>(at), 2);
     EXPECT_LT(saved, 20);
     if (::testing::Test::HasFailure()) return;
     EXPECT_EQ(comparable_result(out), expected);
   }
 }
 
-TEST(Checkpoint, ARunKilledAtAnyMomentAndResumedMatchesAnUninterruptedOne) { killed_and_resumed_runs_match("ground_state"); }
+TEST(Checkpoint, ARunKilledAtAnyMomentAndResumedMatchesAnUninterruptedOne) {
+  killed_and_resumed_runs_match("ground_state");
+}
 
-TEST(Checkpoint, ResampledReverseStartsRunTheirForwardPhaseAgain) { killed_and_resumed_runs_match("resampled"); }
+TEST(Checkpoint, ResampledReverseStartsRunTheirForwardPhaseAgain) {
+  killed_and_resumed_runs_match("resampled");
+}
 
 TEST(Checkpoint, CtrlCSavesTheCheckpointAndSaysHowToResume) {
   const std::string config = temp_path("ctrl_c.toml"), checkpoint = temp_path("ctrl_c.ckpt");
@@ -167,9 +177,11 @@ TEST(Checkpoint, CtrlCSavesTheCheckpointAndSaysHowToResume) {
   const std::string whole = temp_path("ctrl_c_whole.json"), out = temp_path("ctrl_c_out.json");
   fs::remove(out);
   ASSERT_EQ(run({"run", config, "-q", "-o", whole}).exit_code, 0);
-  const Outcome stopped = run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.5);
+  const Outcome stopped =
+      run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.5);
   EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
-  EXPECT_NE(stopped.err.find("continue with logz run --resume " + checkpoint), std::string::npos) << stopped.err;
+  EXPECT_NE(stopped.err.find("continue with logz run --resume " + checkpoint), std::string::npos)
+      << stopped.err;
   EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
   EXPECT_FALSE(fs::exists(out));
   ASSERT_EQ(run({"run", "--resume", checkpoint, "-q", "-o", out}).exit_code, 0);
@@ -179,16 +191,25 @@ TEST(Checkpoint, CtrlCSavesTheCheckpointAndSaysHowToResume) {
 TEST(Checkpoint, BadCheckpointsAndArgumentsGiveOneErrorLine) {
   const std::string config = temp_path("bad.toml"), checkpoint = temp_path("bad.ckpt");
   write_file(config, config_text("ground_state"));
-  ASSERT_EQ(run_cli("run " + config + " -q --set schedule.num_steps=20 --checkpoint " + checkpoint).exit_code, 0);
+  ASSERT_EQ(run_cli("run " + config + " -q --set schedule.num_steps=20 --checkpoint " + checkpoint)
+                .exit_code,
+            0);
   const std::string good = read_file(checkpoint);
-  expect_one_line_error(run_cli("run --resume " + checkpoint + " --seed 4"), "only --threads may change");
-  expect_one_line_error(run_cli("run --resume " + checkpoint + " --set run.num_paths=8"), "only --threads may change");
-  expect_one_line_error(run_cli("run " + config + " --resume " + checkpoint), "expected no config file");
+  expect_one_line_error(run_cli("run --resume " + checkpoint + " --seed 4"),
+                        "only --threads may change");
+  expect_one_line_error(run_cli("run --resume " + checkpoint + " --set run.num_paths=8"),
+                        "only --threads may change");
+  expect_one_line_error(run_cli("run " + config + " --resume " + checkpoint),
+                        "expected no config file");
   expect_one_line_error(run_cli("run " + config + " --checkpoint-every 5"), "--checkpoint-every");
-  expect_one_line_error(run_cli("run " + config + " --set run.method=ground_state_integration --checkpoint " + checkpoint),
-                        "[run] method: expected \"annealing\" or \"tempering\" with --checkpoint");
-  expect_one_line_error(run_cli("run " + config + " --checkpoint /nonexistent/folder/x.ckpt"), "/nonexistent/folder/x.ckpt");
-  expect_one_line_error(run_cli("run --resume /nonexistent.ckpt"), "/nonexistent.ckpt: expected a readable checkpoint");
+  expect_one_line_error(
+      run_cli("run " + config + " --set run.method=ground_state_integration --checkpoint " +
+              checkpoint),
+      "[run] method: expected \"annealing\" or \"tempering\" with --checkpoint");
+  expect_one_line_error(run_cli("run " + config + " --checkpoint /nonexistent/folder/x.ckpt"),
+                        "/nonexistent/folder/x.ckpt");
+  expect_one_line_error(run_cli("run --resume /nonexistent.ckpt"),
+                        "/nonexistent.ckpt: expected a readable checkpoint");
   expect_one_line_error(run_cli("run --resume " + config), "expected a logz checkpoint");
   write_file(checkpoint, good.substr(0, good.size() - 10));
   expect_one_line_error(run_cli("run --resume " + checkpoint), "truncated");
@@ -215,7 +236,8 @@ repetitions = 2
 [tempering]
 num_temperatures = 30
 num_chains = 40
-initialization = ")" + initialization + R"("
+initialization = ")" +
+         initialization + R"("
 sweeps_per_iteration = 40
 tolerance = 0.001
 max_initial_iterations = 12
@@ -252,18 +274,21 @@ TEST(Checkpoint, WangLandauTemperingKilledAndResumedMatchesAnUninterruptedRun) {
 }
 
 TEST(Checkpoint, CtrlCStopsTemperingWithinASecondAndSavesWhereItStood) {
-  const std::string config = temp_path("tempering_ctrl_c.toml"), checkpoint = temp_path("tempering_ctrl_c.ckpt");
+  const std::string config = temp_path("tempering_ctrl_c.toml"),
+                    checkpoint = temp_path("tempering_ctrl_c.ckpt");
   // One repetition with a long final run, so that the signal comes while it runs.
   std::string text = tempering_config_text("iterations");
   text.replace(text.find("repetitions = 2"), 15, "repetitions = 1");
   text.replace(text.find("num_sweeps = 3000"), 17, "num_sweeps = 40000");
   text.replace(text.find(", \"mbar\""), 8, "");  // MBAR's jackknife on 1.6e6 samples: seconds
   write_file(config, text);
-  const std::string whole = temp_path("tempering_ctrl_c_whole.json"), out = temp_path("tempering_ctrl_c_out.json");
+  const std::string whole = temp_path("tempering_ctrl_c_whole.json"),
+                    out = temp_path("tempering_ctrl_c_out.json");
   fs::remove(checkpoint);
   fs::remove(out);
   ASSERT_EQ(run({"run", config, "-q", "-o", whole}).exit_code, 0);
-  const Outcome stopped = run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.3);
+  const Outcome stopped =
+      run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.3);
   EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
   EXPECT_LT(stopped.seconds_after_signal, 1.0);
   EXPECT_NE(stopped.err.find("tempering run 1: "), std::string::npos) << stopped.err;
@@ -281,15 +306,21 @@ std::string training_config(const std::string& name) {
   a.shape = {200, 6};
   for (std::uint64_t n = 0; n < 200; ++n) {
     logz::RandomStream s(17, n, logz::Purpose::test, 0);
-    for (int i = 0; i < 6; ++i) a.doubles().push_back(s.bernoulli(0.1) != ((i < 3) == (n % 2 == 0)) ? 1.0 : 0.0);
+    for (int i = 0; i < 6; ++i)
+      a.doubles().push_back(s.bernoulli(0.1) != ((i < 3) == (n % 2 == 0)) ? 1.0 : 0.0);
   }
   logz::io::write_npy(data, a);
   const std::string config = temp_path(name + ".toml");
-  write_file(config, "[data]\nsource = \"npy\"\npath = \"" + data + "\"\nnum_validation = 20\n[model]\nnum_hidden = 3\n"
-                     "[training]\nmethod = \"pcd\"\nk = 2\nbatch_size = 10\nlearning_rate = 0.01\nepochs = 80\n"
-                     "[tracking]\nmethod = \"rts\"\nnum_temperatures = 20\nsweeps = 5\nevery = 1\ncsv = \"" +
-                     temp_path(name + ".tracking.csv") + "\"\n[output]\nweights = \"" + temp_path(name + ".npz") +
-                     "\"\nhistory = \"" + temp_path(name + ".history.csv") + "\"\n");
+  write_file(
+      config,
+      "[data]\nsource = \"npy\"\npath = \"" + data +
+          "\"\nnum_validation = 20\n[model]\nnum_hidden = 3\n"
+          "[training]\nmethod = \"pcd\"\nk = 2\nbatch_size = 10\nlearning_rate = 0.01\nepochs = "
+          "80\n"
+          "[tracking]\nmethod = \"rts\"\nnum_temperatures = 20\nsweeps = 5\nevery = 1\ncsv = \"" +
+          temp_path(name + ".tracking.csv") + "\"\n[output]\nweights = \"" +
+          temp_path(name + ".npz") + "\"\nhistory = \"" + temp_path(name + ".history.csv") +
+          "\"\n");
   return config;
 }
 
@@ -308,8 +339,10 @@ std::string without_seconds(const std::string& csv, std::size_t keep) {
 }
 
 TEST(Checkpoint, TrainingKilledAndResumedWritesTheBitsOfAnUninterruptedRun) {
-  const std::string name = "train", config = training_config(name), checkpoint = temp_path("train.ckpt");
-  const std::string weights = temp_path(name + ".npz"), tracking = temp_path(name + ".tracking.csv"),
+  const std::string name = "train", config = training_config(name),
+                    checkpoint = temp_path("train.ckpt");
+  const std::string weights = temp_path(name + ".npz"),
+                    tracking = temp_path(name + ".tracking.csv"),
                     history = temp_path(name + ".history.csv");
   ASSERT_EQ(run({"train", "rbm", config, "-q"}).exit_code, 0);
   const std::string expected_weights = read_file(weights);
@@ -319,13 +352,15 @@ TEST(Checkpoint, TrainingKilledAndResumedWritesTheBitsOfAnUninterruptedRun) {
     SCOPED_TRACE("killed after " + std::to_string(at) + " epochs");
     fs::remove(checkpoint);
     fs::remove(weights);
-    const Outcome first = run({"train", "rbm", config, "-q", "--checkpoint", checkpoint, "--checkpoint-every", "0"},
-                              checkpoint, at, SIGKILL);
+    const Outcome first =
+        run({"train", "rbm", config, "-q", "--checkpoint", checkpoint, "--checkpoint-every", "0"},
+            checkpoint, at, SIGKILL);
     ASSERT_TRUE(first.killed) << "the run ended before the kill: " << first.err;
     EXPECT_FALSE(fs::exists(weights));
     const long saved = progress_saved(checkpoint);
-    const Outcome second = run({"train", "rbm", "--resume", checkpoint, "-q", "--checkpoint-every", "0"}, checkpoint,
-                               saved + 20, SIGKILL);
+    const Outcome second =
+        run({"train", "rbm", "--resume", checkpoint, "-q", "--checkpoint-every", "0"}, checkpoint,
+            saved + 20, SIGKILL);
     if (!second.killed) {
       ASSERT_EQ(second.exit_code, 0) << second.err;
     }
@@ -338,15 +373,21 @@ TEST(Checkpoint, TrainingKilledAndResumedWritesTheBitsOfAnUninterruptedRun) {
 }
 
 TEST(Checkpoint, CtrlCStopsTrainingAndACheckpointResumesOnlyItsOwnCommand) {
-  const std::string config = training_config("train_ctrl_c"), checkpoint = temp_path("train_ctrl_c.ckpt");
+  const std::string config = training_config("train_ctrl_c"),
+                    checkpoint = temp_path("train_ctrl_c.ckpt");
   fs::remove(checkpoint);
-  const Outcome stopped = run({"train", "rbm", config, "-q", "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.5);
+  const Outcome stopped =
+      run({"train", "rbm", config, "-q", "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.5);
   EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
   EXPECT_LT(stopped.seconds_after_signal, 1.0);
-  EXPECT_NE(stopped.err.find("continue with logz train rbm --resume " + checkpoint), std::string::npos) << stopped.err;
+  EXPECT_NE(stopped.err.find("continue with logz train rbm --resume " + checkpoint),
+            std::string::npos)
+      << stopped.err;
   EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
-  expect_one_line_error(run_cli("run --resume " + checkpoint), "a checkpoint of logz train rbm: expected one of logz run");
-  expect_one_line_error(run_cli("train rbm --resume " + checkpoint + " --seed 3"), "expected no config file");
+  expect_one_line_error(run_cli("run --resume " + checkpoint),
+                        "a checkpoint of logz train rbm: expected one of logz run");
+  expect_one_line_error(run_cli("train rbm --resume " + checkpoint + " --seed 3"),
+                        "expected no config file");
   ASSERT_EQ(run({"train", "rbm", "--resume", checkpoint, "-q"}).exit_code, 0);
 }
 

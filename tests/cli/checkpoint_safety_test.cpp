@@ -20,8 +20,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-using logz::test_support::expect_one_line_error;
 using logz::test_support::comparable_result;
+using logz::test_support::expect_one_line_error;
 using logz::test_support::read_file;
 using logz::test_support::run_cli;
 using logz::test_support::temp_path;

@@ -40,7 +40,8 @@ TEST(Cli, VersionAndHelp) {
   const auto v = run_cli("--version");
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_NE(v.out.find("logz "), std::string::npos);
-  for (const char* cmd : {"--help", "run --help", "exact --help", "exact ising --help", "estimate --help"}) {
+  for (const char* cmd :
+       {"--help", "run --help", "exact --help", "exact ising --help", "estimate --help"}) {
     const auto h = run_cli(cmd);
     EXPECT_EQ(h.exit_code, 0) << cmd;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << cmd << ": " << h.out;
@@ -52,7 +53,9 @@ TEST(Cli, VersionAndHelp) {
 TEST(Cli, ExactIsingKaufmanAgreesWithEnumeration) {
   const std::string a = temp_path("exact_a.json"), b = temp_path("exact_b.json");
   ASSERT_EQ(run_cli("exact ising --rows 3 --cols 4 --beta 0.7 -o " + a).exit_code, 0);
-  ASSERT_EQ(run_cli("exact ising --rows 3 --cols 4 --beta 0.7 --method enumeration -o " + b).exit_code, 0);
+  ASSERT_EQ(
+      run_cli("exact ising --rows 3 --cols 4 --beta 0.7 --method enumeration -o " + b).exit_code,
+      0);
   const auto ja = nlohmann::json::parse(read_file(a)), jb = nlohmann::json::parse(read_file(b));
   EXPECT_NEAR(ja["reference"]["log_z"].get<double>(), jb["reference"]["log_z"].get<double>(), 1e-9);
   const auto big = run_cli("exact ising --size 32 --beta 1");
@@ -62,7 +65,8 @@ TEST(Cli, ExactIsingKaufmanAgreesWithEnumeration) {
 }
 
 TEST(Cli, RunWritesJsonWithEstimatesAndReference) {
-  const std::string cfg = temp_path("small.toml"), out = temp_path("small.json"), csv = temp_path("works.csv");
+  const std::string cfg = temp_path("small.toml"), out = temp_path("small.json"),
+                    csv = temp_path("works.csv");
   write_file(cfg, kSmallConfig);
   const auto r = run_cli("run " + cfg + " -q -o " + out + " --works-csv " + csv);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -99,16 +103,20 @@ TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
   const std::string cfg = temp_path("threads.toml");
   write_file(cfg, kSmallConfig);
   int case_number = 0;
-  for (const std::string kernel :
-       {"metropolis", "multispin", "swendsen_wang", "wolff", "swendsen_wang --set kernel.local_sweeps=1"}) {
+  for (const std::string kernel : {"metropolis", "multispin", "swendsen_wang", "wolff",
+                                   "swendsen_wang --set kernel.local_sweeps=1"}) {
     std::string reference;
     ++case_number;
     for (int t : {1, 2, 3}) {
-      const std::string out = temp_path("threads" + std::to_string(case_number) + "-" + std::to_string(t) + ".json");
-      ASSERT_EQ(run_cli("run " + cfg + " -q --set kernel.type=" + kernel + " --threads " + std::to_string(t) +
-                        " -o " + out).exit_code, 0);
+      const std::string out =
+          temp_path("threads" + std::to_string(case_number) + "-" + std::to_string(t) + ".json");
+      ASSERT_EQ(run_cli("run " + cfg + " -q --set kernel.type=" + kernel + " --threads " +
+                        std::to_string(t) + " -o " + out)
+                    .exit_code,
+                0);
       auto j = nlohmann::json::parse(read_file(out));
-      const std::string estimates = j["estimates"].dump() + j["forward"].dump() + j["reverse"].dump();
+      const std::string estimates =
+          j["estimates"].dump() + j["forward"].dump() + j["reverse"].dump();
       if (reference.empty())
         reference = estimates;
       else
@@ -122,16 +130,19 @@ TEST(Cli, SameSeedSameEstimatesForOneTwoThreeThreads) {
 TEST(Cli, IsingWolffExampleRunsAndReportsItsBudget) {
   const std::string best = std::string(LOGZ_SOURCE_DIR) + "/examples/ising-32-wolff.toml";
   const std::string out = temp_path("best.json");
-  ASSERT_EQ(run_cli("run " + best + " -q --set model.size=8 --set run.num_paths=3 --set schedule.num_steps=10 -o " + out)
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_cli("run " + best +
+              " -q --set model.size=8 --set run.num_paths=3 --set schedule.num_steps=10 -o " + out)
+          .exit_code,
+      0);
   const auto j = nlohmann::json::parse(read_file(out));
   EXPECT_EQ(j["kernel"]["type"], "wolff");
   EXPECT_EQ(j["details"]["adaptive_schedule"]["pilot_paths"], 32);
   // Per path and intermediate temperature: a heat-bath sweep (64 sites) and two clusters of 1 to
   // 64 sites each.
   const auto within = [](const nlohmann::json& used, long long steps) {
-    return used.get<long long>() >= steps * (64 + 2) && used.get<long long>() <= steps * (64 + 2 * 64);
+    return used.get<long long>() >= steps * (64 + 2) &&
+           used.get<long long>() <= steps * (64 + 2 * 64);
   };
   EXPECT_TRUE(within(j["budget"]["forward"], 3 * 9)) << j["budget"];
   EXPECT_TRUE(within(j["budget"]["pilot"], 32 * 199)) << j["budget"];
@@ -164,7 +175,8 @@ void expect_field_path_example_exact(const std::string& name, int size) {
   expect_one_line_error(run_cli("run " + best + " -q --set kernel.type=metropolis"), "heat_bath");
   expect_one_line_error(run_cli("run " + best + " -q --set run.method=tempering"), "path");
   expect_one_line_error(run_cli("run " + best + " -q --set model.field=0"), "field");
-  expect_one_line_error(run_cli("run " + best + " -q --set model.field=597"), "field");  // 4 x 2 + 597 > 600
+  expect_one_line_error(run_cli("run " + best + " -q --set model.field=597"),
+                        "field");  // 4 x 2 + 597 > 600
 }
 
 TEST(Cli, IsingAndPottsBestExamplesRunAroundTheTransition) {
@@ -177,15 +189,21 @@ TEST(Cli, IsingAndPottsBestExamplesRunAroundTheTransition) {
 TEST(Cli, BudgetsCountEachModelsUnitOfWork) {
   const std::string dir = std::string(LOGZ_SOURCE_DIR) + "/examples/";
   const std::string rbm = temp_path("budget-rbm.json"), poe = temp_path("budget-poe.json");
-  ASSERT_EQ(run_cli("run " + dir + "rbm-random-20.toml -q --set run.num_paths=10 --set schedule.num_steps=30 "
-                    "--set run.equilibration_sweeps=7 -o " + rbm).exit_code,
+  ASSERT_EQ(run_cli("run " + dir +
+                    "rbm-random-20.toml -q --set run.num_paths=10 --set schedule.num_steps=30 "
+                    "--set run.equilibration_sweeps=7 -o " +
+                    rbm)
+                .exit_code,
             0);
   const auto r = nlohmann::json::parse(read_file(rbm));
   EXPECT_EQ(r["budget"]["unit"], "Gibbs sweep");
   EXPECT_EQ(r["budget"]["forward"], 10 * 29);
   EXPECT_EQ(r["budget"]["reverse_start"], 10 * 7);
-  ASSERT_EQ(run_cli("run " + dir + "poe-36-laplace.toml -q --set run.num_paths=20 --set schedule.num_steps=30 "
-                    "--set kernel.leapfrog_steps=3 -o " + poe).exit_code,
+  ASSERT_EQ(run_cli("run " + dir +
+                    "poe-36-laplace.toml -q --set run.num_paths=20 --set schedule.num_steps=30 "
+                    "--set kernel.leapfrog_steps=3 -o " +
+                    poe)
+                .exit_code,
             0);
   const auto p = nlohmann::json::parse(read_file(poe));
   EXPECT_EQ(p["budget"]["unit"], "gradient evaluation");
@@ -198,8 +216,11 @@ TEST(Cli, BudgetsCountEachModelsUnitOfWork) {
 TEST(Cli, AdaptiveScheduleRunsAPilotAndCountsIt) {
   const std::string cfg = temp_path("adaptive.toml"), out = temp_path("adaptive.json");
   write_file(cfg, kSmallConfig);
-  ASSERT_EQ(run_cli("run " + cfg + " -q --set schedule.type=adaptive --set schedule.pilot_paths=8 "
-                    "--set schedule.pilot_steps=20 -o " + out).exit_code,
+  ASSERT_EQ(run_cli("run " + cfg +
+                    " -q --set schedule.type=adaptive --set schedule.pilot_paths=8 "
+                    "--set schedule.pilot_steps=20 -o " +
+                    out)
+                .exit_code,
             0);
   const auto j = nlohmann::json::parse(read_file(out));
   EXPECT_EQ(j["betas"].size(), 51u);
@@ -210,16 +231,19 @@ TEST(Cli, AdaptiveScheduleRunsAPilotAndCountsIt) {
   EXPECT_EQ(j["budget"]["pilot"], 2 * 8 * 19 * 16);
   EXPECT_EQ(j["budget"]["pilot_reverse_start"], 8 * 20 * 16);
   const double exact = j["reference"]["log_z"].get<double>();
-  const double bar = j["estimates"]["bar"]["log_z"].get<double>(), se = j["estimates"]["bar"]["std_error"].get<double>();
+  const double bar = j["estimates"]["bar"]["log_z"].get<double>(),
+               se = j["estimates"]["bar"]["std_error"].get<double>();
   EXPECT_NEAR(bar, exact, 5 * se + se * se);
 }
 
 TEST(Cli, SetAndSeedOverrideTheConfig) {
   const std::string cfg = temp_path("override.toml"), out = temp_path("override.json");
   write_file(cfg, kSmallConfig);
-  ASSERT_EQ(run_cli("run " + cfg + " -q --seed 77 --set run.directions=forward --set schedule.num_steps=20 -o " + out)
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_cli("run " + cfg +
+              " -q --seed 77 --set run.directions=forward --set schedule.num_steps=20 -o " + out)
+          .exit_code,
+      0);
   const auto j = nlohmann::json::parse(read_file(out));
   EXPECT_EQ(j["config"]["run"]["seed"], 77);
   EXPECT_EQ(j["betas"].size(), 21u);
@@ -245,15 +269,21 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
       {"run.num_pathz=3", "num_pathz: unknown key"},
       {"run.directions=forward --set estimators.methods=bar", "needs forward and reverse"},
       {"run.repetitions=0", "[run] repetitions"},
-      {"run.method=ground_state_integration --set integration.intervals=10", "[integration] intervals"},
-      {"kernel.type=multispin --set kernel.site_order=random", "[kernel] site_order: expected \"checkerboard\" with"},
-      {"kernel.type=multispin --set run.chunk_size=100", "[run] chunk_size: expected a multiple of 64"},
+      {"run.method=ground_state_integration --set integration.intervals=10",
+       "[integration] intervals"},
+      {"kernel.type=multispin --set kernel.site_order=random",
+       "[kernel] site_order: expected \"checkerboard\" with"},
+      {"kernel.type=multispin --set run.chunk_size=100",
+       "[run] chunk_size: expected a multiple of 64"},
       {"kernel.type=multispin --set run.method=tempering", "(\"multispin\" runs annealing only)"},
       {"kernel.type=swendsen_wang --set model.coupling=-1", "(\"swendsen_wang\" needs J >= 0)"},
-      {"kernel.type=swendsen_wang --set kernel.site_order=random", "[kernel] site_order: expected no site_order"},
+      {"kernel.type=swendsen_wang --set kernel.site_order=random",
+       "[kernel] site_order: expected no site_order"},
       {"kernel.type=wolff --set model.coupling=-0.5", "(\"wolff\" needs J >= 0)"},
-      {"kernel.local_sweeps=2", "[kernel] local_sweeps: expected no local_sweeps with type = \"metropolis\""},
-      {"schedule.type=adaptive --set run.method=tempering", "[schedule] type: expected a fixed ladder"},
+      {"kernel.local_sweeps=2",
+       "[kernel] local_sweeps: expected no local_sweeps with type = \"metropolis\""},
+      {"schedule.type=adaptive --set run.method=tempering",
+       "[schedule] type: expected a fixed ladder"},
       {"schedule.type=adaptive --set schedule.pilot_paths=1", "[schedule] pilot_paths"},
   };
   // A method a model does not have is an error, not silently annealing.
@@ -266,7 +296,8 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
     SCOPED_TRACE(b.set);
     const auto r = run_cli("run " + cfg + " -q --set " + b.set);
     expect_one_line_error(r, b.needle);
-    EXPECT_NE(r.err.find("--set "), std::string::npos) << "the error names the --set it comes from: " << r.err;
+    EXPECT_NE(r.err.find("--set "), std::string::npos)
+        << "the error names the --set it comes from: " << r.err;
   }
   const std::string broken = temp_path("broken.toml");
   write_file(broken, "[model\ntype = \"ising\"\n");
@@ -274,7 +305,8 @@ TEST(Cli, BadConfigsGiveOneLineErrors) {
   expect_one_line_error(run_cli("run /nonexistent/config.toml"), "/nonexistent/config.toml");
   const std::string missing = temp_path("missing.toml");
   write_file(missing, "[model]\ntype = \"ising\"\n");
-  expect_one_line_error(run_cli("run " + missing), "[model] rows: expected an integer in [1, 32768] (this key is required)");
+  expect_one_line_error(run_cli("run " + missing),
+                        "[model] rows: expected an integer in [1, 32768] (this key is required)");
 }
 
 TEST(Cli, EstimateOnUsersWorkFiles) {
@@ -300,7 +332,8 @@ TEST(Cli, EstimateOnUsersWorkFiles) {
   const auto j = nlohmann::json::parse(read_file(out));
   const double truth = -(mu - s * s / 2);
   for (const char* m : {"ais", "raise", "bar"}) {
-    const double est = j["estimates"][m]["log_z"].get<double>(), se = j["estimates"][m]["std_error"].get<double>();
+    const double est = j["estimates"][m]["log_z"].get<double>(),
+                 se = j["estimates"][m]["std_error"].get<double>();
     EXPECT_NEAR(est, truth, 5 * se + se * se) << m;
   }
   const auto only_f = run_cli("estimate --forward " + ff);
@@ -314,7 +347,8 @@ TEST(Cli, EstimateOnUsersWorkFiles) {
   expect_one_line_error(run_cli("estimate --forward " + nan), "nan.txt:3");
   expect_one_line_error(run_cli("estimate --forward " + text), "text.txt:2");
   expect_one_line_error(run_cli("estimate --forward /nonexistent/w.txt"), "/nonexistent/w.txt");
-  expect_one_line_error(run_cli("estimate --forward " + ff + " --methods bar"), "needs forward and reverse");
+  expect_one_line_error(run_cli("estimate --forward " + ff + " --methods bar"),
+                        "needs forward and reverse");
   expect_one_line_error(run_cli("estimate --forward " + ff + " --methods wham"), "--methods");
   expect_one_line_error(run_cli("estimate"), "expected at least one work file");
 }
@@ -328,7 +362,9 @@ TEST(Cli, EstimateNonequilibriumMethodsAndOptions) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     return ((x >> 11) + 0.5) * 0x1.0p-53;
   };
-  auto normal = [&] { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); };
+  auto normal = [&] {
+    return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+  };
   for (int i = 0; i < 1000; ++i) {
     f += std::to_string(mu + s * normal()) + "\n";
     r += std::to_string(s * s - mu + s * normal()) + "\n";
@@ -349,30 +385,40 @@ TEST(Cli, EstimateNonequilibriumMethodsAndOptions) {
   for (const char* m : {"cumulant_forward", "cumulant_reverse", "cumulant", "histogram",
                         "histogram_posterior", "crooks_crossing"}) {
     ASSERT_TRUE(j["estimates"].contains(m)) << m;
-    const double est = j["estimates"][m]["log_z"].get<double>(), se = j["estimates"][m]["std_error"].get<double>();
+    const double est = j["estimates"][m]["log_z"].get<double>(),
+                 se = j["estimates"][m]["std_error"].get<double>();
     EXPECT_NEAR(est, truth, 5 * se + se * se) << m;
   }
   const auto& post = j["estimates"]["histogram_posterior"];
   EXPECT_EQ(post["se_method"], "posterior_sd");
   EXPECT_EQ(post["diagnostics"]["num_draws"].get<double>(), 400.0);
-  EXPECT_LT(post["diagnostics"]["ci95_low"].get<double>(), post["diagnostics"]["ci95_high"].get<double>());
-  EXPECT_NEAR(j["estimates"]["histogram"]["log_z"].get<double>(), j["estimates"]["bar"]["log_z"].get<double>(), 1e-8);
+  EXPECT_LT(post["diagnostics"]["ci95_low"].get<double>(),
+            post["diagnostics"]["ci95_high"].get<double>());
+  EXPECT_NEAR(j["estimates"]["histogram"]["log_z"].get<double>(),
+              j["estimates"]["bar"]["log_z"].get<double>(), 1e-8);
 
   const auto only_r = run_cli("estimate -r " + rf + " --methods cumulant -o " + out1);
   ASSERT_EQ(only_r.exit_code, 0) << only_r.err;
   EXPECT_EQ(nlohmann::json::parse(read_file(out1))["estimates"].size(), 1u);
-  expect_one_line_error(run_cli("estimate -f " + ff + " --methods histogram"), "needs forward and reverse");
-  expect_one_line_error(run_cli("estimate -f " + ff + " -r " + rf + " --posterior-draws 1"), "--posterior-draws");
-  expect_one_line_error(run_cli("estimate -f " + ff + " -r " + rf + " --histogram-bins -3"), "--histogram-bins");
+  expect_one_line_error(run_cli("estimate -f " + ff + " --methods histogram"),
+                        "needs forward and reverse");
+  expect_one_line_error(run_cli("estimate -f " + ff + " -r " + rf + " --posterior-draws 1"),
+                        "--posterior-draws");
+  expect_one_line_error(run_cli("estimate -f " + ff + " -r " + rf + " --histogram-bins -3"),
+                        "--histogram-bins");
 
   // [estimators] keys of logz run.
   const std::string cfg = temp_path("neq.toml"), out = temp_path("neq_run.json");
   write_file(cfg, kSmallConfig);
-  const auto run = run_cli("run " + cfg + " -q --set 'estimators.methods=[\"histogram_posterior\", \"histogram\"]'"
-                           " --set estimators.posterior_draws=100 --set estimators.histogram_bins=10 -o " + out);
+  const auto run =
+      run_cli("run " + cfg +
+              " -q --set 'estimators.methods=[\"histogram_posterior\", \"histogram\"]'"
+              " --set estimators.posterior_draws=100 --set estimators.histogram_bins=10 -o " +
+              out);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto jr = nlohmann::json::parse(read_file(out));
-  EXPECT_EQ(jr["estimates"]["histogram_posterior"]["diagnostics"]["num_draws"].get<double>(), 100.0);
+  EXPECT_EQ(jr["estimates"]["histogram_posterior"]["diagnostics"]["num_draws"].get<double>(),
+            100.0);
   EXPECT_EQ(jr["config"]["estimators"]["posterior_burn_in"], 200);
   EXPECT_LE(jr["estimates"]["histogram"]["diagnostics"]["num_support"].get<double>(), 10.0);
   expect_one_line_error(run_cli("run " + cfg + " -q --set estimators.posterior_draws=1"),
@@ -405,14 +451,18 @@ TEST(Cli, ExactIsingRefusesAnOverflowingCouplingWithBothNames) {
 TEST(Cli, SetErrorsNameTheSetAndSpacesAroundItsPartsAreDropped) {
   const std::string config = temp_path("set.toml");
   write_file(config, kSmallConfig);
-  const auto spaced = run_cli("run " + config + " -q --set \"schedule.num_steps = 20\" --set \" run . num_paths= 4 \"");
+  const auto spaced = run_cli(
+      "run " + config + " -q --set \"schedule.num_steps = 20\" --set \" run . num_paths= 4 \"");
   EXPECT_EQ(spaced.exit_code, 0) << spaced.err;
   auto r = run_cli("run " + config + " --set model.sise=5");
   expect_one_line_error(r, "--set model.sise=5: [model] sise: unknown key");
   EXPECT_EQ(r.err.find(config), std::string::npos) << "the config file is not to blame: " << r.err;
-  expect_one_line_error(run_cli("run " + config + " --set \"run.num_paths = -3\""), "--set run.num_paths = -3: [run] num_paths: expected");
-  expect_one_line_error(run_cli("run " + config + " --set nosuch.key=1"), "--set nosuch.key=1: [nosuch]: expected one of the sections");
-  expect_one_line_error(run_cli("run " + config + " --set \" .x=1\""), "expected section.key=value");
+  expect_one_line_error(run_cli("run " + config + " --set \"run.num_paths = -3\""),
+                        "--set run.num_paths = -3: [run] num_paths: expected");
+  expect_one_line_error(run_cli("run " + config + " --set nosuch.key=1"),
+                        "--set nosuch.key=1: [nosuch]: expected one of the sections");
+  expect_one_line_error(run_cli("run " + config + " --set \" .x=1\""),
+                        "expected section.key=value");
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -440,21 +490,26 @@ TEST(Cli, KeysInRangeThatNeedMoreMemoryThanThereIsAreRefusedBeforeTheRun) {
   }
   const std::string works = temp_path("works.txt");
   write_file(works, "1\n2\n3\n");
-  expect_one_line_error(run_cli("estimate -f " + works + " -r " + works + " --histogram-bins 1073741824", limit),
-                        "--histogram-bins: expected a value that fits in memory");
-  expect_one_line_error(run_cli("estimate -f /dev/zero"), "/dev/zero: expected a file, or a stream that ends within 1 GiB");
-  expect_one_line_error(run_cli("run " + config + " -q", "LOGZ_MEMORY_LIMIT=lots"), "LOGZ_MEMORY_LIMIT=lots: expected");
+  expect_one_line_error(
+      run_cli("estimate -f " + works + " -r " + works + " --histogram-bins 1073741824", limit),
+      "--histogram-bins: expected a value that fits in memory");
+  expect_one_line_error(run_cli("estimate -f /dev/zero"),
+                        "/dev/zero: expected a file, or a stream that ends within 1 GiB");
+  expect_one_line_error(run_cli("run " + config + " -q", "LOGZ_MEMORY_LIMIT=lots"),
+                        "LOGZ_MEMORY_LIMIT=lots: expected");
 #ifndef LOGZ_TEST_UNDER_ASAN
   // An address-space limit (ulimit -v) counts too; AddressSanitizer cannot start under one.
-  expect_one_line_error(run_cli("run " + config + " -q --set model.size=16384", "ulimit -v 2000000;"),
-                        "[model] size: expected a value that fits in memory");
+  expect_one_line_error(
+      run_cli("run " + config + " -q --set model.size=16384", "ulimit -v 2000000;"),
+      "[model] size: expected a value that fits in memory");
 #endif
 }
 
 TEST(Cli, AGaussianToyWhoseEnergiesOverflowIsRefusedNamingTheMean) {
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
-  expect_one_line_error(run_cli("run " + toy + " -q --set model.mu_start=1e100 --set model.sigma_end=1e-100"),
-                        "[model] mu_start: expected means and sds whose energies");
+  expect_one_line_error(
+      run_cli("run " + toy + " -q --set model.mu_start=1e100 --set model.sigma_end=1e-100"),
+      "[model] mu_start: expected means and sds whose energies");
   expect_one_line_error(run_cli("run " + toy + " -q --set model.mu_end=-1e200"), "[model] mu_end");
 }
 

@@ -125,7 +125,8 @@ TEST(ContinuousCli, SampleTutorialGaussianWritesDrawsAndSummary) {
     // 1 / sqrt(2 ESS) = 0.05 at ESS 200, so 0.25 is about 5 SE.
     EXPECT_NEAR(mean, kMean5[i], 5.0 * sd / std::sqrt(ess));
     EXPECT_NEAR(sd, 1.0, 0.25);
-    EXPECT_DOUBLE_EQ(j["exact_mean"][i].get<double>(), kMean5[i]);  // the target's, beside the draws'
+    EXPECT_DOUBLE_EQ(j["exact_mean"][i].get<double>(),
+                     kMean5[i]);  // the target's, beside the draws'
   }
   // The covariance (numpy.cov's n - 1) describes the same draws; the exact one is the config's.
   const std::size_t n = draws.size() / 5;
@@ -136,11 +137,14 @@ TEST(ContinuousCli, SampleTutorialGaussianWritesDrawsAndSummary) {
       for (std::size_t t = 0; t < n; ++t)
         sum += (draws.doubles()[t * 5 + a] - j["mean"][a].get<double>()) *
                (draws.doubles()[t * 5 + b] - j["mean"][b].get<double>());
-      EXPECT_NEAR(j["covariance"][a][b].get<double>(), sum / static_cast<double>(n - 1), 1e-12) << a << "," << b;
-      EXPECT_NEAR(j["exact_covariance"][a][b].get<double>(), j["model"]["covariance"][a][b].get<double>(), 1e-12)
+      EXPECT_NEAR(j["covariance"][a][b].get<double>(), sum / static_cast<double>(n - 1), 1e-12)
+          << a << "," << b;
+      EXPECT_NEAR(j["exact_covariance"][a][b].get<double>(),
+                  j["model"]["covariance"][a][b].get<double>(), 1e-12)
           << a << "," << b;  // L L^T of its Cholesky factor
     }
-  for (const char* field : {"exact mean", "covariance of the kept draws", "largest |covariance - exact covariance|"})
+  for (const char* field :
+       {"exact mean", "covariance of the kept draws", "largest |covariance - exact covariance|"})
     EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
 }
 
@@ -225,7 +229,8 @@ TEST(ContinuousCli, LoglikLinearGaussianMatchesExactForAnyThreadCount) {
 TEST(ContinuousCli, LoglikFlagsPointsWhoseAisEssIsLow) {
   // ESS below max(10, 1% of the paths) flags a point (its SE understates the error): with 100
   // paths exactly the points of ESS < 10; with 8 paths every point, and the table warns.
-  const std::string cfg = temp_path("lin_ess.toml"), a = temp_path("lin_ess1.json"), b = temp_path("lin_ess2.json");
+  const std::string cfg = temp_path("lin_ess.toml"), a = temp_path("lin_ess1.json"),
+                    b = temp_path("lin_ess2.json");
   write_file(cfg, kLinearConfig);
   ASSERT_EQ(run_cli("loglik " + cfg + " -q --set schedule.num_steps=300 -o " + a).exit_code, 0);
   const auto j = nlohmann::json::parse(read_file(a));
@@ -242,7 +247,8 @@ TEST(ContinuousCli, LoglikFlagsPointsWhoseAisEssIsLow) {
   const auto k = nlohmann::json::parse(read_file(b));
   EXPECT_EQ(k["num_low_ess_points"], 4);
   EXPECT_EQ(k["flags"], nlohmann::json::array({"low_ess_points"}));
-  EXPECT_NE(few.out.find("warning: 4 of 4 points have an AIS ESS below"), std::string::npos) << few.out;
+  EXPECT_NE(few.out.find("warning: 4 of 4 points have an AIS ESS below"), std::string::npos)
+      << few.out;
 }
 
 TEST(ContinuousCli, BadDataAndKeysGiveOneLineErrors) {
@@ -317,8 +323,9 @@ TEST(ContinuousCli, MalaRunsFromAConfigAndIsListed) {
 
   const std::string cfg = temp_path("poe_mala.toml"), out = temp_path("poe_mala.json");
   write_file(cfg, kPoeConfig);
-  const auto r = run_cli("run " + cfg + " -q -o " + out +
-                         " --set kernel.type=mala --set kernel.step_size_adaptation=pilot --set kernel.max_step=0.6");
+  const auto r = run_cli(
+      "run " + cfg + " -q -o " + out +
+      " --set kernel.type=mala --set kernel.step_size_adaptation=pilot --set kernel.max_step=0.6");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(read_file(out));
   EXPECT_EQ(j["kernel"]["type"], "mala");
@@ -331,8 +338,10 @@ TEST(ContinuousCli, MalaRunsFromAConfigAndIsListed) {
   ASSERT_TRUE(std::isfinite(se) && se > 0.0 && se < 0.2) << se;
   EXPECT_NEAR(e["log_z"].get<double>(), exact, 5 * se + se * se);
 
-  expect_one_line_error(run_cli("run " + cfg + " -q --set kernel.type=mala --set kernel.leapfrog_steps=3"),
-                        "[kernel] leapfrog_steps: expected no such key with type = \"mala\" (it belongs to \"hais\" or \"hmc\")");
+  expect_one_line_error(
+      run_cli("run " + cfg + " -q --set kernel.type=mala --set kernel.leapfrog_steps=3"),
+      "[kernel] leapfrog_steps: expected no such key with type = \"mala\" (it belongs to \"hais\" "
+      "or \"hmc\")");
 }
 
 }  // namespace

@@ -33,13 +33,16 @@ logz::io::Array to_array(const Eigen::MatrixXd& m) {
 }
 
 logz::io::Array to_array(const Eigen::VectorXd& v) {
-  return logz::io::Array{{static_cast<std::size_t>(v.size())}, std::vector<double>(v.data(), v.data() + v.size())};
+  return logz::io::Array{{static_cast<std::size_t>(v.size())},
+                         std::vector<double>(v.data(), v.data() + v.size())};
 }
 
 // A bilinear parameter file (Phi, Theta, Psi) of random parameters, Phi replaced if given.
 std::map<std::string, logz::io::Array> bilinear_arrays(const Eigen::MatrixXd* phi = nullptr) {
   const auto r = logz::BilinearGenerative::random(4, 3, 2, 2, 0.1, 5);
-  return {{"Phi", to_array(phi ? *phi : r.phi())}, {"Theta", to_array(r.theta())}, {"Psi", to_array(r.psi())}};
+  return {{"Phi", to_array(phi ? *phi : r.phi())},
+          {"Theta", to_array(r.theta())},
+          {"Psi", to_array(r.psi())}};
 }
 
 std::map<std::string, logz::io::Array> mcrbm_arrays(bool zero_p = false) {
@@ -70,18 +73,21 @@ TEST(ImageModelsCli, BilinearExampleRunsAndZeroBasisIsExact) {
   const std::string npz = temp_path("zero_phi.npz");
   const Eigen::MatrixXd zero = Eigen::MatrixXd::Zero(4, 3);
   logz::io::write_npz(npz, bilinear_arrays(&zero));
-  r = run_cli("run " + kExamples + "bilinear-generative.toml -q -o " + out + " --set model.parameters=\"" + npz +
+  r = run_cli("run " + kExamples + "bilinear-generative.toml -q -o " + out +
+              " --set model.parameters=\"" + npz +
               "\" --set model.data_dim=4 --set schedule.num_steps=50 --set run.num_paths=10");
   expect_one_line_error(r, "[model] data_dim: expected no such key with a parameters file");
   const std::string cfg = temp_path("zero_phi.toml");
-  write_file(cfg, "[model]\ntype = \"bilinear_generative\"\nparameters = \"" + npz +
-                      "\"\n[schedule]\nnum_steps = 50\n[run]\nnum_paths = 10\ndirections = [\"forward\"]\n"
-                      "[data]\nnum_points = 3\nindex = 2\n");
+  write_file(
+      cfg, "[model]\ntype = \"bilinear_generative\"\nparameters = \"" + npz +
+               "\"\n[schedule]\nnum_steps = 50\n[run]\nnum_paths = 10\ndirections = [\"forward\"]\n"
+               "[data]\nnum_points = 3\nindex = 2\n");
   r = run_cli("run " + cfg + " -q -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   j = nlohmann::json::parse(read_file(out));
   ASSERT_TRUE(j.contains("reference")) << j.dump();
-  EXPECT_NEAR(j["estimates"]["ais"]["log_z"].get<double>(), j["reference"]["log_z"].get<double>(), 1e-9);
+  EXPECT_NEAR(j["estimates"]["ais"]["log_z"].get<double>(), j["reference"]["log_z"].get<double>(),
+              1e-9);
 }
 
 TEST(ImageModelsCli, BilinearLoglikAndSample) {
@@ -101,10 +107,14 @@ TEST(ImageModelsCli, BilinearLoglikAndSample) {
   EXPECT_EQ(nlohmann::json::parse(read_file(out3))["points"].dump(), j["points"].dump());
 
   // The HMC sampler on the posterior of one data point: draws keep d >= 0.
-  const std::string cfg = temp_path("bilinear_sample.toml"), draws = temp_path("bilinear_draws.npy");
-  write_file(cfg, "[model]\ntype = \"bilinear_generative\"\ndata_dim = 4\nbasis_dim = 3\nnum_c = 2\nnum_d = 2\n"
-                  "sigma_noise = 0.3\n[data]\nnum_points = 2\n[sampler]\nchains = 4\nburn_in = 100\nnum_draws = 200\n"
-                  "leapfrog_steps = 10\ninitial_step_size = 0.05\n");
+  const std::string cfg = temp_path("bilinear_sample.toml"),
+                    draws = temp_path("bilinear_draws.npy");
+  write_file(
+      cfg,
+      "[model]\ntype = \"bilinear_generative\"\ndata_dim = 4\nbasis_dim = 3\nnum_c = 2\nnum_d = 2\n"
+      "sigma_noise = 0.3\n[data]\nnum_points = 2\n[sampler]\nchains = 4\nburn_in = 100\nnum_draws "
+      "= 200\n"
+      "leapfrog_steps = 10\ninitial_step_size = 0.05\n");
   r = run_cli("sample " + cfg + " -o " + draws);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const logz::io::Array a = logz::io::read_npy(draws);
@@ -113,8 +123,9 @@ TEST(ImageModelsCli, BilinearLoglikAndSample) {
   for (std::size_t k = 0; k < a.doubles().size(); ++k)
     if (k % 4 >= 2) min_d = std::min(min_d, a.doubles()[k]);
   EXPECT_GE(min_d, -1e-12);
-  expect_one_line_error(run_cli("sample " + cfg + " --set sampler.initial_sd=2"),
-                        "[sampler] initial_sd: expected no initial_sd with [model] type = \"bilinear_generative\"");
+  expect_one_line_error(
+      run_cli("sample " + cfg + " --set sampler.initial_sd=2"),
+      "[sampler] initial_sd: expected no initial_sd with [model] type = \"bilinear_generative\"");
 }
 
 TEST(ImageModelsCli, McRbmExampleLoglikSampleAndExactWithoutCovariance) {
@@ -144,7 +155,8 @@ TEST(ImageModelsCli, McRbmExampleLoglikSampleAndExactWithoutCovariance) {
   j = nlohmann::json::parse(read_file(out));
   ASSERT_TRUE(j.contains("reference")) << j.dump();
   const double se = j["estimates"]["bar"]["std_error"].get<double>();
-  EXPECT_NEAR(j["estimates"]["bar"]["log_z"].get<double>(), j["reference"]["log_z"].get<double>(), 5 * se + se * se);
+  EXPECT_NEAR(j["estimates"]["bar"]["log_z"].get<double>(), j["reference"]["log_z"].get<double>(),
+              5 * se + se * se);
 
   // logz sample on the model; [data] source = "model" is not available (no exact sampler).
   const std::string sample_cfg = temp_path("mcrbm_sample.toml");
@@ -153,8 +165,9 @@ TEST(ImageModelsCli, McRbmExampleLoglikSampleAndExactWithoutCovariance) {
   r = run_cli("sample " + sample_cfg);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("acceptance"), std::string::npos) << r.out;
-  expect_one_line_error(run_cli("loglik " + cfg + " --set data.source=model"),
-                        "[data] source: expected \"file\" (this model has no exact sampler: an mcRBM has none");
+  expect_one_line_error(
+      run_cli("loglik " + cfg + " --set data.source=model"),
+      "[data] source: expected \"file\" (this model has no exact sampler: an mcRBM has none");
 }
 
 TEST(ImageModelsCli, BadParameterFilesAndValuesGiveOneLineErrors) {
@@ -169,7 +182,8 @@ TEST(ImageModelsCli, BadParameterFilesAndValuesGiveOneLineErrors) {
   arrays = bilinear_arrays();
   arrays["Theta"] = to_array(Eigen::MatrixXd(Eigen::MatrixXd::Ones(2, 2)));
   logz::io::write_npz(npz, arrays);
-  expect_one_line_error(run_cli("run " + cfg + " -q"), npz + ": Theta: expected an L x K_c matrix with L = 3");
+  expect_one_line_error(run_cli("run " + cfg + " -q"),
+                        npz + ": Theta: expected an L x K_c matrix with L = 3");
   arrays = bilinear_arrays();
   arrays["Phi"].doubles()[3] = std::nan("");
   logz::io::write_npz(npz, arrays);
@@ -189,8 +203,9 @@ TEST(ImageModelsCli, BadParameterFilesAndValuesGiveOneLineErrors) {
     SCOPED_TRACE(set);
     expect_one_line_error(run_cli("run " + cfg + " -q --set " + set), needle);
   }
-  expect_one_line_error(run_cli("run " + kExamples + "bilinear-generative.toml -q --set model.num_d=0"),
-                        "[model] num_d: expected an integer in [1, 4096], got 0");
+  expect_one_line_error(
+      run_cli("run " + kExamples + "bilinear-generative.toml -q --set model.num_d=0"),
+      "[model] num_d: expected an integer in [1, 4096], got 0");
 
   // mcRBM: a missing array, a wrong shape, a NaN, bad config values.
   const std::string mnpz = temp_path("bad_mcrbm.npz"), mcfg = temp_path("bad_mcrbm.toml");
@@ -203,7 +218,8 @@ TEST(ImageModelsCli, BadParameterFilesAndValuesGiveOneLineErrors) {
   m = mcrbm_arrays();
   m["W"] = to_array(Eigen::MatrixXd(Eigen::MatrixXd::Ones(3, 5)));
   logz::io::write_npz(mnpz, m);
-  expect_one_line_error(run_cli("run " + mcfg + " -q"), mnpz + ": W: expected a J x M matrix with M = 4");
+  expect_one_line_error(run_cli("run " + mcfg + " -q"),
+                        mnpz + ": W: expected a J x M matrix with M = 4");
   m = mcrbm_arrays();
   m["C"].doubles()[0] = INFINITY;
   logz::io::write_npz(mnpz, m);

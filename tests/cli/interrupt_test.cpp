@@ -54,13 +54,15 @@ num_paths = 2
 )";
 
 Stopped run_and_signal(int signal, const char* config_text = kLongConfig) {
-  const std::string config = temp_path("long.toml"), output = temp_path("out.json"), err = temp_path("err.txt");
+  const std::string config = temp_path("long.toml"), output = temp_path("out.json"),
+                    err = temp_path("err.txt");
   write_file(config, config_text);
   std::filesystem::remove(output);
   const pid_t pid = fork();
   if (pid == 0) {
     if (!freopen(err.c_str(), "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(99);
-    execl(LOGZ_CLI_PATH, "logz", "run", config.c_str(), "--quiet", "-o", output.c_str(), static_cast<char*>(nullptr));
+    execl(LOGZ_CLI_PATH, "logz", "run", config.c_str(), "--quiet", "-o", output.c_str(),
+          static_cast<char*>(nullptr));
     _exit(98);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(700));  // well inside the run
@@ -69,7 +71,8 @@ Stopped run_and_signal(int signal, const char* config_text = kLongConfig) {
   int status = 0;
   waitpid(pid, &status, 0);
   Stopped s;
-  s.seconds_after_signal = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  s.seconds_after_signal =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
   s.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   s.err = read_file(err);
   EXPECT_FALSE(std::filesystem::exists(output)) << "a stopped run wrote its output";

@@ -2,13 +2,13 @@
 // capabilities and keys; the names in error messages, `logz sample` and `logz loglik` come from
 // the same tables (gaussian_mixture, which they once left out, among them), and the mixture's
 // new loglik and sample agree with its exact answers.
-#include "support/cli.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "support/cli.hpp"
 
 namespace {
 
@@ -26,16 +26,19 @@ nlohmann::json registry() {
 
 TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
   const auto j = registry();
-  for (const char* m : {"ising", "potts", "gaussian_toy", "rbm", "poe", "linear_generative", "bilinear_generative",
-                        "mcrbm", "gaussian_mixture", "gaussian"})
+  for (const char* m : {"ising", "potts", "gaussian_toy", "rbm", "poe", "linear_generative",
+                        "bilinear_generative", "mcrbm", "gaussian_mixture", "gaussian"})
     EXPECT_TRUE(j["models"].contains(m)) << m;
   const auto& ising = j["models"]["ising"];
-  EXPECT_EQ(ising["methods"], nlohmann::json({"annealing", "tempering", "ground_state_integration"}));
+  EXPECT_EQ(ising["methods"],
+            nlohmann::json({"annealing", "tempering", "ground_state_integration"}));
   EXPECT_EQ(ising["keys"]["model"]["coupling"]["default"], "1.0");
   EXPECT_EQ(ising["keys"]["run"]["num_paths"]["default"], "100");
-  EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"], nlohmann::json({"metropolis", "heat_bath", "multispin", "swendsen_wang", "wolff"}));
+  EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"],
+            nlohmann::json({"metropolis", "heat_bath", "multispin", "swendsen_wang", "wolff"}));
   EXPECT_EQ(j["models"]["rbm"]["methods"], nlohmann::json({"annealing", "tempering"}));
-  EXPECT_EQ(j["models"]["gaussian_mixture"]["commands"], nlohmann::json({"run", "loglik", "sample"}));
+  EXPECT_EQ(j["models"]["gaussian_mixture"]["commands"],
+            nlohmann::json({"run", "loglik", "sample"}));
   EXPECT_EQ(j["models"]["gaussian"]["commands"], nlohmann::json({"sample"}));
   EXPECT_TRUE(j["kernels"]["continuous"].contains("hais"));
   EXPECT_TRUE(j["kernels"]["lattice"].contains("multispin"));
@@ -67,7 +70,8 @@ TEST(ListCli, ErrorsListTheRegisteredNames) {
   expect_one_line_error(run_cli("run " + cfg + " -q"), "[sampler]: expected one of the sections");
   const std::string works = temp_path("works.txt");
   write_file(works, "0.1\n0.3\n");
-  expect_one_line_error(run_cli("estimate -f " + works + " -m ,"), "--methods: expected at least one estimator");
+  expect_one_line_error(run_cli("estimate -f " + works + " -m ,"),
+                        "--methods: expected at least one estimator");
 }
 
 // L = -mean E(x) - log Z of data drawn from the mixture: within 5 Monte Carlo SE of the exact L

@@ -1,13 +1,13 @@
 // `logz run` with [model] type = "gaussian_mixture": tempering with the exact evidence of
 // every level reported for a one-component mixture, annealing with each kernel beside the
 // exact log Z, the example config, thread-count invariance, and one-line config errors.
-#include "support/cli.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "support/cli.hpp"
 
 namespace {
 
@@ -96,7 +96,8 @@ methods = ["ais", "raise", "bar"]
   for (const std::string kernel : {"type=\"hmc\"", "type=\"hais\"", "type=\"metropolis\""}) {
     SCOPED_TRACE(kernel);
     std::string sets = "--set kernel." + kernel;
-    if (kernel.find("metropolis") != std::string::npos) sets += " --set kernel.steps_per_temperature=3";
+    if (kernel.find("metropolis") != std::string::npos)
+      sets += " --set kernel.steps_per_temperature=3";
     const auto j = run_json(cfg, sets, "anneal");
     EXPECT_EQ(j["model"]["dim"].get<int>(), 3);
     EXPECT_NEAR(j["reference"]["log_z"].get<double>(), std::log(4.0), 1e-12);
@@ -111,8 +112,9 @@ methods = ["ais", "raise", "bar"]
 }
 
 TEST(MixtureCli, ExampleRunsAndReportsEveryMethod) {
-  const auto j = run_json(std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-mixture-rts.toml",
-                          "--set tempering.num_sweeps=200 --set tempering.num_chains=40", "example");
+  const auto j =
+      run_json(std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-mixture-rts.toml",
+               "--set tempering.num_sweeps=200 --set tempering.num_chains=40", "example");
   for (const char* m : {"rts", "ts", "mbar", "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb"})
     ASSERT_TRUE(j["estimates"].contains(m)) << m;
   EXPECT_NEAR(j["reference"]["log_z"].get<double>(), std::log(10.0), 1e-12);
@@ -128,7 +130,8 @@ TEST(MixtureCli, BadModelValuesGiveOneLineErrors) {
       {"model.weights=[1.0,2.0]", "means"},
       {"model.weights=[-1.0]", "weights"},
       {"model.means=[[1.0,\"a\",2.0]]", "means"},
-      {"model.means=[[1.0,2.0]]", "covariances"},  // a 2-d mean makes the 3 x 3 covariance the odd one
+      {"model.means=[[1.0,2.0]]",
+       "covariances"},  // a 2-d mean makes the 3 x 3 covariance the odd one
       {"model.covariances=[-1.0]", "covariances"},
       {"model.covariances=[[[1.0,2.0,0.0],[2.0,1.0,0.0],[0.0,0.0,1.0]]]", "covariances"},
       {"model.dim=5", "means"},

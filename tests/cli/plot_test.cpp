@@ -2,8 +2,6 @@
 // files with the axis labels and legends we put in, the budget plot over
 // several results, and one-line errors (exit 2) for every bad input,
 // including a missing gnuplot.
-#include "support/cli.hpp"
-
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -11,11 +9,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "support/cli.hpp"
 
 namespace {
 
@@ -138,12 +137,14 @@ TEST(Plot, ImagesAreWrittenWholeAndNeverThroughALink) {
   fs::create_directories(dir);
   write_file(victim, "precious\n");
   fs::create_symlink(victim, dir + "/work_histograms.svg");
-  expect_one_line_error(run_cli("plot " + result + " -d " + dir + " --formats svg"), "not a symbolic link");
+  expect_one_line_error(run_cli("plot " + result + " -d " + dir + " --formats svg"),
+                        "not a symbolic link");
   EXPECT_EQ(read_file(victim), "precious\n");
   fs::remove(dir + "/work_histograms.svg");
   ASSERT_EQ(run_cli("plot " + result + " -d " + dir + " --formats svg").exit_code, 0);
   for (const auto& e : fs::directory_iterator(dir))
-    EXPECT_FALSE(e.path().filename().string().starts_with(".logz-plot")) << e.path() << " was left behind";
+    EXPECT_FALSE(e.path().filename().string().starts_with(".logz-plot"))
+        << e.path() << " was left behind";
   expect_svg(dir + "/work_histograms.svg", {"forward W"});
 }
 
@@ -169,7 +170,9 @@ TEST(Plot, BudgetPlotOverSeveralResults) {
   const std::string each = fresh_dir("each_plots");
   ASSERT_EQ(run_cli("plot" + results + " --formats png -d " + each).exit_code, 0);
   // Plots are prefixed with each result's file name.
-  const auto prefix = [](const std::string& name) { return fs::path(temp_path(name)).filename().string(); };
+  const auto prefix = [](const std::string& name) {
+    return fs::path(temp_path(name)).filename().string();
+  };
   EXPECT_TRUE(fs::exists(each + "/" + prefix("budget8") + "_work_histograms.png"));
   EXPECT_TRUE(fs::exists(each + "/" + prefix("budget32") + "_hysteresis.png"));
 }
@@ -181,9 +184,11 @@ TEST(Plot, BudgetPlotOfRepeatedRunsShowsMeanAndSpread) {
   std::string results;
   for (int k : {2, 10}) {
     const std::string out = temp_path("toy" + std::to_string(k) + ".json");
-    const auto r = run_cli("run " + std::string(LOGZ_SOURCE_DIR) +
-                           "/examples/gaussian-toy.toml -q --set run.num_paths=50 --set run.repetitions=4 "
-                           "--set schedule.num_steps=" + std::to_string(k) + " -o " + out);
+    const auto r =
+        run_cli("run " + std::string(LOGZ_SOURCE_DIR) +
+                "/examples/gaussian-toy.toml -q --set run.num_paths=50 --set run.repetitions=4 "
+                "--set schedule.num_steps=" +
+                std::to_string(k) + " -o " + out);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("over 4 repetitions"), std::string::npos) << r.out;
     results += " " + out;
@@ -282,7 +287,8 @@ std::vector<std::string> listed_files(const std::string& out) {
 // would create a marker; the plots are drawn instead, with the strings shown literally.
 TEST(Plot, HostileStringsFromResultFilesRunNoCommand) {
   REQUIRE_GNUPLOT();
-  const std::vector<std::string> markers = {"e1", "e2", "e3", "m1", "m2", "k1", "f1", "f2", "f3", "f4"};
+  const std::vector<std::string> markers = {"e1", "e2", "e3", "m1", "m2",
+                                            "k1", "f1", "f2", "f3", "f4"};
   for (const auto& m : markers) fs::remove(m);
   auto json = nlohmann::json::parse(read_file(small_result("hostile")));
   auto& estimates = json["estimates"];
@@ -297,7 +303,8 @@ TEST(Plot, HostileStringsFromResultFilesRunNoCommand) {
   fs::create_directories(folder);
   std::vector<std::string> paths;
   std::string files;
-  for (const std::string name : {"h\n`touch f1`'$(touch f2)\".json", "<touch f3;#.json", "|touch f4;#.json"}) {
+  for (const std::string name :
+       {"h\n`touch f1`'$(touch f2)\".json", "<touch f3;#.json", "|touch f4;#.json"}) {
     paths.push_back(folder + "/" + name);
     write_file(paths.back(), text);
     files += " " + shell_word(paths.back());
@@ -308,7 +315,8 @@ TEST(Plot, HostileStringsFromResultFilesRunNoCommand) {
   expect_no_marker(one, markers);
   ASSERT_EQ(r1.exit_code, 0) << r1.err;
   EXPECT_EQ(listed_files(r1.out).size(), 6u) << r1.out;
-  expect_svg(one + "/work_histograms.svg", {"`touch e2`", "system 'touch e1'", "`touch m2` x^2{y}@z&amp;w~v_a"});
+  expect_svg(one + "/work_histograms.svg",
+             {"`touch e2`", "system 'touch e1'", "`touch m2` x^2{y}@z&amp;w~v_a"});
   // Several: the plots are named after the files.
   const std::string each = fresh_dir("hostile_each");
   const auto r2 = run_cli("plot" + files + " -d " + each);
@@ -317,7 +325,8 @@ TEST(Plot, HostileStringsFromResultFilesRunNoCommand) {
   EXPECT_EQ(listed_files(r2.out).size(), 18u) << r2.out;
   // The budget plot, against the hostile config key.
   const std::string budget = fresh_dir("hostile_budget");
-  const auto r3 = run_cli("plot" + files + " --budget-key " + shell_word("x\nsystem 'touch k1'\n#") + " -d " + budget);
+  const auto r3 = run_cli("plot" + files + " --budget-key " +
+                          shell_word("x\nsystem 'touch k1'\n#") + " -d " + budget);
   expect_no_marker(budget, markers);
   ASSERT_EQ(r3.exit_code, 0) << r3.err;
   expect_png(budget + "/budget.png");
@@ -330,7 +339,8 @@ TEST(Plot, HostileStringsFromResultFilesRunNoCommand) {
 TEST(Plot, ResultWithBadNumbersIsRefused) {
   const auto json = nlohmann::json::parse(read_file(small_result("numbers")));
   const std::string dir = fresh_dir("numbers_plots");
-  const auto refused = [&](const std::string& name, const nlohmann::json& j, const std::string& needle) {
+  const auto refused = [&](const std::string& name, const nlohmann::json& j,
+                           const std::string& needle) {
     const std::string path = temp_path(name + ".json");
     write_file(path, j.dump());
     expect_one_line_error(run_cli("plot " + path + " -d " + dir), name + ".json: " + needle);
@@ -345,7 +355,8 @@ TEST(Plot, ResultWithBadNumbersIsRefused) {
   refused("text_rate", text_rate, "reverse.acceptance: expected a finite number or null");
   auto text_evidence = json;
   text_evidence["estimates"]["bar"]["evidence"] = "6.05";
-  refused("text_evidence", text_evidence, "estimates.bar.evidence: expected a finite number or null");
+  refused("text_evidence", text_evidence,
+          "estimates.bar.evidence: expected a finite number or null");
   auto not_estimate = json;
   not_estimate["estimates"]["x\ny"] = 3;
   refused("not_estimate", not_estimate, "estimates.x\\ny: expected an object");

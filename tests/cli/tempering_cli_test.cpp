@@ -1,7 +1,5 @@
 // `logz run` with [run] method = "tempering": estimates beside the exact value,
 // per-level ladders in JSON, thread-count invariance, config errors.
-#include "support/cli.hpp"
-
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -10,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+
+#include "support/cli.hpp"
 
 namespace {
 
@@ -47,7 +47,9 @@ TEST(TemperingCli, EstimatesLaddersAndThreadInvariance) {
   for (int t : {1, 2, 3}) {
     const std::string out = temp_path("out" + std::to_string(t) + ".json");
     std::string err;
-    ASSERT_EQ(run_cli_code("run " + cfg + " -q --threads " + std::to_string(t) + " -o " + out, &err), 0) << err;
+    ASSERT_EQ(
+        run_cli_code("run " + cfg + " -q --threads " + std::to_string(t) + " -o " + out, &err), 0)
+        << err;
     const auto j = nlohmann::json::parse(read_file(out));
     const double exact = j["reference"]["log_z"].get<double>();
     for (const char* m : {"rts", "ts", "ti_trapezoid", "ti_rb", "mbar"}) {
@@ -71,9 +73,10 @@ TEST(TemperingCli, EstimatesLaddersAndThreadInvariance) {
 TEST(TemperingCli, BadTemperingKeysGiveOneLineErrors) {
   const std::string cfg = temp_path("bad.toml");
   std::ofstream(cfg) << kConfig;
-  for (const std::string& set : {std::string("tempering.num_temperatures=1"), std::string("tempering.prior=flat"),
-                                 std::string("estimators.methods=[\"ais\"]"), std::string("run.method=magic"),
-                                 std::string("tempering.num_chainz=3")}) {
+  for (const std::string& set :
+       {std::string("tempering.num_temperatures=1"), std::string("tempering.prior=flat"),
+        std::string("estimators.methods=[\"ais\"]"), std::string("run.method=magic"),
+        std::string("tempering.num_chainz=3")}) {
     std::string err;
     EXPECT_EQ(run_cli_code("run " + cfg + " -q --set " + set, &err), 2) << set;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;

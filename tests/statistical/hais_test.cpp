@@ -6,8 +6,11 @@
 //    (the paper's printed refresh "+ gamma r"; HMC without its accept test; Langevin steps
 //    without MALA's) that fail it;
 //  - reflection: draws stay inside the constraints with the truncated target's moments;
-//  - log Z by HAIS, AIS-HMC, AIS-MALA, AIS-Barker and AIS-MH on complete products of experts (Laplace, Student-t)
+//  - log Z by HAIS, AIS-HMC, AIS-MALA, AIS-Barker and AIS-MH on complete products of experts
+//  (Laplace, Student-t)
 //    and by HAIS on the linear-Gaussian model, against exact answers; the Phi = 0 check.
+#include "logz/kernels/hais.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -16,7 +19,6 @@
 #include "logz/anneal/annealer.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/kernels/barker.hpp"
-#include "logz/kernels/hais.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/kernels/mala.hpp"
 #include "logz/kernels/random_walk_metropolis.hpp"
@@ -24,8 +26,8 @@
 #include "logz/models/linear_generative.hpp"
 #include "logz/models/product_of_experts.hpp"
 #include "logz/paths/geometric_path.hpp"
-#include "support/ais_check.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
+#include "support/ais_check.hpp"
 
 namespace logz {
 namespace {
@@ -41,9 +43,9 @@ Eigen::VectorXd tutorial_mean() {
 Eigen::MatrixXd tutorial_cov() {
   Eigen::MatrixXd c(5, 5);
   c << 1., 0.66197111, 0.71141257, 0.55766643, 0.35753822,  //
-      0.66197111, 1., 0.31053199, 0.45455485, 0.37991646,    //
-      0.71141257, 0.31053199, 1., 0.62800335, 0.38004541,    //
-      0.55766643, 0.45455485, 0.62800335, 1., 0.50807871,    //
+      0.66197111, 1., 0.31053199, 0.45455485, 0.37991646,   //
+      0.71141257, 0.31053199, 1., 0.62800335, 0.38004541,   //
+      0.55766643, 0.45455485, 0.62800335, 1., 0.50807871,   //
       0.35753822, 0.37991646, 0.38004541, 0.50807871, 1.;
   return c;
 }
@@ -73,14 +75,16 @@ TEST(HmcSampler, TutorialGaussianMomentsAndAcceptance) {
   for (std::size_t t = 0; t < r.num_draws; ++t)
     for (std::size_t ch = 0; ch < r.num_chains; ++ch)
       for (int i = 0; i < 5; ++i)
-        for (int j = 0; j < 5; ++j) c(i, j) += (r.draw(t, ch, i) - m(i)) * (r.draw(t, ch, j) - m(j)) / (n - 1);
+        for (int j = 0; j < 5; ++j)
+          c(i, j) += (r.draw(t, ch, i) - m(i)) * (r.draw(t, ch, j) - m(j)) / (n - 1);
   for (int i = 0; i < 5; ++i) {
     ASSERT_TRUE(std::isfinite(r.ess[i]));
     EXPECT_GT(r.ess[i], 2000.0);  // target fixed in advance: at least 2000 effective draws
     EXPECT_NEAR(m(i), mu(i), kZ * std::sqrt(cov(i, i) / r.ess[i])) << i;
     for (int j = 0; j < 5; ++j) {
       const double ess = std::min(r.ess[i], r.ess[j]);
-      EXPECT_NEAR(c(i, j), cov(i, j), kZ * std::sqrt((cov(i, i) * cov(j, j) + cov(i, j) * cov(i, j)) / ess))
+      EXPECT_NEAR(c(i, j), cov(i, j),
+                  kZ * std::sqrt((cov(i, i) * cov(j, j) + cov(i, j) * cov(i, j)) / ess))
           << i << "," << j;
     }
   }
@@ -107,7 +111,8 @@ Intermediate intermediate(const Eigen::VectorXd& m, const Eigen::MatrixXd& S, do
 
 // Largest |z| over the means, variances and covariances of the columns of X against the truth
 // (independent particles: SE of a mean sd/sqrt(P); of a covariance sqrt((S_ii S_jj + S_ij^2)/P)).
-double max_moment_z(const Eigen::MatrixXd& X, const Eigen::VectorXd& mean, const Eigen::MatrixXd& cov) {
+double max_moment_z(const Eigen::MatrixXd& X, const Eigen::VectorXd& mean,
+                    const Eigen::MatrixXd& cov) {
   const double n = static_cast<double>(X.cols());
   const Eigen::VectorXd m = X.rowwise().mean();
   const Eigen::MatrixXd D = X.colwise() - m;
@@ -160,8 +165,10 @@ class ExactStart : public ::testing::Test {
   static constexpr int kDim = 3, kParticles = 20000;
   static constexpr double kT = 0.6;
   Eigen::VectorXd m = Eigen::Vector3d(1.0, -0.5, 2.0);
-  Eigen::MatrixXd S = (Eigen::MatrixXd(3, 3) << 0.3, 0.1, 0.05, 0.1, 0.5, -0.1, 0.05, -0.1, 0.2).finished();
-  GeometricPath<GaussianBase, GaussianBase> path{GaussianBase::isotropic(3, 1.0), GaussianBase(m, S)};
+  Eigen::MatrixXd S =
+      (Eigen::MatrixXd(3, 3) << 0.3, 0.1, 0.05, 0.1, 0.5, -0.1, 0.05, -0.1, 0.2).finished();
+  GeometricPath<GaussianBase, GaussianBase> path{GaussianBase::isotropic(3, 1.0),
+                                                 GaussianBase(m, S)};
   Intermediate truth = intermediate(m, S, kT);
 
   // Exact draws of the intermediate distribution, momenta N(0, I); then `steps` kernel calls.
@@ -173,7 +180,8 @@ class ExactStart : public ::testing::Test {
     path.sample_momentum(b, BatchRandom{77, Purpose::test, 1, 0});
     const auto target = path.at(kT);
     for (int k = 0; k < steps; ++k)
-      kernel.step(target, b, BatchRandom{77, Purpose::forward_kernel, static_cast<std::uint32_t>(k), 0});
+      kernel.step(target, b,
+                  BatchRandom{77, Purpose::forward_kernel, static_cast<std::uint32_t>(k), 0});
     return b;
   }
   double position_z(const ContinuousBatch& b) { return max_moment_z(b.X, truth.mean, truth.cov); }
@@ -194,7 +202,8 @@ TEST_F(ExactStart, HaisKeepsPositionsAndMomenta) {
 // Momenta refreshed or redrawn from single-precision normals: still invariant (to the 6.66 sd
 // cut of their tails, far below these tests' resolution).
 TEST_F(ExactStart, SinglePrecisionNormalsKeepPositionsAndMomenta) {
-  const auto b = run(Hais(0.2, Hais::half_life_refresh(0.2, 1)).with_normals(NormalPrecision::single), 60);
+  const auto b =
+      run(Hais(0.2, Hais::half_life_refresh(0.2, 1)).with_normals(NormalPrecision::single), 60);
   EXPECT_LT(position_z(b), kZ);
   EXPECT_LT(momentum_z(b), kZ);
   const auto r = run(Hais(0.2, 0.3).with_normals(NormalPrecision::single).reversed(), 60);
@@ -232,7 +241,8 @@ struct UnadjustedLangevin {
     combined_grad(target, b.parts, b.grad);
     for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
       RandomStream s = random.stream(p);
-      for (Eigen::Index i = 0; i < b.X.rows(); ++i) b.X(i, p) += -0.5 * eps * eps * b.grad(i, p) + eps * s.normal();
+      for (Eigen::Index i = 0; i < b.X.rows(); ++i)
+        b.X(i, p) += -0.5 * eps * eps * b.grad(i, p) + eps * s.normal();
     }
     b.parts.invalidate();
     return {};
@@ -279,8 +289,10 @@ TEST(Reflection, ConstrainedTargetsKeepInsideWithTheRightMoments) {
   const double c = 1 / std::sqrt(2.0), tm = normal_pdf(c) / normal_sf(c);
   const double tvar = 1 + c * tm - tm * tm;  // truncated normal variance
   const double along = tm / std::sqrt(2.0);
-  const double var_i = 0.5 * tvar + 0.5;     // each coordinate: half along, half across
-  std::vector<Case> cases = {{LinearConstraints::nonnegative(2), {hm, hm}, {std::sqrt(1 - hm * hm), std::sqrt(1 - hm * hm)}},
+  const double var_i = 0.5 * tvar + 0.5;  // each coordinate: half along, half across
+  std::vector<Case> cases = {{LinearConstraints::nonnegative(2),
+                              {hm, hm},
+                              {std::sqrt(1 - hm * hm), std::sqrt(1 - hm * hm)}},
                              {plane, {along, along}, {std::sqrt(var_i), std::sqrt(var_i)}}};
   for (const auto& k : cases) {
     const ConstrainedGaussian target{GaussianBase::isotropic(2, 1.0), k.c};
@@ -329,7 +341,8 @@ TEST(AisLogZ, CompleteProductsOfExperts) {
     const double gamma = Hais::half_life_refresh(0.2, 1);
     expect_agrees(run_ais(path, Hais(0.2, gamma), 1000, 200, 1), exact, 0.05, "HAIS " + name);
     expect_agrees(run_ais(path, Hmc(0.2, 1), 3000, 200, 2), exact, 0.1, "AIS-HMC " + name);
-    expect_agrees(run_ais(path, RandomWalkMetropolis(0.1), 6000, 200, 3), exact, 0.15, "AIS-MH " + name);
+    expect_agrees(run_ais(path, RandomWalkMetropolis(0.1), 6000, 200, 3), exact, 0.15,
+                  "AIS-MH " + name);
     // MALA is HMC with one leapfrog step written on x alone: the same draws give the same works
     // up to rounding, and the same agreement.
     const AisCheck mala = run_ais(path, Mala(0.2), 3000, 200, 2);
@@ -343,15 +356,20 @@ TEST(AisLogZ, CompleteProductsOfExperts) {
 // complete 36-d Laplace product of the paper's run and a 6-d Student-t one.
 TEST(AisLogZ, ProductsOfExpertsInSinglePrecision) {
   const double gamma = Hais::half_life_refresh(0.2, 1);
-  const ProductOfExperts laplace = ProductOfExperts::random(ExpertType::laplace, 36, 36, 1).with_single_precision();
+  const ProductOfExperts laplace =
+      ProductOfExperts::random(ExpertType::laplace, 36, 36, 1).with_single_precision();
   const GeometricPath path36(GaussianBase::isotropic(36, 1.5), laplace);
-  expect_agrees(run_ais(path36, Hais(0.2, gamma), 3000, 200, 4), *laplace.exact_log_z(), 0.1, "HAIS laplace 36 float");
-  expect_agrees(run_ais(path36, Hais(0.2, gamma).with_normals(NormalPrecision::single), 3000, 200, 5),
-                *laplace.exact_log_z(), 0.1, "HAIS laplace 36 float, single-precision normals");
+  expect_agrees(run_ais(path36, Hais(0.2, gamma), 3000, 200, 4), *laplace.exact_log_z(), 0.1,
+                "HAIS laplace 36 float");
+  expect_agrees(
+      run_ais(path36, Hais(0.2, gamma).with_normals(NormalPrecision::single), 3000, 200, 5),
+      *laplace.exact_log_z(), 0.1, "HAIS laplace 36 float, single-precision normals");
   ProductOfExperts t = ProductOfExperts::random(ExpertType::student_t, 6, 6, 100);
-  t = ProductOfExperts(ExpertType::student_t, t.phi(), (t.lambda().array() * 1.2 + 0.6).matrix()).with_single_precision();
+  t = ProductOfExperts(ExpertType::student_t, t.phi(), (t.lambda().array() * 1.2 + 0.6).matrix())
+          .with_single_precision();
   const GeometricPath path6(GaussianBase::isotropic(6, 2.0), t);
-  expect_agrees(run_ais(path6, Hais(0.2, gamma), 1000, 200, 1), *t.exact_log_z(), 0.05, "HAIS student_t float");
+  expect_agrees(run_ais(path6, Hais(0.2, gamma), 1000, 200, 1), *t.exact_log_z(), 0.05,
+                "HAIS student_t float");
 }
 
 TEST(AisLogZ, LinearGaussianPerDataPoint) {
@@ -364,8 +382,8 @@ TEST(AisLogZ, LinearGaussianPerDataPoint) {
     const LinearGenerativePosterior post(model, data.col(i));
     const GeometricPath path(GaussianBase::isotropic(3, 1.0), post);
     const double exact = *model.exact_log_likelihood(data.col(i));
-    expect_agrees(run_ais(path, Hais(0.1, Hais::half_life_refresh(0.1, 1)), 10000, 100, 10 + i), exact, 0.08,
-                  "HAIS linear-Gaussian x" + std::to_string(i));
+    expect_agrees(run_ais(path, Hais(0.1, Hais::half_life_refresh(0.1, 1)), 10000, 100, 10 + i),
+                  exact, 0.08, "HAIS linear-Gaussian x" + std::to_string(i));
   }
 }
 

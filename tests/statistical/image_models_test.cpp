@@ -61,7 +61,8 @@ TEST(ImageModels, PriorBaseIsInvariantUnderHaisWithReflection) {
   }
   for (int i = 2; i < 4; ++i) {
     EXPECT_NEAR(b.X.row(i).mean(), 1.0, kZ * std::sqrt(1.0 / n)) << i;
-    EXPECT_NEAR(b.X.row(i).squaredNorm() / n, 2.0, kZ * std::sqrt(20.0 / n)) << i;  // Var d^2 = 24 - 4
+    EXPECT_NEAR(b.X.row(i).squaredNorm() / n, 2.0, kZ * std::sqrt(20.0 / n))
+        << i;  // Var d^2 = 24 - 4
   }
 }
 
@@ -100,8 +101,10 @@ TEST(ImageModels, BilinearZeroBasisSanityCheck) {
 // (a) s has the density K_0(2 sqrt|s|) (integral over d of (1/d) (1/2) e^{-|s|/d} e^{-d}), so
 //     p(x) = integral K_0(2 sqrt|s|) N(x; v s, sigma^2 I) ds; with s = +-u^2 this is
 //     integral_0^inf 2u K_0(2u) [N(x; v u^2, .) + N(x; -v u^2, .)] du (trapezoid, step h).
-double bilinear_log_px_bessel(const Eigen::VectorXd& v, double s, const Eigen::VectorXd& x, double h) {
-  const double xx = x.squaredNorm(), xv = x.dot(v), vv = v.squaredNorm(), M = static_cast<double>(x.size());
+double bilinear_log_px_bessel(const Eigen::VectorXd& v, double s, const Eigen::VectorXd& x,
+                              double h) {
+  const double xx = x.squaredNorm(), xv = x.dot(v), vv = v.squaredNorm(),
+               M = static_cast<double>(x.size());
   const double shift = -(xx - xv * xv / vv) / (2 * s * s);  // the largest exponent of the Gaussian
   double sum = 0;  // the u = 0 end contributes 0 (2u K_0(2u) -> 0)
   for (int k = 1; k * h < 12.0; ++k) {
@@ -115,8 +118,10 @@ double bilinear_log_px_bessel(const Eigen::VectorXd& v, double s, const Eigen::V
 
 // (b) The 2-d trapezoid sum over (c, d) in [-30, 30] x [0, 30] of (1/2) e^{-|c|} e^{-d}
 //     N(x; v c d, sigma^2 I) (the kink at c = 0 and the face d = 0 lie on grid lines).
-double bilinear_log_px_grid(const Eigen::VectorXd& v, double s, const Eigen::VectorXd& x, double h) {
-  const double xx = x.squaredNorm(), xv = x.dot(v), vv = v.squaredNorm(), M = static_cast<double>(x.size());
+double bilinear_log_px_grid(const Eigen::VectorXd& v, double s, const Eigen::VectorXd& x,
+                            double h) {
+  const double xx = x.squaredNorm(), xv = x.dot(v), vv = v.squaredNorm(),
+               M = static_cast<double>(x.size());
   const double shift = -(xx - xv * xv / vv) / (2 * s * s);
   const int n = static_cast<int>(std::lround(30.0 / h));
   double sum = 0;
@@ -154,17 +159,18 @@ TEST(ImageModels, BilinearOneByOneLatentAgainstQuadrature) {
 TEST(ImageModels, McRbmWithoutCovarianceTermAgainstExactSum) {
   // P = 0: Z is a sum over the 2^5 mean-unit states of Gaussian integrals (exact/).
   const auto r = McRbm::random(6, 6, 4, 5, 1.0, McRbmNorm::sum, 241);
-  const McRbm model(Eigen::MatrixXd::Zero(6, 4), r.C(), 2.0 * r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0,
-                    McRbmNorm::sum);
+  const McRbm model(Eigen::MatrixXd::Zero(6, 4), r.C(), 2.0 * r.W(), r.b_mean(), r.b_cov(),
+                    r.b_vis(), 1.0, McRbmNorm::sum);
   const double exact = *exact::mcrbm_log_z(model);
   const GeometricPath path(GaussianBase::isotropic(6, 1.5), model);
   expect_agrees(run_ais(path, hais(0.2), 1000, 200, 242), exact, 0.05, "HAIS mcRBM mean units");
 }
 
 // log of the 2-d trapezoid sum of exp(-E) over [-a, a]^2, E of eq. 40 written out here.
-double mcrbm_log_z_quadrature_2d(const Eigen::MatrixXd& P, const Eigen::MatrixXd& C, const Eigen::MatrixXd& W,
-                                 const Eigen::VectorXd& bm, const Eigen::VectorXd& bc, const Eigen::VectorXd& bv,
-                                 double sigma, double kappa, double a, int n) {
+double mcrbm_log_z_quadrature_2d(const Eigen::MatrixXd& P, const Eigen::MatrixXd& C,
+                                 const Eigen::MatrixXd& W, const Eigen::VectorXd& bm,
+                                 const Eigen::VectorXd& bc, const Eigen::VectorXd& bv, double sigma,
+                                 double kappa, double a, int n) {
   auto energy = [&](double x0, double x1) {
     const double sq = x0 * x0 + x1 * x1, norm = kappa * sq + 0.5;
     double e = sq / (2 * sigma * sigma) - bv(0) * x0 - bv(1) * x1;
@@ -176,7 +182,8 @@ double mcrbm_log_z_quadrature_2d(const Eigen::MatrixXd& P, const Eigen::MatrixXd
       }
       e -= std::log1p(std::exp(y));
     }
-    for (Eigen::Index j = 0; j < W.rows(); ++j) e -= std::log1p(std::exp(W(j, 0) * x0 + W(j, 1) * x1 + bm(j)));
+    for (Eigen::Index j = 0; j < W.rows(); ++j)
+      e -= std::log1p(std::exp(W(j, 0) * x0 + W(j, 1) * x1 + bm(j)));
     return e;
   };
   const double h = 2 * a / n, shift = -energy(0, 0);
@@ -195,13 +202,16 @@ TEST(ImageModels, McRbmTwoDimensionalAgainstQuadrature) {
     const auto r = McRbm::random(2, 3, 2, 2, 1.0, norm, 251);
     const McRbm model(4.0 * r.P(), r.C(), 2.0 * r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0, norm);
     const double kappa = norm == McRbmNorm::sum ? 1.0 : 0.5;
-    const double q = mcrbm_log_z_quadrature_2d(model.P(), model.C(), model.W(), model.b_mean(), model.b_cov(),
-                                               model.b_vis(), 1.0, kappa, 14.0, 1400);
-    ASSERT_NEAR(q, mcrbm_log_z_quadrature_2d(model.P(), model.C(), model.W(), model.b_mean(), model.b_cov(),
-                                             model.b_vis(), 1.0, kappa, 14.0, 700),
+    const double q =
+        mcrbm_log_z_quadrature_2d(model.P(), model.C(), model.W(), model.b_mean(), model.b_cov(),
+                                  model.b_vis(), 1.0, kappa, 14.0, 1400);
+    ASSERT_NEAR(q,
+                mcrbm_log_z_quadrature_2d(model.P(), model.C(), model.W(), model.b_mean(),
+                                          model.b_cov(), model.b_vis(), 1.0, kappa, 14.0, 700),
                 1e-6);
     const GeometricPath path(GaussianBase::isotropic(2, 1.5), model);
-    expect_agrees(run_ais(path, hais(0.2), 1000, 200, 252), q, 0.05, "HAIS mcRBM 2-d " + to_string(norm));
+    expect_agrees(run_ais(path, hais(0.2), 1000, 200, 252), q, 0.05,
+                  "HAIS mcRBM 2-d " + to_string(norm));
   }
 }
 

@@ -27,7 +27,8 @@ namespace {
 
 struct IsingCase;
 template <class Model, class Kernel>
-void check_ising_case(const Model& model, const Kernel& kernel, const IsingCase& c, std::uint64_t seed);
+void check_ising_case(const Model& model, const Kernel& kernel, const IsingCase& c,
+                      std::uint64_t seed);
 
 struct IsingCase {
   int side;
@@ -52,7 +53,8 @@ void check_multispin_case(IsingCase c, std::uint64_t seed) {
 
 // Model: IsingModel or PackedIsingModel, Kernel: a kernel for its batches.
 template <class Model, class Kernel>
-void check_ising_case(const Model& model, const Kernel& kernel, const IsingCase& c, std::uint64_t seed) {
+void check_ising_case(const Model& model, const Kernel& kernel, const IsingCase& c,
+                      std::uint64_t seed) {
   const auto schedule = logz::linear_schedule(c.num_steps);
   logz::AnnealOptions options;
   options.num_paths = c.num_paths;
@@ -69,7 +71,8 @@ void check_ising_case(const Model& model, const Kernel& kernel, const IsingCase&
   };
   const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
 
-  const double exact = logz::exact::ising_log_z_kaufman(c.side, c.side, c.beta) - model.base_log_z();
+  const double exact =
+      logz::exact::ising_log_z_kaufman(c.side, c.side, c.beta) - model.base_log_z();
   for (const auto& e : {logz::ais(forward.works), logz::raise(reverse.works),
                         logz::bar(forward.works, reverse.works)}) {
     SCOPED_TRACE(e.method);
@@ -123,19 +126,22 @@ TEST(IsingAnnealing, Torus8x8ColdMultiSpin) {
 // 8 x 8 one (the order only says that a step is a sweep).
 TEST(IsingAnnealing, Torus16x16AtCriticalTemperatureSwendsenWang) {
   const logz::IsingModel model(16, 16, 1.0, 0.4406868);
-  check_ising_case(model, logz::SwendsenWang(1), {16, 0.4406868, 300, 1, 400, logz::SiteOrder::checkerboard, 0.1}, 108);
+  check_ising_case(model, logz::SwendsenWang(1),
+                   {16, 0.4406868, 300, 1, 400, logz::SiteOrder::checkerboard, 0.1}, 108);
 }
 
 // Wolff: 60 clusters per temperature (tiny ones at high temperature, most of the lattice in the
 // cold phase), and 200 for each reverse start.
 TEST(IsingAnnealing, Torus16x16AtCriticalTemperatureWolff) {
   const logz::IsingModel model(16, 16, 1.0, 0.4406868);
-  check_ising_case(model, logz::Wolff(60), {16, 0.4406868, 300, 60, 400, logz::SiteOrder::checkerboard, 0.1}, 110);
+  check_ising_case(model, logz::Wolff(60),
+                   {16, 0.4406868, 300, 60, 400, logz::SiteOrder::checkerboard, 0.1}, 110);
 }
 
 TEST(IsingAnnealing, Torus8x8ColdSwendsenWang) {
   const logz::IsingModel model(8, 8, 1.0, 1.0);
-  check_ising_case(model, logz::SwendsenWang(2), {8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 109);
+  check_ising_case(model, logz::SwendsenWang(2),
+                   {8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 109);
 }
 
 }  // namespace

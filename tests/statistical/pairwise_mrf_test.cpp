@@ -2,9 +2,6 @@
 // reported exact log Z against a closed form, the heat-bath kernel's stationary distribution
 // and the exact reverse start by chi-square over all states of a 4-unit model, and the
 // estimators of annealing and tempering within 5 SE of enumeration.
-#include "support/chi_square.hpp"
-#include "support/cli.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +11,8 @@
 #include <vector>
 
 #include "logz/io/npz.hpp"
+#include "support/chi_square.hpp"
+#include "support/cli.hpp"
 
 namespace {
 
@@ -24,10 +23,12 @@ using logz::test_support::temp_path;
 using logz::test_support::write_file;
 
 // A model file with couplings W (row-major, n x n) and fields b.
-std::string write_model(const std::string& name, const std::vector<double>& w, const std::vector<double>& b) {
+std::string write_model(const std::string& name, const std::vector<double>& w,
+                        const std::vector<double>& b) {
   const std::string path = temp_path(name + ".npz");
   const auto n = static_cast<std::size_t>(std::lround(std::sqrt(static_cast<double>(w.size()))));
-  logz::io::write_npz(path, {{"W", logz::io::Array{{n, n}, w}}, {"b", logz::io::Array{{b.size()}, b}}});
+  logz::io::write_npz(path,
+                      {{"W", logz::io::Array{{n, n}, w}}, {"b", logz::io::Array{{b.size()}, b}}});
   return path;
 }
 
@@ -59,7 +60,8 @@ TEST(PairwiseMrf, ExactLogZOfTwoUnitsIsTheClosedForm) {
 // Boltzmann distribution over the 16 states, from exact draws and from uniform bits equilibrated
 // by the heat-bath kernel alike.
 TEST(PairwiseMrf, KernelAndExactStartHaveTheBoltzmannDistribution) {
-  const std::vector<double> w = {0, 0.9, -0.5, 0.3, 0.9, 0, 0.4, -1.1, -0.5, 0.4, 0, 0.8, 0.3, -1.1, 0.8, 0};
+  const std::vector<double> w = {0,    0.9, -0.5, 0.3, 0.9, 0,    0.4, -1.1,
+                                 -0.5, 0.4, 0,    0.8, 0.3, -1.1, 0.8, 0};
   const std::vector<double> b = {0.2, -0.6, 0.5, 0.1};
   const double beta = 0.8;
   const std::string file = write_model("four", w, b);
@@ -82,9 +84,11 @@ TEST(PairwiseMrf, KernelAndExactStartHaveTheBoltzmannDistribution) {
   const long n = 20000;
   for (const char* start : {"exact", "equilibrated"}) {
     SCOPED_TRACE(start);
-    const auto j = run_json(config_for(file), "--set schedule.num_steps=1 --set run.num_paths=" + std::to_string(n) +
-                                                  " --set run.directions=reverse --set estimators.methods=raise "
-                                                  "--set run.equilibration_sweeps=10 --set run.reverse_start=" + start);
+    const auto j = run_json(config_for(file),
+                            "--set schedule.num_steps=1 --set run.num_paths=" + std::to_string(n) +
+                                " --set run.directions=reverse --set estimators.methods=raise "
+                                "--set run.equilibration_sweeps=10 --set run.reverse_start=" +
+                                start);
     std::vector<double> p;
     std::vector<long> counts;
     std::map<long, std::size_t> cell;
@@ -106,8 +110,10 @@ TEST(PairwiseMrf, KernelAndExactStartHaveTheBoltzmannDistribution) {
 // Annealing and tempering on a random 10-unit model: BAR, the bounds and the tempered
 // estimators against enumeration (|estimate - exact| <= 5 SE; the bounds sandwich it).
 TEST(PairwiseMrf, EstimatesMatchEnumeration) {
-  const std::string cfg = "[model]\ntype = \"pairwise_mrf\"\nunits = 10\nscale = 0.6\nparameter_seed = 3\n";
-  const auto a = run_json(cfg, "--set run.num_paths=400 --set schedule.num_steps=300 --set run.seed=2");
+  const std::string cfg =
+      "[model]\ntype = \"pairwise_mrf\"\nunits = 10\nscale = 0.6\nparameter_seed = 3\n";
+  const auto a =
+      run_json(cfg, "--set run.num_paths=400 --set schedule.num_steps=300 --set run.seed=2");
   const double exact = a["reference"]["log_z"].get<double>();
   for (const char* m : {"bar", "ais", "raise"}) {
     const auto& e = a["estimates"][m];
@@ -118,8 +124,10 @@ TEST(PairwiseMrf, EstimatesMatchEnumeration) {
   const auto& upper = a["estimates"]["upper_bound"];
   EXPECT_LE(lower["log_z"].get<double>(), exact + 5 * lower["std_error"].get<double>());
   EXPECT_GE(upper["log_z"].get<double>(), exact - 5 * upper["std_error"].get<double>());
-  const auto t = run_json(cfg, "--set run.method=tempering --set tempering.num_temperatures=20 "
-                               "--set tempering.num_chains=50 --set tempering.num_sweeps=2000 --set run.seed=2");
+  const auto t =
+      run_json(cfg,
+               "--set run.method=tempering --set tempering.num_temperatures=20 "
+               "--set tempering.num_chains=50 --set tempering.num_sweeps=2000 --set run.seed=2");
   for (const char* m : {"rts", "ti_rb"}) {
     const auto& e = t["estimates"][m];
     EXPECT_LE(std::abs(e["log_z"].get<double>() - exact), 5 * e["std_error"].get<double>()) << m;
@@ -130,13 +138,16 @@ TEST(PairwiseMrf, BadParametersGiveOneLineErrors) {
   const std::string asym = write_model("asym", {0, 1, 2, 0}, {0, 0});
   const std::string cfg = temp_path("bad_parameters.toml");
   write_file(cfg, config_for(asym));
-  logz::test_support::expect_one_line_error(run_cli("run " + cfg + " -q"), "W: expected a symmetric matrix");
+  logz::test_support::expect_one_line_error(run_cli("run " + cfg + " -q"),
+                                            "W: expected a symmetric matrix");
   const std::string diag = write_model("diag", {1, 0, 0, 0}, {0, 0});
   write_file(cfg, config_for(diag));
-  logz::test_support::expect_one_line_error(run_cli("run " + cfg + " -q"), "W: expected a zero diagonal");
+  logz::test_support::expect_one_line_error(run_cli("run " + cfg + " -q"),
+                                            "W: expected a zero diagonal");
   const std::string shape = write_model("shape", {0, 1, 1, 0}, {0, 0, 0});
   write_file(cfg, config_for(shape));
-  logz::test_support::expect_one_line_error(run_cli("run " + cfg + " -q"), "W: expected a 3 x 3 matrix");
+  logz::test_support::expect_one_line_error(run_cli("run " + cfg + " -q"),
+                                            "W: expected a 3 x 3 matrix");
 }
 
 }  // namespace

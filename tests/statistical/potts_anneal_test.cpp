@@ -24,9 +24,9 @@
 #include "logz/exact/potts_transfer_matrix.hpp"
 #include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/multispin_potts_metropolis.hpp"
+#include "logz/kernels/potts_metropolis.hpp"
 #include "logz/kernels/swendsen_wang.hpp"
 #include "logz/kernels/wolff.hpp"
-#include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_potts.hpp"
 #include "logz/models/potts.hpp"
@@ -57,7 +57,8 @@ void check_annealing(const std::string& label, const Model& model, const Kernel&
     model.ground_state(batch, streams.random(0));
     equilibrate.step(model.at(1.0), batch, streams.random(1));
     if constexpr (requires { model.relabel_to_colour0(batch, streams.random(2)); })
-      model.relabel_to_colour0(batch, streams.random(2));  // a path that restricts the model at t = 1
+      model.relabel_to_colour0(batch,
+                               streams.random(2));  // a path that restricts the model at t = 1
   };
   const auto reverse = logz::anneal_reverse(model, kernel, schedule, start, options);
 
@@ -126,21 +127,25 @@ TEST(PottsAnnealing, Torus3x4MultiSpin) {
   const logz::MultiSpinPottsMetropolis kernel(logz::SiteOrder::checkerboard, 5);
   check_annealing(
       "potts 3x4 multispin", model, kernel, {400, 5, 400, 500, 0.1}, potts_exact_evidence(),
-      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 204);
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling),
+      204);
 }
 
 TEST(PottsAnnealing, Torus3x4SwendsenWang) {
   const logz::PottsModel model(kRows, kCols, kColours, kCoupling, kBeta);
   check_annealing(
-      "potts 3x4 swendsen-wang", model, logz::SwendsenWang(3), {400, 3, 400, 100, 0.1}, potts_exact_evidence(),
-      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 206);
+      "potts 3x4 swendsen-wang", model, logz::SwendsenWang(3), {400, 3, 400, 100, 0.1},
+      potts_exact_evidence(),
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling),
+      206);
 }
 
 TEST(PottsAnnealing, Torus3x4Wolff) {
   const logz::PottsModel model(kRows, kCols, kColours, kCoupling, kBeta);
   check_annealing(
       "potts 3x4 wolff", model, logz::Wolff(10), {400, 10, 400, 200, 0.1}, potts_exact_evidence(),
-      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 207);
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling),
+      207);
 }
 
 // Around the transition instead of through it: a field of 6 on colour 0, switched off at beta;
@@ -149,9 +154,12 @@ TEST(PottsAnnealing, Torus3x4AroundTheTransitionWithAField) {
   const logz::PottsModel model(kRows, kCols, kColours, kCoupling, kBeta);
   const logz::PottsFieldPath path(model, 6.0);
   check_annealing(
-      "potts 3x4 field path, heat bath", path, logz::HeatBath(logz::SiteOrder::checkerboard, 2), {200, 2, 400, 200, 0.1},
-      logz::exact::potts_log_z_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling) - path.base_log_z(),
-      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling), 208);
+      "potts 3x4 field path, heat bath", path, logz::HeatBath(logz::SiteOrder::checkerboard, 2),
+      {200, 2, 400, 200, 0.1},
+      logz::exact::potts_log_z_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling) -
+          path.base_log_z(),
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling),
+      208);
 }
 
 TEST(IsingAnnealing, Torus4x4HeatBath) {

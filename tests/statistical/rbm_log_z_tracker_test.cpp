@@ -5,6 +5,8 @@
 // Tolerance: 0.4 nat at every checkpoint, while log Z itself moves by 7.7 nats. Over seeds 5, 6
 // and 7 the tracking errors at the four checkpoints (5 sweeps per step) had both signs and an
 // RMS of 0.08 nat (1 sweep per step: 0.17), so 0.4 is 5 RMS.
+#include "logz/training/rbm_log_z_tracker.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,7 +16,6 @@
 #include "logz/exact/rbm_enumeration.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/random/philox.hpp"
-#include "logz/training/rbm_log_z_tracker.hpp"
 
 namespace {
 

@@ -41,7 +41,8 @@ TemperingRun run_tempering(int threads, std::size_t num_levels = 12,
   o.record_samples = true;
   logz::SimulatedTempering st(model, kernel, ladder, o);
   const double tolerance = 0.1 / static_cast<double>(num_levels);
-  auto init = logz::initial_iterations(st, std::vector<double>(num_levels, 0.0), 100, 40, tolerance);
+  auto init =
+      logz::initial_iterations(st, std::vector<double>(num_levels, 0.0), 100, 40, tolerance);
   auto stats = st.run(1500, init.log_z_hat);
   return {init, std::move(stats), ladder};
 }
@@ -67,9 +68,9 @@ void check_every_level(const TemperingRun& r) {
           << e->log_z[k] << " vs exact " << exact << " SE " << se;
     }
   }
-  std::printf("RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f (%d initial iterations)\n", rts.log_z.back(),
-              rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(), exact_level(1.0),
-              r.init.iterations);
+  std::printf("RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f (%d initial iterations)\n",
+              rts.log_z.back(), rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(),
+              exact_level(1.0), r.init.iterations);
   for (const char* m : {"ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb"}) {
     const auto ti = logz::thermodynamic_integration(r.stats, r.ladder.fractions(), m);
     std::printf("%-13s %.4f +- %.4f\n", m, ti.log_z.back(), ti.std_error.back());
@@ -107,7 +108,8 @@ TEST(RtsIsing, WangLandauGivesUsableStartingValues) {
   const auto r = logz::wang_landau(st, std::vector<double>(8, 0.0), w);
   EXPECT_TRUE(r.converged);
   // Good enough to mix: every level within 1 nat of the truth.
-  for (std::size_t k = 1; k < 8; ++k) EXPECT_NEAR(r.log_z_hat[k], exact_level(ladder.fraction(k)), 1.0) << k;
+  for (std::size_t k = 1; k < 8; ++k)
+    EXPECT_NEAR(r.log_z_hat[k], exact_level(ladder.fraction(k)), 1.0) << k;
 }
 
 }  // namespace

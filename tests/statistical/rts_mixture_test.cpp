@@ -65,7 +65,8 @@ struct RunSpec {
 };
 
 template <class Path, class Kernel>
-TemperingRun run_tempering(const Path& path, const Kernel& kernel, const Schedule& betas, const RunSpec& r) {
+TemperingRun run_tempering(const Path& path, const Kernel& kernel, const Schedule& betas,
+                           const RunSpec& r) {
   TemperingLadder ladder(betas);
   TemperingOptions o;
   o.num_chains = r.chains;
@@ -74,8 +75,8 @@ TemperingRun run_tempering(const Path& path, const Kernel& kernel, const Schedul
   o.record_samples = true;
   SimulatedTempering st(path, kernel, ladder, o);
   const double tolerance = 0.1 / static_cast<double>(ladder.size());
-  auto init = initial_iterations(st, std::vector<double>(ladder.size(), 0.0), r.sweeps_per_iteration,
-                                 r.max_iterations, tolerance);
+  auto init = initial_iterations(st, std::vector<double>(ladder.size(), 0.0),
+                                 r.sweeps_per_iteration, r.max_iterations, tolerance);
   auto stats = st.run(r.sweeps, init.log_z_hat);
   return {init, std::move(stats), ladder};
 }
@@ -83,7 +84,8 @@ TemperingRun run_tempering(const Path& path, const Kernel& kernel, const Schedul
 // `se_floor`: MBAR's asymptotic SE treats the correlated tempered samples as independent
 // (over 40 repetitions of the Gaussian-target run its 2-SE coverage was 0.78, RTS's 0.98),
 // so MBAR is judged with the larger of its own SE and RTS's between-chain SE.
-void expect_within(const LadderEstimates& e, std::size_t k, double exact, double se_target, double se_floor = 0.0) {
+void expect_within(const LadderEstimates& e, std::size_t k, double exact, double se_target,
+                   double se_floor = 0.0) {
   SCOPED_TRACE(e.method + " level " + std::to_string(k));
   ASSERT_TRUE(std::isfinite(e.std_error[k]));
   EXPECT_LT(e.std_error[k], se_target);
@@ -97,8 +99,8 @@ void expect_within(const LadderEstimates& e, std::size_t k, double exact, double
 
 // Mean and per-coordinate second moment of each column set against the truth, z <= 5
 // (the draws are independent exact draws moved by a kernel that leaves them invariant).
-void expect_moments(const Eigen::MatrixXd& X, const Eigen::VectorXd& mean, const Eigen::MatrixXd& cov,
-                    const char* what) {
+void expect_moments(const Eigen::MatrixXd& X, const Eigen::VectorXd& mean,
+                    const Eigen::MatrixXd& cov, const char* what) {
   const double n = static_cast<double>(X.cols());
   const Eigen::VectorXd m = X.rowwise().mean();
   const Eigen::MatrixXd c = X.colwise() - mean;
@@ -118,7 +120,8 @@ Eigen::MatrixXd mode_columns(const Eigen::MatrixXd& X, bool positive) {
   for (Eigen::Index p = 0; p < X.cols(); ++p)
     if ((X.col(p).sum() > 0) == positive) idx.push_back(p);
   Eigen::MatrixXd out(X.rows(), static_cast<Eigen::Index>(idx.size()));
-  for (std::size_t i = 0; i < idx.size(); ++i) out.col(static_cast<Eigen::Index>(i)) = X.col(idx[i]);
+  for (std::size_t i = 0; i < idx.size(); ++i)
+    out.col(static_cast<Eigen::Index>(i)) = X.col(idx[i]);
   return out;
 }
 
@@ -153,7 +156,8 @@ TEST(HmcOnMixture, ExactStartKeepsEachModesMoments) {
   const auto [v, se] = mean_variance(high, 2.0);
   EXPECT_NEAR(v, 0.5, 5 * se);
   const auto [v_wrong, se_wrong] = mean_variance(mode_columns(wrong.X, true), 2.0);
-  EXPECT_GT(std::abs(v_wrong - 0.5), 5 * se_wrong) << "a kernel at t = 0.9 should fail the check: " << v_wrong;
+  EXPECT_GT(std::abs(v_wrong - 0.5), 5 * se_wrong)
+      << "a kernel at t = 0.9 should fail the check: " << v_wrong;
 }
 
 TEST(HmcOnMixture, PerParticleLevelsKeepEachLevelsGaussian) {
@@ -169,7 +173,8 @@ TEST(HmcOnMixture, PerParticleLevelsKeepEachLevelsGaussian) {
   ContinuousBatch batch(3, n);
   std::vector<Eigen::VectorXd> means;
   std::vector<Eigen::MatrixXd> covs;
-  const Eigen::Matrix3d p0 = Eigen::Matrix3d::Identity() / 4.0, p1 = target.covariances()[0].inverse();
+  const Eigen::Matrix3d p0 = Eigen::Matrix3d::Identity() / 4.0,
+                        p1 = target.covariances()[0].inverse();
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const Eigen::Matrix3d p = (1 - levels[l]) * p0 + levels[l] * p1;
     const Eigen::Matrix3d c = p.inverse();
@@ -190,8 +195,8 @@ TEST(HmcOnMixture, PerParticleLevelsKeepEachLevelsGaussian) {
     hais.step(path.at_levels(t), batch, BatchRandom{3, Purpose::test, 100 + s, 0});
   }
   for (std::size_t l = 0; l < levels.size(); ++l)
-    expect_moments(batch.X.middleCols(static_cast<Eigen::Index>(l) * per_level, per_level), means[l], covs[l],
-                   ("level " + std::to_string(levels[l])).c_str());
+    expect_moments(batch.X.middleCols(static_cast<Eigen::Index>(l) * per_level, per_level),
+                   means[l], covs[l], ("level " + std::to_string(levels[l])).c_str());
 }
 
 // ---------------------------------------------------------------- RTS at every level
@@ -204,7 +209,9 @@ TEST(RtsMixture, EveryLevelOfThePathToAGaussianWithinErrorOfExact) {
   const TemperingRun r = run_tempering(path, kernel, linear_schedule(11), RunSpec{});
   EXPECT_TRUE(r.init.converged) << "initial iterations did not reach max |r_k - c_k| < 0.1/K";
   EXPECT_GT(r.stats.kernel_attempted, 0u);
-  EXPECT_GT(static_cast<double>(r.stats.kernel_accepted) / static_cast<double>(r.stats.kernel_attempted), 0.7);
+  EXPECT_GT(
+      static_cast<double>(r.stats.kernel_accepted) / static_cast<double>(r.stats.kernel_attempted),
+      0.7);
   const auto rts = rts_ladder(r.stats, r.init.log_z_hat, r.ladder.log_prior());
   const auto mbar = mbar_tempered(r.stats, r.ladder.fractions());
   EXPECT_TRUE(mbar.last.diagnostics.converged);
@@ -213,9 +220,10 @@ TEST(RtsMixture, EveryLevelOfThePathToAGaussianWithinErrorOfExact) {
     expect_within(rts, k, exact, 0.05);
     expect_within(mbar, k, exact, 0.05, rts.std_error[k]);
   }
-  std::printf("Gaussian target: RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f (%d initial iterations)\n",
-              rts.log_z.back(), rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(),
-              exact_gaussian_level(base, target, 1.0), r.init.iterations);
+  std::printf(
+      "Gaussian target: RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f (%d initial iterations)\n",
+      rts.log_z.back(), rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(),
+      exact_gaussian_level(base, target, 1.0), r.init.iterations);
 }
 
 // Every level of a 2-d two-mode mixture against quadrature: log Z_t = log integral of
@@ -225,12 +233,14 @@ TEST(RtsMixture, EveryLevelOfATwoModeMixtureIn2dAgainstQuadrature) {
   Eigen::Matrix2d c0, c1;
   c0 << 0.5, 0.2, 0.2, 0.4;
   c1 << 1.0, -0.3, -0.3, 0.6;
-  const GaussianMixture mixture({1.0, 3.0}, {Eigen::Vector2d(-3.0, -2.0), Eigen::Vector2d(2.5, 3.0)}, {c0, c1});
+  const GaussianMixture mixture({1.0, 3.0},
+                                {Eigen::Vector2d(-3.0, -2.0), Eigen::Vector2d(2.5, 3.0)}, {c0, c1});
   const double s = 3.0;
   const GaussianBase base = GaussianBase::isotropic(2, s);
   const MixturePath path(base, mixture);
   const Eigen::Matrix2d p0 = c0.inverse(), p1 = c1.inverse();
-  const double n0 = 1.0 / (2 * M_PI * std::sqrt(c0.determinant())), n1 = 3.0 / (2 * M_PI * std::sqrt(c1.determinant()));
+  const double n0 = 1.0 / (2 * M_PI * std::sqrt(c0.determinant())),
+               n1 = 3.0 / (2 * M_PI * std::sqrt(c1.determinant()));
   auto log_z_level = [&](double t) {
     const int n = 800;
     const double lo = -25.0, hi = 25.0, h = (hi - lo) / n;
@@ -239,8 +249,10 @@ TEST(RtsMixture, EveryLevelOfATwoModeMixtureIn2dAgainstQuadrature) {
     for (int a = 0; a <= n; ++a)
       for (int b = 0; b <= n; ++b) {
         const Eigen::Vector2d x(lo + a * h, lo + b * h);
-        const Eigen::Vector2d r0 = x - Eigen::Vector2d(-3.0, -2.0), r1 = x - Eigen::Vector2d(2.5, 3.0);
-        const double f = n0 * std::exp(-0.5 * r0.dot(p0 * r0)) + n1 * std::exp(-0.5 * r1.dot(p1 * r1));
+        const Eigen::Vector2d r0 = x - Eigen::Vector2d(-3.0, -2.0),
+                              r1 = x - Eigen::Vector2d(2.5, 3.0);
+        const double f =
+            n0 * std::exp(-0.5 * r0.dot(p0 * r0)) + n1 * std::exp(-0.5 * r1.dot(p1 * r1));
         sum += w(a) * w(b) * std::exp(-(1 - t) * x.squaredNorm() / (2 * s * s)) * std::pow(f, t);
       }
     return std::log(sum * h * h / 9.0);
@@ -260,8 +272,9 @@ TEST(RtsMixture, EveryLevelOfATwoModeMixtureIn2dAgainstQuadrature) {
     expect_within(rts, k, exact, 0.06);
     expect_within(mbar, k, exact, 0.06, rts.std_error[k]);
   }
-  std::printf("2-d two-mode mixture: RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f\n", rts.log_z.back(),
-              rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(), std::log(4.0) - z0);
+  std::printf("2-d two-mode mixture: RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f\n",
+              rts.log_z.back(), rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(),
+              std::log(4.0) - z0);
 }
 
 // The Fig. 2 stand-in: base N(0, 3^2 I), two 10-d components; exact log(Z_K / Z_1) =
@@ -285,9 +298,10 @@ TEST(RtsMixture, TargetLevelOfTheTwoModeMixtureWithinErrorOfExact) {
   const std::size_t last = r.ladder.size() - 1;
   expect_within(rts, last, exact, 0.1);
   expect_within(mbar, last, exact, 0.1, rts.std_error[last]);
-  std::printf("Fig. 2 mixture: RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f; acceptance %.3f\n", rts.log_z.back(),
-              rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(), exact,
-              static_cast<double>(r.stats.kernel_accepted) / static_cast<double>(r.stats.kernel_attempted));
+  std::printf(
+      "Fig. 2 mixture: RTS %.4f +- %.4f, MBAR %.4f +- %.4f, exact %.4f; acceptance %.3f\n",
+      rts.log_z.back(), rts.std_error.back(), mbar.log_z.back(), mbar.std_error.back(), exact,
+      static_cast<double>(r.stats.kernel_accepted) / static_cast<double>(r.stats.kernel_attempted));
 }
 
 // ---------------------------------------------------------------- TI as K grows
@@ -329,9 +343,9 @@ TEST(TiMixture, VariantsConvergeToExactAsKGrows) {
     EXPECT_LT(err[2], err[0]);
     const double se = last_se[static_cast<std::size_t>(m)];
     ASSERT_TRUE(std::isfinite(se));
-    const double richardson =
-        std::abs(last_value[static_cast<std::size_t>(m)] - previous_value[static_cast<std::size_t>(m)]) /
-        (m == 0 ? 1.0 : 3.0);
+    const double richardson = std::abs(last_value[static_cast<std::size_t>(m)] -
+                                       previous_value[static_cast<std::size_t>(m)]) /
+                              (m == 0 ? 1.0 : 3.0);
     EXPECT_LE(err.back(), 5 * se + richardson) << "SE " << se << ", allowance " << richardson;
   }
 }
@@ -366,7 +380,8 @@ TEST(RtsMixture, BatchedMovesEqualChainByChainMoves) {
   ASSERT_EQ(a.stats.sample_delta.size(), b.stats.sample_delta.size());
   EXPECT_EQ(a.stats.sample_level, b.stats.sample_level);
   for (std::size_t i = 0; i < a.stats.sample_delta.size(); ++i)
-    ASSERT_NEAR(a.stats.sample_delta[i], b.stats.sample_delta[i], 1e-9 * (1 + std::abs(b.stats.sample_delta[i])));
+    ASSERT_NEAR(a.stats.sample_delta[i], b.stats.sample_delta[i],
+                1e-9 * (1 + std::abs(b.stats.sample_delta[i])));
   EXPECT_EQ(a.stats.kernel_accepted, b.stats.kernel_accepted);
   // The batched move's acceptance split by level (each particle's count) is the chain-by-chain
   // moves' own, level by level, and the levels add up to the whole.
@@ -374,10 +389,12 @@ TEST(RtsMixture, BatchedMovesEqualChainByChainMoves) {
   EXPECT_EQ(a.stats.level_accepted, b.stats.level_accepted);
   EXPECT_EQ(a.stats.level_attempted, b.stats.level_attempted);
   std::uint64_t accepts = 0, attempts = 0;
-  for (std::size_t k = 0; k < a.ladder.size(); ++k) accepts += a.stats.level_accepted[k], attempts += a.stats.level_attempted[k];
+  for (std::size_t k = 0; k < a.ladder.size(); ++k)
+    accepts += a.stats.level_accepted[k], attempts += a.stats.level_attempted[k];
   EXPECT_EQ(accepts, a.stats.kernel_accepted);
   EXPECT_EQ(attempts, a.stats.kernel_attempted);
-  EXPECT_LT(a.stats.kernel_accepted, a.stats.kernel_attempted);  // not a trivial split: some moves rejected
+  EXPECT_LT(a.stats.kernel_accepted,
+            a.stats.kernel_attempted);  // not a trivial split: some moves rejected
 }
 
 TEST(RtsMixture, SameResultsForOneTwoThreeThreads) {

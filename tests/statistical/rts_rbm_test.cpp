@@ -7,14 +7,14 @@
 // Tolerance, as for the Ising test: |estimate - exact| <= 5 SE + |bias eq. 15| + SE^2.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
+#include "logz/core/error.hpp"
 #include "logz/estimators/mbar.hpp"
 #include "logz/estimators/rts.hpp"
 #include "logz/estimators/thermodynamic_integration.hpp"
-#include "logz/core/error.hpp"
 #include "logz/exact/rbm_enumeration.hpp"
 #include "logz/kernels/rbm_gibbs.hpp"
 #include "logz/models/rbm_base.hpp"
@@ -51,8 +51,9 @@ struct OneChainAtATime {
 };
 
 template <class Kernel, class Path = logz::RbmFullPath<double>>
-logz::TemperingStats temper(const Kernel& kernel, int threads, std::size_t levels, std::size_t sweeps,
-                            std::vector<double> log_z_hat = {}, logz::InitialIterationsResult* init = nullptr,
+logz::TemperingStats temper(const Kernel& kernel, int threads, std::size_t levels,
+                            std::size_t sweeps, std::vector<double> log_z_hat = {},
+                            logz::InitialIterationsResult* init = nullptr,
                             bool record_samples = false) {
   const Path path(tiny_rbm(), tiny_base());
   logz::TemperingLadder ladder(logz::linear_schedule(levels - 1));
@@ -83,7 +84,8 @@ TEST(RtsRbm, EveryLevelWithinErrorOfEnumeration) {
   const Eigen::VectorXd a0 = tiny_base().logits;
   const double log_z_1 = logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, 0.0));
   for (std::size_t k = 1; k < levels; ++k) {
-    const double exact = logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, ladder.fraction(k))) - log_z_1;
+    const double exact =
+        logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, ladder.fraction(k))) - log_z_1;
     const double se = rts.std_error[k];
     ASSERT_TRUE(std::isfinite(se)) << k;
     EXPECT_LT(se, 0.05) << k;  // target fixed in advance
@@ -91,9 +93,10 @@ TEST(RtsRbm, EveryLevelWithinErrorOfEnumeration) {
     EXPECT_LE(std::abs(rts.log_z[k] - exact), 5 * se + bias + se * se)
         << "level " << k << ": " << rts.log_z[k] << " vs exact " << exact << " SE " << se;
   }
-  std::printf("RTS log Z_K - log Z_1 = %.4f +- %.4f, exact %.4f (%d initial iterations)\n", rts.log_z.back(),
-              rts.std_error.back(),
-              logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, 1.0)) - log_z_1, init.iterations);
+  std::printf("RTS log Z_K - log Z_1 = %.4f +- %.4f, exact %.4f (%d initial iterations)\n",
+              rts.log_z.back(), rts.std_error.back(),
+              logz::exact::rbm_log_z(logz::exact::rbm_tempered(p, a0, 1.0)) - log_z_1,
+              init.iterations);
 }
 
 // log Z_t - log Z_0 of the tiny RBM's path, by enumeration.
@@ -118,7 +121,9 @@ TEST(RtsRbm, MarginalPathEveryEstimatorAgainstEnumeration) {
   // enumerated log Z, error ~1e-9): what TI converges to, whose distance from `exact` is the
   // rule's own discretisation error, allowed for beside the sampling error.
   double trapezoid = 0.0;
-  const auto slope = [](double t) { return (exact_rbm_level(t + 1e-5) - exact_rbm_level(t - 1e-5)) / 2e-5; };
+  const auto slope = [](double t) {
+    return (exact_rbm_level(t + 1e-5) - exact_rbm_level(t - 1e-5)) / 2e-5;
+  };
   for (std::size_t k = 1; k < levels; ++k)
     trapezoid += 0.5 * (betas[k] - betas[k - 1]) * (slope(betas[k - 1]) + slope(betas[k]));
   const auto rts = logz::rts_ladder(stats, init.log_z_hat, ladder.log_prior());
@@ -128,10 +133,10 @@ TEST(RtsRbm, MarginalPathEveryEstimatorAgainstEnumeration) {
     const double se = ti.std_error.back();
     ASSERT_TRUE(std::isfinite(se) && se > 0) << method;
     EXPECT_LE(std::abs(ti.log_z.back() - trapezoid), 5 * se + se * se)
-        << method << ": " << ti.log_z.back() << " vs exact trapezoid " << trapezoid << " (exact " << exact
-        << ") SE " << se;
-    std::printf("%s %.4f +- %.4f, exact trapezoid %.4f, exact %.4f\n", method, ti.log_z.back(), se, trapezoid,
-                exact);
+        << method << ": " << ti.log_z.back() << " vs exact trapezoid " << trapezoid << " (exact "
+        << exact << ") SE " << se;
+    std::printf("%s %.4f +- %.4f, exact trapezoid %.4f, exact %.4f\n", method, ti.log_z.back(), se,
+                trapezoid, exact);
   }
   EXPECT_THROW(logz::thermodynamic_integration(stats, betas, "ti_corrected"), logz::Error);
   // MBAR's asymptotic SE treats the correlated samples as independent; the chain-replicate SE
@@ -140,8 +145,10 @@ TEST(RtsRbm, MarginalPathEveryEstimatorAgainstEnumeration) {
   const double se = std::max(mbar.std_error.back(), rts_se);
   EXPECT_LE(std::abs(mbar.log_z.back() - exact), 5 * se + se * se)
       << "mbar " << mbar.log_z.back() << " vs exact " << exact;
-  EXPECT_LE(std::abs(rts.log_z.back() - exact), 5 * rts_se + std::abs(rts.bias.back()) + rts_se * rts_se);
-  std::printf("mbar %.4f, rts %.4f +- %.4f, exact %.4f\n", mbar.log_z.back(), rts.log_z.back(), rts_se, exact);
+  EXPECT_LE(std::abs(rts.log_z.back() - exact),
+            5 * rts_se + std::abs(rts.bias.back()) + rts_se * rts_se);
+  std::printf("mbar %.4f, rts %.4f +- %.4f, exact %.4f\n", mbar.log_z.back(), rts.log_z.back(),
+              rts_se, exact);
 }
 
 // Sweeps without the TI integrands (initial iterations, runs with no TI estimator) move the chains
@@ -175,7 +182,8 @@ TEST(RtsRbm, BatchedLevelStepEqualsOneChainAtATime) {
   // E from a + W h, a chain stepped alone from b + W^T v after its copy back).
   for (std::size_t c = 0; c < batched.chains.size(); ++c)
     EXPECT_EQ(batched.chains[c].counts, single.chains[c].counts) << c;
-  for (std::size_t k = 0; k < 8; ++k) EXPECT_NEAR(batched.log_c()[k], single.log_c()[k], 1e-12) << k;
+  for (std::size_t k = 0; k < 8; ++k)
+    EXPECT_NEAR(batched.log_c()[k], single.log_c()[k], 1e-12) << k;
 }
 
 TEST(RtsRbm, SameResultsForOneTwoThreeThreads) {

@@ -26,8 +26,9 @@ struct AisCheck {
 
 // One thread, chunks of 50 particles; `finals` (optional) receives the particles at t = 1.
 template <class Path, class Kernel>
-AisCheck run_ais(const Path& path, const Kernel& kernel, std::size_t num_steps, std::size_t num_paths,
-                 std::uint64_t seed, std::vector<typename Path::Batch>* finals = nullptr) {
+AisCheck run_ais(const Path& path, const Kernel& kernel, std::size_t num_steps,
+                 std::size_t num_paths, std::uint64_t seed,
+                 std::vector<typename Path::Batch>* finals = nullptr) {
   AnnealOptions o;
   o.num_paths = num_paths;
   o.seed = seed;
@@ -38,11 +39,14 @@ AisCheck run_ais(const Path& path, const Kernel& kernel, std::size_t num_steps, 
   return {e.log_z + path.base_log_z(), e.std_error};
 }
 
-inline void expect_agrees(const AisCheck& c, double exact, double se_target, const std::string& what) {
+inline void expect_agrees(const AisCheck& c, double exact, double se_target,
+                          const std::string& what) {
   ASSERT_TRUE(std::isfinite(c.std_error)) << what;
   EXPECT_LT(c.std_error, se_target) << what;
-  EXPECT_NEAR(c.estimate, exact, kZ * c.std_error + c.std_error * c.std_error) << what << ": SE " << c.std_error;
-  std::printf("%-34s estimate %.4f  exact %.4f  SE %.4f\n", what.c_str(), c.estimate, exact, c.std_error);
+  EXPECT_NEAR(c.estimate, exact, kZ * c.std_error + c.std_error * c.std_error)
+      << what << ": SE " << c.std_error;
+  std::printf("%-34s estimate %.4f  exact %.4f  SE %.4f\n", what.c_str(), c.estimate, exact,
+              c.std_error);
 }
 
 }  // namespace logz::test_support

@@ -12,7 +12,8 @@ struct ChiSquare {
   double statistic = 0, critical = 0;
 };
 
-inline ChiSquare chi_square(const std::vector<long>& counts, const std::vector<double>& prob, long n) {
+inline ChiSquare chi_square(const std::vector<long>& counts, const std::vector<double>& prob,
+                            long n) {
   double stat = 0, pooled_obs = 0, pooled_exp = 0;
   int cells = 0;
   for (std::size_t s = 0; s < prob.size(); ++s) {

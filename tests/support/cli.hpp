@@ -35,7 +35,9 @@ inline std::string read_file(const std::string& path) {
   return s.str();
 }
 
-inline void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+inline void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 
 // Runs `logz ARGS`; `env` goes before the command (e.g. "PATH=/nonexistent").
 inline CliResult run_cli(const std::string& args, const std::string& env = "") {

@@ -38,7 +38,8 @@ template <class Model, class Kernel>
 void expect_works_independent_of_threads_and_chunks(const Model& model, const Kernel& kernel) {
   const auto schedule = linear_schedule(20);
   std::vector<std::vector<double>> works;
-  for (const auto& [threads, chunk] : {std::pair{1, 64}, std::pair{2, 64}, std::pair{2, 128}, std::pair{3, 192}}) {
+  for (const auto& [threads, chunk] :
+       {std::pair{1, 64}, std::pair{2, 64}, std::pair{2, 128}, std::pair{3, 192}}) {
     AnnealOptions o;
     o.num_paths = 200;
     o.seed = 4;

@@ -52,7 +52,8 @@ TEST(Pilot, MeasuresTheExactSpreadOfTheFirstStep) {
   // and the first increment, t_1 beta E, has sd t_1 beta sqrt(72).
   const logz::IsingModel model(6, 6, 1.0, 0.8);
   const logz::AdaptivePlan plan{50, 4000, 10};
-  const auto pilot = logz::run_schedule_pilot(model, logz::HeatBath(logz::SiteOrder::checkerboard, 1), plan, 7, 2, 8);
+  const auto pilot = logz::run_schedule_pilot(
+      model, logz::HeatBath(logz::SiteOrder::checkerboard, 1), plan, 7, 2, 8);
   ASSERT_EQ(pilot.increment_sd.size(), 10u);
   const double exact = 0.1 * 0.8 * std::sqrt(72.0);
   // The sd of n draws has a standard error of about sd / sqrt(2 (n - 1)) (E is near Gaussian).
@@ -86,7 +87,8 @@ TEST(Pilot, ReverseFromAStartAndCombinedByRootMeanSquare) {
     model.sample_base(batch, streams.random(0));
   };
   const logz::HeatBath kernel(logz::SiteOrder::checkerboard, 1);
-  const auto reverse = logz::run_reverse_schedule_pilot(model, kernel, plan, 9, 2, 8, uniform_start);
+  const auto reverse =
+      logz::run_reverse_schedule_pilot(model, kernel, plan, 9, 2, 8, uniform_start);
   const double exact = 0.1 * 0.8 * std::sqrt(72.0);
   EXPECT_NEAR(reverse.increment_sd[9], exact, 5 * exact / std::sqrt(2.0 * 3999));
   EXPECT_EQ(reverse.kernel_updates, 4000u * 9u * 36u);

@@ -48,7 +48,8 @@ TEST(Annealer, WorkOfAQuenchIsTheTargetEnergy) {
   const auto w = logz::anneal_forward(model, kernel, logz::linear_schedule(1), o);
   auto batch = model.make_batch(5);
   model.sample_base(batch, logz::BatchRandom{3, logz::Purpose::base_sample, 0, 0});
-  for (std::size_t p = 0; p < 5; ++p) EXPECT_DOUBLE_EQ(w.works[p], 0.7 * model.energy(batch.bond_sum(p)));
+  for (std::size_t p = 0; p < 5; ++p)
+    EXPECT_DOUBLE_EQ(w.works[p], 0.7 * model.energy(batch.bond_sum(p)));
   EXPECT_TRUE(std::isnan(w.acceptance[0]));
   EXPECT_TRUE(std::isnan(w.acceptance[1]));
 }
@@ -100,7 +101,8 @@ TEST(Annealer, NonFiniteWorkIsReportedWithItsPlace) {
 namespace logz_step_test {
 
 const logz::IsingModel model(5, 5, 1.0, 0.6);
-const logz::HeatBath kernel(logz::SiteOrder::checkerboard, 1);  // not reversible: reversed() matters
+const logz::HeatBath kernel(logz::SiteOrder::checkerboard,
+                            1);  // not reversible: reversed() matters
 
 logz::AnnealOptions one_chunk(std::size_t n) {
   logz::AnnealOptions o;
@@ -123,8 +125,9 @@ TEST(AnnealStep, AHandWrittenForwardLoopIsTheDriver) {
   auto state = logz::anneal_init(model, std::move(batch));
   EXPECT_EQ(state.t, 0.0);
   for (std::size_t k = 1; k < schedule.size(); ++k)
-    logz::anneal_step(model, kernel, state, schedule[k],
-                      logz::BatchRandom{41, logz::Purpose::forward_kernel, static_cast<std::uint32_t>(k), 0});
+    logz::anneal_step(
+        model, kernel, state, schedule[k],
+        logz::BatchRandom{41, logz::Purpose::forward_kernel, static_cast<std::uint32_t>(k), 0});
   EXPECT_EQ(state.work, w.works);
   EXPECT_EQ(state.t, 1.0);
   EXPECT_EQ(state.steps, schedule.num_steps());
@@ -133,7 +136,9 @@ TEST(AnnealStep, AHandWrittenForwardLoopIsTheDriver) {
 TEST(AnnealStep, AHandWrittenReverseLoopIsTheDriver) {
   using namespace logz_step_test;
   const auto schedule = logz::linear_schedule(9);
-  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) { model.ground_state(b, streams.random(0)); };
+  auto start = [&](logz::SpinBatch& b, const logz::ChunkStreams& streams) {
+    model.ground_state(b, streams.random(0));
+  };
   const auto w = logz::anneal_reverse(model, kernel, schedule, start, one_chunk(5));
   auto batch = model.make_batch(5);
   start(batch, logz::ChunkStreams(41, logz::Purpose::reverse_start, logz::chunk_range(0, 5, 5)));
@@ -141,16 +146,18 @@ TEST(AnnealStep, AHandWrittenReverseLoopIsTheDriver) {
   EXPECT_EQ(state.t, 1.0);
   const auto reverse_kernel = kernel.reversed();
   for (std::size_t k = schedule.num_steps(); k-- > 0;)
-    logz::anneal_step(model, reverse_kernel, state, schedule[k],
-                      logz::BatchRandom{41, logz::Purpose::reverse_kernel, static_cast<std::uint32_t>(k), 0});
+    logz::anneal_step(
+        model, reverse_kernel, state, schedule[k],
+        logz::BatchRandom{41, logz::Purpose::reverse_kernel, static_cast<std::uint32_t>(k), 0});
   EXPECT_EQ(state.work, w.works);
   // The forward kernel in reverse gives other works: the driver did apply the reversal.
   auto other = model.make_batch(5);
   start(other, logz::ChunkStreams(41, logz::Purpose::reverse_start, logz::chunk_range(0, 5, 5)));
   auto unreversed = logz::anneal_init(model, std::move(other), logz::Direction::reverse);
   for (std::size_t k = schedule.num_steps(); k-- > 0;)
-    logz::anneal_step(model, kernel, unreversed, schedule[k],
-                      logz::BatchRandom{41, logz::Purpose::reverse_kernel, static_cast<std::uint32_t>(k), 0});
+    logz::anneal_step(
+        model, kernel, unreversed, schedule[k],
+        logz::BatchRandom{41, logz::Purpose::reverse_kernel, static_cast<std::uint32_t>(k), 0});
   EXPECT_NE(unreversed.work, w.works);
 }
 
@@ -159,10 +166,12 @@ TEST(AnnealStep, NoKernelMoveAtTheEndOfThePath) {
   auto batch = model.make_batch(3);
   model.sample_base(batch, logz::BatchRandom{2, logz::Purpose::base_sample, 0, 0});
   auto state = logz::anneal_init(model, std::move(batch));
-  const auto moved = logz::anneal_step(model, kernel, state, 0.5, logz::BatchRandom{2, logz::Purpose::test, 1, 0});
+  const auto moved =
+      logz::anneal_step(model, kernel, state, 0.5, logz::BatchRandom{2, logz::Purpose::test, 1, 0});
   EXPECT_EQ(moved.attempted, 3u * 25u);
   const auto before = state.trace;
-  const auto last = logz::anneal_step(model, kernel, state, 1.0, logz::BatchRandom{2, logz::Purpose::test, 2, 0});
+  const auto last =
+      logz::anneal_step(model, kernel, state, 1.0, logz::BatchRandom{2, logz::Purpose::test, 2, 0});
   EXPECT_EQ(last.attempted, 0u);
   EXPECT_EQ(state.trace, before);  // the states did not change
   // The last increment, (1 - 0.5) beta E(x), is taken at the states the first step left.
@@ -174,7 +183,8 @@ TEST(AnnealStep, NoKernelMoveAtTheEndOfThePath) {
 class RecordingJournal final : public logz::AnnealJournal {
  public:
   explicit RecordingJournal(std::size_t keep_after) : keep_after_(keep_after) {}
-  explicit RecordingJournal(logz::AnnealPhaseRecord resume) : kept(std::move(resume)), resuming_(true) {}
+  explicit RecordingJournal(logz::AnnealPhaseRecord resume)
+      : kept(std::move(resume)), resuming_(true) {}
   const logz::AnnealPhaseRecord* begin_phase(const logz::AnnealPhaseShape& shape, bool) override {
     shape_ = shape;
     return resuming_ ? &kept : nullptr;
@@ -184,7 +194,9 @@ class RecordingJournal final : public logz::AnnealJournal {
     EXPECT_TRUE(view.shape == shape_);
     if (!resuming_ && view.chunks_done == keep_after_) kept = logz::AnnealPhaseRecord::of(view);
   }
-  void end_phase(const logz::AnnealPhaseView& view) override { ended = logz::AnnealPhaseRecord::of(view); }
+  void end_phase(const logz::AnnealPhaseView& view) override {
+    ended = logz::AnnealPhaseRecord::of(view);
+  }
 
   logz::AnnealPhaseRecord kept, ended;
   std::size_t merges = 0;
@@ -201,10 +213,11 @@ TEST(Annealer, AResumedPhaseEndsWithTheBitsOfAnUninterruptedOne) {
     RecordingJournal first(done);
     EXPECT_EQ(forward_with_threads(3, &first).works, whole.works);
     ASSERT_EQ(first.merges, 10u);
-    if (done == 0) first.kept = logz::AnnealPhaseRecord{.shape = first.ended.shape,
-                                                        .energy_sum = std::vector<double>(51, 0.0),
-                                                        .attempted = std::vector<std::uint64_t>(51, 0),
-                                                        .accepted = std::vector<std::uint64_t>(51, 0)};
+    if (done == 0)
+      first.kept = logz::AnnealPhaseRecord{.shape = first.ended.shape,
+                                           .energy_sum = std::vector<double>(51, 0.0),
+                                           .attempted = std::vector<std::uint64_t>(51, 0),
+                                           .accepted = std::vector<std::uint64_t>(51, 0)};
     EXPECT_EQ(first.kept.chunks_done, done);
     EXPECT_EQ(first.kept.works.size(), done * 4);
     EXPECT_TRUE(first.ended.complete());
@@ -212,7 +225,9 @@ TEST(Annealer, AResumedPhaseEndsWithTheBitsOfAnUninterruptedOne) {
     const logz::Works resumed = forward_with_threads(1, &second);
     EXPECT_EQ(second.merges, 10 - done) << "only the chunks after the saved ones run";
     EXPECT_EQ(resumed.works, whole.works) << done;
-    for (std::size_t k = 0; k + 1 < whole.mean_energy.size(); ++k) EXPECT_EQ(resumed.mean_energy[k], whole.mean_energy[k]);
-    for (std::size_t k = 1; k + 1 < whole.acceptance.size(); ++k) EXPECT_EQ(resumed.acceptance[k], whole.acceptance[k]);
+    for (std::size_t k = 0; k + 1 < whole.mean_energy.size(); ++k)
+      EXPECT_EQ(resumed.mean_energy[k], whole.mean_energy[k]);
+    for (std::size_t k = 1; k + 1 < whole.acceptance.size(); ++k)
+      EXPECT_EQ(resumed.acceptance[k], whole.acceptance[k]);
   }
 }

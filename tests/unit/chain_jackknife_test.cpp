@@ -56,10 +56,12 @@ TEST(ChainJackknife, DeleteOneChainIsTheStandardErrorOfTheChainMeans) {
   for (double m : chain_means) ss += (m - mean) * (m - mean);
   EXPECT_NEAR(se[1], std::sqrt(ss / 4.0 / 5.0), 1e-12);
   EXPECT_EQ(se[0], 0.0);
-  EXPECT_EQ(logz::chain_jackknife_std_error(s, 5, 1, mean_at_both_levels), se) << "threads change nothing";
+  EXPECT_EQ(logz::chain_jackknife_std_error(s, 5, 1, mean_at_both_levels), se)
+      << "threads change nothing";
   // Groups of chains (5 into 2: chains 0-1 and 2-4); one chain gives no error bar.
   EXPECT_TRUE(std::isfinite(logz::chain_jackknife_std_error(s, 2, 1, mean_at_both_levels)[1]));
-  EXPECT_TRUE(std::isnan(logz::chain_jackknife_std_error(logz::without_chains(s, 1, 5), 10, 1, mean_at_both_levels)[1]));
+  EXPECT_TRUE(std::isnan(logz::chain_jackknife_std_error(logz::without_chains(s, 1, 5), 10, 1,
+                                                         mean_at_both_levels)[1]));
 }
 
 }  // namespace

@@ -21,15 +21,18 @@ using logz::AnnealPhaseRecord;
 using logz::CheckpointedConfig;
 
 CheckpointedConfig config() {
-  return {"[model]\ntype = \"ising\"\nsize = 4\n", "/tmp/x/ising.toml", {"run.num_paths=10"}, 7u, 2};
+  return {
+      "[model]\ntype = \"ising\"\nsize = 4\n", "/tmp/x/ising.toml", {"run.num_paths=10"}, 7u, 2};
 }
 
 AnnealPhaseRecord phase(std::size_t chunks_done) {
   AnnealPhaseRecord p;
   p.shape = {.num_paths = 10, .chunk_size = 4, .num_chunks = 3, .num_temperatures = 3};
   p.chunks_done = chunks_done;
-  for (std::size_t i = 0; i < std::min<std::size_t>(chunks_done * 4, 10); ++i) p.works.push_back(0.1 * double(i) - 1e-300);
-  p.energy_sum = {-1.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()};
+  for (std::size_t i = 0; i < std::min<std::size_t>(chunks_done * 4, 10); ++i)
+    p.works.push_back(0.1 * double(i) - 1e-300);
+  p.energy_sum = {-1.5, std::numeric_limits<double>::quiet_NaN(),
+                  std::numeric_limits<double>::infinity()};
   p.attempted = {0, 40, 18446744073709551615ull};
   p.accepted = {0, 13, 5};
   return p;
@@ -38,11 +41,20 @@ AnnealPhaseRecord phase(std::size_t chunks_done) {
 // A tempering run in its final run, 2 of 5 sweeps done, over 3 levels with 5 chains in chunks of 2.
 logz::TemperingRecord tempering() {
   logz::TemperingRecord t;
-  t.shape = {.num_chains = 5, .chunk_size = 2, .num_levels = 3, .num_sweeps = 5, .initialization = "iterations"};
+  t.shape = {.num_chains = 5,
+             .chunk_size = 2,
+             .num_levels = 3,
+             .num_sweeps = 5,
+             .initialization = "iterations"};
   t.stage = logz::TemperingStage::final_run;
-  t.initial = {.log_z_hat = {0.0, -1.5, 1e-300}, .iterations = 4, .converged = true, .deviations = {0.5, 0.01}};
+  t.initial = {.log_z_hat = {0.0, -1.5, 1e-300},
+               .iterations = 4,
+               .converged = true,
+               .deviations = {0.5, 0.01}};
   t.wang_landau = logz::WangLandauState({0.0, 0.0, 0.0}, {});
-  t.chains = {.next_step = 9, .level = {0, 2, 1, 1, 0}, .chunk_states = {std::string("\x01\xff\0a", 4), "bc", "d"}};
+  t.chains = {.next_step = 9,
+              .level = {0, 2, 1, 1, 0},
+              .chunk_states = {std::string("\x01\xff\0a", 4), "bc", "d"}};
   t.final_run.sweeps = 5;
   t.final_run.sweeps_done = 2;
   t.final_run.first_step = 7;
@@ -50,7 +62,11 @@ logz::TemperingRecord tempering() {
   t.final_run.stats.chains.assign(5, logz::ChainTemperingStats(3));
   t.final_run.stats.chains[1].add(0.25, std::vector<double>{-0.1, -2.0, -3.0}, 0);
   t.final_run.chunks.resize(3);
-  t.final_run.chunks[1] = {.delta = {0.25, -1.0}, .energies = {}, .level = {0, 2}, .chain = {2, 3}, .moves = {3, 8, true, {1, 0, 2}, {4, 0, 4}}};
+  t.final_run.chunks[1] = {.delta = {0.25, -1.0},
+                           .energies = {},
+                           .level = {0, 2},
+                           .chain = {2, 3},
+                           .moves = {3, 8, true, {1, 0, 2}, {4, 0, 4}}};
   return t;
 }
 
@@ -66,9 +82,11 @@ std::string edited(const std::string& text, const std::function<void(nlohmann::j
   nlohmann::json body = nlohmann::json::parse(text.substr(text.find('\n') + 1));
   edit(body);
   const std::string dumped = body.dump();
-  const auto crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(dumped.data()), static_cast<uInt>(dumped.size()));
+  const auto crc = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(dumped.data()),
+                         static_cast<uInt>(dumped.size()));
   char head[64];
-  std::snprintf(head, sizeof head, "logz-checkpoint 1 %08lx %zu\n", static_cast<unsigned long>(crc), dumped.size());
+  std::snprintf(head, sizeof head, "logz-checkpoint 1 %08lx %zu\n", static_cast<unsigned long>(crc),
+                dumped.size());
   return head + dumped;
 }
 
@@ -86,7 +104,8 @@ void expect_refused(const std::string& text, const std::string& needle) {
 
 TEST(Checkpoint, WhatIsWrittenIsReadBackBitForBit) {
   const std::vector<AnnealPhaseRecord> phases = {phase(3), phase(1), phase(0)};
-  const auto back = logz::parse_checkpoint(logz::checkpoint_text({config(), phases, {}}), "run.ckpt");
+  const auto back =
+      logz::parse_checkpoint(logz::checkpoint_text({config(), phases, {}}), "run.ckpt");
   EXPECT_EQ(back.config.text, config().text);
   EXPECT_EQ(back.config.source, config().source);
   EXPECT_EQ(back.config.sets, config().sets);
@@ -125,19 +144,34 @@ TEST(Checkpoint, EditedOrForeignContentsAreRefusedNamingTheField) {
   const std::string text = logz::checkpoint_text({config(), {phase(2)}, {}});
   using J = nlohmann::json;
   expect_refused(edited(text, [](J& j) { j["logz_version"] = "0.0.1"; }), "written by logz 0.0.1");
-  expect_refused(edited(text, [](J& j) { j["config"]["text"] = "[model]\ntype = \"potts\"\n"; }), "config was edited");
+  expect_refused(edited(text, [](J& j) { j["config"]["text"] = "[model]\ntype = \"potts\"\n"; }),
+                 "config was edited");
   expect_refused(edited(text, [](J& j) { j["config"]["seed"] = 8; }), "config was edited");
   expect_refused(edited(text, [](J& j) { j["config"]["threads"] = -1; }), "config.threads");
   expect_refused(edited(text, [](J& j) { j.erase("phases"); }), "phases: expected a value");
-  expect_refused(edited(text, [](J& j) { j["phases"][0]["chunks_done"] = 4; }), "chunks_done: expected at most num_chunks");
-  expect_refused(edited(text, [](J& j) { j["phases"][0]["num_chunks"] = 1000000000000; }), "num_chunks");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["chunks_done"] = 4; }),
+                 "chunks_done: expected at most num_chunks");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["num_chunks"] = 1000000000000; }),
+                 "num_chunks");
   expect_refused(edited(text, [](J& j) { j["phases"][0]["chunk_size"] = 0; }), "num_chunks");
-  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = "00"; }), "works: expected 16 hex digits");
-  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = std::string(16 * 9, '0'); }), "expected 8 works");
-  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = std::string(16 * 8, 'G'); }), "hex digits");
-  expect_refused(edited(text, [](J& j) { j["phases"][0]["attempted"] = J::array({1, 2}); }), "one sum per temperature");
-  expect_refused(edited(text, [](J& j) { j["phases"][0]["accepted"] = J::array({1, -2, 3}); }), "accepted");
-  expect_refused(edited(text, [](J& j) { j["phases"] = J::array({1}); }), "phases[0]: expected an object");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = "00"; }),
+                 "works: expected 16 hex digits");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = std::string(16 * 9, '0'); }),
+                 "expected 8 works");
+  expect_refused(edited(text, [](J& j) { j["phases"][0]["works"] = std::string(16 * 8, 'G'); }),
+                 "hex digits");
+  expect_refused(edited(text,
+                        [](J& j) {
+                          j["phases"][0]["attempted"] = J::array({1, 2});
+                        }),
+                 "one sum per temperature");
+  expect_refused(edited(text,
+                        [](J& j) {
+                          j["phases"][0]["accepted"] = J::array({1, -2, 3});
+                        }),
+                 "accepted");
+  expect_refused(edited(text, [](J& j) { j["phases"] = J::array({1}); }),
+                 "phases[0]: expected an object");
 }
 
 // A forged checkpoint with a recomputed CRC: what it holds must still be possible.
@@ -146,11 +180,17 @@ TEST(Checkpoint, ForgedContentsThatBreakTheRunsInvariantsAreRefused) {
   const std::string text = logz::checkpoint_text({config(), {phase(2), phase(3)}, {tempering()}});
   expect_refused(edited(text, [](J& j) { j["phases"][0]["accepted"][1] = 41; }),
                  "phases[0].accepted[1]: expected at most the 40 moves attempted");
-  expect_refused(edited(text, [](J& j) { j["phases"][1] = j["phases"][0]; }), "not a copy of phases[0]'s");
-  expect_refused(edited(text, [](J& j) { j["tempering_runs"][0]["final_run"]["chunks"][1]["accepted"] = 9; }),
-                 "accepted: expected at most the 8 moves attempted");
-  expect_refused(edited(text, [](J& j) { j["files_read"] = J::array({{{"path", "a"}, {"size", 1}, {"sha256", "x"}}}); }),
-                 "files_read[0].sha256: expected 64 lower-case hex digits");
+  expect_refused(edited(text, [](J& j) { j["phases"][1] = j["phases"][0]; }),
+                 "not a copy of phases[0]'s");
+  expect_refused(
+      edited(text, [](J& j) { j["tempering_runs"][0]["final_run"]["chunks"][1]["accepted"] = 9; }),
+      "accepted: expected at most the 8 moves attempted");
+  expect_refused(
+      edited(text,
+             [](J& j) {
+               j["files_read"] = J::array({{{"path", "a"}, {"size", 1}, {"sha256", "x"}}});
+             }),
+      "files_read[0].sha256: expected 64 lower-case hex digits");
 }
 
 TEST(Checkpoint, TheFilesARunReadAreFingerprintedAndAChangeIsNamed) {
@@ -158,11 +198,12 @@ TEST(Checkpoint, TheFilesARunReadAreFingerprintedAndAChangeIsNamed) {
   logz::test_support::write_file(data, "0123456789");
   logz::FilesRead files;
   files.add(data);
-  files.add(data);  // once
+  files.add(data);                                          // once
   files.add(logz::test_support::temp_path("missing.bin"));  // its reader names it
   ASSERT_EQ(files.files().size(), 1u);
   EXPECT_EQ(files.files()[0].size, 10u);
-  EXPECT_EQ(files.files()[0].sha256, "84d89877f0d4041efb6bf91a16f0248f2fd573e6af05c19f96bedb9f882f7882");
+  EXPECT_EQ(files.files()[0].sha256,
+            "84d89877f0d4041efb6bf91a16f0248f2fd573e6af05c19f96bedb9f882f7882");
   auto contents = logz::CheckpointContents{config(), {}, {}};
   contents.files = files.files();
   const auto back = logz::parse_checkpoint(logz::checkpoint_text(contents), "run.ckpt");
@@ -173,7 +214,8 @@ TEST(Checkpoint, TheFilesARunReadAreFingerprintedAndAChangeIsNamed) {
     logz::FilesRead(back.files).check_unchanged("run.ckpt");
     ADD_FAILURE() << "a changed file was accepted";
   } catch (const logz::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(data + ": changed since the run saved in run.ckpt"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find(data + ": changed since the run saved in run.ckpt"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -209,7 +251,8 @@ TEST(Checkpoint, OneRunAtATimeHoldsACheckpoint) {
     second.lock();
     ADD_FAILURE() << "two runs locked one checkpoint";
   } catch (const logz::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("in use by another logz run (process "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("in use by another logz run (process "), std::string::npos)
+        << e.what();
   }
 }
 
@@ -217,7 +260,8 @@ TEST(Checkpoint, AResumedRunMustMatchTheShapeOfItsPhases) {
   const std::string path = logz::test_support::temp_path("shape.ckpt");
   logz::RunCheckpoint written(path, config(), 60.0);
   auto p = phase(1);
-  ASSERT_EQ(written.begin_phase(p.shape, true), nullptr) << "a new checkpoint has nothing to resume";
+  ASSERT_EQ(written.begin_phase(p.shape, true), nullptr)
+      << "a new checkpoint has nothing to resume";
   written.end_phase({p.shape, 1, p.works, p.energy_sum, p.attempted, p.accepted});
   written.save();
   auto read = logz::RunCheckpoint::read(path, 60.0);
@@ -232,9 +276,12 @@ TEST(Checkpoint, AResumedRunMustMatchTheShapeOfItsPhases) {
   EXPECT_EQ(saved->chunks_done, 1u);
   EXPECT_EQ(saved->works, p.works);
   auto rerun = logz::RunCheckpoint::read(path, 60.0);
-  EXPECT_EQ(rerun.begin_phase(p.shape, false), nullptr) << "a phase whose end states are needed runs again";
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
-    EXPECT_FALSE(e.path().filename().string().starts_with("logz_Checkpoint_AResumedRunMustMatchTheShapeOfItsPhases_shape.ckpt.tmp"))
+  EXPECT_EQ(rerun.begin_phase(p.shape, false), nullptr)
+      << "a phase whose end states are needed runs again";
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    EXPECT_FALSE(e.path().filename().string().starts_with(
+        "logz_Checkpoint_AResumedRunMustMatchTheShapeOfItsPhases_shape.ckpt.tmp"))
         << e.path();
 }
 
@@ -263,7 +310,8 @@ TEST(Checkpoint, TemperingRecordsAreReadBackBitForBit) {
   EXPECT_EQ(b.chains.chunk_states, t.chains.chunk_states);
   EXPECT_EQ(b.final_run.sweeps_done, 2u);
   EXPECT_EQ(bits(b.final_run.stats.chains[1].q_shift), bits(t.final_run.stats.chains[1].q_shift));
-  EXPECT_EQ(bits(b.final_run.stats.chains[1].rb_delta_sum), bits(t.final_run.stats.chains[1].rb_delta_sum));
+  EXPECT_EQ(bits(b.final_run.stats.chains[1].rb_delta_sum),
+            bits(t.final_run.stats.chains[1].rb_delta_sum));
   EXPECT_EQ(b.final_run.chunks[1].level, t.final_run.chunks[1].level);
   EXPECT_EQ(b.final_run.chunks[1].moves.attempted, 8u);
   EXPECT_TRUE(b.final_run.chunks[1].moves.by_level);
@@ -276,24 +324,42 @@ TEST(Checkpoint, EditedTemperingRecordsAreRefusedNamingTheField) {
   const std::string text = logz::checkpoint_text({config(), {}, {tempering()}});
   using J = nlohmann::json;
   auto run = [](J& j) -> J& { return j["tempering_runs"][0]; };
-  expect_refused(edited(text, [&](J& j) { run(j)["stage"] = "halfway"; }), "tempering_runs[0].stage");
+  expect_refused(edited(text, [&](J& j) { run(j)["stage"] = "halfway"; }),
+                 "tempering_runs[0].stage");
   expect_refused(edited(text, [&](J& j) { run(j)["num_levels"] = 1; }), "over 2 or more levels");
-  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["level"][2] = 3; }), "chains.level: expected whole numbers below 3");
-  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["level"].erase(0); }), "one level per chain (5)");
-  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["chunk_states"][0] = "abc"; }), "hex digit pairs");
-  expect_refused(edited(text, [&](J& j) { run(j)["initial"]["log_z_hat"] = "00"; }), "initial.log_z_hat");
-  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["sweeps_done"] = 6; }), "final_run.sweeps");
-  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chains"][0]["counts"] = J::array({1}); }),
-                 "final_run.chains[0].counts");
-  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0, 7}); }),
+  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["level"][2] = 3; }),
+                 "chains.level: expected whole numbers below 3");
+  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["level"].erase(0); }),
+                 "one level per chain (5)");
+  expect_refused(edited(text, [&](J& j) { run(j)["chains"]["chunk_states"][0] = "abc"; }),
+                 "hex digit pairs");
+  expect_refused(edited(text, [&](J& j) { run(j)["initial"]["log_z_hat"] = "00"; }),
+                 "initial.log_z_hat");
+  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["sweeps_done"] = 6; }),
+                 "final_run.sweeps");
+  expect_refused(
+      edited(text, [&](J& j) { run(j)["final_run"]["chains"][0]["counts"] = J::array({1}); }),
+      "final_run.chains[0].counts");
+  expect_refused(edited(text,
+                        [&](J& j) {
+                          run(j)["final_run"]["chunks"][1]["level"] = J::array({0, 7});
+                        }),
                  "chunks[1].level");
-  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0}); }),
-                 "one delta, level and chain per sample");
-  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level_accepted"][2] = 5; }),
-                 "chunks[1].level_accepted: expected at most 3 counts, as many as level_attempted, none above");
-  expect_refused(edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level_attempted"] = J::array({1, 1, 1, 1}); }),
-                 "chunks[1].level_accepted");
-  expect_refused(edited(text, [&](J& j) { j.erase("tempering_runs"); }), "tempering_runs: expected a value");
+  expect_refused(
+      edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level"] = J::array({0}); }),
+      "one delta, level and chain per sample");
+  expect_refused(
+      edited(text, [&](J& j) { run(j)["final_run"]["chunks"][1]["level_accepted"][2] = 5; }),
+      "chunks[1].level_accepted: expected at most 3 counts, as many as level_attempted, none "
+      "above");
+  expect_refused(
+      edited(text,
+             [&](J& j) {
+               run(j)["final_run"]["chunks"][1]["level_attempted"] = J::array({1, 1, 1, 1});
+             }),
+      "chunks[1].level_accepted");
+  expect_refused(edited(text, [&](J& j) { j.erase("tempering_runs"); }),
+                 "tempering_runs: expected a value");
 }
 
 TEST(Checkpoint, AResumedTemperingMustMatchItsShape) {
@@ -311,7 +377,8 @@ TEST(Checkpoint, AResumedTemperingMustMatchItsShape) {
   const logz::TemperingRecord* saved = again.begin_tempering(t.shape);
   ASSERT_NE(saved, nullptr);
   EXPECT_EQ(saved->final_run.sweeps_done, 2u);
-  EXPECT_NE(again.progress().find("final run, 2 of 5 sweeps"), std::string::npos) << again.progress();
+  EXPECT_NE(again.progress().find("final run, 2 of 5 sweeps"), std::string::npos)
+      << again.progress();
 }
 
 }  // namespace

@@ -4,18 +4,17 @@
 // coupling; Potts q = 3 on 2 x 3 and 1 x 4 and q = 5 on 2 x 2. On larger tori, long chains have
 // Kaufman's mean energy. The controls: a kernel for the wrong beta fails the same check, and an
 // antiferromagnetic target is refused.
-#include "logz/kernels/kernel_sequence.hpp"
-#include "logz/kernels/swendsen_wang.hpp"
-#include "logz/kernels/wolff.hpp"
-
-#include "support/lattice_chi_square.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "logz/core/error.hpp"
-#include "logz/kernels/heat_bath.hpp"
 #include "logz/exact/ising_kaufman.hpp"
+#include "logz/kernels/heat_bath.hpp"
+#include "logz/kernels/kernel_sequence.hpp"
+#include "logz/kernels/swendsen_wang.hpp"
+#include "logz/kernels/wolff.hpp"
+#include "support/lattice_chi_square.hpp"
 
 namespace {
 
@@ -49,7 +48,8 @@ TYPED_TEST(ClusterMoves, PottsKeepsExactDistribution) {
   for (const Lattice& l : {Lattice{2, 3, 3}, Lattice{1, 4, 3}, Lattice{2, 2, 5}})
     for (double beta : {0.3, 1.2}) {
       const auto chi = potts_chi_square(kernel_with<TypeParam>(1), l, beta, beta, ++seed);
-      EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols << " q " << l.q << " beta " << beta;
+      EXPECT_LT(chi.statistic, chi.critical)
+          << l.rows << "x" << l.cols << " q " << l.q << " beta " << beta;
     }
 }
 
@@ -69,7 +69,8 @@ TYPED_TEST(ClusterMoves, LongChainsHaveTheExactMeanEnergy) {
     const std::size_t chains = 2000;
     logz::SpinBatch batch(chains, side * side);
     model.ground_state(batch, logz::BatchRandom{5, logz::Purpose::reverse_start, 0, 0});
-    kernel_with<TypeParam>(200).step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
+    kernel_with<TypeParam>(200).step(model.at(1.0), batch,
+                                     logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
     double sum = 0, sum_sq = 0;
     for (std::size_t p = 0; p < chains; ++p) {
       ASSERT_EQ(batch.bond_sum(p), model.bond_sum(batch.sites(p)));
@@ -77,23 +78,27 @@ TYPED_TEST(ClusterMoves, LongChainsHaveTheExactMeanEnergy) {
       sum += e;
       sum_sq += e * e;
     }
-    const double mean = sum / chains, se = std::sqrt((sum_sq / chains - mean * mean) / (chains - 1));
+    const double mean = sum / chains,
+                 se = std::sqrt((sum_sq / chains - mean * mean) / (chains - 1));
     const double exact = logz::exact::ising_mean_energy_kaufman(side, side, beta, 1.0);
-    EXPECT_LE(std::abs(mean - exact), 5 * se) << side << "x" << side << ": " << mean << " vs " << exact << " SE " << se;
+    EXPECT_LE(std::abs(mean - exact), 5 * se)
+        << side << "x" << side << ": " << mean << " vs " << exact << " SE " << se;
   }
 }
 
 TYPED_TEST(ClusterMoves, RefusesAnAntiferromagnet) {
   const logz::PottsModel model(2, 3, 3, -1.0, 0.5);
   logz::PottsBatch batch(2, 6);
-  EXPECT_THROW(TypeParam(1).step(model.at(1.0), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0}),
+  EXPECT_THROW(TypeParam(1).step(model.at(1.0), batch,
+                                 logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0}),
                logz::InvalidArgument);
 }
 
 // A cluster move followed by a checkerboard heat-bath sweep, and its time reversal, keep the
 // exact distribution; the second kernel draws from streams of its own.
 TEST(KernelSequence, ClusterMoveThenLocalSweepKeepsExactDistribution) {
-  const logz::KernelSequence mixture(logz::Wolff(2), logz::HeatBath(logz::SiteOrder::checkerboard, 1));
+  const logz::KernelSequence mixture(logz::Wolff(2),
+                                     logz::HeatBath(logz::SiteOrder::checkerboard, 1));
   std::uint64_t seed = 91;
   for (const auto& k : {mixture, mixture.reversed()}) {
     const auto ising = ising_chi_square(k, 0.44, 0.44, ++seed);
@@ -109,7 +114,8 @@ TEST(SwendsenWang, CountsOneUpdatePerSiteAndSweep) {
   const logz::IsingModel model(4, 4, 1.0, 0.3);
   logz::SpinBatch batch(5, 16);
   model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
-  const auto info = logz::SwendsenWang(3).step(model.at(1.0), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0});
+  const auto info = logz::SwendsenWang(3).step(
+      model.at(1.0), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0});
   EXPECT_EQ(info.attempted, 3u * 16u * 5u);
   EXPECT_GT(info.accepted, 0u);
   EXPECT_LT(info.accepted, info.attempted);
@@ -122,11 +128,13 @@ TEST(Wolff, CountsEverySiteItsClustersVisit) {
   const logz::IsingModel model(4, 4, 1.0, 3.0);
   logz::SpinBatch batch(5, 16);
   model.ground_state(batch, logz::BatchRandom{1, logz::Purpose::reverse_start, 0, 0});
-  const auto hot = logz::Wolff(7).step(model.at(0.0), batch, logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0});
+  const auto hot = logz::Wolff(7).step(model.at(0.0), batch,
+                                       logz::BatchRandom{1, logz::Purpose::forward_kernel, 1, 0});
   EXPECT_EQ(hot.attempted, 7u * 5u);
   EXPECT_EQ(hot.accepted, hot.attempted);
   model.ground_state(batch, logz::BatchRandom{2, logz::Purpose::reverse_start, 0, 0});
-  const auto cold = logz::Wolff(1).step(model.at(1.0), batch, logz::BatchRandom{2, logz::Purpose::forward_kernel, 1, 0});
+  const auto cold = logz::Wolff(1).step(model.at(1.0), batch,
+                                        logz::BatchRandom{2, logz::Purpose::forward_kernel, 1, 0});
   EXPECT_GT(cold.attempted, 5u * 14u);
 }
 

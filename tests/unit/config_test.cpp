@@ -34,9 +34,11 @@ TEST(Config, OverridesParseAsTomlOrBareStrings) {
   c.set("schedule.type=geometric");
   c.set("estimators.methods=ais,bar");
   EXPECT_EQ(c.section("run").get_int("seed", 0, 0), 42);
-  EXPECT_EQ(c.section("run").get_string_list("directions", {}), std::vector<std::string>{"reverse"});
+  EXPECT_EQ(c.section("run").get_string_list("directions", {}),
+            std::vector<std::string>{"reverse"});
   EXPECT_EQ(c.section("schedule").get_string("type", std::nullopt), "geometric");
-  EXPECT_EQ(c.section("estimators").get_string_list("methods", {}), (std::vector<std::string>{"ais", "bar"}));
+  EXPECT_EQ(c.section("estimators").get_string_list("methods", {}),
+            (std::vector<std::string>{"ais", "bar"}));
   EXPECT_NE(error_of([&] { c.set("noequals"); }).find("section.key=value"), std::string::npos);
 }
 
@@ -47,14 +49,22 @@ TEST(Config, ErrorsNameFileSectionKeyAndExpectation) {
             "bad.toml: [model] size: expected an integer >= 1, got -3");
   EXPECT_EQ(error_of([&] { m.get_double("beta", 1.0, 0.0); }),
             "bad.toml: [model] beta: expected a finite number >= 0, got the string \"hot\"");
-  EXPECT_NE(error_of([&] { m.check_known({"size", "beta"}); }).find("sizee: unknown key"), std::string::npos);
-  EXPECT_NE(error_of([&] { m.get_int("rows", std::nullopt, 1); }).find("required"), std::string::npos);
-  EXPECT_NE(error_of([&] { m.get_string("kind", "x", {"a", "b"}); }).find("one of \"a\", \"b\""),
+  EXPECT_NE(error_of([&] {
+              m.check_known({"size", "beta"});
+            }).find("sizee: unknown key"),
             std::string::npos);
-  EXPECT_NE(error_of([] { logz::Config::from_toml("[model\nx=1", "broken.toml"); }).find("broken.toml:1"),
+  EXPECT_NE(error_of([&] { m.get_int("rows", std::nullopt, 1); }).find("required"),
             std::string::npos);
-  EXPECT_NE(error_of([] { logz::Config::from_file("/nonexistent.toml"); }).find("/nonexistent.toml"),
+  EXPECT_NE(error_of([&] {
+              m.get_string("kind", "x", {"a", "b"});
+            }).find("one of \"a\", \"b\""),
             std::string::npos);
+  EXPECT_NE(
+      error_of([] { logz::Config::from_toml("[model\nx=1", "broken.toml"); }).find("broken.toml:1"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of([] { logz::Config::from_file("/nonexistent.toml"); }).find("/nonexistent.toml"),
+      std::string::npos);
   EXPECT_NE(error_of([] {
               logz::Config::from_toml("[modell]\nx=1", "s.toml").check_sections({"model"});
             }).find("[modell]"),

@@ -35,7 +35,8 @@ void expect_gradient_matches(const T& target, const Eigen::MatrixXd& X, double t
   target.energy_and_grad(X, e, G);
   Eigen::VectorXd e_only;
   target.energy(X, e_only);
-  for (Eigen::Index p = 0; p < X.cols(); ++p) EXPECT_NEAR(e(p), e_only(p), 1e-12 * (1 + std::abs(e(p))));
+  for (Eigen::Index p = 0; p < X.cols(); ++p)
+    EXPECT_NEAR(e(p), e_only(p), 1e-12 * (1 + std::abs(e(p))));
   const double h = 1e-6;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     Eigen::MatrixXd Xp = X, Xm = X;
@@ -93,7 +94,8 @@ TEST(GaussianBase, FullCovarianceEnergyGradientLogZAndSampler) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_NEAR(m(i), mean(i), 5 * std::sqrt(cov(i, i) / n));
     for (int j = 0; j < 3; ++j)
-      EXPECT_NEAR(C(i, j), cov(i, j), 5 * std::sqrt((cov(i, i) * cov(j, j) + cov(i, j) * cov(i, j)) / n));
+      EXPECT_NEAR(C(i, j), cov(i, j),
+                  5 * std::sqrt((cov(i, i) * cov(j, j) + cov(i, j) * cov(i, j)) / n));
   }
 }
 
@@ -154,7 +156,8 @@ TEST(ProductOfExperts, BatchExpertsMatchTheFormulasInBothPrecisions) {
         for (int l = 0; l < L; ++l) {
           const double u = U(l, p), lam = poe.lambda()(l);
           e_ref(p) += type == ExpertType::laplace ? lam * std::abs(u) : lam * std::log(1 + u * u);
-          psi(l, p) = type == ExpertType::laplace ? lam * ((u > 0) - (u < 0)) : lam * 2 * u / (1 + u * u);
+          psi(l, p) =
+              type == ExpertType::laplace ? lam * ((u > 0) - (u < 0)) : lam * 2 * u / (1 + u * u);
         }
       const Eigen::MatrixXd G_ref = poe.phi().transpose() * psi;
       Eigen::VectorXd e, e1, e2;
@@ -176,12 +179,17 @@ TEST(ProductOfExperts, ExpertNormalisersMatchQuadrature) {
     // Substituting u = sinh(s): integral (1+u^2)^(-lam) du = integral cosh(s)^(1 - 2 lam) ds,
     // smooth with tails below exp(-(2 lam - 1) A).
     const double a = 40.0 / (2 * lam - 1);
-    const double z = integrate([&](double s) { return std::pow(std::cosh(s), 1 - 2 * lam); }, a, 400000);
-    EXPECT_NEAR(ProductOfExperts::expert_log_normaliser(ExpertType::student_t, lam), std::log(z), 2e-3) << lam;
+    const double z =
+        integrate([&](double s) { return std::pow(std::cosh(s), 1 - 2 * lam); }, a, 400000);
+    EXPECT_NEAR(ProductOfExperts::expert_log_normaliser(ExpertType::student_t, lam), std::log(z),
+                2e-3)
+        << lam;
   }
   EXPECT_NEAR(ProductOfExperts::expert_log_normaliser(ExpertType::laplace, 2.0),
-              std::log(integrate([](double u) { return std::exp(-2 * std::abs(u)); }, 30, 600000)), 1e-6);
-  EXPECT_THROW(ProductOfExperts::expert_log_normaliser(ExpertType::student_t, 0.5), InvalidArgument);
+              std::log(integrate([](double u) { return std::exp(-2 * std::abs(u)); }, 30, 600000)),
+              1e-6);
+  EXPECT_THROW(ProductOfExperts::expert_log_normaliser(ExpertType::student_t, 0.5),
+               InvalidArgument);
 }
 
 TEST(ProductOfExperts, CompleteLogZMatchesTwoDimensionalQuadrature) {
@@ -199,8 +207,9 @@ TEST(ProductOfExperts, CompleteLogZMatchesTwoDimensionalQuadrature) {
       for (int j = 0; j <= n; ++j) {
         const double x = -a + i * h, y = -a + j * h;
         const double u1 = x + 0.4 * y, u2 = -0.3 * x + 0.8 * y;
-        const double en = type == ExpertType::laplace ? 1.5 * std::abs(u1) + 2.0 * std::abs(u2)
-                                                      : 1.5 * std::log1p(u1 * u1) + 2.0 * std::log1p(u2 * u2);
+        const double en = type == ExpertType::laplace
+                              ? 1.5 * std::abs(u1) + 2.0 * std::abs(u2)
+                              : 1.5 * std::log1p(u1 * u1) + 2.0 * std::log1p(u2 * u2);
         s += std::exp(-en);
       }
     }
@@ -228,9 +237,12 @@ TEST(ProductOfExperts, ExactSamplerMatchesExpertMoments) {
         truth = 1.0 / lam;
       } else {
         const double z = std::exp(ProductOfExperts::expert_log_normaliser(type, lam));
-        truth = integrate([&](double s) {
-                  return 2 * std::log(std::cosh(s)) * std::pow(std::cosh(s), 1 - 2 * lam);
-                }, 60.0 / (2 * lam - 1), 400000) / z;
+        truth = integrate(
+                    [&](double s) {
+                      return 2 * std::log(std::cosh(s)) * std::pow(std::cosh(s), 1 - 2 * lam);
+                    },
+                    60.0 / (2 * lam - 1), 400000) /
+                z;
       }
       const double mean = f.mean(), sd = std::sqrt((f - mean).square().sum() / (n - 1));
       EXPECT_NEAR(mean, truth, 5 * sd / std::sqrt(n)) << to_string(type) << " expert " << l;
@@ -247,11 +259,20 @@ TEST(ProductOfExperts, ValidationNamesSourceAndKey) {
     }
     return std::string("no error");
   };
-  const std::string m1 = message([] { ProductOfExperts(ExpertType::laplace, Eigen::MatrixXd::Ones(2, 3), Eigen::VectorXd::Ones(2), "p.npz"); });
+  const std::string m1 = message([] {
+    ProductOfExperts(ExpertType::laplace, Eigen::MatrixXd::Ones(2, 3), Eigen::VectorXd::Ones(2),
+                     "p.npz");
+  });
   EXPECT_NE(m1.find("p.npz: Phi: expected"), std::string::npos) << m1;
-  const std::string m2 = message([] { ProductOfExperts(ExpertType::student_t, Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Constant(2, 0.4), "p.npz"); });
+  const std::string m2 = message([] {
+    ProductOfExperts(ExpertType::student_t, Eigen::MatrixXd::Identity(2, 2),
+                     Eigen::VectorXd::Constant(2, 0.4), "p.npz");
+  });
   EXPECT_NE(m2.find("p.npz: lambda: expected values > 1/2"), std::string::npos) << m2;
-  const std::string m3 = message([] { ProductOfExperts(ExpertType::laplace, Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Ones(2), "p.npz"); });
+  const std::string m3 = message([] {
+    ProductOfExperts(ExpertType::laplace, Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Ones(2),
+                     "p.npz");
+  });
   EXPECT_NE(m3.find("invertible"), std::string::npos) << m3;
   EXPECT_EQ(m1.find('\n'), std::string::npos);
 }
@@ -281,7 +302,8 @@ TEST(LinearGenerative, PosteriorGradientsMatchFiniteDifferences) {
 }
 
 // The joint density p(a) p(x | a) written out for one latent dimension.
-double joint_density(PriorType prior, const Eigen::VectorXd& phi, double sigma, const Eigen::VectorXd& x, double a) {
+double joint_density(PriorType prior, const Eigen::VectorXd& phi, double sigma,
+                     const Eigen::VectorXd& x, double a) {
   const double pa = prior == PriorType::gaussian ? std::exp(-0.5 * a * a) / std::sqrt(2 * M_PI)
                                                  : 0.5 * std::exp(-std::abs(a));
   double lik = 1.0;
@@ -301,8 +323,10 @@ TEST(LinearGenerative, PosteriorEnergyIsTheNegativeLogJointAndExactLikelihoodAgr
     A << -0.7, 0.1, 1.3;
     Eigen::VectorXd e;
     post.energy(A, e);
-    for (int p = 0; p < 3; ++p) EXPECT_NEAR(e(p), -std::log(joint_density(prior, phi, 0.3, x, A(0, p))), 1e-10);
-    const double px = integrate([&](double a) { return joint_density(prior, phi, 0.3, x, a); }, 30, 300000);
+    for (int p = 0; p < 3; ++p)
+      EXPECT_NEAR(e(p), -std::log(joint_density(prior, phi, 0.3, x, A(0, p))), 1e-10);
+    const double px =
+        integrate([&](double a) { return joint_density(prior, phi, 0.3, x, a); }, 30, 300000);
     if (prior == PriorType::gaussian) {
       ASSERT_TRUE(model.exact_log_likelihood(x).has_value());
       EXPECT_NEAR(*model.exact_log_likelihood(x), std::log(px), 1e-8);
@@ -348,7 +372,8 @@ TEST(GeometricPath, TemperedEnergyWorkIncrementAndTrace) {
 }
 
 TEST(GeometricPath, BaseDrawsDependOnParticleOnly) {
-  const GeometricPath path(GaussianBase::isotropic(2, 1.0), ProductOfExperts::random(ExpertType::laplace, 2, 2, 1));
+  const GeometricPath path(GaussianBase::isotropic(2, 1.0),
+                           ProductOfExperts::random(ExpertType::laplace, 2, 2, 1));
   auto all = path.make_batch(6), tail = path.make_batch(2);
   path.sample_base(all, BatchRandom{9, Purpose::base_sample, 0, 0});
   path.sample_base(tail, BatchRandom{9, Purpose::base_sample, 0, 4});

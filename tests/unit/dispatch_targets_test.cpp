@@ -17,9 +17,11 @@
 #include <string>
 #include <vector>
 
+// hwy_dispatch.hpp sets the targets before any Highway header reads them.
+// clang-format off
 #include "hwy_dispatch.hpp"  // the same targets as the library's dispatched sources
 #include <hwy/targets.h>
-
+// clang-format on
 #include "logz/math/dot_in_double.hpp"
 #include "logz/math/fermi_sums.hpp"
 #include "logz/math/log_space_arrays.hpp"
@@ -36,7 +38,7 @@ struct Outputs {
   logz::ValueRange range{};
   std::vector<double> normals, softplus, level_softplus, level_slope;
   std::vector<double> particle_uniforms, particle_normals;  // bulk draws, both orders
-  std::vector<double> single_uniforms, single_normals;      // the same with single-precision normals
+  std::vector<double> single_uniforms, single_normals;  // the same with single-precision normals
   double log_sum = 0.0, fermi = 0.0, fermi_slope = 0.0;
   double softplus_sum = 0.0, slope_sum = 0.0, increment_sum = 0.0, dot = 0.0;
 };
@@ -65,13 +67,15 @@ Outputs run_kernels() {
   logz::draw_uniform_and_normals(batch, logz::DrawOrder::uniform_first,
                                  std::span<double>(o.particle_uniforms.data(), kParticles),
                                  o.particle_normals.data(), kNormals, kNormals);
-  logz::draw_uniform_and_normals(batch, logz::DrawOrder::normals_first,
-                                 std::span<double>(o.particle_uniforms.data() + kParticles, kParticles),
-                                 o.particle_normals.data() + kParticles * kNormals, kNormals, kNormals);
+  logz::draw_uniform_and_normals(
+      batch, logz::DrawOrder::normals_first,
+      std::span<double>(o.particle_uniforms.data() + kParticles, kParticles),
+      o.particle_normals.data() + kParticles * kNormals, kNormals, kNormals);
   o.single_uniforms.resize(kParticles);
   o.single_normals.resize(kParticles * kNormals);
-  logz::draw_uniform_and_normals(batch, logz::DrawOrder::uniform_first, o.single_uniforms, o.single_normals.data(),
-                                 kNormals, kNormals, logz::NormalPrecision::single);
+  logz::draw_uniform_and_normals(batch, logz::DrawOrder::uniform_first, o.single_uniforms,
+                                 o.single_normals.data(), kNormals, kNormals,
+                                 logz::NormalPrecision::single);
   o.softplus.resize(x.size());
   logz::log1p_exp(x, o.softplus);
   o.log_sum = logz::log_sum_exp_scaled(x, 0.5);
@@ -86,7 +90,8 @@ Outputs run_kernels() {
   for (std::size_t k = 0; k < ladder.size(); ++k) ladder[k] = static_cast<double>(k) / 149.0;
   o.level_softplus.resize(ladder.size());
   o.level_slope.resize(ladder.size());
-  logz::softplus_level_sums(y.data(), y.size(), ladder, o.level_softplus.data(), o.level_slope.data());
+  logz::softplus_level_sums(y.data(), y.size(), ladder, o.level_softplus.data(),
+                            o.level_slope.data());
   return o;
 }
 
@@ -115,15 +120,17 @@ TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
     EXPECT_EQ(o.philox, best.philox) << name;
     EXPECT_EQ(o.range.lowest, best.range.lowest) << name;
     EXPECT_EQ(o.range.highest, best.range.highest) << name;
-    EXPECT_EQ(o.particle_uniforms, best.particle_uniforms) << name;  // integer bits to a double: exact
+    EXPECT_EQ(o.particle_uniforms, best.particle_uniforms)
+        << name;  // integer bits to a double: exact
     EXPECT_EQ(o.single_uniforms, best.single_uniforms) << name;
     // Double kernels: Highway's exp, log, sin and cos differ between targets with and without
     // FMA by up to a few tens of units in the last place (2.2e-16 each).
-    const double doubles = std::max({max_relative_difference(o.normals, best.normals),
-                                     max_relative_difference(o.particle_normals, best.particle_normals),
-                                     max_relative_difference(o.softplus, best.softplus),
-                                     max_relative_difference({o.log_sum, o.fermi, o.fermi_slope, o.dot},
-                                                             {best.log_sum, best.fermi, best.fermi_slope, best.dot})});
+    const double doubles =
+        std::max({max_relative_difference(o.normals, best.normals),
+                  max_relative_difference(o.particle_normals, best.particle_normals),
+                  max_relative_difference(o.softplus, best.softplus),
+                  max_relative_difference({o.log_sum, o.fermi, o.fermi_slope, o.dot},
+                                          {best.log_sum, best.fermi, best.fermi_slope, best.dot})});
     EXPECT_LE(doubles, 1e-13) << name;
     // Level sums in double lanes: 1003 terms added in 2, 4 or 8 lanes (another order per width),
     // and each slope the difference of a positive and a negative part.
@@ -131,14 +138,16 @@ TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
                                    max_relative_difference(o.level_slope, best.level_slope));
     EXPECT_LE(levels, 1e-12) << name;
     // Float terms summed in blocks of a number of vectors: roundings differ with the width.
-    const double floats = max_relative_difference({o.softplus_sum, o.slope_sum, o.increment_sum},
-                                                  {best.softplus_sum, best.slope_sum, best.increment_sum});
+    const double floats =
+        max_relative_difference({o.softplus_sum, o.slope_sum, o.increment_sum},
+                                {best.softplus_sum, best.slope_sum, best.increment_sum});
     EXPECT_LE(floats, 1e-5) << name;
     // Single-precision normals: Highway's float log with and without FMA, a few units in the
     // last place of a float (6e-8 each).
     EXPECT_LE(max_relative_difference(o.single_normals, best.single_normals), 1e-5) << name;
-    std::cout << name << ": largest relative difference from the best target " << doubles << " (double kernels), "
-              << levels << " (level sums), " << floats << " (float sums)\n";
+    std::cout << name << ": largest relative difference from the best target " << doubles
+              << " (double kernels), " << levels << " (level sums), " << floats
+              << " (float sums)\n";
   }
 }
 

@@ -1,8 +1,9 @@
 // The names of enumerations come from their spelling (LOGZ_NAMED_ENUM): they round-trip, and a
 // wrong name is an InvalidArgument that lists the right ones.
+#include "logz/core/enum_names.hpp"
+
 #include <gtest/gtest.h>
 
-#include "logz/core/enum_names.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/linear_generative.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
@@ -10,7 +11,7 @@
 namespace logz {
 
 // The macro specialises logz::EnumNames, so it stands at namespace logz scope.
-LOGZ_NAMED_ENUM(EnumNamesTestSpaced, first,second , third_one);
+LOGZ_NAMED_ENUM(EnumNamesTestSpaced, first, second, third_one);
 
 namespace {
 

@@ -32,7 +32,8 @@ struct Works {
   double log_z;
 };
 Works crooks_works(double mu, double s, std::size_t n) {
-  return {gaussian_draws(mu, s, n, 41, 0), gaussian_draws(s * s - mu, s, n, 41, 1), 0.5 * s * s - mu};
+  return {gaussian_draws(mu, s, n, 41, 0), gaussian_draws(s * s - mu, s, n, 41, 1),
+          0.5 * s * s - mu};
 }
 
 std::vector<Estimate> every_estimate(const std::vector<double>& wf, const std::vector<double>& wr) {
@@ -97,9 +98,11 @@ TEST(EstimatorEdges, AllWorksEqualGiveNaNErrorsFlaggedZeroVariance) {
 }
 
 TEST(EstimatorEdges, WorksNear1e308AreFlaggedOverflowNotZeroVariance) {
-  const std::vector<double> wf = {1e308, -1e308, 5e307, -3e307}, wr = {1e308, -1e308, 3e307, -5e307};
-  for (const Estimate& e : {logz::lower_bound(wf), logz::upper_bound(wr), logz::cumulant_forward(wf),
-                            logz::cumulant_reverse(wr), logz::cumulant(wf, wr)}) {
+  const std::vector<double> wf = {1e308, -1e308, 5e307, -3e307},
+                            wr = {1e308, -1e308, 3e307, -5e307};
+  for (const Estimate& e :
+       {logz::lower_bound(wf), logz::upper_bound(wr), logz::cumulant_forward(wf),
+        logz::cumulant_reverse(wr), logz::cumulant(wf, wr)}) {
     expect_honest_error(e);
     EXPECT_TRUE(std::isnan(e.std_error)) << e.method;
     EXPECT_TRUE(e.diagnostics.has_flag("overflow")) << e.method;
@@ -107,7 +110,8 @@ TEST(EstimatorEdges, WorksNear1e308AreFlaggedOverflowNotZeroVariance) {
   }
   const Estimate b = logz::bar(wf, wr);
   expect_honest_error(b);
-  EXPECT_FALSE(b.diagnostics.has_flag("zero_variance") && !b.diagnostics.has_flag("overflow")) << "an overflow";
+  EXPECT_FALSE(b.diagnostics.has_flag("zero_variance") && !b.diagnostics.has_flag("overflow"))
+      << "an overflow";
 }
 
 TEST(EstimatorEdges, AnInfiniteWorkIsRefusedNamingItsIndex) {
@@ -117,7 +121,8 @@ TEST(EstimatorEdges, AnInfiniteWorkIsRefusedNamingItsIndex) {
     logz::ais(wf);
     ADD_FAILURE() << "accepted";
   } catch (const logz::InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("forward_works[2]: expected finite values, got inf"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("forward_works[2]: expected finite values, got inf"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_THROW(logz::bar(wf, wr), logz::InvalidArgument);
@@ -140,8 +145,10 @@ TEST(EstimatorEdges, DisjointWorksGiveNoConfidentAnswer) {
       EXPECT_TRUE(e.diagnostics.has_flag("no_overlap")) << e.method;
     }
     if (std::isfinite(e.std_error) && e.method != "lower_bound" && e.method != "upper_bound") {
-      EXPECT_FALSE(std::abs(e.log_z) > 5 * e.std_error + e.std_error * e.std_error && e.diagnostics.flags.empty())
-          << e.method << ": a confident wrong value with no flag: " << e.log_z << " +- " << e.std_error;
+      EXPECT_FALSE(std::abs(e.log_z) > 5 * e.std_error + e.std_error * e.std_error &&
+                   e.diagnostics.flags.empty())
+          << e.method << ": a confident wrong value with no flag: " << e.log_z << " +- "
+          << e.std_error;
     }
   }
 }
@@ -171,7 +178,8 @@ TEST(EstimatorEdges, MbarWithTwoIdenticalStatesGivesThemTheSameLogZ) {
   Eigen::MatrixXd u(3, 400);
   for (int s = 0; s < 3; ++s)
     for (int n = 0; n < 400; ++n) u(s, n) = 0.5 * k[s] * x[n] * x[n];
-  for (const std::vector<double>& counts : {std::vector<double>{300, 0, 100}, std::vector<double>{150, 150, 100}}) {
+  for (const std::vector<double>& counts :
+       {std::vector<double>{300, 0, 100}, std::vector<double>{150, 150, 100}}) {
     const auto r = logz::mbar(u, counts);
     EXPECT_TRUE(r.converged);
     EXPECT_NEAR(r.log_z[1], 0.0, 1e-9) << "identical states";

@@ -5,6 +5,8 @@
 // Accuracy rule: |estimate - truth| <= 5 std_error + std_error^2. The std_error^2 term is a bias
 // allowance: the log of a sample mean is biased low by about std_error^2 / 2 (delta method), and
 // BAR's bias is smaller still, so twice that first-order bias leaves room.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,8 +16,6 @@
 #include <span>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
@@ -219,7 +219,7 @@ TEST(Estimators, AisByHand) {
   EXPECT_NEAR(a.diagnostics.ess, 1.8, 1e-14);
   EXPECT_NEAR(a.std_error, 1.0 / 3.0, 1e-14);
   EXPECT_NEAR(value(a, "max_weight_fraction"), 2.0 / 3.0, 1e-15);
-  EXPECT_TRUE(a.diagnostics.has_flag("low_ess"));  // 1.8 < 10
+  EXPECT_TRUE(a.diagnostics.has_flag("low_ess"));        // 1.8 < 10
   const std::vector<double> wr = {0.0, -std::log(2.0)};  // weights {1, 2}: log Z = -log(3/2)
   EXPECT_NEAR(logz::raise(wr).log_z, -std::log(1.5), 1e-15);
 }
@@ -354,7 +354,8 @@ void expect_close_ulps(double got, double want, const std::string& what) {
   } else if (std::isinf(want)) {
     EXPECT_EQ(got, want) << what;
   } else {
-    EXPECT_NEAR(got, want, 8 * std::numeric_limits<double>::epsilon() * std::abs(want) + 1e-320) << what;
+    EXPECT_NEAR(got, want, 8 * std::numeric_limits<double>::epsilon() * std::abs(want) + 1e-320)
+        << what;
   }
 }
 
@@ -379,10 +380,11 @@ TEST(VectorisedLogSpace, ValueRangeIsTheSmallestAndLargestAtEveryLength) {
 }
 
 TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> x = {0.0,   -0.0,  1e-300, -1e-300, 1.0,    -1.0, 36.0, 37.0, -36.0, -37.0,
-                           700.0, -700.0, 709.0, 710.0,  -708.0, -740.0, -745.0, -746.0, 1e5,  -1e5,
-                           1e300, -1e300, inf,   -inf,   nan};
+  const double inf = std::numeric_limits<double>::infinity(),
+               nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x = {0.0,   -0.0,  1e-300, -1e-300, 1.0,   -1.0,   36.0,   37.0,   -36.0,
+                           -37.0, 700.0, -700.0, 709.0,   710.0, -708.0, -740.0, -745.0, -746.0,
+                           1e5,   -1e5,  1e300,  -1e300,  inf,   -inf,   nan};
   // Ordinary numbers too, so that every lane and the tail (not a whole vector) see both kinds.
   for (double v : engine_gaussian(0.0, 20.0, 37, 71)) x.push_back(v);
   std::vector<double> out(x.size());
@@ -391,7 +393,8 @@ TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
     // std::log1p(std::exp(x)) where it does not overflow; x + log1p(exp(-x)) above.
     const double want = x[i] > 0 ? x[i] + std::log1p(std::exp(-x[i])) : std::log1p(std::exp(x[i]));
     expect_close_ulps(out[i], want, "x = " + std::to_string(x[i]));
-    expect_close_ulps(out[i], logz::log1p_exp(x[i]), "scalar log1p_exp, x = " + std::to_string(x[i]));
+    expect_close_ulps(out[i], logz::log1p_exp(x[i]),
+                      "scalar log1p_exp, x = " + std::to_string(x[i]));
   }
   // In place, and sizes that do not match.
   std::vector<double> same = x;
@@ -406,8 +409,10 @@ TEST(VectorisedLogSpace, Log1pExpMatchesTheScalarFormulaAtTheEdges) {
 }
 
 TEST(VectorisedLogSpace, ExpMatchesTheScalarOneAndKeepsNans) {
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> x = {0.0, -0.0, 1e-300, 1.0, -1.0, 700.0, -700.0, -708.0, -740.0, -745.0, -1e5, -inf, nan};
+  const double inf = std::numeric_limits<double>::infinity(),
+               nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x = {0.0,    -0.0,   1e-300, 1.0,  -1.0, 700.0, -700.0,
+                           -708.0, -740.0, -745.0, -1e5, -inf, nan};
   for (double v : engine_gaussian(0.0, 20.0, 37, 73)) x.push_back(v);  // every lane, and a tail
   std::vector<double> out(x.size());
   logz::exp_array(x, out);
@@ -430,7 +435,8 @@ TEST(VectorisedLogSpace, ExpMatchesTheScalarOneAndKeepsNans) {
 }
 
 TEST(VectorisedLogSpace, LogSumExpScaledMatchesTheScalarOneAtPlusMinus1e4) {
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity(),
+               nan = std::numeric_limits<double>::quiet_NaN();
   for (double centre : {0.0, 1e4, -1e4}) {
     for (std::size_t n : {1u, 7u, 8u, 1001u}) {
       std::vector<double> x = engine_gaussian(centre, 3.0, n, 72 + n);
@@ -443,12 +449,14 @@ TEST(VectorisedLogSpace, LogSumExpScaledMatchesTheScalarOneAtPlusMinus1e4) {
       }
     }
   }
-  const std::vector<double> empty, minus_inf(9, -inf), with_nan = {1.0, nan, 2.0}, with_inf = {1.0, inf, 2.0};
+  const std::vector<double> empty, minus_inf(9, -inf), with_nan = {1.0, nan, 2.0},
+                                                       with_inf = {1.0, inf, 2.0};
   EXPECT_EQ(logz::log_sum_exp_scaled(empty, 1.0), -inf);
   EXPECT_EQ(logz::log_sum_exp_scaled(minus_inf, 1.0), -inf);
   EXPECT_TRUE(std::isnan(logz::log_sum_exp_scaled(with_nan, 1.0)));
   EXPECT_EQ(logz::log_sum_exp_scaled(with_inf, 1.0), inf);
-  EXPECT_DOUBLE_EQ(logz::log_sum_exp_scaled(with_inf, -1.0), logz::log_sum_exp(std::vector<double>{-1.0, -inf, -2.0}));
+  EXPECT_DOUBLE_EQ(logz::log_sum_exp_scaled(with_inf, -1.0),
+                   logz::log_sum_exp(std::vector<double>{-1.0, -inf, -2.0}));
 }
 
 TEST(FermiSums, MatchTheLogSpaceSumsAtAnyShift) {
@@ -458,7 +466,8 @@ TEST(FermiSums, MatchTheLogSpaceSumsAtAnyShift) {
   std::vector<double> weights(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) weights[i] = 1.0 + static_cast<double>(i % 5);
   for (bool weighted : {false, true}) {
-    const logz::FermiTerms terms(a, weighted ? std::span<const double>(weights) : std::span<const double>());
+    const logz::FermiTerms terms(
+        a, weighted ? std::span<const double>(weights) : std::span<const double>());
     EXPECT_EQ(terms.lowest(), *std::min_element(a.begin(), a.end()));
     for (double shift : {0.0, 3.0, -3.0, 40.0, -40.0, 800.0, -800.0, 1e5, -1e5}) {
       std::vector<double> lf, lf2, lff;
@@ -473,13 +482,15 @@ TEST(FermiSums, MatchTheLogSpaceSumsAtAnyShift) {
       const std::string at = "shift " + std::to_string(shift) + (weighted ? " weighted" : "");
       EXPECT_NEAR(s.log_f(), log_f, 1e-13 * std::max(1.0, std::abs(log_f))) << at;
       EXPECT_NEAR(std::log(s.f_squared) - 2.0 * s.log_scale, logz::log_sum_exp(lf2),
-                  1e-13 * std::max(1.0, std::abs(log_f))) << at;
+                  1e-13 * std::max(1.0, std::abs(log_f)))
+          << at;
       EXPECT_NEAR(s.slope(), std::exp(logz::log_sum_exp(lff) - log_f), 1e-13) << at;
       EXPECT_GE(s.log_scale, 0.0) << at;
       EXPECT_GE(s.f, 0.5) << at << ": the largest scaled term is at least 1/2";
     }
   }
-  EXPECT_THROW(logz::FermiTerms(a, std::span<const double>(weights).first(3)), logz::InvalidArgument);
+  EXPECT_THROW(logz::FermiTerms(a, std::span<const double>(weights).first(3)),
+               logz::InvalidArgument);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // time, the exact log Z oracle against quadrature in 1-d and 2-d (and the geometric-path
 // oracle at intermediate t), the exact sampler's moments, parameter validation, and the
 // per-particle tempered target of the geometric path (simulated tempering's batched moves).
+#include "logz/exact/gaussian_mixture.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
-#include "logz/exact/gaussian_mixture.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/models/gaussian_mixture.hpp"
 #include "logz/paths/geometric_path.hpp"
@@ -41,7 +42,8 @@ Eigen::MatrixXd random_covariance(int d, std::uint64_t seed) {
 // Three components in 3-d with full covariances and masses summing to 2.6.
 Mixture three_components() {
   return Mixture({0.5, 1.5, 0.6},
-                 {Eigen::Vector3d(1.0, -1.0, 0.5), Eigen::Vector3d(-2.0, 0.0, 1.0), Eigen::Vector3d(0.0, 2.0, -1.5)},
+                 {Eigen::Vector3d(1.0, -1.0, 0.5), Eigen::Vector3d(-2.0, 0.0, 1.0),
+                  Eigen::Vector3d(0.0, 2.0, -1.5)},
                  {random_covariance(3, 11), random_covariance(3, 12), random_covariance(3, 13)});
 }
 
@@ -62,7 +64,8 @@ TEST(GaussianMixture, EnergyMatchesDirectFormula) {
   const Eigen::MatrixXd X = random_matrix(3, 7, 1, 2.0);
   Eigen::VectorXd e;
   m.energy(X, e);
-  for (int p = 0; p < 7; ++p) EXPECT_NEAR(e(p), direct_energy(m, X.col(p)), 1e-10 * (1 + std::abs(e(p))));
+  for (int p = 0; p < 7; ++p)
+    EXPECT_NEAR(e(p), direct_energy(m, X.col(p)), 1e-10 * (1 + std::abs(e(p))));
 }
 
 TEST(GaussianMixture, GradientMatchesFiniteDifferences) {
@@ -74,7 +77,8 @@ TEST(GaussianMixture, GradientMatchesFiniteDifferences) {
   m.energy_and_grad(X, e, G);
   m.energy(X, e_only);
   const double h = 1e-6;
-  for (Eigen::Index p = 0; p < X.cols(); ++p) EXPECT_NEAR(e(p), e_only(p), 1e-12 * (1 + std::abs(e(p))));
+  for (Eigen::Index p = 0; p < X.cols(); ++p)
+    EXPECT_NEAR(e(p), e_only(p), 1e-12 * (1 + std::abs(e(p))));
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     Eigen::MatrixXd Xp = X, Xm = X;
     Xp.row(i).array() += h;
@@ -93,7 +97,7 @@ TEST(GaussianMixture, FarFromEveryMeanStaysFinite) {
   const Mixture m = three_components();
   Eigen::MatrixXd X(3, 2);
   X << 1e4, -3e4,  //
-      -1e4, 0.0,    //
+      -1e4, 0.0,   //
       1e4, 2e4;
   Eigen::VectorXd e;
   Eigen::MatrixXd G;
@@ -106,7 +110,8 @@ TEST(GaussianMixture, FarFromEveryMeanStaysFinite) {
     for (int j = 0; j < 3; ++j) {
       const Eigen::MatrixXd& s = m.covariances()[static_cast<std::size_t>(j)];
       const Eigen::VectorXd r = X.col(p) - m.means()[static_cast<std::size_t>(j)];
-      best = std::min(best, 0.5 * r.dot(s.inverse() * r) + 0.5 * std::log((2 * std::numbers::pi * s).determinant()) -
+      best = std::min(best, 0.5 * r.dot(s.inverse() * r) +
+                                0.5 * std::log((2 * std::numbers::pi * s).determinant()) -
                                 std::log(m.weights()[static_cast<std::size_t>(j)]));
     }
     EXPECT_NEAR(e(p), best, 1e-9 * best);
@@ -136,7 +141,8 @@ double simpson(const std::function<double(double)>& f, double lo, double hi, int
 
 TEST(GaussianMixtureExact, LogZMatchesQuadratureIn1d) {
   const Mixture m({0.2, 1.1, 3.0},
-                  {Eigen::VectorXd::Constant(1, -3.0), Eigen::VectorXd::Constant(1, 0.5), Eigen::VectorXd::Constant(1, 4.0)},
+                  {Eigen::VectorXd::Constant(1, -3.0), Eigen::VectorXd::Constant(1, 0.5),
+                   Eigen::VectorXd::Constant(1, 4.0)},
                   {Eigen::MatrixXd::Constant(1, 1, 0.25), Eigen::MatrixXd::Constant(1, 1, 2.0),
                    Eigen::MatrixXd::Constant(1, 1, 0.7)});
   auto f = [&](double x) {
@@ -178,14 +184,18 @@ TEST(GaussianMixtureExact, GeometricPathLogZMatchesQuadrature) {
   // a 2-d case with full covariances; the integrand is written out here, not taken from
   // the models.
   for (double t : {0.0, 0.1, 0.37, 0.8, 1.0}) {
-    const exact::GaussianSpec b{Eigen::VectorXd::Constant(1, 0.5), Eigen::MatrixXd::Constant(1, 1, 4.0)};
-    const exact::GaussianSpec g{Eigen::VectorXd::Constant(1, -1.0), Eigen::MatrixXd::Constant(1, 1, 0.3)};
+    const exact::GaussianSpec b{Eigen::VectorXd::Constant(1, 0.5),
+                                Eigen::MatrixXd::Constant(1, 1, 4.0)};
+    const exact::GaussianSpec g{Eigen::VectorXd::Constant(1, -1.0),
+                                Eigen::MatrixXd::Constant(1, 1, 0.3)};
     auto f = [&](double x) {
       const double u0 = (x - 0.5) * (x - 0.5) / 8.0;
-      const double u1 = (x + 1.0) * (x + 1.0) / 0.6 + 0.5 * std::log(2 * std::numbers::pi * 0.3) - std::log(0.7);
+      const double u1 =
+          (x + 1.0) * (x + 1.0) / 0.6 + 0.5 * std::log(2 * std::numbers::pi * 0.3) - std::log(0.7);
       return std::exp(-(1 - t) * u0 - t * u1);
     };
-    EXPECT_NEAR(exact::gaussian_geometric_log_z(b, 0.7, g, t), std::log(simpson(f, -30.0, 30.0, 40000)), 1e-10)
+    EXPECT_NEAR(exact::gaussian_geometric_log_z(b, 0.7, g, t),
+                std::log(simpson(f, -30.0, 30.0, 40000)), 1e-10)
         << "t = " << t;
   }
   Eigen::Matrix2d s0, s1;
@@ -203,13 +213,16 @@ TEST(GaussianMixtureExact, GeometricPathLogZMatchesQuadrature) {
         const Eigen::Vector2d x(lo + a * h, lo + c * h);
         const Eigen::Vector2d r0 = x - b.mean, r1 = x - g.mean;
         const double u0 = 0.5 * r0.dot(p0 * r0);
-        const double u1 = 0.5 * r1.dot(p1 * r1) + 0.5 * std::log((2 * std::numbers::pi * s1).determinant()) - std::log(1.3);
+        const double u1 = 0.5 * r1.dot(p1 * r1) +
+                          0.5 * std::log((2 * std::numbers::pi * s1).determinant()) - std::log(1.3);
         s += w(a) * w(c) * std::exp(-(1 - t) * u0 - t * u1);
       }
-    EXPECT_NEAR(exact::gaussian_geometric_log_z(b, 1.3, g, t), std::log(s * h * h / 9.0), 1e-8) << "t = " << t;
+    EXPECT_NEAR(exact::gaussian_geometric_log_z(b, 1.3, g, t), std::log(s * h * h / 9.0), 1e-8)
+        << "t = " << t;
   }
   // At t = 0 it is the base's own log Z.
-  EXPECT_NEAR(exact::gaussian_geometric_log_z(b, 1.3, g, 0.0), GaussianBase(b.mean, s0).log_z(), 1e-12);
+  EXPECT_NEAR(exact::gaussian_geometric_log_z(b, 1.3, g, 0.0), GaussianBase(b.mean, s0).log_z(),
+              1e-12);
 }
 
 TEST(GaussianMixture, ExactSamplerMoments) {
@@ -236,7 +249,8 @@ TEST(GaussianMixture, ExactSamplerMoments) {
   const Eigen::MatrixXd centred = X.colwise() - mean;
   const Eigen::Matrix3d sample_cov = centred * centred.transpose() / n;
   for (int i = 0; i < 3; ++i)
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(sample_cov(i, k), cov(i, k), 0.03 * (1 + std::abs(cov(i, k))));
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(sample_cov(i, k), cov(i, k), 0.03 * (1 + std::abs(cov(i, k))));
   // Same draws from the same stream, one column at a time.
   RandomStream s(5, 17, Purpose::test, 0);
   Eigen::VectorXd x(3);
@@ -282,7 +296,8 @@ TEST(GaussianMixture, InvalidParametersGiveOneLineErrors) {
 }
 
 TEST(GeometricLevelsTarget, EachParticleAtItsOwnTemperature) {
-  const GeometricPath<GaussianBase, Mixture> path(GaussianBase::isotropic(3, 2.0), three_components());
+  const GeometricPath<GaussianBase, Mixture> path(GaussianBase::isotropic(3, 2.0),
+                                                  three_components());
   const Eigen::MatrixXd X = random_matrix(3, 4, 9, 2.0);
   const std::vector<double> t = {0.0, 0.3, 0.9, 1.0};
   const auto levels = path.at_levels(t);

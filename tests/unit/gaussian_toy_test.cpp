@@ -332,7 +332,8 @@ TEST(GaussianToyMarginals, LimitsOfTau) {
   // tau = 1: nothing moves, so the works telescope to the one-step works.
   const GaussianToySpec frozen{20, 10, 0, 1, 1.0, 1.0, 3};
   const auto f = logz::exact::gaussian_toy_marginals(frozen, schedule.fractions());
-  const auto one = logz::exact::gaussian_toy_marginals(frozen, logz::linear_schedule(1).fractions());
+  const auto one =
+      logz::exact::gaussian_toy_marginals(frozen, logz::linear_schedule(1).fractions());
   EXPECT_NEAR(f.forward_work.mean, one.forward_work.mean, 1e-9);
   EXPECT_NEAR(f.forward_work.variance, one.forward_work.variance, 1e-6);
   EXPECT_NEAR(f.reverse_work.mean, one.reverse_work.mean, 1e-12);

@@ -21,7 +21,10 @@ TEST(GnuplotStrings, OneLineShowsControlCharactersAsEscapesAndBadBytesAsReplacem
   EXPECT_EQ(one_line("\xC2\x85"), "\\u0085");  // NEL, a C1 control
   EXPECT_EQ(one_line("β ± →"), "β ± →");       // UTF-8 stays
   // A lone continuation byte, a truncated sequence, an overlong '/', a surrogate.
-  EXPECT_EQ(one_line("a\x80" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(one_line("a\x80"
+                     "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(one_line("\xE2\x86"), "\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(one_line("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(one_line("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
@@ -55,7 +58,8 @@ TEST(GnuplotStrings, FileNamesAreQuotedAndNeverAPipe) {
     FAIL() << "a line break in a file name was accepted";
   } catch (const logz::InputError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "train.toml: tracking.csv: expected a file name without control characters, for gnuplot to read "
+              "train.toml: tracking.csv: expected a file name without control characters, for "
+              "gnuplot to read "
               "(got \"a\\nb.csv\")");
   }
   EXPECT_EQ(file_name_part("a\nb\x01"), "a_b_");

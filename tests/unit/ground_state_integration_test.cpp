@@ -1,11 +1,12 @@
 // The quadrature and summary of thermodynamic integration from the ground
 // state on synthetic chain means with a known integral.
+#include "logz/equilibrium/ground_state_integration.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "logz/core/error.hpp"
-#include "logz/equilibrium/ground_state_integration.hpp"
 #include "logz/services/run.hpp"
 
 namespace logz {
@@ -18,7 +19,7 @@ TEST(GroundStateIntegrationQuadrature, SimpsonIsExactForCubics) {
     const double x = i * h;
     y.push_back(x * x * x - 2 * x + 1);
   }
-  EXPECT_NEAR(simpson_rule(y, h), 4.0 - 4.0 + 2.0, 1e-12);   // integral_0^2 of x^3 - 2x + 1
+  EXPECT_NEAR(simpson_rule(y, h), 4.0 - 4.0 + 2.0, 1e-12);  // integral_0^2 of x^3 - 2x + 1
   EXPECT_NEAR(trapezoid_rule(std::vector<double>{1, 3}, 2.0), 4.0, 1e-15);
   EXPECT_THROW(simpson_rule(std::vector<double>{1, 2}, 1.0), InvalidArgument);
 }
@@ -29,7 +30,8 @@ TEST(GroundStateIntegrationQuadrature, SummaryOfExponentialExcess) {
   std::vector<std::vector<double>> chains;
   for (int c = 0; c < 4; ++c) {
     std::vector<double> m;
-    for (double b : betas) m.push_back(-100 + 5 * std::exp(-4 * (b - 1)) + (c % 2 == 0 ? 0.01 : -0.01));
+    for (double b : betas)
+      m.push_back(-100 + 5 * std::exp(-4 * (b - 1)) + (c % 2 == 0 ? 0.01 : -0.01));
     chains.push_back(m);
   }
   const auto r = summarise_ground_state_integration(betas, chains, -100.0, std::log(3.0), 2.0);
@@ -55,13 +57,16 @@ size = 4
 method = "ground_state_integration"
 [integration]
 intervals = 30
-)", "bad.toml");
+)",
+                                    "bad.toml");
   try {
     run_experiment(config);
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("bad.toml: [integration] intervals: expected a multiple of 4"),
-              std::string::npos) << e.what();
+    EXPECT_NE(
+        std::string(e.what()).find("bad.toml: [integration] intervals: expected a multiple of 4"),
+        std::string::npos)
+        << e.what();
   }
 }
 

@@ -7,12 +7,12 @@
 // orders and their reversals. The control: a kernel for the wrong beta fails.
 #include "logz/kernels/heat_bath.hpp"
 
-#include "support/lattice_chi_square.hpp"
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
 #include "logz/kernels/potts_metropolis.hpp"
+#include "support/lattice_chi_square.hpp"
 
 namespace {
 

@@ -2,6 +2,8 @@
 // O(eps^2) energy error, gradient-call accounting, the momentum-refresh rule, the tutorial's
 // step-size rule, the ESS estimator on series with known autocorrelation time, and
 // bitwise-identical results for any thread count.
+#include "logz/kernels/hmc.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -11,7 +13,6 @@
 #include "logz/anneal/annealer.hpp"
 #include "logz/core/error.hpp"
 #include "logz/kernels/hais.hpp"
-#include "logz/kernels/hmc.hpp"
 #include "logz/kernels/leapfrog.hpp"
 #include "logz/kernels/random_walk_metropolis.hpp"
 #include "logz/kernels/reflection.hpp"
@@ -61,7 +62,8 @@ struct CountingTarget {
 };
 
 template <class T>
-double roundtrip_error(const T& target, Eigen::MatrixXd X0, Eigen::MatrixXd V0, double eps, int steps) {
+double roundtrip_error(const T& target, Eigen::MatrixXd X0, Eigen::MatrixXd V0, double eps,
+                       int steps) {
   Eigen::MatrixXd X = X0, V = V0;
   EnergyParts parts;
   evaluate_parts(target, X, parts, true);
@@ -75,7 +77,8 @@ double roundtrip_error(const T& target, Eigen::MatrixXd X0, Eigen::MatrixXd V0, 
 TEST(Leapfrog, IsReversibleToRounding) {
   const auto poe = ProductOfExperts::random(ExpertType::student_t, 5, 8, 1);
   EXPECT_LT(roundtrip_error(poe, normals(5, 10, 2), normals(5, 10, 3), 0.1, 20), 1e-12);
-  const GeometricPath path(GaussianBase::isotropic(5, 2.0), ProductOfExperts::random(ExpertType::laplace, 5, 5, 4));
+  const GeometricPath path(GaussianBase::isotropic(5, 2.0),
+                           ProductOfExperts::random(ExpertType::laplace, 5, 5, 4));
   EXPECT_LT(roundtrip_error(path.at(0.6), normals(5, 10, 5), normals(5, 10, 6), 0.05, 30), 1e-12);
 }
 
@@ -299,7 +302,8 @@ TEST(HmcSampler, SameDrawsForAnyThreadCount) {
 }
 
 TEST(Annealing, HaisWorksAreBitwiseEqualForAnyThreadCount) {
-  const GeometricPath path(GaussianBase::isotropic(4, 1.0), ProductOfExperts::random(ExpertType::student_t, 4, 6, 16));
+  const GeometricPath path(GaussianBase::isotropic(4, 1.0),
+                           ProductOfExperts::random(ExpertType::student_t, 4, 6, 16));
   AnnealOptions o;
   o.num_paths = 13;
   o.chunk_size = 3;
@@ -307,11 +311,14 @@ TEST(Annealing, HaisWorksAreBitwiseEqualForAnyThreadCount) {
   std::vector<double> ref;
   for (int threads : {1, 2, 3, 8}) {
     o.threads = threads;
-    const Works w = anneal_forward(path, Hais(0.2, Hais::half_life_refresh(0.2, 1)), linear_schedule(40), o);
-    const Works r = anneal_reverse(path, RandomWalkMetropolis(0.3), linear_schedule(40),
-                                   [&](ContinuousBatch& b, const ChunkStreams& streams) {
-                                     path.sample_base(b, streams.random(0));
-                                   }, o);
+    const Works w =
+        anneal_forward(path, Hais(0.2, Hais::half_life_refresh(0.2, 1)), linear_schedule(40), o);
+    const Works r = anneal_reverse(
+        path, RandomWalkMetropolis(0.3), linear_schedule(40),
+        [&](ContinuousBatch& b, const ChunkStreams& streams) {
+          path.sample_base(b, streams.random(0));
+        },
+        o);
     std::vector<double> all = w.works;
     all.insert(all.end(), r.works.begin(), r.works.end());
     if (ref.empty()) ref = all;

@@ -38,7 +38,8 @@ void expect_gradient_matches(const T& target, const Eigen::MatrixXd& X, double t
   target.energy(X, e_only);
   ASSERT_EQ(G.rows(), X.rows());
   ASSERT_EQ(G.cols(), X.cols());
-  for (Eigen::Index p = 0; p < X.cols(); ++p) EXPECT_NEAR(e(p), e_only(p), 1e-12 * (1 + std::abs(e(p))));
+  for (Eigen::Index p = 0; p < X.cols(); ++p)
+    EXPECT_NEAR(e(p), e_only(p), 1e-12 * (1 + std::abs(e(p))));
   const double h = 1e-6;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     Eigen::MatrixXd Xp = X, Xm = X;
@@ -76,7 +77,8 @@ io::Array to_array(const Eigen::MatrixXd& m) {
 }
 
 io::Array to_array(const Eigen::VectorXd& v) {
-  return io::Array{{static_cast<std::size_t>(v.size())}, std::vector<double>(v.data(), v.data() + v.size())};
+  return io::Array{{static_cast<std::size_t>(v.size())},
+                   std::vector<double>(v.data(), v.data() + v.size())};
 }
 
 // ---------------------------------------------------------------- LaplaceBase
@@ -90,7 +92,8 @@ TEST(LaplaceBase, EnergyGradientLogZAndConstraints) {
   Eigen::VectorXd e;
   base.energy(X, e);
   for (int p = 0; p < 4; ++p)
-    EXPECT_NEAR(e(p), std::abs(X(0, p)) + std::abs(X(1, p)) + std::abs(X(2, p)) + X(3, p) + X(4, p), 1e-14);
+    EXPECT_NEAR(e(p), std::abs(X(0, p)) + std::abs(X(1, p)) + std::abs(X(2, p)) + X(3, p) + X(4, p),
+                1e-14);
   expect_gradient_matches(base, X);
   ASSERT_NE(base.constraints(), nullptr);
   EXPECT_EQ(base.constraints()->num_constraints(), 2);
@@ -118,14 +121,16 @@ TEST(LaplaceBase, SamplerMoments) {
   for (int i = 2; i < 4; ++i) {
     EXPECT_GE(X.row(i).minCoeff(), 0.0);
     EXPECT_NEAR(X.row(i).mean(), 1.0, 5 * std::sqrt(1.0 / n));
-    EXPECT_NEAR((X.row(i).array() - 1.0).square().mean(), 1.0, 5 * std::sqrt(8.0 / n));  // Var of (d-1)^2 is 8
+    EXPECT_NEAR((X.row(i).array() - 1.0).square().mean(), 1.0,
+                5 * std::sqrt(8.0 / n));  // Var of (d-1)^2 is 8
   }
 }
 
 // ---------------------------------------------------------------- bilinear generative
 
 // -log of the joint p(c) p(d) p(x | c, d), written out with loops.
-double bilinear_negative_log_joint(const BilinearGenerative& m, const Eigen::VectorXd& x, const Eigen::VectorXd& z) {
+double bilinear_negative_log_joint(const BilinearGenerative& m, const Eigen::VectorXd& x,
+                                   const Eigen::VectorXd& z) {
   const int L = m.basis_dim(), Kc = m.num_c(), Kd = m.num_d(), M = m.data_dim();
   double u = 0.0;
   for (int k = 0; k < Kc; ++k) u += std::abs(z(k)) + std::log(2.0);
@@ -156,10 +161,12 @@ TEST(BilinearGenerative, PosteriorEnergyIsTheNegativeLogJoint) {
   Eigen::VectorXd e;
   post.energy(Z, e);
   for (int p = 0; p < 6; ++p)
-    EXPECT_NEAR(e(p), bilinear_negative_log_joint(model, x, Z.col(p)), 1e-10 * (1 + std::abs(e(p))));
+    EXPECT_NEAR(e(p), bilinear_negative_log_joint(model, x, Z.col(p)),
+                1e-10 * (1 + std::abs(e(p))));
   Eigen::MatrixXd A;
   model.coefficients(Z, A);
-  EXPECT_TRUE(A.isApprox((model.theta() * Z.topRows(3)).cwiseProduct(model.psi() * Z.bottomRows(2))));
+  EXPECT_TRUE(
+      A.isApprox((model.theta() * Z.topRows(3)).cwiseProduct(model.psi() * Z.bottomRows(2))));
 }
 
 TEST(BilinearGenerative, PosteriorGradientsMatchFiniteDifferences) {
@@ -205,7 +212,8 @@ TEST(BilinearGenerative, VanishingCoefficientsGiveTheNoiseDensity) {
 }
 
 TEST(BilinearGenerative, RandomParametersAreSeededAndPsiNonNegative) {
-  const auto a = BilinearGenerative::random(4, 3, 2, 5, 0.1, 7), b = BilinearGenerative::random(4, 3, 2, 5, 0.1, 7);
+  const auto a = BilinearGenerative::random(4, 3, 2, 5, 0.1, 7),
+             b = BilinearGenerative::random(4, 3, 2, 5, 0.1, 7);
   const auto c = BilinearGenerative::random(4, 3, 2, 5, 0.1, 8);
   EXPECT_EQ(a.phi(), b.phi());
   EXPECT_EQ(a.theta(), b.theta());
@@ -227,9 +235,10 @@ TEST(BilinearGenerative, DataSamplerMatchesTheModelCovariance) {
   Eigen::MatrixXd X(3, n);
   model.sample_data(X, BatchRandom{102, Purpose::test, 0, 0});
   const Eigen::MatrixXd Edd = Eigen::MatrixXd::Identity(3, 3) + Eigen::MatrixXd::Ones(3, 3);
-  const Eigen::MatrixXd Eaa =
-      (2.0 * model.theta() * model.theta().transpose()).cwiseProduct(model.psi() * Edd * model.psi().transpose());
-  const Eigen::MatrixXd cov = model.phi() * Eaa * model.phi().transpose() + 0.09 * Eigen::MatrixXd::Identity(3, 3);
+  const Eigen::MatrixXd Eaa = (2.0 * model.theta() * model.theta().transpose())
+                                  .cwiseProduct(model.psi() * Edd * model.psi().transpose());
+  const Eigen::MatrixXd cov =
+      model.phi() * Eaa * model.phi().transpose() + 0.09 * Eigen::MatrixXd::Identity(3, 3);
   const Eigen::VectorXd m = X.rowwise().mean();
   const Eigen::MatrixXd C = X * X.transpose() / n;
   for (int i = 0; i < 3; ++i) {
@@ -237,7 +246,8 @@ TEST(BilinearGenerative, DataSamplerMatchesTheModelCovariance) {
     // Heavy tails (products of Laplace and exponential variates): the SE of a second moment
     // from the sample's own fourth moments.
     for (int j = 0; j < 3; ++j) {
-      const double se = std::sqrt(((X.row(i).array() * X.row(j).array()).square().mean() - C(i, j) * C(i, j)) / n);
+      const double se = std::sqrt(
+          ((X.row(i).array() * X.row(j).array()).square().mean() - C(i, j) * C(i, j)) / n);
       EXPECT_NEAR(C(i, j), cov(i, j), 5 * se) << i << "," << j;
     }
   }
@@ -245,11 +255,14 @@ TEST(BilinearGenerative, DataSamplerMatchesTheModelCovariance) {
 
 TEST(BilinearGenerative, ValidationNamesSourceAndKey) {
   const auto r = BilinearGenerative::random(3, 2, 2, 2, 0.1, 111);
-  expect_error(error_message([&] { BilinearGenerative(r.phi(), Eigen::MatrixXd::Ones(3, 2), r.psi(), 0.1, "b.npz"); }),
+  expect_error(error_message([&] {
+                 BilinearGenerative(r.phi(), Eigen::MatrixXd::Ones(3, 2), r.psi(), 0.1, "b.npz");
+               }),
                "b.npz: Theta: expected an L x K_c matrix with L = 2");
   const Eigen::MatrixXd no_columns = Eigen::MatrixXd::Ones(2, 0);
-  expect_error(error_message([&] { BilinearGenerative(r.phi(), r.theta(), no_columns, 0.1, "b.npz"); }),
-               "b.npz: Psi: expected an L x K_d matrix");
+  expect_error(
+      error_message([&] { BilinearGenerative(r.phi(), r.theta(), no_columns, 0.1, "b.npz"); }),
+      "b.npz: Psi: expected an L x K_d matrix");
   Eigen::MatrixXd bad = r.phi();
   bad(1, 1) = std::nan("");
   expect_error(error_message([&] { BilinearGenerative(bad, r.theta(), r.psi(), 0.1, "b.npz"); }),
@@ -258,22 +271,25 @@ TEST(BilinearGenerative, ValidationNamesSourceAndKey) {
   bad(0, 0) = INFINITY;
   expect_error(error_message([&] { BilinearGenerative(r.phi(), r.theta(), bad, 0.1, "b.npz"); }),
                "b.npz: Psi: expected finite values");
-  expect_error(error_message([&] { BilinearGenerative(r.phi(), r.theta(), r.psi(), 0.0, "b.npz"); }),
-               "b.npz: sigma_noise: expected a finite number > 0");
+  expect_error(
+      error_message([&] { BilinearGenerative(r.phi(), r.theta(), r.psi(), 0.0, "b.npz"); }),
+      "b.npz: sigma_noise: expected a finite number > 0");
   EXPECT_THROW(BilinearGenerativePosterior(r, Eigen::Vector2d(0, 0)), InvalidArgument);
 }
 
 TEST(BilinearGenerative, LoadsNpzWithConfigurableKeys) {
   const auto r = BilinearGenerative::random(4, 3, 2, 2, 0.1, 121);
   const std::string path = ::testing::TempDir() + "logz_bilinear_test.npz";
-  io::write_npz(path, {{"A", to_array(r.phi())}, {"T", to_array(r.theta())}, {"P", to_array(r.psi())}});
+  io::write_npz(path,
+                {{"A", to_array(r.phi())}, {"T", to_array(r.theta())}, {"P", to_array(r.psi())}});
   const auto loaded = BilinearGenerative::load(path, 0.1, BilinearKeys{"A", "T", "P"});
   EXPECT_EQ(loaded.phi(), r.phi());
   EXPECT_EQ(loaded.theta(), r.theta());
   EXPECT_EQ(loaded.psi(), r.psi());
   expect_error(error_message([&] { BilinearGenerative::load(path, 0.1); }),
                "Phi: expected an array named 'Phi' in the archive, got only the keys A, P, T");
-  io::write_npz(path, {{"Phi", to_array(r.phi())}, {"Theta", to_array(Eigen::VectorXd(r.theta().col(0)))},
+  io::write_npz(path, {{"Phi", to_array(r.phi())},
+                       {"Theta", to_array(Eigen::VectorXd(r.theta().col(0)))},
                        {"Psi", to_array(r.psi())}});
   expect_error(error_message([&] { BilinearGenerative::load(path, 0.1); }),
                "Theta: expected a 2-D array (L x K_c), got 3");
@@ -314,16 +330,19 @@ TEST(McRbm, EnergyMatchesEquation40) {
     Eigen::VectorXd e;
     model.energy(X, e);
     for (int p = 0; p < 7; ++p)
-      EXPECT_NEAR(e(p), mcrbm_energy_loops(model, X.col(p), norm == McRbmNorm::mean), 1e-11 * (1 + std::abs(e(p))));
+      EXPECT_NEAR(e(p), mcrbm_energy_loops(model, X.col(p), norm == McRbmNorm::mean),
+                  1e-11 * (1 + std::abs(e(p))));
   }
 }
 
 TEST(McRbm, GradientsMatchFiniteDifferences) {
   for (auto norm : {McRbmNorm::sum, McRbmNorm::mean}) {
     // Full model, and with no covariance, no mean or no factor units.
-    for (auto [L, K, J] : {std::array{6, 4, 3}, std::array{3, 0, 2}, std::array{4, 3, 0}, std::array{0, 2, 2}}) {
+    for (auto [L, K, J] :
+         {std::array{6, 4, 3}, std::array{3, 0, 2}, std::array{4, 3, 0}, std::array{0, 2, 2}}) {
       const auto model = McRbm::random(4, L, K, J, 1.3, norm, 141);
-      SCOPED_TRACE(to_string(norm) + " L=" + std::to_string(L) + " K=" + std::to_string(K) + " J=" + std::to_string(J));
+      SCOPED_TRACE(to_string(norm) + " L=" + std::to_string(L) + " K=" + std::to_string(K) +
+                   " J=" + std::to_string(J));
       expect_gradient_matches(model, random_matrix(4, 5, 142, 2.0), 1e-5);
     }
   }
@@ -354,7 +373,8 @@ double mcrbm_log_z_quadrature_2d(const McRbm& m, double a, int n) {
   for (int i = 0; i <= n; ++i)
     for (int j = 0; j <= n; ++j) {
       const double w = (i == 0 || i == n ? 0.5 : 1.0) * (j == 0 || j == n ? 0.5 : 1.0);
-      s += w * std::exp(-mcrbm_energy_loops(m, Eigen::Vector2d(-a + i * h, -a + j * h), m.norm() == McRbmNorm::mean) -
+      s += w * std::exp(-mcrbm_energy_loops(m, Eigen::Vector2d(-a + i * h, -a + j * h),
+                                            m.norm() == McRbmNorm::mean) -
                         shift);
     }
   return std::log(s * h * h) + shift;
@@ -364,55 +384,61 @@ TEST(McRbm, MeanUnitsLogZMatchesQuadrature) {
   // P = 0: the covariance units contribute softplus(b_c_k) each; exact/ sums the 2^J Gaussians.
   const auto r = McRbm::random(2, 3, 2, 3, 0.9, McRbmNorm::sum, 151);
   Eigen::MatrixXd W = 1.5 * r.W();
-  const McRbm model(Eigen::MatrixXd::Zero(3, 2), r.C(), W, r.b_mean(), r.b_cov(), Eigen::Vector2d(0.3, -0.2), 0.9,
-                    McRbmNorm::sum);
+  const McRbm model(Eigen::MatrixXd::Zero(3, 2), r.C(), W, r.b_mean(), r.b_cov(),
+                    Eigen::Vector2d(0.3, -0.2), 0.9, McRbmNorm::sum);
   ASSERT_TRUE(model.covariance_term_vanishes());
   ASSERT_TRUE(exact::mcrbm_log_z(model).has_value());
   EXPECT_NEAR(*exact::mcrbm_log_z(model), mcrbm_log_z_quadrature_2d(model, 12.0, 1200), 1e-8);
   EXPECT_FALSE(r.covariance_term_vanishes());
   EXPECT_FALSE(exact::mcrbm_log_z(r).has_value());
   // C = 0 also removes the covariance term; J = 0 leaves a Gaussian.
-  const McRbm gaussian(r.P(), Eigen::MatrixXd::Zero(3, 2), Eigen::MatrixXd::Zero(0, 2), Eigen::VectorXd(0), r.b_cov(),
-                       Eigen::Vector2d(0.3, -0.2), 0.9, McRbmNorm::mean);
+  const McRbm gaussian(r.P(), Eigen::MatrixXd::Zero(3, 2), Eigen::MatrixXd::Zero(0, 2),
+                       Eigen::VectorXd(0), r.b_cov(), Eigen::Vector2d(0.3, -0.2), 0.9,
+                       McRbmNorm::mean);
   ASSERT_TRUE(exact::mcrbm_log_z(gaussian).has_value());
   double softplus_bc = 0;
   for (int k = 0; k < 2; ++k) softplus_bc += std::log1p(std::exp(r.b_cov()(k)));
-  EXPECT_NEAR(*exact::mcrbm_log_z(gaussian), softplus_bc + std::log(2 * M_PI * 0.81) + 0.81 * 0.13 / 2,
-              1e-12);
+  EXPECT_NEAR(*exact::mcrbm_log_z(gaussian),
+              softplus_bc + std::log(2 * M_PI * 0.81) + 0.81 * 0.13 / 2, 1e-12);
 }
 
 TEST(McRbm, ValidationNamesSourceAndKey) {
   const auto r = McRbm::random(3, 4, 2, 2, 1.0, McRbmNorm::sum, 161);
-  auto make = [&](Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::VectorXd bm, Eigen::VectorXd bc,
-                  Eigen::VectorXd bv, double sigma) {
+  auto make = [&](Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::VectorXd bm,
+                  Eigen::VectorXd bc, Eigen::VectorXd bv, double sigma) {
     return error_message([&] { McRbm(P, C, W, bm, bc, bv, sigma, McRbmNorm::sum, "m.npz"); });
   };
   expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0), "no error");
-  expect_error(make(Eigen::MatrixXd::Ones(3, 2), r.C(), r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0),
-               "m.npz: P: expected an L x K matrix with L = 4 (the rows of C), got 3 x 2");
-  expect_error(make(r.P(), r.C(), Eigen::MatrixXd::Ones(2, 4), r.b_mean(), r.b_cov(), r.b_vis(), 1.0),
-               "m.npz: W: expected a J x M matrix with M = 3");
+  expect_error(
+      make(Eigen::MatrixXd::Ones(3, 2), r.C(), r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0),
+      "m.npz: P: expected an L x K matrix with L = 4 (the rows of C), got 3 x 2");
+  expect_error(
+      make(r.P(), r.C(), Eigen::MatrixXd::Ones(2, 4), r.b_mean(), r.b_cov(), r.b_vis(), 1.0),
+      "m.npz: W: expected a J x M matrix with M = 3");
   expect_error(make(r.P(), r.C(), r.W(), Eigen::VectorXd::Ones(3), r.b_cov(), r.b_vis(), 1.0),
                "m.npz: b_m: expected one bias per mean unit (2), got 3");
   expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), Eigen::VectorXd::Ones(1), r.b_vis(), 1.0),
                "m.npz: b_c: expected one bias per covariance unit (2)");
   expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), r.b_cov(), Eigen::VectorXd::Ones(2), 1.0),
                "m.npz: b_v: expected one bias per input (3)");
-  expect_error(make(r.P(), Eigen::MatrixXd::Ones(4, 0), Eigen::MatrixXd::Ones(2, 0), r.b_mean(), r.b_cov(),
-                    Eigen::VectorXd(0), 1.0),
+  expect_error(make(r.P(), Eigen::MatrixXd::Ones(4, 0), Eigen::MatrixXd::Ones(2, 0), r.b_mean(),
+                    r.b_cov(), Eigen::VectorXd(0), 1.0),
                "m.npz: C: expected an L x M matrix with M >= 1");
   Eigen::MatrixXd bad = r.C();
   bad(2, 1) = std::nan("");
-  expect_error(make(r.P(), bad, r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0), "m.npz: C: expected finite values");
+  expect_error(make(r.P(), bad, r.W(), r.b_mean(), r.b_cov(), r.b_vis(), 1.0),
+               "m.npz: C: expected finite values");
   Eigen::VectorXd badv = r.b_cov();
   badv(0) = -INFINITY;
-  expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), badv, r.b_vis(), 1.0), "m.npz: b_c: expected finite values");
+  expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), badv, r.b_vis(), 1.0),
+               "m.npz: b_c: expected finite values");
   expect_error(make(r.P(), r.C(), r.W(), r.b_mean(), r.b_cov(), r.b_vis(), -1.0),
                "m.npz: sigma: expected a finite number > 0");
   EXPECT_THROW(parse_enum<McRbmNorm>("median"), InvalidArgument);
-  EXPECT_THROW(exact::mcrbm_mean_units_log_z(Eigen::MatrixXd::Zero(25, 2), Eigen::VectorXd::Zero(25),
-                                             Eigen::VectorXd(0), Eigen::VectorXd::Zero(2), 1.0),
-               InvalidArgument);
+  EXPECT_THROW(
+      exact::mcrbm_mean_units_log_z(Eigen::MatrixXd::Zero(25, 2), Eigen::VectorXd::Zero(25),
+                                    Eigen::VectorXd(0), Eigen::VectorXd::Zero(2), 1.0),
+      InvalidArgument);
 }
 
 TEST(McRbm, LoadsNpzWithConfigurableKeys) {

@@ -13,8 +13,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -511,12 +511,14 @@ TEST_F(IoTest, NpzMembersReadAsEigenMatricesAndVectors) {
   EXPECT_EQ(m(1, 0), 3.0);
   EXPECT_EQ(m(0, 2), 2.0);
   EXPECT_EQ(logz::io::read_npz_vector(p, "v", "B"), Eigen::Vector3d(0.5, 1.5, 2.5));
-  EXPECT_EQ(logz::io::read_npz_vector(p, "c", "B"), Eigen::Vector3d(1.0, 2.0, 3.0));  // n x 1 counts as 1-D
+  EXPECT_EQ(logz::io::read_npz_vector(p, "c", "B"),
+            Eigen::Vector3d(1.0, 2.0, 3.0));  // n x 1 counts as 1-D
   try {
     logz::io::read_npz_matrix(p, "t", "A x B");
     ADD_FAILURE() << "a 3-D member read as a matrix";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("a 2-D array (A x B), got 1 x 2 x 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a 2-D array (A x B), got 1 x 2 x 2"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(logz::io::read_npz_vector(p, "M", "B"), InputError);
 }
@@ -529,7 +531,8 @@ TEST_F(IoTest, NpzAfterOtherBytesIsReadAsNumpyReadsIt) {
   logz::io::write_npz(path("first.npz"), {{"junk", Array{{2}, {1.0, 2.0}}}}, false);
   for (bool compress : {false, true}) {
     logz::io::write_npz(path("second.npz"), sample_arrays(), compress);
-    for (const std::string& prefix : {bytes(path("first.npz")), std::string("#!/bin/sh\nexit 0\n")}) {
+    for (const std::string& prefix :
+         {bytes(path("first.npz")), std::string("#!/bin/sh\nexit 0\n")}) {
       std::ofstream(path("joined.npz"), std::ios::binary) << prefix << bytes(path("second.npz"));
       EXPECT_EQ(logz::io::read_npz(path("joined.npz")), sample_arrays()) << compress;
       EXPECT_EQ(logz::io::read_npz_array(path("joined.npz"), "W"), sample_matrix()) << compress;
@@ -1076,14 +1079,18 @@ TEST_F(IoTest, NpyColumnReaderReadsColumnBlocksInEitherOrder) {
   const std::size_t k = 7, n = 53;
   std::vector<double> c_order(k * n), f_order(k * n);
   for (std::size_t r = 0; r < k; ++r)
-    for (std::size_t j = 0; j < n; ++j) c_order[r * n + j] = f_order[j * k + r] = 1000.0 * r + j + 0.25;
+    for (std::size_t j = 0; j < n; ++j)
+      c_order[r * n + j] = f_order[j * k + r] = 1000.0 * r + j + 0.25;
   const std::string shape = "(" + std::to_string(k) + ", " + std::to_string(n) + ")";
-  const std::string c_path = write("c.npy", make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }",
-                                                     raw_bytes(c_order)));
-  const std::string f_path = write("f.npy", make_npy("{'descr': '<f8', 'fortran_order': True, 'shape': " + shape + ", }",
-                                                     raw_bytes(f_order)));
+  const std::string c_path =
+      write("c.npy", make_npy("{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }",
+                              raw_bytes(c_order)));
+  const std::string f_path =
+      write("f.npy", make_npy("{'descr': '<f8', 'fortran_order': True, 'shape': " + shape + ", }",
+                              raw_bytes(f_order)));
   for (const std::string& p : {c_path, f_path}) {
-    logz::io::NpyColumnReader reader(p, 5 * k);  // five columns ahead: blocks cross the cache's ends
+    logz::io::NpyColumnReader reader(p,
+                                     5 * k);  // five columns ahead: blocks cross the cache's ends
     ASSERT_EQ(reader.rows(), k);
     ASSERT_EQ(reader.cols(), n);
     for (const auto& [first, count] : std::vector<std::pair<std::size_t, std::size_t>>{
@@ -1092,23 +1099,31 @@ TEST_F(IoTest, NpyColumnReaderReadsColumnBlocksInEitherOrder) {
       reader.read(first, count, block.data());
       for (std::size_t j = 0; j < count; ++j)
         for (std::size_t r = 0; r < k; ++r)
-          ASSERT_EQ(block[j * k + r], c_order[r * n + first + j]) << p << " " << first << "+" << j << ", " << r;
+          ASSERT_EQ(block[j * k + r], c_order[r * n + first + j])
+              << p << " " << first << "+" << j << ", " << r;
     }
   }
 }
 
 TEST_F(IoTest, NpyColumnReaderRefusesWhatItCannotStream) {
-  const auto npy = [&](const std::string& name, const std::string& descr, const std::string& shape, const Bytes& data) {
-    return write(name, make_npy("{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data));
+  const auto npy = [&](const std::string& name, const std::string& descr, const std::string& shape,
+                       const Bytes& data) {
+    return write(name, make_npy("{'descr': '" + descr +
+                                    "', 'fortran_order': False, 'shape': " + shape + ", }",
+                                data));
   };
   const auto open = [](const std::string& p) { return [p] { logz::io::NpyColumnReader r(p); }; };
-  expect_input_error(open(npy("f4.npy", "<f4", "(2, 2)", raw_bytes(std::vector<float>(4, 1.0f)))), {"f4.npy", "float64"});
-  expect_input_error(open(npy("be.npy", ">f8", "(2, 2)", raw_bytes(std::vector<double>(4, 1.0), true))),
-                     {"be.npy", "'<f8'"});
-  expect_input_error(open(npy("one.npy", "<f8", "(4,)", raw_bytes(std::vector<double>(4, 1.0)))), {"one.npy", "2-D"});
+  expect_input_error(open(npy("f4.npy", "<f4", "(2, 2)", raw_bytes(std::vector<float>(4, 1.0f)))),
+                     {"f4.npy", "float64"});
+  expect_input_error(
+      open(npy("be.npy", ">f8", "(2, 2)", raw_bytes(std::vector<double>(4, 1.0), true))),
+      {"be.npy", "'<f8'"});
+  expect_input_error(open(npy("one.npy", "<f8", "(4,)", raw_bytes(std::vector<double>(4, 1.0)))),
+                     {"one.npy", "2-D"});
   expect_input_error(open(npy("empty.npy", "<f8", "(0, 3)", {})), {"empty.npy", "at least one"});
-  expect_input_error(open(npy("short.npy", "<f8", "(2, 3)", raw_bytes(std::vector<double>(5, 1.0)))),
-                     {"short.npy", "truncated"});
+  expect_input_error(
+      open(npy("short.npy", "<f8", "(2, 3)", raw_bytes(std::vector<double>(5, 1.0)))),
+      {"short.npy", "truncated"});
   expect_input_error(open(write_text("text.npy", "1 2 3\n")), {"text.npy", "NUMPY"});
   expect_input_error(open(path("missing.npy")), {"missing.npy", "readable"});
   expect_input_error(open("/dev/zero"), {"/dev/zero", "regular"});
@@ -1118,9 +1133,11 @@ TEST_F(IoTest, NpyColumnReaderRefusesWhatItCannotStream) {
   logz::io::NpyColumnReader c(npy("nan.npy", "<f8", "(2, 3)", raw_bytes(values)));
   std::vector<double> block(6);
   expect_input_error([&] { c.read(0, 3, block.data()); }, {"nan.npy", "finite", "row 1, column 1"});
-  logz::io::NpyColumnReader f(write("nan_f.npy", make_npy("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }",
-                                                        raw_bytes(values))));  // F order: row 0, column 2
-  expect_input_error([&] { f.read(0, 3, block.data()); }, {"nan_f.npy", "finite", "row 0, column 2"});
+  logz::io::NpyColumnReader f(
+      write("nan_f.npy", make_npy("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }",
+                                  raw_bytes(values))));  // F order: row 0, column 2
+  expect_input_error([&] { f.read(0, 3, block.data()); },
+                     {"nan_f.npy", "finite", "row 0, column 2"});
 }
 
 }  // namespace

@@ -22,8 +22,8 @@ constexpr double kLn2 = std::numbers::ln2;
 constexpr double kBetas[] = {0.1, 0.4406868, 1.0, 2.0};
 
 // |a - b| <= tol * max(1, |b|): relative for large values, absolute for small ones.
-void expect_close(double a, double b, double tol, const char* what, int rows, int cols,
-                  double beta, double coupling) {
+void expect_close(double a, double b, double tol, const char* what, int rows, int cols, double beta,
+                  double coupling) {
   EXPECT_LE(std::fabs(a - b), tol * std::max(1.0, std::fabs(b)))
       << what << ": " << rows << " x " << cols << ", beta = " << beta << ", J = " << coupling
       << ": " << a << " vs " << b;
@@ -79,8 +79,7 @@ TEST(IsingEnumeration, MatchesNaiveSumOverConfigurations) {
       for (double beta : {0.0, 0.3, 1.7}) {
         const auto [lz, e] = naive_log_z_and_energy(r, c, beta, j);
         expect_close(ising_log_z_enumeration(r, c, beta, j), lz, 1e-12, "log Z", r, c, beta, j);
-        expect_close(ising_mean_energy_enumeration(r, c, beta, j), e, 1e-12, "<E>", r, c, beta,
-                     j);
+        expect_close(ising_mean_energy_enumeration(r, c, beta, j), e, 1e-12, "<E>", r, c, beta, j);
       }
     }
   }
@@ -163,8 +162,8 @@ TEST(IsingKaufman, MeanEnergyMatchesCentralDifferenceOfLogZ) {
       const double fd =
           -(ising_log_z_kaufman(l, l, beta + h) - ising_log_z_kaufman(l, l, beta - h)) / (2 * h);
       // Truncation h^2 |E'''| / 6 and rounding ~1e-16 |log Z| / h, relative to |E| ~ l^2.
-      expect_close(ising_mean_energy_kaufman(l, l, beta), fd, 2e-7 * l * l, "<E> vs FD", l, l,
-                   beta, 1.0);
+      expect_close(ising_mean_energy_kaufman(l, l, beta), fd, 2e-7 * l * l, "<E> vs FD", l, l, beta,
+                   1.0);
       EXPECT_NEAR(ising_mean_energy_kaufman(l, l, beta) / fd, 1.0, 1e-7);
     }
   }
@@ -190,8 +189,8 @@ TEST(IsingKaufman, LargeLatticesAreFiniteAndBounded) {
     EXPECT_LE(e, 0.0);
   }
   // Deep in the ordered phase Z = 2 e^{2N beta} (1 + O(N e^{-8 beta})).
-  EXPECT_NEAR(ising_log_z_kaufman(l, l, 2.0) - 2.0 * n * 2.0 - kLn2,
-              n * std::exp(-16.0), 1e-3 * n * std::exp(-16.0));
+  EXPECT_NEAR(ising_log_z_kaufman(l, l, 2.0) - 2.0 * n * 2.0 - kLn2, n * std::exp(-16.0),
+              1e-3 * n * std::exp(-16.0));
   EXPECT_TRUE(std::isfinite(ising_log_z_kaufman(1024, 1024, 0.4406868)));
 }
 
@@ -212,8 +211,8 @@ TEST(IsingKaufman, SingleRowMatchesClosedFormRing) {
   // One row of L sites: L self-bonds (-J each) plus a ring: Z = e^{KL} ((2cosh K)^L + (2sinh K)^L).
   for (int l : {3, 50, 1000}) {
     for (double beta : {0.1, 1.0, 5.0}) {
-      const double expected = beta * l + l * std::log(2.0 * std::cosh(beta)) +
-                              std::log1p(std::pow(std::tanh(beta), l));
+      const double expected =
+          beta * l + l * std::log(2.0 * std::cosh(beta)) + std::log1p(std::pow(std::tanh(beta), l));
       expect_close(ising_log_z_kaufman(1, l, beta), expected, 1e-13, "log Z", 1, l, beta, 1.0);
       expect_close(ising_log_z_kaufman(l, 1, beta), expected, 1e-13, "log Z", l, 1, beta, 1.0);
     }

@@ -111,7 +111,8 @@ Placed place_states(const std::vector<double>& mu, const std::vector<int>& per_s
       logz::RandomStream rng(seed, j, logz::Purpose::test, 0);
       const double x = mu[from] + rng.normal();
       for (std::size_t l = 0; l < k; ++l)
-        p.u(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j)) = 0.5 * (x - mu[l]) * (x - mu[l]);
+        p.u(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j)) =
+            0.5 * (x - mu[l]) * (x - mu[l]);
     }
   }
   return p;
@@ -155,7 +156,8 @@ TEST(Mbar, NonFiniteInitialValuesAreRefused) {
     logz::mbar(h.u, h.counts, warm);
     FAIL() << "a NaN warm start was taken";
   } catch (const logz::InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("initial_log_z: expected finite values, got nan at [1]"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("initial_log_z: expected finite values, got nan at [1]"),
+              std::string::npos)
         << e.what();
   }
   warm.initial_log_z[1] = std::numeric_limits<double>::infinity();
@@ -164,7 +166,8 @@ TEST(Mbar, NonFiniteInitialValuesAreRefused) {
 
 TEST(Mbar, AgreesWithPymbar) {
   if (std::system("/usr/bin/python3 -c 'import pymbar' >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << "python3-pymbar cannot be imported; install it (scripts/install-deps) to compare";
+    GTEST_SKIP()
+        << "python3-pymbar cannot be imported; install it (scripts/install-deps) to compare";
   const Harmonic h = make_harmonic(500, 7);
   const std::string dir = ::testing::TempDir();
   logz::io::Array a;
@@ -174,11 +177,14 @@ TEST(Mbar, AgreesWithPymbar) {
   logz::io::write_npy(dir + "logz_mbar_u.npy", a);
   logz::io::write_npy(dir + "logz_mbar_n.npy", logz::io::Array{{h.counts.size()}, h.counts});
   const std::string out = dir + "logz_mbar_pymbar.txt";
-  const std::string script =
-      "import numpy as np, pymbar; u = np.load('" + dir + "logz_mbar_u.npy'); n = np.load('" + dir +
-      "logz_mbar_n.npy'); r = pymbar.MBAR(u, n, relative_tolerance=1e-12).getFreeEnergyDifferences(); "
-      "print(' '.join(repr(-float(v)) for v in r[0][0])); print(' '.join(repr(float(v)) for v in r[1][0]))";
-  ASSERT_EQ(std::system(("/usr/bin/python3 -c \"" + script + "\" > " + out + " 2>/dev/null").c_str()), 0);
+  const std::string script = "import numpy as np, pymbar; u = np.load('" + dir +
+                             "logz_mbar_u.npy'); n = np.load('" + dir +
+                             "logz_mbar_n.npy'); r = pymbar.MBAR(u, n, "
+                             "relative_tolerance=1e-12).getFreeEnergyDifferences(); "
+                             "print(' '.join(repr(-float(v)) for v in r[0][0])); print(' "
+                             "'.join(repr(float(v)) for v in r[1][0]))";
+  ASSERT_EQ(
+      std::system(("/usr/bin/python3 -c \"" + script + "\" > " + out + " 2>/dev/null").c_str()), 0);
   std::ifstream in(out);
   std::vector<double> log_z(5), se(5);
   for (auto& v : log_z) in >> v;
@@ -202,7 +208,8 @@ LinearStates make_linear(const std::vector<double>& counts, std::uint64_t seed) 
   LinearStates s;
   s.counts = counts;
   const std::size_t k = counts.size();
-  for (std::size_t l = 0; l < k; ++l) s.levels.push_back(1.0 + 3.0 * static_cast<double>(l) / static_cast<double>(k));
+  for (std::size_t l = 0; l < k; ++l)
+    s.levels.push_back(1.0 + 3.0 * static_cast<double>(l) / static_cast<double>(k));
   for (std::size_t l = 0; l < k; ++l) {
     for (int n = 0; n < static_cast<int>(counts[l]); ++n) {
       logz::RandomStream rng(seed, s.energies.size(), logz::Purpose::test, 0);
@@ -227,7 +234,9 @@ TEST(Mbar, LinearInLevelGivesTheDenseAnswerWithoutTheMatrix) {
     EXPECT_NEAR(linear.log_z[k], dense.log_z[k], 1e-10) << k;
     EXPECT_NEAR(linear.std_error[k], dense.std_error[k], 1e-10) << k;
     const double exact = -0.5 * std::log(s.levels[k] / s.levels[0]);
-    EXPECT_NEAR(linear.log_z[k], exact, 5 * linear.std_error[k] + linear.std_error[k] * linear.std_error[k]) << k;
+    EXPECT_NEAR(linear.log_z[k], exact,
+                5 * linear.std_error[k] + linear.std_error[k] * linear.std_error[k])
+        << k;
   }
   EXPECT_LT((linear.covariance - dense.covariance).cwiseAbs().maxCoeff(), 1e-12);
   EXPECT_LT((linear.overlap - dense.overlap).cwiseAbs().maxCoeff(), 1e-12);
@@ -235,10 +244,13 @@ TEST(Mbar, LinearInLevelGivesTheDenseAnswerWithoutTheMatrix) {
   warm.initial_log_z = linear.log_z;
   const auto again = logz::mbar_linear_in_level(s.levels, s.energies, s.counts, warm);
   EXPECT_LE(again.iterations, 2);
-  for (std::size_t k = 0; k < s.levels.size(); ++k) EXPECT_NEAR(again.log_z[k], linear.log_z[k], 1e-9) << k;
+  for (std::size_t k = 0; k < s.levels.size(); ++k)
+    EXPECT_NEAR(again.log_z[k], linear.log_z[k], 1e-9) << k;
   // Energies whose products overflow are refused, as non-finite u is by mbar().
-  const std::vector<double> huge_levels(s.levels.size(), 1e200), huge_energies(s.energies.size(), 1e200);
-  EXPECT_THROW(logz::mbar_linear_in_level(huge_levels, huge_energies, s.counts), logz::InvalidArgument);
+  const std::vector<double> huge_levels(s.levels.size(), 1e200),
+      huge_energies(s.energies.size(), 1e200);
+  EXPECT_THROW(logz::mbar_linear_in_level(huge_levels, huge_energies, s.counts),
+               logz::InvalidArgument);
 }
 
 TEST(Mbar, StateMajorEnergiesGiveTheDenseAnswerToTheBit) {
@@ -249,7 +261,8 @@ TEST(Mbar, StateMajorEnergiesGiveTheDenseAnswerToTheBit) {
   const Eigen::Index k = s.u.rows(), n = s.u.cols();
   ASSERT_GT(n, 4681);
   std::vector<double> u_kn(static_cast<std::size_t>(k * n));
-  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(u_kn.data(), k, n) = s.u;
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(u_kn.data(), k,
+                                                                                     n) = s.u;
   const auto dense = logz::mbar(s.u, s.counts);
   const auto rows = logz::mbar_state_major(u_kn, static_cast<std::size_t>(k), s.counts);
   ASSERT_TRUE(rows.converged);
@@ -259,9 +272,11 @@ TEST(Mbar, StateMajorEnergiesGiveTheDenseAnswerToTheBit) {
   EXPECT_EQ(rows.covariance, dense.covariance);
   EXPECT_EQ(rows.overlap, dense.overlap);
   // Shapes and values are checked as mbar() checks them.
-  EXPECT_THROW(logz::mbar_state_major(std::span(u_kn).first(u_kn.size() - 1), 7, s.counts), logz::InvalidArgument);
+  EXPECT_THROW(logz::mbar_state_major(std::span(u_kn).first(u_kn.size() - 1), 7, s.counts),
+               logz::InvalidArgument);
   EXPECT_THROW(logz::mbar_state_major(u_kn, 0, s.counts), logz::InvalidArgument);
-  EXPECT_THROW(logz::mbar_state_major(u_kn, 6, s.counts), logz::InvalidArgument);  // 7 counts for 6 states
+  EXPECT_THROW(logz::mbar_state_major(u_kn, 6, s.counts),
+               logz::InvalidArgument);  // 7 counts for 6 states
   u_kn[123] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(logz::mbar_state_major(u_kn, 7, s.counts), logz::InvalidArgument);
 }
@@ -279,8 +294,10 @@ TEST(Mbar, TemperedLinearAndPerLevelEnergiesAgree) {
   logz::TemperingStats per_level = linear;
   per_level.linear_in_t = false;
   for (std::size_t n = 0; n < s.energies.size(); ++n)
-    for (std::size_t l = 0; l < s.levels.size(); ++l) per_level.sample_energies.push_back(s.levels[l] * s.energies[n]);
-  const auto a = logz::mbar_tempered(linear, s.levels), b = logz::mbar_tempered(per_level, s.levels);
+    for (std::size_t l = 0; l < s.levels.size(); ++l)
+      per_level.sample_energies.push_back(s.levels[l] * s.energies[n]);
+  const auto a = logz::mbar_tempered(linear, s.levels),
+             b = logz::mbar_tempered(per_level, s.levels);
   EXPECT_TRUE(a.last.diagnostics.converged);
   ASSERT_EQ(a.log_z.size(), s.levels.size());
   for (std::size_t k = 0; k < s.levels.size(); ++k) {
@@ -301,12 +318,16 @@ TEST(SoftmaxColumns, MatchesTheScalarLogSumExp) {
     }
     for (std::size_t j = 0; j < cols; ++j) {
       logz::RandomStream rng(12, j, logz::Purpose::test, 0);
-      energies[j] = (j == 3 ? 1e4 : 1.0) * rng.normal();  // energies of 1e4 neither overflow nor underflow
-      for (std::size_t k = 0; k < rows; ++k) u[j * ld + k] = (j == 2 ? -1e4 : 1.0) * (5.0 + rng.normal());
+      energies[j] =
+          (j == 3 ? 1e4 : 1.0) * rng.normal();  // energies of 1e4 neither overflow nor underflow
+      for (std::size_t k = 0; k < rows; ++k)
+        u[j * ld + k] = (j == 2 ? -1e4 : 1.0) * (5.0 + rng.normal());
     }
-    std::vector<double> p(ld * cols, -1.0), log_norm(cols), p_linear(ld * cols, -1.0), log_norm_linear(cols);
+    std::vector<double> p(ld * cols, -1.0), log_norm(cols), p_linear(ld * cols, -1.0),
+        log_norm_linear(cols);
     logz::softmax_columns(bias, u.data(), ld, cols, p.data(), ld, log_norm.data());
-    logz::softmax_columns_linear(bias, levels, energies, p_linear.data(), ld, log_norm_linear.data());
+    logz::softmax_columns_linear(bias, levels, energies, p_linear.data(), ld,
+                                 log_norm_linear.data());
     for (std::size_t j = 0; j < cols; ++j) {
       std::vector<double> x(rows), y(rows);
       for (std::size_t k = 0; k < rows; ++k) {
@@ -315,12 +336,15 @@ TEST(SoftmaxColumns, MatchesTheScalarLogSumExp) {
       }
       const double want = logz::log_sum_exp(x), want_linear = logz::log_sum_exp(y);
       EXPECT_NEAR(log_norm[j], want, 1e-14 * std::max(1.0, std::abs(want))) << rows << " " << j;
-      EXPECT_NEAR(log_norm_linear[j], want_linear, 1e-14 * std::max(1.0, std::abs(want_linear))) << rows << " " << j;
+      EXPECT_NEAR(log_norm_linear[j], want_linear, 1e-14 * std::max(1.0, std::abs(want_linear)))
+          << rows << " " << j;
       for (std::size_t k = 0; k < rows; ++k) {
         EXPECT_NEAR(p[j * ld + k], std::exp(x[k] - want), 1e-14) << rows << " " << j << " " << k;
-        EXPECT_NEAR(p_linear[j * ld + k], std::exp(y[k] - want_linear), 1e-14) << rows << " " << j << " " << k;
+        EXPECT_NEAR(p_linear[j * ld + k], std::exp(y[k] - want_linear), 1e-14)
+            << rows << " " << j << " " << k;
       }
-      for (std::size_t k = rows; k < ld; ++k) EXPECT_EQ(p[j * ld + k], -1.0) << "wrote past the rows";
+      for (std::size_t k = rows; k < ld; ++k)
+        EXPECT_EQ(p[j * ld + k], -1.0) << "wrote past the rows";
     }
   }
 }

@@ -14,7 +14,8 @@ namespace {
 using logz::io::Array;
 
 TEST(MemoryArchive, TheNpzReadersServeItsArrays) {
-  const logz::io::MemoryArchive held("weights.npz", {{"W", Array{{2, 2}, {1, 2, 3, 4}}}, {"a", Array{{2}, {5, 6}}}});
+  const logz::io::MemoryArchive held(
+      "weights.npz", {{"W", Array{{2, 2}, {1, 2, 3, 4}}}, {"a", Array{{2}, {5, 6}}}});
   EXPECT_EQ(held.path(), "memory:weights.npz");
   const Array w = logz::io::read_npz_array(held.path(), "W");
   EXPECT_EQ(w.shape, (std::vector<std::size_t>{2, 2}));
@@ -24,7 +25,8 @@ TEST(MemoryArchive, TheNpzReadersServeItsArrays) {
     logz::io::read_npz_array(held.path(), "b");
     FAIL();
   } catch (const logz::InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "memory:weights.npz: b: expected an array named 'b', got only the keys W, a");
+    EXPECT_EQ(std::string(e.what()),
+              "memory:weights.npz: b: expected an array named 'b', got only the keys W, a");
   }
 }
 
@@ -46,7 +48,8 @@ TEST(MemoryArchive, NamesAreCheckedAndFreedWithTheArchive) {
 }
 
 TEST(MemoryArchive, AConfigKeepsMemoryPathsAsTheyAre) {
-  const logz::Config config = logz::Config::from_toml("[model]\ntype = \"rbm\"\n", "/some/folder/run.toml");
+  const logz::Config config =
+      logz::Config::from_toml("[model]\ntype = \"rbm\"\n", "/some/folder/run.toml");
   EXPECT_EQ(logz::resolve_config_path(config, "memory:w.npz"), "memory:w.npz");
   EXPECT_EQ(logz::resolve_config_path(config, "w.npz"), "/some/folder/w.npz");
 }

@@ -4,9 +4,6 @@
 // as the unpacked model, and results that depend on neither threads nor chunk size.
 #include "logz/kernels/multispin_metropolis.hpp"
 
-#include "support/chi_square.hpp"
-#include "support/multispin_checks.hpp"
-#include "support/tiny_lattice.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +13,9 @@
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
 #include "logz/paths/schedule.hpp"
+#include "support/chi_square.hpp"
+#include "support/multispin_checks.hpp"
+#include "support/tiny_lattice.hpp"
 
 namespace {
 
@@ -33,8 +33,8 @@ int state_of(const logz::PackedSpinBatch& batch, std::size_t p) {
 // one call of the kernel at the model's target; returns the counts of the states they end in,
 // checking every bond sum against the test's own on the way.
 std::vector<long> counts_after_kernel(const TinyLattice& l, const logz::IsingModel& model,
-                                      const logz::MultiSpinMetropolis& kernel, double beta_sample, long n,
-                                      std::uint64_t seed) {
+                                      const logz::MultiSpinMetropolis& kernel, double beta_sample,
+                                      long n, std::uint64_t seed) {
   const auto draws = logz::test_support::exact_draws(l, beta_sample, n, seed);
   const logz::PackedIsingModel packed(model);
   auto batch = packed.make_batch(static_cast<std::size_t>(n));
@@ -48,7 +48,8 @@ std::vector<long> counts_after_kernel(const TinyLattice& l, const logz::IsingMod
     const int state = state_of(batch, i);
     ++counts[state];
     if (batch.bond_sum(i) != l.bond_sum(state)) {
-      ADD_FAILURE() << "bond sum " << batch.bond_sum(i) << " vs " << l.bond_sum(state) << ", particle " << i;
+      ADD_FAILURE() << "bond sum " << batch.bond_sum(i) << " vs " << l.bond_sum(state)
+                    << ", particle " << i;
       break;
     }
   }
@@ -76,24 +77,28 @@ TEST(MultiSpinMetropolis, TheTestDetectsAWrongKernel) {
   const long n = 300000;
   const TinyLattice l{3, 3, 2};
   const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
-  const auto chi = chi_square(counts_after_kernel(l, logz::IsingModel(3, 3, 1.0, 0.5), kernel, 0.25, n, 22),
-                              l.probabilities(0.25), n);
+  const auto chi =
+      chi_square(counts_after_kernel(l, logz::IsingModel(3, 3, 1.0, 0.5), kernel, 0.25, n, 22),
+                 l.probabilities(0.25), n);
   EXPECT_GT(chi.statistic, chi.critical);
 }
 
 TEST(MultiSpinMetropolis, NarrowToriKeepTheExactDistribution) {
   // 1-wide tori have constant self-bonds, 2-wide ones double bonds.
   const long n = 200000;
-  for (const TinyLattice& l : {TinyLattice{1, 5, 2}, TinyLattice{5, 1, 2}, TinyLattice{2, 3, 2}, TinyLattice{2, 2, 2}}) {
+  for (const TinyLattice& l :
+       {TinyLattice{1, 5, 2}, TinyLattice{5, 1, 2}, TinyLattice{2, 3, 2}, TinyLattice{2, 2, 2}}) {
     const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
-    const auto chi = chi_square(counts_after_kernel(l, logz::IsingModel(l.rows, l.cols, 1.0, 0.6), kernel, 0.6, n, 23),
-                                l.probabilities(0.6), n);
+    const auto chi = chi_square(
+        counts_after_kernel(l, logz::IsingModel(l.rows, l.cols, 1.0, 0.6), kernel, 0.6, n, 23),
+        l.probabilities(0.6), n);
     EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols;
   }
 }
 
 TEST(MultiSpinMetropolis, BondSumsStayExactInPartlyUsedGroups) {
-  for (const auto& [rows, cols] : {std::pair{1, 4}, std::pair{4, 1}, std::pair{1, 1}, std::pair{5, 7}}) {
+  for (const auto& [rows, cols] :
+       {std::pair{1, 4}, std::pair{4, 1}, std::pair{1, 1}, std::pair{5, 7}}) {
     const logz::PackedIsingModel model(logz::IsingModel(rows, cols, 1.0, 0.7));
     auto batch = model.make_batch(70);  // one full group and 6 lanes of a second
     model.sample_base(batch, logz::BatchRandom{9, logz::Purpose::base_sample, 0, 0});
@@ -103,7 +108,8 @@ TEST(MultiSpinMetropolis, BondSumsStayExactInPartlyUsedGroups) {
       std::vector<std::int8_t> s(static_cast<std::size_t>(model.num_sites()));
       for (std::size_t p = 0; p < 70; ++p) {
         for (int j = 0; j < model.num_sites(); ++j) s[j] = batch.spin(p, j);
-        EXPECT_EQ(batch.bond_sum(p), model.bond_sum(s.data())) << rows << "x" << cols << ", particle " << p;
+        EXPECT_EQ(batch.bond_sum(p), model.bond_sum(s.data()))
+            << rows << "x" << cols << ", particle " << p;
       }
     }
   }
@@ -114,10 +120,12 @@ TEST(MultiSpinMetropolis, CountsEveryUpdateAndAcceptsAllAtInfiniteTemperature) {
   auto batch = model.make_batch(100);
   model.sample_base(batch, logz::BatchRandom{5, logz::Purpose::base_sample, 0, 0});
   const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 3);
-  const auto hot = kernel.step(model.at(0.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
+  const auto hot =
+      kernel.step(model.at(0.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
   EXPECT_EQ(hot.attempted, 100u * 3u * 16u);
   EXPECT_EQ(hot.accepted, hot.attempted);
-  const auto cold = kernel.step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 2, 0});
+  const auto cold =
+      kernel.step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 2, 0});
   EXPECT_EQ(cold.attempted, 100u * 3u * 16u);
   EXPECT_LT(cold.accepted, cold.attempted);
 }
@@ -128,13 +136,15 @@ TEST(MultiSpinMetropolis, RefusesRandomSiteOrder) {
 
 TEST(PackedIsingModel, DrawsTheUnpackedModelsInitialStates) {
   const logz::IsingModel model(5, 6, 1.0, 0.4);
-  logz::test_support::expect_same_initial_states(model, logz::PackedIsingModel(model),
-                                                 [](const auto& b, std::size_t p, int i) { return b.spin(p, i); });
+  logz::test_support::expect_same_initial_states(
+      model, logz::PackedIsingModel(model),
+      [](const auto& b, std::size_t p, int i) { return b.spin(p, i); });
 }
 
 TEST(MultiSpinMetropolis, AnnealingGivesTheSameBitsForAnyThreadsAndChunksOf64) {
   logz::test_support::expect_works_independent_of_threads_and_chunks(
-      logz::PackedIsingModel(logz::IsingModel(6, 6, 1.0, 0.44)), logz::MultiSpinMetropolis(logz::SiteOrder::checkerboard, 2));
+      logz::PackedIsingModel(logz::IsingModel(6, 6, 1.0, 0.44)),
+      logz::MultiSpinMetropolis(logz::SiteOrder::checkerboard, 2));
 }
 
 }  // namespace

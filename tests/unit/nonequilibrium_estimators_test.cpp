@@ -249,9 +249,10 @@ TEST(Histogram, UnbinnedEstimateIsTheSameWithOrWithoutTheDistribution) {
   for (double& v : normal_r) v = -1.0 + rng.normal();
   for (double& v : integer_f) v = std::round(2.0 + rng.normal());
   for (double& v : integer_r) v = std::round(-1.0 + rng.normal());
-  const std::vector<double> constant(5, 1.5), minus_constant(5, -1.5), far(5, 40.0);  // -W_r below every W_f
+  const std::vector<double> constant(5, 1.5), minus_constant(5, -1.5),
+      far(5, 40.0);  // -W_r below every W_f
   const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
-      {normal_f, normal_r}, {integer_f, integer_r}, {constant, integer_r},
+      {normal_f, normal_r},        {integer_f, integer_r},     {constant, integer_r},
       {integer_f, minus_constant}, {constant, minus_constant}, {normal_f, far}};
   logz::HistogramOptions with;
   with.distribution = true;

@@ -289,8 +289,8 @@ TEST(NpzMemberReading, AMemberIsHeldOnceWhileItIsRead) {
   });
   EXPECT_EQ(vector.error, "");
   EXPECT_GT(vector.peak_growth_bytes, bytes * 9 / 10);  // it was read
-  EXPECT_LT(vector.peak_growth_bytes, once * 5 / 4) << "peak growth " << vector.peak_growth_bytes << ", " << once
-                                                    << " for the result alone";
+  EXPECT_LT(vector.peak_growth_bytes, once * 5 / 4)
+      << "peak growth " << vector.peak_growth_bytes << ", " << once << " for the result alone";
   fs::remove(vector_file);
   const std::string matrix_file = large_member_archive(dir, n, "(4096, 4096)");
   const ChildRun matrix = run_in_child([&] {
@@ -298,8 +298,8 @@ TEST(NpzMemberReading, AMemberIsHeldOnceWhileItIsRead) {
     if (m.rows() != 4096 || m(2, 5) != 2 * 4096 + 5) throw std::runtime_error("wrong values");
   });
   EXPECT_EQ(matrix.error, "");
-  EXPECT_LT(matrix.peak_growth_bytes, once * 5 / 4) << "peak growth " << matrix.peak_growth_bytes << ", " << once
-                                                    << " for the result alone";
+  EXPECT_LT(matrix.peak_growth_bytes, once * 5 / 4)
+      << "peak growth " << matrix.peak_growth_bytes << ", " << once << " for the result alone";
   fs::remove_all(dir);
 }
 

@@ -11,8 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -200,8 +200,8 @@ logz::test_support::ChiSquare pairwise_mrf_heat_bath_chi_square(std::size_t step
   logz::RandomStream rng(seed, 0, logz::Purpose::test, 0);
   for (long i = 0; i < kPairwiseMrfDraws; ++i) {
     const double u = rng.uniform() * cdf.back();
-    const auto s = static_cast<std::uint64_t>(std::lower_bound(cdf.begin(), cdf.end(), u) -
-                                              cdf.begin());
+    const auto s =
+        static_cast<std::uint64_t>(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
     for (int j = 0; j < 5; ++j) batch.x(i)[j] = (s >> j) & 1u;
     path.refresh(batch, i);
   }

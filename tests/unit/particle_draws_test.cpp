@@ -13,8 +13,8 @@ using logz::BatchRandom;
 using logz::DrawOrder;
 using logz::NormalPrecision;
 
-void expect_stream_numbers(const BatchRandom& random, DrawOrder order, std::size_t particles, std::size_t n,
-                           NormalPrecision precision = NormalPrecision::double_) {
+void expect_stream_numbers(const BatchRandom& random, DrawOrder order, std::size_t particles,
+                           std::size_t n, NormalPrecision precision = NormalPrecision::double_) {
   const std::size_t stride = n + 3;  // a column longer than its normals: the rest is untouched
   std::vector<double> u(particles), z(particles * stride, -7.0);
   logz::draw_uniform_and_normals(random, order, u, z.data(), n, stride, precision);
@@ -30,7 +30,8 @@ void expect_stream_numbers(const BatchRandom& random, DrawOrder order, std::size
     }
     if (order == DrawOrder::normals_first) us = s.uniform();
     ASSERT_EQ(u[p], us) << p << " " << n;
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(z[p * stride + i], zs[i]) << p << " " << i << " " << n;
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(z[p * stride + i], zs[i]) << p << " " << i << " " << n;
     for (std::size_t i = n; i < stride; ++i) ASSERT_EQ(z[p * stride + i], -7.0);
   }
 }
@@ -40,13 +41,14 @@ TEST(ParticleDraws, AreEachParticlesStreamNumbers) {
     for (std::size_t n : {0u, 1u, 2u, 3u, 35u, 36u, 37u, 64u, 100u})
       for (std::size_t particles : {1u, 7u, 8u, 17u, 200u})
         for (NormalPrecision precision : {NormalPrecision::double_, NormalPrecision::single})
-          expect_stream_numbers(BatchRandom{12345, logz::Purpose::forward_kernel, 77, 3}, order, particles, n,
-                                precision);
+          expect_stream_numbers(BatchRandom{12345, logz::Purpose::forward_kernel, 77, 3}, order,
+                                particles, n, precision);
 }
 
 TEST(ParticleDraws, AddressParticlesBeyond32Bits) {
   // Particle words cross 2^32 inside one vector of lanes: the high word goes into the purpose word.
-  const BatchRandom random{0xDEADBEEFCAFEull, logz::Purpose::reverse_kernel, 5, (std::uint64_t{1} << 32) - 3};
+  const BatchRandom random{0xDEADBEEFCAFEull, logz::Purpose::reverse_kernel, 5,
+                           (std::uint64_t{1} << 32) - 3};
   expect_stream_numbers(random, DrawOrder::uniform_first, 9, 36);
   expect_stream_numbers(random, DrawOrder::normals_first, 9, 5);
   expect_stream_numbers(random, DrawOrder::uniform_first, 9, 36, NormalPrecision::single);
@@ -57,8 +59,9 @@ TEST(ParticleDraws, AddressParticlesBeyond32Bits) {
 TEST(ParticleDraws, SinglePrecisionNormalsAreStandardNormal) {
   constexpr std::size_t kParticles = 2000, kN = 2000;
   std::vector<double> u(kParticles), z(kParticles * kN);
-  logz::draw_uniform_and_normals(BatchRandom{7, logz::Purpose::test, 1, 0}, DrawOrder::uniform_first, u, z.data(), kN,
-                                 kN, NormalPrecision::single);
+  logz::draw_uniform_and_normals(BatchRandom{7, logz::Purpose::test, 1, 0},
+                                 DrawOrder::uniform_first, u, z.data(), kN, kN,
+                                 NormalPrecision::single);
   const double n = static_cast<double>(z.size());
   double m1 = 0, m2 = 0, m3 = 0, m4 = 0, largest = 0;
   constexpr int kBins = 16;

@@ -113,7 +113,8 @@ TEST(Philox, BulkBlocksEqualScalarBlocks) {
       logz::philox4x32_10_blocks(c, k, out.data(), n);
       for (std::uint32_t i = 0; i < n; ++i) {
         const auto b = logz::philox4x32_10({d0 + i, c[1], c[2], c[3]}, k);
-        for (int j = 0; j < 4; ++j) ASSERT_EQ(out[4 * i + j], b[j]) << d0 << " of " << n << ", block " << i;
+        for (int j = 0; j < 4; ++j)
+          ASSERT_EQ(out[4 * i + j], b[j]) << d0 << " of " << n << ", block " << i;
       }
       EXPECT_EQ(out[4 * n], 0xdeadbeefu) << "wrote past " << n << " blocks";
     }

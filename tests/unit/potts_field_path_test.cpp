@@ -61,25 +61,27 @@ std::function<double(int)> field_log_weight(const Lattice& l, double k, double h
 }
 
 // A batch of n exact draws from p (state codes by inversion), bond sums set.
-logz::PottsBatch exact_batch(const Lattice& l, const logz::PottsModel& model, const std::vector<double>& p,
-                             std::uint64_t seed) {
+logz::PottsBatch exact_batch(const Lattice& l, const logz::PottsModel& model,
+                             const std::vector<double>& p, std::uint64_t seed) {
   std::vector<double> cdf(p.size());
   double acc = 0;
   for (std::size_t s = 0; s < p.size(); ++s) cdf[s] = acc += p[s];
   logz::RandomStream rng(seed, 0, logz::Purpose::test, 0);
   logz::PottsBatch batch(kDraws, l.sites());
   for (long i = 0; i < kDraws; ++i) {
-    const auto s = std::min<long>(std::lower_bound(cdf.begin(), cdf.end(), rng.uniform() * acc) - cdf.begin(),
-                                  l.states() - 1);
-    for (int j = 0; j < l.sites(); ++j) batch.sites(i)[j] = static_cast<std::uint8_t>(l.value(static_cast<int>(s), j));
+    const auto s =
+        std::min<long>(std::lower_bound(cdf.begin(), cdf.end(), rng.uniform() * acc) - cdf.begin(),
+                       l.states() - 1);
+    for (int j = 0; j < l.sites(); ++j)
+      batch.sites(i)[j] = static_cast<std::uint8_t>(l.value(static_cast<int>(s), j));
     batch.bond_sum(i) = model.equal_bonds(batch.sites(i));
   }
   return batch;
 }
 
 // Exact draws at (k, h_sample), one heat-bath call at (k, h_kernel).
-ChiSquare heat_bath_chi_square(const logz::HeatBath& kernel, const Lattice& l, double k, double h_sample,
-                               double h_kernel, std::uint64_t seed) {
+ChiSquare heat_bath_chi_square(const logz::HeatBath& kernel, const Lattice& l, double k,
+                               double h_sample, double h_kernel, std::uint64_t seed) {
   const logz::PottsModel model(l.rows, l.cols, l.q, k < 0 ? -1.0 : 1.0, std::abs(k));
   const auto p = normalised(l, field_log_weight(l, k, h_sample));
   auto batch = exact_batch(l, model, p, seed);
@@ -98,13 +100,15 @@ TEST(HeatBathPottsField, KeepsExactDistribution) {
       const logz::HeatBath random(SiteOrder::random, 5), sweep(SiteOrder::checkerboard, 1);
       for (const auto& kernel : {random, sweep, sweep.reversed()}) {
         const auto chi = heat_bath_chi_square(kernel, l, k, h, h, ++seed);
-        EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols << " K " << k << " h " << h;
+        EXPECT_LT(chi.statistic, chi.critical)
+            << l.rows << "x" << l.cols << " K " << k << " h " << h;
       }
     }
 }
 
 TEST(HeatBathPottsField, TheTestDetectsAWrongField) {
-  const auto chi = heat_bath_chi_square(logz::HeatBath(SiteOrder::random, 5), kLattices[0], 0.6, 1.5, 1.2, 71);
+  const auto chi =
+      heat_bath_chi_square(logz::HeatBath(SiteOrder::random, 5), kLattices[0], 0.6, 1.5, 1.2, 71);
   EXPECT_GT(chi.statistic, chi.critical);
 }
 
@@ -135,12 +139,13 @@ TEST(PottsFieldPath, WorkIncrementsAreEnergyDifferences) {
   const std::vector<int> states = {0, 1, 17, 200, 455, 728};
   auto batch = path.make_batch(states.size());
   for (std::size_t p = 0; p < states.size(); ++p) {
-    for (int i = 0; i < l.sites(); ++i) batch.sites(p)[i] = static_cast<std::uint8_t>(l.value(states[p], i));
+    for (int i = 0; i < l.sites(); ++i)
+      batch.sites(p)[i] = static_cast<std::uint8_t>(l.value(states[p], i));
     batch.bond_sum(p) = model.equal_bonds(batch.sites(p));
   }
   std::vector<double> out(states.size());
-  for (const auto& [from, to] : {std::pair{0.0, 0.2}, std::pair{0.3, 0.5}, std::pair{0.4, 0.7}, std::pair{0.6, 0.9},
-                                std::pair{0.9, 1.0}, std::pair{1.0, 0.95}}) {
+  for (const auto& [from, to] : {std::pair{0.0, 0.2}, std::pair{0.3, 0.5}, std::pair{0.4, 0.7},
+                                 std::pair{0.6, 0.9}, std::pair{0.9, 1.0}, std::pair{1.0, 0.95}}) {
     path.work_increment(from, to, batch, out);
     for (std::size_t p = 0; p < states.size(); ++p)
       EXPECT_NEAR(out[p], energy(states[p], to) - energy(states[p], from), 1e-12)
@@ -152,8 +157,7 @@ TEST(PottsFieldPath, TheRestrictionKeepsAQthOfZ) {
   // sum_x exp(-beta E) w_0(x) = Z / q: the colours' symmetry.
   for (const auto& l : kLattices) {
     const auto model = field_log_weight(l, 0.9, 0.0);
-    const double restricted =
-        log_sum(l, [&](int s) { return model(s) + log_w0(l, s); });
+    const double restricted = log_sum(l, [&](int s) { return model(s) + log_w0(l, s); });
     EXPECT_NEAR(restricted, log_sum(l, model) - std::log(l.q), 1e-12) << l.rows << "x" << l.cols;
   }
 }
@@ -165,9 +169,7 @@ TEST(PottsFieldPath, RelabelledDrawsFollowTheRestrictedTarget) {
     const logz::PottsFieldPath path(model, 1.0);
     auto batch = exact_batch(l, model, normalised(l, field_log_weight(l, k, 0.0)), 73);
     path.relabel_to_colour0(batch, logz::BatchRandom{74, logz::Purpose::reverse_start, 2, 0});
-    const auto restricted = normalised(l, [&](int s) {
-      return k * l.bond_sum(s) + log_w0(l, s);
-    });
+    const auto restricted = normalised(l, [&](int s) { return k * l.bond_sum(s) + log_w0(l, s); });
     const auto chi = potts_batch_chi_square(l, batch, restricted);
     EXPECT_LT(chi.statistic, chi.critical) << l.rows << "x" << l.cols;
   }
@@ -183,12 +185,15 @@ TEST(PottsFieldPath, TheIsingModelIsTheTwoColourPottsModelUpToAnEnergyOffset) {
   EXPECT_NEAR(ising.base_log_z(), plain.base_log_z() - 2 * beta * j * l.sites(), 1e-12);
   auto batch = ising.make_batch(1);
   const int state = 0b010110;
-  for (int i = 0; i < l.sites(); ++i) batch.sites(0)[i] = static_cast<std::uint8_t>(l.value(state, i));
+  for (int i = 0; i < l.sites(); ++i)
+    batch.sites(0)[i] = static_cast<std::uint8_t>(l.value(state, i));
   batch.bond_sum(0) = potts.equal_bonds(batch.sites(0));
   double spin_bonds = 0;  // sum over the right and down bonds of s_i s_j
   for (int r = 0; r < l.rows; ++r)
     for (int c = 0; c < l.cols; ++c) {
-      const auto s = [&](int rr, int cc) { return 2 * l.value(state, (rr % l.rows) * l.cols + cc % l.cols) - 1; };
+      const auto s = [&](int rr, int cc) {
+        return 2 * l.value(state, (rr % l.rows) * l.cols + cc % l.cols) - 1;
+      };
       spin_bonds += s(r, c) * s(r + 1, c) + s(r, c) * s(r, c + 1);
     }
   std::vector<double> e(1), w_plain(1), w_ising(1);

@@ -92,7 +92,8 @@ const IsingModel kModel(5, 5, 1.0, 0.6);
 const SpinFlipMetropolis kKernel(SiteOrder::random, 25);
 
 // ranks, journal: nullptr for none.
-AnnealOptions anneal_options(int threads, Ranks* ranks = nullptr, AnnealJournal* journal = nullptr) {
+AnnealOptions anneal_options(int threads, Ranks* ranks = nullptr,
+                             AnnealJournal* journal = nullptr) {
   AnnealOptions o;
   o.ranks = ranks;
   o.journal = journal;
@@ -113,7 +114,9 @@ struct Phase {
 Phase anneal_both(int threads, Ranks* ranks = nullptr) {
   Phase p;
   AnnealOptions o = anneal_options(threads, ranks);
-  o.progress = [&](std::size_t, std::size_t) { ++p.chunks_run; };  // one call per chunk this rank runs
+  o.progress = [&](std::size_t, std::size_t) {
+    ++p.chunks_run;
+  };  // one call per chunk this rank runs
   std::vector<SpinBatch> finals;
   p.forward = anneal_forward(kModel, kKernel, linear_schedule(30), o, &finals);
   for (const SpinBatch& b : finals) p.final_states.push_back(batch_state_bytes(b));
@@ -156,7 +159,8 @@ TEST(Ranks, AnnealingOverRanksGivesTheBitsOfOneRank) {
   EXPECT_EQ(one.chunks_run, 16u);
   for (int size : {2, 3, 4}) {
     std::vector<Phase> ranks(size);
-    InProcessWorld(size).run([&](Ranks& world, int r) { ranks[r] = anneal_both(r % 2 + 1, &world); });
+    InProcessWorld(size).run(
+        [&](Ranks& world, int r) { ranks[r] = anneal_both(r % 2 + 1, &world); });
     for (int r = 0; r < size; ++r) {
       SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
       expect_same(ranks[r].forward, one.forward);
@@ -197,7 +201,8 @@ TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
       EXPECT_EQ(ranks[r].level_accepted, one.level_accepted);
       ASSERT_EQ(ranks[r].chains.size(), one.chains.size());
       for (std::size_t c = 0; c < one.chains.size(); ++c) {
-        EXPECT_EQ(bits(ranks[r].chains[c].rb_delta_sq_sum), bits(one.chains[c].rb_delta_sq_sum)) << c;
+        EXPECT_EQ(bits(ranks[r].chains[c].rb_delta_sq_sum), bits(one.chains[c].rb_delta_sq_sum))
+            << c;
         EXPECT_EQ(bits(ranks[r].chains[c].q_scaled), bits(one.chains[c].q_scaled)) << c;
         EXPECT_EQ(ranks[r].chains[c].counts, one.chains[c].counts) << c;
       }
@@ -211,7 +216,9 @@ class KeepingJournal final : public AnnealJournal {
  public:
   KeepingJournal() = default;
   explicit KeepingJournal(AnnealPhaseRecord resume) : resume_(std::move(resume)), resuming_(true) {}
-  const AnnealPhaseRecord* begin_phase(const AnnealPhaseShape&, bool) override { return resuming_ ? &resume_ : nullptr; }
+  const AnnealPhaseRecord* begin_phase(const AnnealPhaseShape&, bool) override {
+    return resuming_ ? &resume_ : nullptr;
+  }
   void merged(const AnnealPhaseView& view) override { kept.push_back(AnnealPhaseRecord::of(view)); }
   void end_phase(const AnnealPhaseView& view) override { ended = AnnealPhaseRecord::of(view); }
   std::vector<AnnealPhaseRecord> kept;
@@ -224,7 +231,8 @@ class KeepingJournal final : public AnnealJournal {
 
 bool same_record(const AnnealPhaseRecord& a, const AnnealPhaseRecord& b) {
   return a.shape == b.shape && a.chunks_done == b.chunks_done && bits(a.works) == bits(b.works) &&
-         bits(a.energy_sum) == bits(b.energy_sum) && a.attempted == b.attempted && a.accepted == b.accepted;
+         bits(a.energy_sum) == bits(b.energy_sum) && a.attempted == b.attempted &&
+         a.accepted == b.accepted;
 }
 
 // Checkpointed runs over ranks (docs/scaling.md#checkpoints): a journaled phase runs in waves
@@ -235,7 +243,8 @@ TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
   Works whole;
   {
     KeepingJournal journal;
-    whole = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1, nullptr, &journal));
+    whole =
+        anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1, nullptr, &journal));
     serial = journal.kept;
   }
   ASSERT_EQ(serial.size(), 8u);
@@ -252,7 +261,8 @@ TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
       ASSERT_GE(journals[r].kept.size(), 2u) << "more than one wave";
       for (const AnnealPhaseRecord& k : journals[r].kept) {
         ASSERT_GE(k.chunks_done, 1u);
-        EXPECT_TRUE(same_record(k, serial[k.chunks_done - 1])) << "after " << k.chunks_done << " chunks";
+        EXPECT_TRUE(same_record(k, serial[k.chunks_done - 1]))
+            << "after " << k.chunks_done << " chunks";
       }
       EXPECT_TRUE(journals[r].ended.complete());
     }
@@ -261,8 +271,8 @@ TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
     InProcessWorld(size).run([&](Ranks& world, int r) {
       KeepingJournal journal;
       std::vector<SpinBatch> batches;
-      expect_same(anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(r % 2 + 1, &world, &journal),
-                                 &batches),
+      expect_same(anneal_forward(kModel, kKernel, linear_schedule(30),
+                                 anneal_options(r % 2 + 1, &world, &journal), &batches),
                   whole);
       for (const SpinBatch& b : batches) finals[r].push_back(batch_state_bytes(b));
     });
@@ -272,12 +282,13 @@ TEST(Ranks, JournaledAnnealingMergesPrefixesAndResumesOnAnotherRankCount) {
     // first wave, on 1, 2 and 3 ranks.
     for (const AnnealPhaseRecord& saved : {serial[2], journals[0].kept.front()})
       for (int resume_size : {1, 2, 3}) {
-        SCOPED_TRACE(testing::Message() << size << " ranks saved " << saved.chunks_done << " chunks, resumed on "
-                                        << resume_size);
+        SCOPED_TRACE(testing::Message() << size << " ranks saved " << saved.chunks_done
+                                        << " chunks, resumed on " << resume_size);
         std::vector<Works> resumed(resume_size);
         InProcessWorld(resume_size).run([&](Ranks& world, int r) {
           KeepingJournal journal(saved);
-          resumed[r] = anneal_forward(kModel, kKernel, linear_schedule(30), anneal_options(1, &world, &journal));
+          resumed[r] = anneal_forward(kModel, kKernel, linear_schedule(30),
+                                      anneal_options(1, &world, &journal));
         });
         for (const Works& w : resumed) expect_same(w, whole);
       }
@@ -331,9 +342,12 @@ TEST(Ranks, TemperingChainsSavedOnSomeRanksContinueOnOthers) {
       EXPECT_EQ(saved[r].run.chunks.size(), one.run.chunks.size());
     }
     for (int resume_size : {1, 2, 3}) {
-      SCOPED_TRACE(testing::Message() << "saved on " << size << " ranks, resumed on " << resume_size);
+      SCOPED_TRACE(testing::Message()
+                   << "saved on " << size << " ranks, resumed on " << resume_size);
       std::vector<TemperingStats> stats(resume_size);
-      InProcessWorld(resume_size).run([&](Ranks& world, int r) { stats[r] = finish(saved[0], 1, &world); });
+      InProcessWorld(resume_size).run([&](Ranks& world, int r) {
+        stats[r] = finish(saved[0], 1, &world);
+      });
       for (const TemperingStats& s : stats) {
         EXPECT_EQ(bits(s.log_c()), bits(whole.log_c()));
         EXPECT_EQ(bits(s.sample_delta), bits(whole.sample_delta));

@@ -6,7 +6,6 @@
 // with deliberately broken kernels as controls.
 #include "logz/models/rbm.hpp"
 
-#include "support/chi_square.hpp"
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -29,6 +28,7 @@
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/models/rbm_paths.hpp"
+#include "support/chi_square.hpp"
 
 namespace {
 
@@ -147,13 +147,14 @@ void check_tempered_draws() {
   logz::RbmVector<Scalar> offset(rows);
   for (int i = 0; i < rows; ++i) {
     offset[i] = static_cast<Scalar>(0.5 * (i % 7) - 1.5);
-    for (int p = 0; p < cols; ++p) X(i, p) = static_cast<Scalar>(0.25 * ((i * 5 + p * 3) % 17) - 2.0);
+    for (int p = 0; p < cols; ++p)
+      X(i, p) = static_cast<Scalar>(0.25 * ((i * 5 + p * 3) % 17) - 2.0);
   }
   const std::vector<double> betas = {1.0, 0.5, 0.25, 0.0};
   Matrix logits(rows, cols);
   for (int p = 0; p < cols; ++p)
-    logits.col(p) = static_cast<Scalar>(betas[p]) * X.col(p) +
-                    static_cast<Scalar>(1.0 - betas[p]) * offset;
+    logits.col(p) =
+        static_cast<Scalar>(betas[p]) * X.col(p) + static_cast<Scalar>(1.0 - betas[p]) * offset;
   const auto streams = [&] {
     std::vector<logz::RandomStream> s;
     for (int p = 0; p < cols; ++p) s.emplace_back(5, p, logz::Purpose::test, 2);
@@ -330,11 +331,13 @@ TEST(RbmPaths, FloatWorkIncrementsAreEnergyDifferences) {
     mv.work_increment(t0, t1, batch_v, w);
     mv.energy(t0, batch_v, u0);
     mv.energy(t1, batch_v, u1);
-    for (std::size_t s = 0; s < n; ++s) EXPECT_NEAR(w[s], u1[s] - u0[s], 1e-5 * (1 + std::abs(u1[s])));
+    for (std::size_t s = 0; s < n; ++s)
+      EXPECT_NEAR(w[s], u1[s] - u0[s], 1e-5 * (1 + std::abs(u1[s])));
     mh.work_increment(t0, t1, batch_h, w);
     mh.energy(t0, batch_h, u0);
     mh.energy(t1, batch_h, u1);
-    for (std::size_t s = 0; s < n; ++s) EXPECT_NEAR(w[s], u1[s] - u0[s], 1e-5 * (1 + std::abs(u1[s])));
+    for (std::size_t s = 0; s < n; ++s)
+      EXPECT_NEAR(w[s], u1[s] - u0[s], 1e-5 * (1 + std::abs(u1[s])));
   }
 }
 
@@ -658,8 +661,9 @@ TEST(RbmParameters, WeightsWhoseEnergiesOverflowAreRefusedNamingW) {
     p.validate("big.npz", {});
     ADD_FAILURE() << "accepted";
   } catch (const logz::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("big.npz: W: expected parameters whose energies stay finite"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("big.npz: W: expected parameters whose energies stay finite"),
+        std::string::npos)
         << e.what();
   }
   p.W.setConstant(1e290);  // sum |W| = 2.4e291: large but finite energies
@@ -691,8 +695,9 @@ TEST(RbmParameters, AWrongShapeIsRefusedFromTheHeaderBeforeTheDataAreInflated) {
     logz::load_rbm(path);
     ADD_FAILURE() << "accepted";
   } catch (const logz::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("W: expected a 2-D array (visible x hidden), got shape 1000000"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("W: expected a 2-D array (visible x hidden), got shape 1000000"),
+        std::string::npos)
         << e.what();
   }
 }

@@ -6,9 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include <stdexcept>
-
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -186,9 +185,12 @@ TEST(RbmTrainer, TrainingContinuedFromItsStateMatchesOneRun) {
     logz::RbmTrainerState state;
     int seen = 0;
     try {
-      logz::train_rbm(d.x, Eigen::MatrixXd(kVisible, 0), o, [&](const logz::RbmEpochStats&, const logz::RbmParameters&) {
-        if (++seen == 2) throw std::runtime_error("stop after 2 epochs");
-      }, {}, &state);
+      logz::train_rbm(
+          d.x, Eigen::MatrixXd(kVisible, 0), o,
+          [&](const logz::RbmEpochStats&, const logz::RbmParameters&) {
+            if (++seen == 2) throw std::runtime_error("stop after 2 epochs");
+          },
+          {}, &state);
     } catch (const std::runtime_error&) {
     }
     ASSERT_EQ(state.epochs_done, 2);
@@ -201,7 +203,8 @@ TEST(RbmTrainer, TrainingContinuedFromItsStateMatchesOneRun) {
     EXPECT_EQ(state.epochs_done, 5);
     logz::RbmTrainerState wrong = state;
     wrong.dW.resize(1, 1);
-    EXPECT_THROW(logz::train_rbm(d.x, Eigen::MatrixXd(kVisible, 0), o, {}, {}, &wrong), logz::InvalidArgument);
+    EXPECT_THROW(logz::train_rbm(d.x, Eigen::MatrixXd(kVisible, 0), o, {}, {}, &wrong),
+                 logz::InvalidArgument);
   }
 }
 

@@ -56,7 +56,8 @@ TEST(RunChunks, EveryChunkRunsAndTheLowestFailureIsRethrown) {
     try {
       logz::run_chunks(10, 1, threads, [&](const logz::ChunkRange& c) {
         ++ran;
-        if (c.index == 7 || c.index == 4) throw std::runtime_error("chunk " + std::to_string(c.index));
+        if (c.index == 7 || c.index == 4)
+          throw std::runtime_error("chunk " + std::to_string(c.index));
         return c.index;
       });
       FAIL() << "expected an exception";
@@ -90,7 +91,8 @@ TEST(RunChunks, OrderedMergeSeesChunksInOrderForAnyThreadCount) {
     logz::run_chunks_ordered(
         50, 3, threads,
         [](const logz::ChunkRange& c) {
-          std::this_thread::sleep_for(std::chrono::microseconds(50 * (c.index % 4)));  // finish out of order
+          std::this_thread::sleep_for(
+              std::chrono::microseconds(50 * (c.index % 4)));  // finish out of order
           return c.index;
         },
         [&](std::size_t index) { merged.push_back(index); });

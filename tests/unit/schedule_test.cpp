@@ -80,7 +80,8 @@ TEST(Schedule, FromFile) {
   } catch (const logz::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("logz_sched_text.txt:2"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(logz::schedule_from_file(write_temp("logz_sched_end.txt", "0\n0.5\n")), logz::InputError);
+  EXPECT_THROW(logz::schedule_from_file(write_temp("logz_sched_end.txt", "0\n0.5\n")),
+               logz::InputError);
   EXPECT_THROW(logz::schedule_from_file("/nonexistent/schedule.txt"), logz::InputError);
 }
 

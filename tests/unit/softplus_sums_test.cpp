@@ -27,7 +27,8 @@ std::vector<float> inputs(std::size_t n, double scale, std::uint64_t seed) {
 }
 
 TEST(SoftplusSums, MatchDoubleOnEveryLength) {
-  for (std::size_t n : {1u, 3u, 7u, 15u, 16u, 17u, 33u, 100u, 500u, 784u, 2500u}) {  // 2500: past 64 vectors
+  for (std::size_t n :
+       {1u, 3u, 7u, 15u, 16u, 17u, 33u, 100u, 500u, 784u, 2500u}) {  // 2500: past 64 vectors
     SCOPED_TRACE(n);
     const auto y = inputs(n, 8.0, n), o = inputs(n, 2.0, n + 1000);
     for (double t : {0.0, 0.3, 1.0}) {
@@ -57,20 +58,24 @@ TEST(SoftplusSums, MatchDoubleOnEveryLength) {
 TEST(SoftplusSums, LevelSumsMatchDoubleOnEveryLadder) {
   std::vector<double> uniform(100), pieces, irregular;
   for (std::size_t k = 0; k < uniform.size(); ++k) uniform[k] = static_cast<double>(k) / 99.0;
-  for (double t = 0; t < 0.5; t += 0.01) pieces.push_back(t);  // Salakhutdinov's three steps, coarser
+  for (double t = 0; t < 0.5; t += 0.01)
+    pieces.push_back(t);  // Salakhutdinov's three steps, coarser
   for (double t = 0.5; t < 0.9; t += 0.002) pieces.push_back(t);
   for (double t = 0.9; t <= 1.0; t += 0.0005) pieces.push_back(t);
-  for (std::size_t k = 0; k < 40; ++k) irregular.push_back(std::pow(static_cast<double>(k) / 39.0, 2.5));
+  for (std::size_t k = 0; k < 40; ++k)
+    irregular.push_back(std::pow(static_cast<double>(k) / 39.0, 2.5));
   const std::vector<double> long_run(300, 0.25);  // past one piece of 128 levels (step 0)
   struct Ladder {
     const char* name;
     const std::vector<double>* t;
     double tolerance;  // relative: runs in double, the rest in float
   };
-  for (const Ladder& ladder : {Ladder{"uniform", &uniform, 1e-11}, Ladder{"pieces", &pieces, 1e-11},
-                               Ladder{"long run", &long_run, 1e-11}, Ladder{"irregular", &irregular, 1e-6}}) {
+  for (const Ladder& ladder :
+       {Ladder{"uniform", &uniform, 1e-11}, Ladder{"pieces", &pieces, 1e-11},
+        Ladder{"long run", &long_run, 1e-11}, Ladder{"irregular", &irregular, 1e-6}}) {
     const std::vector<double>& t = *ladder.t;
-    for (std::size_t n : {1u, 7u, 33u, 500u, 784u, 2500u}) {  // 2500: past a log of 64 groups of vectors
+    for (std::size_t n :
+         {1u, 7u, 33u, 500u, 784u, 2500u}) {  // 2500: past a log of 64 groups of vectors
       SCOPED_TRACE(std::string(ladder.name) + ", n " + std::to_string(n));
       const auto y = inputs(n, 8.0, 3 * n + 5);
       std::vector<double> softplus_sums(t.size()), slope_sums(t.size()), alone(t.size());
@@ -81,7 +86,9 @@ TEST(SoftplusSums, LevelSumsMatchDoubleOnEveryLadder) {
       for (std::size_t k = 0; k < t.size(); ++k) {
         double want = 0, want_slope = 0;
         for (std::size_t i = 0; i < n; ++i) {
-          const double z = ladder.tolerance < 1e-9 ? t[k] * y[i] : static_cast<double>(static_cast<float>(t[k]) * y[i]);
+          const double z = ladder.tolerance < 1e-9
+                               ? t[k] * y[i]
+                               : static_cast<double>(static_cast<float>(t[k]) * y[i]);
           want += softplus(z);
           want_slope += y[i] * sigmoid(z);
         }

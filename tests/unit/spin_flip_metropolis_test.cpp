@@ -3,7 +3,6 @@
 // (chi-square over all 512 states at a false-failure rate of 1e-6).
 #include "logz/kernels/spin_flip_metropolis.hpp"
 
-#include "support/chi_square.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "logz/models/ising.hpp"
+#include "support/chi_square.hpp"
 
 namespace {
 
@@ -21,7 +21,9 @@ constexpr int kSide = 3, kSites = kSide * kSide, kStates = 1 << kSites;
 
 // The test's own energy: -sum over right and down bonds of s_i s_j (torus).
 int test_bond_sum(int state) {
-  auto spin = [&](int r, int c) { return (state >> (((r + kSide) % kSide) * kSide + (c + kSide) % kSide)) & 1 ? 1 : -1; };
+  auto spin = [&](int r, int c) {
+    return (state >> (((r + kSide) % kSide) * kSide + (c + kSide) % kSide)) & 1 ? 1 : -1;
+  };
   int sum = 0;
   for (int r = 0; r < kSide; ++r)
     for (int c = 0; c < kSide; ++c) sum += spin(r, c) * (spin(r, c + 1) + spin(r + 1, c));
@@ -97,11 +99,13 @@ TEST(SpinFlipMetropolis, AcceptanceCountsAreConsistent) {
   logz::SpinBatch batch = model.make_batch(3);
   model.sample_base(batch, logz::BatchRandom{5, logz::Purpose::base_sample, 0, 0});
   const logz::SpinFlipMetropolis kernel(logz::SiteOrder::random, 100);
-  const auto hot = kernel.step(model.at(0.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
+  const auto hot =
+      kernel.step(model.at(0.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
   EXPECT_EQ(hot.attempted, 300u);
   EXPECT_EQ(hot.accepted, 300u);  // beta = 0: every flip is accepted
   const logz::SpinFlipMetropolis sweep(logz::SiteOrder::checkerboard, 2);
-  const auto info = sweep.step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 2, 0});
+  const auto info =
+      sweep.step(model.at(1.0), batch, logz::BatchRandom{5, logz::Purpose::forward_kernel, 2, 0});
   EXPECT_EQ(info.attempted, 3u * 2u * 16u);
   EXPECT_LE(info.accepted, info.attempted);
   for (std::size_t p = 0; p < 3; ++p) EXPECT_EQ(batch.bond_sum(p), model.bond_sum(batch.sites(p)));
@@ -109,7 +113,8 @@ TEST(SpinFlipMetropolis, AcceptanceCountsAreConsistent) {
 
 TEST(SpinFlipMetropolis, BondSumStaysExactOnNarrowTori) {
   // 1-wide tori have self-bonds (constant), 2-wide ones double bonds.
-  for (const auto& [rows, cols] : {std::pair{1, 4}, std::pair{4, 1}, std::pair{2, 3}, std::pair{1, 1}}) {
+  for (const auto& [rows, cols] :
+       {std::pair{1, 4}, std::pair{4, 1}, std::pair{2, 3}, std::pair{1, 1}}) {
     const logz::IsingModel model(rows, cols, 1.0, 0.7);
     auto batch = model.make_batch(4);
     model.sample_base(batch, logz::BatchRandom{9, logz::Purpose::base_sample, 0, 0});

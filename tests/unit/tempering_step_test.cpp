@@ -2,6 +2,8 @@
 // tempering_step, with all chains in one batch, draws exactly what SimulatedTempering draws
 // with its chains in chunks of four (streams are addressed by chain and step), the kernel's moves
 // counted by level included; log Zhat must have one value per level.
+#include "logz/tempering/tempering_step.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
-#include "logz/tempering/tempering_step.hpp"
 
 namespace logz {
 namespace {
@@ -73,11 +74,14 @@ TEST(TemperingStep, UserLoopDrawsWhatTheDriverDraws) {
   for (std::size_t chain = 0; chain < kChains; ++chain)
     for (std::size_t s = 0; s < kSweeps; ++s) {
       const std::size_t at = (chain / kChunk) * kChunk * kSweeps + s * kChunk + chain % kChunk;
-      ASSERT_EQ(delta[s * kChains + chain], stats.sample_delta[at]) << "chain " << chain << " sweep " << s;
-      ASSERT_EQ(level[s * kChains + chain], stats.sample_level[at]) << "chain " << chain << " sweep " << s;
+      ASSERT_EQ(delta[s * kChains + chain], stats.sample_delta[at])
+          << "chain " << chain << " sweep " << s;
+      ASSERT_EQ(level[s * kChains + chain], stats.sample_level[at])
+          << "chain " << chain << " sweep " << s;
     }
   // Not a trivial agreement: chains visit more than one level.
-  EXPECT_NE(*std::min_element(level.begin(), level.end()), *std::max_element(level.begin(), level.end()));
+  EXPECT_NE(*std::min_element(level.begin(), level.end()),
+            *std::max_element(level.begin(), level.end()));
 }
 
 TEST(TemperingStep, WrongNumberOfLogZHatIsAnError) {
@@ -86,7 +90,8 @@ TEST(TemperingStep, WrongNumberOfLogZHatIsAnError) {
   const TemperingLadder ladder(linear_schedule(3));
   auto state = tempering_init(model, 2, 0, ladder.size(), kSeed);
   const std::vector<double> too_few(ladder.size() - 1, 0.0);
-  EXPECT_THROW(tempering_step(model, kernel, ladder, too_few, state, kSeed, 2, [](const TemperingObservation&) {}),
+  EXPECT_THROW(tempering_step(model, kernel, ladder, too_few, state, kSeed, 2,
+                              [](const TemperingObservation&) {}),
                InvalidArgument);
 }
 

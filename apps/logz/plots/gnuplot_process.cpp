@@ -77,8 +77,10 @@ void run_gnuplot(const std::string& dir, const std::string& script, const std::s
   std::istringstream lines(messages);
   for (std::string line; std::getline(lines, line);)
     if (line.find_first_not_of(" \t^") != std::string::npos) last = line;
-  throw std::runtime_error(fmt::format("gnuplot failed on {} (exit {}): {}", one_line(shown_as.empty() ? (fs::path(dir) / script).string() : shown_as),
-                                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, one_line(last)));
+  throw std::runtime_error(
+      fmt::format("gnuplot failed on {} (exit {}): {}",
+                  one_line(shown_as.empty() ? (fs::path(dir) / script).string() : shown_as),
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, one_line(last)));
 }
 
 }  // namespace logz::plots

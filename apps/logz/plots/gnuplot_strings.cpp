@@ -43,10 +43,14 @@ bool is_control(unsigned c) { return c < 0x20 || c == 0x7F; }
 
 std::string escape_control(unsigned c) {
   switch (c) {
-    case '\n': return "\\n";
-    case '\r': return "\\r";
-    case '\t': return "\\t";
-    default: return fmt::format("\\x{:02x}", c);
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    default:
+      return fmt::format("\\x{:02x}", c);
   }
 }
 
@@ -97,7 +101,8 @@ std::string gnuplot_string(std::string_view text) { return double_quoted(one_lin
 std::string gnuplot_text(std::string_view text) { return gnuplot_string(text) + " noenhanced"; }
 
 std::string gnuplot_file_name(std::string_view name, std::string_view where) {
-  if (std::any_of(name.begin(), name.end(), [](char c) { return is_control(static_cast<unsigned char>(c)); }))
+  if (std::any_of(name.begin(), name.end(),
+                  [](char c) { return is_control(static_cast<unsigned char>(c)); }))
     fail_input(one_line(where), "",
                "a file name without control characters, for gnuplot to read (got \"" +
                    one_line(name) + "\")");
@@ -109,7 +114,9 @@ std::string gnuplot_file_name(std::string_view name, std::string_view where) {
 
 std::string file_name_part(std::string_view text) {
   std::string out(text);
-  std::replace_if(out.begin(), out.end(), [](char c) { return is_control(static_cast<unsigned char>(c)); }, '_');
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return is_control(static_cast<unsigned char>(c)); },
+      '_');
   return out;
 }
 

@@ -13,7 +13,8 @@ namespace {
 std::size_t method_rank(const std::string& m) {
   const auto& outputs = estimate_outputs();
   return static_cast<std::size_t>(
-      std::find_if(outputs.begin(), outputs.end(), [&](const EstimateOutput& o) { return o.method == m; }) -
+      std::find_if(outputs.begin(), outputs.end(),
+                   [&](const EstimateOutput& o) { return o.method == m; }) -
       outputs.begin());
 }
 

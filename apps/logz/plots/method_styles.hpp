@@ -1,5 +1,5 @@
-// How estimators (and the two directions) are presented in every plot: a fixed order, a readable label and a style
-// that a known estimator keeps across plots (AIS is always green).
+// How estimators (and the two directions) are presented in every plot: a fixed order, a readable
+// label and a style that a known estimator keeps across plots (AIS is always green).
 #pragma once
 
 #include <string>
@@ -23,7 +23,8 @@ struct MethodStyle {
   int point;  // gnuplot pointtype
 };
 
-// A known method's own style; another takes one of the rest by its place `i` among the methods shown.
+// A known method's own style; another takes one of the rest by its place `i` among the methods
+// shown.
 MethodStyle method_style(const std::string& method, std::size_t i);
 
 }  // namespace logz::plots

@@ -19,7 +19,8 @@ std::string shortened(const std::string& s, std::size_t max) {
 std::string model_title(const ResultFile& r) {
   const nlohmann::json* m = find_key(r.json, "model");
   if (!m || !m->is_object()) return "";
-  std::string title = m->contains("type") && (*m)["type"].is_string() ? (*m)["type"].get<std::string>() : "model";
+  std::string title =
+      m->contains("type") && (*m)["type"].is_string() ? (*m)["type"].get<std::string>() : "model";
   // Lattices read as "32x32" rather than as two keys.
   const bool lattice = m->contains("rows") && m->contains("cols");
   if (lattice) title += " " + (*m)["rows"].dump() + "x" + (*m)["cols"].dump();

@@ -23,8 +23,10 @@ struct PerTemperaturePlot {
   std::string yrange;              // "[*:*]": autoscaled with a margin
 };
 
-std::vector<std::string> plot_per_temperature(const ResultFile& r, const std::string& dir, const PlotOptions& options,
-                                              const PerTemperaturePlot& p, const std::vector<double>& betas,
+std::vector<std::string> plot_per_temperature(const ResultFile& r, const std::string& dir,
+                                              const PlotOptions& options,
+                                              const PerTemperaturePlot& p,
+                                              const std::vector<double>& betas,
                                               const std::vector<Series>& all) {
   std::string data = fmt::format("# {} from {}\n# beta", p.what, one_line(r.source));
   std::vector<const Series*> shown;
@@ -52,9 +54,10 @@ std::vector<std::string> plot_per_temperature(const ResultFile& r, const std::st
   const std::string with = betas.size() <= 60 ? "linespoints pt 7 ps 0.7" : "lines";
   std::vector<std::string> items;
   for (std::size_t i = 0; i < shown.size(); ++i)
-    items.push_back(fmt::format("    name.\".dat\" using 1:{} with {} lw 2.5 lc rgb \"{}\" dt {} title {}", i + 2,
-                                shown[i]->exact ? std::string("lines") : with, shown[i]->color, shown[i]->dash,
-                                gnuplot_text(shown[i]->title)));
+    items.push_back(
+        fmt::format("    name.\".dat\" using 1:{} with {} lw 2.5 lc rgb \"{}\" dt {} title {}",
+                    i + 2, shown[i]->exact ? std::string("lines") : with, shown[i]->color,
+                    shown[i]->dash, gnuplot_text(shown[i]->title)));
   return draw_plot(dir, p.name, data, s + script_loop(plot_command(items)), options);
 }
 
@@ -66,7 +69,8 @@ std::vector<double> betas_of(const ResultFile& r) {
 
 }  // namespace
 
-std::vector<std::string> plot_hysteresis(const ResultFile& r, const std::string& dir, const PlotOptions& options) {
+std::vector<std::string> plot_hysteresis(const ResultFile& r, const std::string& dir,
+                                         const PlotOptions& options) {
   const auto betas = betas_of(r);
   std::vector<Series> all = {
       {"forward (base → target)", kForwardColor, 1, series(r, "forward.mean_energy", betas.size())},
@@ -74,13 +78,15 @@ std::vector<std::string> plot_hysteresis(const ResultFile& r, const std::string&
       {"equilibrium (exact)", "#000000", 2, series(r, "equilibrium_energy", betas.size()), true}};
   if (!any_finite(all[0].y) && !any_finite(all[1].y))
     fail_result(r, "forward.mean_energy", "finite mean energies (forward or reverse)");
-  return plot_per_temperature(r, dir, options,
-                              {options.prefix + "hysteresis", "hysteresis of the mean energy (Habeck 2017, Fig. 3B)",
-                               "mean energy at β_k", "[*:*]"},
-                              betas, all);
+  return plot_per_temperature(
+      r, dir, options,
+      {options.prefix + "hysteresis", "hysteresis of the mean energy (Habeck 2017, Fig. 3B)",
+       "mean energy at β_k", "[*:*]"},
+      betas, all);
 }
 
-std::vector<std::string> plot_acceptance(const ResultFile& r, const std::string& dir, const PlotOptions& options) {
+std::vector<std::string> plot_acceptance(const ResultFile& r, const std::string& dir,
+                                         const PlotOptions& options) {
   const auto betas = betas_of(r);
   std::vector<Series> all = {
       {"forward", kForwardColor, 1, acceptance_series(r, "forward.acceptance", betas.size())},
@@ -89,7 +95,8 @@ std::vector<std::string> plot_acceptance(const ResultFile& r, const std::string&
     fail_result(r, "forward.acceptance", "finite acceptance rates (forward or reverse)");
   return plot_per_temperature(
       r, dir, options,
-      {options.prefix + "acceptance", "acceptance rate of the kernel per temperature", "acceptance rate", "[0:1.05]"},
+      {options.prefix + "acceptance", "acceptance rate of the kernel per temperature",
+       "acceptance rate", "[0:1.05]"},
       betas, all);
 }
 

@@ -1,7 +1,6 @@
 #include "plot_files.hpp"
 
 #include <fmt/format.h>
-
 #include <stdlib.h>
 
 #include <algorithm>
@@ -32,8 +31,9 @@ std::vector<std::string> parse_plot_formats(const std::string& list) {
     f.erase(0, f.find_first_not_of(' '));
     f.erase(f.find_last_not_of(' ') + 1);
     if (f != "png" && f != "svg" && f != "pdf")
-      fail_argument("plots", "formats",
-                    fmt::format("a comma-separated list of png, svg, pdf (got \"{}\")", one_line(f)));
+      fail_argument(
+          "plots", "formats",
+          fmt::format("a comma-separated list of png, svg, pdf (got \"{}\")", one_line(f)));
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
     begin = comma + 1;
   }
@@ -43,10 +43,12 @@ std::vector<std::string> parse_plot_formats(const std::string& list) {
 void make_plot_dir(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) fail_input(one_line(dir), "", "a folder that can be created for the plots");
+  if (ec || !fs::is_directory(dir))
+    fail_input(one_line(dir), "", "a folder that can be created for the plots");
 }
 
-std::string script_head(const std::string& name, const std::string& what, const PlotOptions& options) {
+std::string script_head(const std::string& name, const std::string& what,
+                        const PlotOptions& options) {
   std::string formats;
   for (const auto& f : options.formats) formats += (formats.empty() ? "" : " ") + f;
   return fmt::format(
@@ -60,7 +62,8 @@ std::string script_head(const std::string& name, const std::string& what, const 
 
 std::string plot_command(const std::vector<std::string>& items) {
   std::string plot = "  plot \\\n";
-  for (std::size_t i = 0; i < items.size(); ++i) plot += items[i] + (i + 1 < items.size() ? ", \\\n" : "\n");
+  for (std::size_t i = 0; i < items.size(); ++i)
+    plot += items[i] + (i + 1 < items.size() ? ", \\\n" : "\n");
   return plot;
 }
 
@@ -94,8 +97,8 @@ class PrivateFolder {
   explicit PrivateFolder(const std::string& dir) {
     std::string name = (fs::path(dir) / ".logz-plot-XXXXXX").string();
     if (mkdtemp(name.data()) == nullptr)
-      throw InputError(fmt::format("{}: expected a folder where plots can be written ({})", one_line(dir),
-                                   std::strerror(errno)));
+      throw InputError(fmt::format("{}: expected a folder where plots can be written ({})",
+                                   one_line(dir), std::strerror(errno)));
     path_ = name;
   }
   ~PrivateFolder() {
@@ -120,11 +123,13 @@ std::vector<unsigned char> bytes_of(const fs::path& file) {
 // gnuplot draws in a private folder beside the plots, on links to the script and its data, and
 // each image is then written into place by the one writer (io/output_file.hpp): an image is
 // complete or absent, like every file logz writes, even when gnuplot fails half way.
-std::vector<std::string> draw_plot(const std::string& dir, const std::string& name, const std::string& data,
-                                   const std::string& script, const PlotOptions& options) {
+std::vector<std::string> draw_plot(const std::string& dir, const std::string& name,
+                                   const std::string& data, const std::string& script,
+                                   const PlotOptions& options) {
   const auto path = [&](const std::string& file) { return (fs::path(dir) / file).string(); };
   std::vector<std::string> inputs = {name + ".gp"};
-  if (!data.empty()) io::write_text_file(path(name + ".dat"), data), inputs.push_back(name + ".dat");
+  if (!data.empty())
+    io::write_text_file(path(name + ".dat"), data), inputs.push_back(name + ".dat");
   io::write_text_file(path(name + ".gp"), script);
   const PrivateFolder work(dir);
   for (const std::string& file : inputs) {
@@ -138,8 +143,8 @@ std::vector<std::string> draw_plot(const std::string& dir, const std::string& na
     const fs::path drawn = work.path() / (name + "." + f);
     const std::string image = path(name + "." + f);
     if (!fs::exists(drawn) || fs::file_size(drawn) == 0)
-      throw std::runtime_error(
-          fmt::format("gnuplot ran {} but wrote no {}", one_line(path(name + ".gp")), one_line(image)));
+      throw std::runtime_error(fmt::format("gnuplot ran {} but wrote no {}",
+                                           one_line(path(name + ".gp")), one_line(image)));
     io::write_output_file(image, bytes_of(drawn));
     written.push_back(image);
   }

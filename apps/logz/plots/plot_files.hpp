@@ -20,7 +20,8 @@ std::vector<std::string> parse_plot_formats(const std::string& list);
 void make_plot_dir(const std::string& dir);
 
 // The opening of every script: what it is, how to redraw it, the formats and `name`.
-std::string script_head(const std::string& name, const std::string& what, const PlotOptions& options);
+std::string script_head(const std::string& name, const std::string& what,
+                        const PlotOptions& options);
 
 // "plot" with `items` (each "    data using ... title ..."), one per line.
 std::string plot_command(const std::vector<std::string>& items);
@@ -30,7 +31,8 @@ std::string script_loop(const std::string& plot);
 
 // Writes NAME.dat (unless `data` is empty) and NAME.gp into `dir`, runs the script and returns
 // the images it wrote (dir/NAME.FORMAT).
-std::vector<std::string> draw_plot(const std::string& dir, const std::string& name, const std::string& data,
-                                   const std::string& script, const PlotOptions& options);
+std::vector<std::string> draw_plot(const std::string& dir, const std::string& name,
+                                   const std::string& data, const std::string& script,
+                                   const PlotOptions& options);
 
 }  // namespace logz::plots

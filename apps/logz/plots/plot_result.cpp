@@ -3,7 +3,8 @@
 
 namespace logz::plots {
 
-std::vector<std::string> plot_result(const ResultFile& r, const std::string& dir, const PlotOptions& options) {
+std::vector<std::string> plot_result(const ResultFile& r, const std::string& dir,
+                                     const PlotOptions& options) {
   // The series are read (and checked) before the first plot is drawn: a bad one leaves no plots.
   const bool works = find_key(r.json, "forward.works") || find_key(r.json, "reverse.works");
   bool energies = false, rates = false;
@@ -14,12 +15,16 @@ std::vector<std::string> plot_result(const ResultFile& r, const std::string& dir
     };
     series(r, "equilibrium_energy", n);
     energies = either(series(r, "forward.mean_energy", n), series(r, "reverse.mean_energy", n));
-    rates = either(acceptance_series(r, "forward.acceptance", n), acceptance_series(r, "reverse.acceptance", n));
+    rates = either(acceptance_series(r, "forward.acceptance", n),
+                   acceptance_series(r, "reverse.acceptance", n));
   }
   if (!works && !energies && !rates)
-    fail_result(r, "forward", "work values or per-temperature traces (a result written by logz run --output)");
+    fail_result(r, "forward",
+                "work values or per-temperature traces (a result written by logz run --output)");
   std::vector<std::string> written;
-  auto add = [&](const std::vector<std::string>& files) { written.insert(written.end(), files.begin(), files.end()); };
+  auto add = [&](const std::vector<std::string>& files) {
+    written.insert(written.end(), files.begin(), files.end());
+  };
   if (works) add(plot_work_histograms(r, dir, options));
   if (energies) add(plot_hysteresis(r, dir, options));
   if (rates) add(plot_acceptance(r, dir, options));

@@ -34,12 +34,14 @@ std::vector<std::string> plot_result(const ResultFile& result, const std::string
 // Evidence log(Z / Z_0) of every estimator, with +/- 1 std_error bars, against `budget_key`
 // ("section.key" looked up in each result's "config", else at the top level, e.g. runtime_s),
 // with the exact value as a line. All results must be of the same model.
-std::vector<std::string> plot_budget(const std::vector<ResultFile>& results, const std::string& budget_key,
-                                     const std::string& dir, const PlotOptions& options = {});
+std::vector<std::string> plot_budget(const std::vector<ResultFile>& results,
+                                     const std::string& budget_key, const std::string& dir,
+                                     const PlotOptions& options = {});
 
 // Checks before training what the tracking plot needs: gnuplot, the folder `dir`, and a CSV
 // name gnuplot can read (an InputError naming `where`, e.g. "train.toml: tracking.csv").
-void prepare_tracking_plot(const std::string& csv, const std::string& dir, const std::string& where);
+void prepare_tracking_plot(const std::string& csv, const std::string& dir,
+                           const std::string& where);
 
 // Training and validation log-likelihood per epoch from the CSV of `logz train rbm` [tracking]
 // (docs/training.md), with the AIS checkpoints (and the exact values, when the CSV has them)

@@ -25,11 +25,13 @@ constexpr int kMaxDepth = 64;
 double as_number(const ResultFile& r, const std::string& key, const json& v) {
   if (v.is_null()) return kNan;
   // No result has an infinite number (a literal too large for a double is refused on parsing).
-  if (!v.is_number() || !std::isfinite(v.get<double>())) fail_result(r, key, "a finite number or null");
+  if (!v.is_number() || !std::isfinite(v.get<double>()))
+    fail_result(r, key, "a finite number or null");
   return v.get<double>();
 }
 
-double number_in(const ResultFile& r, const json& object, const std::string& name, const std::string& key) {
+double number_in(const ResultFile& r, const json& object, const std::string& name,
+                 const std::string& key) {
   return object.contains(name) ? as_number(r, key, object[name]) : kNan;
 }
 
@@ -41,7 +43,8 @@ ResultFile read_result_file(const std::string& path) {
   if (std::filesystem::is_directory(path, ec))
     fail_input(one_line(path), "", "a result file (the JSON written by logz run -o), got a folder");
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail_input(one_line(path), "", "a readable result JSON file (written by logz run --output)");
+  if (!in)
+    fail_input(one_line(path), "", "a readable result JSON file (written by logz run --output)");
   std::stringstream text;
   text << in.rdbuf();
   ResultFile r{path, {}};
@@ -64,7 +67,8 @@ ResultFile read_result_file(const std::string& path) {
   if (!r.json.is_object() || !r.json.contains("logz_version") || !r.json.contains("estimates") ||
       !r.json["estimates"].is_object())
     fail_result(r, "",
-                "a logz result JSON with \"logz_version\" and \"estimates\" (written by logz run --output)");
+                "a logz result JSON with \"logz_version\" and \"estimates\" (written by logz run "
+                "--output)");
   return r;
 }
 
@@ -77,7 +81,8 @@ const json* find_key(const json& j, const std::string& dotted) {
   std::size_t begin = 0;
   while (true) {
     const std::size_t dot = dotted.find('.', begin);
-    const std::string part = dotted.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+    const std::string part =
+        dotted.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
     if (!node->is_object() || !node->contains(part)) return nullptr;
     node = &(*node)[part];
     if (dot == std::string::npos) return node;
@@ -103,11 +108,13 @@ double optional_number(const ResultFile& r, const std::string& key) {
 std::vector<double> series(const ResultFile& r, const std::string& key, std::size_t num_betas) {
   if (!find_key(r.json, key)) return {};
   auto v = numbers(r, key);
-  if (v.size() != num_betas) fail_result(r, key, fmt::format("{} values, one per entry of betas", num_betas));
+  if (v.size() != num_betas)
+    fail_result(r, key, fmt::format("{} values, one per entry of betas", num_betas));
   return v;
 }
 
-std::vector<double> acceptance_series(const ResultFile& r, const std::string& key, std::size_t num_betas) {
+std::vector<double> acceptance_series(const ResultFile& r, const std::string& key,
+                                      std::size_t num_betas) {
   auto v = series(r, key, num_betas);
   for (std::size_t k = 0; k < v.size(); ++k)
     if (v[k] < 0 || v[k] > 1)  // NaN (null) passes: no rate at that temperature

@@ -22,7 +22,8 @@ struct ResultFile {
 ResultFile read_result_file(const std::string& path);
 
 // Throws the InputError "FILE: KEY: expected EXPECTATION", shown on one line.
-[[noreturn]] void fail_result(const ResultFile& r, std::string_view key, std::string_view expectation);
+[[noreturn]] void fail_result(const ResultFile& r, std::string_view key,
+                              std::string_view expectation);
 
 // The value at "a.b.c", or null when a part is missing.
 const nlohmann::json* find_key(const nlohmann::json& j, const std::string& dotted);
@@ -37,7 +38,8 @@ double optional_number(const ResultFile& r, const std::string& key);
 std::vector<double> series(const ResultFile& r, const std::string& key, std::size_t num_betas);
 
 // forward.acceptance or reverse.acceptance: a series of rates within [0, 1].
-std::vector<double> acceptance_series(const ResultFile& r, const std::string& key, std::size_t num_betas);
+std::vector<double> acceptance_series(const ResultFile& r, const std::string& key,
+                                      std::size_t num_betas);
 
 // One estimator's number and its error bar (NaN when null or absent).
 struct MethodValue {

@@ -72,7 +72,8 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
                                               const PlotOptions& options) {
   const bool has_forward = find_key(r.json, "forward.works") != nullptr;
   const bool has_reverse = find_key(r.json, "reverse.works") != nullptr;
-  if (!has_forward && !has_reverse) fail_result(r, "forward.works", "work values (forward.works or reverse.works)");
+  if (!has_forward && !has_reverse)
+    fail_result(r, "forward.works", "work values (forward.works or reverse.works)");
   Histogram fwd, rev;
   if (has_forward) fwd = make_histogram(drawable_works(r, "forward.works"));
   if (has_reverse) {
@@ -96,7 +97,8 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
   if (std::isfinite(exact) && std::abs(exact) > kMaxDrawn)
     off_scale.push_back("exact  -log Z/Z_0 = " + legend_number(-exact));
   else if (std::isfinite(exact))  // a double-quoted title: its Z_0 is enhanced-text markup
-    marks.push_back({-exact, fmt::format("\"exact  -log Z/Z_0 = {:.3f}\"", -exact), "#000000", 1, 3.0});
+    marks.push_back(
+        {-exact, fmt::format("\"exact  -log Z/Z_0 = {:.3f}\"", -exact), "#000000", 1, 3.0});
   std::vector<std::string> methods;
   const auto estimates = evidence_estimates(r);
   for (const auto& e : estimates) methods.push_back(e.method);
@@ -122,16 +124,19 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
 
   const std::string name = options.prefix + "work_histograms";
   std::string data =
-      fmt::format("# Work histograms from {} (densities; reverse works mirrored as -W_r).\n", one_line(r.source));
+      fmt::format("# Work histograms from {} (densities; reverse works mirrored as -W_r).\n",
+                  one_line(r.source));
   int index = 0, fwd_index = -1, rev_index = -1;
   if (fwd.n) data += histogram_block("forward W_f", fwd), fwd_index = index++;
   if (rev.n) data += histogram_block("reverse -W_r", rev), rev_index = index++;
 
-  std::string s = script_head(name, "forward and reverse work histograms (Habeck 2017, Fig. 1A/3A)", options);
+  std::string s =
+      script_head(name, "forward and reverse work histograms (Habeck 2017, Fig. 1A/3A)", options);
   const nlohmann::json* betas = find_key(r.json, "betas");
-  const std::string summary = run_summary(fwd.n, rev.n, betas && betas->is_array() ? betas->size() : 0);
-  s += "set title " + gnuplot_string(model_title(r)) + (summary.empty() ? "" : ".\"\\n\"." + gnuplot_string(summary)) +
-       " noenhanced\n";
+  const std::string summary =
+      run_summary(fwd.n, rev.n, betas && betas->is_array() ? betas->size() : 0);
+  s += "set title " + gnuplot_string(model_title(r)) +
+       (summary.empty() ? "" : ".\"\\n\"." + gnuplot_string(summary)) + " noenhanced\n";
   s += "set xlabel \"work W  (forward: W_f;  reverse: shown as -W_r;  exact: W = -log Z/Z_0)\"\n"
        "set grid back lc rgb \"#dddddd\"\n"
        "set key outside right top vertical Left reverse samplen 2.5 spacing 1.3\n"
@@ -139,8 +144,11 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
   s += fmt::format("set xrange [{}:{}]\n", gnuplot_number(lo - pad), gnuplot_number(hi + pad));
   // When one direction's works are far narrower than the other's, its peak
   // dwarfs the other histogram on a linear axis: then densities go on a log axis.
-  auto peak = [](const Histogram& h) { return h.n ? *std::max_element(h.density.begin(), h.density.end()) : 0.0; };
-  const bool log_y = fwd.n && rev.n && std::max(peak(fwd), peak(rev)) > 10 * std::min(peak(fwd), peak(rev));
+  auto peak = [](const Histogram& h) {
+    return h.n ? *std::max_element(h.density.begin(), h.density.end()) : 0.0;
+  };
+  const bool log_y =
+      fwd.n && rev.n && std::max(peak(fwd), peak(rev)) > 10 * std::min(peak(fwd), peak(rev));
   if (log_y) {
     double smallest = std::numeric_limits<double>::infinity();
     for (const Histogram* h : {&fwd, &rev})
@@ -156,22 +164,25 @@ std::vector<std::string> plot_work_histograms(const ResultFile& r, const std::st
   }
   s += "set offsets 0, 0, graph 0.06, 0\n";
   for (const auto& m : marks)
-    s += fmt::format("set arrow from {}, graph 0 to {}, graph 1 nohead front lc rgb \"{}\" lw {} dt {}\n",
-                     gnuplot_number(m.x), gnuplot_number(m.x), m.color, m.width, m.dash);
+    s += fmt::format(
+        "set arrow from {}, graph 0 to {}, graph 1 nohead front lc rgb \"{}\" lw {} dt {}\n",
+        gnuplot_number(m.x), gnuplot_number(m.x), m.color, m.width, m.dash);
   std::vector<std::string> items;
-  const auto histogram_item = [&](int block, const char* color, const char* label, const Histogram& h) {
-    items.push_back(fmt::format(
-        "    name.\".dat\" index {} using 1:2:3 with boxes lc rgb \"{}\" "
-        "fs transparent solid 0.45 border lc rgb \"{}\" title \"{} ({})\"",
-        block, color, color, label, count_label(h.n)));
+  const auto histogram_item = [&](int block, const char* color, const char* label,
+                                  const Histogram& h) {
+    items.push_back(
+        fmt::format("    name.\".dat\" index {} using 1:2:3 with boxes lc rgb \"{}\" "
+                    "fs transparent solid 0.45 border lc rgb \"{}\" title \"{} ({})\"",
+                    block, color, color, label, count_label(h.n)));
   };
   if (fwd_index >= 0) histogram_item(fwd_index, kForwardColor, "forward W_f", fwd);
   if (rev_index >= 0) histogram_item(rev_index, kReverseColor, "reverse -W_r", rev);
   for (const auto& m : marks)
-    items.push_back(fmt::format("    keyentry with lines lc rgb \"{}\" lw {} dt {} title {}", m.color, m.width,
-                                m.dash, m.title));
+    items.push_back(fmt::format("    keyentry with lines lc rgb \"{}\" lw {} dt {} title {}",
+                                m.color, m.width, m.dash, m.title));
   for (const auto& t : off_scale)
-    items.push_back("    keyentry with lines lc rgb \"#ffffff\" title " + gnuplot_text(t + "  (off scale)"));
+    items.push_back("    keyentry with lines lc rgb \"#ffffff\" title " +
+                    gnuplot_text(t + "  (off scale)"));
   return draw_plot(dir, name, data, s + script_loop(plot_command(items)), options);
 }
 

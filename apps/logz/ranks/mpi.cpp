@@ -46,8 +46,10 @@ class MpiRanks final : public Ranks {
     constexpr std::uint64_t kPiece = 1u << 30;
     for (int r = 0; r < size_; ++r) {
       std::string& buffer = all[static_cast<std::size_t>(r)];
-      if (r == rank_) buffer.assign(mine);
-      else buffer.resize(sizes[static_cast<std::size_t>(r)]);
+      if (r == rank_)
+        buffer.assign(mine);
+      else
+        buffer.resize(sizes[static_cast<std::size_t>(r)]);
       for (std::uint64_t at = 0; at < buffer.size(); at += kPiece) {
         const int n = static_cast<int>(std::min<std::uint64_t>(kPiece, buffer.size() - at));
         MPI_Bcast(buffer.data() + at, n, MPI_BYTE, r, MPI_COMM_WORLD);

@@ -1,7 +1,7 @@
 // What a checkpoint needs from the annealing driver, with no file format in the core: the
 // driver reports each phase of a run (one call of anneal_forward or anneal_reverse) to the
-// journal it is given (AnnealOptions::journal), after every chunk it merges, and on resume takes the
-// phase's merged chunks back from it. Chunks are merged in chunk order and every path draws
+// journal it is given (AnnealOptions::journal), after every chunk it merges, and on resume takes
+// the phase's merged chunks back from it. Chunks are merged in chunk order and every path draws
 // from its own Philox streams, so a phase resumed after its first d chunks, on any number of
 // threads, ends with the bits of an uninterrupted one.
 #pragma once

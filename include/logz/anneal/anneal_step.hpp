@@ -32,20 +32,20 @@ namespace logz {
 
 template <class Batch>
 struct AnnealingState {
-  Batch batch;                       // the particles
-  std::vector<double> work;          // per particle: the work accumulated so far
-  std::vector<double> trace;         // per particle: trace_energy of the current state
-  double t = 0.0;                    // the path fraction the particles are at
+  Batch batch;                               // the particles
+  std::vector<double> work;                  // per particle: the work accumulated so far
+  std::vector<double> trace;                 // per particle: trace_energy of the current state
+  double t = 0.0;                            // the path fraction the particles are at
   Direction direction = Direction::forward;  // forward ends at t = 1, reverse at t = 0
-  std::size_t first_particle = 0;    // the run's index of particle 0 (names paths in errors)
-  std::size_t steps = 0;             // steps taken (names the step in errors)
-  std::vector<double> increment;     // the last step's work increments
+  std::size_t first_particle = 0;  // the run's index of particle 0 (names paths in errors)
+  std::size_t steps = 0;           // steps taken (names the step in errors)
+  std::vector<double> increment;   // the last step's work increments
 };
 
 namespace detail {
 
-[[noreturn]] void fail_non_finite_work(Direction d, std::size_t particle, std::size_t step, double t_from,
-                                       double t_to, double increment);
+[[noreturn]] void fail_non_finite_work(Direction d, std::size_t particle, std::size_t step,
+                                       double t_from, double t_to, double increment);
 // A NumericalError raised inside the model or the kernel (a user's function giving NaN, say),
 // thrown again with where it happened: the direction, the chunk's paths and the temperature.
 [[noreturn]] void fail_in_step(const NumericalError& e, Direction d, std::size_t first_particle,
@@ -60,9 +60,14 @@ AnnealingState<typename Path::Batch> anneal_init(const Path& path, typename Path
                                                  Direction direction = Direction::forward,
                                                  std::size_t first_particle = 0) {
   const std::size_t n = batch.num_particles();
-  AnnealingState<typename Path::Batch> state{std::move(batch), std::vector<double>(n, 0.0),
-                                             std::vector<double>(n), direction == Direction::forward ? 0.0 : 1.0,
-                                             direction, first_particle, 0, std::vector<double>(n)};
+  AnnealingState<typename Path::Batch> state{std::move(batch),
+                                             std::vector<double>(n, 0.0),
+                                             std::vector<double>(n),
+                                             direction == Direction::forward ? 0.0 : 1.0,
+                                             direction,
+                                             first_particle,
+                                             0,
+                                             std::vector<double>(n)};
   try {
     path.trace_energy(state.batch, state.trace);
   } catch (const NumericalError& e) {
@@ -76,21 +81,23 @@ AnnealingState<typename Path::Batch> anneal_init(const Path& path, typename Path
 // path and the step where a work increment is not finite, and adds the chunk's paths and the
 // step to a NumericalError from the model or the kernel.
 template <AnnealingPath Path, KernelFor<Path> Kernel>
-auto anneal_step(const Path& path, const Kernel& kernel, AnnealingState<typename Path::Batch>& state,
-                 double t_next, const BatchRandom& random) {
+auto anneal_step(const Path& path, const Kernel& kernel,
+                 AnnealingState<typename Path::Batch>& state, double t_next,
+                 const BatchRandom& random) {
   using Info = decltype(kernel.step(path.at(t_next), state.batch, random));
   throw_if_stop_requested();  // Ctrl-C: a run stops within a step
   std::vector<double>& increment = state.increment;
   if constexpr (path_trace_is_slope<Path>) {
     // U_t linear in t with slope trace: the same product work_increment computes.
-    for (std::size_t i = 0; i < increment.size(); ++i) increment[i] = state.trace[i] * (t_next - state.t);
+    for (std::size_t i = 0; i < increment.size(); ++i)
+      increment[i] = state.trace[i] * (t_next - state.t);
   } else {
     path.work_increment(state.t, t_next, state.batch, increment);
   }
   for (std::size_t i = 0; i < increment.size(); ++i) {
     if (!std::isfinite(increment[i]))
-      detail::fail_non_finite_work(state.direction, state.first_particle + i, state.steps + 1, state.t, t_next,
-                                   increment[i]);
+      detail::fail_non_finite_work(state.direction, state.first_particle + i, state.steps + 1,
+                                   state.t, t_next, increment[i]);
     state.work[i] += increment[i];
   }
   state.t = t_next;
@@ -101,7 +108,8 @@ auto anneal_step(const Path& path, const Kernel& kernel, AnnealingState<typename
     path.trace_energy(state.batch, state.trace);
     return info;
   } catch (const NumericalError& e) {
-    detail::fail_in_step(e, state.direction, state.first_particle, increment.size(), state.steps, t_next);
+    detail::fail_in_step(e, state.direction, state.first_particle, increment.size(), state.steps,
+                         t_next);
   }
 }
 

@@ -47,9 +47,9 @@ namespace logz {
 struct AnnealOptions {
   std::size_t num_paths = 100;
   std::uint64_t seed = kDefaultSeed;  // [run] seed's default
-  int threads = 0;             // 0 = all hardware threads
-  std::size_t chunk_size = 8;  // particles per chunk (fixes the reduction order)
-  ChunkProgress progress;      // after each chunk: (chunks done, chunks in all)
+  int threads = 0;                    // 0 = all hardware threads
+  std::size_t chunk_size = 8;         // particles per chunk (fixes the reduction order)
+  ChunkProgress progress;             // after each chunk: (chunks done, chunks in all)
   // A checkpointed run's journal (anneal/anneal_journal.hpp); nullptr: none.
   AnnealJournal* journal = nullptr;
   // The ranks the run is split over (parallel/ranks.hpp); nullptr: this process alone.
@@ -94,10 +94,11 @@ struct ChunkRun {
 // body and after_wave are type-erased (called once per chunk and wave): one copy of this per
 // path, and the chunk's body, with the kernel inlined, compiled once, in anneal.
 template <class Path>
-void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& options, std::size_t num_temperatures,
-                       std::size_t first_chunk, bool in_waves,
+void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& options,
+                       std::size_t num_temperatures, std::size_t first_chunk, bool in_waves,
                        const std::function<ChunkRun<typename Path::Batch>(const ChunkRange&)>& body,
-                       std::vector<double>& works, ChunkTrace& sums, std::vector<typename Path::Batch>* final_states,
+                       std::vector<double>& works, ChunkTrace& sums,
+                       std::vector<typename Path::Batch>* final_states,
                        const std::function<void(std::size_t)>& after_wave) {
   using Batch = typename Path::Batch;
   using Clock = std::chrono::steady_clock;
@@ -118,38 +119,47 @@ void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& opti
     }
   }
   for (std::size_t wave_first = first_chunk; wave_first < total;) {
-    const std::size_t wave_last = std::min(total, wave_first + std::min(total, per_rank * num_ranks));
+    const std::size_t wave_last =
+        std::min(total, wave_first + std::min(total, per_rank * num_ranks));
     auto block_of = [&](int r) {
       const ChunkBlock b = chunks_of_rank(wave_last - wave_first, r, ranks.size());
       return ChunkBlock{wave_first + b.first, wave_first + b.last};
     };
     const ChunkBlock mine = block_of(ranks.rank());
     const std::size_t offset = first_path(mine.first);
-    std::string bytes;  // per chunk in chunk order: energy sums, attempted, accepted, [state size, state]
+    std::string
+        bytes;  // per chunk in chunk order: energy sums, attempted, accepted, [state size, state]
     std::vector<Batch> my_finals;
     const auto started = Clock::now();
     const ChunkProgress progress = [&](std::size_t done, std::size_t n) {
-      if (options.progress) options.progress(wave_first + done * (wave_last - wave_first) / n, total);
+      if (options.progress)
+        options.progress(wave_first + done * (wave_last - wave_first) / n, total);
     };
-    run_chunks_ordered(first_path(mine.last) - offset, chunk_size, options.threads, [&](const ChunkRange& c) {
-      return body(ChunkRange{mine.first + c.index, offset + c.begin, offset + c.end});
-    }, [&](ChunkRun<Batch>&& r) {
-      append_bytes<double>(bytes, r.trace->energy_sum);
-      append_bytes<std::uint64_t>(bytes, r.trace->attempted);
-      append_bytes<std::uint64_t>(bytes, r.trace->accepted);
-      if (!final_states) return;
-      if constexpr (CheckpointableBatch<Batch>) {
-        const std::string state = batch_state_bytes(*r.final_state);
-        const std::uint64_t n = state.size();
-        append_bytes<std::uint64_t>(bytes, std::span(&n, 1));
-        bytes += state;
-        my_finals.push_back(std::move(*r.final_state));
-      } else {
-        fail_argument("logz::anneal_forward", "final_states",
-                      "a batch with for_each_state_array (core/batch_state.hpp) when a run is split over ranks");
-      }
-    }, progress);
-    append_bytes<double>(bytes, std::span<const double>(works).subspan(offset, first_path(mine.last) - offset));
+    run_chunks_ordered(
+        first_path(mine.last) - offset, chunk_size, options.threads,
+        [&](const ChunkRange& c) {
+          return body(ChunkRange{mine.first + c.index, offset + c.begin, offset + c.end});
+        },
+        [&](ChunkRun<Batch>&& r) {
+          append_bytes<double>(bytes, r.trace->energy_sum);
+          append_bytes<std::uint64_t>(bytes, r.trace->attempted);
+          append_bytes<std::uint64_t>(bytes, r.trace->accepted);
+          if (!final_states) return;
+          if constexpr (CheckpointableBatch<Batch>) {
+            const std::string state = batch_state_bytes(*r.final_state);
+            const std::uint64_t n = state.size();
+            append_bytes<std::uint64_t>(bytes, std::span(&n, 1));
+            bytes += state;
+            my_finals.push_back(std::move(*r.final_state));
+          } else {
+            fail_argument("logz::anneal_forward", "final_states",
+                          "a batch with for_each_state_array (core/batch_state.hpp) when a run is "
+                          "split over ranks");
+          }
+        },
+        progress);
+    append_bytes<double>(
+        bytes, std::span<const double>(works).subspan(offset, first_path(mine.last) - offset));
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
     append_bytes<double>(bytes, std::span(&seconds, 1));
     const std::vector<std::string> all = ranks.all_gather(bytes);
@@ -174,7 +184,8 @@ void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& opti
         if constexpr (CheckpointableBatch<Batch>) {
           Batch batch = path.make_batch(chunk_range(c, num_paths, chunk_size).size());
           if (!restore_batch_state(batch, state))
-            fail_argument("logz::anneal_forward", "final_states", "end states of the size of their chunks on every rank");
+            fail_argument("logz::anneal_forward", "final_states",
+                          "end states of the size of their chunks on every rank");
           final_states->push_back(std::move(batch));
         }
       }
@@ -209,7 +220,8 @@ class AppliedKernel {
   explicit AppliedKernel(const Kernel& kernel)
       : step_([&kernel](const Target& target, Batch& batch, const BatchRandom& random) {
           const auto info = kernel.step(target, batch, random);
-          return KernelInfo{static_cast<std::uint64_t>(info.attempted), static_cast<std::uint64_t>(info.accepted)};
+          return KernelInfo{static_cast<std::uint64_t>(info.attempted),
+                            static_cast<std::uint64_t>(info.accepted)};
         }) {}
 
   KernelInfo step(const Target& target, Batch& batch, const BatchRandom& random) const {
@@ -224,7 +236,8 @@ class AppliedKernel {
 // temperature; the kernel is applied as given.
 template <class Path>
 Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule& schedule,
-             const AnnealOptions& options, Direction direction, const ChunkStart<typename Path::Batch>& start,
+             const AnnealOptions& options, Direction direction,
+             const ChunkStart<typename Path::Batch>& start,
              std::vector<typename Path::Batch>* final_states) {
   using Batch = typename Path::Batch;
   const auto fractions = schedule.fractions();
@@ -243,8 +256,8 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
   // A checkpointed run (anneal/anneal_journal.hpp): the chunks a resumed phase holds are taken
   // from it, not run again.
   AnnealJournal* journal = options.journal;
-  const AnnealPhaseShape shape{options.num_paths, options.chunk_size, num_chunks(options.num_paths, options.chunk_size),
-                               fractions.size()};
+  const AnnealPhaseShape shape{options.num_paths, options.chunk_size,
+                               num_chunks(options.num_paths, options.chunk_size), fractions.size()};
   std::size_t chunks_done = 0;
   if (journal) {
     if (const AnnealPhaseRecord* saved = journal->begin_phase(shape, final_states == nullptr)) {
@@ -258,8 +271,9 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
   const std::size_t chunks_saved = chunks_done;
   auto view = [&] {
     const std::size_t paths = std::min(chunks_done * options.chunk_size, options.num_paths);
-    return AnnealPhaseView{shape, chunks_done, std::span<const double>(works).first(paths), sums.energy_sum,
-                           sums.attempted, sums.accepted};
+    return AnnealPhaseView{
+        shape,           chunks_done,    std::span<const double>(works).first(paths),
+        sums.energy_sum, sums.attempted, sums.accepted};
   };
   auto body = [&](const ChunkRange& c) {
     ChunkRun run;
@@ -272,14 +286,16 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
     trace.add_energies(index(0), state.trace);
     for (std::size_t j = 1; j <= last; ++j) {
       const std::size_t k = index(j);
-      const auto info = anneal_step(path, kernel, state, fractions[k],
-                                    BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
+      const auto info = anneal_step(
+          path, kernel, state, fractions[k],
+          BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
       if (j == last) break;  // no transition at the end of the path
       trace.attempted[k] += info.attempted;
       trace.accepted[k] += info.accepted;
       trace.add_energies(k, state.trace);
     }
-    std::copy(state.work.begin(), state.work.end(), works.begin() + static_cast<std::ptrdiff_t>(c.begin));
+    std::copy(state.work.begin(), state.work.end(),
+              works.begin() + static_cast<std::ptrdiff_t>(c.begin));
     if (final_states) run.final_state.emplace(std::move(state.batch));
     return run;
   };
@@ -287,20 +303,23 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
   try {
     if (ranks.size() > 1) {
       // Every rank journals alike (the front end lets rank 0 alone write).
-      anneal_over_ranks(ranks, path, options, fractions.size(), chunks_saved, journal != nullptr, body, works, sums,
-                        final_states, [&](std::size_t done) {
+      anneal_over_ranks(ranks, path, options, fractions.size(), chunks_saved, journal != nullptr,
+                        body, works, sums, final_states, [&](std::size_t done) {
                           chunks_done = done;
                           if (journal) journal->merged(view());
                         });
     } else {
-      run_chunks_ordered(options.num_paths, options.chunk_size, options.threads, body, [&](ChunkRun&& r) {
-        // chunk order: deterministic sums
-        if (!r.trace) return;
-        sums.add(*r.trace);
-        if (final_states) final_states->push_back(std::move(*r.final_state));
-        ++chunks_done;
-        if (journal) journal->merged(view());
-      }, options.progress);
+      run_chunks_ordered(
+          options.num_paths, options.chunk_size, options.threads, body,
+          [&](ChunkRun&& r) {
+            // chunk order: deterministic sums
+            if (!r.trace) return;
+            sums.add(*r.trace);
+            if (final_states) final_states->push_back(std::move(*r.final_state));
+            ++chunks_done;
+            if (journal) journal->merged(view());
+          },
+          options.progress);
     }
   } catch (...) {
     if (journal) journal->end_phase(view());  // a stop request, or an error: what was merged
@@ -318,26 +337,28 @@ template <AnnealingPath Path, KernelFor<Path> Kernel>
 Works anneal_forward(const Path& path, const Kernel& kernel, const Schedule& schedule,
                      const AnnealOptions& options,
                      std::vector<typename Path::Batch>* final_states = nullptr) {
-  const detail::ChunkStart<typename Path::Batch> base = [&](typename Path::Batch& batch, const ChunkRange& c) {
+  const detail::ChunkStart<typename Path::Batch> base = [&](typename Path::Batch& batch,
+                                                            const ChunkRange& c) {
     path.sample_base(batch, BatchRandom{options.seed, Purpose::base_sample, 0, c.begin});
   };
-  return detail::anneal(path, detail::AppliedKernel<Path>(kernel), schedule, options, Direction::forward, base,
-                        final_states);
+  return detail::anneal(path, detail::AppliedKernel<Path>(kernel), schedule, options,
+                        Direction::forward, base, final_states);
 }
 
 // Reverse annealing with the kernel's time reversal. start(batch, streams) fills the batch
 // with (approximate) samples of the target for the particles streams.range(), drawing from
 // streams.random(0), streams.random(1), ...
 template <AnnealingPath Path, KernelFor<Path> Kernel, class Start>
-  requires std::invocable<const Start&, typename Path::Batch&, const ChunkStreams&>
-Works anneal_reverse(const Path& path, const Kernel& kernel, const Schedule& schedule,
-                     const Start& start, const AnnealOptions& options) {
-  const detail::ChunkStart<typename Path::Batch> from_start = [&](typename Path::Batch& batch, const ChunkRange& c) {
+requires std::invocable<const Start&, typename Path::Batch&, const ChunkStreams&> Works
+anneal_reverse(const Path& path, const Kernel& kernel, const Schedule& schedule, const Start& start,
+               const AnnealOptions& options) {
+  const detail::ChunkStart<typename Path::Batch> from_start = [&](typename Path::Batch& batch,
+                                                                  const ChunkRange& c) {
     start(batch, ChunkStreams(options.seed, Purpose::reverse_start, c));
   };
   const auto reversed = reversal_of(kernel);
-  return detail::anneal(path, detail::AppliedKernel<Path>(reversed), schedule, options, Direction::reverse,
-                        from_start, nullptr);
+  return detail::anneal(path, detail::AppliedKernel<Path>(reversed), schedule, options,
+                        Direction::reverse, from_start, nullptr);
 }
 
 }  // namespace logz

@@ -9,8 +9,8 @@
 // E_r[exp(-W_r)] = Z_0 / Z_K.
 #pragma once
 
-#include <string>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "logz/core/enum_names.hpp"
@@ -21,11 +21,11 @@ LOGZ_NAMED_ENUM(Direction, forward, reverse);
 
 struct Works {
   Direction direction = Direction::forward;
-  std::vector<double> works;        // one per path
-  std::vector<double> fractions;    // the schedule: path fractions t_0 = 0 .. t_K = 1
-  std::vector<double> mean_energy;  // per temperature; NaN where this direction has no state
-  std::vector<double> acceptance;   // per temperature; NaN where no kernel ran
-  std::uint64_t kernel_updates = 0; // the kernel's attempted updates, all paths and temperatures
+  std::vector<double> works;         // one per path
+  std::vector<double> fractions;     // the schedule: path fractions t_0 = 0 .. t_K = 1
+  std::vector<double> mean_energy;   // per temperature; NaN where this direction has no state
+  std::vector<double> acceptance;    // per temperature; NaN where no kernel ran
+  std::uint64_t kernel_updates = 0;  // the kernel's attempted updates, all paths and temperatures
 };
 
 }  // namespace logz

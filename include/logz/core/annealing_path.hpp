@@ -23,8 +23,9 @@
 namespace logz {
 
 template <class P>
-concept AnnealingPath = requires(const P& path, typename P::Batch& batch, const typename P::Batch& state,
-                                 const BatchRandom& random, double t, std::size_t n, std::span<double> out) {
+concept AnnealingPath = requires(const P& path, typename P::Batch& batch,
+                                 const typename P::Batch& state, const BatchRandom& random,
+                                 double t, std::size_t n, std::span<double> out) {
   { path.make_batch(n) } -> std::same_as<typename P::Batch>;
   { state.num_particles() } -> std::convertible_to<std::size_t>;
   path.sample_base(batch, random);

@@ -1,8 +1,9 @@
 // A batch's particles as bytes, for checkpoints of runs that keep chain states between sweeps
 // (simulated tempering). A batch opts in by naming the arrays that hold its state:
 //
-//   template <class F> void for_each_state_array(F&& f);  // f(std::span<T>) per array, T arithmetic
-//   void state_restored();                                 // optional: drop caches computed from them
+//   template <class F> void for_each_state_array(F&& f);  // f(std::span<T>) per array, T
+//   arithmetic void state_restored();                                 // optional: drop caches
+//   computed from them
 //
 // Caches left out must be recomputed from the state with the same bits (the same function of
 // the same particle at the same batch size); those kept up to date by sums are state.
@@ -25,7 +26,9 @@ struct StateArrayProbe {
 }  // namespace detail
 
 template <class Batch>
-concept CheckpointableBatch = requires(Batch& b) { b.for_each_state_array(detail::StateArrayProbe{}); };
+concept CheckpointableBatch = requires(Batch& b) {
+  b.for_each_state_array(detail::StateArrayProbe{});
+};
 
 // The bytes of every state array, in order. (The visitor only reads: a batch has one visitor,
 // not a const one beside it.)

@@ -19,7 +19,9 @@ template <class E>
 struct EnumNames;  // specialised by LOGZ_NAMED_ENUM
 
 template <class E>
-concept NamedEnum = requires { EnumNames<E>::names; };
+concept NamedEnum = requires {
+  EnumNames<E>::names;
+};
 
 namespace detail {
 
@@ -67,10 +69,10 @@ E parse_enum(std::string_view name) {
 }  // namespace logz
 
 // Declares `enum class Name { ... }` and its names; use at namespace logz scope.
-#define LOGZ_NAMED_ENUM(Name, ...)                                                              \
-  enum class Name { __VA_ARGS__ };                                                              \
-  template <>                                                                                   \
-  struct EnumNames<Name> {                                                                      \
-    static constexpr auto names =                                                               \
-        detail::split_enum_names<detail::count_enum_names(#__VA_ARGS__)>(#__VA_ARGS__);         \
+#define LOGZ_NAMED_ENUM(Name, ...)                                                      \
+  enum class Name { __VA_ARGS__ };                                                      \
+  template <>                                                                           \
+  struct EnumNames<Name> {                                                              \
+    static constexpr auto names =                                                       \
+        detail::split_enum_names<detail::count_enum_names(#__VA_ARGS__)>(#__VA_ARGS__); \
   }

@@ -9,8 +9,8 @@
 
 #include <span>
 
-#include "logz/core/opt_in.hpp"
 #include "logz/core/kernel_for.hpp"
+#include "logz/core/opt_in.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -24,12 +24,13 @@ concept LevelsKernelFor = requires(const K& kernel, const P& path, std::span<con
 // True when K opts in; then it steps P's batches at per-particle fractions.
 template <class K, class P>
 inline constexpr bool uses_step_levels = [] {
-  constexpr bool on =
-      declared<K>([]<class U>() -> decltype(U::provides_step_levels) { return U::provides_step_levels; });
-  static_assert(!on || LevelsKernelFor<K, P>,
-                "provides_step_levels = true needs the member step_levels(const Path& path, "
-                "std::span<const double> t, Batch& batch, const BatchRandom& random) const returning "
-                "attempted/accepted counts");
+  constexpr bool on = declared<K>(
+      []<class U>() -> decltype(U::provides_step_levels) { return U::provides_step_levels; });
+  static_assert(
+      !on || LevelsKernelFor<K, P>,
+      "provides_step_levels = true needs the member step_levels(const Path& path, "
+      "std::span<const double> t, Batch& batch, const BatchRandom& random) const returning "
+      "attempted/accepted counts");
   return on;
 }();
 

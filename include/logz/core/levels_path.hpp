@@ -8,30 +8,34 @@
 
 #include <span>
 
-#include "logz/core/opt_in.hpp"
 #include "logz/core/kernel_for.hpp"
+#include "logz/core/opt_in.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
 
 template <class P>
-concept LevelsPath = requires(const P& path, std::span<const double> t) { path.at_levels(t); };
+concept LevelsPath = requires(const P& path, std::span<const double> t) {
+  path.at_levels(t);
+};
 
 // K steps the per-particle targets of P.
 template <class K, class P>
-concept KernelForLevels = LevelsPath<P> && requires(const K& kernel, const P& path, std::span<const double> t,
-                                                    typename P::Batch& batch, const BatchRandom& random) {
+concept KernelForLevels = LevelsPath<P> &&
+    requires(const K& kernel, const P& path, std::span<const double> t, typename P::Batch& batch,
+             const BatchRandom& random) {
   { kernel.step(path.at_levels(t), batch, random) } -> KernelStepInfo;
 };
 
 // True when P opts in; then kernel K steps P's per-particle targets.
 template <class P, class K>
 inline constexpr bool uses_at_levels = [] {
-  constexpr bool on =
-      declared<P>([]<class U>() -> decltype(U::provides_at_levels) { return U::provides_at_levels; });
-  static_assert(!on || LevelsPath<P>,
-                "provides_at_levels = true needs the member at_levels(std::span<const double> t) const "
-                "returning a target");
+  constexpr bool on = declared<P>(
+      []<class U>() -> decltype(U::provides_at_levels) { return U::provides_at_levels; });
+  static_assert(
+      !on || LevelsPath<P>,
+      "provides_at_levels = true needs the member at_levels(std::span<const double> t) const "
+      "returning a target");
   static_assert(!on || KernelForLevels<K, P>,
                 "the path provides_at_levels but the kernel has no step(path.at_levels(t), Batch&, "
                 "const BatchRandom&) const returning attempted/accepted counts");

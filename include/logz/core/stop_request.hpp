@@ -15,8 +15,8 @@ class Stopped : public Error {
   Stopped();
 };
 
-void request_stop() noexcept;         // async-signal-safe
-void clear_stop_request() noexcept;   // before a new run
+void request_stop() noexcept;        // async-signal-safe
+void clear_stop_request() noexcept;  // before a new run
 bool stop_requested() noexcept;
 // Throws Stopped if stop_requested().
 void throw_if_stop_requested();

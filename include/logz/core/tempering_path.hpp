@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <span>
 
-#include "logz/core/opt_in.hpp"
 #include "logz/core/level_energies_path.hpp"
+#include "logz/core/opt_in.hpp"
 #include "logz/random/philox.hpp"
 
 namespace logz {
@@ -19,11 +19,13 @@ namespace logz {
 // True when P declares `static constexpr bool geometric_path = true;` (U_t linear in t).
 template <class P>
 inline constexpr bool is_geometric_path = [] {
-  constexpr bool on = declared<P>([]<class U>() -> decltype(U::geometric_path) { return U::geometric_path; });
-  static_assert(!on || requires(const P& p, const typename P::Batch& b, std::span<double> out) {
-    p.work_increment(0.0, 1.0, b, out);
-  }, "geometric_path = true needs the member "
-     "void work_increment(double t_from, double t_to, const Batch&, std::span<double> out) const");
+  constexpr bool on =
+      declared<P>([]<class U>() -> decltype(U::geometric_path) { return U::geometric_path; });
+  static_assert(
+      !on || requires(const P& p, const typename P::Batch& b,
+                      std::span<double> out) { p.work_increment(0.0, 1.0, b, out); },
+      "geometric_path = true needs the member "
+      "void work_increment(double t_from, double t_to, const Batch&, std::span<double> out) const");
   return on;
 }();
 
@@ -33,6 +35,7 @@ concept TemperingPath = requires(const P& path, typename P::Batch& batch, const 
   { path.make_batch(n) } -> std::same_as<typename P::Batch>;
   path.sample_base(batch, random);
   path.at(t);
-} && (is_geometric_path<P> || uses_level_energies<P>);
+}
+&&(is_geometric_path<P> || uses_level_energies<P>);
 
 }  // namespace logz

@@ -54,16 +54,17 @@ inline constexpr double kPoorOverlap = 0.03;
 //   g(DeltaF) = log sum_i w_i f(M + a_i - DeltaF) - log sum_j v_j f(-M + b_j + DeltaF),
 // a = forward works, b = reverse works, M = log(N_f / N_r) with N_f = sum w, N_r = sum v.
 struct BennettPoint {
-  double delta_f = 0.0;  // where it was evaluated
-  double value = 0.0;    // g(DeltaF)
-  double slope = 0.0;    // g'(DeltaF), in (0, 2)
+  double delta_f = 0.0;        // where it was evaluated
+  double value = 0.0;          // g(DeltaF)
+  double slope = 0.0;          // g'(DeltaF), in (0, 2)
   FermiSums forward, reverse;  // the sums over x_i = M + a_i - DeltaF and y_j = -M + b_j + DeltaF
 };
 
 class BennettEquation {
  public:
   // Views the terms: they must outlive it.
-  BennettEquation(const FermiTerms& forward, const FermiTerms& reverse, double num_forward, double num_reverse);
+  BennettEquation(const FermiTerms& forward, const FermiTerms& reverse, double num_forward,
+                  double num_reverse);
   BennettPoint operator()(double delta_f) const;
   double num_forward() const { return nf_; }
   double num_reverse() const { return nr_; }
@@ -78,7 +79,8 @@ class BennettEquation {
 struct BennettStart {
   double start = 0.0, low = 0.0, high = 0.0;
 };
-BennettStart bennett_start(std::span<const double> forward_works, std::span<const double> reverse_works);
+BennettStart bennett_start(std::span<const double> forward_works,
+                           std::span<const double> reverse_works);
 
 struct BennettSolution {
   BennettPoint root;  // the last point evaluated: the root when converged
@@ -90,8 +92,9 @@ struct BennettSolution {
 // Safeguarded Newton (bar()'s solver) from start, inside [low, high] where the root is expected
 // (start in it), doubling beyond it at most max_expansions times. Throws NumericalError naming
 // function if g is not finite or the root cannot be bracketed.
-BennettSolution solve_bennett(const BennettEquation& g, double start, double low, double high, double tolerance,
-                              int max_iterations, int max_expansions, std::string_view function);
+BennettSolution solve_bennett(const BennettEquation& g, double start, double low, double high,
+                              double tolerance, int max_iterations, int max_expansions,
+                              std::string_view function);
 
 // One side's term of BAR's variance, (<f^2>/<f>^2 - 1) / N, from its sums.
 double bar_variance_term(const FermiSums& side, double n);

@@ -42,7 +42,8 @@ void require_finite_works(std::string_view function, std::string_view argument,
 // The inputs of the two-sided iterative solvers (BAR, histogram): finite works on both sides,
 // a positive finite tolerance and at least one iteration.
 void require_two_sided_inputs(std::string_view function, std::span<const double> forward_works,
-                              std::span<const double> reverse_works, double tolerance, int max_iterations);
+                              std::span<const double> reverse_works, double tolerance,
+                              int max_iterations);
 
 // Sets est.std_error to se when it and est.log_z are finite and se > 0. Otherwise std_error
 // stays NaN with the reason as a flag: "overflow" when the estimate or its error is not

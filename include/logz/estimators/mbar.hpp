@@ -26,7 +26,7 @@
 namespace logz {
 
 struct MbarOptions {
-  double tolerance = 1e-10;       // on max_k |sum_n W_nk - 1| (relative gradient)
+  double tolerance = 1e-10;  // on max_k |sum_n W_nk - 1| (relative gradient)
   int max_iterations = 50;
   std::vector<double> initial_log_z;  // warm start: log(Z_k / Z_1), finite, or empty
 };
@@ -34,21 +34,24 @@ struct MbarOptions {
 struct MbarResult {
   std::vector<double> log_z;      // log(Z_k / Z_1); NaN for a disconnected state
   std::vector<double> std_error;  // of log(Z_k / Z_1); NaN for a disconnected state
-  Eigen::MatrixXd covariance;     // of f = -log Z (K x K); NaN in a disconnected state's row and column
-  Eigen::MatrixXd overlap;        // O = W^T W diag(N_k) (K x K), as pymbar's computeOverlap
-  std::vector<std::size_t> disconnected;  // states with no overlap path to state 0 (flag "disconnected")
+  Eigen::MatrixXd
+      covariance;           // of f = -log Z (K x K); NaN in a disconnected state's row and column
+  Eigen::MatrixXd overlap;  // O = W^T W diag(N_k) (K x K), as pymbar's computeOverlap
+  std::vector<std::size_t>
+      disconnected;  // states with no overlap path to state 0 (flag "disconnected")
   int iterations = 0;
   bool converged = false;
 };
 
 // u: K x N reduced energies (u(k, n) = u_k(x_n)); num_samples: N_k per state (sum = N).
-MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples, const MbarOptions& options = {});
+MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples,
+                const MbarOptions& options = {});
 
 // The same on u stored state by state: u_kn holds num_states rows of N values (row-major K x N,
 // pymbar's u_kn as a C-order numpy array), read in place a block of samples at a time, so that
 // nothing of size K x N is copied. Equal to mbar() on the same matrix, to the bit.
-MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states, std::span<const double> num_samples,
-                            const MbarOptions& options = {});
+MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states,
+                            std::span<const double> num_samples, const MbarOptions& options = {});
 
 // Fills `block` (num_states x count, column-major: sample by sample) with u_k(x_n) for samples
 // first .. first + count - 1. Called with consecutive blocks, pass after pass over the samples.
@@ -57,15 +60,17 @@ using MbarBlockReader = std::function<void(std::size_t first, std::size_t count,
 // MBAR on energies that `read` supplies a block at a time (io::NpyColumnReader: u_kn from a
 // file larger than memory): nothing of size K x N is held. The reader checks its values; equal
 // to mbar() on the same matrix, to the bit.
-MbarResult mbar_streamed(std::size_t num_states, std::size_t num_samples_total, const MbarBlockReader& read,
-                         std::span<const double> num_samples, const MbarOptions& options = {});
+MbarResult mbar_streamed(std::size_t num_states, std::size_t num_samples_total,
+                         const MbarBlockReader& read, std::span<const double> num_samples,
+                         const MbarOptions& options = {});
 
 // MBAR for reduced energies linear in the level, u_k(x_n) = levels[k] * energies[n] (simulated
 // tempering's -t_k Delta_n; harmonic states' c_k x_n^2 / 2): what mbar() gives on that K x N
 // matrix, computed without ever forming it, in O(N + K^2) memory (the energies themselves and
 // K x K matrices). num_samples and options as mbar().
 MbarResult mbar_linear_in_level(std::span<const double> levels, std::span<const double> energies,
-                                std::span<const double> num_samples, const MbarOptions& options = {});
+                                std::span<const double> num_samples,
+                                const MbarOptions& options = {});
 
 // MBAR on recorded tempered samples: u_k(x_n) = -t_k Delta_n, N_k = visits of
 // level k (TemperingOptions::record_samples must have been on): mbar_linear_in_level, no K x N

@@ -22,7 +22,8 @@
 namespace logz {
 
 // method: one of "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb".
-LadderEstimates thermodynamic_integration(const TemperingStats& stats, std::span<const double> fractions,
+LadderEstimates thermodynamic_integration(const TemperingStats& stats,
+                                          std::span<const double> fractions,
                                           const std::string& method, std::size_t num_groups = 20);
 
 }  // namespace logz

@@ -20,7 +20,8 @@ namespace logz::exact {
 // W (J x M), b_mean (J), b_cov (K), b_vis (M), sigma > 0; J <= 24 (2^J terms).
 // InvalidArgument names the bad argument.
 double mcrbm_mean_units_log_z(const Eigen::MatrixXd& W, const Eigen::VectorXd& b_mean,
-                              const Eigen::VectorXd& b_cov, const Eigen::VectorXd& b_vis, double sigma);
+                              const Eigen::VectorXd& b_cov, const Eigen::VectorXd& b_vis,
+                              double sigma);
 
 // The exact log Z of `model` where its covariance term vanishes and it has J <= 20 mean units;
 // nullopt otherwise.

@@ -17,7 +17,8 @@ class NpyColumnReader {
   // array ('<f8' on a little-endian host, '>f8' on a big-endian one; either memory order) whose
   // size the header and the file agree on. cache_values: the read-ahead of a C-order file (at
   // least one column's values are read at a time).
-  explicit NpyColumnReader(const std::string& path, std::size_t cache_values = std::size_t{1} << 20);
+  explicit NpyColumnReader(const std::string& path,
+                           std::size_t cache_values = std::size_t{1} << 20);
 
   std::size_t rows() const { return rows_; }
   std::size_t cols() const { return cols_; }
@@ -30,8 +31,8 @@ class NpyColumnReader {
 
  private:
   void fill_cache(std::size_t first);
-  void check_finite(const double* values, std::size_t count, std::size_t row, std::size_t col, std::size_t row_step,
-                    std::size_t col_step) const;
+  void check_finite(const double* values, std::size_t count, std::size_t row, std::size_t col,
+                    std::size_t row_step, std::size_t col_step) const;
   void read_at(std::uint64_t offset, void* to, std::size_t bytes);
 
   std::string path_;
@@ -39,7 +40,8 @@ class NpyColumnReader {
   std::size_t rows_ = 0, cols_ = 0;
   bool fortran_order_ = false;
   std::uint64_t data_offset_ = 0;
-  std::vector<double> cache_;  // C order: rows_ x cache_cols_ of columns cache_first_ ..., row-major
+  std::vector<double>
+      cache_;  // C order: rows_ x cache_cols_ of columns cache_first_ ..., row-major
   std::size_t cache_first_ = 0, cache_count_ = 0, cache_cols_ = 0;
 };
 

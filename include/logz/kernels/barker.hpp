@@ -86,20 +86,26 @@ class Barker {
 
   // Its entry in continuous_kernels.hpp.
   static constexpr std::string_view kName = "barker";
-  static constexpr std::string_view kSummary = "the Barker proposal: Gaussian steps skewed downhill by the gradient";
+  static constexpr std::string_view kSummary =
+      "the Barker proposal: Gaussian steps skewed downhill by the gradient";
   static constexpr std::string_view kEvaluation = "gradient evaluation";
   static constexpr std::array<std::string_view, 1> kOptions = {"step_size"};
-  static Barker from_options(const ContinuousKernelOptions&, double step_size) { return Barker(step_size); }
+  static Barker from_options(const ContinuousKernelOptions&, double step_size) {
+    return Barker(step_size);
+  }
   static int evaluations_per_move(const ContinuousKernelOptions&) { return 1; }
   template <class Field>
   static void describe(const ContinuousKernelOptions& o, Field&& field) {
     field("step_size", o.step_size);
-    field("proposal", "x_i + b_i z_i, z_i ~ N(0, step_size^2), P(b_i = 1) = 1 / (1 + exp(z_i dU/dx_i))");
+    field("proposal",
+          "x_i + b_i z_i, z_i ~ N(0, step_size^2), P(b_i = 1) = 1 / (1 + exp(z_i dU/dx_i))");
   }
 
  private:
   // log(1 + exp(x)) without overflow.
-  static double softplus(double x) { return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+  static double softplus(double x) {
+    return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+  }
 
   double step_size_;
 };

@@ -14,9 +14,9 @@ struct ContinuousKernelOptions {
   int leapfrog_steps = 1;                              // Hamiltonian moves
   NormalPrecision normals = NormalPrecision::double_;  // of the momentum or proposal draws
   double gamma = 1.0;                                  // HAIS: the momentum refresh
-  std::optional<double> half_life;                     // HAIS: the refresh rule, when gamma is not given
-  double proposal_sd = 0.1;                            // random-walk Metropolis
-  int steps = 1;                                       // random-walk Metropolis: proposals per temperature
+  std::optional<double> half_life;  // HAIS: the refresh rule, when gamma is not given
+  double proposal_sd = 0.1;         // random-walk Metropolis
+  int steps = 1;                    // random-walk Metropolis: proposals per temperature
 };
 
 }  // namespace logz

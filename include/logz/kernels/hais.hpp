@@ -36,7 +36,8 @@ class Hais {
   // step_size > 0; momentum_refresh gamma in (0, 1]; leapfrog_steps >= 1. refresh_first
   // applies the refresh before the Hamiltonian move (the time reversal of the default order,
   // used by reverse annealing runs so that reverse works obey Crooks' theorem exactly).
-  Hais(double step_size, double momentum_refresh, int leapfrog_steps = 1, bool refresh_first = false);
+  Hais(double step_size, double momentum_refresh, int leapfrog_steps = 1,
+       bool refresh_first = false);
 
   // gamma = 1 - 2^(-step_size * leapfrog_steps / half_life): the fraction of momentum power
   // replaced per call so that half of it is replaced per `half_life` of simulation time.
@@ -46,14 +47,16 @@ class Hais {
   // (in the reversed order when refresh_first); all of them before the move, in bulk.
   // Momenta must be N(0, I) at the start of a run: the paths' sample_base draws them.
   template <ContinuousTarget T>
-  ContinuousKernelInfo step(const T& target, ContinuousBatch& batch, const BatchRandom& random) const {
+  ContinuousKernelInfo step(const T& target, ContinuousBatch& batch,
+                            const BatchRandom& random) const {
     const std::size_t n = batch.num_particles();
     batch.uniforms.resize(batch.X.cols());
     batch.normals.resize(batch.V.rows(), batch.V.cols());
-    draw_uniform_and_normals(random, refresh_first_ ? DrawOrder::normals_first : DrawOrder::uniform_first,
+    draw_uniform_and_normals(random,
+                             refresh_first_ ? DrawOrder::normals_first : DrawOrder::uniform_first,
                              std::span<double>(batch.uniforms.data(), n), batch.normals.data(),
-                             static_cast<std::size_t>(batch.V.rows()), static_cast<std::size_t>(batch.V.rows()),
-                             normals_);
+                             static_cast<std::size_t>(batch.V.rows()),
+                             static_cast<std::size_t>(batch.V.rows()), normals_);
     ContinuousKernelInfo info;
     const std::span<const double> uniforms(batch.uniforms.data(), n);
     if (refresh_first_) {
@@ -68,7 +71,9 @@ class Hais {
     return info;
   }
 
-  Hais reversed() const { return Hais(step_size_, gamma_, leapfrog_steps_, !refresh_first_).with_normals(normals_); }
+  Hais reversed() const {
+    return Hais(step_size_, gamma_, leapfrog_steps_, !refresh_first_).with_normals(normals_);
+  }
   Hais with_step_size(double eps) const {
     return Hais(eps, gamma_, leapfrog_steps_, refresh_first_).with_normals(normals_);
   }
@@ -90,8 +95,8 @@ class Hais {
   static constexpr std::string_view kSummary =
       "Hamiltonian AIS: leapfrog moves with persistent, partially refreshed momentum";
   static constexpr std::string_view kEvaluation = "gradient evaluation";
-  static constexpr std::array<std::string_view, 5> kOptions = {"step_size", "leapfrog_steps", "momentum_refresh",
-                                                               "momentum_half_life", "normals"};
+  static constexpr std::array<std::string_view, 5> kOptions = {
+      "step_size", "leapfrog_steps", "momentum_refresh", "momentum_half_life", "normals"};
   // gamma from the half-life rule where one is given (it follows the step size a pilot sets).
   static double refresh_of(const ContinuousKernelOptions& o) {
     return o.half_life ? half_life_refresh(o.step_size, o.leapfrog_steps, *o.half_life) : o.gamma;
@@ -111,8 +116,9 @@ class Hais {
     if (o.half_life) {
       char h[32];
       const std::string hs(h, std::to_chars(h, h + sizeof h, *o.half_life).ptr);
-      field("momentum_refresh_rule", "half of the momentum power per " + hs +
-                                         " time units: gamma = 1 - 2^(-step_size leapfrog_steps / " + hs + ")");
+      field("momentum_refresh_rule",
+            "half of the momentum power per " + hs +
+                " time units: gamma = 1 - 2^(-step_size leapfrog_steps / " + hs + ")");
     } else {
       field("momentum_refresh_rule", "fixed (momentum_refresh)");
     }
@@ -120,7 +126,8 @@ class Hais {
 
  private:
   // The partial refresh of the momenta of particles p0 .. p0 + np.
-  void refresh(Eigen::MatrixXd& V, const Eigen::MatrixXd& normals, Eigen::Index p0, Eigen::Index np) const {
+  void refresh(Eigen::MatrixXd& V, const Eigen::MatrixXd& normals, Eigen::Index p0,
+               Eigen::Index np) const {
     const double keep = -std::sqrt(1.0 - gamma_), add = std::sqrt(gamma_);
     V.middleCols(p0, np) = keep * V.middleCols(p0, np) + add * normals.middleCols(p0, np);
   }

@@ -34,9 +34,11 @@ class HeatBath : public SiteKernel<HeatBath> {
   KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
   // The Potts model with a field on colour 0 (models/potts_field_path.hpp): P(x_i = c | rest)
   // proportional to exp(K n_c + h [c = 0]).
-  KernelInfo step(const PottsFieldTarget& target, PottsBatch& batch, const BatchRandom& random) const;
+  KernelInfo step(const PottsFieldTarget& target, PottsBatch& batch,
+                  const BatchRandom& random) const;
 };
 
-static_assert(KernelFor<HeatBath, IsingModel> && KernelFor<HeatBath, PottsModel> && KernelFor<HeatBath, PottsFieldPath>);
+static_assert(KernelFor<HeatBath, IsingModel> && KernelFor<HeatBath, PottsModel> &&
+              KernelFor<HeatBath, PottsFieldPath>);
 
 }  // namespace logz

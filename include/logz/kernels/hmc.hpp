@@ -54,8 +54,9 @@ inline bool metropolis_accept(double u, double e0, double e1, ContinuousKernelIn
 // `finish(V, p0, np)`, when given, then transforms the final momenta of the block (columns p0 ..
 // p0 + np of V): HAIS refreshes them there.
 template <ContinuousTarget T, class Finish = std::nullptr_t>
-void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const double> uniforms, double eps, int steps,
-                      ContinuousKernelInfo& info, Finish&& finish = nullptr) {
+void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const double> uniforms,
+                      double eps, int steps, ContinuousKernelInfo& info,
+                      Finish&& finish = nullptr) {
   if (!parts_valid_for(target, b.parts, true)) evaluate_parts(target, b.X, b.parts, true);
   const Eigen::Index n = b.X.cols();
   const bool into_scratch = b.mostly_accepted;
@@ -64,7 +65,8 @@ void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const doubl
     for (Eigen::Index p = p0; p < p0 + np; ++p) {
       ++info.attempted;
       const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.V.col(p).squaredNorm();
-      const double h1 = combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
+      const double h1 =
+          combined_energy(target, b.proposal_parts, p) + 0.5 * b.proposal_V.col(p).squaredNorm();
       const bool a = metropolis_accept(uniforms[static_cast<std::size_t>(p)], h0, h1, info);
       num_accepted += a;
       if (a && !b.accepted_moves.empty()) ++b.accepted_moves[static_cast<std::size_t>(p)];
@@ -83,8 +85,8 @@ void hamiltonian_move(const T& target, ContinuousBatch& b, std::span<const doubl
     if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Finish>>)
       finish(into_scratch ? b.proposal_V : b.V, p0, np);
   };
-  info.reflections +=
-      leapfrog(target, b.X, b.V, b.parts, b.proposal_X, b.proposal_V, b.proposal_parts, eps, steps, settle);
+  info.reflections += leapfrog(target, b.X, b.V, b.parts, b.proposal_X, b.proposal_V,
+                               b.proposal_parts, eps, steps, settle);
   if (into_scratch) {
     b.X.swap(b.proposal_X);
     b.V.swap(b.proposal_V);
@@ -111,14 +113,16 @@ class Hmc {
   // One HMC move of every particle of the batch; particle p draws its momentum (d
   // normals) and then its accept uniform from random.stream(p).
   template <ContinuousTarget T>
-  ContinuousKernelInfo step(const T& target, ContinuousBatch& batch, const BatchRandom& random) const {
+  ContinuousKernelInfo step(const T& target, ContinuousBatch& batch,
+                            const BatchRandom& random) const {
     batch.uniforms.resize(batch.X.cols());
     draw_uniform_and_normals(random, DrawOrder::normals_first,
-                             std::span<double>(batch.uniforms.data(), batch.num_particles()), batch.V.data(),
-                             static_cast<std::size_t>(batch.V.rows()), static_cast<std::size_t>(batch.V.rows()),
-                             normals_);
+                             std::span<double>(batch.uniforms.data(), batch.num_particles()),
+                             batch.V.data(), static_cast<std::size_t>(batch.V.rows()),
+                             static_cast<std::size_t>(batch.V.rows()), normals_);
     ContinuousKernelInfo info;
-    detail::hamiltonian_move(target, batch, std::span<const double>(batch.uniforms.data(), batch.num_particles()),
+    detail::hamiltonian_move(target, batch,
+                             std::span<const double>(batch.uniforms.data(), batch.num_particles()),
                              step_size_, leapfrog_steps_, info);
     return info;
   }
@@ -138,7 +142,8 @@ class Hmc {
   static constexpr std::string_view kName = "hmc";
   static constexpr std::string_view kSummary = "HMC with fresh momentum every move (AIS-HMC)";
   static constexpr std::string_view kEvaluation = "gradient evaluation";
-  static constexpr std::array<std::string_view, 3> kOptions = {"step_size", "leapfrog_steps", "normals"};
+  static constexpr std::array<std::string_view, 3> kOptions = {"step_size", "leapfrog_steps",
+                                                               "normals"};
   static Hmc from_options(const ContinuousKernelOptions& o, double step_size) {
     return Hmc(step_size, o.leapfrog_steps).with_normals(o.normals);
   }

@@ -36,8 +36,9 @@ inline constexpr Eigen::Index kLeapfrogBlock = 8;
 // their last half kick is done. Returns the number of constraint reflections. Gradient
 // evaluations: exactly `steps`.
 template <ContinuousTarget T, class BlockDone = std::nullptr_t>
-std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::MatrixXd& V0, const EnergyParts& parts0,
-                       Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts, double eps, int steps,
+std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::MatrixXd& V0,
+                       const EnergyParts& parts0, Eigen::MatrixXd& X, Eigen::MatrixXd& V,
+                       EnergyParts& parts, double eps, int steps,
                        BlockDone&& block_done = nullptr) {
   const LinearConstraints* c = constraints_of(target);
   const CoordinateFaces* faces = c ? c->coordinate_faces.get() : nullptr;
@@ -50,8 +51,9 @@ std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::
     }
     if (&from != &X) X.middleCols(p0, np) = from.middleCols(p0, np);
     for (Eigen::Index p = p0; p < p0 + np; ++p)
-      reflections += static_cast<std::uint64_t>(faces ? reflected_drift(*faces, X.col(p), V.col(p), eps)
-                                                      : reflected_drift(*c, X.col(p), V.col(p), eps));
+      reflections +=
+          static_cast<std::uint64_t>(faces ? reflected_drift(*faces, X.col(p), V.col(p), eps)
+                                           : reflected_drift(*c, X.col(p), V.col(p), eps));
   };
   auto for_blocks = [n](auto&& f) {
     for (Eigen::Index p0 = 0; p0 < n; p0 += kLeapfrogBlock) f(p0, std::min(kLeapfrogBlock, n - p0));
@@ -80,8 +82,8 @@ std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::
 // The same in place: on entry `parts` holds the parts with gradients at X; on return at the
 // new X.
 template <ContinuousTarget T>
-std::uint64_t leapfrog(const T& target, Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts, double eps,
-                       int steps) {
+std::uint64_t leapfrog(const T& target, Eigen::MatrixXd& X, Eigen::MatrixXd& V, EnergyParts& parts,
+                       double eps, int steps) {
   return leapfrog(target, X, V, parts, X, V, parts, eps, steps);
 }
 

@@ -29,7 +29,8 @@ class Mala {
  public:
   // step_size > 0 and finite (InvalidArgument otherwise).
   explicit Mala(double step_size) : step_size_(step_size) {
-    if (!(std::isfinite(step_size) && step_size > 0.0)) fail_argument("logz::Mala", "step_size", "a finite number > 0");
+    if (!(std::isfinite(step_size) && step_size > 0.0))
+      fail_argument("logz::Mala", "step_size", "a finite number > 0");
   }
 
   // One move of every particle; particle p draws its d proposal normals and then its accept
@@ -40,8 +41,9 @@ class Mala {
     const auto d = static_cast<std::size_t>(b.X.rows());
     b.uniforms.resize(b.X.cols());
     b.normals.resize(b.X.rows(), b.X.cols());
-    draw_uniform_and_normals(random, DrawOrder::normals_first, std::span<double>(b.uniforms.data(), n),
-                             b.normals.data(), d, d, normals_);
+    draw_uniform_and_normals(random, DrawOrder::normals_first,
+                             std::span<double>(b.uniforms.data(), n), b.normals.data(), d, d,
+                             normals_);
     if (!parts_valid_for(target, b.parts, true)) evaluate_parts(target, b.X, b.parts, true);
     const double drift = 0.5 * step_size_ * step_size_;
     combined_grad(target, b.parts, b.grad);
@@ -56,7 +58,8 @@ class Mala {
       // U plus the proposal's -log q, forward (z) and back (x from x').
       const double h0 = combined_energy(target, b.parts, p) + 0.5 * b.normals.col(p).squaredNorm();
       const double back = (b.X.col(p) - b.proposal_X.col(p) + drift * b.grad.col(p)).squaredNorm();
-      const double h1 = combined_energy(target, b.proposal_parts, p) + back / (2.0 * step_size_ * step_size_);
+      const double h1 =
+          combined_energy(target, b.proposal_parts, p) + back / (2.0 * step_size_ * step_size_);
       if (detail::metropolis_accept(b.uniforms(p), h0, h1, info)) {
         if (!b.accepted_moves.empty()) ++b.accepted_moves[static_cast<std::size_t>(p)];
         b.X.col(p) = b.proposal_X.col(p);
@@ -78,7 +81,8 @@ class Mala {
 
   // Its entry in continuous_kernels.hpp.
   static constexpr std::string_view kName = "mala";
-  static constexpr std::string_view kSummary = "Metropolis-adjusted Langevin: one gradient step plus noise, corrected";
+  static constexpr std::string_view kSummary =
+      "Metropolis-adjusted Langevin: one gradient step plus noise, corrected";
   static constexpr std::string_view kEvaluation = "gradient evaluation";
   static constexpr std::array<std::string_view, 2> kOptions = {"step_size", "normals"};
   static Mala from_options(const ContinuousKernelOptions& o, double step_size) {

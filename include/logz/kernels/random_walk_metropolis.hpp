@@ -35,7 +35,8 @@ class RandomWalkMetropolis {
     for (int s = 0; s < steps_; ++s) {
       b.proposal_X.resize(b.X.rows(), b.X.cols());
       for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
-        streams[static_cast<std::size_t>(p)].fill_normal(b.proposal_X.col(p).data(), static_cast<std::size_t>(b.X.rows()));
+        streams[static_cast<std::size_t>(p)].fill_normal(b.proposal_X.col(p).data(),
+                                                         static_cast<std::size_t>(b.X.rows()));
         b.proposal_X.col(p) = b.X.col(p) + proposal_sd_ * b.proposal_X.col(p);
       }
       evaluate_parts(target, b.proposal_X, b.proposal_parts, false);
@@ -62,7 +63,8 @@ class RandomWalkMetropolis {
   static constexpr std::string_view kName = "metropolis";
   static constexpr std::string_view kSummary = "Gaussian random-walk Metropolis";
   static constexpr std::string_view kEvaluation = "energy evaluation";
-  static constexpr std::array<std::string_view, 2> kOptions = {"proposal_sd", "steps_per_temperature"};
+  static constexpr std::array<std::string_view, 2> kOptions = {"proposal_sd",
+                                                               "steps_per_temperature"};
   static RandomWalkMetropolis from_options(const ContinuousKernelOptions& o, double) {
     return RandomWalkMetropolis(o.proposal_sd, o.steps);
   }

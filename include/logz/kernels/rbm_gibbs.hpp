@@ -70,7 +70,8 @@ void rbm_start_from_data(const RbmPathBase<Scalar>& path, RbmBatch<Scalar>& batc
 extern template class RbmGibbs<float>;
 extern template class RbmGibbs<double>;
 
-static_assert(KernelFor<RbmGibbs<float>, RbmFullPath<float>> && KernelFor<RbmGibbs<double>, RbmMarginalVisiblePath<double>>);
+static_assert(KernelFor<RbmGibbs<float>, RbmFullPath<float>> &&
+              KernelFor<RbmGibbs<double>, RbmMarginalVisiblePath<double>>);
 static_assert(KernelFor<RbmGibbs<float>, RbmMarginalHiddenPath<float>>);
 static_assert(uses_step_levels<RbmGibbs<float>, RbmFullPath<float>> &&
               uses_step_levels<RbmGibbs<double>, RbmMarginalVisiblePath<double>>);

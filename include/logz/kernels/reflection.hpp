@@ -20,7 +20,7 @@ int reflected_drift(const LinearConstraints& c, Eigen::Ref<Eigen::VectorXd> x,
 
 // The same billiard on coordinate faces, LinearConstraints::coordinate_faces (the same path up
 // to rounding; a reflection negates the coordinate's momentum exactly).
-int reflected_drift(const CoordinateFaces& f, Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> v,
-                    double tau);
+int reflected_drift(const CoordinateFaces& f, Eigen::Ref<Eigen::VectorXd> x,
+                    Eigen::Ref<Eigen::VectorXd> v, double tau);
 
 }  // namespace logz

@@ -41,8 +41,8 @@ class SiteKernel {
   // first in random order. update adds the change of the bond sum to delta. KernelInfo counts
   // every update as attempted and those that changed a value as accepted.
   template <class Site, class Update>
-  KernelInfo update_sites(const TorusLattice& lattice, LatticeBatch<Site>& batch, const BatchRandom& random,
-                          Update&& update) const {
+  KernelInfo update_sites(const TorusLattice& lattice, LatticeBatch<Site>& batch,
+                          const BatchRandom& random, Update&& update) const {
     KernelInfo info;
     for (std::size_t p = 0; p < batch.num_particles(); ++p) {
       RandomStream rng = random.stream(p);

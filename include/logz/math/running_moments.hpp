@@ -13,9 +13,9 @@ class RunningMoments {
   void merge(const RunningMoments& other);
 
   std::int64_t count() const { return n_; }
-  double mean() const;                 // NaN when empty
-  double variance() const;             // unbiased (n - 1); NaN when n < 2
-  double std_error_of_mean() const;    // sqrt(variance / n); NaN when n < 2
+  double mean() const;               // NaN when empty
+  double variance() const;           // unbiased (n - 1); NaN when n < 2
+  double std_error_of_mean() const;  // sqrt(variance / n); NaN when n < 2
 
  private:
   std::int64_t n_ = 0;

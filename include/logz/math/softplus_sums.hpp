@@ -23,11 +23,13 @@ double tempered_softplus_sum(const float* y, const float* offset, double t, std:
 // float sums would lose it to cancellation when delta is small); the log1p terms summed as the
 // log of the product of their 1 + x in double. NaN when some |delta d_i| > 1,
 // where expm1 could overflow: the caller then takes the difference of the sums in double.
-double softplus_increment_sum(const float* y, const float* offset, double t_from, double t_to, std::size_t n);
+double softplus_increment_sum(const float* y, const float* offset, double t_from, double t_to,
+                              std::size_t n);
 
 // With z_i = t y_i: sum_i softplus(z_i) into softplus and sum_i y_i sigmoid(z_i) into slope,
 // one exp per term for both.
-void softplus_and_slope_sums(const float* y, double t, std::size_t n, double& softplus, double& slope);
+void softplus_and_slope_sums(const float* y, double t, std::size_t n, double& softplus,
+                             double& slope);
 
 // The same at every fraction t_k of a ladder: softplus[k] = sum_i softplus(t_k y_i) and, unless
 // slope is null, slope[k] = sum_i y_i sigmoid(t_k y_i). Where the ladder runs in equal steps (at
@@ -35,6 +37,7 @@ void softplus_and_slope_sums(const float* y, double t, std::size_t n, double& so
 // multiply per level from two exps per input and run (relative error about 1e-14 after 128
 // levels, far below the float inputs' own); elsewhere the single-level functions above, level
 // by level.
-void softplus_level_sums(const float* y, std::size_t n, std::span<const double> t, double* softplus, double* slope);
+void softplus_level_sums(const float* y, std::size_t n, std::span<const double> t, double* softplus,
+                         double* slope);
 
 }  // namespace logz

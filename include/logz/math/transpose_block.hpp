@@ -10,7 +10,8 @@ namespace logz {
 // out(k, j) = in[k * in_stride + j] for k < rows, j < cols; out is rows x cols column-major.
 // A few rows at a time: few enough streams for the prefetchers to follow (Eigen's strided
 // assignment of the same block ran about a third slower).
-inline void transpose_block(const double* in, std::size_t in_stride, std::size_t rows, std::size_t cols, double* out) {
+inline void transpose_block(const double* in, std::size_t in_stride, std::size_t rows,
+                            std::size_t cols, double* out) {
   constexpr std::size_t kRows = 16;
   for (std::size_t k0 = 0; k0 < rows; k0 += kRows) {
     const std::size_t k1 = std::min(rows, k0 + kRows);

@@ -8,7 +8,8 @@
 //   p(d) = prod_k exp(-d_k), d >= 0 (one-sided Laplace, already normalised).
 // For one data point x the target over the latent z = (c, d) (c first, dim K_c + K_d) is the
 // negative log joint
-//   U_x(z) = |c|_1 + K_c log 2 + sum_k d_k + |x - Phi a|^2 / (2 sigma_n^2) + (M/2) log(2 pi sigma_n^2),
+//   U_x(z) = |c|_1 + K_c log 2 + sum_k d_k + |x - Phi a|^2 / (2 sigma_n^2) + (M/2) log(2 pi
+//   sigma_n^2),
 // so that integral exp(-U_x) dz = p(x) (eqs. 28-29), with the constraint d >= 0 as linear
 // constraints (Hamiltonian kernels reflect at d_k = 0, as in the paper's section 2.3).
 // Annealing from the prior (`prior()`, a LaplaceBase: exact sampler, log Z_0 = K_c log 2)
@@ -40,21 +41,22 @@ class BilinearGenerative {
  public:
   // Phi (M x L), Theta (L x K_c), Psi (L x K_d), all dimensions >= 1, finite values;
   // sigma_noise finite > 0. Errors name `source` and the parameter.
-  BilinearGenerative(Eigen::MatrixXd phi, Eigen::MatrixXd theta, Eigen::MatrixXd psi, double sigma_noise,
-                     const std::string& source = "BilinearGenerative");
-  static BilinearGenerative load(const std::string& path, double sigma_noise, const BilinearKeys& keys = {});
+  BilinearGenerative(Eigen::MatrixXd phi, Eigen::MatrixXd theta, Eigen::MatrixXd psi,
+                     double sigma_noise, const std::string& source = "BilinearGenerative");
+  static BilinearGenerative load(const std::string& path, double sigma_noise,
+                                 const BilinearKeys& keys = {});
   // Seeded random parameters from Philox streams (seed, row, Purpose::base_sample, step):
   // Phi_ij ~ N(0, 1/L) (row i, step 0; the same Phi as LinearGenerative::random),
   // Theta_lk ~ N(0, 1/K_c) (row l, step 1), Psi_lk = 2 u_lk / K_d with u uniform (row l,
   // step 2: non-negative, so that E[(Psi d)_l] = 1 and d scales the amplitudes of a).
-  static BilinearGenerative random(int data_dim, int basis_dim, int num_c, int num_d, double sigma_noise,
-                                   std::uint64_t seed);
+  static BilinearGenerative random(int data_dim, int basis_dim, int num_c, int num_d,
+                                   double sigma_noise, std::uint64_t seed);
 
-  int data_dim() const { return static_cast<int>(phi_.rows()); }     // M
-  int basis_dim() const { return static_cast<int>(phi_.cols()); }    // L
-  int num_c() const { return static_cast<int>(theta_.cols()); }      // K_c
-  int num_d() const { return static_cast<int>(psi_.cols()); }        // K_d
-  int latent_dim() const { return num_c() + num_d(); }               // dim of z = (c, d)
+  int data_dim() const { return static_cast<int>(phi_.rows()); }   // M
+  int basis_dim() const { return static_cast<int>(phi_.cols()); }  // L
+  int num_c() const { return static_cast<int>(theta_.cols()); }    // K_c
+  int num_d() const { return static_cast<int>(psi_.cols()); }      // K_d
+  int latent_dim() const { return num_c() + num_d(); }             // dim of z = (c, d)
   const Eigen::MatrixXd& phi() const { return phi_; }
   const Eigen::MatrixXd& theta() const { return theta_; }
   const Eigen::MatrixXd& psi() const { return psi_; }
@@ -92,7 +94,8 @@ class BilinearGenerativePosterior {
 
  private:
   // The residuals R = x - Phi a and the two factors of a, for a batch.
-  void residuals(const Eigen::MatrixXd& Z, Eigen::MatrixXd& TC, Eigen::MatrixXd& PD, Eigen::MatrixXd& R) const;
+  void residuals(const Eigen::MatrixXd& Z, Eigen::MatrixXd& TC, Eigen::MatrixXd& PD,
+                 Eigen::MatrixXd& R) const;
 
   const BilinearGenerative* model_;
   Eigen::VectorXd x_;

@@ -58,8 +58,8 @@ template <class T>
 concept ContinuousTarget = requires(const T& t, const Eigen::MatrixXd& X, Eigen::VectorXd& e,
                                     Eigen::MatrixXd& G) {
   { t.dim() } -> std::convertible_to<int>;
-  t.energy(X, e);               // e(p) = U(X.col(p))
-  t.energy_and_grad(X, e, G);   // and G.col(p) = dU/dx at X.col(p)
+  t.energy(X, e);              // e(p) = U(X.col(p))
+  t.energy_and_grad(X, e, G);  // and G.col(p) = dU/dx at X.col(p)
 };
 
 // A target with linear constraints: its support is {x : A x >= b}.
@@ -71,8 +71,8 @@ concept ConstrainedTarget = ContinuousTarget<T> && requires(const T& t) {
 // U = part_weight(0) U_0 + part_weight(1) U_1. parts_tag() identifies the parts (not the
 // weights): kernels reuse cached part energies only while the tag stays the same.
 template <class T>
-concept TwoPartTarget = ContinuousTarget<T> && requires(const T& t, int k, const Eigen::MatrixXd& X,
-                                                        Eigen::VectorXd& e, Eigen::MatrixXd& G) {
+concept TwoPartTarget = ContinuousTarget<T> &&
+    requires(const T& t, int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) {
   { t.part_weight(k) } -> std::convertible_to<double>;
   t.part_energy(k, X, e);
   t.part_energy_and_grad(k, X, e, G);
@@ -84,9 +84,9 @@ concept TwoPartTarget = ContinuousTarget<T> && requires(const T& t, int k, const
 // simulated tempering, each at its own temperature). To a kernel it is an ordinary target:
 // the helpers below cache and combine its parts as for TwoPartTarget, column by column.
 template <class T>
-concept PerParticleTwoPartTarget = ContinuousTarget<T> && requires(const T& t, int k, Eigen::Index p,
-                                                                   const Eigen::MatrixXd& X, Eigen::VectorXd& e,
-                                                                   Eigen::MatrixXd& G) {
+concept PerParticleTwoPartTarget = ContinuousTarget<T> &&
+    requires(const T& t, int k, Eigen::Index p, const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+             Eigen::MatrixXd& G) {
   { t.particle_part_weight(k, p) } -> std::convertible_to<double>;
   t.part_energy(k, X, e);
   t.part_energy_and_grad(k, X, e, G);
@@ -110,12 +110,12 @@ const LinearConstraints* constraints_of(const T& target) {
 // Energies (and gradients) of a target's parts at a batch's positions: row k of `e` and
 // matrix g[k] belong to part k. A plain target is one part of weight 1.
 struct EnergyParts {
-  int num_parts = 0;           // 0: nothing cached
+  int num_parts = 0;  // 0: nothing cached
   bool has_grad = false;
-  const void* tag = nullptr;   // the parts these values belong to
-  Eigen::MatrixXd e;           // num_parts x P
+  const void* tag = nullptr;         // the parts these values belong to
+  Eigen::MatrixXd e;                 // num_parts x P
   std::array<Eigen::MatrixXd, 2> g;  // d x P each
-  Eigen::VectorXd part_e;      // scratch: one part's energies before they go into a row of e
+  Eigen::VectorXd part_e;            // scratch: one part's energies before they go into a row of e
 
   void invalidate() { num_parts = 0, has_grad = false, tag = nullptr; }
   // Copies particle `from_p` of `from` into particle `to_p` (same parts, same tag).
@@ -137,8 +137,7 @@ const void* parts_tag_of(const T& target) {
 
 // The weight of part k (a per-particle target has none common to all particles).
 template <ContinuousTarget T>
-  requires(!PerParticleTwoPartTarget<T>)
-double part_weight_of(const T& target, int k) {
+requires(!PerParticleTwoPartTarget<T>) double part_weight_of(const T& target, int k) {
   if constexpr (TwoPartTarget<T>)
     return target.part_weight(k);
   else
@@ -207,11 +206,11 @@ void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G
 }
 
 // A momentum kick from cached parts, V_to = V_from - h dU/dx, on the particles p0 .. p0 + np
-// (columns of V_to, already sized; the leapfrog kicks a block of particles at a time), in one pass over the parts' gradients (no combined
-// gradient is formed). V_to may be V_from.
+// (columns of V_to, already sized; the leapfrog kicks a block of particles at a time), in one pass
+// over the parts' gradients (no combined gradient is formed). V_to may be V_from.
 template <ContinuousTarget T>
-void kick_columns(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from, Eigen::MatrixXd& V_to,
-                  double h, Eigen::Index p0, Eigen::Index np) {
+void kick_columns(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from,
+                  Eigen::MatrixXd& V_to, double h, Eigen::Index p0, Eigen::Index np) {
   if constexpr (PerParticleTwoPartTarget<T>) {
     for (Eigen::Index p = p0; p < p0 + np; ++p)
       V_to.col(p) = V_from.col(p) - (h * target.particle_part_weight(0, p)) * parts.g[0].col(p) -
@@ -269,9 +268,9 @@ class ContinuousBatch {
 struct ContinuousKernelInfo {
   std::uint64_t attempted = 0;
   std::uint64_t accepted = 0;
-  std::uint64_t non_finite = 0;      // proposals rejected for a non-finite energy
-  std::uint64_t reflections = 0;     // constraint reflections made by the dynamics
-  double sum_energy_error = 0.0;     // sum of H(proposal) - H(current) over finite proposals
+  std::uint64_t non_finite = 0;   // proposals rejected for a non-finite energy
+  std::uint64_t reflections = 0;  // constraint reflections made by the dynamics
+  double sum_energy_error = 0.0;  // sum of H(proposal) - H(current) over finite proposals
 
   ContinuousKernelInfo& operator+=(const ContinuousKernelInfo& o) {
     attempted += o.attempted;

@@ -30,7 +30,8 @@ class GaussianMixture {
   // covariances: M symmetric positive definite d x d matrices. Errors (InvalidArgument)
   // name `source` and the component.
   GaussianMixture(std::vector<double> weights, std::vector<Eigen::VectorXd> means,
-                  std::vector<Eigen::MatrixXd> covariances, const std::string& source = "logz::GaussianMixture");
+                  std::vector<Eigen::MatrixXd> covariances,
+                  const std::string& source = "logz::GaussianMixture");
 
   // The default mixture: d = 10, masses (3, 7) (Z = 10), means -2 (1, ..., 1) and
   // +2 (1, ..., 1), covariances I and 0.5 I.
@@ -56,7 +57,8 @@ class GaussianMixture {
  private:
   // log w_j - (1/2) log det(2 pi Sigma_j) - |L_j^{-1}(x - mu_j)|^2 / 2 for every component
   // (rows) and particle (columns); with `grad`, S[j] = Sigma_j^{-1} (x - mu_j).
-  void component_terms(const Eigen::MatrixXd& X, Eigen::MatrixXd& a, std::vector<Eigen::MatrixXd>* S) const;
+  void component_terms(const Eigen::MatrixXd& X, Eigen::MatrixXd& a,
+                       std::vector<Eigen::MatrixXd>* S) const;
 
   std::vector<double> weights_;
   std::vector<Eigen::VectorXd> means_;

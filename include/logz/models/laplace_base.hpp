@@ -30,7 +30,9 @@ class LaplaceBase {
   void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const;
   double log_z() const;
   // x_i >= 0 for the one-sided coordinates; nullptr when there are none.
-  const LinearConstraints* constraints() const { return constraints_.empty() ? nullptr : &constraints_; }
+  const LinearConstraints* constraints() const {
+    return constraints_.empty() ? nullptr : &constraints_;
+  }
 
   // Exact draws: per coordinate in order, m = -log u (u uniform); two-sided coordinates then
   // take the sign - if a second uniform is below 1/2. Column p of X from random.stream(p).

@@ -27,7 +27,8 @@ class LatticeBatch {
   std::int64_t& bond_sum(std::size_t p) { return bond_sums_[p]; }
   std::int64_t bond_sum(std::size_t p) const { return bond_sums_[p]; }
   void copy_particle(const LatticeBatch& from, std::size_t from_p, std::size_t to_p) {
-    std::memcpy(sites(to_p), from.sites(from_p), static_cast<std::size_t>(num_sites_) * sizeof(Site));
+    std::memcpy(sites(to_p), from.sites(from_p),
+                static_cast<std::size_t>(num_sites_) * sizeof(Site));
     bond_sums_[to_p] = from.bond_sums_[from_p];
   }
   // The arrays that hold the particles' state, for checkpoints (core/batch_state.hpp).

@@ -34,7 +34,8 @@ class LatticeModel {
   template <class B>
   void work_increment(double t_from, double t_to, const B& batch, std::span<double> out) const {
     const double scale = (t_to - t_from) * beta_;
-    for (std::size_t p = 0; p < batch.num_particles(); ++p) out[p] = scale * energy(batch.bond_sum(p));
+    for (std::size_t p = 0; p < batch.num_particles(); ++p)
+      out[p] = scale * energy(batch.bond_sum(p));
   }
   // E of every particle (the hysteresis trace).
   template <class B>
@@ -47,7 +48,8 @@ class LatticeModel {
   LatticeModel(const char* model, int rows, int cols, double coupling, double beta)
       : lattice_(rows, cols), coupling_(coupling), beta_(beta) {
     if (!std::isfinite(coupling)) fail_argument(model, "coupling", "a finite number");
-    if (!(beta >= 0.0) || !std::isfinite(beta)) fail_argument(model, "beta", "a finite number >= 0");
+    if (!(beta >= 0.0) || !std::isfinite(beta))
+      fail_argument(model, "beta", "a finite number >= 0");
   }
 
   TorusLattice lattice_;

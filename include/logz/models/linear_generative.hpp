@@ -42,7 +42,8 @@ class LinearGenerative {
 
   // -log p(a) for every column of A (normalised prior), and its gradient.
   void prior_energy(const Eigen::MatrixXd& A, Eigen::VectorXd& e) const;
-  void prior_energy_and_grad(const Eigen::MatrixXd& A, Eigen::VectorXd& e, Eigen::MatrixXd& G) const;
+  void prior_energy_and_grad(const Eigen::MatrixXd& A, Eigen::VectorXd& e,
+                             Eigen::MatrixXd& G) const;
 
   // Exact log p(x) for the Gaussian prior (nullopt for other priors).
   std::optional<double> exact_log_likelihood(const Eigen::VectorXd& x) const;

@@ -16,7 +16,8 @@
 //
 // Batched energy and gradient (X is M x P), with F = C X, Q = F.^2 / n, Y = P^T Q / 2 + b_c,
 // Z = W X + b_m, S = sigmoid(Y), R = P S:
-//   dE/dx = -C^T (R .* F) / n + kappa x sum_l(R .* F.^2) / n^2 - W^T sigmoid(Z) + x / sigma^2 - b_v,
+//   dE/dx = -C^T (R .* F) / n + kappa x sum_l(R .* F.^2) / n^2 - W^T sigmoid(Z) + x / sigma^2 -
+//   b_v,
 // where kappa = 1 (sum) or 1/M (mean): six GEMMs per batch.
 //
 // Parameter files (.npz): `P` (L x K), `C` (L x M), `W` (J x M), `b_m` (J), `b_c` (K),
@@ -42,21 +43,23 @@ class McRbm {
  public:
   // Shapes as above with M >= 1 (L, K, J >= 0), finite values, sigma finite > 0. Errors name
   // `source` and the parameter.
-  McRbm(Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::VectorXd b_mean, Eigen::VectorXd b_cov,
-        Eigen::VectorXd b_vis, double sigma, McRbmNorm norm, const std::string& source = "McRbm");
-  static McRbm load(const std::string& path, double sigma, McRbmNorm norm, const McRbmKeys& keys = {});
+  McRbm(Eigen::MatrixXd P, Eigen::MatrixXd C, Eigen::MatrixXd W, Eigen::VectorXd b_mean,
+        Eigen::VectorXd b_cov, Eigen::VectorXd b_vis, double sigma, McRbmNorm norm,
+        const std::string& source = "McRbm");
+  static McRbm load(const std::string& path, double sigma, McRbmNorm norm,
+                    const McRbmKeys& keys = {});
   // Seeded random parameters from Philox streams (seed, row, Purpose::base_sample, step):
   // C_l = g / |g| with g ~ N(0, I_M) (row l, step 0: unit-length filters); P_lk = -2 u_lk with
   // u uniform (row l, step 1: non-positive, as the released code's -FH); W_jm ~ N(0, 1/M)
   // (row j, step 2); from the stream (seed, 0, base_sample, 3): b_c_k ~ N(0, 1) for every k,
   // then b_m_j ~ N(0, 1/4), then b_v_i ~ N(0, 1/100).
-  static McRbm random(int dim, int num_factors, int num_covariance, int num_mean, double sigma, McRbmNorm norm,
-                      std::uint64_t seed);
+  static McRbm random(int dim, int num_factors, int num_covariance, int num_mean, double sigma,
+                      McRbmNorm norm, std::uint64_t seed);
 
-  int dim() const { return static_cast<int>(C_.cols()); }                      // M
-  int num_factors() const { return static_cast<int>(C_.rows()); }              // L
-  int num_covariance_units() const { return static_cast<int>(P_.cols()); }     // K
-  int num_mean_units() const { return static_cast<int>(W_.rows()); }           // J
+  int dim() const { return static_cast<int>(C_.cols()); }                   // M
+  int num_factors() const { return static_cast<int>(C_.rows()); }           // L
+  int num_covariance_units() const { return static_cast<int>(P_.cols()); }  // K
+  int num_mean_units() const { return static_cast<int>(W_.rows()); }        // J
   const Eigen::MatrixXd& P() const { return P_; }
   const Eigen::MatrixXd& C() const { return C_; }
   const Eigen::MatrixXd& W() const { return W_; }

@@ -72,7 +72,9 @@ class PackedColourBatch {
   }
 
  private:
-  std::size_t group_size() const { return static_cast<std::size_t>(num_sites_) * static_cast<std::size_t>(planes_); }
+  std::size_t group_size() const {
+    return static_cast<std::size_t>(num_sites_) * static_cast<std::size_t>(planes_);
+  }
 
   int num_sites_;
   int planes_;

@@ -16,7 +16,9 @@ class PackedPottsModel : public PottsModel {
   explicit PackedPottsModel(const PottsModel& model) : PottsModel(model) {}
 
   using Batch = PackedColourBatch;
-  Batch make_batch(std::size_t num_particles) const { return Batch(num_particles, num_sites(), num_colours()); }
+  Batch make_batch(std::size_t num_particles) const {
+    return Batch(num_particles, num_sites(), num_colours());
+  }
   // Exact draws from the uniform base: the colours PottsModel::sample_base draws.
   void sample_base(Batch& batch, const BatchRandom& random) const;
   // Ground states, as PottsModel::ground_state.

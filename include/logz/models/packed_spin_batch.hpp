@@ -28,15 +28,21 @@ class PackedSpinBatch {
   int num_sites() const { return num_sites_; }
   std::size_t num_groups() const { return (num_particles() + kLanes - 1) / kLanes; }
   // The num_sites() words of group g.
-  std::uint64_t* words(std::size_t g) { return words_.data() + g * static_cast<std::size_t>(num_sites_); }
-  const std::uint64_t* words(std::size_t g) const { return words_.data() + g * static_cast<std::size_t>(num_sites_); }
+  std::uint64_t* words(std::size_t g) {
+    return words_.data() + g * static_cast<std::size_t>(num_sites_);
+  }
+  const std::uint64_t* words(std::size_t g) const {
+    return words_.data() + g * static_cast<std::size_t>(num_sites_);
+  }
   // The lanes of group g that hold particles.
   std::uint64_t lane_mask(std::size_t g) const {
     const std::size_t used = num_particles() - g * kLanes;
     return used >= kLanes ? ~std::uint64_t{0} : (std::uint64_t{1} << used) - 1;
   }
 
-  std::int8_t spin(std::size_t p, int i) const { return (words(p / kLanes)[i] >> (p % kLanes)) & 1 ? 1 : -1; }
+  std::int8_t spin(std::size_t p, int i) const {
+    return (words(p / kLanes)[i] >> (p % kLanes)) & 1 ? 1 : -1;
+  }
   void set_spin(std::size_t p, int i, std::int8_t s) {
     const std::uint64_t bit = std::uint64_t{1} << (p % kLanes);
     std::uint64_t& w = words(p / kLanes)[i];

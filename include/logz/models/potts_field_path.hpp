@@ -77,7 +77,9 @@ class PottsFieldPath {
   PottsFieldTarget at(double t) const;
 
   // One colour everywhere (PottsModel::ground_state).
-  void ground_state(Batch& batch, const BatchRandom& random) const { model_.ground_state(batch, random); }
+  void ground_state(Batch& batch, const BatchRandom& random) const {
+    model_.ground_state(batch, random);
+  }
   // Turns exact draws of the model (t = 1, unrestricted) into exact draws of the restricted
   // target: colour c drawn with probability w_c(x), then colours c and 0 swapped.
   void relabel_to_colour0(Batch& batch, const BatchRandom& random) const;

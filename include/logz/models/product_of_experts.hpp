@@ -1,7 +1,8 @@
 // Products of experts (Hinton 2002) over x in R^d, as in Sohl-Dickstein & Culpepper (2011),
 // eq. 36: U(x) = sum_l E(Phi_l x; lambda_l) with filters Phi (L x d) and
 //   Laplace experts    E(u; lambda) = lambda |u|            (z(lambda) = 2 / lambda),
-//   Student-t experts  E(u; lambda) = lambda log(1 + u^2)   (z(lambda) = sqrt(pi) G(lambda - 1/2) / G(lambda),
+//   Student-t experts  E(u; lambda) = lambda log(1 + u^2)   (z(lambda) = sqrt(pi) G(lambda - 1/2) /
+//   G(lambda),
 //                                                            finite for lambda > 1/2),
 // where z(lambda) = integral exp(-E(u; lambda)) du. Energies and gradients of a batch are
 // two GEMMs: U = Phi X and dU/dX = Phi^T psi(U). For a complete (square, invertible) Phi,
@@ -67,8 +68,8 @@ class ProductOfExperts {
 
  private:
   ExpertType type_;
-  Eigen::MatrixXd phi_;      // L x d
-  Eigen::VectorXd lambda_;   // L
+  Eigen::MatrixXd phi_;          // L x d
+  Eigen::VectorXd lambda_;       // L
   Eigen::MatrixXd phi_inverse_;  // complete only
   double log_abs_det_ = 0.0;     // complete only
   bool single_ = false;

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "logz/core/annealing_path.hpp"
+#include "logz/core/enum_names.hpp"
 #include "logz/core/level_energies_path.hpp"
 #include "logz/core/tempering_path.hpp"
 #include "logz/models/rbm.hpp"
-#include "logz/core/enum_names.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/random/philox.hpp"
@@ -63,7 +63,8 @@ class RbmBatch {
   // (a - a0).v of every particle (dot products accumulated in double) for visible biases a and
   // a base's visible logits a0, kept like the inputs until the visible layer changes: the
   // marginal_v path's trace and its next work increment take it for the same states in turn.
-  std::span<const double> visible_bias_gap(const RbmVector<Scalar>& a, const RbmVector<Scalar>& a0) const;
+  std::span<const double> visible_bias_gap(const RbmVector<Scalar>& a,
+                                           const RbmVector<Scalar>& a0) const;
   // Workspace for kernels (logits); not part of the state.
   RbmMatrix<Scalar>& scratch() { return scratch_; }
   // The particles' streams at one step, kept here so that a sweep allocates nothing.
@@ -87,7 +88,8 @@ class RbmBatch {
   mutable RbmMatrix<Scalar> hidden_input_, visible_input_;
   mutable bool hidden_input_valid_ = false, visible_input_valid_ = false;
   mutable std::vector<double> bias_gap_;
-  mutable const RbmVector<Scalar>* bias_gap_of_[2] = {nullptr, nullptr};  // the a and a0 it was computed for
+  mutable const RbmVector<Scalar>* bias_gap_of_[2] = {nullptr,
+                                                      nullptr};  // the a and a0 it was computed for
   mutable bool bias_gap_valid_ = false;
 };
 
@@ -181,14 +183,15 @@ class RbmFullPath : public RbmModePath<Scalar, RbmMode::joint, RbmFullPath<Scala
 
 // v with h summed out; trace U_1(v) - U_0(v) = F(v) + a0.v + J log 2.
 template <class Scalar>
-class RbmMarginalVisiblePath : public RbmModePath<Scalar, RbmMode::visible, RbmMarginalVisiblePath<Scalar>> {
+class RbmMarginalVisiblePath
+    : public RbmModePath<Scalar, RbmMode::visible, RbmMarginalVisiblePath<Scalar>> {
  public:
   using RbmModePath<Scalar, RbmMode::visible, RbmMarginalVisiblePath>::RbmModePath;
   using Batch = RbmBatch<Scalar>;
   void energy(double t, const Batch& batch, std::span<double> out) const;
   void work_increment(double t_from, double t_to, const Batch& batch, std::span<double> out) const;
-  // U_k(v) - U_0(v) at every fraction t_k of `t` for every particle (particle-major: energies[p K + k]),
-  // and the slopes -dU_t(v)/dt at t_k, (a - a0).v + sum_j y_j sigmoid(t_k y_j), which
+  // U_k(v) - U_0(v) at every fraction t_k of `t` for every particle (particle-major: energies[p K +
+  // k]), and the slopes -dU_t(v)/dt at t_k, (a - a0).v + sum_j y_j sigmoid(t_k y_j), which
   // thermodynamic integration averages (U is not linear in t here, so the slope is not
   // U_0 - U_1); from the cached hidden inputs y = b + W^T v, in one pass. What simulated
   // tempering needs per sweep on this path (core/level_energies_path.hpp).
@@ -197,7 +200,8 @@ class RbmMarginalVisiblePath : public RbmModePath<Scalar, RbmMode::visible, RbmM
                       std::vector<double>& slopes) const;
   // The energies alone (the same numbers), for sweeps without thermodynamic integration: the
   // slopes' sigmoids are a third of a level's cost.
-  void level_energies(std::span<const double> t, const Batch& batch, std::vector<double>& energies) const;
+  void level_energies(std::span<const double> t, const Batch& batch,
+                      std::vector<double>& energies) const;
 
  private:
   void level_energies(std::span<const double> t, const Batch& batch, std::vector<double>& energies,
@@ -206,7 +210,8 @@ class RbmMarginalVisiblePath : public RbmModePath<Scalar, RbmMode::visible, RbmM
 
 // h with v summed out; trace U_1(h) - U_0(h) = F(h) + sum_i softplus(a0_i).
 template <class Scalar>
-class RbmMarginalHiddenPath : public RbmModePath<Scalar, RbmMode::hidden, RbmMarginalHiddenPath<Scalar>> {
+class RbmMarginalHiddenPath
+    : public RbmModePath<Scalar, RbmMode::hidden, RbmMarginalHiddenPath<Scalar>> {
  public:
   using RbmModePath<Scalar, RbmMode::hidden, RbmMarginalHiddenPath>::RbmModePath;
   using Batch = RbmBatch<Scalar>;
@@ -228,8 +233,11 @@ extern template class RbmMarginalHiddenPath<double>;
 static_assert(AnnealingPath<RbmFullPath<float>> && AnnealingPath<RbmFullPath<double>>);
 static_assert(TemperingPath<RbmFullPath<float>> && is_geometric_path<RbmFullPath<float>>);
 static_assert(path_trace_is_slope<RbmFullPath<float>> && path_trace_is_slope<RbmFullPath<double>>);
-static_assert(AnnealingPath<RbmMarginalVisiblePath<float>> && AnnealingPath<RbmMarginalVisiblePath<double>>);
-static_assert(TemperingPath<RbmMarginalVisiblePath<float>> && uses_level_energies<RbmMarginalVisiblePath<double>>);
-static_assert(AnnealingPath<RbmMarginalHiddenPath<float>> && AnnealingPath<RbmMarginalHiddenPath<double>>);
+static_assert(AnnealingPath<RbmMarginalVisiblePath<float>> &&
+              AnnealingPath<RbmMarginalVisiblePath<double>>);
+static_assert(TemperingPath<RbmMarginalVisiblePath<float>> &&
+              uses_level_energies<RbmMarginalVisiblePath<double>>);
+static_assert(AnnealingPath<RbmMarginalHiddenPath<float>> &&
+              AnnealingPath<RbmMarginalHiddenPath<double>>);
 
 }  // namespace logz

@@ -14,7 +14,7 @@
 namespace logz {
 
 template <class T>
-  requires std::is_trivially_copyable_v<T>
+requires std::is_trivially_copyable_v<T>
 void append_bytes(std::string& out, std::span<const T> values) {
   out.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
 }
@@ -24,12 +24,11 @@ class ByteReader {
  public:
   explicit ByteReader(std::string_view bytes) : bytes_(bytes) {}
   template <class T>
-    requires std::is_trivially_copyable_v<T>
-  void read(std::span<T> out) {
-    take_into(out.data(), out.size_bytes());
-  }
+  requires std::is_trivially_copyable_v<T>
+  void read(std::span<T> out) { take_into(out.data(), out.size_bytes()); }
   std::string_view take(std::size_t n) {
-    if (n > bytes_.size() - at_) fail_argument("logz::ByteReader", "bytes", "as many bytes as were appended");
+    if (n > bytes_.size() - at_)
+      fail_argument("logz::ByteReader", "bytes", "as many bytes as were appended");
     const std::string_view s = bytes_.substr(at_, n);
     at_ += n;
     return s;

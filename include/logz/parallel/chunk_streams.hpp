@@ -19,7 +19,9 @@ class ChunkStreams {
   const ChunkRange& range() const { return range_; }
   // Substream k of every particle of the chunk (particle i of the batch draws from
   // random(k).stream(i)); different k give independent numbers, the same k the same ones.
-  BatchRandom random(std::uint32_t k) const { return BatchRandom{seed_, purpose_, k, range_.begin}; }
+  BatchRandom random(std::uint32_t k) const {
+    return BatchRandom{seed_, purpose_, k, range_.begin};
+  }
 
  private:
   std::uint64_t seed_;

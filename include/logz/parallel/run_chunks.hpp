@@ -64,19 +64,23 @@ auto run_chunks(std::size_t num_items, std::size_t chunk_size, int threads, Body
 // holds only the outputs of chunks that finished ahead of an earlier one. A reduction in merge
 // adds in the same order as a loop over run_chunks' outputs, so it gives the same bits.
 template <class Body, class Merge>
-void run_chunks_ordered(std::size_t num_items, std::size_t chunk_size, int threads, Body&& body, Merge&& merge,
-                        const ChunkProgress& progress = {}) {
+void run_chunks_ordered(std::size_t num_items, std::size_t chunk_size, int threads, Body&& body,
+                        Merge&& merge, const ChunkProgress& progress = {}) {
   using Output = ChunkOutput<Body>;
   std::mutex mutex;
   std::map<std::size_t, Output> waiting;  // finished outputs whose turn has not come
   std::size_t next = 0;
-  run_chunks(num_items, chunk_size, threads, [&](const ChunkRange& c) {
-    Output out = body(c);
-    std::lock_guard lock(mutex);
-    waiting.emplace(c.index, std::move(out));
-    for (auto it = waiting.begin(); it != waiting.end() && it->first == next; it = waiting.erase(it), ++next)
-      merge(std::move(it->second));
-  }, progress);
+  run_chunks(
+      num_items, chunk_size, threads,
+      [&](const ChunkRange& c) {
+        Output out = body(c);
+        std::lock_guard lock(mutex);
+        waiting.emplace(c.index, std::move(out));
+        for (auto it = waiting.begin(); it != waiting.end() && it->first == next;
+             it = waiting.erase(it), ++next)
+          merge(std::move(it->second));
+      },
+      progress);
 }
 
 }  // namespace logz

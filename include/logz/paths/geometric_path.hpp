@@ -26,8 +26,8 @@ namespace logz {
 
 // A base: a continuous target with an exact sampler and its exact log Z.
 template <class B>
-concept ContinuousBase = ContinuousTarget<B> && requires(const B& b, RandomStream& s,
-                                                         Eigen::Ref<Eigen::VectorXd> x) {
+concept ContinuousBase = ContinuousTarget<B> &&
+    requires(const B& b, RandomStream& s, Eigen::Ref<Eigen::VectorXd> x) {
   b.sample_one(s, x);
   { b.log_z() } -> std::convertible_to<double>;
 };
@@ -47,7 +47,8 @@ class GeometricParts {
     else
       target_->energy(X, e);
   }
-  void part_energy_and_grad(int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+  void part_energy_and_grad(int k, const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                            Eigen::MatrixXd& G) const {
     if (k == 0)
       base_->energy_and_grad(X, e, G);
     else
@@ -74,7 +75,8 @@ class GeometricParts {
   const LinearConstraints* constraints() const { return constraints_of(*target_); }
 
  protected:
-  GeometricParts(const Base& base, const Target& target, const void* tag) : base_(&base), target_(&target), tag_(tag) {}
+  GeometricParts(const Base& base, const Target& target, const void* tag)
+      : base_(&base), target_(&target), tag_(tag) {}
   // Any X is fine for one t; per-particle fractions need one column per particle.
   void check(const Eigen::MatrixXd&) const {}
 
@@ -103,11 +105,13 @@ class GeometricTarget : public GeometricParts<Base, Target, GeometricTarget<Base
 // U_p = (1 - t_p) U_base + t_p U_target. Parts and cache tag are those of GeometricTarget,
 // so energies cached by either serve the other.
 template <ContinuousTarget Base, ContinuousTarget Target>
-class GeometricLevelsTarget : public GeometricParts<Base, Target, GeometricLevelsTarget<Base, Target>> {
+class GeometricLevelsTarget
+    : public GeometricParts<Base, Target, GeometricLevelsTarget<Base, Target>> {
   friend class GeometricParts<Base, Target, GeometricLevelsTarget>;
 
  public:
-  GeometricLevelsTarget(const Base& base, const Target& target, std::vector<double> t, const void* tag)
+  GeometricLevelsTarget(const Base& base, const Target& target, std::vector<double> t,
+                        const void* tag)
       : GeometricParts<Base, Target, GeometricLevelsTarget>(base, target, tag), t_(std::move(t)) {}
 
   std::size_t num_particles() const { return t_.size(); }
@@ -152,7 +156,8 @@ class GeometricPath {
   TemperedTarget at(double t) const { return TemperedTarget(base_, target_, t, this); }
   // Particle p at t[p] (each in [0, 1]).
   GeometricLevelsTarget<Base, Target> at_levels(std::span<const double> t) const {
-    return GeometricLevelsTarget<Base, Target>(base_, target_, std::vector<double>(t.begin(), t.end()), this);
+    return GeometricLevelsTarget<Base, Target>(base_, target_,
+                                               std::vector<double>(t.begin(), t.end()), this);
   }
 
   // ---- the annealing-path interface (core/annealing_path.hpp)
@@ -196,7 +201,8 @@ class GeometricPath {
   // d log Z_t / dt = -E_t[U_target - U_base].
   void trace_energy(const Batch& batch, std::span<double> out) const {
     const Eigen::MatrixXd& e = parts_for(batch);
-    for (Eigen::Index p = 0; p < batch.X.cols(); ++p) out[static_cast<std::size_t>(p)] = e(1, p) - e(0, p);
+    for (Eigen::Index p = 0; p < batch.X.cols(); ++p)
+      out[static_cast<std::size_t>(p)] = e(1, p) - e(0, p);
   }
 
  private:

@@ -19,8 +19,9 @@ enum class NormalPrecision { double_, single };
 
 // Particle p (p < uniforms.size()) gets uniforms[p] and the normals normals[p * stride ..
 // p * stride + n).
-void draw_uniform_and_normals(const BatchRandom& random, DrawOrder order, std::span<double> uniforms, double* normals,
-                              std::size_t n, std::size_t stride,
+void draw_uniform_and_normals(const BatchRandom& random, DrawOrder order,
+                              std::span<double> uniforms, double* normals, std::size_t n,
+                              std::size_t stride,
                               NormalPrecision precision = NormalPrecision::double_);
 
 }  // namespace logz

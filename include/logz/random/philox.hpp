@@ -38,12 +38,12 @@ enum class Purpose : std::uint32_t {
   resample = 5,
   bootstrap = 6,
   posterior = 7,
-  tempering_kernel = 8,   // x-moves of simulated tempering
-  tempering_level = 9,    // draws of the temperature index k given x
-  tempering_start = 10,   // initial states and levels of tempered chains
-  data = 11,              // data handling: binarisation by sampling, shuffles
-  equilibrium = 12,       // equilibrium chains of thermodynamic integration from the ground state
-  training = 20,          // model training (minibatch order, Gibbs chains of CD/PCD)
+  tempering_kernel = 8,  // x-moves of simulated tempering
+  tempering_level = 9,   // draws of the temperature index k given x
+  tempering_start = 10,  // initial states and levels of tempered chains
+  data = 11,             // data handling: binarisation by sampling, shuffles
+  equilibrium = 12,      // equilibrium chains of thermodynamic integration from the ground state
+  training = 20,         // model training (minibatch order, Gibbs chains of CD/PCD)
   test = 99,
 };
 
@@ -216,7 +216,9 @@ struct BatchRandom {
   }
   // The streams of a second kernel applied at the same step (kernels/kernel_sequence.hpp): the
   // step number with its top bit set, which drivers leave clear (they number steps below 2^31).
-  BatchRandom for_second_kernel() const { return {seed, purpose, step | 0x80000000u, first_particle}; }
+  BatchRandom for_second_kernel() const {
+    return {seed, purpose, step | 0x80000000u, first_particle};
+  }
 };
 
 }  // namespace logz

@@ -17,8 +17,8 @@ namespace logz::report {
 nlohmann::json to_json(const Value& value);
 nlohmann::json to_json(const Record& record);
 
-// {"log_z", "evidence", "std_error", "se_method", "diagnostics": {...}}: log_z is the absolute log Z
-// (base_log_z added), evidence the estimator's log(Z / Z_0).
+// {"log_z", "evidence", "std_error", "se_method", "diagnostics": {...}}: log_z is the absolute log
+// Z (base_log_z added), evidence the estimator's log(Z / Z_0).
 nlohmann::json estimate_to_json(const Estimate& e, double base_log_z);
 
 // The whole result: model, config, reference, estimates, works, details, runtime.
@@ -26,8 +26,8 @@ nlohmann::json result_to_json(const RunResult& r);
 nlohmann::json loglik_to_json(const LoglikResult& r);
 nlohmann::json sample_to_json(const SampleResult& r);
 
-// The registries: {"models": {NAME: {...}}, "kernels": {...}, "estimators": {...}, "schedules": [...],
-// "training": {...}}.
+// The registries: {"models": {NAME: {...}}, "kernels": {...}, "estimators": {...}, "schedules":
+// [...], "training": {...}}.
 nlohmann::json registry_to_json();
 
 // `logz estimate --u-kn --output`: log_z and std_error per state (log Z_k - log Z_0; state 0's

@@ -11,7 +11,8 @@
 namespace logz::report {
 
 // One row per estimate beside the reference; base_log_z = 0 reports evidences.
-std::string estimates_table(const std::vector<Estimate>& estimates, double base_log_z, const Reference* reference);
+std::string estimates_table(const std::vector<Estimate>& estimates, double base_log_z,
+                            const Reference* reference);
 
 // The header line, the table (and the repetitions' summary) and the runtime.
 std::string result_table(const RunResult& r);

@@ -30,10 +30,10 @@ struct RunSettings {
   std::uint64_t seed = 1;
   int threads = 0;
   std::size_t chunk_size = 8;
-  std::string reverse_start;           // "resampled" or a model-specific start
+  std::string reverse_start;  // "resampled" or a model-specific start
   std::size_t equilibration_sweeps = 0;
   std::vector<std::string> methods;
-  EstimatorOptions estimators;         // its seed is [run] seed
+  EstimatorOptions estimators;  // its seed is [run] seed
 
   AnnealOptions anneal_options() const {
     AnnealOptions o;
@@ -76,20 +76,24 @@ Schedule read_schedule(Config& config, std::int64_t default_steps = 1000);
 // The schedule a run anneals on: `schedule` itself, or for an adaptive one the schedule its
 // pilot places (anneal/adaptive_schedule.hpp), the pilot described in result.pilot.
 template <class Path, class Kernel, class ModelStart>
-Schedule resolve_schedule(const Path& path, const Kernel& kernel, const Schedule& schedule, const RunSettings& run,
-                          const ModelStart& model_start, const ProgressFn& progress, RunResult& result) {
+Schedule resolve_schedule(const Path& path, const Kernel& kernel, const Schedule& schedule,
+                          const RunSettings& run, const ModelStart& model_start,
+                          const ProgressFn& progress, RunResult& result) {
   if (!schedule.adaptive()) return schedule;
   const AdaptivePlan& plan = *schedule.adaptive();
   ChunkProgress pilot_progress;
   if (progress) pilot_progress = [&](std::size_t d, std::size_t n) { progress("pilot", d, n); };
-  PilotRun pilot = run_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size, pilot_progress);
+  PilotRun pilot =
+      run_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size, pilot_progress);
   std::size_t reverse_paths = 0;
   if (plan.reverse_pilot && run.reverse && run.reverse_start != "resampled") {
-    pilot = combine_pilots(pilot, run_reverse_schedule_pilot(path, kernel, plan, run.seed, run.threads,
-                                                             run.chunk_size, model_start, pilot_progress));
+    pilot = combine_pilots(
+        pilot, run_reverse_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size,
+                                          model_start, pilot_progress));
     reverse_paths = plan.pilot_paths;
   }
-  result.pilot = PilotSummary{plan, pilot.kernel_updates, thermodynamic_length(pilot.increment_sd), reverse_paths};
+  result.pilot = PilotSummary{plan, pilot.kernel_updates, thermodynamic_length(pilot.increment_sd),
+                              reverse_paths};
   return constant_length_schedule(pilot.fractions, pilot.increment_sd, plan.num_steps);
 }
 
@@ -102,7 +106,8 @@ PlannedBudget planned_annealing_budget(const RunSettings& run, const Schedule& s
 // The budget of an annealing run in `unit`s, each attempted kernel update costing
 // units_per_update of them: the adaptive schedule's pilot, forward and reverse runs. Services
 // add what else their runs spend (reverse starts, step-size pilots).
-inline Budget annealing_budget(const RunResult& r, std::string unit, std::uint64_t units_per_update = 1) {
+inline Budget annealing_budget(const RunResult& r, std::string unit,
+                               std::uint64_t units_per_update = 1) {
   Budget b{.unit = std::move(unit), .parts = {}};
   if (r.pilot) b.parts.emplace_back("pilot", r.pilot->kernel_updates * units_per_update);
   if (r.forward) b.parts.emplace_back("forward", r.forward->kernel_updates * units_per_update);
@@ -122,7 +127,8 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
   if constexpr (requires { kernel.steps(); })
     kernel_steps = static_cast<std::uint64_t>(kernel.steps());
   context.announce(planned_annealing_budget(run, given_schedule, kernel_steps));
-  const Schedule schedule = resolve_schedule(path, kernel, given_schedule, run, model_start, progress, result);
+  const Schedule schedule =
+      resolve_schedule(path, kernel, given_schedule, run, model_start, progress, result);
   // Per-temperature truths a service computed on the pilot's schedule do not fit this one.
   if (result.equilibrium_energy.size() != schedule.size()) result.equilibrium_energy.clear();
   AnnealOptions options = run.anneal_options();
@@ -131,11 +137,13 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
   const bool resampled = run.reverse_start == "resampled";
   std::vector<typename Path::Batch> finals;
   if (run.forward || (run.reverse && resampled)) {
-    if (progress) options.progress = [&](std::size_t d, std::size_t n) { progress("forward", d, n); };
+    if (progress)
+      options.progress = [&](std::size_t d, std::size_t n) { progress("forward", d, n); };
     result.forward = anneal_forward(path, kernel, schedule, options, resampled ? &finals : nullptr);
   }
   if (run.reverse) {
-    if (progress) options.progress = [&](std::size_t d, std::size_t n) { progress("reverse", d, n); };
+    if (progress)
+      options.progress = [&](std::size_t d, std::size_t n) { progress("reverse", d, n); };
     if (resampled) {
       // Forward end points drawn by importance weight exp(-W_f): approximate target samples.
       std::vector<double> log_w(result.forward->works.size());
@@ -155,8 +163,9 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
     }
     if (!run.forward) result.forward.reset();
   }
-  result.estimates = run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
-                                    result.reverse ? &result.reverse->works : nullptr, run.estimators);
+  result.estimates =
+      run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
+                     result.reverse ? &result.reverse->works : nullptr, run.estimators);
 }
 
 }  // namespace logz

@@ -26,8 +26,8 @@
 #include "logz/services/config.hpp"
 #include "logz/services/files_read.hpp"
 #include "logz/services/rbm_tracking.hpp"
-#include "logz/training/rbm_trainer.hpp"
 #include "logz/tempering/tempering_journal.hpp"
+#include "logz/training/rbm_trainer.hpp"
 
 namespace logz {
 
@@ -43,7 +43,8 @@ struct CheckpointedConfig {
 
   // Reads the TOML file at `path`.
   static CheckpointedConfig from_file(const std::string& path, std::vector<std::string> sets,
-                                      std::optional<std::uint64_t> seed, std::optional<int> threads);
+                                      std::optional<std::uint64_t> seed,
+                                      std::optional<int> threads);
   Config load() const;
   // What identifies the run (all but threads), as 16 hex digits.
   std::string hash() const;
@@ -65,7 +66,8 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   // A checkpoint read back. InputError, naming the file, for one that is truncated, corrupted,
   // written by another version of logz or whose config does not match its hash, or written by
   // another command than `command` ("run" or "train rbm").
-  static RunCheckpoint read(const std::string& path, double every_seconds, const std::string& command = "run");
+  static RunCheckpoint read(const std::string& path, double every_seconds,
+                            const std::string& command = "run");
 
   const std::string& path() const { return path_; }
   const CheckpointedConfig& config() const { return config_; }
@@ -123,8 +125,8 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   Clock::time_point last_save_, last_record_;
   std::shared_ptr<FilesRead> files_ = std::make_shared<FilesRead>();
   std::shared_ptr<const int> lock_;  // PATH.lock's descriptor, closed (unlocked) with the last copy
-  std::size_t failed_saves_ = 0;  // in a row
-  bool warned_ = false;           // a failure and a recovery said: no more lines
+  std::size_t failed_saves_ = 0;     // in a row
+  bool warned_ = false;              // a failure and a recovery said: no more lines
   std::function<void(const std::string&)> warn_;
 };
 

@@ -48,7 +48,8 @@ class ConfigSection {
     return parse_enum<E>(get_string(key, std::string(to_string(computed_default))));
   }
   std::vector<std::string> get_string_list(const Key& key);
-  std::vector<std::string> get_string_list(const Key& key, const std::vector<std::string>& computed_default);
+  std::vector<std::string> get_string_list(const Key& key,
+                                           const std::vector<std::string>& computed_default);
   // An array key as given (checked by the caller, who reports through fail()); null if absent.
   const Value& get_value(const Key& key);
 
@@ -71,7 +72,9 @@ class ConfigSection {
   void check_known(const std::vector<std::string>& known) const;
   // An error about `key` of this section: "<source>: [section] key: expected ...".
   [[noreturn]] void fail(const std::string& key, const std::string& expectation) const;
-  [[noreturn]] void fail(const Key& key, const std::string& expectation) const { fail(key.name(), expectation); }
+  [[noreturn]] void fail(const Key& key, const std::string& expectation) const {
+    fail(key.name(), expectation);
+  }
 
  private:
   const Value* value(const std::string& key) const;

@@ -50,7 +50,8 @@ class Key {
   template <NamedEnum E>
   static Key enumeration(std::string name, E fallback, std::string doc) {
     const auto& names = EnumNames<E>::names;
-    return choice(std::move(name), to_string(fallback), {names.begin(), names.end()}, std::move(doc));
+    return choice(std::move(name), to_string(fallback), {names.begin(), names.end()},
+                  std::move(doc));
   }
   static Key boolean(std::string name, Default fallback, std::string doc);
   static Key string_list(std::string name, Default fallback, std::vector<std::string> choices,
@@ -76,8 +77,8 @@ class Key {
   double max_number() const { return max_; }
   const std::vector<std::string>& choices() const { return choices_; }
   const std::string& doc() const { return doc_; }
-  // The default as TOML would write it ("1000", "\"metropolis\"", "[\"ais\", \"bar\"]"), "required",
-  // or the phrase of a computed default.
+  // The default as TOML would write it ("1000", "\"metropolis\"", "[\"ais\", \"bar\"]"),
+  // "required", or the phrase of a computed default.
   std::string default_text() const;
   // "an integer in [1, 32768]", "one of \"a\", \"b\"": what a value must be.
   std::string expectation() const;
@@ -98,7 +99,7 @@ class Key {
 // The keys one owner (a model, a kernel, a shared reader) reads from one [section].
 struct KeyGroup {
   std::string section;
-  std::string owner;              // "ising", "run", "kernel metropolis", ...: for `logz list`
+  std::string owner;  // "ising", "run", "kernel metropolis", ...: for `logz list`
   std::vector<const Key*> keys;
 
   std::vector<std::string> names() const;

@@ -33,14 +33,17 @@ void ground_state_report(const GroundStateIntegration& r, RunResult& result);
 
 template <class Path, class Kernel, class GroundState>
 void integrate_from_ground_state(const Path& path, const Kernel& kernel, double beta, double gap,
-                                 double ground_energy, double log_degeneracy, const GroundState& ground_state,
-                                 Config& config, const RunContext& context, RunResult& result) {
+                                 double ground_energy, double log_degeneracy,
+                                 const GroundState& ground_state, Config& config,
+                                 const RunContext& context, RunResult& result) {
   const ProgressFn& progress = context.progress;
   GroundStateSettings s = read_ground_state_settings(config, beta, gap);
   context.announce(planned_ground_state_budget(s));
-  if (progress) s.options.progress = [&](std::size_t d, std::size_t n) { progress("integration", d, n); };
-  const auto r = ground_state_integration(path, kernel, beta, s.betas, ground_energy, log_degeneracy,
-                                          result.base_log_z, ground_state, s.options);
+  if (progress)
+    s.options.progress = [&](std::size_t d, std::size_t n) { progress("integration", d, n); };
+  const auto r =
+      ground_state_integration(path, kernel, beta, s.betas, ground_energy, log_degeneracy,
+                               result.base_log_z, ground_state, s.options);
   ground_state_report(r, result);
 }
 

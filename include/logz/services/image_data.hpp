@@ -16,9 +16,9 @@
 namespace logz {
 
 struct ImageDataSettings {
-  std::string source;          // "mnist", "idx" or "npy"
-  std::string location;        // the cache folder, the IDX images or the .npy file
-  std::string held_out_images; // idx only: a second IDX file for the held-out set ("" = split)
+  std::string source;           // "mnist", "idx" or "npy"
+  std::string location;         // the cache folder, the IDX images or the .npy file
+  std::string held_out_images;  // idx only: a second IDX file for the held-out set ("" = split)
   io::Binarization binarization;
   std::int64_t num_train = 0;     // 0: every example not held out
   std::int64_t num_held_out = 0;  // split off the source, seeded
@@ -34,7 +34,8 @@ const KeyGroup& test_image_keys();
 // the held-out key of `keys` (and test_images where `keys` has it). Files (images, path,
 // test_images) are relative to the config's folder; cache_dir is relative to the working
 // directory (the repository root, where scripts/fetch-mnist puts data-cache/).
-ImageDataSettings read_image_data_settings(const Config& config, ConfigSection& data, const KeyGroup& keys);
+ImageDataSettings read_image_data_settings(const Config& config, ConfigSection& data,
+                                           const KeyGroup& keys);
 
 // Binary examples (one per column): the training set and the held-out set.
 struct ImageDataSplit {

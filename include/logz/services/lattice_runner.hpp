@@ -49,13 +49,14 @@ RunDefaults multispin_run_defaults(Config& config, RunMethod method);
 
 // The [run] methods of a lattice model and the sections a lattice config may have.
 inline const std::vector<RunMethod> kLatticeMethods = {RunMethod::annealing, RunMethod::tempering,
-                                                      RunMethod::ground_state_integration};
+                                                       RunMethod::ground_state_integration};
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys);
 
 // The registry entry of a lattice model: what it shares with the others (methods, kernels,
 // reverse start, the shared sections) and what is its own.
 ModelEntry lattice_model_entry(std::string name, std::string summary, std::string reference,
-                               const KeyGroup& model_keys, std::function<RunResult(Config&, const RunContext&)> run);
+                               const KeyGroup& model_keys,
+                               std::function<RunResult(Config&, const RunContext&)> run);
 
 // The ground states: E_0, log of their number, and the cost of the lowest excitation.
 struct LatticeGroundStates {
@@ -68,13 +69,17 @@ struct LatticeGroundStates {
 template <class Kernel>
 Kernel equilibration_kernel(const Kernel& kernel, std::size_t sweeps, int num_sites) {
   if constexpr (requires { kernel.order(); })
-    if (kernel.order() == SiteOrder::random) return kernel.with_steps(sweeps * static_cast<std::size_t>(num_sites));
+    if (kernel.order() == SiteOrder::random)
+      return kernel.with_steps(sweeps * static_cast<std::size_t>(num_sites));
   return kernel.with_steps(sweeps);
 }
-inline SwendsenWang equilibration_kernel(const Wolff&, std::size_t sweeps, int) { return SwendsenWang(sweeps); }
+inline SwendsenWang equilibration_kernel(const Wolff&, std::size_t sweeps, int) {
+  return SwendsenWang(sweeps);
+}
 // A cluster move followed by local sweeps: the cluster move's equilibration.
 template <class First, class Second>
-auto equilibration_kernel(const KernelSequence<First, Second>& kernel, std::size_t sweeps, int num_sites) {
+auto equilibration_kernel(const KernelSequence<First, Second>& kernel, std::size_t sweeps,
+                          int num_sites) {
   return equilibration_kernel(kernel.first(), sweeps, num_sites);
 }
 
@@ -82,8 +87,10 @@ auto equilibration_kernel(const KernelSequence<First, Second>& kernel, std::size
 // run.equilibration_sweeps sweeps, then annealing in both directions.
 template <class Model, class Kernel>
 void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Schedule& schedule,
-                              const RunSettings& run, const RunContext& context, RunResult& result) {
-  const auto equilibrate = equilibration_kernel(kernel, run.equilibration_sweeps, model.num_sites());
+                              const RunSettings& run, const RunContext& context,
+                              RunResult& result) {
+  const auto equilibrate =
+      equilibration_kernel(kernel, run.equilibration_sweeps, model.num_sites());
   const auto target = model.at(1.0);
   auto start = [&](typename Model::Batch& batch, const ChunkStreams& streams) {
     model.ground_state(batch, streams.random(0));
@@ -94,9 +101,11 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
   };
   anneal_and_estimate(model, kernel, schedule, run, start, context, result);
   result.budget = annealing_budget(result, "site update");
-  const std::uint64_t start_cost = run.equilibration_sweeps * static_cast<std::uint64_t>(model.num_sites());
+  const std::uint64_t start_cost =
+      run.equilibration_sweeps * static_cast<std::uint64_t>(model.num_sites());
   if (result.pilot && result.pilot->reverse_paths > 0)
-    result.budget->parts.emplace_back("pilot_reverse_start", start_cost * result.pilot->reverse_paths);
+    result.budget->parts.emplace_back("pilot_reverse_start",
+                                      start_cost * result.pilot->reverse_paths);
   if (result.reverse && run.reverse_start != "resampled")
     result.budget->parts.emplace_back("reverse_start", start_cost * run.num_paths);
 }
@@ -125,24 +134,31 @@ void run_lattice_method(const Model& model, const LatticeKernelSettings& k, RunM
                         const RunContext& context, RunResult& result) {
   auto run_with = [&](const auto& kernel) {
     if (method == RunMethod::ground_state_integration) {
-      auto ground_state = [&](typename Model::Batch& b, const BatchRandom& r) { model.ground_state(b, r); };
-      integrate_from_ground_state(model, kernel, model.beta(), ground.gap, ground.energy, ground.log_degeneracy,
-                                  ground_state, config, context, result);
+      auto ground_state = [&](typename Model::Batch& b, const BatchRandom& r) {
+        model.ground_state(b, r);
+      };
+      integrate_from_ground_state(model, kernel, model.beta(), ground.gap, ground.energy,
+                                  ground.log_degeneracy, ground_state, config, context, result);
     } else if (method == RunMethod::tempering) {
       temper_and_estimate(model, kernel, config, context, result);
     } else {
-      anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}), context,
-                               result);
+      anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}),
+                               context, result);
     }
   };
   switch (k.type) {
-    case LatticeKernelType::heat_bath: return run_with(HeatBath(k.order, k.steps));
+    case LatticeKernelType::heat_bath:
+      return run_with(HeatBath(k.order, k.steps));
     case LatticeKernelType::swendsen_wang:
-    case LatticeKernelType::wolff: return run_cluster_kernel(k, run_with);
-    case LatticeKernelType::metropolis: return run_with(Metropolis(k.order, k.steps));
-    case LatticeKernelType::multispin: break;  // the models run it themselves (annealing only)
+    case LatticeKernelType::wolff:
+      return run_cluster_kernel(k, run_with);
+    case LatticeKernelType::metropolis:
+      return run_with(Metropolis(k.order, k.steps));
+    case LatticeKernelType::multispin:
+      break;  // the models run it themselves (annealing only)
   }
-  fail_argument("logz::run_lattice_method", "kernel", "a single-site or cluster kernel, got \"multispin\"");
+  fail_argument("logz::run_lattice_method", "kernel",
+                "a single-site or cluster kernel, got \"multispin\"");
 }
 
 }  // namespace logz

@@ -30,7 +30,9 @@ std::string describe_bytes(double bytes);
 // Fails on `key` of `section` ("<source>: [section] key: expected a value whose <what> fits in
 // memory ...") when `bytes`, the memory the key's value makes a run need, is over 80% of
 // usable_memory_bytes().
-void check_fits_in_memory(const ConfigSection& section, const Key& key, double bytes, const std::string& what);
-void check_fits_in_memory(const ConfigSection& section, const std::string& key, double bytes, const std::string& what);
+void check_fits_in_memory(const ConfigSection& section, const Key& key, double bytes,
+                          const std::string& what);
+void check_fits_in_memory(const ConfigSection& section, const std::string& key, double bytes,
+                          const std::string& what);
 
 }  // namespace logz

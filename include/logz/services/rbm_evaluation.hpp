@@ -20,7 +20,7 @@ struct RbmAisSettings {
   std::string schedule = "linear";  // or "salakhutdinov" (14,501 temperatures)
   std::string path = "marginal_v";  // "marginal_h" or "full"
   std::int64_t num_paths = 100, num_steps = 10000, seed = 1;
-  int exact_max_units = 25;         // enumerate log Z when the smaller layer is at most this
+  int exact_max_units = 25;  // enumerate log Z when the smaller layer is at most this
 };
 
 // The keys num_paths, num_steps, schedule, path, seed, each with `prefix` ("" for [evaluate],
@@ -30,8 +30,9 @@ RbmAisSettings read_rbm_ais_settings(ConfigSection& section, const std::string& 
 
 // train and held_out: binary examples, one per column (held_out may have no columns). The AIS
 // paths are split over `ranks` (nullptr: this process alone).
-RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train, const Eigen::MatrixXd& held_out,
-                             const RbmAisSettings& settings, Ranks* ranks = nullptr);
+RunResult rbm_ais_evaluation(const RbmParameters& rbm, const Eigen::MatrixXd& train,
+                             const Eigen::MatrixXd& held_out, const RbmAisSettings& settings,
+                             Ranks* ranks = nullptr);
 
 // "AIS log Z = ... (exact ..., validation log-likelihood ...)" lines for a terminal.
 std::string rbm_ais_summary(const RunResult& r, const RbmAisSettings& settings);

@@ -19,13 +19,13 @@
 namespace logz {
 
 struct RbmTrackingSettings {
-  std::string method = "none";   // "none" or "rts"
+  std::string method = "none";  // "none" or "rts"
   RbmLogZTrackerOptions tracker;
-  int every = 10;                // parameter updates between tracking steps
-  int ais_every = 0;             // AIS check every this many epochs (and at the last); 0: none
+  int every = 10;     // parameter updates between tracking steps
+  int ais_every = 0;  // AIS check every this many epochs (and at the last); 0: none
   RbmAisSettings ais;
-  int exact_max_units = 20;      // exact log Z per epoch when the smaller layer is this small
-  std::string csv, plot_dir;     // plot_dir: where the tool draws the CSV; "": no plot
+  int exact_max_units = 20;   // exact log Z per epoch when the smaller layer is this small
+  std::string csv, plot_dir;  // plot_dir: where the tool draws the CSV; "": no plot
 };
 
 const KeyGroup& tracking_keys();

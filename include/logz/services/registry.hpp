@@ -54,19 +54,21 @@ struct KernelEntry {
   std::string name;     // [kernel] type
   std::string summary;  // one line
   const KeyGroup* keys = nullptr;  // the [kernel] keys it reads
-  bool uses_gradient = false;      // moves along the energy's gradient (a Python Target then needs grad)
+  bool uses_gradient =
+      false;  // moves along the energy's gradient (a Python Target then needs grad)
 };
 
 struct ModelEntry {
-  std::string name;           // [model] type
-  std::string summary;        // one line
-  std::string docs;           // the page that documents it (docs/...)
+  std::string name;                         // [model] type
+  std::string summary;                      // one line
+  std::string docs;                         // the page that documents it (docs/...)
   std::vector<RunMethod> methods;           // [run] method values it supports
   std::vector<KernelEntry> kernels;         // [kernel] type values
   std::vector<std::string> reverse_starts;  // [run] reverse_start values besides "resampled"
   std::string reference;                    // how its exact log Z is known ("" if never)
-  std::vector<const KeyGroup*> keys;        // every section run and loglik read: its own keys and shared ones
-  std::vector<const KeyGroup*> sample_keys; // what `logz sample` reads
+  std::vector<const KeyGroup*>
+      keys;  // every section run and loglik read: its own keys and shared ones
+  std::vector<const KeyGroup*> sample_keys;                        // what `logz sample` reads
   std::function<RunResult(Config&, const RunContext&)> run;        // `logz run` (empty: none)
   std::function<LoglikResult(Config&, const RunContext&)> loglik;  // `logz loglik` (empty: none)
   std::function<SampleResult(Config&)> sample;                     // `logz sample` (empty: none)
@@ -78,36 +80,36 @@ struct ModelEntry {
   std::vector<std::string> sections(const std::string& command) const;
 };
 
-
 // Which works an estimator needs.
 enum class WorksNeeded { forward, reverse, both, either };
 
 // One estimate an estimator yields, and how reports and plots show it.
 struct EstimateOutput {
-  std::string method;  // Estimate::method
-  std::string label;   // "AIS", "lower bound": legends
-  std::string color;   // "#2ca02c": the same in every plot
+  std::string method;       // Estimate::method
+  std::string label;        // "AIS", "lower bound": legends
+  std::string color;        // "#2ca02c": the same in every plot
   int dash = 1, point = 7;  // gnuplot dashtype and pointtype
-  int preference = 0;       // > 0: a log Z that later steps may use (1 first), as an RBM's test likelihood does
+  int preference =
+      0;  // > 0: a log Z that later steps may use (1 first), as an RBM's test likelihood does
 };
 
 // An estimator of works (annealing) or of tempered samples (simulated tempering). The order of
 // the table is the order of presentation in tables and plots.
 struct EstimatorEntry {
-  std::string name;                  // the name in [estimators] methods / --methods
-  std::string family;                // "works" or "tempered"
-  std::string summary;               // one line
-  std::vector<EstimateOutput> outputs;  // the estimates it can yield
+  std::string name;                       // the name in [estimators] methods / --methods
+  std::string family;                     // "works" or "tempered"
+  std::string summary;                    // one line
+  std::vector<EstimateOutput> outputs;    // the estimates it can yield
   WorksNeeded needs = WorksNeeded::both;  // works family only
-  int default_rank = 0;              // > 0: run by default, in this order, when methods is not given
+  int default_rank = 0;  // > 0: run by default, in this order, when methods is not given
   // Tempered family only: what the final run must record for it.
-  bool needs_integrands = false;     // the TI integrands (SimulatedTempering::begin_run)
-  bool needs_samples = false;        // every tempered sample (TemperingOptions::record_samples)
-  std::vector<const Key*> options;   // the [estimators] keys of the options it reads
+  bool needs_integrands = false;    // the TI integrands (SimulatedTempering::begin_run)
+  bool needs_samples = false;       // every tempered sample (TemperingOptions::record_samples)
+  std::vector<const Key*> options;  // the [estimators] keys of the options it reads
 };
 
 struct ScheduleEntry {
-  std::string name;     // [schedule] type
+  std::string name;  // [schedule] type
   std::string summary;
 };
 

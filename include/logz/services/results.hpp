@@ -36,11 +36,11 @@ struct LevelEstimates {
 // Simulated tempering: the ladder, how the log Z_k estimates were initialised, and what the
 // final run's chains did.
 struct TemperingSummary {
-  std::string initialization;          // "iterations", "wang_landau" or "none"
-  std::optional<int> iterations;       // initial iterations run ("iterations")
-  std::optional<int> stages;           // Wang-Landau stages ("wang_landau")
-  std::optional<bool> converged;       // whether the initialisation met its stopping rule
-  std::optional<double> tolerance;     // the stopping rule's max_k |r_k - c_k| ("iterations")
+  std::string initialization;                // "iterations", "wang_landau" or "none"
+  std::optional<int> iterations;             // initial iterations run ("iterations")
+  std::optional<int> stages;                 // Wang-Landau stages ("wang_landau")
+  std::optional<bool> converged;             // whether the initialisation met its stopping rule
+  std::optional<double> tolerance;           // the stopping rule's max_k |r_k - c_k| ("iterations")
   std::vector<double> iteration_deviations;  // max_k |r_k - c_k| after each initial iteration
   std::vector<double> log_z_hat_initial;     // log Zhat_k entering the final run
   std::size_t num_chains = 0, num_sweeps = 0;
@@ -49,7 +49,7 @@ struct TemperingSummary {
   std::vector<double> log_c;           // eq. 9 of the final run
   std::vector<std::uint64_t> counts;   // visits per level
   double max_level_deviation = kNaN;
-  double kernel_acceptance = kNaN;     // NaN where the kernel reports no acceptance
+  double kernel_acceptance = kNaN;  // NaN where the kernel reports no acceptance
   // Per level: the kernel's acceptance at the moves made there (NaN where none were); empty
   // where the kernel reports none or its counts could not be split by chain.
   std::vector<double> level_acceptance;
@@ -111,13 +111,13 @@ struct PilotSummary {
 
 // `logz run`.
 struct RunResult {
-  Record model;                       // what was run: the model, its base and path
-  double base_log_z = kNaN;           // exact log Z_0 of the base
-  std::optional<Reference> reference; // exact answer, when known
+  Record model;                        // what was run: the model, its base and path
+  double base_log_z = kNaN;            // exact log Z_0 of the base
+  std::optional<Reference> reference;  // exact answer, when known
   std::optional<Works> forward, reverse;
-  std::vector<Estimate> estimates;    // log_z here is the evidence log(Z / Z_0)
+  std::vector<Estimate> estimates;         // log_z here is the evidence log(Z / Z_0)
   std::vector<double> equilibrium_energy;  // exact mean energy per temperature, when known
-  Record kernel;                      // kernel settings and diagnostics
+  Record kernel;                           // kernel settings and diagnostics
   std::optional<TemperingSummary> tempering;
   std::optional<GroundStateSummary> ground_state;
   std::optional<Repetitions> repetitions;
@@ -125,7 +125,7 @@ struct RunResult {
   std::optional<Budget> budget;
   std::optional<PilotSummary> pilot;  // adaptive schedules
   double runtime_s = 0.0;
-  Record config;                      // the resolved config
+  Record config;  // the resolved config
 };
 
 // The path fractions an annealing run used (forward's, else reverse's; empty without either):
@@ -148,23 +148,24 @@ struct PointLoglik {
 // `logz loglik`: the average log-likelihood L of a data set. Analysis models (one log Z for the
 // set): L = -mean E(x) - log Z; generative models: L = mean_i log p(x_i), one AIS run per point.
 struct LoglikResult {
-  bool analysis = true;                // which of the two formulas
-  Record model, kernel;                // descriptions
+  bool analysis = true;  // which of the two formulas
+  Record model, kernel;  // descriptions
   std::size_t num_points = 0;
-  double log_likelihood = kNaN;        // L
-  double std_error_data = kNaN;        // sd over data points / sqrt(N): the spread of the test set
-  double std_error_monte_carlo = kNaN; // the estimator's own error (of log Z, or of the mean of log p(x_i))
-  double exact = kNaN;                 // exact L where known
-  double mean_energy = kNaN;           // analysis models: mean E(x)
-  Estimate log_z;                      // analysis models: the log Z estimate (absolute)
-  std::vector<PointLoglik> points;     // generative models
+  double log_likelihood = kNaN;  // L
+  double std_error_data = kNaN;  // sd over data points / sqrt(N): the spread of the test set
+  double std_error_monte_carlo =
+      kNaN;                   // the estimator's own error (of log Z, or of the mean of log p(x_i))
+  double exact = kNaN;        // exact L where known
+  double mean_energy = kNaN;  // analysis models: mean E(x)
+  Estimate log_z;             // analysis models: the log Z estimate (absolute)
+  std::vector<PointLoglik> points;  // generative models
   // Generative models: points whose AIS estimate has the flag low_ess (ESS below max(10, 1% of
   // the paths)), where the weights cannot show how far off the estimate is, so that
   // std_error_monte_carlo understates the error; flag "low_ess_points" when there are any.
   std::size_t num_low_ess_points = 0;
   std::vector<std::string> flags;
   double runtime_s = 0.0;
-  Record config;                       // the resolved config
+  Record config;  // the resolved config
 };
 
 // `logz sample`: draws of the HMC sampler and their summary.
@@ -172,7 +173,8 @@ struct SampleResult {
   HmcSamplerResult result;
   Record model, sampler;
   std::vector<double> mean, sd;  // per dimension over all kept draws
-  std::vector<std::vector<double>> covariance;  // over all kept draws, n - 1 denominator (numpy.cov)
+  std::vector<std::vector<double>>
+      covariance;  // over all kept draws, n - 1 denominator (numpy.cov)
   // The target's own mean and covariance where the model knows them (a Gaussian); empty otherwise.
   std::vector<double> exact_mean;
   std::vector<std::vector<double>> exact_covariance;

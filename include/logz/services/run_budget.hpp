@@ -2,8 +2,8 @@
 // "2 directions x 100 paths x 999 temperatures x 1000 kernel steps = 2e+08 kernel steps". The
 // annealing, tempering and ground-state runners announce it to the run's listener
 // (RunContext::budget, services/registry.hpp), which whoever started the run gives (`logz run`
-// prints it on stderr). Without a listener nothing is said. The report's `budget` (results.hpp) counts what the run
-// did afterwards; this is what it is about to do.
+// prints it on stderr). Without a listener nothing is said. The report's `budget` (results.hpp)
+// counts what the run did afterwards; this is what it is about to do.
 #pragma once
 
 #include <cstdint>

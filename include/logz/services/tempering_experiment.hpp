@@ -30,10 +30,11 @@ struct TemperingSettings {
   std::string initial_update = "rts";         // "rts" or "tan"
   int max_initial_iterations = 50;
   std::size_t sweeps_per_iteration = 50;
-  double tolerance = 0.0;                     // 0: the paper's 0.1 / K
+  double tolerance = 0.0;  // 0: the paper's 0.1 / K
   std::size_t num_sweeps = 1000;
   std::vector<std::string> methods;
-  bool integrands = true;  // whether a method integrates (TI): the final run then records the integrands
+  bool integrands =
+      true;  // whether a method integrates (TI): the final run then records the integrands
   TemperingLadder ladder{linear_schedule(1)};
 };
 
@@ -45,7 +46,8 @@ struct TemperingDefaults {
 // Reads [tempering], [schedule] (the ladder; num_steps defaults to num_temperatures - 1) and
 // [estimators] (seed and threads from [run]). `geometric`: whether the path is linear in beta
 // (ti_corrected needs that).
-TemperingSettings read_tempering_settings(Config& config, bool geometric, const TemperingDefaults& defaults = {});
+TemperingSettings read_tempering_settings(Config& config, bool geometric,
+                                          const TemperingDefaults& defaults = {});
 
 // The estimates of every requested method from one final run, and the ladder's summary.
 void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s,
@@ -63,7 +65,10 @@ TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSet
 template <class Batch>
 TemperingJournal* tempering_journal_for(TemperingJournal* journal) {
   if constexpr (!CheckpointableBatch<Batch>) {
-    if (journal) throw InputError("--checkpoint: this model's tempered chains cannot be saved (run it without --checkpoint)");
+    if (journal)
+      throw InputError(
+          "--checkpoint: this model's tempered chains cannot be saved (run it without "
+          "--checkpoint)");
     return nullptr;
   } else {
     return journal;
@@ -74,8 +79,9 @@ namespace detail {
 
 // temper_and_estimate with the kernel's moves type-erased: compiled once per path.
 template <class Path>
-void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& config, const RunContext& context,
-                         RunResult& result, const TemperingDefaults& defaults) {
+void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& config,
+                         const RunContext& context, RunResult& result,
+                         const TemperingDefaults& defaults) {
   const TemperingSettings s = read_tempering_settings(config, is_geometric_path<Path>, defaults);
   context.announce(planned_tempering_budget(s));
   TemperingOptions options = s.options;
@@ -88,7 +94,8 @@ void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& confi
                               .tolerance = s.tolerance,
                               .num_sweeps = s.num_sweeps,
                               .integrands = s.integrands};
-  TemperingJournal* journal = tempering_journal_for<typename Path::Batch>(context.tempering_journal);
+  TemperingJournal* journal =
+      tempering_journal_for<typename Path::Batch>(context.tempering_journal);
   TemperingRecord at = run_tempering(st, plan, journal, [&](std::size_t d, std::size_t n) {
     if (context.progress) context.progress("tempering", d, n);
   });
@@ -105,9 +112,11 @@ void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& confi
 // config: initial iterations (or Wang-Landau), the final run (checkpointed where the context
 // has a journal, split over its ranks) and the RTS / TS / TI / MBAR estimates into result.
 template <class Path, class Kernel>
-void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config, const RunContext& context,
-                         RunResult& result, const TemperingDefaults& defaults = {}) {
-  detail::temper_and_estimate(path, detail::chain_moves(path, kernel), config, context, result, defaults);
+void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
+                         const RunContext& context, RunResult& result,
+                         const TemperingDefaults& defaults = {}) {
+  detail::temper_and_estimate(path, detail::chain_moves(path, kernel), config, context, result,
+                              defaults);
 }
 
 }  // namespace logz

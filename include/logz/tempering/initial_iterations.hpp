@@ -32,21 +32,25 @@ struct InitialIterationsResult {
 // whether another is due. initial_iterations() repeats it; a caller that checkpoints between
 // iterations does the same with `so_far` saved.
 template <class Tempering>
-bool initial_iteration(Tempering& tempering, InitialIterationsResult& so_far, std::size_t sweeps_per_iteration,
-                       int max_iterations, double tolerance, const std::string& update = "rts") {
+bool initial_iteration(Tempering& tempering, InitialIterationsResult& so_far,
+                       std::size_t sweeps_per_iteration, int max_iterations, double tolerance,
+                       const std::string& update = "rts") {
   if (update != "rts" && update != "tan")
-    fail_argument("logz::initial_iterations", "update", "\"rts\" or \"tan\", got \"" + update + "\"");
+    fail_argument("logz::initial_iterations", "update",
+                  "\"rts\" or \"tan\", got \"" + update + "\"");
   if (so_far.converged || so_far.iterations >= max_iterations) return false;
   const auto log_prior = tempering.ladder().log_prior();
   std::vector<double>& log_z_hat = so_far.log_z_hat;
   const int it = ++so_far.iterations;
   tempering.redraw_levels_uniform();
-  const TemperingStats stats = tempering.run(sweeps_per_iteration, log_z_hat, {}, /*integrands=*/false);
+  const TemperingStats stats =
+      tempering.run(sweeps_per_iteration, log_z_hat, {}, /*integrands=*/false);
   const std::vector<double> log_c = stats.log_c();
   const double deviation = max_level_deviation(log_c, log_prior);
   so_far.deviations.push_back(deviation);
   if (update == "rts") {
-    for (std::size_t k = 0; k < log_z_hat.size(); ++k) log_z_hat[k] += log_prior[0] - log_prior[k] + log_c[k] - log_c[0];
+    for (std::size_t k = 0; k < log_z_hat.size(); ++k)
+      log_z_hat[k] += log_prior[0] - log_prior[k] + log_c[k] - log_c[0];
   } else {
     log_z_hat = tan_update(log_z_hat, log_c, log_prior, 1.0 / it);
   }
@@ -81,13 +85,18 @@ struct WangLandauState {
 
   WangLandauState() = default;
   WangLandauState(std::vector<double> start, const WangLandauOptions& options)
-      : log_z_hat(std::move(start)), histogram(log_z_hat.size(), 0.0), gamma(options.initial_gamma) {}
-  bool done(const WangLandauOptions& options) const { return gamma < options.final_gamma || sweeps >= options.max_sweeps; }
+      : log_z_hat(std::move(start)),
+        histogram(log_z_hat.size(), 0.0),
+        gamma(options.initial_gamma) {}
+  bool done(const WangLandauOptions& options) const {
+    return gamma < options.final_gamma || sweeps >= options.max_sweeps;
+  }
 };
 
 // One sweep of Wang-Landau on `state`; wang_landau() repeats it until state.done(options).
 template <class Tempering>
-void wang_landau_sweep(Tempering& tempering, WangLandauState& state, const WangLandauOptions& options = {}) {
+void wang_landau_sweep(Tempering& tempering, WangLandauState& state,
+                       const WangLandauOptions& options = {}) {
   const std::size_t k_levels = state.log_z_hat.size();
   const TemperingStats stats = tempering.run(1, state.log_z_hat, {}, /*integrands=*/false);
   ++state.sweeps;
@@ -99,7 +108,8 @@ void wang_landau_sweep(Tempering& tempering, WangLandauState& state, const WangL
     state.histogram[k] += static_cast<double>(counts[k]);
   }
   double mean = 0, low = state.histogram[0];
-  for (double h : state.histogram) mean += h / static_cast<double>(k_levels), low = std::min(low, h);
+  for (double h : state.histogram)
+    mean += h / static_cast<double>(k_levels), low = std::min(low, h);
   if (low >= options.flatness * mean && mean > 0) {
     state.gamma *= 0.5;
     ++state.stages;
@@ -108,7 +118,8 @@ void wang_landau_sweep(Tempering& tempering, WangLandauState& state, const WangL
 }
 
 // What Wang-Landau gives when it stops: log Zhat relative to level 0.
-inline InitialIterationsResult wang_landau_result(WangLandauState state, const WangLandauOptions& options = {}) {
+inline InitialIterationsResult wang_landau_result(WangLandauState state,
+                                                  const WangLandauOptions& options = {}) {
   InitialIterationsResult r;
   r.iterations = state.stages;
   r.converged = state.gamma < options.final_gamma;

@@ -76,11 +76,17 @@ class TemperingDriver {
  public:
   using Batch = typename Path::Batch;
 
-  TemperingDriver(const Path& path, ChainMoves<Path> moves, TemperingLadder ladder, TemperingOptions options)
-      : path_(path), moves_(std::move(moves)), ladder_(std::move(ladder)), options_(options),
+  TemperingDriver(const Path& path, ChainMoves<Path> moves, TemperingLadder ladder,
+                  TemperingOptions options)
+      : path_(path),
+        moves_(std::move(moves)),
+        ladder_(std::move(ladder)),
+        options_(options),
         ranks_(&ranks_or_single(options_.ranks)) {
-    if (options_.num_chains == 0) fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
-    block_ = chunks_of_rank(num_chunks(options_.num_chains, options_.chunk_size), ranks_->rank(), ranks_->size());
+    if (options_.num_chains == 0)
+      fail_argument("logz::SimulatedTempering", "num_chains", "at least 1");
+    block_ = chunks_of_rank(num_chunks(options_.num_chains, options_.chunk_size), ranks_->rank(),
+                            ranks_->size());
     const std::uint32_t level_step = next_step_++;
     chunks_ = run_my_chunks([&](const ChunkRange& c) {
       return tempering_init(path_, c.size(), c.begin, ladder_.size(), options_.seed, level_step);
@@ -90,7 +96,8 @@ class TemperingDriver {
   // Section 2.4: fresh uniformly drawn levels, states kept.
   void redraw_levels_uniform() {
     const std::uint32_t step = next_step_++;
-    for (State& chunk : chunks_) logz::redraw_levels_uniform(chunk, ladder_.size(), options_.seed, step);
+    for (State& chunk : chunks_)
+      logz::redraw_levels_uniform(chunk, ladder_.size(), options_.seed, step);
   }
 
   // Runs `sweeps` sweeps on every chain with the given log Zhat_k and returns
@@ -134,28 +141,34 @@ class TemperingDriver {
     if (from == to) return;
     ChunkProgress chunk_progress;
     if (progress)  // whole chunk-runs of the run, so that the count grows across pieces
-      chunk_progress = [&](std::size_t d, std::size_t n) { progress(from * n + d * (to - from), r.sweeps * n); };
-    run_my_chunks([&](const ChunkRange& c) {
-      const std::size_t i = c.index - block_.first;  // this rank's chunk i
-      TemperingChunkSamples& out = r.chunks[i];
-      auto record = [&](const TemperingObservation& o) {
-        if (options_.accumulate) r.stats.chains[o.chain].add(o.deltas, o.log_q, o.level);
-        if (options_.record_samples) {
-          out.delta.push_back(o.delta);
-          out.level.push_back(o.level);
-          out.chain.push_back(static_cast<std::uint32_t>(o.chain));
-          if constexpr (!is_geometric_path<Path>) out.energies.insert(out.energies.end(), o.u.begin(), o.u.end());
-        }
+      chunk_progress = [&](std::size_t d, std::size_t n) {
+        progress(from * n + d * (to - from), r.sweeps * n);
       };
-      for (std::size_t s = from; s < to; ++s) {
-        // tempering_step with the kernel's moves type-erased
-        throw_if_stop_requested();
-        const std::uint32_t step = r.first_step + static_cast<std::uint32_t>(s);
-        moves_(ladder_, chunks_[i], options_.seed, step, out.moves);
-        move_levels(path_, ladder_, log_z_hat, chunks_[i], options_.seed, step, record, r.integrands);
-      }
-      return 0;
-    }, chunk_progress);
+    run_my_chunks(
+        [&](const ChunkRange& c) {
+          const std::size_t i = c.index - block_.first;  // this rank's chunk i
+          TemperingChunkSamples& out = r.chunks[i];
+          auto record = [&](const TemperingObservation& o) {
+            if (options_.accumulate) r.stats.chains[o.chain].add(o.deltas, o.log_q, o.level);
+            if (options_.record_samples) {
+              out.delta.push_back(o.delta);
+              out.level.push_back(o.level);
+              out.chain.push_back(static_cast<std::uint32_t>(o.chain));
+              if constexpr (!is_geometric_path<Path>)
+                out.energies.insert(out.energies.end(), o.u.begin(), o.u.end());
+            }
+          };
+          for (std::size_t s = from; s < to; ++s) {
+            // tempering_step with the kernel's moves type-erased
+            throw_if_stop_requested();
+            const std::uint32_t step = r.first_step + static_cast<std::uint32_t>(s);
+            moves_(ladder_, chunks_[i], options_.seed, step, out.moves);
+            move_levels(path_, ladder_, log_z_hat, chunks_[i], options_.seed, step, record,
+                        r.integrands);
+          }
+          return 0;
+        },
+        chunk_progress);
     r.sweeps_done = to;
   }
 
@@ -168,7 +181,8 @@ class TemperingDriver {
       stats.sample_delta.insert(stats.sample_delta.end(), o.delta.begin(), o.delta.end());
       stats.sample_level.insert(stats.sample_level.end(), o.level.begin(), o.level.end());
       stats.sample_chain.insert(stats.sample_chain.end(), o.chain.begin(), o.chain.end());
-      stats.sample_energies.insert(stats.sample_energies.end(), o.energies.begin(), o.energies.end());
+      stats.sample_energies.insert(stats.sample_energies.end(), o.energies.begin(),
+                                   o.energies.end());
       moves += o.moves;
     }
     stats.kernel_accepted = moves.accepted;
@@ -187,9 +201,7 @@ class TemperingDriver {
   // any number of ranks. Under several ranks chains() is a collective (every rank's chains come
   // to every rank). A batch that does not name its state arrays (core/batch_state.hpp) cannot
   // be saved.
-  TemperingChains chains() const
-    requires CheckpointableBatch<Batch>
-  {
+  TemperingChains chains() const requires CheckpointableBatch<Batch> {
     TemperingChains out;
     out.next_step = next_step_;
     if (ranks_->size() == 1) {
@@ -224,11 +236,10 @@ class TemperingDriver {
     return out;
   }
   // False, changing nothing, when the saved chains do not fit this tempering.
-  bool restore(const TemperingChains& saved)
-    requires CheckpointableBatch<Batch>
-  {
+  bool restore(const TemperingChains& saved) requires CheckpointableBatch<Batch> {
     const std::size_t total = num_chunks(options_.num_chains, options_.chunk_size);
-    if (saved.level.size() != options_.num_chains || saved.chunk_states.size() != total) return false;
+    if (saved.level.size() != options_.num_chains || saved.chunk_states.size() != total)
+      return false;
     for (std::uint32_t k : saved.level)
       if (k >= ladder_.size()) return false;
     std::vector<State> restored;
@@ -258,17 +269,20 @@ class TemperingDriver {
   TemperingRun own_part(TemperingRun whole) const {
     if (whole.chunks.size() != num_chunks(options_.num_chains, options_.chunk_size) ||
         whole.stats.chains.size() != options_.num_chains)
-      fail_argument("logz::SimulatedTempering::own_part", "run", "one with every chain and chunk of this tempering");
-    whole.chunks.erase(whole.chunks.begin() + static_cast<std::ptrdiff_t>(block_.last), whole.chunks.end());
-    whole.chunks.erase(whole.chunks.begin(), whole.chunks.begin() + static_cast<std::ptrdiff_t>(block_.first));
+      fail_argument("logz::SimulatedTempering::own_part", "run",
+                    "one with every chain and chunk of this tempering");
+    whole.chunks.erase(whole.chunks.begin() + static_cast<std::ptrdiff_t>(block_.last),
+                       whole.chunks.end());
+    whole.chunks.erase(whole.chunks.begin(),
+                       whole.chunks.begin() + static_cast<std::ptrdiff_t>(block_.first));
     return whole;
   }
 
   const TemperingLadder& ladder() const { return ladder_; }
   const TemperingOptions& options() const { return options_; }
   Ranks& ranks() const { return *ranks_; }  // those of the options, or this process alone
-  // f(batch) on every chunk's batch of this rank, in chunk order (e.g. to drop caches after the path's
-  // parameters changed).
+  // f(batch) on every chunk's batch of this rank, in chunk order (e.g. to drop caches after the
+  // path's parameters changed).
   template <class F>
   void for_each_batch(F&& f) {
     for (State& chunk : chunks_) f(chunk.batch);
@@ -282,9 +296,12 @@ class TemperingDriver {
   auto run_my_chunks(Body&& body, const ChunkProgress& progress = {}) {
     const std::size_t first = std::min(block_.first * options_.chunk_size, options_.num_chains);
     const std::size_t end = std::min(block_.last * options_.chunk_size, options_.num_chains);
-    return run_chunks(end - first, options_.chunk_size, options_.threads, [&](const ChunkRange& c) {
-      return body(ChunkRange{block_.first + c.index, first + c.begin, first + c.end});
-    }, progress);
+    return run_chunks(
+        end - first, options_.chunk_size, options_.threads,
+        [&](const ChunkRange& c) {
+          return body(ChunkRange{block_.first + c.index, first + c.begin, first + c.end});
+        },
+        progress);
   }
 
   // Every rank's chains' statistics and chunks' samples into r, in chain and chunk order.
@@ -296,7 +313,8 @@ class TemperingDriver {
     };
     std::string mine;
     const auto [first, end] = chains_of(block_);
-    for (std::size_t chain = first; chain < end; ++chain) append_chain_stats(mine, r.stats.chains[chain]);
+    for (std::size_t chain = first; chain < end; ++chain)
+      append_chain_stats(mine, r.stats.chains[chain]);
     for (const TemperingChunkSamples& o : r.chunks) append_chunk_samples(mine, o);
     const std::vector<std::string> all = ranks_->all_gather(mine);
     std::vector<TemperingChunkSamples> chunks(total);
@@ -304,16 +322,17 @@ class TemperingDriver {
       const ChunkBlock b = chunks_of_rank(total, rank, ranks_->size());
       ByteReader in(all[static_cast<std::size_t>(rank)]);
       const auto [from, to] = chains_of(b);
-      for (std::size_t chain = from; chain < to; ++chain) read_chain_stats(in, r.stats.chains[chain]);
+      for (std::size_t chain = from; chain < to; ++chain)
+        read_chain_stats(in, r.stats.chains[chain]);
       for (std::size_t c = b.first; c < b.last; ++c) read_chunk_samples(in, chunks[c]);
     }
     r.chunks = std::move(chunks);
   }
 
   static void append_chunk_samples(std::string& out, const TemperingChunkSamples& o) {
-    const std::uint64_t sizes[] = {o.delta.size(),    o.energies.size(),  o.level.size(),
-                                   o.chain.size(),    o.moves.accepted,   o.moves.attempted,
-                                   o.moves.by_level, o.moves.level_attempted.size()};
+    const std::uint64_t sizes[] = {
+        o.delta.size(),   o.energies.size(), o.level.size(),   o.chain.size(),
+        o.moves.accepted, o.moves.attempted, o.moves.by_level, o.moves.level_attempted.size()};
     append_bytes<std::uint64_t>(out, sizes);
     append_bytes<double>(out, o.delta);
     append_bytes<double>(out, o.energies);
@@ -362,8 +381,10 @@ class SimulatedTempering : public detail::TemperingDriver<Path> {
   SimulatedTempering(Path&&, const Kernel&, TemperingLadder, TemperingOptions) = delete;
   SimulatedTempering(const Path&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
   SimulatedTempering(Path&&, Kernel&&, TemperingLadder, TemperingOptions) = delete;
-  SimulatedTempering(const Path& path, const Kernel& kernel, TemperingLadder ladder, TemperingOptions options)
-      : detail::TemperingDriver<Path>(path, detail::chain_moves(path, kernel), std::move(ladder), options) {}
+  SimulatedTempering(const Path& path, const Kernel& kernel, TemperingLadder ladder,
+                     TemperingOptions options)
+      : detail::TemperingDriver<Path>(path, detail::chain_moves(path, kernel), std::move(ladder),
+                                      options) {}
 };
 
 }  // namespace logz

@@ -2,9 +2,9 @@
 // per temperature k, the Rao-Blackwellized sums of q(t_k | x_i) (eq. 9), the
 // raw visit counts, and the sums of Delta_i = log f(x_i) - log p_1(x_i) that
 // thermodynamic integration needs (raw per visited level, and weighted by
-// q(t_k | x_i) for TI-RB, eq. 21; for a path not linear in t, Delta_k = -dU_t/dt at t_k). Chains are independent replicates, which
-// gives every estimator an honest between-chain error bar. Merged in chain
-// order, so sums do not depend on thread count.
+// q(t_k | x_i) for TI-RB, eq. 21; for a path not linear in t, Delta_k = -dU_t/dt at t_k). Chains
+// are independent replicates, which gives every estimator an honest between-chain error bar. Merged
+// in chain order, so sums do not depend on thread count.
 #pragma once
 
 #include <cstdint>
@@ -21,10 +21,10 @@ struct ChainTemperingStats {
   // sum_i q(t_k | x_i) = exp(q_shift[k]) * q_scaled[k]: kept in a shifted form
   // because q can be far below the smallest double when the Z_k estimates are off.
   std::vector<double> q_shift, q_scaled;
-  std::vector<std::uint64_t> counts;  // number of samples whose x was moved at level k
-  std::vector<double> delta_sum;      // sum of Delta_i over samples at level k
-  std::vector<double> delta_sq_sum;   // sum of Delta_i^2 over samples at level k
-  std::vector<double> rb_delta_sum;   // sum_i q(t_k | x_i) Delta_i
+  std::vector<std::uint64_t> counts;    // number of samples whose x was moved at level k
+  std::vector<double> delta_sum;        // sum of Delta_i over samples at level k
+  std::vector<double> delta_sq_sum;     // sum of Delta_i^2 over samples at level k
+  std::vector<double> rb_delta_sum;     // sum_i q(t_k | x_i) Delta_i
   std::vector<double> rb_delta_sq_sum;  // sum_i q(t_k | x_i) Delta_i^2
 
   explicit ChainTemperingStats(std::size_t num_levels = 0);

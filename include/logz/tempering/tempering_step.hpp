@@ -63,13 +63,13 @@ struct TemperingState {
 
 // What one sweep saw of one chain, before its next level was drawn.
 struct TemperingObservation {
-  std::size_t chain;                // the run's index of the chain
-  std::uint32_t level;              // the level it was moved at
-  double delta;                     // -(U_K(x) - U_1(x))
-  std::span<const double> deltas;   // the TI integrand: {delta} (geometric), else one per level
-                                    // (empty for a path not linear in t when integrands = false)
-  std::span<const double> u;        // u_k = U_k(x) - U_1(x), one per level
-  std::span<const double> log_q;    // log q(k | x), one per level
+  std::size_t chain;               // the run's index of the chain
+  std::uint32_t level;             // the level it was moved at
+  double delta;                    // -(U_K(x) - U_1(x))
+  std::span<const double> deltas;  // the TI integrand: {delta} (geometric), else one per level
+                                   // (empty for a path not linear in t when integrands = false)
+  std::span<const double> u;       // u_k = U_k(x) - U_1(x), one per level
+  std::span<const double> log_q;   // log q(k | x), one per level
 };
 
 // The x-kernel's moves: attempted and accepted in all, and by the level each chain was moved at
@@ -79,8 +79,10 @@ struct TemperingMoves {
   bool by_level = true;
   std::vector<std::uint64_t> level_accepted, level_attempted;  // per level; shorter: zeros beyond
 
-  void add_at_level(std::uint32_t level, std::uint64_t level_attempts, std::uint64_t level_accepts) {
-    if (level >= level_attempted.size()) level_attempted.resize(level + 1), level_accepted.resize(level + 1);
+  void add_at_level(std::uint32_t level, std::uint64_t level_attempts,
+                    std::uint64_t level_accepts) {
+    if (level >= level_attempted.size())
+      level_attempted.resize(level + 1), level_accepted.resize(level + 1);
     level_attempted[level] += level_attempts;
     level_accepted[level] += level_accepts;
   }
@@ -117,9 +119,10 @@ void redraw_levels_uniform(TemperingState<Batch>& state, std::size_t num_levels,
 template <TemperingPath Path>
 TemperingState<typename Path::Batch> tempering_init(const Path& path, std::size_t num_chains,
                                                     std::size_t first_chain, std::size_t num_levels,
-                                                    std::uint64_t seed, std::uint32_t level_step = 1) {
-  TemperingState<typename Path::Batch> state{path.make_batch(num_chains), std::vector<std::uint32_t>(num_chains),
-                                             first_chain, {}};
+                                                    std::uint64_t seed,
+                                                    std::uint32_t level_step = 1) {
+  TemperingState<typename Path::Batch> state{
+      path.make_batch(num_chains), std::vector<std::uint32_t>(num_chains), first_chain, {}};
   path.sample_base(state.batch, BatchRandom{seed, Purpose::tempering_start, 0, first_chain});
   redraw_levels_uniform(state, num_levels, seed, level_step);
   return state;
@@ -130,14 +133,18 @@ namespace detail {
 // What simulated tempering needs of a path and a kernel, stated where they are first used.
 template <class Path, class Kernel>
 constexpr void require_tempering_types() {
-  static_assert(is_geometric_path<Path> || uses_level_energies<Path>,
-                "simulated tempering needs every level's energy: declare `static constexpr bool geometric_path = "
-                "true;` (U_t linear in t) or `static constexpr bool provides_level_energies = true;` with "
-                "level_energies(t, batch, energies, slopes)");
-  static_assert(TemperingPath<Path>, "Path needs Batch, make_batch(n), sample_base(Batch&, const BatchRandom&) "
-                                     "and at(t) (core/tempering_path.hpp)");
-  static_assert(KernelFor<Kernel, Path>, "Kernel needs step(path.at(t), Batch&, const BatchRandom&) const "
-                                         "returning attempted/accepted counts (core/kernel_for.hpp)");
+  static_assert(
+      is_geometric_path<Path> || uses_level_energies<Path>,
+      "simulated tempering needs every level's energy: declare `static constexpr bool "
+      "geometric_path = "
+      "true;` (U_t linear in t) or `static constexpr bool provides_level_energies = true;` with "
+      "level_energies(t, batch, energies, slopes)");
+  static_assert(TemperingPath<Path>,
+                "Path needs Batch, make_batch(n), sample_base(Batch&, const BatchRandom&) "
+                "and at(t) (core/tempering_path.hpp)");
+  static_assert(KernelFor<Kernel, Path>,
+                "Kernel needs step(path.at(t), Batch&, const BatchRandom&) const "
+                "returning attempted/accepted counts (core/kernel_for.hpp)");
 }
 
 // A batched step's counts split over its chains' levels: each chain an equal share of the
@@ -168,11 +175,12 @@ void split_by_level(const Info& info, const TemperingState<Batch>& state, Temper
 
 // A NumericalError raised inside the model or the kernel while it moved chains first_chain ..
 // first_chain + num_chains - 1 (a user's function giving NaN, say), thrown again with where.
-[[noreturn]] inline void fail_in_sweep(const NumericalError& e, std::size_t first_chain, std::size_t num_chains,
-                                       std::uint32_t step) {
+[[noreturn]] inline void fail_in_sweep(const NumericalError& e, std::size_t first_chain,
+                                       std::size_t num_chains, std::uint32_t step) {
   std::ostringstream m;
   m << "simulated tempering, chains " << first_chain << " - " << first_chain + num_chains - 1
-    << " (particle i of the batch is chain " << first_chain << " + i), moved at step " << step << ": " << e.what();
+    << " (particle i of the batch is chain " << first_chain << " + i), moved at step " << step
+    << ": " << e.what();
   throw NumericalError(m.str());
 }
 
@@ -184,8 +192,8 @@ void split_by_level(const Info& info, const TemperingState<Batch>& state, Temper
 // sized once, not allocated each sweep).
 template <class Path, class Kernel>
 void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
-                 TemperingState<typename Path::Batch>& state, std::uint64_t seed, std::uint32_t step,
-                 TemperingMoves& moves) {
+                 TemperingState<typename Path::Batch>& state, std::uint64_t seed,
+                 std::uint32_t step, TemperingMoves& moves) {
   auto tally = [&](const auto& info) {
     moves.accepted += static_cast<std::uint64_t>(info.accepted);
     moves.attempted += static_cast<std::uint64_t>(info.attempted);
@@ -196,7 +204,8 @@ void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& 
   if constexpr (uses_step_levels<Kernel, Path> || uses_at_levels<Path, Kernel>) {
     s.fractions.resize(n);
     for (std::size_t i = 0; i < n; ++i) s.fractions[i] = ladder.fraction(state.level[i]);
-    if constexpr (CountsAcceptedMoves<typename Path::Batch>) state.batch.accepted_moves.assign(n, 0);
+    if constexpr (CountsAcceptedMoves<typename Path::Batch>)
+      state.batch.accepted_moves.assign(n, 0);
     auto batched = [&](const auto& info) {
       tally(info);
       split_by_level(info, state, moves);
@@ -216,8 +225,9 @@ void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& 
       s.single->copy_particle(state.batch, i, 0);
       const auto info = [&] {
         try {
-          return kernel.step(path.at(ladder.fraction(state.level[i])), *s.single,
-                             BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i});
+          return kernel.step(
+              path.at(ladder.fraction(state.level[i])), *s.single,
+              BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i});
         } catch (const NumericalError& e) {
           fail_in_sweep(e, state.first_chain + i, 1, step);
         }
@@ -232,11 +242,13 @@ void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& 
 
 // A non-finite energy at a chain's new state, named as annealing names one: the chain, the sweep,
 // and the level (inverse temperature t_k) the kernel moved it at.
-[[noreturn]] inline void fail_non_finite_energy(std::size_t chain, std::uint32_t step, std::uint32_t level,
+[[noreturn]] inline void fail_non_finite_energy(std::size_t chain, std::uint32_t step,
+                                                std::uint32_t level,
                                                 const TemperingLadder& ladder) {
   std::ostringstream m;
-  m << "simulated tempering: non-finite energy for chain " << chain << " at step " << step << ", moved at level "
-    << level << " of " << ladder.size() << " (path fraction t = " << ladder.fraction(level)
+  m << "simulated tempering: non-finite energy for chain " << chain << " at step " << step
+    << ", moved at level " << level << " of " << ladder.size()
+    << " (path fraction t = " << ladder.fraction(level)
     << "): the model's energy is not finite there";
   throw NumericalError(m.str());
 }
@@ -245,8 +257,8 @@ void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& 
 // observed and a new level drawn (tempering_step; log_z_hat has one value per level).
 template <class Path, class Observe>
 void move_levels(const Path& path, const TemperingLadder& ladder, std::span<const double> log_z_hat,
-                 TemperingState<typename Path::Batch>& state, std::uint64_t seed, std::uint32_t step,
-                 Observe&& observe, bool integrands) {
+                 TemperingState<typename Path::Batch>& state, std::uint64_t seed,
+                 std::uint32_t step, Observe&& observe, bool integrands) {
   const std::size_t k_levels = ladder.size();
   auto& s = state.scratch;
   const std::size_t n = state.level.size();
@@ -273,7 +285,8 @@ void move_levels(const Path& path, const TemperingLadder& ladder, std::span<cons
       deltas = std::span<const double>(&delta, 1);
     } else {
       for (std::size_t k = 0; k < k_levels; ++k) s.u[k] = s.level_u[i * k_levels + k];
-      if (integrands) deltas = std::span<const double>(s.level_slope).subspan(i * k_levels, k_levels);
+      if (integrands)
+        deltas = std::span<const double>(s.level_slope).subspan(i * k_levels, k_levels);
       delta = -s.u[k_levels - 1];
     }
     bool finite = std::isfinite(delta);
@@ -291,11 +304,13 @@ void move_levels(const Path& path, const TemperingLadder& ladder, std::span<cons
 
 // One sweep of every chain of `state` (see the top of this file); observe(TemperingObservation)
 // is called chain by chain. Throws NumericalError naming the chain, step and level on a
-// non-finite energy. integrands = false: the observer does not need the TI integrands (see the top).
+// non-finite energy. integrands = false: the observer does not need the TI integrands (see the
+// top).
 template <class Path, class Kernel, class Observe>
 TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
-                              std::span<const double> log_z_hat, TemperingState<typename Path::Batch>& state,
-                              std::uint64_t seed, std::uint32_t step, Observe&& observe, bool integrands = true) {
+                              std::span<const double> log_z_hat,
+                              TemperingState<typename Path::Batch>& state, std::uint64_t seed,
+                              std::uint32_t step, Observe&& observe, bool integrands = true) {
   detail::require_tempering_types<Path, Kernel>();
   throw_if_stop_requested();  // Ctrl-C: a run stops within a sweep
   if (log_z_hat.size() != ladder.size())
@@ -312,16 +327,18 @@ namespace detail {
 // called once per chunk and sweep, it lets the tempering driver be compiled once per path rather
 // than once per kernel. The path and kernel must outlive it.
 template <class Path>
-using ChainMoves = std::function<void(const TemperingLadder&, TemperingState<typename Path::Batch>&,
-                                      std::uint64_t seed, std::uint32_t step, TemperingMoves& moves)>;
+using ChainMoves =
+    std::function<void(const TemperingLadder&, TemperingState<typename Path::Batch>&,
+                       std::uint64_t seed, std::uint32_t step, TemperingMoves& moves)>;
 
 template <class Path, class Kernel>
 ChainMoves<Path> chain_moves(const Path& path, const Kernel& kernel) {
   require_tempering_types<Path, Kernel>();
-  return [&path, &kernel](const TemperingLadder& ladder, TemperingState<typename Path::Batch>& state,
-                          std::uint64_t seed, std::uint32_t step, TemperingMoves& moves) {
-    move_chains(path, kernel, ladder, state, seed, step, moves);
-  };
+  return
+      [&path, &kernel](const TemperingLadder& ladder, TemperingState<typename Path::Batch>& state,
+                       std::uint64_t seed, std::uint32_t step, TemperingMoves& moves) {
+        move_chains(path, kernel, ladder, state, seed, step, moves);
+      };
 }
 
 }  // namespace detail

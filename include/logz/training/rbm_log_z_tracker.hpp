@@ -29,14 +29,14 @@ struct RbmLogZTrackerOptions {
   std::size_t num_temperatures = 100;  // K, linear ladder
   double prior_slope = 0.0;            // r_k proportional to exp(slope t_k); 0: uniform
   std::size_t num_chains = 100;
-  std::size_t sweeps = 1;              // Gibbs sweeps per tracking step
-  double alpha = 0.2;                  // eq. 24
-  std::size_t initial_sweeps = 50;     // per initial iteration (section 2.4)
+  std::size_t sweeps = 1;           // Gibbs sweeps per tracking step
+  double alpha = 0.2;               // eq. 24
+  std::size_t initial_sweeps = 50;  // per initial iteration (section 2.4)
   int max_initial_iterations = 50;
   std::uint64_t seed = 1;
   int threads = 0;
   std::size_t chunk_size = 50;
-  bool single_precision = true;        // float GEMMs (statistics in double)
+  bool single_precision = true;  // float GEMMs (statistics in double)
 };
 
 // What a tracker holds between steps, for checkpoints: the parameters its chains run under,
@@ -55,7 +55,8 @@ class RbmLogZTracker {
   RbmLogZTracker(const RbmParameters& initial, RbmBase base, const RbmLogZTrackerOptions& options);
   // A tracker continuing from `saved` (taken by state() from one with the same base and
   // options); InvalidArgument when the saved chains or log Zhat do not fit them.
-  RbmLogZTracker(const RbmLogZTrackerState& saved, RbmBase base, const RbmLogZTrackerOptions& options);
+  RbmLogZTracker(const RbmLogZTrackerState& saved, RbmBase base,
+                 const RbmLogZTrackerOptions& options);
   RbmLogZTrackerState state() const;
   ~RbmLogZTracker();
   RbmLogZTracker(const RbmLogZTracker&) = delete;
@@ -68,10 +69,10 @@ class RbmLogZTracker {
   // The parameters changed: `sweeps` sweeps under them, then eq. 24 on every level.
   void update(const RbmParameters& parameters);
 
-  double log_z() const;                       // absolute log Z of the current RBM
+  double log_z() const;  // absolute log Z of the current RBM
   const std::vector<double>& log_z_hat() const { return log_z_hat_; }
   double max_level_deviation() const { return deviation_; }  // of the last step's c_k
-  double seconds() const { return seconds_; }                 // wall time spent in the tracker
+  double seconds() const { return seconds_; }                // wall time spent in the tracker
   std::size_t steps() const { return steps_; }
 
  private:

@@ -58,7 +58,7 @@ struct RbmTrainerState {
   int epochs_done = 0;
   std::uint32_t updates = 0;  // parameter updates so far (they number the Gibbs streams)
   RbmParameters rbm;
-  Eigen::MatrixXd dW;         // momentum terms
+  Eigen::MatrixXd dW;  // momentum terms
   Eigen::VectorXd da, db;
   Eigen::MatrixXd persistent;  // PCD's chains (no columns before the first update, or for CD)
   std::vector<RbmEpochStats> history;
@@ -91,6 +91,7 @@ double rbm_reconstruction_error(const RbmParameters& rbm, const Eigen::MatrixXd&
 RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd& validation,
                             const RbmTrainingOptions& options,
                             const RbmEpochCallback& on_epoch = {},
-                            const RbmUpdateCallback& on_update = {}, RbmTrainerState* state = nullptr);
+                            const RbmUpdateCallback& on_update = {},
+                            RbmTrainerState* state = nullptr);
 
 }  // namespace logz

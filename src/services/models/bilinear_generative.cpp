@@ -3,12 +3,13 @@
 // annealed from the prior (base "prior") to the posterior over (c, d), reflecting at d = 0; one
 // data point for `logz run`, one AIS run per point for `logz loglik`; `logz sample` draws from
 // the posterior of [data] index, chains starting at prior draws.
+#include "logz/models/bilinear_generative.hpp"
+
 #include <optional>
 
-#include "logz/models/bilinear_generative.hpp"
+#include "../continuous_support.hpp"
 #include "logz/models/laplace_base.hpp"
 #include "logz/paths/geometric_path.hpp"
-#include "../continuous_support.hpp"
 
 namespace logz {
 
@@ -18,15 +19,20 @@ namespace {
 
 const Key kPhiKey = member_key("phi_key", "Phi"), kThetaKey = member_key("theta_key", "Theta"),
           kPsiKey = member_key("psi_key", "Psi");
-const Key kBasisDim = Key::integer("basis_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
-const Key kNumC = Key::integer("num_c", Computed{"basis_dim"}, 1, 4096, "random: the dimension of c");
-const Key kNumD = Key::integer("num_d", Computed{"max(1, basis_dim / 4)"}, 1, 4096, "random: the dimension of d");
-const KeyGroup kModelKeys{"model", "bilinear_generative",
-                          {&parameters_key(), &kPhiKey, &kThetaKey, &kPsiKey, &data_dim_key(), &kBasisDim, &kNumC, &kNumD,
-                           &parameter_seed_key(), &sigma_noise_key()}};
+const Key kBasisDim =
+    Key::integer("basis_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
+const Key kNumC =
+    Key::integer("num_c", Computed{"basis_dim"}, 1, 4096, "random: the dimension of c");
+const Key kNumD =
+    Key::integer("num_d", Computed{"max(1, basis_dim / 4)"}, 1, 4096, "random: the dimension of d");
+const KeyGroup kModelKeys{"model",
+                          "bilinear_generative",
+                          {&parameters_key(), &kPhiKey, &kThetaKey, &kPsiKey, &data_dim_key(),
+                           &kBasisDim, &kNumC, &kNumD, &parameter_seed_key(), &sigma_noise_key()}};
 
-const Key kBaseType = Key::choice("type", std::string("prior"), {"prior"},
-                                  "the prior (Laplace c, exponential d): exact draws with d >= 0, log Z_0 = K_c log 2");
+const Key kBaseType = Key::choice(
+    "type", std::string("prior"), {"prior"},
+    "the prior (Laplace c, exponential d): exact draws with d >= 0, log Z_0 = K_c log 2");
 const KeyGroup kBaseKeys{"base", "bilinear_generative base", {&kBaseType}};
 
 BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
@@ -41,7 +47,9 @@ BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
   std::optional<BilinearGenerative> model;
   if (params == "random") {
     for (const Key* k : {&kPhiKey, &kThetaKey, &kPsiKey})
-      if (m.has(*k)) m.fail(*k, "no such key with parameters = \"random\" (it names an array of a parameters file)");
+      if (m.has(*k))
+        m.fail(*k,
+               "no such key with parameters = \"random\" (it names an array of a parameters file)");
     const int M = static_cast<int>(m.get_int(data_dim_key()));
     const int L = static_cast<int>(m.get_int(kBasisDim, M));
     const int Kc = static_cast<int>(m.get_int(kNumC, L));
@@ -66,7 +74,8 @@ BilinearGenerative read_bilinear_generative(Config& config, Record& desc) {
 }
 
 DataSet read_bilinear_data(Config& config, const BilinearGenerative& model) {
-  return read_data(config, model.data_dim(), [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
+  return read_data(config, model.data_dim(),
+                   [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
 }
 
 constexpr const char* kReferenceSource = "exact (a = 0: N(x; 0, sigma_n^2 I))";
@@ -104,7 +113,8 @@ RunResult run_bilinear_generative(Config& config, const RunContext& context) {
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const BilinearPath path(base, BilinearGenerativePosterior(model, x));
   RunResult result = generative_result(
-      std::move(desc), base_desc, data, "geometric from the prior: U_prior + t U_likelihood, z = (c, d), reflection at d = 0",
+      std::move(desc), base_desc, data,
+      "geometric from the prior: U_prior + t U_likelihood, z = (c, d), reflection at d = 0",
       base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
   anneal_with_kernel(path, ks, schedule, run, no_exact_start, context, result);
   return result;
@@ -115,7 +125,9 @@ LoglikResult bilinear_generative_loglik(Config& config, const RunContext& contex
   const BilinearGenerative model = read_bilinear_generative(config, desc);
   const DataSet data = read_bilinear_data(config, model);
   const LaplaceBase base = read_prior_base(config, model, base_desc);
-  auto make_path = [&](const Eigen::VectorXd& x) { return BilinearPath(base, BilinearGenerativePosterior(model, x)); };
+  auto make_path = [&](const Eigen::VectorXd& x) {
+    return BilinearPath(base, BilinearGenerativePosterior(model, x));
+  };
   return generative_loglik(config, context, std::move(desc), data, base_desc, {}, make_path,
                            [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); });
 }
@@ -130,7 +142,8 @@ SampleResult bilinear_generative_sample(Config& config) {
   desc.set("target", "posterior p(c, d | x) of the data point: z = (c, d), d >= 0");
   desc.set("chain_starts", "prior draws");
   const BilinearGenerativePosterior post(model, data.X.col(static_cast<Eigen::Index>(data.index)));
-  // Chain m starts at a prior draw from the stream (seed, m, Purpose::base_sample, 0): inside d >= 0.
+  // Chain m starts at a prior draw from the stream (seed, m, Purpose::base_sample, 0): inside d >=
+  // 0.
   Eigen::MatrixXd init(post.dim(), s.chains);
   for (Eigen::Index m = 0; m < s.chains; ++m) {
     RandomStream r(s.options.seed, static_cast<std::uint64_t>(m), Purpose::base_sample, 0);
@@ -143,11 +156,18 @@ SampleResult bilinear_generative_sample(Config& config) {
 
 ModelEntry bilinear_generative_model_entry() {
   return {.name = "bilinear_generative",
-          .summary = "x = Phi ((Theta c) .* (Psi d)) + noise: log p(x) per data point from the prior (Sohl-Dickstein & Culpepper 2011)",
-          .docs = "docs/hais.md", .methods = {RunMethod::annealing}, .kernels = kernel_entries(),
-          .reference = "exact only when Phi = 0", .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true),
-          .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_bilinear_generative,
-          .loglik = bilinear_generative_loglik, .sample = bilinear_generative_sample,
+          .summary =
+              "x = Phi ((Theta c) .* (Psi d)) + noise: log p(x) per data point from the prior "
+              "(Sohl-Dickstein & Culpepper 2011)",
+          .docs = "docs/hais.md",
+          .methods = {RunMethod::annealing},
+          .kernels = kernel_entries(),
+          .reference = "exact only when Phi = 0",
+          .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true),
+          .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()},
+          .run = run_bilinear_generative,
+          .loglik = bilinear_generative_loglik,
+          .sample = bilinear_generative_sample,
           .exact = bilinear_generative_exact};
 }
 

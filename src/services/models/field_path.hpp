@@ -22,7 +22,8 @@ bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSe
 
 // Anneals `path` with the heat bath in both directions from relabelled ground states, and fills
 // result's model description (path, field, base) and base_log_z.
-void anneal_field_path(const PottsFieldPath& path, const LatticeKernelSettings& kernel, const Schedule& schedule,
-                       Config& config, const RunContext& context, RunResult& result);
+void anneal_field_path(const PottsFieldPath& path, const LatticeKernelSettings& kernel,
+                       const Schedule& schedule, Config& config, const RunContext& context,
+                       RunResult& result);
 
 }  // namespace logz

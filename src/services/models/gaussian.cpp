@@ -2,8 +2,8 @@
 // covariance or the identity), the HMC tutorial's test target.
 #include <fmt/format.h>
 
-#include "logz/models/gaussian_base.hpp"
 #include "../continuous_support.hpp"
+#include "logz/models/gaussian_base.hpp"
 
 namespace logz {
 
@@ -12,14 +12,16 @@ using namespace continuous;
 namespace {
 
 const Key kMean = Key::array("mean", required, "d numbers");
-const Key kCovariance = Key::array("covariance", Computed{"the identity"}, "d arrays of d numbers, symmetric positive definite");
+const Key kCovariance = Key::array("covariance", Computed{"the identity"},
+                                   "d arrays of d numbers, symmetric positive definite");
 const KeyGroup kModelKeys{"model", "gaussian", {&kMean, &kCovariance}};
 
 GaussianBase read_inline_gaussian(Config& config, Record& desc) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
   const Value& mean = m.get_value(kMean);
-  if (!mean.is_array() || mean.size() == 0) m.fail(kMean, "an array of numbers (this key is required)");
+  if (!mean.is_array() || mean.size() == 0)
+    m.fail(kMean, "an array of numbers (this key is required)");
   const Eigen::Index d = static_cast<Eigen::Index>(mean.size());
   Eigen::VectorXd mu(d);
   for (Eigen::Index i = 0; i < d; ++i) {
@@ -42,7 +44,8 @@ GaussianBase read_inline_gaussian(Config& config, Record& desc) {
   }
   try {
     GaussianBase g(mu, cov);
-    desc = {{"type", "gaussian"}, {"mean", mean}, {"covariance", c.is_null() ? Value("identity") : c}};
+    desc = {
+        {"type", "gaussian"}, {"mean", mean}, {"covariance", c.is_null() ? Value("identity") : c}};
     return g;
   } catch (const InvalidArgument&) {
     m.fail(kCovariance, "a symmetric positive definite matrix");
@@ -57,7 +60,8 @@ SampleResult sample_gaussian(Config& config) {
   SampleResult r = sample_target(s, target, std::move(desc));
   r.exact_mean.assign(target.mean().begin(), target.mean().end());
   const Eigen::MatrixXd cov = target.covariance();
-  for (Eigen::Index i = 0; i < cov.rows(); ++i) r.exact_covariance.emplace_back(cov.row(i).begin(), cov.row(i).end());
+  for (Eigen::Index i = 0; i < cov.rows(); ++i)
+    r.exact_covariance.emplace_back(cov.row(i).begin(), cov.row(i).end());
   return r;
 }
 
@@ -65,8 +69,12 @@ SampleResult sample_gaussian(Config& config) {
 
 ModelEntry gaussian_model_entry() {
   return {.name = "gaussian",
-          .summary = "a Gaussian given in the config (mean, covariance): the HMC tutorial's target for `logz sample`",
-          .docs = "docs/hmc.md", .sample_keys = {&kModelKeys, &sampler_keys()}, .sample = sample_gaussian};
+          .summary =
+              "a Gaussian given in the config (mean, covariance): the HMC tutorial's target for "
+              "`logz sample`",
+          .docs = "docs/hmc.md",
+          .sample_keys = {&kModelKeys, &sampler_keys()},
+          .sample = sample_gaussian};
 }
 
 }  // namespace logz

@@ -5,6 +5,8 @@
 // kernels (RTS, TS, TI variants, MBAR); `logz loglik`: L = -mean E(x) - log Z of data (drawn
 // from the mixture or from a file); `logz sample`: HMC draws. The exact log Z (the sum of the
 // masses) is reported beside the estimates.
+#include "logz/exact/gaussian_mixture.hpp"
+
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
@@ -12,11 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "logz/exact/gaussian_mixture.hpp"
+#include "../continuous_support.hpp"
 #include "logz/models/gaussian_mixture.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/services/tempering_experiment.hpp"
-#include "../continuous_support.hpp"
 
 namespace logz {
 
@@ -24,20 +25,25 @@ using namespace continuous;
 
 namespace {
 
-const Key kWeights = Key::array("weights", Computed{"[3.0, 7.0]"}, "the components' masses w_j > 0 (Z = sum_j w_j)");
-const Key kMeans = Key::array("means", Computed{"[-2.0, 2.0]"}, "one mean per component: a number c (c in every coordinate) or d numbers");
-const Key kCovariances = Key::array("covariances", Computed{"[1.0, 0.5]"},
-                                    "one per component: a variance s (s I), d variances (diagonal) or d x d");
-const Key kDim = Key::integer("dim", Computed{"the length of the first mean given as an array, else 10"}, 1, 4096,
-                              "the dimension d");
+const Key kWeights =
+    Key::array("weights", Computed{"[3.0, 7.0]"}, "the components' masses w_j > 0 (Z = sum_j w_j)");
+const Key kMeans =
+    Key::array("means", Computed{"[-2.0, 2.0]"},
+               "one mean per component: a number c (c in every coordinate) or d numbers");
+const Key kCovariances =
+    Key::array("covariances", Computed{"[1.0, 0.5]"},
+               "one per component: a variance s (s I), d variances (diagonal) or d x d");
+const Key kDim =
+    Key::integer("dim", Computed{"the length of the first mean given as an array, else 10"}, 1,
+                 4096, "the dimension d");
 const KeyGroup kModelKeys{"model", "gaussian_mixture", {&kWeights, &kMeans, &kCovariances, &kDim}};
 
-const Key kBaseType = Key::choice("type", std::string("gaussian"), {"gaussian"}, "isotropic N(0, sigma^2 I)");
+const Key kBaseType =
+    Key::choice("type", std::string("gaussian"), {"gaussian"}, "isotropic N(0, sigma^2 I)");
 const Key kBaseSigma = Key::number("sigma", 3.0, 1e-100, 1e100, "the base's sd");
 const KeyGroup kBaseKeys{"base", "gaussian_mixture base", {&kBaseType, &kBaseSigma}};
 
 const KernelDefaults kKernelDefaults{"hmc", 10, 0.5};
-
 
 // ---------------------------------------------------------------- [model]
 
@@ -59,7 +65,8 @@ Value list_of(ConfigSection& m, const Key& key, Value fallback) {
 
 // A mean: a number c (c in every coordinate) or d numbers.
 Eigen::VectorXd read_mean(ConfigSection& m, const Value& v, int d, std::size_t j) {
-  const std::string shape = fmt::format("a number or an array of {} finite numbers (component {})", d, j);
+  const std::string shape =
+      fmt::format("a number or an array of {} finite numbers (component {})", d, j);
   if (is_number(v)) return Eigen::VectorXd::Constant(d, v.as_double());
   if (!v.is_array() || static_cast<int>(v.size()) != d) m.fail("means", shape);
   Eigen::VectorXd mu(d);
@@ -72,8 +79,8 @@ Eigen::VectorXd read_mean(ConfigSection& m, const Value& v, int d, std::size_t j
 
 // A covariance: a number s (s I), d numbers (a diagonal) or d arrays of d numbers.
 Eigen::MatrixXd read_covariance(ConfigSection& m, const Value& v, int d, std::size_t j) {
-  const std::string shape =
-      fmt::format("a variance, {} variances or a {} x {} matrix of finite numbers (component {})", d, d, d, j);
+  const std::string shape = fmt::format(
+      "a variance, {} variances or a {} x {} matrix of finite numbers (component {})", d, d, d, j);
   Eigen::MatrixXd c = Eigen::MatrixXd::Zero(d, d);
   if (is_number(v)) {
     c.diagonal().setConstant(v.as_double());
@@ -147,13 +154,16 @@ MixtureSpec read_mixture(Config& config, Record& desc) {
     mu.push_back(compact_vector(s.means[j]));
     cov.push_back(compact_covariance(s.covariances[j]));
   }
-  desc = {{"type", "gaussian_mixture"}, {"dim", d},          {"num_components", n},
-          {"weights", s.weights},       {"means", Value(mu)}, {"covariances", Value(cov)},
+  desc = {{"type", "gaussian_mixture"},
+          {"dim", d},
+          {"num_components", n},
+          {"weights", s.weights},
+          {"means", Value(mu)},
+          {"covariances", Value(cov)},
           {"energy", "U(x) = -log sum_j w_j N(x; mu_j, Sigma_j); Z = sum_j w_j"},
           {"notation", "a mean c is c (1, ..., 1); a covariance s is s I, a list its diagonal"}};
   return s;
 }
-
 
 struct Mixture {
   MixtureSpec spec;
@@ -173,7 +183,8 @@ GaussianBase read_mixture_base(Config& config, int dim, Record& desc) {
   b.check_known({&kBaseKeys});
   b.get_string(kBaseType);
   const double sigma = b.get_double(kBaseSigma);
-  desc.set("base", Record{{"type", "gaussian"}, {"sigma", sigma}, {"energy", "|x|^2 / (2 sigma^2)"}});
+  desc.set("base",
+           Record{{"type", "gaussian"}, {"sigma", sigma}, {"energy", "|x|^2 / (2 sigma^2)"}});
   return GaussianBase::isotropic(dim, sigma);
 }
 
@@ -190,21 +201,26 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   KernelSettings ks = read_kernel(config, kKernelDefaults);
   const RunMethod method = read_run_method(config, {RunMethod::annealing, RunMethod::tempering});
   if (method == RunMethod::tempering && ks.pilot)
-    config.section("kernel").fail("step_size_adaptation", "\"fixed\" for [run] method = \"tempering\"");
+    config.section("kernel").fail("step_size_adaptation",
+                                  "\"fixed\" for [run] method = \"tempering\"");
 
   RunResult result;
   mix.desc.set("path", "geometric: (1 - t) U_base + t U_mixture");
   result.model = mix.desc;
   result.base_log_z = base.log_z();
-  result.reference = Reference{exact::gaussian_mixture_log_z(mix.spec.weights), "exact: log of the sum of the masses"};
+  result.reference = Reference{exact::gaussian_mixture_log_z(mix.spec.weights),
+                               "exact: log of the sum of the masses"};
   const GeometricPath<GaussianBase, GaussianMixture> path(base, mixture);
 
   if (method == RunMethod::tempering) {
     result.kernel = kernel_description(ks);
-    with_kernel(ks, [&](const auto& kernel) { temper_and_estimate(path, kernel, config, context, result); });
+    with_kernel(ks, [&](const auto& kernel) {
+      temper_and_estimate(path, kernel, config, context, result);
+    });
     if (mixture.num_components() == 1) {
       // Every level of the path to one Gaussian is Gaussian: exact log(Z_k / Z_1) at each.
-      const exact::GaussianSpec g0{Eigen::VectorXd::Zero(d), sigma * sigma * Eigen::MatrixXd::Identity(d, d)};
+      const exact::GaussianSpec g0{Eigen::VectorXd::Zero(d),
+                                   sigma * sigma * Eigen::MatrixXd::Identity(d, d)};
       const exact::GaussianSpec g1{mix.spec.means[0], mix.spec.covariances[0]};
       for (double t : result.tempering->ladder)
         result.tempering->exact_evidence.push_back(
@@ -215,16 +231,16 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   }
   const Schedule schedule = read_schedule(config);
   const RunSettings run = read_run_settings(config, {"exact"});
-  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)), context,
-                     result);
+  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)),
+                     context, result);
   return result;
 }
-
 
 LoglikResult mixture_loglik(Config& config, const RunContext& context) {
   const Mixture mix = read_model(config);
   const DataSet data = read_data(config, mix.model.dim(), exact_sampler(mix.model));
-  return analysis_model_loglik(config, mix.model, data, [&] { return run_mixture(config, context); });
+  return analysis_model_loglik(config, mix.model, data,
+                               [&] { return run_mixture(config, context); });
 }
 
 SampleResult mixture_sample(Config& config) {
@@ -237,13 +253,22 @@ SampleResult mixture_sample(Config& config) {
 
 ModelEntry gaussian_mixture_model_entry() {
   return {.name = "gaussian_mixture",
-          .summary = "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j (Carlson et al. 2016, Fig. 2)",
-          .docs = "docs/tempering.md", .methods = {RunMethod::annealing, RunMethod::tempering}, .kernels = kernel_entries(),
-          .reverse_starts = {"exact"}, .reference = "exact: log of the sum of the masses",
+          .summary =
+              "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j "
+              "(Carlson et al. 2016, Fig. 2)",
+          .docs = "docs/tempering.md",
+          .methods = {RunMethod::annealing, RunMethod::tempering},
+          .kernels = kernel_entries(),
+          .reverse_starts = {"exact"},
+          .reference = "exact: log of the sum of the masses",
           .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true, {&tempering_keys()}),
-          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_mixture, .loglik = mixture_loglik,
-          .sample = mixture_sample, .exact = [](Config& c) -> std::optional<Reference> {
-            return Reference{exact::gaussian_mixture_log_z(read_model(c).spec.weights), "exact: log of the sum of the masses"};
+          .sample_keys = {&kModelKeys, &sampler_keys()},
+          .run = run_mixture,
+          .loglik = mixture_loglik,
+          .sample = mixture_sample,
+          .exact = [](Config& c) -> std::optional<Reference> {
+            return Reference{exact::gaussian_mixture_log_z(read_model(c).spec.weights),
+                             "exact: log of the sum of the masses"};
           }};
 }
 

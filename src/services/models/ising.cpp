@@ -2,28 +2,32 @@
 // heat-bath updates, reverse runs from an equilibrated ground state; or around the transition
 // from a field (path = "field", as the two-colour Potts model); simulated tempering and
 // integration from the ground state. Exact log Z: Kaufman's formula.
+#include "logz/models/ising.hpp"
+
 #include <cmath>
 #include <string>
 
+#include "field_path.hpp"
+#include "lattice_size.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/exact/ising_kaufman.hpp"
 #include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
-#include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
 #include "logz/services/lattice_runner.hpp"
-#include "field_path.hpp"
-#include "lattice_size.hpp"
 
 namespace logz {
 
 namespace {
 
-const Key kCoupling = Key::number("coupling", 1.0, -1e6, 1e6, "J in E = -J sum over bonds of s_i s_j (negative: antiferromagnet)");
+const Key kCoupling =
+    Key::number("coupling", 1.0, -1e6, 1e6,
+                "J in E = -J sum over bonds of s_i s_j (negative: antiferromagnet)");
 const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
-const KeyGroup kModelKeys{"model", "ising",
-                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kCoupling, &kBeta,
-                           &lattice_path_key(), &field_key()}};
+const KeyGroup kModelKeys{"model",
+                          "ising",
+                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(),
+                           &kCoupling, &kBeta, &lattice_path_key(), &field_key()}};
 
 struct IsingSpec {
   LatticeSize size;
@@ -39,7 +43,8 @@ IsingSpec read_ising(Config& config) {
 
 std::optional<Reference> ising_exact(Config& config) {
   const IsingSpec s = read_ising(config);
-  return Reference{exact::ising_log_z_kaufman(s.size.rows, s.size.cols, s.beta, s.coupling), "kaufman"};
+  return Reference{exact::ising_log_z_kaufman(s.size.rows, s.size.cols, s.beta, s.coupling),
+                   "kaufman"};
 }
 
 RunResult run_ising(Config& config, const RunContext& context) {
@@ -49,8 +54,9 @@ RunResult run_ising(Config& config, const RunContext& context) {
 
   RunResult result;
   const LatticeKernelSettings kernel = read_lattice_kernel(config, coupling, result);
-  result.model = {{"type", "ising"}, {"rows", size.rows}, {"cols", size.cols}, {"coupling", coupling},
-                  {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform spins"}};
+  result.model = {{"type", "ising"},        {"rows", size.rows}, {"cols", size.cols},
+                  {"coupling", coupling},   {"beta", beta},      {"num_sites", model.num_sites()},
+                  {"base", "uniform spins"}};
   result.base_log_z = model.base_log_z();
   result.reference = ising_exact(config);
 
@@ -58,26 +64,34 @@ RunResult run_ising(Config& config, const RunContext& context) {
   if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling)) {
     // The two-colour Potts model with coupling 2J: E_Ising = E_Potts + 2 J N.
     const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
-    anneal_field_path(PottsFieldPath(potts, m.get_double(field_key()), 2.0 * coupling * model.num_sites()), kernel,
-                      read_schedule(config), config, context, result);
+    anneal_field_path(
+        PottsFieldPath(potts, m.get_double(field_key()), 2.0 * coupling * model.num_sites()),
+        kernel, read_schedule(config), config, context, result);
     return result;  // the equilibrium energy trace below is the temperature path's
   }
-  const RunDefaults multispin = kernel.type == LatticeKernelType::multispin ? multispin_run_defaults(config, method) : RunDefaults{};
+  const RunDefaults multispin = kernel.type == LatticeKernelType::multispin
+                                    ? multispin_run_defaults(config, method)
+                                    : RunDefaults{};
   LatticeGroundStates ground;
   if (method == RunMethod::ground_state_integration) {
     // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
     // the lowest excitation, one flipped spin, costs 8|J|.
     if (coupling == 0 || size.rows < 3 || size.cols < 3 ||
         (coupling < 0 && (size.rows % 2 != 0 || size.cols % 2 != 0)))
-      m.fail(kCoupling, "J > 0 (or J < 0 with even sides) and sides >= 3 for integration from the ground state");
+      m.fail(
+          kCoupling,
+          "J > 0 (or J < 0 with even sides) and sides >= 3 for integration from the ground state");
     ground = {-2.0 * model.num_sites() * std::abs(coupling), std::log(2.0), 8 * std::abs(coupling)};
   }
-  const Schedule schedule = method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
+  const Schedule schedule =
+      method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
   if (kernel.type == LatticeKernelType::multispin)
-    anneal_from_ground_state(PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
-                             read_run_settings(config, {"ground_state"}, multispin), context, result);
+    anneal_from_ground_state(
+        PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
+        read_run_settings(config, {"ground_state"}, multispin), context, result);
   else
-    run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context, result);
+    run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context,
+                                           result);
   // The exact mean energy at every temperature the run visited (after it: an adaptive schedule
   // is placed by the run).
   if (method == RunMethod::annealing)
@@ -93,8 +107,9 @@ RunResult run_ising(Config& config, const RunContext& context) {
 
 ModelEntry ising_model_entry() {
   ModelEntry entry = lattice_model_entry(
-      "ising", "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins", "kaufman",
-      kModelKeys, run_ising);
+      "ising",
+      "the 2D Ising model on an R x C torus, E = -J sum s_i s_j, annealed from uniform spins",
+      "kaufman", kModelKeys, run_ising);
   entry.exact = ising_exact;
   return entry;
 }

@@ -6,8 +6,10 @@ namespace logz {
 
 namespace {
 const Key kRows = Key::integer("rows", Computed{"size"}, 1, 32768, "rows of the torus (or size)");
-const Key kCols = Key::integer("cols", Computed{"size"}, 1, 32768, "columns of the torus (or size)");
-const Key kSize = Key::integer("size", Computed{"none: rows and cols"}, 1, 32768, "L for an L x L torus");
+const Key kCols =
+    Key::integer("cols", Computed{"size"}, 1, 32768, "columns of the torus (or size)");
+const Key kSize =
+    Key::integer("size", Computed{"none: rows and cols"}, 1, 32768, "L for an L x L torus");
 }  // namespace
 
 const Key& lattice_rows_key() { return kRows; }

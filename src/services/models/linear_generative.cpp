@@ -3,12 +3,13 @@
 // annealing from [base] to the posterior over a (`logz run`), or of every data point, one AIS
 // run each (`logz loglik`); `logz sample` draws from the posterior of [data] index. Exact
 // log p(x) and exact posterior draws (reverse starts) with the Gaussian prior.
+#include "logz/models/linear_generative.hpp"
+
 #include <Eigen/Cholesky>
 #include <optional>
 
-#include "logz/models/linear_generative.hpp"
-#include "logz/paths/geometric_path.hpp"
 #include "../continuous_support.hpp"
+#include "logz/paths/geometric_path.hpp"
 
 namespace logz {
 
@@ -17,10 +18,13 @@ using namespace continuous;
 namespace {
 
 const Key kPhiKey = member_key("phi_key", "Phi");
-const Key kLatentDim = Key::integer("latent_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
+const Key kLatentDim =
+    Key::integer("latent_dim", Computed{"data_dim"}, 1, 4096, "random: the dimension of a");
 const Key kPrior = Key::enumeration("prior", PriorType::gaussian, "the prior on a");
-const KeyGroup kModelKeys{"model", "linear_generative",
-                          {&parameters_key(), &kPhiKey, &data_dim_key(), &kLatentDim, &parameter_seed_key(), &sigma_noise_key(), &kPrior}};
+const KeyGroup kModelKeys{"model",
+                          "linear_generative",
+                          {&parameters_key(), &kPhiKey, &data_dim_key(), &kLatentDim,
+                           &parameter_seed_key(), &sigma_noise_key(), &kPrior}};
 
 LinearGenerative read_linear_generative(Config& config, Record& desc) {
   auto m = config.section("model");
@@ -28,7 +32,10 @@ LinearGenerative read_linear_generative(Config& config, Record& desc) {
   const double sigma = m.get_double(sigma_noise_key());
   const PriorType prior = m.get_enum<PriorType>(kPrior);
   const std::string params = m.get_string(parameters_key());
-  desc = {{"type", "linear_generative"}, {"parameters", params}, {"sigma_noise", sigma}, {"prior", to_string(prior)}};
+  desc = {{"type", "linear_generative"},
+          {"parameters", params},
+          {"sigma_noise", sigma},
+          {"prior", to_string(prior)}};
   std::optional<LinearGenerative> model;
   if (params == "random") {
     const int M = static_cast<int>(m.get_int(data_dim_key()));
@@ -39,7 +46,8 @@ LinearGenerative read_linear_generative(Config& config, Record& desc) {
   } else {
     for (const Key* k : {&data_dim_key(), &kLatentDim, &parameter_seed_key()})
       if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
-    model.emplace(LinearGenerative::load(resolve_config_path(config, params), sigma, prior, m.get_string(kPhiKey)));
+    model.emplace(LinearGenerative::load(resolve_config_path(config, params), sigma, prior,
+                                         m.get_string(kPhiKey)));
   }
   desc.set("data_dim", model->data_dim());
   desc.set("latent_dim", model->latent_dim());
@@ -47,7 +55,8 @@ LinearGenerative read_linear_generative(Config& config, Record& desc) {
 }
 
 DataSet read_generative_data(Config& config, const LinearGenerative& model) {
-  return read_data(config, model.data_dim(), [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
+  return read_data(config, model.data_dim(),
+                   [&](Eigen::MatrixXd& X, const BatchRandom& r) { model.sample_data(X, r); });
 }
 
 constexpr const char* kReferenceSource = "exact (Gaussian marginal)";
@@ -72,7 +81,8 @@ GaussianBase gaussian_posterior(const LinearGenerative& model, const Eigen::Vect
 }
 
 std::vector<std::string> model_starts(const LinearGenerative& model) {
-  return model.prior() == PriorType::gaussian ? std::vector<std::string>{"exact"} : std::vector<std::string>{};
+  return model.prior() == PriorType::gaussian ? std::vector<std::string>{"exact"}
+                                              : std::vector<std::string>{};
 }
 
 RunResult run_linear_generative(Config& config, const RunContext& context) {
@@ -88,12 +98,13 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   const LinearGenerativePosterior posterior(model, x);
   const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
   RunResult result = generative_result(
-      std::move(desc), base_desc, data, "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)",
+      std::move(desc), base_desc, data,
+      "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)",
       base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
   std::optional<GaussianBase> exact_posterior;
   if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
-  const auto start =
-      exact_reverse_start(path, [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); });
+  const auto start = exact_reverse_start(
+      path, [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); });
   anneal_with_kernel(path, ks, schedule, run, start, context, result);
   return result;
 }
@@ -104,9 +115,11 @@ LoglikResult linear_generative_loglik(Config& config, const RunContext& context)
   const DataSet data = read_generative_data(config, model);
   const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
   auto make_path = [&](const Eigen::VectorXd& x) {
-    return GeometricPath<GaussianBase, LinearGenerativePosterior>(base, LinearGenerativePosterior(model, x));
+    return GeometricPath<GaussianBase, LinearGenerativePosterior>(
+        base, LinearGenerativePosterior(model, x));
   };
-  return generative_loglik(config, context, std::move(desc), data, base_desc, model_starts(model), make_path,
+  return generative_loglik(config, context, std::move(desc), data, base_desc, model_starts(model),
+                           make_path,
                            [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); });
 }
 
@@ -118,19 +131,29 @@ SampleResult linear_generative_sample(Config& config) {
   desc.set("data", data.description);
   desc.set("data_index", data.index);
   desc.set("target", "posterior p(a | x) of the data point");
-  return sample_target(s, LinearGenerativePosterior(model, data.X.col(static_cast<Eigen::Index>(data.index))),
-                       std::move(desc));
+  return sample_target(
+      s, LinearGenerativePosterior(model, data.X.col(static_cast<Eigen::Index>(data.index))),
+      std::move(desc));
 }
 
 }  // namespace
 
 ModelEntry linear_generative_model_entry() {
   return {.name = "linear_generative",
-          .summary = "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point (Sohl-Dickstein & Culpepper 2011)",
-          .docs = "docs/hais.md", .methods = {RunMethod::annealing}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
-          .reference = "exact with the Gaussian prior", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
-          .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()}, .run = run_linear_generative,
-          .loglik = linear_generative_loglik, .sample = linear_generative_sample, .exact = linear_generative_exact};
+          .summary =
+              "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point "
+              "(Sohl-Dickstein & Culpepper 2011)",
+          .docs = "docs/hais.md",
+          .methods = {RunMethod::annealing},
+          .kernels = kernel_entries(),
+          .reverse_starts = {"exact"},
+          .reference = "exact with the Gaussian prior",
+          .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
+          .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()},
+          .run = run_linear_generative,
+          .loglik = linear_generative_loglik,
+          .sample = linear_generative_sample,
+          .exact = linear_generative_exact};
 }
 
 }  // namespace logz

@@ -9,6 +9,8 @@
 // kernels/pairwise_mrf_heat_bath.hpp, its exact log Z and exact draws
 // exact/pairwise_mrf_enumeration.hpp; this file reads the config, runs them and is the registry
 // entry (one line in models.def).
+#include "logz/models/pairwise_mrf.hpp"
+
 #include <fmt/format.h>
 
 #include <Eigen/Core>
@@ -19,7 +21,6 @@
 #include "logz/exact/pairwise_mrf_enumeration.hpp"
 #include "logz/io/npz.hpp"
 #include "logz/kernels/pairwise_mrf_heat_bath.hpp"
-#include "logz/models/pairwise_mrf.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
 
@@ -27,39 +28,56 @@ namespace logz {
 
 namespace {
 
-const Key kParameters = Key::string("parameters", std::string("random"),
-                                    "\"random\" (seeded Gaussian couplings) or an .npz file with W and b");
-const Key kCouplingsKey = Key::string("couplings_key", std::string("W"), "the .npz member of W (n x n, symmetric)");
+const Key kParameters =
+    Key::string("parameters", std::string("random"),
+                "\"random\" (seeded Gaussian couplings) or an .npz file with W and b");
+const Key kCouplingsKey =
+    Key::string("couplings_key", std::string("W"), "the .npz member of W (n x n, symmetric)");
 const Key kFieldsKey = Key::string("fields_key", std::string("b"), "the .npz member of b (n)");
 const Key kUnits = Key::integer("units", 12, 1, 4096, "random: n, the number of binary units");
-const Key kScale = Key::number("scale", 0.5, 0.0, 1e3, "random: the sd of the couplings and fields");
-const Key kParameterSeed = Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of W and b");
+const Key kScale =
+    Key::number("scale", 0.5, 0.0, 1e3, "random: the sd of the couplings and fields");
+const Key kParameterSeed =
+    Key::integer("parameter_seed", 1, 0, INT64_MAX, "random: the seed of W and b");
 const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
-const Key kExactMaxUnits = Key::integer("exact_max_units", 20, 0, 30, "enumerate the exact log Z up to this many units");
-const KeyGroup kModelKeys{"model", "pairwise_mrf",
-                          {&kParameters, &kCouplingsKey, &kFieldsKey, &kUnits, &kScale, &kParameterSeed, &kBeta,
-                           &kExactMaxUnits}};
+const Key kExactMaxUnits =
+    Key::integer("exact_max_units", 20, 0, 30, "enumerate the exact log Z up to this many units");
+const KeyGroup kModelKeys{"model",
+                          "pairwise_mrf",
+                          {&kParameters, &kCouplingsKey, &kFieldsKey, &kUnits, &kScale,
+                           &kParameterSeed, &kBeta, &kExactMaxUnits}};
 
-const Key kKernelType = Key::choice("type", std::string("heat_bath"), {"heat_bath"}, "random-scan heat bath");
+const Key kKernelType =
+    Key::choice("type", std::string("heat_bath"), {"heat_bath"}, "random-scan heat bath");
 // 10^8 single-unit updates (about a second) per temperature, as for the lattices.
-const Key kSteps = Key::integer("steps_per_temperature", Computed{"the number of units"}, 1, 100000000,
-                                "single-unit updates per temperature");
+const Key kSteps = Key::integer("steps_per_temperature", Computed{"the number of units"}, 1,
+                                100000000, "single-unit updates per temperature");
 const KeyGroup kKernelKeys{"kernel", "pairwise_mrf kernels", {&kKernelType, &kSteps}};
 
-PairwiseMrfParameters load_parameters(const std::string& path, const std::string& w_key, const std::string& b_key) {
-  const io::Array w = io::read_npz_array(path, w_key).to_float64(), b = io::read_npz_array(path, b_key).to_float64();
+PairwiseMrfParameters load_parameters(const std::string& path, const std::string& w_key,
+                                      const std::string& b_key) {
+  const io::Array w = io::read_npz_array(path, w_key).to_float64(),
+                  b = io::read_npz_array(path, b_key).to_float64();
   if (b.ndim() != 1 || b.size() < 1 || b.size() > 4096)
-    fail_input(path, b_key, "a vector of 1 to 4096 fields, got shape " + io::shape_to_string(b.shape));
+    fail_input(path, b_key,
+               "a vector of 1 to 4096 fields, got shape " + io::shape_to_string(b.shape));
   const auto n = static_cast<Eigen::Index>(b.size());
   if (w.ndim() != 2 || w.shape[0] != b.size() || w.shape[1] != b.size())
-    fail_input(path, w_key, fmt::format("a {} x {} matrix (one row per field), got shape {}", n, n, io::shape_to_string(w.shape)));
-  PairwiseMrfParameters m{Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(w.doubles().data(), n, n),
-                  Eigen::Map<const Eigen::VectorXd>(b.doubles().data(), n)};
+    fail_input(path, w_key,
+               fmt::format("a {} x {} matrix (one row per field), got shape {}", n, n,
+                           io::shape_to_string(w.shape)));
+  PairwiseMrfParameters m{
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+          w.doubles().data(), n, n),
+      Eigen::Map<const Eigen::VectorXd>(b.doubles().data(), n)};
   if (!m.W.allFinite() || !m.b.allFinite()) fail_input(path, w_key + ", " + b_key, "finite values");
   for (Eigen::Index i = 0; i < n; ++i) {
-    if (m.W(i, i) != 0.0) fail_input(path, w_key, fmt::format("a zero diagonal, got {} at [{}, {}]", m.W(i, i), i, i));
+    if (m.W(i, i) != 0.0)
+      fail_input(path, w_key, fmt::format("a zero diagonal, got {} at [{}, {}]", m.W(i, i), i, i));
     for (Eigen::Index j = 0; j < i; ++j)
-      if (m.W(i, j) != m.W(j, i)) fail_input(path, w_key, fmt::format("a symmetric matrix, [{}, {}] != [{}, {}]", i, j, j, i));
+      if (m.W(i, j) != m.W(j, i))
+        fail_input(path, w_key,
+                   fmt::format("a symmetric matrix, [{}, {}] != [{}, {}]", i, j, j, i));
   }
   return m;
 }
@@ -87,7 +105,8 @@ MrfSpec read_pairwise_mrf(Config& config) {
   } else {
     for (const Key* k : {&kUnits, &kScale, &kParameterSeed})
       if (m.has(*k)) m.fail(*k, "no such key with a parameters file (the file sets the model)");
-    spec.parameters = load_parameters(resolve_config_path(config, params), m.get_string(kCouplingsKey), m.get_string(kFieldsKey));
+    spec.parameters = load_parameters(resolve_config_path(config, params),
+                                      m.get_string(kCouplingsKey), m.get_string(kFieldsKey));
   }
   spec.beta = m.get_double(kBeta);
   spec.exact_max_units = m.get_int(kExactMaxUnits);
@@ -95,7 +114,8 @@ MrfSpec read_pairwise_mrf(Config& config) {
 }
 
 // The exact log Z by enumeration where n <= exact_max_units: the run's reference and exact_log_z().
-std::optional<Reference> mrf_reference(const PairwiseMrfParameters& parameters, double beta, std::int64_t exact_max_units) {
+std::optional<Reference> mrf_reference(const PairwiseMrfParameters& parameters, double beta,
+                                       std::int64_t exact_max_units) {
   if (parameters.size() > exact_max_units) return std::nullopt;
   return Reference{exact::pairwise_mrf_log_z_enumeration(parameters, beta), "enumeration"};
 }
@@ -120,9 +140,12 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
   result.model = desc;
   result.base_log_z = path.base_log_z();
   result.reference = mrf_reference(path.parameters(), beta, spec.exact_max_units);
-  result.kernel = {{"type", "heat_bath"}, {"steps_per_temperature", kernel.steps()}, {"step_unit", "single-unit update"}};
+  result.kernel = {{"type", "heat_bath"},
+                   {"steps_per_temperature", kernel.steps()},
+                   {"step_unit", "single-unit update"}};
 
-  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) == RunMethod::tempering) {
+  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) ==
+      RunMethod::tempering) {
     temper_and_estimate(path, kernel, config, context, result);
     return result;
   }
@@ -133,7 +156,8 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
   const RunSettings run = read_run_settings(config, starts);
   std::optional<exact::PairwiseMrfExactSampler> exact_sampler;
   if (run.reverse && run.reverse_start == "exact") exact_sampler.emplace(path);
-  const PairwiseMrfHeatBath equilibrate = kernel.with_steps(run.equilibration_sweeps * static_cast<std::size_t>(n));
+  const PairwiseMrfHeatBath equilibrate =
+      kernel.with_steps(run.equilibration_sweeps * static_cast<std::size_t>(n));
   auto start = [&](PairwiseMrfBatch& batch, const ChunkStreams& streams) {
     if (exact_sampler) {
       exact_sampler->sample(batch, streams.random(0));
@@ -150,16 +174,23 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry pairwise_mrf_model_entry() {
-  return {.name = "pairwise_mrf",
-          .summary = "a pairwise binary MRF (fully visible Boltzmann machine), E = -x^T W x / 2 - b^T x, x in {0, 1}^n",
-          .docs = "docs/config.md", .methods = {RunMethod::annealing, RunMethod::tempering},
-          .kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}},
-          .reverse_starts = {"exact", "equilibrated"}, .reference = "enumeration for small n",
-          .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},
-          .run = run_pairwise_mrf, .exact = [](Config& c) {
-            const MrfSpec spec = read_pairwise_mrf(c);
-            return mrf_reference(spec.parameters, spec.beta, spec.exact_max_units);
-          }};
+  return {
+      .name = "pairwise_mrf",
+      .summary =
+          "a pairwise binary MRF (fully visible Boltzmann machine), E = -x^T W x / 2 - b^T x, x in "
+          "{0, 1}^n",
+      .docs = "docs/config.md",
+      .methods = {RunMethod::annealing, RunMethod::tempering},
+      .kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}},
+      .reverse_starts = {"exact", "equilibrated"},
+      .reference = "enumeration for small n",
+      .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(),
+               &tempering_keys()},
+      .run = run_pairwise_mrf,
+      .exact = [](Config& c) {
+        const MrfSpec spec = read_pairwise_mrf(c);
+        return mrf_reference(spec.parameters, spec.beta, spec.exact_max_units);
+      }};
 }
 
 }  // namespace logz

@@ -2,9 +2,9 @@
 // log Z by annealing from a Gaussian [base] (Hamiltonian AIS by default); `logz loglik`:
 // L = -mean E(x) - log Z of a data set; `logz sample`: HMC draws. Exact log Z and exact draws
 // (reverse starts, data) when Phi is complete (square and invertible).
+#include "../continuous_support.hpp"
 #include "logz/models/product_of_experts.hpp"
 #include "logz/paths/geometric_path.hpp"
-#include "../continuous_support.hpp"
 
 namespace logz {
 
@@ -12,16 +12,21 @@ using namespace continuous;
 
 namespace {
 
-const Key kExpert = Key::enumeration("expert", ExpertType::laplace,
-                                "the experts: Laplace E(u) = lambda |u| or Student-t E(u) = lambda log(1 + u^2)");
+const Key kExpert = Key::enumeration(
+    "expert", ExpertType::laplace,
+    "the experts: Laplace E(u) = lambda |u| or Student-t E(u) = lambda log(1 + u^2)");
 const Key kPhiKey = member_key("phi_key", "Phi"), kLambdaKey = member_key("lambda_key", "lambda");
 const Key kDim = Key::integer("dim", 36, 1, 4096, "random: the dimension");
-const Key kNumExperts = Key::integer("num_experts", Computed{"dim (complete)"}, 1, 1 << 16, "random: the experts, >= dim");
-const Key kPrecision = Key::choice("precision", std::string("double"), {"double", "float"},
-                                   "the filter products and experts in double or single precision (float: about "
-                                   "twice as fast; energies summed and works accumulated in double)");
-const KeyGroup kModelKeys{"model", "poe", {&kExpert, &parameters_key(), &kPhiKey, &kLambdaKey, &kDim, &kNumExperts,
-                                           &parameter_seed_key(), &kPrecision}};
+const Key kNumExperts = Key::integer("num_experts", Computed{"dim (complete)"}, 1, 1 << 16,
+                                     "random: the experts, >= dim");
+const Key kPrecision =
+    Key::choice("precision", std::string("double"), {"double", "float"},
+                "the filter products and experts in double or single precision (float: about "
+                "twice as fast; energies summed and works accumulated in double)");
+const KeyGroup kModelKeys{"model",
+                          "poe",
+                          {&kExpert, &parameters_key(), &kPhiKey, &kLambdaKey, &kDim, &kNumExperts,
+                           &parameter_seed_key(), &kPrecision}};
 
 ProductOfExperts read_poe(Config& config, Record& desc) {
   auto m = config.section("model");
@@ -41,7 +46,8 @@ ProductOfExperts read_poe(Config& config, Record& desc) {
     const int L = static_cast<int>(m.get_int(kNumExperts.with_integer_range(d, 1 << 16), d));
     const auto seed = static_cast<std::uint64_t>(m.get_int(parameter_seed_key()));
     desc.set("parameter_seed", seed);
-    ProductOfExperts poe = ProductOfExperts::random(expert, d, L, seed).with_single_precision(single);
+    ProductOfExperts poe =
+        ProductOfExperts::random(expert, d, L, seed).with_single_precision(single);
     describe(poe);
     return poe;
   }
@@ -50,7 +56,8 @@ ProductOfExperts read_poe(Config& config, Record& desc) {
   PoeKeys keys;
   keys.filters = m.get_string(kPhiKey);
   keys.lambda = m.get_string(kLambdaKey);
-  ProductOfExperts poe = ProductOfExperts::load(resolve_config_path(config, params), expert, keys).with_single_precision(single);
+  ProductOfExperts poe = ProductOfExperts::load(resolve_config_path(config, params), expert, keys)
+                             .with_single_precision(single);
   describe(poe);
   return poe;
 }
@@ -60,10 +67,12 @@ DataSampler exact_sampler(const ProductOfExperts& poe) {
   return [&poe](Eigen::MatrixXd& X, const BatchRandom& r) { poe.sample_exact(X, r); };
 }
 
-RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record desc, const RunContext& context) {
+RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record desc,
+                         const RunContext& context) {
   // The exact reverse start (complete Phi): x = Phi^{-1} u.
-  return analysis_experiment(config, poe, std::move(desc), exact_sampler(poe), "draws need a complete Phi",
-                             "geometric: (1 - t) U_base + t U_poe", "exact (complete Phi)", context);
+  return analysis_experiment(config, poe, std::move(desc), exact_sampler(poe),
+                             "draws need a complete Phi", "geometric: (1 - t) U_base + t U_poe",
+                             "exact (complete Phi)", context);
 }
 
 RunResult run_poe(Config& config, const RunContext& context) {
@@ -78,17 +87,27 @@ LoglikResult poe_loglik(Config& config, const RunContext& context) {
   const ProductOfExperts poe = read_poe(config, desc);
   const DataSet data = read_data(config, poe.dim(), exact_sampler(poe));
   read_run_method(config, {RunMethod::annealing});
-  return analysis_model_loglik(config, poe, data, [&] { return poe_experiment(config, poe, desc, context); });
+  return analysis_model_loglik(config, poe, data,
+                               [&] { return poe_experiment(config, poe, desc, context); });
 }
 
 }  // namespace
 
 ModelEntry poe_model_entry() {
   return {.name = "poe",
-          .summary = "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & Culpepper 2011)",
-          .docs = "docs/hais.md", .methods = {RunMethod::annealing}, .kernels = kernel_entries(), .reverse_starts = {"exact"},
-          .reference = "exact when Phi is complete", .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
-          .sample_keys = {&kModelKeys, &sampler_keys()}, .run = run_poe, .loglik = poe_loglik, .sample = [](Config& c) { return sample_model(c, read_poe); },
+          .summary =
+              "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & "
+              "Culpepper 2011)",
+          .docs = "docs/hais.md",
+          .methods = {RunMethod::annealing},
+          .kernels = kernel_entries(),
+          .reverse_starts = {"exact"},
+          .reference = "exact when Phi is complete",
+          .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
+          .sample_keys = {&kModelKeys, &sampler_keys()},
+          .run = run_poe,
+          .loglik = poe_loglik,
+          .sample = [](Config& c) { return sample_model(c, read_poe); },
           .exact = [](Config& c) { return exact_reference(c, read_poe, "exact (complete Phi)"); }};
 }
 

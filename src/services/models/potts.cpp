@@ -5,21 +5,22 @@
 // simulated tempering and integration from the ground state. The exact log Z and mean energies
 // come from the transfer matrix when the smaller side is narrow enough, else from enumeration on
 // tiny lattices, else there is no reference.
+#include "logz/models/potts.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "field_path.hpp"
+#include "lattice_size.hpp"
 #include "logz/exact/potts_enumeration.hpp"
 #include "logz/exact/potts_transfer_matrix.hpp"
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/packed_potts.hpp"
-#include "logz/models/potts.hpp"
 #include "logz/services/lattice_runner.hpp"
-#include "field_path.hpp"
-#include "lattice_size.hpp"
 
 namespace logz {
 
@@ -52,11 +53,13 @@ LevelSum sum_levels(const std::vector<std::uint64_t>& counts, double beta, doubl
 }
 
 bool transfer_matrix_affordable(int rows, int cols, int q, double beta, double j) {
-  return exact::potts_transfer_matrix_feasible(rows, cols, q) && std::abs(beta * j) * 2.0 * std::min(rows, cols) <= 600.0;
+  return exact::potts_transfer_matrix_feasible(rows, cols, q) &&
+         std::abs(beta * j) * 2.0 * std::min(rows, cols) <= 600.0;
 }
 
 bool enumeration_affordable(int rows, int cols, int q) {
-  return std::pow(static_cast<double>(q), rows * static_cast<double>(cols) - 1.0) <= kRunnerEnumerationMaxStates;
+  return std::pow(static_cast<double>(q), rows * static_cast<double>(cols) - 1.0) <=
+         kRunnerEnumerationMaxStates;
 }
 
 // The exact log Z where it is affordable (transfer matrix, else enumeration), else nullopt.
@@ -64,7 +67,8 @@ std::optional<Reference> potts_reference(int rows, int cols, int q, double beta,
   if (transfer_matrix_affordable(rows, cols, q, beta, j))
     return Reference{exact::potts_log_z_transfer_matrix(rows, cols, q, beta, j), "transfer_matrix"};
   if (enumeration_affordable(rows, cols, q))
-    return Reference{sum_levels(exact::potts_equal_bond_counts(rows, cols, q), beta, j).log_z, "enumeration"};
+    return Reference{sum_levels(exact::potts_equal_bond_counts(rows, cols, q), beta, j).log_z,
+                     "enumeration"};
   return std::nullopt;
 }
 
@@ -76,7 +80,8 @@ void add_reference(const PottsModel& model, int rows, int cols, std::span<const 
   result.reference = potts_reference(rows, cols, q, beta, j);
   if (!result.reference) return;  // no exact answer is known
   if (result.reference->source == "transfer_matrix") {
-    const double cost = exact::potts_transfer_matrix_cost(rows, cols, q) * 2.0 * static_cast<double>(fractions.size());
+    const double cost = exact::potts_transfer_matrix_cost(rows, cols, q) * 2.0 *
+                        static_cast<double>(fractions.size());
     if (cost <= kRunnerTraceMaxWork)
       for (double t : fractions)
         result.equilibrium_energy.push_back(
@@ -84,15 +89,18 @@ void add_reference(const PottsModel& model, int rows, int cols, std::span<const 
     return;
   }
   const auto counts = exact::potts_equal_bond_counts(rows, cols, q);
-  for (double t : fractions) result.equilibrium_energy.push_back(sum_levels(counts, t * beta, j).mean_energy);
+  for (double t : fractions)
+    result.equilibrium_energy.push_back(sum_levels(counts, t * beta, j).mean_energy);
 }
 
 const Key kColours = Key::integer("q", 10, 2, PottsModel::kMaxColours, "the number of colours");
-const Key kCoupling = Key::number("coupling", 2.0, -1e6, 1e6, "J in E = -J sum over bonds of delta(x_i, x_j)");
+const Key kCoupling =
+    Key::number("coupling", 2.0, -1e6, 1e6, "J in E = -J sum over bonds of delta(x_i, x_j)");
 const Key kBeta = Key::number("beta", 1.0, 0.0, 1e6, "the target's inverse temperature");
-const KeyGroup kModelKeys{"model", "potts",
-                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kColours, &kCoupling, &kBeta,
-                           &lattice_path_key(), &field_key()}};
+const KeyGroup kModelKeys{"model",
+                          "potts",
+                          {&lattice_rows_key(), &lattice_cols_key(), &lattice_size_key(), &kColours,
+                           &kCoupling, &kBeta, &lattice_path_key(), &field_key()}};
 
 RunResult run_potts(Config& config, const RunContext& context) {
   auto m = config.section("model");
@@ -107,12 +115,20 @@ RunResult run_potts(Config& config, const RunContext& context) {
   RunResult result;
   const LatticeKernelSettings kernel = read_lattice_kernel(config, coupling, result);
   const RunMethod method = read_run_method(config, kLatticeMethods);
-  const RunDefaults multispin = kernel.type == LatticeKernelType::multispin ? multispin_run_defaults(config, method) : RunDefaults{};
+  const RunDefaults multispin = kernel.type == LatticeKernelType::multispin
+                                    ? multispin_run_defaults(config, method)
+                                    : RunDefaults{};
   const bool annealing = method == RunMethod::annealing;
   const Schedule schedule = annealing ? read_schedule(config) : linear_schedule(1);
 
-  result.model = {{"type", "potts"}, {"rows", rows}, {"cols", cols}, {"q", q}, {"coupling", coupling},
-                  {"beta", beta}, {"num_sites", model.num_sites()}, {"base", "uniform colours"}};
+  result.model = {{"type", "potts"},
+                  {"rows", rows},
+                  {"cols", cols},
+                  {"q", q},
+                  {"coupling", coupling},
+                  {"beta", beta},
+                  {"num_sites", model.num_sites()},
+                  {"base", "uniform colours"}};
   result.base_log_z = model.base_log_z();
   LatticeGroundStates ground;
   if (method == RunMethod::ground_state_integration) {
@@ -122,34 +138,40 @@ RunResult run_potts(Config& config, const RunContext& context) {
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
   if (read_field_path(m, config, kernel, method, beta * coupling)) {
-    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, schedule, config, context,
-                      result);
-    add_reference(model, rows, cols, {}, result);  // the equilibrium trace is the temperature path's
+    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, schedule, config,
+                      context, result);
+    add_reference(model, rows, cols, {},
+                  result);  // the equilibrium trace is the temperature path's
     return result;
   }
   if (kernel.type == LatticeKernelType::multispin)
-    anneal_from_ground_state(PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
-                             read_run_settings(config, {"ground_state"}, multispin), context, result);
+    anneal_from_ground_state(
+        PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
+        read_run_settings(config, {"ground_state"}, multispin), context, result);
   else
-    run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context, result);
+    run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context,
+                                        result);
   // After the run: an adaptive schedule is placed by it. Tempering reads its own ladder and
   // integration has none, so they get no energy trace.
-  add_reference(model, rows, cols, annealing ? annealed_fractions(result) : std::span<const double>{}, result);
+  add_reference(model, rows, cols,
+                annealing ? annealed_fractions(result) : std::span<const double>{}, result);
   return result;
 }
 
 }  // namespace
 
 ModelEntry potts_model_entry() {
-  ModelEntry entry = lattice_model_entry(
-      "potts", "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), annealed from uniform colours",
-      "transfer matrix or enumeration (small lattices)", kModelKeys, run_potts);
+  ModelEntry entry =
+      lattice_model_entry("potts",
+                          "the q-state Potts model on an R x C torus, E = -J sum delta(x_i, x_j), "
+                          "annealed from uniform colours",
+                          "transfer matrix or enumeration (small lattices)", kModelKeys, run_potts);
   entry.exact = [](Config& config) {
     auto m = config.section("model");
     m.check_known({&model_type_keys(), &kModelKeys});
     const LatticeSize size = read_lattice_size(m);
-    return potts_reference(size.rows, size.cols, static_cast<int>(m.get_int(kColours)), m.get_double(kBeta),
-                           m.get_double(kCoupling));
+    return potts_reference(size.rows, size.cols, static_cast<int>(m.get_int(kColours)),
+                           m.get_double(kBeta), m.get_double(kCoupling));
   };
   return entry;
 }

