@@ -14,6 +14,7 @@
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
 #include "logz/services/checkpoint.hpp"
+#include "logz/services/methods.hpp"
 #include "logz/services/run.hpp"
 #include "plots/plots.hpp"
 #include "progress.hpp"
@@ -29,17 +30,26 @@ struct RunArgs {
   bool quiet = false;
 };
 
-// Checkpoints cover annealing (forward, reverse, repetitions) and tempering; ground-state
-// integration keeps chain states a checkpoint does not hold yet.
+// Checkpoints cover the methods whose registry entry says so (annealing: forward, reverse,
+// repetitions; tempering); ground-state integration keeps chain states a checkpoint does not
+// hold yet.
 void check_checkpointable(const Config& config, const std::string& file) {
   const Value* run = config.raw().find("run");
   const Value* method = run && run->is_record() ? run->as_record().find("method") : nullptr;
-  if (method && !(method->is_string() &&
-                  (method->as_string() == "annealing" || method->as_string() == "tempering")))
+  if (!method) return;  // the default, annealing
+  std::string can, cannot;
+  bool ok = false;
+  for (const MethodEntry& m : method_registry()) {
+    const std::string name = to_string(m.method);
+    if (m.checkpoints) ok = ok || (method->is_string() && method->as_string() == name);
+    std::string& list = m.checkpoints ? can : cannot;
+    list += (list.empty() ? "" : " or ") + ("\"" + name + "\"");
+  }
+  if (!ok)
     throw InputError(
-        fmt::format("{}: [run] method: expected \"annealing\" or \"tempering\" with --checkpoint "
-                    "(ground-state integration cannot be checkpointed yet)",
-                    file));
+        fmt::format("{}: [run] method: expected {} with --checkpoint ({} cannot be "
+                    "checkpointed yet)",
+                    file, can, cannot));
 }
 
 }  // namespace

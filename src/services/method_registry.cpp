@@ -5,13 +5,17 @@ namespace logz {
 const std::vector<MethodEntry>& method_registry() {
   static const std::vector<MethodEntry> methods = {
       {RunMethod::annealing, "annealed importance sampling forward (and reverse) along a schedule",
-       "docs/config.md"},
+       "docs/config.md", true},
       {RunMethod::tempering, "simulated tempering on a ladder of temperatures (RTS, TI, MBAR)",
-       "docs/tempering.md"},
+       "docs/tempering.md", true},
       {RunMethod::ground_state_integration,
        "thermodynamic integration from the ground states (lattice models)", "docs/config.md"},
   };
   return methods;
+}
+
+const MethodEntry& method_entry(RunMethod method) {
+  return method_registry()[static_cast<std::size_t>(method)];
 }
 
 }  // namespace logz

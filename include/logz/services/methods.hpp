@@ -15,11 +15,13 @@ LOGZ_NAMED_ENUM(RunMethod, annealing, tempering, ground_state_integration);
 
 struct MethodEntry {
   RunMethod method;
-  std::string summary;  // one line
-  std::string docs;     // the page that documents it
+  std::string summary;       // one line
+  std::string docs;          // the page that documents it
+  bool checkpoints = false;  // `logz run --checkpoint` can save and resume it
 };
 
-// One entry per RunMethod, in its order.
+// One entry per RunMethod, in its order; the entry of `method`.
 const std::vector<MethodEntry>& method_registry();
+const MethodEntry& method_entry(RunMethod method);
 
 }  // namespace logz
