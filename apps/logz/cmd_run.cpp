@@ -70,7 +70,7 @@ std::function<int()> add_run_command(CLI::App& app, Ranks* process_ranks) {
   sub->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
   args->checkpoint.add_to(sub, "annealing and tempering runs");
   sub->get_option("config")->required(false);
-  return [args, sub, process_ranks] {
+  return [args, process_ranks] {
     std::optional<RunCheckpoint> checkpoint =
         args->checkpoint.open(args->config, "run", "run.seed");
     Config config = checkpoint ? checkpoint->config().load() : args->config.load();
