@@ -84,4 +84,32 @@ TEST(TemperingCli, BadTemperingKeysGiveOneLineErrors) {
   }
 }
 
+// [estimators] methods = ["stepping_stone", ...]: the final run records its samples because the
+// registry entry asks for them, and the estimate is beside the exact value and RTS, and in the
+// per-level ladders like every other one; it is no works estimator.
+TEST(TemperingCli, SteppingStoneIsWithinErrorOfTheExactValueAndOfRts) {
+  const std::string cfg = temp_path("stepping_stone.toml"), out = temp_path("stepping_stone.json");
+  std::ofstream(cfg) << kConfig;
+  const auto r = logz::test_support::run_cli("run " + cfg + " -q -o " + out +
+                                             " --set estimators.methods=stepping_stone,rts");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_file(out));
+  const double exact = j["reference"]["log_z"].get<double>();
+  ASSERT_TRUE(j["estimates"].contains("stepping_stone")) << j["estimates"].dump();
+  const auto& e = j["estimates"]["stepping_stone"];
+  const double se = e["std_error"].get<double>();
+  ASSERT_TRUE(std::isfinite(se) && se > 0);
+  EXPECT_EQ(e["se_method"], "chain_jackknife");
+  EXPECT_NEAR(e["log_z"].get<double>(), exact, 5 * se + se * se);
+  const auto& rts = j["estimates"]["rts"];
+  EXPECT_NEAR(e["log_z"].get<double>(), rts["log_z"].get<double>(),
+              5 * std::hypot(se, rts["std_error"].get<double>()));
+  EXPECT_EQ(j["details"]["tempering"]["levels"]["stepping_stone"]["evidence"].size(), 8u);
+  logz::test_support::expect_one_line_error(
+      logz::test_support::run_cli("run " + cfg +
+                                  " -q --set run.method=annealing --set "
+                                  "estimators.methods=stepping_stone,rts"),
+      "[estimators] methods");
+}
+
 }  // namespace

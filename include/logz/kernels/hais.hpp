@@ -108,10 +108,7 @@ class Hais {
   static int evaluations_per_move(const ContinuousKernelOptions& o) { return o.leapfrog_steps; }
   template <class Field>
   static void describe(const ContinuousKernelOptions& o, Field&& field) {
-    field("step_size", o.step_size);
-    field("leapfrog_steps", o.leapfrog_steps);
-    field("integrator", "leapfrog (velocity Verlet)");
-    field("normals", o.normals == NormalPrecision::single ? "float" : "double");
+    detail::describe_leapfrog(o, field);
     field("momentum_refresh", refresh_of(o));
     if (o.half_life) {
       char h[32];

@@ -103,6 +103,20 @@ inline std::vector<RandomStream> particle_streams(const BatchRandom& random, std
   return s;
 }
 
+// How a kernel's draws are made, as its description says it: "double" or "float".
+inline const char* normals_name(NormalPrecision p) {
+  return p == NormalPrecision::single ? "float" : "double";
+}
+
+// The description the leapfrog kernels (HMC, HAIS) share, in the order of the report.
+template <class Field>
+void describe_leapfrog(const ContinuousKernelOptions& o, Field& field) {
+  field("step_size", o.step_size);
+  field("leapfrog_steps", o.leapfrog_steps);
+  field("integrator", "leapfrog (velocity Verlet)");
+  field("normals", normals_name(o.normals));
+}
+
 }  // namespace detail
 
 class Hmc {
@@ -150,10 +164,7 @@ class Hmc {
   static int evaluations_per_move(const ContinuousKernelOptions& o) { return o.leapfrog_steps; }
   template <class Field>
   static void describe(const ContinuousKernelOptions& o, Field&& field) {
-    field("step_size", o.step_size);
-    field("leapfrog_steps", o.leapfrog_steps);
-    field("integrator", "leapfrog (velocity Verlet)");
-    field("normals", o.normals == NormalPrecision::single ? "float" : "double");
+    detail::describe_leapfrog(o, field);
     field("momentum", "redrawn every move");
   }
 

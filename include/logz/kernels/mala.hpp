@@ -93,7 +93,7 @@ class Mala {
   static void describe(const ContinuousKernelOptions& o, Field&& field) {
     field("step_size", o.step_size);
     field("proposal", "Langevin: x - (step_size^2 / 2) grad U + step_size z");
-    field("normals", o.normals == NormalPrecision::single ? "float" : "double");
+    field("normals", detail::normals_name(o.normals));
   }
 
  private:
