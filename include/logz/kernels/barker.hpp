@@ -18,6 +18,7 @@
 #include "logz/core/levels_path.hpp"
 #include "logz/kernels/continuous_kernel_options.hpp"
 #include "logz/kernels/hmc.hpp"
+#include "logz/math/log_sum_exp.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/paths/geometric_path.hpp"
@@ -57,7 +58,7 @@ class Barker {
     b.uniforms.resize(b.X.cols());
     for (Eigen::Index p = 0; p < b.X.cols(); ++p) {
       double s = 0.0;
-      for (Eigen::Index i = 0; i < d; ++i) s += softplus(b.normals(i, p) * b.grad(i, p));
+      for (Eigen::Index i = 0; i < d; ++i) s += log1p_exp(b.normals(i, p) * b.grad(i, p));
       b.uniforms(p) = s;
     }
     evaluate_parts(target, b.proposal_X, b.proposal_parts, true);
@@ -69,7 +70,7 @@ class Barker {
       const double u = streams[static_cast<std::size_t>(p)].uniform();
       if (c && c->min_slack(b.proposal_X.col(p)) < 0.0) continue;  // outside the support
       double back = 0.0;
-      for (Eigen::Index i = 0; i < d; ++i) back += softplus(-b.normals(i, p) * b.grad(i, p));
+      for (Eigen::Index i = 0; i < d; ++i) back += log1p_exp(-b.normals(i, p) * b.grad(i, p));
       const double h0 = combined_energy(target, b.parts, p) + b.uniforms(p);
       const double h1 = combined_energy(target, b.proposal_parts, p) + back;
       if (detail::metropolis_accept(u, h0, h1, info)) {
@@ -102,11 +103,6 @@ class Barker {
   }
 
  private:
-  // log(1 + exp(x)) without overflow.
-  static double softplus(double x) {
-    return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-  }
-
   double step_size_;
 };
 
