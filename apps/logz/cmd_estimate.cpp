@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "logz/core/error.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/estimators/mbar.hpp"
 #include "logz/io/npy_columns.hpp"
 #include "logz/io/number_list.hpp"
@@ -122,12 +123,13 @@ std::function<int()> add_estimate_command(CLI::App& app) {
           "logz estimate: --forward/--reverse: expected at least one work file (or --u-kn and "
           "--n-k "
           "for MBAR)");
-    const EstimatorOptions options =
+    EstimatorOptions options =
         read_estimator_options({[&](const Key& key) { return a->options.at(key.name()); },
                                 [](const Key& key, double bytes, const std::string& what) {
                                   check_fits_in_memory(option_flag(key), bytes, what);
                                 }},
                                a->seed);
+    options.stop = process_stop_source().token();  // Ctrl-C stops histogram_posterior's draws
     std::vector<double> fw, rw;
     if (!a->forward.empty()) fw = io::read_numbers(a->forward);
     if (!a->reverse.empty()) rw = io::read_numbers(a->reverse);

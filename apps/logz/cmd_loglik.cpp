@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "config_args.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
@@ -36,8 +37,10 @@ std::function<int()> add_loglik_command(CLI::App& app, Ranks* ranks) {
     Config config = args->config.load();
     Progress progress("");
     const Ranks& process = ranks_or_single(ranks);
-    const LoglikResult r = run_loglik(
-        config, {.progress = progress.as_function(args->quiet, process), .ranks = ranks});
+    const LoglikResult r =
+        run_loglik(config, {.progress = progress.as_function(args->quiet, process),
+                            .ranks = ranks,
+                            .stop = process_stop_source().token()});
     if (process.rank() != 0) return 0;  // every rank holds the result; rank 0 reports it
     std::cout << report::loglik_table(r);
     if (!args->output.empty())

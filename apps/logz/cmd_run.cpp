@@ -95,7 +95,8 @@ std::function<int()> add_run_command(CLI::App& app, Ranks* process_ranks) {
                                        .budget = progress.budget_listener(args->quiet, ranks),
                                        .anneal_journal = checkpoint ? &*checkpoint : nullptr,
                                        .tempering_journal = checkpoint ? &*checkpoint : nullptr,
-                                       .ranks = process_ranks});
+                                       .ranks = process_ranks,
+                                       .stop = process_stop_source().token()});
     } catch (const Stopped&) {
       if (!checkpoint) throw;
       return saved_after_stop(*checkpoint, "run");

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "config_args.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
@@ -33,7 +34,7 @@ std::function<int()> add_sample_command(CLI::App& app) {
   sub->add_option("--json", args->json, "Write the summary as JSON to this file");
   return [args] {
     Config config = args->config.load();
-    const SampleResult run = run_sample(config);
+    const SampleResult run = run_sample(config, RunContext{.stop = process_stop_source().token()});
     std::cout << report::sample_table(run);
     if (!args->output.empty()) {
       const auto& r = run.result;

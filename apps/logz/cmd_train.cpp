@@ -44,7 +44,8 @@ void evaluate_trained_rbm(const RbmEvaluateSettings& s, const std::string& weigh
                           const RbmParameters& rbm, const Eigen::MatrixXd& train,
                           const Eigen::MatrixXd& validation, bool quiet, Ranks* ranks) {
   if (!quiet) std::cerr << "logz train rbm: evaluating by AIS\n";
-  RunResult r = rbm_ais_evaluation(rbm, train, validation, s.ais, ranks);
+  RunResult r =
+      rbm_ais_evaluation(rbm, train, validation, s.ais, ranks, process_stop_source().token());
   r.model.set("weights", weights);
   std::cout << rbm_ais_summary(r, s.ais);
   r.runtime_s = 0;
@@ -70,14 +71,17 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   config.check_sections(sections);
   auto d = config.section("data");
   const ImageDataSettings data = read_image_data_settings(config, d, training_image_keys());
-  const RbmTrainingOptions options = read_rbm_training_options(config);
+  RbmTrainingOptions options = read_rbm_training_options(config);
+  options.stop = process_stop_source().token();
   const RbmOutputSettings output = read_rbm_output_settings(config, args.output);
   const std::string& weights = output.weights;
   const std::string& history = output.history;
   const RbmEvaluateSettings evaluation = read_rbm_evaluate_settings(config);
-  const RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
+  RbmTrackingSettings tracking = read_rbm_tracking_settings(config, weights);
+  tracking.stop = process_stop_source().token();
   // [tracking] plot_dir: drawn after training, so checked before it rather than after.
-  const bool plot_tracking = tracking.method == "rts" && !tracking.plot_dir.empty();
+  const bool plot_tracking =
+      tracking.method == RbmTrackingMethod::rts && !tracking.plot_dir.empty();
   if (plot_tracking && writer)
     plots::prepare_tracking_plot(tracking.csv, tracking.plot_dir,
                                  config.source() + ": tracking.csv");
@@ -106,7 +110,7 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   std::unique_ptr<RbmTrainingMonitor> monitor;
   RbmEpochCallback on_epoch = report;
   RbmUpdateCallback on_update;
-  if (tracking.method == "rts") {
+  if (tracking.method == RbmTrackingMethod::rts) {
     RbmTrainingMonitor::LogFn log;
     if (!args.quiet) log = [](const std::string& line) { std::cerr << line << "\n"; };
     monitor =
@@ -148,7 +152,7 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   }
   if (checkpoint) checkpoint->save_or_warn();
   if (!writer) {
-    if (evaluation.method == "ais")
+    if (evaluation.method == RbmEvaluateMethod::ais)
       evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, true, process_ranks);
     return 0;
   }
@@ -164,7 +168,7 @@ int run_train_rbm(const TrainArgs& args, Ranks* process_ranks) {
   std::cout << fmt::format("wrote {} (W {} x {}, a, b) after {} epoch{}\n", weights,
                            result.rbm.num_visible(), result.rbm.num_hidden(), options.epochs,
                            options.epochs == 1 ? "" : "s");
-  if (evaluation.method == "ais")
+  if (evaluation.method == RbmEvaluateMethod::ais)
     evaluate_trained_rbm(evaluation, weights, result.rbm, train, validation, args.quiet,
                          process_ranks);
   return 0;

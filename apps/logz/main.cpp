@@ -20,10 +20,10 @@
 
 namespace {
 
-// The first Ctrl-C (or SIGTERM) asks the run to stop at its next step; a second one ends the
-// process at once.
+// The first Ctrl-C (or SIGTERM) asks the run to stop at its next step (the commands pass the
+// process's stop source's token into their runs); a second one ends the process at once.
 extern "C" void on_stop_signal(int signal) {
-  logz::request_stop();
+  logz::process_stop_source().request();
   std::signal(signal, SIG_DFL);
 }
 

@@ -25,9 +25,9 @@ void bind_anneal(py::module_& m) {
         Config c = load_config(config, function);
         Record desc{{"type", "python"}, {"dim", target.dim()}};
         auto result = std::make_shared<RunResult>();
-        const RunContext context{.progress = progress_function(progress)};
         {
           const InterruptGuard ctrl_c;
+          const RunContext context{.progress = progress_function(progress), .stop = ctrl_c.stop()};
           py::gil_scoped_release release;
           const auto start = std::chrono::steady_clock::now();
           *result = continuous::analysis_experiment(

@@ -129,7 +129,7 @@ py::object estimate_works(const std::string& function, const std::string& method
   const std::string missing =
       estimator_requirements({method}, !forward.is_none(), !reverse.is_none());
   if (!missing.empty()) throw InvalidArgument(function + ": " + missing);
-  const EstimatorOptions options = read_options(function, seed, given);
+  EstimatorOptions options = read_options(function, seed, given);
   const std::string short_name = function.substr(function.find('.') + 1);  // as_array adds "logz."
   std::optional<DoubleArray> f, r;
   if (!forward.is_none()) f = as_array(forward, 1, short_name.c_str(), "forward", "(N,)");
@@ -137,6 +137,7 @@ py::object estimate_works(const std::string& function, const std::string& method
   std::vector<Estimate> estimates;
   try {
     const InterruptGuard ctrl_c;  // histogram_posterior's draws can take minutes
+    options.stop = ctrl_c.stop();
     py::gil_scoped_release release;
     estimates = run_estimators({method}, f ? OptionalWorks(view(*f)) : std::nullopt,
                                r ? OptionalWorks(view(*r)) : std::nullopt, options);

@@ -11,12 +11,12 @@ namespace logz::python {
 
 namespace {
 
-extern "C" void on_sigint(int) { request_stop(); }
+extern "C" void on_sigint(int) { process_stop_source().request(); }
 
 }  // namespace
 
 InterruptGuard::InterruptGuard() {
-  clear_stop_request();
+  process_stop_source().clear();
   const pybind11::module_ threading = pybind11::module_::import("threading");
   if (threading.attr("current_thread")().is(
           threading.attr("main_thread")())) {  // it owns signal handling
@@ -30,12 +30,12 @@ InterruptGuard::~InterruptGuard() {
   std::signal(SIGINT, previous_);
   // A Ctrl-C that no check turned into an exception (the run was finishing): Python raises it at
   // its next check. When an exception is on its way out it already carries the interrupt.
-  if (stop_requested() && std::uncaught_exceptions() == 0) PyErr_SetInterrupt();
-  clear_stop_request();
+  if (process_stop_source().requested() && std::uncaught_exceptions() == 0) PyErr_SetInterrupt();
+  process_stop_source().clear();
 }
 
 void throw_if_interrupted() {
-  if (!stop_requested()) return;
+  if (!process_stop_source().requested()) return;
   PyErr_SetNone(PyExc_KeyboardInterrupt);
   throw pybind11::error_already_set();
 }

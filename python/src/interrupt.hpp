@@ -1,10 +1,12 @@
 // Ctrl-C during a native run. Python runs its signal handlers only in the main thread and only
 // when that thread holds the GIL, which it does not while native code runs; so for the length of
-// such a run SIGINT asks the drivers to stop (core/stop_request.hpp) instead: they throw
-// logz::Stopped at their next step, which reaches Python as KeyboardInterrupt. Python callbacks
-// (python_target.cpp) check too, raising KeyboardInterrupt at the next call of the user's
-// function.
+// such a run SIGINT requests the process's stop source (core/stop_request.hpp) instead, whose
+// token the run is given (InterruptGuard::stop): the drivers throw logz::Stopped at their next
+// step, which reaches Python as KeyboardInterrupt. Python callbacks (python_target.cpp) check
+// too, raising KeyboardInterrupt at the next call of the user's function.
 #pragma once
+
+#include "logz/core/stop_request.hpp"
 
 namespace logz::python {
 
@@ -15,6 +17,9 @@ class InterruptGuard {
                       // re-raised
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+  // The token to give the run (RunContext::stop, EstimatorOptions::stop): Ctrl-C requests it.
+  StopToken stop() const { return process_stop_source().token(); }
 
  private:
   bool installed_ = false;

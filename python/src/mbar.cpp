@@ -126,8 +126,10 @@ void bind_mbar(py::module_& m) {
         if (!out.result.disconnected.empty()) out.flags.push_back("disconnected");
         return out;
       },
-      py::arg("u_kn"), py::arg("N_k"), py::kw_only(), py::arg("tolerance") = 1e-10,
-      py::arg("max_iterations") = 50, py::arg("initial_log_z") = py::none(),
+      py::arg("u_kn"), py::arg("N_k"), py::kw_only(),
+      py::arg("tolerance") = MbarOptions{}.tolerance,
+      py::arg("max_iterations") = MbarOptions{}.max_iterations,
+      py::arg("initial_log_z") = py::none(),
       R"(MBAR (Shirts & Chodera 2008) on pymbar's inputs.
 
 u_kn: reduced energies u_k(x_n), shape (K, N), of the N pooled samples in every state k;

@@ -162,9 +162,9 @@ void bind_runs(py::module_& m) {
         if (!seed.is_none()) c.set("run", "seed", Value(seed.cast<long long>()));
         if (!threads.is_none()) c.set("run", "threads", Value(threads.cast<long long>()));
         auto result = std::make_shared<RunResult>();
-        const RunContext context{progress_function(progress)};
         {
           const InterruptGuard ctrl_c;
+          const RunContext context{.progress = progress_function(progress), .stop = ctrl_c.stop()};
           py::gil_scoped_release release;
           *result = run_experiment(c, context);
         }

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
-#include "logz/core/stop_request.hpp"
 #include "logz/estimators/bar.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/math/effective_sample_size.hpp"
@@ -412,7 +411,7 @@ HistogramPosteriorResult histogram_posterior(std::span<const double> forward_wor
   for (std::size_t t = 0; t < sweeps; ++t) {
     // Ctrl-C must stop 2^30 sweeps, and one sweep over 10^6 points takes tens of ms: check every
     // sweep (one atomic load beside a gamma draw per point).
-    throw_if_stop_requested();
+    options.stop.throw_if_requested();
     RandomStream rng(options.seed, 0, Purpose::posterior, static_cast<std::uint32_t>(t));
     for (std::size_t b = 0; b < num_points; ++b) {
       // rate N_f + lambda c_b, in logs: c_b spans many orders of magnitude.

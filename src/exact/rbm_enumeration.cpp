@@ -31,7 +31,7 @@ double bit(std::uint64_t state, int i) { return static_cast<double>((state >> i)
 
 }  // namespace
 
-double rbm_log_z(const RbmParameters& p, int threads) {
+double rbm_log_z(const RbmParameters& p, int threads, StopToken stop) {
   p.validate("logz::exact::rbm_log_z");
   const bool hidden_small = p.W.cols() <= p.W.rows();
   // s: the enumerated layer with bias c; the other layer has bias d and input d + A s.
@@ -46,37 +46,40 @@ double rbm_log_z(const RbmParameters& p, int threads) {
   const std::uint64_t count = std::uint64_t{1} << n;
   const std::size_t chunk = std::size_t{1} << std::min(n, 16);
   const std::size_t chunks = static_cast<std::size_t>(count / chunk);
-  const std::vector<LogSum> sums = run_chunks(chunks, 1, threads, [&](const ChunkRange& r) {
-    const std::uint64_t first = static_cast<std::uint64_t>(r.begin) * chunk;
-    std::uint64_t gray = first ^ (first >> 1);
-    Eigen::ArrayXd x = d.array();
-    double cs = 0.0;
-    for (int j = 0; j < n; ++j)
-      if ((gray >> j) & 1u) x += A.col(j).array(), cs += c[j];
-    Eigen::ArrayXd e(m);
-    LogSum total;
-    // sum_i log(1 + e^x_i) = sum_i max(x_i, 0) + log prod_i (1 + e^-|x_i|): one vectorised exp
-    // per unit and one log per block of 512 factors (each in [1, 2], so no overflow).
-    auto term = [&] {
-      e = (-x.abs()).exp() + 1.0;
-      double log_prod = 0.0;
-      for (Eigen::Index b = 0; b < m; b += 512)
-        log_prod += std::log(e.segment(b, std::min<Eigen::Index>(512, m - b)).prod());
-      return cs + x.max(0.0).sum() + log_prod;
-    };
-    total.add(term());
-    for (std::uint64_t k = first + 1; k < first + chunk; ++k) {
-      const int j = std::countr_zero(k);  // Gray code: unit j changes
-      const bool on = !((gray >> j) & 1u);
-      gray ^= std::uint64_t{1} << j;
-      if (on)
-        x += A.col(j).array(), cs += c[j];
-      else
-        x -= A.col(j).array(), cs -= c[j];
-      total.add(term());
-    }
-    return total;
-  });
+  const std::vector<LogSum> sums = run_chunks(
+      chunks, 1, threads,
+      [&](const ChunkRange& r) {
+        const std::uint64_t first = static_cast<std::uint64_t>(r.begin) * chunk;
+        std::uint64_t gray = first ^ (first >> 1);
+        Eigen::ArrayXd x = d.array();
+        double cs = 0.0;
+        for (int j = 0; j < n; ++j)
+          if ((gray >> j) & 1u) x += A.col(j).array(), cs += c[j];
+        Eigen::ArrayXd e(m);
+        LogSum total;
+        // sum_i log(1 + e^x_i) = sum_i max(x_i, 0) + log prod_i (1 + e^-|x_i|): one vectorised exp
+        // per unit and one log per block of 512 factors (each in [1, 2], so no overflow).
+        auto term = [&] {
+          e = (-x.abs()).exp() + 1.0;
+          double log_prod = 0.0;
+          for (Eigen::Index b = 0; b < m; b += 512)
+            log_prod += std::log(e.segment(b, std::min<Eigen::Index>(512, m - b)).prod());
+          return cs + x.max(0.0).sum() + log_prod;
+        };
+        total.add(term());
+        for (std::uint64_t k = first + 1; k < first + chunk; ++k) {
+          const int j = std::countr_zero(k);  // Gray code: unit j changes
+          const bool on = !((gray >> j) & 1u);
+          gray ^= std::uint64_t{1} << j;
+          if (on)
+            x += A.col(j).array(), cs += c[j];
+          else
+            x -= A.col(j).array(), cs -= c[j];
+          total.add(term());
+        }
+        return total;
+      },
+      {}, stop);
   LogSum total;
   for (const auto& s : sums)
     if (s.s > 0) total.add(s.value());

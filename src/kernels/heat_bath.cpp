@@ -23,8 +23,8 @@ bool set_colour(std::uint8_t* x, int i, int chosen, int n_new, const std::array<
 
 }  // namespace
 
-KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch,
-                          const BatchRandom& random) const {
+KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random,
+                          StopToken stop) const {
   // P(s_i = +1 | h) as a 32-bit threshold, indexed by (h + 4) / 2.
   std::array<std::uint64_t, 5> up_threshold;
   for (int j = 0; j < 5; ++j) {
@@ -33,7 +33,7 @@ KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch,
         p >= 1.0 ? (std::uint64_t{1} << 32) : static_cast<std::uint64_t>(std::ldexp(p, 32));
   }
   const TorusLattice& lattice = *target.lattice;
-  return update_sites(lattice, batch, random,
+  return update_sites(lattice, batch, random, stop,
                       [&](std::int8_t* s, int i, RandomStream& rng, std::int64_t& delta) {
                         const auto& nb = lattice.neighbours(i);
                         // The local field of the bonds to other sites; a self-bond (1-wide torus)
@@ -49,8 +49,8 @@ KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch,
                       });
 }
 
-KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
-                          const BatchRandom& random) const {
+KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random,
+                          StopToken stop) const {
   const TorusLattice& lattice = *target.lattice;
   const int q = target.num_colours;
   const bool ferro = target.beta_coupling >= 0.0;
@@ -70,7 +70,7 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
     // No self-bonds: the conditional depends only on which neighbour slots
     // share a colour, tabulated in the target (one 32-bit draw per update).
     return update_sites(
-        lattice, batch, random,
+        lattice, batch, random, stop,
         [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
           const auto& nb = lattice.neighbours(i);
           const std::array<int, 4> c = {x[nb[0]], x[nb[1]], x[nb[2]], x[nb[3]]};
@@ -95,111 +95,116 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch,
         });
   }
   // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
-  return update_sites(
-      lattice, batch, random, [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
-        // Branch-free where the data decide (colours are unpredictable): the four
-        // neighbour slots, a self-bond slot (1-wide torus; always equal, it does
-        // not enter the conditional) replaced by a colour no other slot has.
-        const auto& nb = lattice.neighbours(i);
-        std::array<int, 4> c, n, first;
-        for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1 - k;
-        // n[k]: the slots with colour c[k] (its equal count); first[k]: slot k is
-        // the first with its colour, so each distinct colour is weighed once.
-        int m = 0, n_max = 0, n_min = 4;
-        for (int k = 0; k < 4; ++k) {
-          n[k] = (c[0] == c[k]) + (c[1] == c[k]) + (c[2] == c[k]) + (c[3] == c[k]);
-          int earlier = 0;
-          for (int l = 0; l < k; ++l) earlier |= c[l] == c[k];
-          first[k] = (c[k] >= 0) & !earlier;
-          m += first[k];
-          n_max = std::max(n_max, first[k] ? n[k] : 0);
-          n_min = std::min(n_min, first[k] ? n[k] : 4);
-        }
-        // Weights exp(K (n_c - ref)) with ref the count of the most probable
-        // colour, so every factor is <= 1 and the largest is exactly 1: no
-        // overflow at any K. The q - m colours absent around i have n_c = 0.
-        const int ref = ferro ? n_max : (m < q ? 0 : n_min);
-        std::array<double, 4> w;
-        double total = 0.0;
-        for (int k = 0; k < 4; ++k)
-          total += w[k] = first[k] ? target.bond_factor[n[k] - ref + 4] : 0.0;
-        const double w_absent = target.bond_factor[4 - ref];
-        total += (q - m) * w_absent;
-        double u = (static_cast<double>(rng.next_u32()) + 0.5) * 0x1.0p-32 * total;
-        // The first slot whose cumulative weight exceeds u, by selects.
-        int chosen = -1, n_new = 0;
-        for (int k = 0; k < 4; ++k) {
-          const bool take = (chosen < 0) & (u < w[k]);
-          chosen = take ? c[k] : chosen;
-          n_new = take ? n[k] : n_new;
-          u -= w[k];
-        }
-        if (chosen < 0) {
-          if (q > m) {
-            // Uniform among the absent colours.
-            chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))),
-                                   c, first);
-          } else {
-            // Rounding left u just past the last weight: take the last colour.
-            for (int k = 0; k < 4; ++k)
-              if (first[k]) chosen = c[k], n_new = n[k];
-          }
-        }
-        return set_colour(x, i, chosen, n_new, c, delta);
-      });
+  return update_sites(lattice, batch, random, stop,
+                      [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+                        // Branch-free where the data decide (colours are unpredictable): the four
+                        // neighbour slots, a self-bond slot (1-wide torus; always equal, it does
+                        // not enter the conditional) replaced by a colour no other slot has.
+                        const auto& nb = lattice.neighbours(i);
+                        std::array<int, 4> c, n, first;
+                        for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1 - k;
+                        // n[k]: the slots with colour c[k] (its equal count); first[k]: slot k is
+                        // the first with its colour, so each distinct colour is weighed once.
+                        int m = 0, n_max = 0, n_min = 4;
+                        for (int k = 0; k < 4; ++k) {
+                          n[k] = (c[0] == c[k]) + (c[1] == c[k]) + (c[2] == c[k]) + (c[3] == c[k]);
+                          int earlier = 0;
+                          for (int l = 0; l < k; ++l) earlier |= c[l] == c[k];
+                          first[k] = (c[k] >= 0) & !earlier;
+                          m += first[k];
+                          n_max = std::max(n_max, first[k] ? n[k] : 0);
+                          n_min = std::min(n_min, first[k] ? n[k] : 4);
+                        }
+                        // Weights exp(K (n_c - ref)) with ref the count of the most probable
+                        // colour, so every factor is <= 1 and the largest is exactly 1: no
+                        // overflow at any K. The q - m colours absent around i have n_c = 0.
+                        const int ref = ferro ? n_max : (m < q ? 0 : n_min);
+                        std::array<double, 4> w;
+                        double total = 0.0;
+                        for (int k = 0; k < 4; ++k)
+                          total += w[k] = first[k] ? target.bond_factor[n[k] - ref + 4] : 0.0;
+                        const double w_absent = target.bond_factor[4 - ref];
+                        total += (q - m) * w_absent;
+                        double u = (static_cast<double>(rng.next_u32()) + 0.5) * 0x1.0p-32 * total;
+                        // The first slot whose cumulative weight exceeds u, by selects.
+                        int chosen = -1, n_new = 0;
+                        for (int k = 0; k < 4; ++k) {
+                          const bool take = (chosen < 0) & (u < w[k]);
+                          chosen = take ? c[k] : chosen;
+                          n_new = take ? n[k] : n_new;
+                          u -= w[k];
+                        }
+                        if (chosen < 0) {
+                          if (q > m) {
+                            // Uniform among the absent colours.
+                            chosen = absent_colour(
+                                static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))), c,
+                                first);
+                          } else {
+                            // Rounding left u just past the last weight: take the last colour.
+                            for (int k = 0; k < 4; ++k)
+                              if (first[k]) chosen = c[k], n_new = n[k];
+                          }
+                        }
+                        return set_colour(x, i, chosen, n_new, c, delta);
+                      });
 }
 
 KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch,
-                          const BatchRandom& random) const {
+                          const BatchRandom& random, StopToken stop) const {
   const TorusLattice& lattice = *target.lattice;
   const int q = target.num_colours;
   const auto& weight = target.weight;
-  return update_sites(
-      lattice, batch, random, [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
-        // The neighbour slots (a self-bond slot of a 1-wide torus, always equal, left out); each
-        // distinct colour weighed once at its first slot, colour 0 and the absent colours after
-        // them.
-        const auto& nb = lattice.neighbours(i);
-        std::array<int, 4> c, n;
-        std::array<double, 4> w;
-        bool has0 = false;
-        int m = 0;  // distinct neighbour colours
-        double total = 0.0;
-        for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1;
-        for (int k = 0; k < 4; ++k) {
-          n[k] = 0;
-          for (int l = 0; l < 4; ++l) n[k] += c[k] >= 0 && c[l] == c[k];
-          bool first = c[k] >= 0;
-          for (int l = 0; l < k; ++l) first = first && c[l] != c[k];
-          w[k] = first ? weight[c[k] == 0][n[k]] : 0.0;
-          m += first;
-          has0 = has0 || (first && c[k] == 0);
-          total += w[k];
-        }
-        const double w0 = has0 ? 0.0 : weight[1][0];  // colour 0, absent around i
-        const int others = q - m - (has0 ? 0 : 1);    // the other absent colours, weight[0][0] each
-        total += w0 + others * weight[0][0];
-        double u = rng.uniform() * total;
-        int chosen = -1, n_new = 0;
-        for (int k = 0; k < 4 && chosen < 0; ++k) {
-          if (u < w[k]) chosen = c[k], n_new = n[k];
-          u -= w[k];
-        }
-        if (chosen < 0 && !has0 && (u < w0 || others == 0))
-          chosen = 0;  // n_new = 0: absent around i
-        if (chosen < 0 && others > 0) {
-          // Uniform among the absent colours other than 0: the r-th of 1..q-1 not around i.
-          int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(others)));
-          for (int v = 1; v < q && chosen < 0; ++v)
-            if (v != c[0] && v != c[1] && v != c[2] && v != c[3] && r-- == 0) chosen = v;
-        }
-        if (chosen < 0) {
-          // Rounding left u just past the last weight: take the last present colour.
-          for (int k = 0; k < 4; ++k)
-            if (w[k] > 0.0) chosen = c[k], n_new = n[k];
-        }
-        return set_colour(x, i, chosen, n_new, c, delta);
-      });
+  return update_sites(lattice, batch, random, stop,
+                      [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+                        // The neighbour slots (a self-bond slot of a 1-wide torus, always equal,
+                        // left out); each distinct colour weighed once at its first slot, colour 0
+                        // and the absent colours after them.
+                        const auto& nb = lattice.neighbours(i);
+                        std::array<int, 4> c, n;
+                        std::array<double, 4> w;
+                        bool has0 = false;
+                        int m = 0;  // distinct neighbour colours
+                        double total = 0.0;
+                        for (int k = 0; k < 4; ++k) c[k] = nb[k] != i ? x[nb[k]] : -1;
+                        for (int k = 0; k < 4; ++k) {
+                          n[k] = 0;
+                          for (int l = 0; l < 4; ++l) n[k] += c[k] >= 0 && c[l] == c[k];
+                          bool first = c[k] >= 0;
+                          for (int l = 0; l < k; ++l) first = first && c[l] != c[k];
+                          w[k] = first ? weight[c[k] == 0][n[k]] : 0.0;
+                          m += first;
+                          has0 = has0 || (first && c[k] == 0);
+                          total += w[k];
+                        }
+                        const double w0 = has0 ? 0.0 : weight[1][0];  // colour 0, absent around i
+                        const int others =
+                            q - m - (has0 ? 0 : 1);  // the other absent colours, weight[0][0] each
+                        total += w0 + others * weight[0][0];
+                        double u = rng.uniform() * total;
+                        int chosen = -1, n_new = 0;
+                        for (int k = 0; k < 4 && chosen < 0; ++k) {
+                          if (u < w[k]) chosen = c[k], n_new = n[k];
+                          u -= w[k];
+                        }
+                        if (chosen < 0 && !has0 && (u < w0 || others == 0))
+                          chosen = 0;  // n_new = 0: absent around i
+                        if (chosen < 0 && others > 0) {
+                          // Uniform among the absent colours other than 0: the r-th of 1..q-1 not
+                          // around i.
+                          int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(others)));
+                          for (int v = 1; v < q && chosen < 0; ++v)
+                            if (v != c[0] && v != c[1] && v != c[2] && v != c[3] && r-- == 0)
+                              chosen = v;
+                        }
+                        if (chosen < 0) {
+                          // Rounding left u just past the last weight: take the last present
+                          // colour.
+                          for (int k = 0; k < 4; ++k)
+                            if (w[k] > 0.0) chosen = c[k], n_new = n[k];
+                        }
+                        return set_colour(x, i, chosen, n_new, c, delta);
+                      });
 }
 
 }  // namespace logz

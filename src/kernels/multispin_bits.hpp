@@ -164,10 +164,12 @@ class LaneCounter {
 // update(words, visit, random) -> Word (the lanes whose value changed) at every site in sweep
 // order (reversed: the exact opposite order), then recount(words, first particle) once per group
 // to bring the bond sums up to date. Group g draws from random.stream(64 g). Every update counts
-// as attempted, every changed lane as accepted.
+// as attempted, every changed lane as accepted. Throws Stopped when `stop` is requested, checked
+// every sweep after the first.
 template <class Batch, class Update, class Recount>
 KernelInfo sweep_groups(const TorusLattice& lattice, Batch& batch, const BatchRandom& random,
-                        std::size_t sweeps, bool reversed, Update&& update, Recount&& recount) {
+                        std::size_t sweeps, bool reversed, StopToken stop, Update&& update,
+                        Recount&& recount) {
   const std::vector<Visit> visits = sweep_order(lattice);
   const std::size_t n = visits.size();
   KernelInfo info;
@@ -177,7 +179,7 @@ KernelInfo sweep_groups(const TorusLattice& lattice, Batch& batch, const BatchRa
     const Word lanes = batch.lane_mask(g);
     std::uint64_t changed = 0;
     for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
-      if (sweep > 0) throw_if_stop_requested();
+      if (sweep > 0) stop.throw_if_requested();
       for (std::size_t j = 0; j < n; ++j)
         changed += static_cast<std::uint64_t>(
             std::popcount(update(w, visits[reversed ? n - 1 - j : j], words) & lanes));

@@ -67,14 +67,14 @@ MultiSpinMetropolis::MultiSpinMetropolis(SiteOrder order, std::size_t sweeps, bo
 }
 
 KernelInfo MultiSpinMetropolis::step(const IsingTarget& target, PackedSpinBatch& batch,
-                                     const BatchRandom& random) const {
+                                     const BatchRandom& random, StopToken stop) const {
   const TorusLattice& lattice = *target.lattice;
   const FlipAcceptance acceptance(target);
   // On a 1-wide torus the left (or up) slot is the site itself: count it anti-aligned, the
   // right (or down) one aligned.
   const Word self_left = lattice.cols() == 1 ? kAll : 0, self_up = lattice.rows() == 1 ? kAll : 0;
   return sweep_groups(
-      lattice, batch, random, steps(), is_reversed(),
+      lattice, batch, random, steps(), is_reversed(), stop,
       [&](Word* w, const Visit& v, RandomWords& words) {
         const Word s = w[v.site];
         const Word flip =

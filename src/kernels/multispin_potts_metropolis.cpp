@@ -151,7 +151,8 @@ void recount_equal_bonds(const TorusLattice& lattice, const Word* w, PackedColou
 // The kernel's sweeps on every group of the batch, for colours of P bits.
 template <int P>
 KernelInfo sweep_colours(const PottsTarget& target, PackedColourBatch& batch,
-                         const BatchRandom& random, std::size_t sweeps, bool reversed) {
+                         const BatchRandom& random, std::size_t sweeps, bool reversed,
+                         StopToken stop) {
   const TorusLattice& lattice = *target.lattice;
   const Moves moves(target);
   const std::vector<ProposalBlock> blocks =
@@ -161,7 +162,7 @@ KernelInfo sweep_colours(const PottsTarget& target, PackedColourBatch& batch,
   for (int s = 0; s < 4; ++s)
     counted[s] = (s % 2 == 0 ? lattice.cols() : lattice.rows()) == 1 ? 0 : kAll;
   return sweep_groups(
-      lattice, batch, random, sweeps, reversed,
+      lattice, batch, random, sweeps, reversed, stop,
       [&](Word* w, const Visit& v, RandomWords& words) {
         Word* x = w + static_cast<std::size_t>(v.site) * P;
         const Colour<P> c = new_colour<P>(propose<P>(blocks, words), x);
@@ -191,24 +192,24 @@ MultiSpinPottsMetropolis::MultiSpinPottsMetropolis(SiteOrder order, std::size_t 
 }
 
 KernelInfo MultiSpinPottsMetropolis::step(const PottsTarget& target, PackedColourBatch& batch,
-                                          const BatchRandom& random) const {
+                                          const BatchRandom& random, StopToken stop) const {
   switch (batch.planes()) {
     case 1:
-      return sweep_colours<1>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<1>(target, batch, random, steps(), is_reversed(), stop);
     case 2:
-      return sweep_colours<2>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<2>(target, batch, random, steps(), is_reversed(), stop);
     case 3:
-      return sweep_colours<3>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<3>(target, batch, random, steps(), is_reversed(), stop);
     case 4:
-      return sweep_colours<4>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<4>(target, batch, random, steps(), is_reversed(), stop);
     case 5:
-      return sweep_colours<5>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<5>(target, batch, random, steps(), is_reversed(), stop);
     case 6:
-      return sweep_colours<6>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<6>(target, batch, random, steps(), is_reversed(), stop);
     case 7:
-      return sweep_colours<7>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<7>(target, batch, random, steps(), is_reversed(), stop);
     default:
-      return sweep_colours<8>(target, batch, random, steps(), is_reversed());
+      return sweep_colours<8>(target, batch, random, steps(), is_reversed(), stop);
   }
 }
 

@@ -32,10 +32,10 @@ inline bool update_site(const PottsTarget& t, std::uint8_t* x, int i, std::uint3
 }  // namespace
 
 KernelInfo PottsMetropolis::step(const PottsTarget& target, PottsBatch& batch,
-                                 const BatchRandom& random) const {
+                                 const BatchRandom& random, StopToken stop) const {
   const auto others = static_cast<std::uint32_t>(target.num_colours - 1);
   return update_sites(
-      *target.lattice, batch, random,
+      *target.lattice, batch, random, stop,
       [&target, others](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
         const std::uint32_t proposal = rng.below(others);
         return update_site(target, x, i, proposal, rng.next_u32(), delta);

@@ -23,8 +23,8 @@ inline bool update_site(const IsingTarget& t, std::int8_t* s, int i, std::uint32
 }  // namespace
 
 KernelInfo SpinFlipMetropolis::step(const IsingTarget& target, SpinBatch& batch,
-                                    const BatchRandom& random) const {
-  return update_sites(*target.lattice, batch, random,
+                                    const BatchRandom& random, StopToken stop) const {
+  return update_sites(*target.lattice, batch, random, stop,
                       [&](std::int8_t* s, int i, RandomStream& rng, std::int64_t& delta) {
                         return update_site(target, s, i, rng.next_u32(), delta);
                       });

@@ -68,11 +68,12 @@ struct FreshColour {
 // The sweeps of one particle's sites x (Ising spins or Potts colours), each cluster taking
 // fresh(draws, k, rng) for its k-th cluster, from the numbers drawn for the sweep's clusters
 // (Fresh::draws_per_sweep(n) of them); returns the number of site updates that changed a value
-// and leaves its bond sum in bond_sum.
+// and leaves its bond sum in bond_sum. Checks `stop` every sweep after the first.
 template <class Site, class Fresh>
 std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshold,
                              std::size_t sweeps, Site* __restrict x, RandomStream& rng,
-                             const Fresh& fresh, std::int64_t& bond_sum, bool spins) {
+                             const Fresh& fresh, std::int64_t& bond_sum, bool spins,
+                             StopToken stop) {
   thread_local std::vector<std::int32_t> parent_store, open_store;
   thread_local std::vector<std::uint32_t> draw_store;
   const int n = lattice.num_sites(), rows = lattice.rows(), cols = lattice.cols();
@@ -89,7 +90,7 @@ std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshol
   };
   std::uint64_t changed = 0;
   for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
-    if (sweep > 0) throw_if_stop_requested();
+    if (sweep > 0) stop.throw_if_requested();
     // One number per bond (right and down of site i: 2i, 2i + 1), then the clusters' numbers.
     rng.fill_u32(draws, num_draws);
     const std::uint32_t* cluster_draws = draws + 2 * n;
@@ -137,13 +138,13 @@ std::uint64_t sweep_particle(const TorusLattice& lattice, std::uint64_t threshol
 template <class Site, class Fresh>
 KernelInfo sweep_batch(const TorusLattice& lattice, double k_bond, std::size_t sweeps,
                        LatticeBatch<Site>& batch, const BatchRandom& random, const Fresh& fresh,
-                       bool spins) {
+                       bool spins, StopToken stop) {
   const std::uint64_t threshold = cluster_bonds::open_threshold(k_bond, "swendsen_wang");
   KernelInfo info;
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
     info.accepted += sweep_particle(lattice, threshold, sweeps, batch.sites(p), rng, fresh,
-                                    batch.bond_sum(p), spins);
+                                    batch.bond_sum(p), spins, stop);
   }
   info.attempted = sweeps * static_cast<std::uint64_t>(lattice.num_sites()) * batch.num_particles();
   return info;
@@ -152,15 +153,15 @@ KernelInfo sweep_batch(const TorusLattice& lattice, double k_bond, std::size_t s
 }  // namespace
 
 KernelInfo SwendsenWang::step(const IsingTarget& target, SpinBatch& batch,
-                              const BatchRandom& random) const {
+                              const BatchRandom& random, StopToken stop) const {
   return sweep_batch(*target.lattice, 2.0 * target.beta_coupling, sweeps_, batch, random,
-                     FreshSpin{}, true);
+                     FreshSpin{}, true, stop);
 }
 
 KernelInfo SwendsenWang::step(const PottsTarget& target, PottsBatch& batch,
-                              const BatchRandom& random) const {
+                              const BatchRandom& random, StopToken stop) const {
   return sweep_batch(*target.lattice, target.beta_coupling, sweeps_, batch, random,
-                     FreshColour(static_cast<std::uint32_t>(target.num_colours)), false);
+                     FreshColour(static_cast<std::uint32_t>(target.num_colours)), false, stop);
 }
 
 }  // namespace logz

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
-#include "logz/core/stop_request.hpp"
 
 namespace logz {
 
@@ -30,7 +29,7 @@ int resolve_threads(int requested) {
 }
 
 void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int threads,
-                         const std::function<void(const ChunkRange&)>& body) {
+                         const std::function<void(const ChunkRange&)>& body, StopToken stop) {
   const std::size_t n = num_chunks(num_items, chunk_size);
   const int workers = static_cast<int>(std::min<std::size_t>(resolve_threads(threads), n));
   std::atomic<std::size_t> next{0};
@@ -43,7 +42,7 @@ void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int thre
       const std::size_t c = next.fetch_add(1);
       if (c >= n) return;
       try {
-        throw_if_stop_requested();
+        stop.throw_if_requested();
         body(chunk_range(c, num_items, chunk_size));
       } catch (...) {
         errors[c] = std::current_exception();

@@ -15,15 +15,20 @@ const Key kMethod =
     Key::enumeration("method", RunMethod::annealing,
                      "annealing (forward/reverse works), tempering (simulated tempering) or "
                      "ground_state_integration (thermodynamic integration from the ground state)");
-const Key kNumPaths = Key::integer("num_paths", 100, 1, 1LL << 31, "M: paths in each direction");
+// The defaults of the keys that fill AnnealOptions are its own (anneal/annealer.hpp); those a
+// model changes are RunDefaults'.
+const Key kNumPaths =
+    Key::integer("num_paths", static_cast<std::int64_t>(AnnealOptions{}.num_paths), 1, 1LL << 31,
+                 "M: paths in each direction");
 const Key kDirections =
     Key::string_list("directions", std::vector<std::string>{"forward", "reverse"},
                      {"forward", "reverse"}, "which annealing directions to run");
 const Key kSeed = Key::integer("seed", static_cast<std::int64_t>(kDefaultSeed), 0, INT64_MAX,
                                "the Philox key of every random number of the run");
-const Key kThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all hardware threads");
+const Key kThreads = Key::integer("threads", AnnealOptions{}.threads, 0, 4096,
+                                  "worker threads; 0: all hardware threads");
 const Key kChunkSize = Key::integer(
-    "chunk_size", 8, 1, 1 << 20,
+    "chunk_size", RunDefaults{}.chunk_size, 1, 1 << 20,
     "particles per chunk (fixes the reduction order; results do not depend on threads)");
 const Key kReverseStart =
     Key::choice("reverse_start", Computed{"the model's own start, else \"resampled\""}, {},
@@ -31,7 +36,7 @@ const Key kReverseStart =
                 "\"resampled\" (forward end points drawn by weight)");
 // 10^7 sweeps of each of 100 reverse starts: hours on a 32 x 32 lattice, a day for an MNIST RBM.
 const Key kEquilibrationSweeps =
-    Key::integer("equilibration_sweeps", 1000, 0, 10000000,
+    Key::integer("equilibration_sweeps", RunDefaults{}.equilibration_sweeps, 0, 10000000,
                  "sweeps at the target before reverse paths start (lattices; 100 for rbm)");
 const Key kRepetitions =
     Key::integer("repetitions", 1, 1, 10000000,

@@ -9,6 +9,12 @@
 #include "logz/io/npy.hpp"
 #include "logz/io/npz.hpp"
 
+namespace logz {
+// Where [data] comes from, and what [base] is: read once into these, dispatched on them.
+LOGZ_NAMED_ENUM(ContinuousDataSource, file, model);
+LOGZ_NAMED_ENUM(ContinuousBaseType, gaussian, fitted);
+}  // namespace logz
+
 namespace logz::continuous {
 
 namespace {
@@ -25,9 +31,15 @@ const Key kSigmaNoise = Key::number("sigma_noise", 0.1, 1e-300, kMax, "the noise
 const Key kDataDim = Key::integer("data_dim", 36, 1, 4096, "random: the dimension of x");
 
 // ---------------------------------------------------------------- [data]
-const Key kSource =
-    Key::choice("source", Computed{"\"file\" when file is given, else \"model\""},
-                {"file", "model"}, "data points from a file or drawn from the model (exact draws)");
+template <NamedEnum E>
+std::vector<std::string> enum_choices() {
+  const auto& names = EnumNames<E>::names;
+  return {names.begin(), names.end()};
+}
+
+const Key kSource = Key::choice("source", Computed{"\"file\" when file is given, else \"model\""},
+                                enum_choices<ContinuousDataSource>(),
+                                "data points from a file or drawn from the model (exact draws)");
 const Key kFile =
     Key::string("file", required, ".npy, or .npz with key: one data point per row (N x d)");
 const Key kKey = Key::string("key", std::string("X"), "the .npz member of the data");
@@ -41,8 +53,8 @@ const KeyGroup kDataKeys{
 
 // ---------------------------------------------------------------- [base]
 const Key kBaseType =
-    Key::choice("type", std::string("gaussian"), {"gaussian", "fitted"},
-                "isotropic N(0, sigma^2 I), or the mean and covariance of [data]");
+    Key::enumeration("type", ContinuousBaseType::gaussian,
+                     "isotropic N(0, sigma^2 I), or the mean and covariance of [data]");
 const Key kSigma = Key::number("sigma", 1.0, 1e-300, kMax, "gaussian: the base's sd");
 const Key kRidge =
     Key::number("ridge", 0.0, 0.0, kMax, "fitted: added to the covariance's diagonal");
@@ -51,8 +63,11 @@ const KeyGroup kBaseKeys{"base", "continuous base", {&kBaseType, &kSigma, &kRidg
 // ---------------------------------------------------------------- [kernel]
 const Key kType = Key::choice("type", Computed{"\"hais\" (gaussian_mixture: \"hmc\")"},
                               continuous_kernel_names(), "the kernel (logz list shows them)");
-const Key kStepSize =
-    Key::number("step_size", 0.2, 1e-300, kMax, "hais, hmc: the leapfrog step size epsilon");
+// The defaults of the keys that fill KernelSettings are its own (ContinuousKernelOptions' and
+// StepSizeAdaptation's, kernels/continuous_kernel_options.hpp, samplers/hmc_sampler.hpp).
+const KernelSettings kKernelDefaults;
+const Key kStepSize = Key::number("step_size", kKernelDefaults.step_size, 1e-300, kMax,
+                                  "hais, hmc: the leapfrog step size epsilon");
 const Key kLeapfrogSteps = Key::integer("leapfrog_steps", Computed{"1 (gaussian_mixture: 10)"}, 1,
                                         1 << 20, "hais, hmc: leapfrog steps per move");
 const Key kMomentumRefresh =
@@ -62,8 +77,8 @@ const Key kHalfLife = Key::number("momentum_half_life", 1.0, 1e-300, kMax,
                                   "hais: time units over which half the momentum power is redrawn");
 const Key kProposalSd = Key::number("proposal_sd", Computed{"0.1 (gaussian_mixture: 0.5)"}, 1e-300,
                                     kMax, "metropolis: the Gaussian proposal's sd");
-const Key kSteps =
-    Key::integer("steps_per_temperature", 1, 1, 1 << 20, "metropolis: proposals per temperature");
+const Key kSteps = Key::integer("steps_per_temperature", kKernelDefaults.steps, 1, 1 << 20,
+                                "metropolis: proposals per temperature");
 const Key kNormals =
     Key::choice("normals", std::string("double"), {"double", "float"},
                 "hais, hmc: the momentum draws' precision (float: Box-Muller in single precision "
@@ -71,11 +86,16 @@ const Key kNormals =
 const Key kAdaptation =
     Key::choice("step_size_adaptation", std::string("fixed"), {"fixed", "pilot"},
                 "hais, hmc: fixed, or set by a pilot run before the run");
-const Key kPilotPaths = Key::integer("pilot_paths", 32, 1, 1 << 20, "pilot: its particles");
+const Key kPilotPaths =
+    Key::integer("pilot_paths", static_cast<std::int64_t>(kKernelDefaults.pilot_paths), 1, 1 << 20,
+                 "pilot: its particles");
 const Key kTargetAcceptance =
-    Key::number("target_acceptance", 0.9, 1e-6, 1.0 - 1e-6, "pilot: the acceptance aimed at");
-const Key kMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "pilot: the smallest step size");
-const Key kMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "pilot: the largest step size");
+    Key::number("target_acceptance", kKernelDefaults.rule.target_acceptance, 1e-6, 1.0 - 1e-6,
+                "pilot: the acceptance aimed at");
+const Key kMinStep = Key::number("min_step", kKernelDefaults.rule.min_step, 1e-300, kMax,
+                                 "pilot: the smallest step size");
+const Key kMaxStep = Key::number("max_step", kKernelDefaults.rule.max_step, 1e-300, kMax,
+                                 "pilot: the largest step size");
 const KeyGroup kKernelKeys{
     "kernel",
     "continuous kernels",
@@ -84,25 +104,38 @@ const KeyGroup kKernelKeys{
 
 // ---------------------------------------------------------------- [sampler]
 const Key kChains = Key::integer("chains", 3, 1, 1 << 20, "independent chains");
-const Key kBurnIn = Key::integer("burn_in", 1000, 0, 1 << 30, "moves discarded before the draws");
-const Key kNumDraws = Key::integer("num_draws", 1000, 1, 1 << 30, "draws kept per chain");
-const Key kInitialStepSize =
-    Key::number("initial_step_size", 0.01, 1e-300, kMax, "the first step size");
-const Key kSamplerLeapfrog =
-    Key::integer("leapfrog_steps", 20, 1, 1 << 20, "leapfrog steps per move");
+// The defaults of the keys that fill HmcSamplerOptions are its own (samplers/hmc_sampler.hpp).
+const HmcSamplerOptions kSamplerDefaults;
+const Key kBurnIn = Key::integer("burn_in", static_cast<std::int64_t>(kSamplerDefaults.burn_in), 0,
+                                 1 << 30, "moves discarded before the draws");
+const Key kNumDraws =
+    Key::integer("num_draws", static_cast<std::int64_t>(kSamplerDefaults.num_draws), 1, 1 << 30,
+                 "draws kept per chain");
+const Key kInitialStepSize = Key::number("initial_step_size", kSamplerDefaults.initial_step_size,
+                                         1e-300, kMax, "the first step size");
+const Key kSamplerLeapfrog = Key::integer("leapfrog_steps", kSamplerDefaults.leapfrog_steps, 1,
+                                          1 << 20, "leapfrog steps per move");
 const Key kSamplerTarget =
-    Key::number("target_acceptance", 0.9, 1e-6, 1 - 1e-6, "the acceptance the step size aims at");
-const Key kSlowness =
-    Key::number("slowness", 0.9, 0.0, 1 - 1e-12, "weight of the old average in the moving average");
-const Key kIncrease = Key::number("step_increase", 1.02, 1.0, 10.0,
+    Key::number("target_acceptance", kSamplerDefaults.adaptation.target_acceptance, 1e-6, 1 - 1e-6,
+                "the acceptance the step size aims at");
+const Key kSlowness = Key::number("slowness", kSamplerDefaults.adaptation.slowness, 0.0, 1 - 1e-12,
+                                  "weight of the old average in the moving average");
+const Key kIncrease = Key::number("step_increase", kSamplerDefaults.adaptation.increase, 1.0, 10.0,
                                   "factor when the average acceptance is above target");
-const Key kDecrease = Key::number("step_decrease", 0.98, 1e-6, 1.0, "factor when it is below");
-const Key kSamplerMinStep = Key::number("min_step", 0.001, 1e-300, kMax, "the smallest step size");
-const Key kSamplerMaxStep = Key::number("max_step", 0.25, 1e-300, kMax, "the largest step size");
-const Key kAdapt = Key::enumeration("adapt", AdaptPhase::burn_in, "when the step size adapts");
-const Key kSamplerSeed = Key::integer("seed", 1, 0, INT64_MAX, "the Philox key of the run");
-const Key kSamplerThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all");
-const Key kSamplerChunk = Key::integer("chunk_size", 8, 1, 1 << 20, "chains per chunk");
+const Key kDecrease = Key::number("step_decrease", kSamplerDefaults.adaptation.decrease, 1e-6, 1.0,
+                                  "factor when it is below");
+const Key kSamplerMinStep = Key::number("min_step", kSamplerDefaults.adaptation.min_step, 1e-300,
+                                        kMax, "the smallest step size");
+const Key kSamplerMaxStep = Key::number("max_step", kSamplerDefaults.adaptation.max_step, 1e-300,
+                                        kMax, "the largest step size");
+const Key kAdapt = Key::enumeration("adapt", kSamplerDefaults.adapt, "when the step size adapts");
+const Key kSamplerSeed = Key::integer("seed", static_cast<std::int64_t>(kSamplerDefaults.seed), 0,
+                                      INT64_MAX, "the Philox key of the run");
+const Key kSamplerThreads =
+    Key::integer("threads", kSamplerDefaults.threads, 0, 4096, "worker threads; 0: all");
+const Key kSamplerChunk =
+    Key::integer("chunk_size", static_cast<std::int64_t>(kSamplerDefaults.chunk_size), 1, 1 << 20,
+                 "chains per chunk");
 const Key kInitialSd =
     Key::number("initial_sd", 1.0, 0.0, kMax,
                 "chains start at N(0, initial_sd^2 I) (bilinear_generative: at prior draws)");
@@ -149,9 +182,10 @@ DataSet read_data(Config& config, int dim, const DataSampler& sampler,
                   const std::string& no_sampler_note) {
   auto s = config.section("data");
   s.check_known({&kDataKeys});
-  const std::string source = s.get_string(kSource, s.has(kFile) ? "file" : "model");
+  const auto source = s.get_enum<ContinuousDataSource>(
+      kSource, s.has(kFile) ? ContinuousDataSource::file : ContinuousDataSource::model);
   DataSet d;
-  if (source == "file") {
+  if (source == ContinuousDataSource::file) {
     const std::string file = resolve_config_path(config, s.get_string(kFile));
     const bool npz = file.size() > 4 && file.substr(file.size() - 4) == ".npz";
     const std::string key = npz ? s.get_string(kKey) : "";
@@ -185,8 +219,9 @@ GaussianBase read_base(Config& config, int dim, const std::function<DataSet()>& 
                        Record& desc) {
   auto b = config.section("base");
   b.check_known({&kBaseKeys});
-  const std::string type = b.get_string(data ? kBaseType : kBaseType.with_choices({"gaussian"}));
-  if (type == "gaussian") {
+  const auto type =
+      b.get_enum<ContinuousBaseType>(data ? kBaseType : kBaseType.with_choices({"gaussian"}));
+  if (type == ContinuousBaseType::gaussian) {
     if (b.has(kRidge)) b.fail(kRidge, "no ridge with type = \"gaussian\"");
     const double sigma = b.get_double(kSigma);
     desc = {{"type", "gaussian"}, {"sigma", sigma}};
@@ -370,11 +405,12 @@ RunResult generative_result(Record desc, const Record& base_desc, const DataSet&
   return result;
 }
 
-SamplerSettings read_sampler(Config& config, bool initial_sd) {
+SamplerSettings read_sampler(Config& config, StopToken stop, bool initial_sd) {
   auto s = config.section("sampler");
   s.check_known({&kSamplerKeys});
   SamplerSettings out;
   HmcSamplerOptions& o = out.options;
+  o.stop = stop;
   out.chains = s.get_int(kChains);
   o.burn_in = static_cast<std::size_t>(s.get_int(kBurnIn));
   o.num_draws = static_cast<std::size_t>(s.get_int(kNumDraws));

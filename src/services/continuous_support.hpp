@@ -101,8 +101,8 @@ struct KernelSettings : ContinuousKernelOptions {
 // models, HMC with ten for the Gaussian mixture).
 struct KernelDefaults {
   std::string type = "hais";
-  std::int64_t leapfrog_steps = 1;
-  double proposal_sd = 0.1;
+  std::int64_t leapfrog_steps = ContinuousKernelOptions{}.leapfrog_steps;
+  double proposal_sd = ContinuousKernelOptions{}.proposal_sd;
 };
 
 KernelSettings read_kernel(Config& config, const KernelDefaults& defaults = {});
@@ -252,6 +252,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks,
         AnnealOptions o = run.anneal_options();
         o.seed = data_point_seed(run.seed, i);
         o.threads = 1;
+        o.stop = context.stop;
         with_kernel(ks, [&](const auto& kernel) {
           const Works w = anneal_forward(path, kernel, schedule, o);
           const Estimate e = ais(w.works);
@@ -263,7 +264,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks,
           if (auto z = exact(x)) p.exact = *z;
         });
       },
-      chunk_progress);
+      chunk_progress, context.stop);
   if (ranks.size() > 1) {
     std::string bytes;
     for (std::size_t i = mine.first; i < mine.last; ++i) {
@@ -399,7 +400,7 @@ struct SamplerSettings {
 };
 
 // [sampler]; `initial_sd`: whether chains start at N(0, initial_sd^2 I) (else the model's own).
-SamplerSettings read_sampler(Config& config, bool initial_sd = true);
+SamplerSettings read_sampler(Config& config, StopToken stop, bool initial_sd = true);
 
 // Chain m starts at N(0, sd^2 I) from the stream (seed, m, Purpose::base_sample, 0).
 Eigen::MatrixXd normal_chain_starts(int dim, Eigen::Index chains, std::uint64_t seed, double sd);
@@ -433,8 +434,8 @@ std::optional<Reference> exact_reference(Config& config, Read&& read, const std:
 
 // `logz sample` of a model that read(config, desc) builds, chains from N(0, initial_sd^2 I).
 template <class Read>
-SampleResult sample_model(Config& config, Read&& read) {
-  const SamplerSettings s = read_sampler(config);
+SampleResult sample_model(Config& config, const RunContext& context, Read&& read) {
+  const SamplerSettings s = read_sampler(config, context.stop);
   Record desc;
   const auto model = read(config, desc);
   return sample_target(s, model, std::move(desc));

@@ -185,6 +185,7 @@ const std::vector<Estimator>& estimators() {
          p.num_draws = o.posterior_draws;
          p.burn_in = o.posterior_burn_in;
          p.seed = o.seed;
+         p.stop = o.stop;
          out.push_back(histogram_posterior(*f, *r, p).estimate);
        },
        {},

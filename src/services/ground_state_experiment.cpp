@@ -14,11 +14,20 @@ const Key kBetaMax =
     Key::number("beta_max", Computed{"beta + 20 / gap"}, 0.0, 1e6,
                 "top of the grid: the excess energy there is about exp(-20) of its value at beta");
 const Key kIntervals = Key::integer("intervals", 64, 4, 1000000, "grid intervals, a multiple of 4");
-const Key kNumChains = Key::integer("num_chains", 32, 2, 1 << 24, "independent chains");
-const Key kChunkSize = Key::integer("chunk_size", 1, 1, 1 << 20, "chains per chunk");
+// num_chains, chunk_size and start_steps default to GroundStateIntegrationOptions' own
+// (equilibrium/ground_state_integration.hpp); equilibration_steps and measurement_steps are a
+// run's own, longer than the library's.
+const GroundStateIntegrationOptions kIntegrationDefaults;
+const Key kNumChains =
+    Key::integer("num_chains", static_cast<std::int64_t>(kIntegrationDefaults.num_chains), 2,
+                 1 << 24, "independent chains");
+const Key kChunkSize =
+    Key::integer("chunk_size", static_cast<std::int64_t>(kIntegrationDefaults.chunk_size), 1,
+                 1 << 20, "chains per chunk");
 // 10^7 kernel applications of 32 chains at 65 grid points: about two days on one core.
-const Key kStartSteps = Key::integer("start_steps", 100, 0, 10000000,
-                                     "kernel applications at beta_max from the ground state");
+const Key kStartSteps =
+    Key::integer("start_steps", static_cast<std::int64_t>(kIntegrationDefaults.start_steps), 0,
+                 10000000, "kernel applications at beta_max from the ground state");
 const Key kEquilibrationSteps =
     Key::integer("equilibration_steps", 20, 0, 10000000,
                  "kernel applications before measuring at each grid point");

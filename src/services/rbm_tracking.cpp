@@ -26,32 +26,48 @@ std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{:.6f}
 
 namespace {
 
-const Key kMethod =
-    Key::choice("method", std::string("none"), {"none", "rts"},
-                "rts: follow log Z by Rao-Blackwellized tempered sampling while the RBM trains");
+const Key kMethod = Key::enumeration(
+    "method", RbmTrackingMethod::none,
+    "rts: follow log Z by Rao-Blackwellized tempered sampling while the RBM trains");
+// The [tracking] defaults are RbmTrackingSettings' and its tracker's, RbmLogZTrackerOptions'
+// (training/rbm_log_z_tracker.hpp).
+const RbmTrackingSettings kTrackingDefaults;
+const RbmLogZTrackerOptions& kTrackerDefaults = kTrackingDefaults.tracker;
 const Key kNumTemperatures =
-    Key::integer("num_temperatures", 100, 2, 100000, "levels of the tracking ladder");
-const Key kPriorSlope =
-    Key::number("prior_slope", 0.0, -1e3, 1e3, "the level prior's slope (0: uniform)");
-const Key kNumChains = Key::integer("num_chains", 100, 1, 1 << 24, "tempered chains");
-const Key kSweeps = Key::integer("sweeps", 1, 1, 1000000, "sweeps per tracking step");
-const Key kEvery =
-    Key::integer("every", 10, 1, 1 << 30, "parameter updates between tracking steps");
-const Key kAlpha = Key::number("alpha", 0.2, 1e-9, 1.0,
+    Key::integer("num_temperatures", static_cast<std::int64_t>(kTrackerDefaults.num_temperatures),
+                 2, 100000, "levels of the tracking ladder");
+const Key kPriorSlope = Key::number("prior_slope", kTrackerDefaults.prior_slope, -1e3, 1e3,
+                                    "the level prior's slope (0: uniform)");
+const Key kNumChains =
+    Key::integer("num_chains", static_cast<std::int64_t>(kTrackerDefaults.num_chains), 1, 1 << 24,
+                 "tempered chains");
+const Key kSweeps = Key::integer("sweeps", static_cast<std::int64_t>(kTrackerDefaults.sweeps), 1,
+                                 1000000, "sweeps per tracking step");
+const Key kEvery = Key::integer("every", kTrackingDefaults.every, 1, 1 << 30,
+                                "parameter updates between tracking steps");
+const Key kAlpha = Key::number("alpha", kTrackerDefaults.alpha, 1e-9, 1.0,
                                "the partial update's step (Carlson et al. 2016, section 3.3)");
 const Key kInitialSweeps =
-    Key::integer("initial_sweeps", 50, 1, 1000000, "sweeps of each initial iteration");
+    Key::integer("initial_sweeps", static_cast<std::int64_t>(kTrackerDefaults.initial_sweeps), 1,
+                 1000000, "sweeps of each initial iteration");
 const Key kMaxInitialIterations =
-    Key::integer("max_initial_iterations", 50, 1, 100000, "at most this many initial iterations");
-const Key kSeed = Key::integer("seed", 1, 0, INT64_MAX, "the tracker's seed");
-const Key kThreads = Key::integer("threads", 0, 0, 4096, "worker threads; 0: all");
-const Key kChunkSize = Key::integer("chunk_size", 50, 1, 1 << 20, "chains per chunk (one GEMM)");
+    Key::integer("max_initial_iterations", kTrackerDefaults.max_initial_iterations, 1, 100000,
+                 "at most this many initial iterations");
+const Key kSeed = Key::integer("seed", static_cast<std::int64_t>(kTrackerDefaults.seed), 0,
+                               INT64_MAX, "the tracker's seed");
+const Key kThreads =
+    Key::integer("threads", kTrackerDefaults.threads, 0, 4096, "worker threads; 0: all");
+const Key kChunkSize =
+    Key::integer("chunk_size", static_cast<std::int64_t>(kTrackerDefaults.chunk_size), 1, 1 << 20,
+                 "chains per chunk (one GEMM)");
 const Key kPrecision =
-    Key::choice("precision", std::string("float"), {"float", "double"}, "the tracker's arithmetic");
-const Key kAisEvery = Key::integer("ais_every", 0, 0, 1 << 30,
+    Key::choice("precision", std::string(kTrackerDefaults.single_precision ? "float" : "double"),
+                {"float", "double"}, "the tracker's arithmetic");
+const Key kAisEvery = Key::integer("ais_every", kTrackingDefaults.ais_every, 0, 1 << 30,
                                    "an AIS check every this many epochs and at the last; 0: none");
-const Key kExactMaxUnits = Key::integer(
-    "exact_max_units", 20, 0, 30, "exact log Z per epoch when the smaller layer is this small");
+const Key kExactMaxUnits =
+    Key::integer("exact_max_units", kTrackingDefaults.exact_max_units, 0, 30,
+                 "exact log Z per epoch when the smaller layer is this small");
 const Key kCsv =
     Key::string("csv", Computed{"the weights file with .tracking.csv"}, "the per-epoch CSV");
 const Key kPlotDir =
@@ -79,7 +95,7 @@ RbmTrackingSettings read_rbm_tracking_settings(Config& config, const std::string
   auto t = config.section("tracking");
   t.check_known({&tracking_group()});
   RbmTrackingSettings s;
-  s.method = t.get_string(kMethod);
+  s.method = t.get_enum<RbmTrackingMethod>(kMethod);
   auto& o = s.tracker;
   o.num_temperatures = static_cast<std::size_t>(t.get_int(kNumTemperatures));
   o.prior_slope = t.get_double(kPriorSlope);
@@ -146,11 +162,13 @@ void RbmTrainingMonitor::on_epoch(const RbmEpochStats& stats, const RbmParameter
 
   const auto check_start = std::chrono::steady_clock::now();
   double exact = kNaN, ais = kNaN, ais_se = kNaN;
-  if (std::min(rbm.W.rows(), rbm.W.cols()) <= s_.exact_max_units) exact = exact::rbm_log_z(rbm);
+  if (std::min(rbm.W.rows(), rbm.W.cols()) <= s_.exact_max_units)
+    exact = exact::rbm_log_z(rbm, 0, s_.stop);
   if (s_.ais_every > 0 && (stats.epoch % s_.ais_every == 0 || stats.epoch == num_epochs_)) {
     RbmAisSettings a = s_.ais;
     a.exact_max_units = 0;  // computed above when wanted
-    const RunResult r = rbm_ais_evaluation(rbm, train_, Eigen::MatrixXd(rbm.W.rows(), 0), a);
+    const RunResult r =
+        rbm_ais_evaluation(rbm, train_, Eigen::MatrixXd(rbm.W.rows(), 0), a, nullptr, s_.stop);
     ais = r.estimates.front().log_z + r.base_log_z;
     ais_se = r.estimates.front().std_error;
   }

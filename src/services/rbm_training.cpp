@@ -14,16 +14,25 @@ const KeyGroup kModelKeys{"model", "train rbm", {&kModelType, &kNumHidden}};
 
 const Key kMethod = Key::choice("method", std::string("cd"), {"cd", "pcd"},
                                 "contrastive divergence or persistent CD");
-const Key kK = Key::integer("k", 1, 1, 100000, "Gibbs steps per gradient estimate");
-const Key kBatchSize = Key::integer("batch_size", 100, 1, 1 << 24, "examples per minibatch");
+// The [training] defaults are RbmTrainingOptions' (training/rbm_trainer.hpp).
+const RbmTrainingOptions kTrainingDefaults;
+const Key kK =
+    Key::integer("k", kTrainingDefaults.k, 1, 100000, "Gibbs steps per gradient estimate");
+const Key kBatchSize =
+    Key::integer("batch_size", kTrainingDefaults.batch_size, 1, 1 << 24, "examples per minibatch");
 // Rates and sds up to 10^6: far past any useful value.
-const Key kLearningRate = Key::number("learning_rate", 0.05, 1e-300, 1e6, "the step size");
-const Key kMomentum = Key::number("momentum", 0.5, 0.0, 0.999999, "momentum of the updates");
-const Key kWeightDecay = Key::number("weight_decay", 2e-4, 0.0, 1e6, "L2 penalty on W");
-const Key kEpochs = Key::integer("epochs", 10, 0, 1 << 24, "passes over the training set");
-const Key kInitSd = Key::number("init_sd", 0.01, 0.0, 1e6, "sd of the initial weights");
-const Key kSeed =
-    Key::integer("seed", 1, 0, INT64_MAX, "minibatch order, initial weights and chains");
+const Key kLearningRate =
+    Key::number("learning_rate", kTrainingDefaults.learning_rate, 1e-300, 1e6, "the step size");
+const Key kMomentum =
+    Key::number("momentum", kTrainingDefaults.momentum, 0.0, 0.999999, "momentum of the updates");
+const Key kWeightDecay =
+    Key::number("weight_decay", kTrainingDefaults.weight_decay, 0.0, 1e6, "L2 penalty on W");
+const Key kEpochs =
+    Key::integer("epochs", kTrainingDefaults.epochs, 0, 1 << 24, "passes over the training set");
+const Key kInitSd =
+    Key::number("init_sd", kTrainingDefaults.init_sd, 0.0, 1e6, "sd of the initial weights");
+const Key kSeed = Key::integer("seed", static_cast<std::int64_t>(kTrainingDefaults.seed), 0,
+                               INT64_MAX, "minibatch order, initial weights and chains");
 const KeyGroup kTrainingKeys{"training",
                              "train rbm",
                              {&kMethod, &kK, &kBatchSize, &kLearningRate, &kMomentum, &kWeightDecay,
@@ -35,7 +44,7 @@ const Key kHistory = Key::string("history", std::string(""), "a CSV of the epoch
 const KeyGroup kOutputKeys{"output", "train rbm", {&kWeights, &kHistory}};
 
 const Key kEvaluateMethod =
-    Key::choice("method", std::string("none"), {"none", "ais"}, "ais: log Z by AIS after training");
+    Key::enumeration("method", RbmEvaluateMethod::none, "ais: log Z by AIS after training");
 const Key kEvaluateOutput =
     Key::string("output", std::string(""), "a JSON file of the evaluation (\"\": none)");
 
@@ -91,7 +100,7 @@ RbmEvaluateSettings read_rbm_evaluate_settings(Config& config) {
   auto e = config.section("evaluate");
   e.check_known({&evaluate_keys()});
   RbmEvaluateSettings s;
-  s.method = e.get_string(kEvaluateMethod);
+  s.method = e.get_enum<RbmEvaluateMethod>(kEvaluateMethod);
   s.ais = read_rbm_ais_settings(e);
   s.output = e.get_string(kEvaluateOutput);
   return s;

@@ -103,10 +103,10 @@ LoglikResult run_loglik(Config& config, const RunContext& context) {
   return result;
 }
 
-SampleResult run_sample(Config& config) {
+SampleResult run_sample(Config& config, const RunContext& context) {
   const ModelEntry& model = model_of(config, "sample");
   const auto start = Clock::now();
-  SampleResult result = model.sample(config);
+  SampleResult result = model.sample(config, context);
   result.runtime_s = seconds_since(start);
   result.config = config.resolved();
   return result;

@@ -13,22 +13,24 @@ namespace logz {
 
 namespace {
 
+// The defaults are those of paths/schedule.hpp: its constants and AdaptivePlan's.
 const Key kNumSteps =
-    Key::integer("num_steps", 1000, 1, 100000000,
+    Key::integer("num_steps", static_cast<std::int64_t>(kDefaultNumSteps), 1, 100000000,
                  "K: annealing steps (temperatures K + 1); tempering: num_temperatures - 1");
-const Key kBetaMin =
-    Key::number("beta_min", 1e-4, 1e-300, 0.999999, "geometric: the smallest t > 0");
-const Key kSteepness =
-    Key::number("steepness", 4.0, 1e-6, 1e3, "sigmoid: how steep the sigmoid is");
+const Key kBetaMin = Key::number("beta_min", kDefaultGeometricTMin, 1e-300, 0.999999,
+                                 "geometric: the smallest t > 0");
+const Key kSteepness = Key::number("steepness", kDefaultSigmoidSteepness, 1e-6, 1e3,
+                                   "sigmoid: how steep the sigmoid is");
 const Key kFile = Key::string("file", required,
                               "file: the path fractions, one per line (relative to the config)");
 const Key kPilotPaths =
-    Key::integer("pilot_paths", 32, 2, 1LL << 24,
+    Key::integer("pilot_paths", static_cast<std::int64_t>(AdaptivePlan{}.pilot_paths), 2, 1LL << 24,
                  "adaptive: forward paths of the pilot run (own random numbers)");
 const Key kPilotSteps =
-    Key::integer("pilot_steps", 200, 2, 10000000, "adaptive: steps of the pilot's linear schedule");
+    Key::integer("pilot_steps", static_cast<std::int64_t>(AdaptivePlan{}.pilot_steps), 2, 10000000,
+                 "adaptive: steps of the pilot's linear schedule");
 const Key kPilotReverse =
-    Key::boolean("pilot_reverse", true,
+    Key::boolean("pilot_reverse", AdaptivePlan{}.reverse_pilot,
                  "adaptive: also run the pilot in reverse, from the run's own reverse start");
 
 // What a schedule's factory reads from: the [schedule] section, the config (for paths

@@ -12,30 +12,40 @@ namespace logz {
 
 namespace {
 
+// The defaults of the keys that fill TemperingOptions and TemperingRunPlan are theirs
+// (tempering/simulated_tempering.hpp, tempering/tempering_run.hpp); chunk_size's, which a model
+// changes, TemperingDefaults'; prior_slope's TemperingSettings'.
 const Key kNumTemperatures =
     Key::integer("num_temperatures", 100, 2, 1000000, "K: levels of the ladder");
-const Key kNumChains = Key::integer("num_chains", 100, 1, 1 << 24, "independent tempered chains");
+const Key kNumChains =
+    Key::integer("num_chains", static_cast<std::int64_t>(TemperingOptions{}.num_chains), 1, 1 << 24,
+                 "independent tempered chains");
 const Key kPrior =
     Key::choice("prior", std::string("uniform"), {"uniform", "exponential"},
                 "the prior over levels r_k (exponential: r_k ~ exp(prior_slope t_k))");
-const Key kPriorSlope = Key::number("prior_slope", 2.0, -1e3, 1e3, "the exponential prior's slope");
+const Key kPriorSlope = Key::number("prior_slope", TemperingSettings{}.prior_slope, -1e3, 1e3,
+                                    "the exponential prior's slope");
 const Key kInitialization =
     Key::choice("initialization", std::string("iterations"), {"iterations", "wang_landau", "none"},
                 "how log Zhat_k are set before the final run (Carlson et al. 2016, section 2.4)");
-const Key kInitialUpdate = Key::choice("initial_update", std::string("rts"), {"rts", "tan"},
-                                       "the update of the initial iterations");
+const Key kInitialUpdate =
+    Key::enumeration("initial_update", InitialUpdate::rts, "the update of the initial iterations");
 // Sweeps of 100 chains at 1000 updates each: 10^8 final sweeps take about a day on one core,
 // 50 initial iterations of 10^6 half a day, and so do 10^6 iterations of the default 50.
 const Key kMaxInitialIterations =
-    Key::integer("max_initial_iterations", 50, 1, 1000000, "at most this many initial iterations");
-const Key kSweepsPerIteration =
-    Key::integer("sweeps_per_iteration", 50, 1, 1000000, "sweeps of each initial iteration");
+    Key::integer("max_initial_iterations", TemperingRunPlan{}.max_initial_iterations, 1, 1000000,
+                 "at most this many initial iterations");
+const Key kSweepsPerIteration = Key::integer(
+    "sweeps_per_iteration", static_cast<std::int64_t>(TemperingRunPlan{}.sweeps_per_iteration), 1,
+    1000000, "sweeps of each initial iteration");
 const Key kTolerance =
-    Key::number("tolerance", 0.0, 0.0, 1.0,
+    Key::number("tolerance", TemperingRunPlan{}.tolerance, 0.0, 1.0,
                 "the stopping rule max_k |r_k - c_k| < tolerance; 0: the paper's 0.1 / K");
-const Key kNumSweeps = Key::integer("num_sweeps", 1000, 1, 100000000, "sweeps of the final run");
-const Key kChunkSize =
-    Key::integer("chunk_size", 4, 1, 1 << 20, "chains per chunk (4; rbm: 50, one GEMM)");
+const Key kNumSweeps =
+    Key::integer("num_sweeps", static_cast<std::int64_t>(TemperingRunPlan{}.num_sweeps), 1,
+                 100000000, "sweeps of the final run");
+const Key kChunkSize = Key::integer("chunk_size", TemperingDefaults{}.chunk_size, 1, 1 << 20,
+                                    "chains per chunk (4; rbm: 50, one GEMM)");
 const KeyGroup kTemperingKeys{
     "tempering",
     "tempering",
@@ -73,7 +83,7 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric,
   s.prior = t.get_string(kPrior);
   s.prior_slope = t.get_double(kPriorSlope);
   s.initialization = t.get_string(kInitialization);
-  s.initial_update = t.get_string(kInitialUpdate);
+  s.initial_update = t.get_enum<InitialUpdate>(kInitialUpdate);
   s.max_initial_iterations = static_cast<int>(t.get_int(kMaxInitialIterations));
   s.sweeps_per_iteration = static_cast<std::size_t>(t.get_int(kSweepsPerIteration));
   s.tolerance = t.get_double(kTolerance);

@@ -8,7 +8,6 @@
 #include <numeric>
 
 #include "logz/core/error.hpp"
-#include "logz/core/stop_request.hpp"
 #include "logz/io/mnist.hpp"
 
 namespace logz {
@@ -179,7 +178,7 @@ RbmTrainingResult train_rbm(const Eigen::MatrixXd& train, const Eigen::MatrixXd&
       std::swap(order[i - 1], order[shuffle.below(static_cast<std::uint32_t>(i))]);
 
     for (Eigen::Index first = 0; first < n; first += batch, ++update) {
-      throw_if_stop_requested();
+      o.stop.throw_if_requested();
       const Eigen::Index b = std::min(batch, n - first);
       v0.resize(m, b);
       for (Eigen::Index c = 0; c < b; ++c)

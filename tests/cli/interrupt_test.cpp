@@ -1,5 +1,5 @@
-// Ctrl-C and SIGTERM during `logz run`: the run stops within a second, exits 130 with one line
-// on stderr, and writes no output file.
+// Ctrl-C and SIGTERM during `logz run` (and `logz sample`): the run stops within a second, exits
+// 130 with one line on stderr, and writes no output file.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -53,7 +53,16 @@ site_order = "checkerboard"
 num_paths = 2
 )";
 
-Stopped run_and_signal(int signal, const char* config_text = kLongConfig) {
+// Minutes of HMC draws (a thousand leapfrog steps per draw) for `logz sample`.
+const char* kLongSampleConfig = R"([model]
+type = "gaussian_mixture"
+[sampler]
+num_draws = 1000000
+leapfrog_steps = 1000
+)";
+
+Stopped run_and_signal(int signal, const char* config_text = kLongConfig,
+                       const char* command = "run") {
   const std::string config = temp_path("long.toml"), output = temp_path("out.json"),
                     err = temp_path("err.txt");
   write_file(config, config_text);
@@ -61,8 +70,12 @@ Stopped run_and_signal(int signal, const char* config_text = kLongConfig) {
   const pid_t pid = fork();
   if (pid == 0) {
     if (!freopen(err.c_str(), "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(99);
-    execl(LOGZ_CLI_PATH, "logz", "run", config.c_str(), "--quiet", "-o", output.c_str(),
-          static_cast<char*>(nullptr));
+    if (std::string(command) == "run")
+      execl(LOGZ_CLI_PATH, "logz", "run", config.c_str(), "--quiet", "-o", output.c_str(),
+            static_cast<char*>(nullptr));
+    else
+      execl(LOGZ_CLI_PATH, "logz", command, config.c_str(), "-o", output.c_str(),
+            static_cast<char*>(nullptr));
     _exit(98);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(700));  // well inside the run
@@ -95,6 +108,13 @@ TEST(Interrupt, SigtermStopsTheRunToo) {
 
 TEST(Interrupt, ALatticeKernelStopsInsideOneLongStep) {
   const Stopped s = run_and_signal(SIGINT, kOneHugeStepConfig);
+  EXPECT_EQ(s.exit_code, 130) << s.err;
+  EXPECT_LT(s.seconds_after_signal, 1.0);
+}
+
+// The sampler is given the front end's stop request too (RunContext::stop).
+TEST(Interrupt, CtrlCStopsLogzSample) {
+  const Stopped s = run_and_signal(SIGINT, kLongSampleConfig, "sample");
   EXPECT_EQ(s.exit_code, 130) << s.err;
   EXPECT_LT(s.seconds_after_signal, 1.0);
 }

@@ -26,7 +26,7 @@ static_assert(ContinuousBase<GaussianMixture>);
 static_assert(PerParticleTwoPartTarget<GeometricLevelsTarget<GaussianBase, GaussianMixture>>);
 static_assert(TwoPartTarget<GeometricTarget<GaussianBase, GaussianMixture>>);
 
-Eigen::MatrixXd random_matrix(int rows, int cols, std::uint64_t seed, double scale = 1.0) {
+Eigen::MatrixXd mixture_test_matrix(int rows, int cols, std::uint64_t seed, double scale = 1.0) {
   Eigen::MatrixXd m(rows, cols);
   RandomStream s(seed, 0, Purpose::test, 0);
   for (int j = 0; j < cols; ++j)
@@ -35,7 +35,7 @@ Eigen::MatrixXd random_matrix(int rows, int cols, std::uint64_t seed, double sca
 }
 
 Eigen::MatrixXd random_covariance(int d, std::uint64_t seed) {
-  const Eigen::MatrixXd a = random_matrix(d, d, seed, 0.6);
+  const Eigen::MatrixXd a = mixture_test_matrix(d, d, seed, 0.6);
   return a * a.transpose() + 0.3 * Eigen::MatrixXd::Identity(d, d);
 }
 
@@ -61,7 +61,7 @@ double direct_energy(const Mixture& m, const Eigen::VectorXd& x) {
 
 TEST(GaussianMixture, EnergyMatchesDirectFormula) {
   const Mixture m = three_components();
-  const Eigen::MatrixXd X = random_matrix(3, 7, 1, 2.0);
+  const Eigen::MatrixXd X = mixture_test_matrix(3, 7, 1, 2.0);
   Eigen::VectorXd e;
   m.energy(X, e);
   for (int p = 0; p < 7; ++p)
@@ -71,7 +71,7 @@ TEST(GaussianMixture, EnergyMatchesDirectFormula) {
 TEST(GaussianMixture, GradientMatchesFiniteDifferences) {
   const Mixture m = three_components();
   // Points near each mean, between them and in the tails.
-  const Eigen::MatrixXd X = random_matrix(3, 9, 2, 2.5);
+  const Eigen::MatrixXd X = mixture_test_matrix(3, 9, 2, 2.5);
   Eigen::VectorXd e, ep, em, e_only;
   Eigen::MatrixXd G;
   m.energy_and_grad(X, e, G);
@@ -120,7 +120,7 @@ TEST(GaussianMixture, FarFromEveryMeanStaysFinite) {
 
 TEST(GaussianMixture, BatchEqualsOneAtATime) {
   const Mixture m = three_components();
-  const Eigen::MatrixXd X = random_matrix(3, 6, 3, 2.0);
+  const Eigen::MatrixXd X = mixture_test_matrix(3, 6, 3, 2.0);
   Eigen::VectorXd e, e1;
   Eigen::MatrixXd G, G1;
   m.energy_and_grad(X, e, G);
@@ -298,7 +298,7 @@ TEST(GaussianMixture, InvalidParametersGiveOneLineErrors) {
 TEST(GeometricLevelsTarget, EachParticleAtItsOwnTemperature) {
   const GeometricPath<GaussianBase, Mixture> path(GaussianBase::isotropic(3, 2.0),
                                                   three_components());
-  const Eigen::MatrixXd X = random_matrix(3, 4, 9, 2.0);
+  const Eigen::MatrixXd X = mixture_test_matrix(3, 4, 9, 2.0);
   const std::vector<double> t = {0.0, 0.3, 0.9, 1.0};
   const auto levels = path.at_levels(t);
   Eigen::VectorXd e, e1;

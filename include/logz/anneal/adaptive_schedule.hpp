@@ -61,13 +61,13 @@ struct PilotChunk {
 // The pilot in one direction: start(batch, chunk) puts a chunk's particles at the direction's
 // first temperature (type-erased, as for the annealing driver), `applied` is the kernel as
 // that direction applies it. Spreads are per interval of the pilot's schedule (t_{j-1}, t_j),
-// whichever way it is crossed.
+// whichever way it is crossed. Stopped once `stop` is requested, within a step.
 template <AnnealingPath Path>
 PilotRun pilot_in_direction(const Path& path, const AppliedKernel<Path>& applied,
                             const AdaptivePlan& plan, std::uint64_t s, int threads,
                             std::size_t chunk_size, Direction direction,
                             const ChunkStart<typename Path::Batch>& start,
-                            const ChunkProgress& progress) {
+                            const ChunkProgress& progress, StopToken stop) {
   const Schedule pilot = linear_schedule(plan.pilot_steps);
   const auto t = pilot.fractions();
   const std::size_t steps = pilot.num_steps();
@@ -87,7 +87,8 @@ PilotRun pilot_in_direction(const Path& path, const AppliedKernel<Path>& applied
           const auto info = anneal_step(
               path, applied, state, t[k],
               BatchRandom{s, forward ? Purpose::forward_kernel : Purpose::reverse_kernel,
-                          static_cast<std::uint32_t>(k), c.begin});
+                          static_cast<std::uint32_t>(k), c.begin},
+              stop);
           out.attempted += static_cast<std::uint64_t>(info.attempted);
           double m = 0.0;
           for (double x : state.increment) m += x;
@@ -111,7 +112,7 @@ PilotRun pilot_in_direction(const Path& path, const AppliedKernel<Path>& applied
         count += c.count;
         attempted += c.attempted;
       },
-      progress);
+      progress, stop);
   PilotRun r{{t.begin(), t.end()}, std::vector<double>(steps), attempted};
   for (std::size_t j = 0; j < steps; ++j)
     r.increment_sd[j] = count > 1 ? std::sqrt(m2[j] / static_cast<double>(count - 1)) : 0.0;
@@ -121,18 +122,18 @@ PilotRun pilot_in_direction(const Path& path, const AppliedKernel<Path>& applied
 }  // namespace detail
 
 // The pilot: plan.pilot_paths forward paths from exact base draws on the linear schedule of
-// plan.pilot_steps steps.
+// plan.pilot_steps steps, stopped once `stop` is requested (core/stop_request.hpp).
 template <AnnealingPath Path, KernelFor<Path> Kernel>
 PilotRun run_schedule_pilot(const Path& path, const Kernel& kernel, const AdaptivePlan& plan,
                             std::uint64_t seed, int threads, std::size_t chunk_size,
-                            const ChunkProgress& progress = {}) {
+                            const ChunkProgress& progress = {}, StopToken stop = {}) {
   const std::uint64_t s = pilot_seed(seed);
   const detail::ChunkStart<typename Path::Batch> base = [&](typename Path::Batch& batch,
                                                             const ChunkRange& c) {
     path.sample_base(batch, BatchRandom{s, Purpose::base_sample, 0, c.begin});
   };
   return detail::pilot_in_direction(path, detail::AppliedKernel<Path>(kernel), plan, s, threads,
-                                    chunk_size, Direction::forward, base, progress);
+                                    chunk_size, Direction::forward, base, progress, stop);
 }
 
 // The same pilot in reverse, from start(batch, streams) (the run's reverse start, on the
@@ -141,7 +142,7 @@ template <AnnealingPath Path, KernelFor<Path> Kernel, class Start>
 PilotRun run_reverse_schedule_pilot(const Path& path, const Kernel& kernel,
                                     const AdaptivePlan& plan, std::uint64_t seed, int threads,
                                     std::size_t chunk_size, const Start& start,
-                                    const ChunkProgress& progress = {}) {
+                                    const ChunkProgress& progress = {}, StopToken stop = {}) {
   const std::uint64_t s = pilot_seed(seed);
   const detail::ChunkStart<typename Path::Batch> from_start = [&](typename Path::Batch& batch,
                                                                   const ChunkRange& c) {
@@ -149,7 +150,7 @@ PilotRun run_reverse_schedule_pilot(const Path& path, const Kernel& kernel,
   };
   const auto reversed = reversal_of(kernel);
   return detail::pilot_in_direction(path, detail::AppliedKernel<Path>(reversed), plan, s, threads,
-                                    chunk_size, Direction::reverse, from_start, progress);
+                                    chunk_size, Direction::reverse, from_start, progress, stop);
 }
 
 // Forward and reverse spreads in one: the root mean square of the two per interval, so that

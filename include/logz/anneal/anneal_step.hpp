@@ -7,7 +7,7 @@
 //
 //   auto state = anneal_init(path, std::move(batch), Direction::forward);
 //   for (std::size_t k = 1; k <= K; ++k)
-//     anneal_step(path, kernel, state, t[k], streams.random(k));
+//     anneal_step(path, kernel, state, t[k], streams.random(k), stop);
 //
 // Sign convention (anneal/works.hpp): forward works are W_f = sum_k [U_k(x) - U_{k-1}(x)],
 // reverse works W_r = sum_k [U_{k-1}(x) - U_k(x)]: in both directions the increment is the new
@@ -79,13 +79,14 @@ AnnealingState<typename Path::Batch> anneal_init(const Path& path, typename Path
 // One step from state.t to t_next (see above); particle p draws from random.stream(p).
 // Returns the kernel's report (empty at the end of the path). Throws NumericalError naming the
 // path and the step where a work increment is not finite, and adds the chunk's paths and the
-// step to a NumericalError from the model or the kernel.
+// step to a NumericalError from the model or the kernel. Throws Stopped when `stop` (the run's,
+// core/stop_request.hpp) is requested, before the step and, for a kernel that takes it, inside.
 template <AnnealingPath Path, KernelFor<Path> Kernel>
 auto anneal_step(const Path& path, const Kernel& kernel,
                  AnnealingState<typename Path::Batch>& state, double t_next,
-                 const BatchRandom& random) {
+                 const BatchRandom& random, StopToken stop = {}) {
   using Info = decltype(kernel.step(path.at(t_next), state.batch, random));
-  throw_if_stop_requested();  // Ctrl-C: a run stops within a step
+  stop.throw_if_requested();  // Ctrl-C: a run stops within a step
   std::vector<double>& increment = state.increment;
   if constexpr (path_trace_is_slope<Path>) {
     // U_t linear in t with slope trace: the same product work_increment computes.
@@ -104,7 +105,7 @@ auto anneal_step(const Path& path, const Kernel& kernel,
   ++state.steps;
   if (t_next == (state.direction == Direction::forward ? 1.0 : 0.0)) return Info{};
   try {
-    const Info info = kernel.step(path.at(t_next), state.batch, random);
+    const Info info = step_kernel(kernel, path.at(t_next), state.batch, random, stop);
     path.trace_energy(state.batch, state.trace);
     return info;
   } catch (const NumericalError& e) {

@@ -54,6 +54,8 @@ struct AnnealOptions {
   AnnealJournal* journal = nullptr;
   // The ranks the run is split over (parallel/ranks.hpp); nullptr: this process alone.
   Ranks* ranks = nullptr;
+  // The run's stop request (core/stop_request.hpp): Stopped within a step once requested.
+  StopToken stop;
 };
 
 namespace detail {
@@ -157,7 +159,7 @@ void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& opti
                           "split over ranks");
           }
         },
-        progress);
+        progress, options.stop);
     append_bytes<double>(
         bytes, std::span<const double>(works).subspan(offset, first_path(mine.last) - offset));
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -207,9 +209,10 @@ void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& opti
 template <class Batch>
 using ChunkStart = std::function<void(Batch&, const ChunkRange&)>;
 
-// A kernel as the drivers apply it: its step at a target of the path, type-erased (one call
-// per chunk and temperature, so free) so that a driver is compiled once per path, not once per
-// kernel and again for its reversal. The kernel must outlive this.
+// A kernel as the drivers apply it: its step at a target of the path, given the run's stop token
+// where it takes one (core/kernel_for.hpp), type-erased (one call per chunk and temperature, so
+// free) so that a driver is compiled once per path, not once per kernel and again for its
+// reversal. The kernel must outlive this.
 template <class Path>
 class AppliedKernel {
  public:
@@ -218,18 +221,20 @@ class AppliedKernel {
 
   template <KernelFor<Path> Kernel>
   explicit AppliedKernel(const Kernel& kernel)
-      : step_([&kernel](const Target& target, Batch& batch, const BatchRandom& random) {
-          const auto info = kernel.step(target, batch, random);
+      : step_([&kernel](const Target& target, Batch& batch, const BatchRandom& random,
+                        StopToken stop) {
+          const auto info = step_kernel(kernel, target, batch, random, stop);
           return KernelInfo{static_cast<std::uint64_t>(info.attempted),
                             static_cast<std::uint64_t>(info.accepted)};
         }) {}
 
-  KernelInfo step(const Target& target, Batch& batch, const BatchRandom& random) const {
-    return step_(target, batch, random);
+  KernelInfo step(const Target& target, Batch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const {
+    return step_(target, batch, random, stop);
   }
 
  private:
-  std::function<KernelInfo(const Target&, Batch&, const BatchRandom&)> step_;
+  std::function<KernelInfo(const Target&, Batch&, const BatchRandom&, StopToken)> step_;
 };
 
 // One implementation for both directions: start puts each chunk at the direction's first
@@ -288,7 +293,8 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
       const std::size_t k = index(j);
       const auto info = anneal_step(
           path, kernel, state, fractions[k],
-          BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin});
+          BatchRandom{options.seed, kernel_purpose, static_cast<std::uint32_t>(k), c.begin},
+          options.stop);
       if (j == last) break;  // no transition at the end of the path
       trace.attempted[k] += info.attempted;
       trace.accepted[k] += info.accepted;
@@ -319,7 +325,7 @@ Works anneal(const Path& path, const AppliedKernel<Path>& kernel, const Schedule
             ++chunks_done;
             if (journal) journal->merged(view());
           },
-          options.progress);
+          options.progress, options.stop);
     }
   } catch (...) {
     if (journal) journal->end_phase(view());  // a stop request, or an error: what was merged

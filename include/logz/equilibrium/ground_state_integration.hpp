@@ -29,6 +29,8 @@
 
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/random/philox.hpp"
 
@@ -43,6 +45,7 @@ struct GroundStateIntegrationOptions {
   std::size_t equilibration_steps = 10;  // kernel applications at each grid point before measuring
   std::size_t measurement_steps = 100;   // kernel applications measured at each grid point
   ChunkProgress progress;
+  StopToken stop;  // the run's stop request (core/stop_request.hpp), given to the kernel
 };
 
 struct GroundStateIntegration {
@@ -105,14 +108,16 @@ GroundStateIntegration ground_state_integration(const Path& path, const Kernel& 
         std::uint32_t step = 1;
         const auto target_top = path.at(betas.back() / model_beta);
         for (std::size_t s = 0; s < o.start_steps; ++s)
-          kernel.step(target_top, batch,
-                      BatchRandom{o.seed, Purpose::equilibrium, step++, c.begin});
+          step_kernel(kernel, target_top, batch,
+                      BatchRandom{o.seed, Purpose::equilibrium, step++, c.begin}, o.stop);
         for (std::size_t jj = n; jj-- > 0;) {
           const auto target = path.at(betas[jj] / model_beta);
           for (std::size_t s = 0; s < o.equilibration_steps; ++s)
-            kernel.step(target, batch, BatchRandom{o.seed, Purpose::equilibrium, step++, c.begin});
+            step_kernel(kernel, target, batch,
+                        BatchRandom{o.seed, Purpose::equilibrium, step++, c.begin}, o.stop);
           for (std::size_t s = 0; s < o.measurement_steps; ++s) {
-            kernel.step(target, batch, BatchRandom{o.seed, Purpose::equilibrium, step++, c.begin});
+            step_kernel(kernel, target, batch,
+                        BatchRandom{o.seed, Purpose::equilibrium, step++, c.begin}, o.stop);
             path.trace_energy(batch, e);
             for (std::size_t i = 0; i < c.size(); ++i) means[c.begin + i][jj] += e[i];
           }
@@ -125,7 +130,7 @@ GroundStateIntegration ground_state_integration(const Path& path, const Kernel& 
           }
         }
       },
-      o.progress);
+      o.progress, o.stop);
   return summarise_ground_state_integration(betas, means, ground_energy, log_degeneracy,
                                             base_log_z);
 }

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "logz/core/estimate.hpp"
+#include "logz/core/stop_request.hpp"
+#include "logz/random/default_seed.hpp"
 
 namespace logz {
 
@@ -66,8 +68,9 @@ struct HistogramPosteriorOptions {
   HistogramOptions histogram;    // the support (binning) of p_f; the distribution is always fitted
   std::size_t num_draws = 2000;  // kept Gibbs sweeps, >= 2
   std::size_t burn_in = 200;     // discarded sweeps before them
-  std::uint64_t seed = 1;        // Philox key; streams (seed, 0, Purpose::posterior, sweep)
-  double prior_count = 0.0;      // Dirichlet(prior_count) on the occupied points, >= 0
+  std::uint64_t seed = kDefaultSeed;  // Philox key; streams (seed, 0, Purpose::posterior, sweep)
+  double prior_count = 0.0;           // Dirichlet(prior_count) on the occupied points, >= 0
+  StopToken stop;  // the caller's stop request (core/stop_request.hpp): Stopped between sweeps
 };
 
 struct HistogramPosteriorResult {

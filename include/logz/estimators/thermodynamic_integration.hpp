@@ -17,11 +17,20 @@
 #include <span>
 #include <string>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/estimators/rts.hpp"
 
 namespace logz {
 
-// method: one of "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb".
+// The rules, each named as the estimator registry and the results name it.
+LOGZ_NAMED_ENUM(TiRule, ti_riemann, ti_trapezoid, ti_corrected, ti_rb);
+
+LadderEstimates thermodynamic_integration(const TemperingStats& stats,
+                                          std::span<const double> fractions, TiRule rule,
+                                          std::size_t num_groups = 20);
+
+// The same by name: method is one of "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb"
+// (InvalidArgument otherwise).
 LadderEstimates thermodynamic_integration(const TemperingStats& stats,
                                           std::span<const double> fractions,
                                           const std::string& method, std::size_t num_groups = 20);

@@ -6,17 +6,23 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/models/rbm_parameters.hpp"
 
 namespace logz::exact {
+
+// The size of the smaller layer up to which runs and evaluations enumerate the exact log Z
+// unless told otherwise ([model] exact_max_units): 784 x 25 takes seconds.
+inline constexpr int kRbmExactMaxUnitsDefault = 25;
 
 // Enumerates the smaller layer s in Gray-code order (one column of W added or
 // removed per state) and sums the other layer analytically:
 //   Z = sum_s exp(c.s) prod_i (1 + exp(d_i + (A s)_i)).
 // Cost 2^min(M, J) * max(M, J) (one vectorised exp per term; 784 x 25 takes
 // seconds), split into fixed chunks over `threads` (0 = all cores; the result
-// does not depend on it); throws InvalidArgument above 30 units in the smaller layer.
-double rbm_log_z(const RbmParameters& p, int threads = 0);
+// does not depend on it); throws InvalidArgument above 30 units in the smaller layer, and
+// Stopped between chunks once `stop` is requested.
+double rbm_log_z(const RbmParameters& p, int threads = 0, StopToken stop = {});
 
 // Brute force over all 2^(M+J) joint states (M + J <= 24): the oracle for rbm_log_z.
 double rbm_log_z_brute_force(const RbmParameters& p);

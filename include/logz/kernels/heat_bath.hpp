@@ -30,12 +30,14 @@ class HeatBath : public SiteKernel<HeatBath> {
 
   // Applies the kernel to every particle of the batch; particle p draws from
   // random.stream(p). Keeps each particle's bond sum / equal-bond count up to date.
-  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
-  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
+  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
+  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
   // The Potts model with a field on colour 0 (models/potts_field_path.hpp): P(x_i = c | rest)
   // proportional to exp(K n_c + h [c = 0]).
-  KernelInfo step(const PottsFieldTarget& target, PottsBatch& batch,
-                  const BatchRandom& random) const;
+  KernelInfo step(const PottsFieldTarget& target, PottsBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
 };
 
 static_assert(KernelFor<HeatBath, IsingModel> && KernelFor<HeatBath, PottsModel> &&

@@ -19,15 +19,17 @@ class KernelSequence {
   KernelSequence(First first, Second second, bool reversed = false)
       : first_(std::move(first)), second_(std::move(second)), reversed_(reversed) {}
 
+  // Each kernel is given `stop` where it takes one (core/kernel_for.hpp).
   template <class Target, class Batch>
-  auto step(const Target& target, Batch& batch, const BatchRandom& random) const {
+  auto step(const Target& target, Batch& batch, const BatchRandom& random,
+            StopToken stop = {}) const {
     if (!reversed_) {
-      auto info = first_.step(target, batch, random);
-      info += second_.step(target, batch, random.for_second_kernel());
+      auto info = step_kernel(first_, target, batch, random, stop);
+      info += step_kernel(second_, target, batch, random.for_second_kernel(), stop);
       return info;
     }
-    auto info = reversal_of(second_).step(target, batch, random.for_second_kernel());
-    info += reversal_of(first_).step(target, batch, random);
+    auto info = step_kernel(reversal_of(second_), target, batch, random.for_second_kernel(), stop);
+    info += step_kernel(reversal_of(first_), target, batch, random, stop);
     return info;
   }
   KernelSequence reversed() const { return KernelSequence(first_, second_, !reversed_); }

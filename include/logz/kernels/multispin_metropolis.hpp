@@ -33,8 +33,8 @@ class MultiSpinMetropolis : public SiteKernel<MultiSpinMetropolis> {
   MultiSpinMetropolis(SiteOrder order, std::size_t sweeps, bool reversed = false);
 
   // Applies the kernel to every particle of the batch and brings their bond sums up to date.
-  KernelInfo step(const IsingTarget& target, PackedSpinBatch& batch,
-                  const BatchRandom& random) const;
+  KernelInfo step(const IsingTarget& target, PackedSpinBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
 };
 
 static_assert(KernelFor<MultiSpinMetropolis, PackedIsingModel>);

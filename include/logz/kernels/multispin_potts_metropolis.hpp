@@ -32,8 +32,8 @@ class MultiSpinPottsMetropolis : public SiteKernel<MultiSpinPottsMetropolis> {
   MultiSpinPottsMetropolis(SiteOrder order, std::size_t sweeps, bool reversed = false);
 
   // Applies the kernel to every particle of the batch and brings their bond sums up to date.
-  KernelInfo step(const PottsTarget& target, PackedColourBatch& batch,
-                  const BatchRandom& random) const;
+  KernelInfo step(const PottsTarget& target, PackedColourBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
 };
 
 static_assert(KernelFor<MultiSpinPottsMetropolis, PackedPottsModel>);

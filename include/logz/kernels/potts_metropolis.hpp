@@ -24,7 +24,8 @@ class PottsMetropolis : public SiteKernel<PottsMetropolis> {
 
   // Applies the kernel to every particle of the batch; particle p draws from
   // random.stream(p). Keeps each particle's equal-bond count up to date.
-  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
+  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
 };
 
 static_assert(KernelFor<PottsMetropolis, PottsModel>);

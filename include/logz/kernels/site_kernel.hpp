@@ -39,16 +39,17 @@ class SiteKernel {
   // Applies update(sites, i, rng, delta) -> bool (the value changed) to every site this kernel
   // visits, particle after particle; particle p draws from random.stream(p), the site index
   // first in random order. update adds the change of the bond sum to delta. KernelInfo counts
-  // every update as attempted and those that changed a value as accepted.
+  // every update as attempted and those that changed a value as accepted. Throws Stopped when
+  // `stop` is requested, checked every 2^20 updates (random order) or every sweep after the first.
   template <class Site, class Update>
   KernelInfo update_sites(const TorusLattice& lattice, LatticeBatch<Site>& batch,
-                          const BatchRandom& random, Update&& update) const {
+                          const BatchRandom& random, StopToken stop, Update&& update) const {
     KernelInfo info;
     for (std::size_t p = 0; p < batch.num_particles(); ++p) {
       RandomStream rng = random.stream(p);
       Site* x = batch.sites(p);
       std::int64_t delta = 0;
-      info += visit_sites(lattice, rng, [&](int i) { return update(x, i, rng, delta); });
+      info += visit_sites(lattice, rng, stop, [&](int i) { return update(x, i, rng, delta); });
       batch.bond_sum(p) += delta;
     }
     return info;
@@ -59,21 +60,22 @@ class SiteKernel {
   // and the changes. The counts stay local here: a site store may alias anything a lambda
   // holds by reference, which would keep them in memory.
   template <class Visit>
-  KernelInfo visit_sites(const TorusLattice& lattice, RandomStream& rng, Visit&& visit) const {
+  KernelInfo visit_sites(const TorusLattice& lattice, RandomStream& rng, StopToken stop,
+                         Visit&& visit) const {
     const int n = lattice.num_sites();
     std::uint64_t changed = 0;
     if (order_ == SiteOrder::random) {
       for (std::size_t k = 0; k < steps_; ++k) {
         changed += visit(static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
         // A stop request (Ctrl-C) is seen within 2^20 updates, however many steps one call makes.
-        if ((k & 0xFFFFF) == 0xFFFFF) throw_if_stop_requested();
+        if ((k & 0xFFFFF) == 0xFFFFF) stop.throw_if_requested();
       }
       return {steps_, changed};
     }
     // A sweep visits colour 0 then colour 1 in increasing site order; the
     // reversed kernel visits the same sites in exactly the opposite order.
     for (std::size_t sweep = 0; sweep < steps_; ++sweep) {
-      if (sweep > 0) throw_if_stop_requested();
+      if (sweep > 0) stop.throw_if_requested();
       for (int half = 0; half < 2; ++half) {
         const auto& sites = lattice.sites_of_colour(reversed_ ? 1 - half : half);
         const std::size_t m = sites.size();

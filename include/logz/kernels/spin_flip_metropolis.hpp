@@ -23,7 +23,8 @@ class SpinFlipMetropolis : public SiteKernel<SpinFlipMetropolis> {
   using SiteKernel::SiteKernel;
 
   // Applies the kernel to every particle of the batch; particle p draws from random.stream(p).
-  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
+  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
 };
 
 static_assert(KernelFor<SpinFlipMetropolis, IsingModel>);

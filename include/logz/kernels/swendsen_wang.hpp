@@ -30,8 +30,10 @@ class SwendsenWang {
   SwendsenWang with_steps(std::size_t sweeps) const { return SwendsenWang(sweeps); }
   std::size_t steps() const { return sweeps_; }
 
-  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
-  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
+  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
+  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
 
  private:
   std::size_t sweeps_;

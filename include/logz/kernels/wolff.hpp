@@ -30,8 +30,10 @@ class Wolff {
   Wolff with_steps(std::size_t clusters) const { return Wolff(clusters); }
   std::size_t steps() const { return clusters_; }
 
-  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random) const;
-  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random) const;
+  KernelInfo step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
+  KernelInfo step(const PottsTarget& target, PottsBatch& batch, const BatchRandom& random,
+                  StopToken stop = {}) const;
 
  private:
   std::size_t clusters_;

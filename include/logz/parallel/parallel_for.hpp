@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/parallel/chunk_range.hpp"
 
 namespace logz {
@@ -16,8 +17,8 @@ int resolve_threads(int requested);
 // Calls body(chunk) for every chunk on up to `threads` threads (dynamic
 // assignment). If bodies throw, every chunk still runs and the exception of
 // the lowest failing chunk is rethrown, whatever the thread count. Chunks
-// begun after a stop request (core/stop_request.hpp) throw logz::Stopped.
+// begun after `stop` is requested (core/stop_request.hpp) throw logz::Stopped.
 void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int threads,
-                         const std::function<void(const ChunkRange&)>& body);
+                         const std::function<void(const ChunkRange&)>& body, StopToken stop = {});
 
 }  // namespace logz

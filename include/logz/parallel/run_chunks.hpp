@@ -28,10 +28,11 @@ using ChunkOutput = std::invoke_result_t<Body&, const ChunkRange&>;
 
 // Calls body(chunk) for every chunk of num_items items in pieces of chunk_size on up to
 // `threads` threads (0: all). Returns std::vector<ChunkOutput<Body>> in chunk order, or
-// nothing when body returns void. Outputs need not be default-constructible.
+// nothing when body returns void. Outputs need not be default-constructible. Chunks begun after
+// `stop` is requested throw logz::Stopped (parallel_for_chunks).
 template <class Body>
 auto run_chunks(std::size_t num_items, std::size_t chunk_size, int threads, Body&& body,
-                const ChunkProgress& progress = {}) {
+                const ChunkProgress& progress = {}, StopToken stop = {}) {
   using Output = ChunkOutput<Body>;
   const std::size_t total = num_chunks(num_items, chunk_size);
   std::mutex progress_mutex;
@@ -42,16 +43,22 @@ auto run_chunks(std::size_t num_items, std::size_t chunk_size, int threads, Body
     progress(++done, total);
   };
   if constexpr (std::is_void_v<Output>) {
-    parallel_for_chunks(num_items, chunk_size, threads, [&](const ChunkRange& c) {
-      body(c);
-      finished();
-    });
+    parallel_for_chunks(
+        num_items, chunk_size, threads,
+        [&](const ChunkRange& c) {
+          body(c);
+          finished();
+        },
+        stop);
   } else {
     std::vector<std::optional<Output>> slots(total);
-    parallel_for_chunks(num_items, chunk_size, threads, [&](const ChunkRange& c) {
-      slots[c.index].emplace(body(c));
-      finished();
-    });
+    parallel_for_chunks(
+        num_items, chunk_size, threads,
+        [&](const ChunkRange& c) {
+          slots[c.index].emplace(body(c));
+          finished();
+        },
+        stop);
     std::vector<Output> outputs;
     outputs.reserve(total);
     for (auto& s : slots) outputs.push_back(std::move(*s));
@@ -65,7 +72,7 @@ auto run_chunks(std::size_t num_items, std::size_t chunk_size, int threads, Body
 // adds in the same order as a loop over run_chunks' outputs, so it gives the same bits.
 template <class Body, class Merge>
 void run_chunks_ordered(std::size_t num_items, std::size_t chunk_size, int threads, Body&& body,
-                        Merge&& merge, const ChunkProgress& progress = {}) {
+                        Merge&& merge, const ChunkProgress& progress = {}, StopToken stop = {}) {
   using Output = ChunkOutput<Body>;
   std::mutex mutex;
   std::map<std::size_t, Output> waiting;  // finished outputs whose turn has not come
@@ -80,7 +87,7 @@ void run_chunks_ordered(std::size_t num_items, std::size_t chunk_size, int threa
              it = waiting.erase(it), ++next)
           merge(std::move(it->second));
       },
-      progress);
+      progress, stop);
 }
 
 }  // namespace logz

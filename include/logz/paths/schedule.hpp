@@ -11,11 +11,17 @@
 
 namespace logz {
 
+// The defaults of a schedule's parameters, which the [schedule] keys share: K where none is
+// given, a geometric schedule's smallest t > 0 and a sigmoid's steepness.
+inline constexpr std::size_t kDefaultNumSteps = 1000;
+inline constexpr double kDefaultGeometricTMin = 1e-4;
+inline constexpr double kDefaultSigmoidSteepness = 4.0;
+
 // An adaptive schedule's plan (anneal/adaptive_schedule.hpp): a pilot of pilot_paths forward
 // (and reverse) paths on a linear schedule of pilot_steps steps, then num_steps steps placed at
 // equal thermodynamic length.
 struct AdaptivePlan {
-  std::size_t num_steps = 1000;
+  std::size_t num_steps = kDefaultNumSteps;
   std::size_t pilot_paths = 32;
   std::size_t pilot_steps = 200;  // as [schedule] pilot_steps
   // Also run the pilot in reverse from the run's own reverse start (where it has one).
@@ -47,10 +53,10 @@ class Schedule {
 Schedule linear_schedule(std::size_t num_steps);
 // t_0 = 0, t_k = t_min^((K - k) / (K - 1)) for k >= 1: geometric from
 // t_min (default 1e-4) to 1, the usual choice when most change happens near 0.
-Schedule geometric_schedule(std::size_t num_steps, double t_min = 1e-4);
+Schedule geometric_schedule(std::size_t num_steps, double t_min = kDefaultGeometricTMin);
 // Sigmoid of Grosse et al. (2015): t_k proportional to sigma(delta (2k/K - 1)),
 // rescaled to run exactly from 0 to 1; steepness delta (default 4).
-Schedule sigmoid_schedule(std::size_t num_steps, double steepness = 4.0);
+Schedule sigmoid_schedule(std::size_t num_steps, double steepness = kDefaultSigmoidSteepness);
 // Salakhutdinov & Murray (2008)'s RBM ladder: 0 to 0.5 in steps of 1e-3, 0.5
 // to 0.9 in steps of 1e-4, 0.9 to 1 in steps of 1e-5: 14,501 distinct values
 // (their published count, 14,503, repeats 0.5 and 0.9 where the pieces meet).

@@ -19,10 +19,12 @@
 #include "logz/core/enum_names.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/kernels/hmc.hpp"
 #include "logz/math/effective_sample_size.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/parallel/run_chunks.hpp"
+#include "logz/random/default_seed.hpp"
 
 namespace logz {
 
@@ -50,9 +52,10 @@ struct HmcSamplerOptions {
   int leapfrog_steps = 20;
   StepSizeAdaptation adaptation;
   AdaptPhase adapt = AdaptPhase::burn_in;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = kDefaultSeed;
   int threads = 0;
   std::size_t chunk_size = 8;
+  StopToken stop;  // the run's stop request (core/stop_request.hpp): Stopped before a move
 };
 
 struct HmcSamplerResult {
@@ -102,11 +105,14 @@ HmcSamplerResult sample_hmc(const T& target, const Eigen::MatrixXd& initial,
   const std::size_t total = o.burn_in + o.num_draws;
   for (std::size_t it = 0; it < total; ++it) {
     const Hmc kernel(eps, o.leapfrog_steps);
-    const auto infos = run_chunks(M, o.chunk_size, o.threads, [&](const ChunkRange& c) {
-      return kernel.step(
-          target, batches[c.index],
-          BatchRandom{o.seed, Purpose::forward_kernel, static_cast<std::uint32_t>(it), c.begin});
-    });
+    const auto infos = run_chunks(
+        M, o.chunk_size, o.threads,
+        [&](const ChunkRange& c) {
+          return kernel.step(target, batches[c.index],
+                             BatchRandom{o.seed, Purpose::forward_kernel,
+                                         static_cast<std::uint32_t>(it), c.begin});
+        },
+        {}, o.stop);
     ContinuousKernelInfo sum;
     for (const auto& i : infos) sum += i;  // chunk order: the same sums for any thread count
     const bool sampling = it >= o.burn_in;

@@ -12,6 +12,7 @@
 #include "logz/anneal/resample.hpp"
 #include "logz/core/error.hpp"
 #include "logz/paths/schedule.hpp"
+#include "logz/random/default_seed.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/services/registry.hpp"
@@ -24,12 +25,14 @@ const KeyGroup& run_keys();
 const KeyGroup& schedule_keys();
 const KeyGroup& estimator_keys();
 
+// What reaches the annealer defaults to AnnealOptions' defaults (annealer.hpp), as the [run]
+// keys do.
 struct RunSettings {
-  std::size_t num_paths = 100;
+  std::size_t num_paths = AnnealOptions{}.num_paths;
   bool forward = true, reverse = true;
-  std::uint64_t seed = 1;
-  int threads = 0;
-  std::size_t chunk_size = 8;
+  std::uint64_t seed = AnnealOptions{}.seed;
+  int threads = AnnealOptions{}.threads;
+  std::size_t chunk_size = AnnealOptions{}.chunk_size;
   std::string reverse_start;  // "resampled" or a model-specific start
   std::size_t equilibration_sweeps = 0;
   std::vector<std::string> methods;
@@ -48,7 +51,7 @@ struct RunSettings {
 // What a model changes in the shared [run] defaults.
 struct RunDefaults {
   std::int64_t equilibration_sweeps = 1000;  // sweeps of the reverse start at the target
-  std::int64_t chunk_size = 8;
+  std::int64_t chunk_size = static_cast<std::int64_t>(AnnealOptions{}.chunk_size);
   // chunk_size must be a multiple of this (a kernel that moves this many paths at once).
   std::int64_t chunk_multiple = 1;
 };
@@ -59,7 +62,7 @@ RunMethod read_run_method(Config& config, const std::vector<RunMethod>& supporte
 
 // [run] seed and threads, for the methods that read no other [run] key.
 struct SeedAndThreads {
-  std::uint64_t seed = 1;
+  std::uint64_t seed = kDefaultSeed;
   int threads = 0;
 };
 SeedAndThreads read_seed_and_threads(Config& config);
@@ -71,25 +74,27 @@ RunSettings read_run_settings(Config& config, const std::vector<std::string>& mo
 
 // [schedule] type = "linear" | "geometric" | "sigmoid" | "salakhutdinov" | "file", num_steps, ...;
 // num_steps defaults to `default_steps`.
-Schedule read_schedule(Config& config, std::int64_t default_steps = 1000);
+Schedule read_schedule(Config& config,
+                       std::int64_t default_steps = static_cast<std::int64_t>(kDefaultNumSteps));
 
 // The schedule a run anneals on: `schedule` itself, or for an adaptive one the schedule its
-// pilot places (anneal/adaptive_schedule.hpp), the pilot described in result.pilot.
+// pilot places (anneal/adaptive_schedule.hpp), the pilot described in result.pilot; the pilot
+// stops once `stop` is requested.
 template <class Path, class Kernel, class ModelStart>
 Schedule resolve_schedule(const Path& path, const Kernel& kernel, const Schedule& schedule,
                           const RunSettings& run, const ModelStart& model_start,
-                          const ProgressFn& progress, RunResult& result) {
+                          const ProgressFn& progress, StopToken stop, RunResult& result) {
   if (!schedule.adaptive()) return schedule;
   const AdaptivePlan& plan = *schedule.adaptive();
   ChunkProgress pilot_progress;
   if (progress) pilot_progress = [&](std::size_t d, std::size_t n) { progress("pilot", d, n); };
-  PilotRun pilot =
-      run_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size, pilot_progress);
+  PilotRun pilot = run_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size,
+                                      pilot_progress, stop);
   std::size_t reverse_paths = 0;
   if (plan.reverse_pilot && run.reverse && run.reverse_start != "resampled") {
     pilot = combine_pilots(
         pilot, run_reverse_schedule_pilot(path, kernel, plan, run.seed, run.threads, run.chunk_size,
-                                          model_start, pilot_progress));
+                                          model_start, pilot_progress, stop));
     reverse_paths = plan.pilot_paths;
   }
   result.pilot = PilotSummary{plan, pilot.kernel_updates, thermodynamic_length(pilot.increment_sd),
@@ -116,8 +121,8 @@ inline Budget annealing_budget(const RunResult& r, std::string unit,
 }
 
 // Runs the directions asked for and the estimators on their works, with the context's progress,
-// budget listener, journal and ranks. model_start(batch, streams) gives the model's own reverse
-// start.
+// budget listener, journal, ranks and stop request. model_start(batch, streams) gives the model's
+// own reverse start.
 template <class Path, class Kernel, class ModelStart>
 void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule& given_schedule,
                          const RunSettings& run, const ModelStart& model_start,
@@ -127,13 +132,14 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
   if constexpr (requires { kernel.steps(); })
     kernel_steps = static_cast<std::uint64_t>(kernel.steps());
   context.announce(planned_annealing_budget(run, given_schedule, kernel_steps));
-  const Schedule schedule =
-      resolve_schedule(path, kernel, given_schedule, run, model_start, progress, result);
+  const Schedule schedule = resolve_schedule(path, kernel, given_schedule, run, model_start,
+                                             progress, context.stop, result);
   // Per-temperature truths a service computed on the pilot's schedule do not fit this one.
   if (result.equilibrium_energy.size() != schedule.size()) result.equilibrium_energy.clear();
   AnnealOptions options = run.anneal_options();
   options.journal = context.anneal_journal;
   options.ranks = context.ranks;
+  options.stop = context.stop;
   const bool resampled = run.reverse_start == "resampled";
   std::vector<typename Path::Batch> finals;
   if (run.forward || (run.reverse && resampled)) {
@@ -163,9 +169,10 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
     }
     if (!run.forward) result.forward.reset();
   }
-  result.estimates =
-      run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
-                     result.reverse ? &result.reverse->works : nullptr, run.estimators);
+  EstimatorOptions estimators = run.estimators;
+  estimators.stop = context.stop;
+  result.estimates = run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
+                                    result.reverse ? &result.reverse->works : nullptr, estimators);
 }
 
 }  // namespace logz

@@ -12,23 +12,32 @@
 #include <vector>
 
 #include "logz/core/estimate.hpp"
+#include "logz/core/stop_request.hpp"
+#include "logz/estimators/histogram.hpp"
 #include "logz/estimators/rts.hpp"
-#include "logz/random/default_seed.hpp"
 #include "logz/services/config_key.hpp"
 #include "logz/tempering/ladder.hpp"
 #include "logz/tempering/tempering_stats.hpp"
 
 namespace logz {
 
-// Settings of the estimators that have any. These defaults are the only statement of them: the
-// [estimators] keys, `logz estimate`'s flags and logz.estimate's keyword arguments take theirs
-// from here (through the option keys of the estimator registry). A new option is a field here
-// and one option in estimator_registry.cpp, named by the entries that read it.
+// Settings of the estimators that have any, with the defaults of the estimators' own options
+// (estimators/histogram.hpp): the [estimators] keys, `logz estimate`'s flags and logz.estimate's
+// keyword arguments take theirs from here (through the option keys of the estimator registry).
+// A new option is a field here and one option in estimator_registry.cpp, named by the entries
+// that read it.
 struct EstimatorOptions {
-  std::uint64_t seed = kDefaultSeed;    // histogram_posterior's Philox key ([run] seed, --seed)
-  std::size_t posterior_draws = 2000;   // kept Gibbs sweeps of histogram_posterior, >= 2
-  std::size_t posterior_burn_in = 200;  // discarded sweeps before them
-  std::size_t histogram_bins = 0;       // 0: one support point per distinct work (= BAR)
+  // histogram_posterior's Philox key ([run] seed, --seed)
+  std::uint64_t seed = HistogramPosteriorOptions{}.seed;
+  // kept Gibbs sweeps of histogram_posterior, >= 2
+  std::size_t posterior_draws = HistogramPosteriorOptions{}.num_draws;
+  // discarded sweeps before them
+  std::size_t posterior_burn_in = HistogramPosteriorOptions{}.burn_in;
+  // 0: one support point per distinct work (= BAR)
+  std::size_t histogram_bins = HistogramOptions{}.bins;
+  // Not an option but the run's stop request (core/stop_request.hpp), which the front end gives:
+  // histogram_posterior's draws stop once it is requested.
+  StopToken stop;
 };
 
 // The keys of the estimators' options (integer keys of [estimators]), every option that some

@@ -41,6 +41,7 @@ void integrate_from_ground_state(const Path& path, const Kernel& kernel, double 
   context.announce(planned_ground_state_budget(s));
   if (progress)
     s.options.progress = [&](std::size_t d, std::size_t n) { progress("integration", d, n); };
+  s.options.stop = context.stop;
   const auto r =
       ground_state_integration(path, kernel, beta, s.betas, ground_energy, log_degeneracy,
                                result.base_log_z, ground_state, s.options);

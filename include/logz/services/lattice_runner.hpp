@@ -94,7 +94,8 @@ void anneal_from_ground_state(const Model& model, const Kernel& kernel, const Sc
   const auto target = model.at(1.0);
   auto start = [&](typename Model::Batch& batch, const ChunkStreams& streams) {
     model.ground_state(batch, streams.random(0));
-    if (run.equilibration_sweeps > 0) equilibrate.step(target, batch, streams.random(1));
+    if (run.equilibration_sweeps > 0)
+      step_kernel(equilibrate, target, batch, streams.random(1), context.stop);
     // A path whose end restricts the model (PottsFieldPath) turns the model's draws into its own.
     if constexpr (requires { model.relabel_to_colour0(batch, streams.random(2)); })
       model.relabel_to_colour0(batch, streams.random(2));

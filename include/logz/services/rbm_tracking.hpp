@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "logz/core/enum_names.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/rbm_evaluation.hpp"
 #include "logz/training/rbm_log_z_tracker.hpp"
@@ -18,14 +20,18 @@
 
 namespace logz {
 
+// [tracking] method: none, or log Z followed by Rao-Blackwellized tempered sampling.
+LOGZ_NAMED_ENUM(RbmTrackingMethod, none, rts);
+
 struct RbmTrackingSettings {
-  std::string method = "none";  // "none" or "rts"
+  RbmTrackingMethod method = RbmTrackingMethod::none;
   RbmLogZTrackerOptions tracker;
   int every = 10;     // parameter updates between tracking steps
   int ais_every = 0;  // AIS check every this many epochs (and at the last); 0: none
   RbmAisSettings ais;
   int exact_max_units = 20;   // exact log Z per epoch when the smaller layer is this small
   std::string csv, plot_dir;  // plot_dir: where the tool draws the CSV; "": no plot
+  StopToken stop;  // the front end's stop request (core/stop_request.hpp): the AIS checks stop
 };
 
 const KeyGroup& tracking_keys();

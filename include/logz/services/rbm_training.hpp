@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/rbm_evaluation.hpp"
 #include "logz/training/rbm_trainer.hpp"
@@ -26,8 +27,11 @@ RbmOutputSettings read_rbm_output_settings(Config& config, const std::string& we
 // [evaluate] method = "ais": log Z of the trained RBM by forward AIS (base rate of the training
 // set), the exact value when the smaller layer has <= 25 units, and the validation set's
 // log-likelihood per example.
+LOGZ_NAMED_ENUM(RbmEvaluateMethod, none, ais);
+
 struct RbmEvaluateSettings {
-  std::string method = "none", output;
+  RbmEvaluateMethod method = RbmEvaluateMethod::none;
+  std::string output;
   RbmAisSettings ais;
 };
 RbmEvaluateSettings read_rbm_evaluate_settings(Config& config);

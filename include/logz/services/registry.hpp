@@ -18,6 +18,7 @@
 
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/core/estimate.hpp"
+#include "logz/core/stop_request.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/services/config.hpp"
 #include "logz/services/methods.hpp"
@@ -32,8 +33,8 @@ class TemperingJournal;  // tempering/tempering_journal.hpp
 using ProgressFn = std::function<void(const std::string&, std::size_t, std::size_t)>;
 
 // What a run gets from its front end besides the config, passed down explicitly to the drivers
-// (AnnealOptions, TemperingOptions): nothing reaches them through a thread's state. The stop
-// request (core/stop_request.hpp) alone stays process-wide, as Ctrl-C is.
+// (AnnealOptions, TemperingOptions, ...): nothing reaches them through a thread's state or a
+// global, not even the stop request, which the front end owns.
 struct RunContext {
   ProgressFn progress;
   BudgetListener budget;  // told the run's budget before it starts (run_budget.hpp)
@@ -42,6 +43,9 @@ struct RunContext {
   AnnealJournal* anneal_journal = nullptr;
   TemperingJournal* tempering_journal = nullptr;
   Ranks* ranks = nullptr;  // the ranks the run is split over (parallel/ranks.hpp); nullptr: one
+  // The front end's stop request (core/stop_request.hpp; Ctrl-C): the run throws Stopped within
+  // a step once it is requested. Default: never stops.
+  StopToken stop;
 
   // Tells the listener, if any.
   void announce(const PlannedBudget& planned) const {
@@ -71,7 +75,7 @@ struct ModelEntry {
   std::vector<const KeyGroup*> sample_keys;                        // what `logz sample` reads
   std::function<RunResult(Config&, const RunContext&)> run;        // `logz run` (empty: none)
   std::function<LoglikResult(Config&, const RunContext&)> loglik;  // `logz loglik` (empty: none)
-  std::function<SampleResult(Config&)> sample;                     // `logz sample` (empty: none)
+  std::function<SampleResult(Config&, const RunContext&)> sample;  // `logz sample` (empty: none)
   // The exact log Z of the model [model] describes (reads that section alone), nullopt where
   // none is known for these parameters (empty: never). The Python models' exact_log_z().
   std::function<std::optional<Reference>(Config&)> exact;

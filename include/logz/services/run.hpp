@@ -17,7 +17,7 @@ RunResult run_experiment(Config& config, const RunContext& context = {});
 LoglikResult run_loglik(Config& config, const RunContext& context = {});
 
 // `logz sample`: HMC draws from the model ([sampler]).
-SampleResult run_sample(Config& config);
+SampleResult run_sample(Config& config, const RunContext& context);
 
 // [run] repetitions: one method's estimates over results of the same experiment (different
 // seeds), method by method in the order of the first result.

@@ -22,16 +22,18 @@ namespace logz {
 // The [tempering] keys.
 const KeyGroup& tempering_keys();
 
+// The numbers of the run default to those of TemperingOptions and TemperingRunPlan
+// (simulated_tempering.hpp, tempering_run.hpp), as the [tempering] keys do.
 struct TemperingSettings {
   TemperingOptions options;
   std::string prior = "uniform";
   double prior_slope = 2.0;
   std::string initialization = "iterations";  // "iterations", "wang_landau", "none"
-  std::string initial_update = "rts";         // "rts" or "tan"
-  int max_initial_iterations = 50;
-  std::size_t sweeps_per_iteration = 50;
-  double tolerance = 0.0;  // 0: the paper's 0.1 / K
-  std::size_t num_sweeps = 1000;
+  InitialUpdate initial_update = InitialUpdate::rts;
+  int max_initial_iterations = TemperingRunPlan{}.max_initial_iterations;
+  std::size_t sweeps_per_iteration = TemperingRunPlan{}.sweeps_per_iteration;
+  double tolerance = TemperingRunPlan{}.tolerance;  // 0: the paper's 0.1 / K
+  std::size_t num_sweeps = TemperingRunPlan{}.num_sweeps;
   std::vector<std::string> methods;
   bool integrands =
       true;  // whether a method integrates (TI): the final run then records the integrands
@@ -40,7 +42,8 @@ struct TemperingSettings {
 
 // What a model changes in the [tempering] defaults.
 struct TemperingDefaults {
-  std::int64_t chunk_size = 4;  // chains per chunk (an RBM's chunk is one GEMM: 50)
+  // chains per chunk (an RBM's chunk is one GEMM: 50)
+  std::int64_t chunk_size = static_cast<std::int64_t>(TemperingOptions{}.chunk_size);
 };
 
 // Reads [tempering], [schedule] (the ladder; num_steps defaults to num_temperatures - 1) and
@@ -86,6 +89,7 @@ void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& confi
   context.announce(planned_tempering_budget(s));
   TemperingOptions options = s.options;
   options.ranks = context.ranks;
+  options.stop = context.stop;
   TemperingDriver<Path> st(path, std::move(moves), s.ladder, options);
   const TemperingRunPlan plan{.initialization = s.initialization,
                               .initial_update = s.initial_update,

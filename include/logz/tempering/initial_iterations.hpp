@@ -12,14 +12,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
 #include <vector>
 
-#include "logz/core/error.hpp"
+#include "logz/core/enum_names.hpp"
 #include "logz/tempering/log_z_hat_updates.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 
 namespace logz {
+
+// The update of log Zhat_k after each initial iteration: eq. 12 or Tan's eq. 19.
+LOGZ_NAMED_ENUM(InitialUpdate, rts, tan);
 
 struct InitialIterationsResult {
   std::vector<double> log_z_hat;
@@ -34,10 +36,7 @@ struct InitialIterationsResult {
 template <class Tempering>
 bool initial_iteration(Tempering& tempering, InitialIterationsResult& so_far,
                        std::size_t sweeps_per_iteration, int max_iterations, double tolerance,
-                       const std::string& update = "rts") {
-  if (update != "rts" && update != "tan")
-    fail_argument("logz::initial_iterations", "update",
-                  "\"rts\" or \"tan\", got \"" + update + "\"");
+                       InitialUpdate update = InitialUpdate::rts) {
   if (so_far.converged || so_far.iterations >= max_iterations) return false;
   const auto log_prior = tempering.ladder().log_prior();
   std::vector<double>& log_z_hat = so_far.log_z_hat;
@@ -48,7 +47,7 @@ bool initial_iteration(Tempering& tempering, InitialIterationsResult& so_far,
   const std::vector<double> log_c = stats.log_c();
   const double deviation = max_level_deviation(log_c, log_prior);
   so_far.deviations.push_back(deviation);
-  if (update == "rts") {
+  if (update == InitialUpdate::rts) {
     for (std::size_t k = 0; k < log_z_hat.size(); ++k)
       log_z_hat[k] += log_prior[0] - log_prior[k] + log_c[k] - log_c[0];
   } else {
@@ -61,7 +60,8 @@ bool initial_iteration(Tempering& tempering, InitialIterationsResult& so_far,
 template <class Tempering>
 InitialIterationsResult initial_iterations(Tempering& tempering, std::vector<double> log_z_hat,
                                            std::size_t sweeps_per_iteration, int max_iterations,
-                                           double tolerance, const std::string& update = "rts") {
+                                           double tolerance,
+                                           InitialUpdate update = InitialUpdate::rts) {
   InitialIterationsResult r;
   r.log_z_hat = std::move(log_z_hat);
   while (initial_iteration(tempering, r, sweeps_per_iteration, max_iterations, tolerance, update)) {

@@ -25,6 +25,7 @@
 #include "logz/parallel/bytes.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
+#include "logz/random/default_seed.hpp"
 #include "logz/tempering/ladder.hpp"
 #include "logz/tempering/tempering_stats.hpp"
 #include "logz/tempering/tempering_step.hpp"
@@ -33,13 +34,14 @@ namespace logz {
 
 struct TemperingOptions {
   std::size_t num_chains = 100;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = kDefaultSeed;
   int threads = 0;
   std::size_t chunk_size = 4;   // chains per chunk (fixes the grouping of GEMMs, if any)
   bool record_samples = false;  // keep (Delta, level) of every sample, for MBAR
   bool accumulate = true;       // false: plain simulated tempering, no statistics (benchmarks
                                 // measure what the RTS statistics cost)
   Ranks* ranks = nullptr;       // the ranks the chains are split over; nullptr: this process alone
+  StopToken stop;  // the run's stop request (core/stop_request.hpp): Stopped in a sweep
 };
 
 // What a chunk's chains recorded in a run so far: their samples (when asked for) and kernel counts.
@@ -160,9 +162,9 @@ class TemperingDriver {
           };
           for (std::size_t s = from; s < to; ++s) {
             // tempering_step with the kernel's moves type-erased
-            throw_if_stop_requested();
+            options_.stop.throw_if_requested();
             const std::uint32_t step = r.first_step + static_cast<std::uint32_t>(s);
-            moves_(ladder_, chunks_[i], options_.seed, step, out.moves);
+            moves_(ladder_, chunks_[i], options_.seed, step, out.moves, options_.stop);
             move_levels(path_, ladder_, log_z_hat, chunks_[i], options_.seed, step, record,
                         r.integrands);
           }
@@ -301,7 +303,7 @@ class TemperingDriver {
         [&](const ChunkRange& c) {
           return body(ChunkRange{block_.first + c.index, first + c.begin, first + c.end});
         },
-        progress);
+        progress, options_.stop);
   }
 
   // Every rank's chains' statistics and chunks' samples into r, in chain and chunk order.

@@ -23,8 +23,8 @@
 namespace logz {
 
 struct TemperingRunPlan {
-  std::string initialization = "iterations";  // "iterations", "wang_landau" or "none"
-  std::string initial_update = "rts";         // the initial iterations' update: "rts" or "tan"
+  std::string initialization = "iterations";          // "iterations", "wang_landau" or "none"
+  InitialUpdate initial_update = InitialUpdate::rts;  // the initial iterations' update
   int max_initial_iterations = 50;
   std::size_t sweeps_per_iteration = 50;
   double tolerance = 0.0;         // of the initial iterations; 0: the paper's 0.1 / K

@@ -189,11 +189,11 @@ void split_by_level(const Info& info, const TemperingState<Batch>& state, Temper
 // kernel steps as one batch (its cached energies kept), else each chain alone. Chain
 // first_chain + i draws from the same stream (seed, chain, tempering_kernel, step) in every case.
 // The moves are added to `moves` (a chunk's tally, kept across sweeps: its level counts are
-// sized once, not allocated each sweep).
+// sized once, not allocated each sweep). A kernel that takes the run's stop token is given it.
 template <class Path, class Kernel>
 void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
                  TemperingState<typename Path::Batch>& state, std::uint64_t seed,
-                 std::uint32_t step, TemperingMoves& moves) {
+                 std::uint32_t step, TemperingMoves& moves, StopToken stop) {
   auto tally = [&](const auto& info) {
     moves.accepted += static_cast<std::uint64_t>(info.accepted);
     moves.attempted += static_cast<std::uint64_t>(info.attempted);
@@ -214,7 +214,7 @@ void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& 
       if constexpr (uses_step_levels<Kernel, Path>)
         batched(kernel.step_levels(path, s.fractions, state.batch, random));
       else
-        batched(kernel.step(path.at_levels(s.fractions), state.batch, random));
+        batched(step_kernel(kernel, path.at_levels(s.fractions), state.batch, random, stop));
     } catch (const NumericalError& e) {
       fail_in_sweep(e, state.first_chain, n, step);
     }
@@ -225,9 +225,9 @@ void move_chains(const Path& path, const Kernel& kernel, const TemperingLadder& 
       s.single->copy_particle(state.batch, i, 0);
       const auto info = [&] {
         try {
-          return kernel.step(
-              path.at(ladder.fraction(state.level[i])), *s.single,
-              BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i});
+          return step_kernel(
+              kernel, path.at(ladder.fraction(state.level[i])), *s.single,
+              BatchRandom{seed, Purpose::tempering_kernel, step, state.first_chain + i}, stop);
         } catch (const NumericalError& e) {
           fail_in_sweep(e, state.first_chain + i, 1, step);
         }
@@ -305,18 +305,19 @@ void move_levels(const Path& path, const TemperingLadder& ladder, std::span<cons
 // One sweep of every chain of `state` (see the top of this file); observe(TemperingObservation)
 // is called chain by chain. Throws NumericalError naming the chain, step and level on a
 // non-finite energy. integrands = false: the observer does not need the TI integrands (see the
-// top).
+// top). Throws Stopped when `stop` (the run's, core/stop_request.hpp) is requested.
 template <class Path, class Kernel, class Observe>
 TemperingMoves tempering_step(const Path& path, const Kernel& kernel, const TemperingLadder& ladder,
                               std::span<const double> log_z_hat,
                               TemperingState<typename Path::Batch>& state, std::uint64_t seed,
-                              std::uint32_t step, Observe&& observe, bool integrands = true) {
+                              std::uint32_t step, Observe&& observe, bool integrands = true,
+                              StopToken stop = {}) {
   detail::require_tempering_types<Path, Kernel>();
-  throw_if_stop_requested();  // Ctrl-C: a run stops within a sweep
+  stop.throw_if_requested();  // Ctrl-C: a run stops within a sweep
   if (log_z_hat.size() != ladder.size())
     fail_argument("logz::tempering_step", "log_z_hat", "one value per temperature");
   TemperingMoves moves;
-  detail::move_chains(path, kernel, ladder, state, seed, step, moves);
+  detail::move_chains(path, kernel, ladder, state, seed, step, moves, stop);
   detail::move_levels(path, ladder, log_z_hat, state, seed, step, observe, integrands);
   return moves;
 }
@@ -327,18 +328,18 @@ namespace detail {
 // called once per chunk and sweep, it lets the tempering driver be compiled once per path rather
 // than once per kernel. The path and kernel must outlive it.
 template <class Path>
-using ChainMoves =
-    std::function<void(const TemperingLadder&, TemperingState<typename Path::Batch>&,
-                       std::uint64_t seed, std::uint32_t step, TemperingMoves& moves)>;
+using ChainMoves = std::function<void(const TemperingLadder&, TemperingState<typename Path::Batch>&,
+                                      std::uint64_t seed, std::uint32_t step, TemperingMoves& moves,
+                                      StopToken stop)>;
 
 template <class Path, class Kernel>
 ChainMoves<Path> chain_moves(const Path& path, const Kernel& kernel) {
   require_tempering_types<Path, Kernel>();
-  return
-      [&path, &kernel](const TemperingLadder& ladder, TemperingState<typename Path::Batch>& state,
-                       std::uint64_t seed, std::uint32_t step, TemperingMoves& moves) {
-        move_chains(path, kernel, ladder, state, seed, step, moves);
-      };
+  return [&path, &kernel](const TemperingLadder& ladder,
+                          TemperingState<typename Path::Batch>& state, std::uint64_t seed,
+                          std::uint32_t step, TemperingMoves& moves, StopToken stop) {
+    move_chains(path, kernel, ladder, state, seed, step, moves, stop);
+  };
 }
 
 }  // namespace detail

@@ -21,6 +21,7 @@
 
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
+#include "logz/random/default_seed.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 
 namespace logz {
@@ -33,7 +34,7 @@ struct RbmLogZTrackerOptions {
   double alpha = 0.2;               // eq. 24
   std::size_t initial_sweeps = 50;  // per initial iteration (section 2.4)
   int max_initial_iterations = 50;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = kDefaultSeed;
   int threads = 0;
   std::size_t chunk_size = 50;
   bool single_precision = true;  // float GEMMs (statistics in double)

@@ -15,7 +15,9 @@
 #include <limits>
 #include <vector>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/models/rbm_parameters.hpp"
+#include "logz/random/default_seed.hpp"
 
 namespace logz {
 
@@ -31,7 +33,8 @@ struct RbmTrainingOptions {
   double weight_decay = 2e-4;  // L2 coefficient on W only
   int epochs = 10;
   double init_sd = 0.01;  // W starts N(0, init_sd^2); a = logit of smoothed data marginals; b = 0
-  std::uint64_t seed = 1;
+  std::uint64_t seed = kDefaultSeed;
+  StopToken stop;  // the caller's stop request (core/stop_request.hpp): Stopped before an update
 };
 
 // Monitoring after each epoch (the log-likelihood itself needs log Z: see docs/training.md).

@@ -132,8 +132,8 @@ LoglikResult bilinear_generative_loglik(Config& config, const RunContext& contex
                            [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); });
 }
 
-SampleResult bilinear_generative_sample(Config& config) {
-  const SamplerSettings s = read_sampler(config, false);
+SampleResult bilinear_generative_sample(Config& config, const RunContext& context) {
+  const SamplerSettings s = read_sampler(config, context.stop, false);
   Record desc;
   const BilinearGenerative model = read_bilinear_generative(config, desc);
   const DataSet data = read_bilinear_data(config, model);

@@ -53,8 +53,8 @@ GaussianBase read_inline_gaussian(Config& config, Record& desc) {
 }
 
 // The draws' summary with the target's own mean and covariance beside it.
-SampleResult sample_gaussian(Config& config) {
-  const SamplerSettings s = read_sampler(config);
+SampleResult sample_gaussian(Config& config, const RunContext& context) {
+  const SamplerSettings s = read_sampler(config, context.stop);
   Record desc;
   const GaussianBase target = read_inline_gaussian(config, desc);
   SampleResult r = sample_target(s, target, std::move(desc));

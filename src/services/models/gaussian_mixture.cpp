@@ -243,8 +243,8 @@ LoglikResult mixture_loglik(Config& config, const RunContext& context) {
                                [&] { return run_mixture(config, context); });
 }
 
-SampleResult mixture_sample(Config& config) {
-  const SamplerSettings s = read_sampler(config);
+SampleResult mixture_sample(Config& config, const RunContext& context) {
+  const SamplerSettings s = read_sampler(config, context.stop);
   const Mixture mix = read_model(config);
   return sample_target(s, mix.model, mix.desc);
 }

@@ -96,7 +96,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   // is placed by the run).
   if (method == RunMethod::annealing)
     for (double t : annealed_fractions(result)) {
-      throw_if_stop_requested();  // O(N) per temperature: long schedules take seconds
+      context.stop.throw_if_requested();  // O(N) per temperature: long schedules take seconds
       result.equilibrium_energy.push_back(
           exact::ising_mean_energy_kaufman(size.rows, size.cols, t * beta, coupling));
     }

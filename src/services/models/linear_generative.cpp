@@ -123,8 +123,8 @@ LoglikResult linear_generative_loglik(Config& config, const RunContext& context)
                            [&](const Eigen::VectorXd& x) { return model.exact_log_likelihood(x); });
 }
 
-SampleResult linear_generative_sample(Config& config) {
-  const SamplerSettings s = read_sampler(config);
+SampleResult linear_generative_sample(Config& config, const RunContext& context) {
+  const SamplerSettings s = read_sampler(config, context.stop);
   Record desc;
   const LinearGenerative model = read_linear_generative(config, desc);
   const DataSet data = read_generative_data(config, model);

@@ -123,7 +123,7 @@ ModelEntry mcrbm_model_entry() {
           .sample_keys = {&kModelKeys, &sampler_keys()},
           .run = run_mcrbm,
           .loglik = mcrbm_loglik,
-          .sample = [](Config& c) { return sample_model(c, read_mcrbm); },
+          .sample = [](Config& c, const RunContext& x) { return sample_model(c, x, read_mcrbm); },
           .exact =
               [](Config& c) {
                 return exact_reference(c, read_mcrbm,

@@ -107,7 +107,7 @@ ModelEntry poe_model_entry() {
           .sample_keys = {&kModelKeys, &sampler_keys()},
           .run = run_poe,
           .loglik = poe_loglik,
-          .sample = [](Config& c) { return sample_model(c, read_poe); },
+          .sample = [](Config& c, const RunContext& x) { return sample_model(c, x, read_poe); },
           .exact = [](Config& c) { return exact_reference(c, read_poe, "exact (complete Phi)"); }};
 }
 

@@ -44,7 +44,7 @@ const Key kBaseSmoothing =
 const Key kPrecision =
     Key::choice("precision", std::string("double"), {"double", "float"}, "the GEMMs' arithmetic");
 const Key kExactMaxUnits =
-    Key::integer("exact_max_units", 25, 0, 30,
+    Key::integer("exact_max_units", exact::kRbmExactMaxUnitsDefault, 0, 30,
                  "enumerate the exact log Z when the smaller layer has at most this many units");
 const KeyGroup kModelKeys{"model",
                           "rbm",
@@ -242,7 +242,7 @@ RunResult run_rbm(Config& config, const RunContext& context) {
 
   RunResult result;
   if (tempering) {
-    result = rbm_result(s);
+    result = rbm_result(s, context.stop);
     if (s.precision == "float")
       temper_rbm<float>(s, config, context, result);
     else
@@ -253,7 +253,7 @@ RunResult run_rbm(Config& config, const RunContext& context) {
     // is for lattice models.
     const RunSettings run = read_run_settings(
         config, s.train ? std::vector<std::string>{"data"} : std::vector<std::string>{}, {100});
-    result = rbm_result(s);
+    result = rbm_result(s, context.stop);
     anneal_rbm(s, schedule, run, context, result);
   }
   add_test_log_likelihood(s, result);
@@ -262,7 +262,7 @@ RunResult run_rbm(Config& config, const RunContext& context) {
 
 }  // namespace
 
-RunResult rbm_result(const RbmSetup& s) {
+RunResult rbm_result(const RbmSetup& s, StopToken stop) {
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
   RunResult result;
   result.model = {{"type", "rbm"},
@@ -276,7 +276,7 @@ RunResult rbm_result(const RbmSetup& s) {
   if (!s.data_description.empty()) result.model.set("data", s.data_description);
   result.base_log_z = s.base.log_z(num_hidden);
   if (std::min(num_visible, num_hidden) <= s.exact_max_units)
-    result.reference = Reference{exact::rbm_log_z(s.parameters), "enumeration"};
+    result.reference = Reference{exact::rbm_log_z(s.parameters, 0, stop), "enumeration"};
   result.kernel = {{"type", to_string(s.kernel_type)},
                    {"steps_per_temperature", s.steps},
                    {"step_unit", s.kernel_type == RbmKernelType::gibbs ? "block Gibbs sweep"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "logz/core/enum_names.hpp"
+#include "logz/exact/rbm_enumeration.hpp"
 #include "logz/models/rbm_base.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/paths/schedule.hpp"
@@ -27,14 +28,15 @@ struct RbmSetup {
   RbmKernelType kernel_type = RbmKernelType::gibbs;
   std::string precision = "double";  // "double" or "float"
   std::size_t steps = 1;             // kernel applications per temperature
-  int exact_max_units = 25;          // enumerate log Z when the smaller layer is at most this
+  // enumerate log Z when the smaller layer is at most this
+  int exact_max_units = exact::kRbmExactMaxUnitsDefault;
   std::optional<Eigen::MatrixXd> train, test;  // binary examples, one per row
   std::string data_description;
 };
 
 // The report's header of a run of `s`: model description, base log Z, exact reference where the
 // smaller layer can be enumerated, kernel description.
-RunResult rbm_result(const RbmSetup& s);
+RunResult rbm_result(const RbmSetup& s, StopToken stop = {});
 
 // Forward and reverse annealing (reverse from data rows equilibrated at the target), and the
 // estimators on the works.
