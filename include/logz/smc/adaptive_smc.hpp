@@ -1,0 +1,327 @@
+// Adaptive tempered SMC along the geometric path pi_t ~ exp(-(1 - t) U_0 - t U_1) from a base
+// with an exact sampler and known log Z_0 to a continuous target (paths/geometric_path.hpp):
+//   1. N particles drawn exactly from the base, weights 1/N, each its own Eve;
+//   2. the next temperature by bisection on the conditional ESS (smc/conditional_ess.hpp);
+//   3. reweighting by w_i = exp(-(t' - t)(U_1 - U_0)(x_i)): log Z += log sum_i W_i w_i;
+//   4. below t = 1: resampling (smc/smc_resampling.hpp) when the ESS falls below a fraction
+//      of N, Eve indices following their particles; then MCMC moves at t' (HMC, MALA or random
+//      walk), in coordinates whitened by the weighted mean and covariance of the particles
+//      outside the chunk moved (smc/whitened_target.hpp), the step size adapted after every move
+//      towards a target acceptance (HMC's jittered), moves repeated until their summed mean
+//      squared jumps, of the positions and of the energy gap, reach a multiple of their variance;
+//   5. at t = 1: log(Z_1 / Z_0) with the genealogy error bar (smc/genealogy_variance.hpp).
+// Flags mark what makes the answer doubtful (smc/smc_options.hpp, SmcResult).
+//
+// Reproducible for any thread count: particles move in fixed chunks; particle i draws from its
+// own Philox streams (base: (base_sample, step 0); move j at temperature k: (forward_kernel,
+// step k 2^10 + j)); resampling at temperature k from (resample, step k) of particle 0; every
+// sum over particles is taken in particle or chunk order.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "logz/core/error.hpp"
+#include "logz/core/estimate.hpp"
+#include "logz/kernels/hmc.hpp"
+#include "logz/kernels/mala.hpp"
+#include "logz/kernels/random_walk_metropolis.hpp"
+#include "logz/math/log_sum_exp.hpp"
+#include "logz/models/continuous_target.hpp"
+#include "logz/parallel/chunk_range.hpp"
+#include "logz/parallel/run_chunks.hpp"
+#include "logz/paths/geometric_path.hpp"
+#include "logz/random/philox.hpp"
+#include "logz/smc/conditional_ess.hpp"
+#include "logz/smc/genealogy_variance.hpp"
+#include "logz/smc/smc_options.hpp"
+#include "logz/smc/smc_resampling.hpp"
+#include "logz/smc/whitened_target.hpp"
+#include "logz/smc/whitening.hpp"
+
+namespace logz {
+
+namespace detail {
+
+// What the run saw that the result must flag.
+struct SmcRunFlags {
+  bool capped = false;                    // the temperature cap forced the jump to t = 1
+  bool frozen = false;                    // acceptance below the threshold at some temperature
+  bool not_decorrelated = false;          // the move cap came before the decorrelation criterion
+  std::uint64_t invalid_energies = 0;     // NaN or -inf energies at particles (weight 0)
+  std::uint64_t rejected_non_finite = 0;  // proposals rejected for a non-finite energy
+};
+
+// The Estimate, error bar, diagnostics and flags of a finished run (r's particles, weights,
+// Eves, stages and counts filled in).
+void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags);
+
+double default_step_size(SmcMove move, int dim);
+double default_target_acceptance(SmcMove move);
+
+// U_1 - U_0 at a particle; +inf (no weight) where U_1 is +inf, and where either energy is NaN
+// or -inf or U_0 is +inf, which is counted in `invalid`.
+double smc_energy_gap(double u0, double u1, std::uint64_t& invalid);
+
+// Per particle: the lowest index of the particles at exactly its position (itself, if none is
+// lower): copies that resampling made and no move has separated yet share it.
+std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X);
+
+// ESS of normalised log weights as a fraction of N.
+double ess_fraction(const std::vector<double>& log_weights);
+
+// The stream step of move j at temperature k (k < 2^20, j < 2^10: below the top bit that
+// BatchRandom::for_second_kernel sets).
+inline std::uint32_t smc_move_step(std::size_t k, int j) {
+  return static_cast<std::uint32_t>((k << 10) | static_cast<std::size_t>(j));
+}
+
+// What one chunk's move reports.
+struct SmcChunkMove {
+  ContinuousKernelInfo info;
+  double weighted_jump = 0.0;      // sum_p W_p |z_p' - z_p|^2
+  double weighted_gap_jump = 0.0;  // sum_p W_p (g_p' - g_p)^2, g = U_1 - U_0
+};
+
+}  // namespace detail
+
+template <ContinuousBase Base, ContinuousTarget Target>
+SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions& options) {
+  validate(options);
+  const int d = path.dim();
+  const std::size_t n = options.num_particles, chunk = options.chunk_size;
+  const std::uint64_t seed = options.seed;
+  SmcResult r;
+  r.base_log_z = path.base_log_z();
+  detail::SmcRunFlags flags;
+  TargetEvaluationCounts counts;
+
+  // 1. Exact base draws, with both energies.
+  Eigen::MatrixXd X(d, static_cast<Eigen::Index>(n));
+  std::vector<double> e0(n), e1(n);
+  run_chunks(
+      n, chunk, options.threads,
+      [&](const ChunkRange& c) {
+        ContinuousBatch b = path.make_batch(c.size());
+        path.sample_base(b, BatchRandom{seed, Purpose::base_sample, 0, c.begin});
+        X.middleCols(static_cast<Eigen::Index>(c.begin), b.X.cols()) = b.X;
+        for (std::size_t p = 0; p < c.size(); ++p) {
+          e0[c.begin + p] = b.parts.e(0, static_cast<Eigen::Index>(p));
+          e1[c.begin + p] = b.parts.e(1, static_cast<Eigen::Index>(p));
+        }
+      },
+      {}, options.stop);
+  counts.energies += n;
+  std::vector<double> log_w(n, -std::log(static_cast<double>(n))), gaps(n), weights(n);
+  std::vector<std::size_t> eves(n);
+  std::iota(eves.begin(), eves.end(), std::size_t{0});
+
+  Whitening whitening = Whitening::identity(d);
+  const char batches_tag = 0;  // the cache tag of the whitened targets
+  double step_size = options.initial_step_size.value_or(detail::default_step_size(options.move, d));
+  const double target_acceptance =
+      options.target_acceptance.value_or(detail::default_target_acceptance(options.move));
+  double t = 0.0, log_z = 0.0;
+  while (t < 1.0) {
+    const std::size_t k = r.stages.size() + 1;  // the temperature being reached
+    for (std::size_t i = 0; i < n; ++i)
+      gaps[i] = detail::smc_energy_gap(e0[i], e1[i], flags.invalid_energies);
+
+    // 2.-3. The next temperature and the reweighting.
+    double t_next = next_temperature(log_w, gaps, t, options.cess_target);
+    if (k >= options.max_temperatures && t_next < 1.0) {
+      flags.capped = true;
+      t_next = 1.0;
+    }
+    std::vector<double> log_inc(n);
+    for (std::size_t i = 0; i < n; ++i)
+      log_inc[i] = log_w[i] + log_incremental_weight(t_next - t, gaps[i]);
+    const double increment = log_sum_exp(log_inc);
+    if (!std::isfinite(increment))
+      throw NumericalError("logz::adaptive_smc: at t = " + std::to_string(t_next) +
+                           " no particle has a finite target energy");
+    for (std::size_t i = 0; i < n; ++i) log_w[i] = log_inc[i] - increment;
+    log_z += increment;
+    t = t_next;
+    SmcStage stage;
+    stage.temperature = t;
+    stage.log_z_increment = increment;
+    stage.ess = detail::ess_fraction(log_w);
+    if (t >= 1.0) {
+      r.stages.push_back(stage);
+      if (options.progress) options.progress(stage);
+      break;
+    }
+
+    // 4. Resampling.
+    if (stage.ess < options.resample_threshold) {
+      RandomStream rng(seed, 0, Purpose::resample, static_cast<std::uint32_t>(k));
+      const std::vector<std::size_t> idx = resample_ancestors(options.resampling, log_w, rng);
+      Eigen::MatrixXd resampled(X.rows(), X.cols());
+      std::vector<double> e0r(n), e1r(n);
+      std::vector<std::size_t> eves_r(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        resampled.col(static_cast<Eigen::Index>(i)) = X.col(static_cast<Eigen::Index>(idx[i]));
+        e0r[i] = e0[idx[i]], e1r[i] = e1[idx[i]], eves_r[i] = eves[idx[i]];
+      }
+      X.swap(resampled), e0.swap(e0r), e1.swap(e1r), eves.swap(eves_r);
+      std::fill(log_w.begin(), log_w.end(), -std::log(static_cast<double>(n)));
+      stage.resampled = true;
+      ++r.num_resamplings;
+    }
+
+    // 5. Moves at t, in whitened coordinates: each chunk whitened by the particles outside it
+    // and their copies (Whitening::without), all alike for a target with constraints.
+    for (std::size_t i = 0; i < n; ++i) weights[i] = std::exp(log_w[i]);
+    whitening = Whitening::of_particles(X, weights, options.preconditioner, whitening);
+    const std::vector<std::size_t> group = detail::copy_groups(X);
+    // The particles' total variance in whitened units: what the moves' jumps are measured by.
+    const double total_variance = whitening.whitened_total_variance(X, weights);
+    const bool shared = constraints_of(path.target()) != nullptr;
+    using Whitened = WhitenedTarget<typename GeometricPath<Base, Target>::TemperedTarget>;
+    const void* const tag = &batches_tag;  // one stage's whitenings: batches are made afresh
+    std::vector<ContinuousBatch> batches;
+    std::vector<Whitening> chunk_whitenings(num_chunks(n, chunk));
+    batches.reserve(num_chunks(n, chunk));
+    for (std::size_t c = 0; c < num_chunks(n, chunk); ++c)
+      batches.emplace_back(d, chunk_range(c, n, chunk).size());
+    auto chunk_target = [&](std::size_t c) {
+      return Whitened(path.at(t), chunk_whitenings[c], tag, counts);
+    };
+    run_chunks(
+        n, chunk, options.threads,
+        [&](const ChunkRange& range) {
+          // The chunk's particles and every copy of them sit out of their own whitening.
+          std::vector<std::size_t> out;
+          for (std::size_t i = range.begin; i < range.end; ++i) out.push_back(group[i]);
+          std::sort(out.begin(), out.end());
+          out.erase(std::unique(out.begin(), out.end()), out.end());
+          std::vector<std::size_t> excluded;
+          for (std::size_t i = 0; i < n; ++i)
+            if (std::binary_search(out.begin(), out.end(), group[i])) excluded.push_back(i);
+          chunk_whitenings[range.index] =
+              shared ? whitening : whitening.without(X, weights, excluded);
+          const auto begin = static_cast<Eigen::Index>(range.begin);
+          const auto size = static_cast<Eigen::Index>(range.size());
+          ContinuousBatch& b = batches[range.index];
+          chunk_target(range.index).to_whitened(X.middleCols(begin, size), b.X);
+          b.parts.e.resize(2, size);
+          for (Eigen::Index p = 0; p < size; ++p) {
+            b.parts.e(0, p) = e0[range.begin + static_cast<std::size_t>(p)];
+            b.parts.e(1, p) = e1[range.begin + static_cast<std::size_t>(p)];
+          }
+          b.parts.num_parts = 2, b.parts.has_grad = false, b.parts.tag = tag;
+        },
+        {}, options.stop);
+    stage.step_size = step_size;
+    // The spread of the energy gap, which the moves must also renew: HMC on a near-Gaussian
+    // target can jump far while its energy barely changes (trajectories near half a period).
+    double gap_variance = 0.0;
+    {
+      double mean_gap = 0.0, mass = 0.0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::isfinite(gaps[i])) mean_gap += weights[i] * gaps[i], mass += weights[i];
+      mean_gap /= mass;
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::isfinite(gaps[i]))
+          gap_variance += weights[i] * (gaps[i] - mean_gap) * (gaps[i] - mean_gap);
+      gap_variance /= mass;
+    }
+    double jump = 0.0, gap_jump = 0.0;
+    auto decorrelated = [&] {
+      return jump >= options.decorrelation * total_variance &&
+             gap_jump >= options.decorrelation * gap_variance;
+    };
+    ContinuousKernelInfo stage_info;
+    for (int j = 0; j < options.max_moves; ++j) {
+      // HMC's step size is jittered by a factor in (0.5, 1.5) from a stream of the move's own,
+      // so that no trajectory length stays in step with a period of the target.
+      RandomStream jitter(seed, 1, Purpose::resample, detail::smc_move_step(k, j));
+      const double eps =
+          options.move == SmcMove::hmc ? step_size * (0.5 + jitter.uniform()) : step_size;
+      auto step = [&](const Whitened& target, ContinuousBatch& b, const BatchRandom& random) {
+        switch (options.move) {
+          case SmcMove::mala:
+            return Mala(eps).step(target, b, random);
+          case SmcMove::random_walk:
+            return RandomWalkMetropolis(eps, 1).step(target, b, random);
+          case SmcMove::hmc:
+            break;
+        }
+        return Hmc(eps, options.leapfrog_steps).step(target, b, random);
+      };
+      const auto moved = run_chunks(
+          n, chunk, options.threads,
+          [&](const ChunkRange& c) {
+            ContinuousBatch& b = batches[c.index];
+            const Eigen::MatrixXd start = b.X;
+            const Eigen::VectorXd start_gap = (b.parts.e.row(1) - b.parts.e.row(0)).transpose();
+            detail::SmcChunkMove out;
+            out.info = step(
+                chunk_target(c.index), b,
+                BatchRandom{seed, Purpose::forward_kernel, detail::smc_move_step(k, j), c.begin});
+            for (Eigen::Index p = 0; p < start.cols(); ++p) {
+              const double w = weights[c.begin + static_cast<std::size_t>(p)];
+              out.weighted_jump += w * (b.X.col(p) - start.col(p)).squaredNorm();
+              const double gap = b.parts.e(1, p) - b.parts.e(0, p);
+              if (std::isfinite(gap) && std::isfinite(start_gap(p)))
+                out.weighted_gap_jump += w * (gap - start_gap(p)) * (gap - start_gap(p));
+            }
+            return out;
+          },
+          {}, options.stop);
+      ContinuousKernelInfo info;
+      for (const detail::SmcChunkMove& m : moved)
+        info += m.info, jump += m.weighted_jump, gap_jump += m.weighted_gap_jump;
+      stage_info += info;
+      ++stage.moves;
+      if (options.adapt_step_size && info.attempted > 0) {
+        const double acceptance =
+            static_cast<double>(info.accepted) / static_cast<double>(info.attempted);
+        step_size = std::clamp(step_size * std::exp(acceptance - target_acceptance),
+                               options.min_step_size, options.max_step_size);
+      }
+      if (stage.moves >= options.min_moves && decorrelated()) break;
+    }
+    stage.jump_ratio = std::min(jump / total_variance, gap_variance > 0.0 ? gap_jump / gap_variance
+                                                                          : jump / total_variance);
+    if (!decorrelated()) flags.not_decorrelated = true;
+    stage.acceptance = stage_info.attempted == 0 ? kNaN
+                                                 : static_cast<double>(stage_info.accepted) /
+                                                       static_cast<double>(stage_info.attempted);
+    if (!(stage.acceptance >= options.frozen_acceptance)) flags.frozen = true;
+    flags.rejected_non_finite += stage_info.non_finite;
+    for (std::size_t c = 0; c < batches.size(); ++c) {
+      ContinuousBatch& b = batches[c];
+      const ChunkRange range = chunk_range(c, n, chunk);
+      const Whitened target = chunk_target(c);
+      if (!parts_valid_for(target, b.parts, false)) evaluate_parts(target, b.X, b.parts, false);
+      Eigen::MatrixXd x;
+      target.to_original(b.X, x);
+      X.middleCols(static_cast<Eigen::Index>(range.begin), x.cols()) = x;
+      for (std::size_t p = 0; p < range.size(); ++p) {
+        e0[range.begin + p] = b.parts.e(0, static_cast<Eigen::Index>(p));
+        e1[range.begin + p] = b.parts.e(1, static_cast<Eigen::Index>(p));
+      }
+    }
+    r.stages.push_back(stage);
+    if (options.progress) options.progress(stage);
+  }
+
+  r.energy_evaluations = counts.energies;
+  r.gradient_evaluations = counts.gradients;
+  r.particles = std::move(X);
+  r.log_weights = std::move(log_w);
+  r.eves = std::move(eves);
+  detail::finish_smc(r, log_z, flags);
+  return r;
+}
+
+}  // namespace logz

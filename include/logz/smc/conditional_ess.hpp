@@ -1,0 +1,26 @@
+// The next temperature of adaptive tempered SMC (Zhou, Johansen & Aston 2016): the conditional
+// effective sample size of moving weighted particles from t to t' on the geometric path,
+//     CESS(t') = N (sum_i W_i w_i)^2 / sum_i W_i w_i^2,   w_i = exp(-(t' - t) g_i),
+// with W the current normalised weights and g_i = U_1(x_i) - U_0(x_i) the energy gap, measures
+// how much the incremental weights alone degrade the particles (CESS(t) = N). Unlike the ESS of
+// the accumulated weights it does not depend on how long ago the last resampling was, so a fixed
+// target fraction of N gives steps of equal difficulty. All sums are in log space.
+#pragma once
+
+#include <span>
+
+namespace logz {
+
+// log w_i = -(t' - t) g: 0 for no step, -inf where the gap is +inf or NaN (no mass there).
+double log_incremental_weight(double dt, double gap);
+
+// CESS(t + dt) / N for normalised log weights (log_sum_exp(log_weights) = 0) and gaps g_i.
+double conditional_ess_fraction(std::span<const double> log_weights, std::span<const double> gaps,
+                                double dt);
+
+// The t' in (t, 1] with CESS(t') = target_fraction N, found by bisection (to 1e-12 in t), or 1
+// when CESS(1) is at least that. target_fraction in (0, 1) (InvalidArgument otherwise).
+double next_temperature(std::span<const double> log_weights, std::span<const double> gaps, double t,
+                        double target_fraction);
+
+}  // namespace logz

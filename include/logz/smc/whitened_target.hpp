@@ -1,0 +1,91 @@
+// A two-part target (a tempered target of the geometric path) seen in whitened coordinates
+// x = m + L z (smc/whitening.hpp): U_z(z) = U(m + L z), dU_z/dz = L^T dU/dx. The parts and
+// their weights are the inner target's, so part energies cached in a batch are the energies at
+// the particles' positions, whichever coordinates they are moved in; gradients are in z. Linear
+// constraints A x >= b become (A L) z >= b - A m. Every
+// evaluation of the target's part (part 1) is counted, per particle, in `counts`.
+#pragma once
+
+#include <Eigen/Core>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "logz/models/continuous_target.hpp"
+#include "logz/smc/whitening.hpp"
+
+namespace logz {
+
+// Evaluations of the user's target (energies alone, energies with gradients), per particle.
+struct TargetEvaluationCounts {
+  std::atomic<std::uint64_t> energies{0}, gradients{0};
+};
+
+template <TwoPartTarget Inner>
+class WhitenedTarget {
+ public:
+  // Inner, whitening and counts must outlive this; `tag` names this whitening's parts (cached
+  // gradients are in its coordinates).
+  WhitenedTarget(const Inner& inner, const Whitening& whitening, const void* tag,
+                 TargetEvaluationCounts& counts)
+      : inner_(inner), w_(&whitening), tag_(tag), counts_(&counts) {
+    if (const LinearConstraints* c = constraints_of(inner_)) {
+      const Whitening& w = whitening;
+      auto z = std::make_shared<LinearConstraints>();
+      if (w.dense())
+        z->A = c->A * w.factor.triangularView<Eigen::Lower>();
+      else
+        z->A = c->A * w.scale.asDiagonal();
+      z->b = c->b - c->A * w.mean;
+      z->index_coordinate_faces();
+      constraints_ = std::move(z);
+    }
+  }
+
+  int dim() const { return inner_.dim(); }
+  double part_weight(int k) const { return inner_.part_weight(k); }
+  const void* parts_tag() const { return tag_; }
+  const LinearConstraints* constraints() const { return constraints_.get(); }
+
+  void part_energy(int k, const Eigen::MatrixXd& Z, Eigen::VectorXd& e) const {
+    Eigen::MatrixXd X;
+    to_original(Z, X);
+    inner_.part_energy(k, X, e);
+    if (k == 1) counts_->energies += static_cast<std::uint64_t>(Z.cols());
+  }
+  void part_energy_and_grad(int k, const Eigen::MatrixXd& Z, Eigen::VectorXd& e,
+                            Eigen::MatrixXd& G) const {
+    Eigen::MatrixXd X;
+    to_original(Z, X);
+    inner_.part_energy_and_grad(k, X, e, G);
+    w_->gradient_to_whitened(G);
+    if (k == 1) counts_->gradients += static_cast<std::uint64_t>(Z.cols());
+  }
+  void energy(const Eigen::MatrixXd& Z, Eigen::VectorXd& e) const {
+    EnergyParts p;
+    evaluate_parts(*this, Z, p, false);
+    e.resize(Z.cols());
+    for (Eigen::Index i = 0; i < Z.cols(); ++i) e(i) = combined_energy(*this, p, i);
+  }
+  void energy_and_grad(const Eigen::MatrixXd& Z, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+    EnergyParts p;
+    evaluate_parts(*this, Z, p, true);
+    e.resize(Z.cols());
+    for (Eigen::Index i = 0; i < Z.cols(); ++i) e(i) = combined_energy(*this, p, i);
+    combined_grad(*this, p, G);
+  }
+
+  void to_original(const Eigen::MatrixXd& Z, Eigen::MatrixXd& X) const { w_->to_original(Z, X); }
+  void to_whitened(const Eigen::Ref<const Eigen::MatrixXd>& X, Eigen::MatrixXd& Z) const {
+    w_->to_whitened(X, Z);
+  }
+
+ private:
+  Inner inner_;
+  const Whitening* w_;
+  const void* tag_;
+  TargetEvaluationCounts* counts_;
+  std::shared_ptr<const LinearConstraints> constraints_;
+};
+
+}  // namespace logz

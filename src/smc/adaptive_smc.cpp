@@ -1,0 +1,150 @@
+#include "logz/smc/adaptive_smc.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "logz/core/error.hpp"
+#include "logz/math/log_sum_exp.hpp"
+
+namespace logz {
+
+void validate(const SmcOptions& o) {
+  auto fail = [](const char* field, const char* expected) {
+    fail_argument("logz::adaptive_smc", field, expected);
+  };
+  if (o.num_particles < 2 || o.num_particles > (std::size_t{1} << 32))
+    fail("num_particles", "an integer in [2, 2^32]");
+  if (!(o.cess_target > 0.0 && o.cess_target < 1.0)) fail("cess_target", "a number in (0, 1)");
+  if (!(o.resample_threshold > 0.0 && o.resample_threshold <= 1.0))
+    fail("resample_threshold", "a number in (0, 1]");
+  if (o.leapfrog_steps < 1) fail("leapfrog_steps", "an integer >= 1");
+  if (!(std::isfinite(o.min_step_size) && o.min_step_size > 0.0))
+    fail("min_step_size", "a finite number > 0");
+  if (!(std::isfinite(o.max_step_size) && o.max_step_size >= o.min_step_size))
+    fail("max_step_size", "a finite number >= min_step_size");
+  if (o.initial_step_size && !(std::isfinite(*o.initial_step_size) && *o.initial_step_size > 0.0))
+    fail("initial_step_size", "a finite number > 0");
+  if (o.target_acceptance && !(*o.target_acceptance > 0.0 && *o.target_acceptance < 1.0))
+    fail("target_acceptance", "a number in (0, 1)");
+  if (!(std::isfinite(o.decorrelation) && o.decorrelation >= 0.0))
+    fail("decorrelation", "a finite number >= 0");
+  if (o.min_moves < 0 || o.max_moves < 1 || o.max_moves > 1024 || o.min_moves > o.max_moves)
+    fail("max_moves", "1 <= max_moves <= 1024 and 0 <= min_moves <= max_moves");
+  if (o.max_temperatures < 1 || o.max_temperatures >= (std::size_t{1} << 20))
+    fail("max_temperatures", "an integer in [1, 2^20)");
+  if (!(o.frozen_acceptance >= 0.0 && o.frozen_acceptance < 1.0))
+    fail("frozen_acceptance", "a number in [0, 1)");
+  if (o.chunk_size < 1) fail("chunk_size", "an integer >= 1");
+}
+
+std::vector<double> SmcResult::temperatures() const {
+  std::vector<double> t{0.0};
+  for (const SmcStage& s : stages) t.push_back(s.temperature);
+  return t;
+}
+
+namespace detail {
+
+double default_step_size(SmcMove move, int dim) {
+  const double d = static_cast<double>(dim);
+  switch (move) {
+    case SmcMove::mala:
+      return std::pow(d, -1.0 / 6.0);
+    case SmcMove::random_walk:
+      return 2.38 / std::sqrt(d);
+    case SmcMove::hmc:
+      break;
+  }
+  return std::pow(d, -0.25);
+}
+
+double default_target_acceptance(SmcMove move) {
+  switch (move) {
+    case SmcMove::mala:
+      return 0.57;  // Roberts & Rosenthal (1998)
+    case SmcMove::random_walk:
+      return 0.3;  // near 0.234 (Roberts, Gelman & Gilks 1997), safer at low dimension
+    case SmcMove::hmc:
+      break;
+  }
+  return 0.65;  // Beskos et al. (2013)
+}
+
+double smc_energy_gap(double u0, double u1, std::uint64_t& invalid) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (std::isnan(u0) || std::isnan(u1) || u1 == -inf || std::isinf(u0)) {
+    ++invalid;
+    return inf;
+  }
+  return u1 - u0;
+}
+
+std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X) {
+  const auto n = static_cast<std::size_t>(X.cols());
+  const auto bytes = static_cast<std::size_t>(X.rows()) * sizeof(double);
+  auto column = [&](std::size_t p) {
+    return std::string_view(
+        reinterpret_cast<const char*>(X.col(static_cast<Eigen::Index>(p)).data()), bytes);
+  };
+  std::vector<std::pair<std::size_t, std::size_t>> keyed(n);  // (hash, particle)
+  for (std::size_t p = 0; p < n; ++p) keyed[p] = {std::hash<std::string_view>{}(column(p)), p};
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::size_t> group(n);
+  for (std::size_t a = 0; a < n;) {
+    std::size_t b = a;
+    while (b < n && keyed[b].first == keyed[a].first) ++b;
+    // Within one hash (in particle order), the first particle at the same position.
+    for (std::size_t i = a; i < b; ++i) {
+      std::size_t j = a;
+      while (column(keyed[j].second) != column(keyed[i].second)) ++j;
+      group[keyed[i].second] = keyed[j].second;
+    }
+    a = b;
+  }
+  return group;
+}
+
+double ess_fraction(const std::vector<double>& log_weights) {
+  std::vector<double> twice(log_weights.size());
+  for (std::size_t i = 0; i < twice.size(); ++i) twice[i] = 2.0 * log_weights[i];
+  return std::exp(-log_sum_exp(twice)) / static_cast<double>(log_weights.size());
+}
+
+void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags) {
+  Estimate& e = r.log_z;
+  e.method = "smc";
+  e.log_z = log_z;
+  e.se_method = "genealogy";
+  const GenealogyVariance g = genealogy_variance(r.log_weights, r.eves, r.num_resamplings);
+  r.relative_variance = g.relative_variance;
+  r.num_eves = g.num_eves;
+  e.std_error = log_z_std_error(g.relative_variance);
+  Diagnostics& diag = e.diagnostics;
+  diag.ess = ess_fraction(r.log_weights) * static_cast<double>(r.log_weights.size());
+  if (g.collapsed())
+    diag.add_flag("genealogy_collapsed");
+  else if (!(g.relative_variance > 0.0))
+    diag.add_flag("variance_estimate_not_positive");
+  if (flags.frozen) diag.add_flag("frozen_sampler");
+  if (flags.not_decorrelated) diag.add_flag("moves_not_decorrelated");
+  if (flags.capped) diag.add_flag("too_many_temperatures");
+  if (flags.invalid_energies > 0) diag.add_flag("non_finite_energy");
+  auto value = [&](const char* name, double v) { diag.values.emplace_back(name, v); };
+  value("num_temperatures", static_cast<double>(r.stages.size()));
+  value("num_resamplings", static_cast<double>(r.num_resamplings));
+  value("num_eves", static_cast<double>(r.num_eves));
+  value("relative_variance", r.relative_variance);
+  value("energy_evaluations", static_cast<double>(r.energy_evaluations));
+  value("gradient_evaluations", static_cast<double>(r.gradient_evaluations));
+  value("invalid_energies", static_cast<double>(flags.invalid_energies));
+  value("rejected_non_finite", static_cast<double>(flags.rejected_non_finite));
+}
+
+}  // namespace detail
+
+}  // namespace logz

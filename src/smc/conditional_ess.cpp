@@ -1,0 +1,52 @@
+#include "logz/smc/conditional_ess.hpp"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "logz/core/error.hpp"
+#include "logz/math/log_sum_exp.hpp"
+
+namespace logz {
+
+double log_incremental_weight(double dt, double gap) {
+  if (dt == 0.0) return 0.0;
+  const double log_w = -dt * gap;
+  return std::isnan(log_w) ? -std::numeric_limits<double>::infinity() : log_w;
+}
+
+double conditional_ess_fraction(std::span<const double> log_weights, std::span<const double> gaps,
+                                double dt) {
+  if (log_weights.size() != gaps.size() || log_weights.empty())
+    fail_argument("logz::conditional_ess_fraction", "gaps", "one gap per weight, at least one");
+  std::vector<double> once(gaps.size()), twice(gaps.size());
+  for (std::size_t i = 0; i < gaps.size(); ++i) {
+    const double log_w = log_incremental_weight(dt, gaps[i]);
+    once[i] = log_weights[i] + log_w;
+    twice[i] = log_weights[i] + 2.0 * log_w;
+  }
+  const double log_num = 2.0 * log_sum_exp(once), log_den = log_sum_exp(twice);
+  if (!std::isfinite(log_num) || !std::isfinite(log_den)) return 0.0;  // no mass left
+  return std::exp(log_num - log_den);
+}
+
+double next_temperature(std::span<const double> log_weights, std::span<const double> gaps, double t,
+                        double target_fraction) {
+  if (!(target_fraction > 0.0 && target_fraction < 1.0))
+    fail_argument("logz::next_temperature", "target_fraction", "a number in (0, 1)");
+  if (!(t >= 0.0 && t < 1.0)) fail_argument("logz::next_temperature", "t", "a number in [0, 1)");
+  auto excess = [&](double t_next) {
+    return conditional_ess_fraction(log_weights, gaps, t_next - t) - target_fraction;
+  };
+  if (excess(1.0) >= 0.0) return 1.0;
+  double low = t, high = 1.0;  // excess(low) > 0 >= excess(high)
+  while (high - low > 1e-12) {
+    const double mid = 0.5 * (low + high);
+    if (mid <= low || mid >= high) break;
+    (excess(mid) >= 0.0 ? low : high) = mid;
+  }
+  // The upper end: CESS at most the target, and always a step forward.
+  return high;
+}
+
+}  // namespace logz

@@ -1,0 +1,362 @@
+// Adaptive tempered SMC (smc/adaptive_smc.hpp): right within its own error bar on problems with
+// an exact log Z, the same bits for any thread count, and flags where it cannot be trusted.
+#include "logz/smc/adaptive_smc.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+#include "logz/core/error.hpp"
+#include "logz/models/gaussian_base.hpp"
+#include "logz/paths/geometric_path.hpp"
+#include "logz/smc/conditional_ess.hpp"
+#include "logz/smc/genealogy_variance.hpp"
+#include "logz/smc/whitening.hpp"
+
+namespace adaptive_smc_test {
+
+// N(m, diag(s^2)) with m_i from 2 to -1 and s_i from 0.3 to 2 over the coordinates.
+logz::GaussianBase shifted_gaussian(int d) {
+  Eigen::VectorXd m(d), var(d);
+  for (int i = 0; i < d; ++i) {
+    const double f = d == 1 ? 0.0 : static_cast<double>(i) / (d - 1);
+    m(i) = 2.0 - 3.0 * f;
+    var(i) = (0.3 + 1.7 * f) * (0.3 + 1.7 * f);
+  }
+  return logz::GaussianBase(m, var.asDiagonal().toDenseMatrix());
+}
+
+// Bayesian linear regression: prior N(0, tau^2 I) on theta (d), y = A theta + N(0, sigma^2 I)
+// (n data), U = |theta|^2 / (2 tau^2) - log N(y; A theta, sigma^2 I). With the prior as the base,
+// log(Z_1 / Z_0) is the evidence log N(y; 0, sigma^2 I + tau^2 A A^T).
+class RegressionPosterior {
+ public:
+  RegressionPosterior(int n, int d, double tau, double sigma, std::uint64_t seed)
+      : A_(n, d), y_(n), tau_(tau), sigma_(sigma) {
+    logz::RandomStream s(seed, 0, logz::Purpose::test, 0);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < d; ++j) A_(i, j) = s.normal();
+    Eigen::VectorXd theta(d);
+    for (int j = 0; j < d; ++j) theta(j) = tau * s.normal();
+    y_ = A_ * theta;
+    for (int i = 0; i < n; ++i) y_(i) += sigma * s.normal();
+    constant_ = 0.5 * n * std::log(2.0 * M_PI * sigma * sigma);
+  }
+  int dim() const { return static_cast<int>(A_.cols()); }
+  void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+    const Eigen::MatrixXd R = (A_ * X).colwise() - y_;
+    e = (0.5 / (tau_ * tau_)) * X.colwise().squaredNorm().transpose() +
+        (0.5 / (sigma_ * sigma_)) * R.colwise().squaredNorm().transpose();
+    e.array() += constant_;
+  }
+  void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+    energy(X, e);
+    const Eigen::MatrixXd R = (A_ * X).colwise() - y_;
+    G = X / (tau_ * tau_) + A_.transpose() * R / (sigma_ * sigma_);
+  }
+  double log_evidence() const {
+    Eigen::MatrixXd C = tau_ * tau_ * A_ * A_.transpose();
+    C.diagonal().array() += sigma_ * sigma_;
+    const Eigen::LLT<Eigen::MatrixXd> llt(C);
+    const Eigen::VectorXd z = llt.matrixL().solve(y_);
+    const double log_det = 2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+    return -0.5 * z.squaredNorm() - 0.5 * log_det -
+           0.5 * static_cast<double>(A_.rows()) * std::log(2.0 * M_PI);
+  }
+
+ private:
+  Eigen::MatrixXd A_;
+  Eigen::VectorXd y_;
+  double tau_, sigma_, constant_ = 0.0;
+};
+
+// A Gaussian whose energy is NaN beyond x_0 = 1.5 (a user's model that fails somewhere).
+struct GaussianWithNaNs {
+  logz::GaussianBase inner = shifted_gaussian(3);
+  int dim() const { return 3; }
+  void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+    inner.energy(X, e);
+    for (Eigen::Index p = 0; p < X.cols(); ++p)
+      if (X(0, p) > 1.5) e(p) = std::nan("");
+  }
+  void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
+    inner.energy_and_grad(X, e, G);
+    for (Eigen::Index p = 0; p < X.cols(); ++p)
+      if (X(0, p) > 1.5) e(p) = std::nan("");
+  }
+};
+
+void print_run(const char* name, const logz::SmcResult& r, double exact) {
+  std::printf(
+      "%s: error %+.4f, SE %.4f, %zu temperatures, %zu resamplings, %zu Eves, "
+      "%llu evaluations\n",
+      name, r.log_z.log_z - exact, r.log_z.std_error, r.stages.size(), r.num_resamplings,
+      r.num_eves, static_cast<unsigned long long>(r.num_evaluations()));
+}
+
+TEST(ConditionalEss, BisectionHitsItsTarget) {
+  logz::RandomStream s(3, 0, logz::Purpose::test, 0);
+  const std::size_t n = 500;
+  std::vector<double> log_w(n), gaps(n);
+  for (std::size_t i = 0; i < n; ++i) log_w[i] = 0.3 * s.normal(), gaps[i] = 20.0 * s.normal();
+  const double shift = logz::log_sum_exp(log_w);
+  for (double& w : log_w) w -= shift;
+  for (double target : {0.3, 0.5, 0.9}) {
+    const double t = logz::next_temperature(log_w, gaps, 0.2, target);
+    EXPECT_GT(t, 0.2);
+    EXPECT_LT(t, 1.0);
+    EXPECT_NEAR(logz::conditional_ess_fraction(log_w, gaps, t - 0.2), target, 1e-6) << target;
+  }
+  // Equal gaps leave the weights as they are: CESS = N all the way, so the step goes to 1.
+  std::vector<double> equal(n, 5.0);
+  EXPECT_EQ(logz::next_temperature(log_w, equal, 0.2, 0.9), 1.0);
+}
+
+TEST(GenealogyVariance, ImportanceSamplingWithoutResampling) {
+  // No resampling: V = (N sum W^2 - 1) / (N - 1), the relative variance of importance sampling.
+  std::vector<double> log_w = {std::log(0.1), std::log(0.2), std::log(0.3), std::log(0.4)};
+  std::vector<std::size_t> eves = {0, 1, 2, 3};
+  const auto g = logz::genealogy_variance(log_w, eves, 0);
+  EXPECT_NEAR(g.relative_variance, (4.0 * 0.30 - 1.0) / 3.0, 1e-12);
+  EXPECT_EQ(g.num_eves, 4u);
+  EXPECT_NEAR(logz::log_z_std_error(g.relative_variance), std::sqrt(std::log1p(0.2 / 3.0)), 1e-12);
+  // Every particle from one Eve: no error bar, never a number.
+  eves = {2, 2, 2, 2};
+  const auto collapsed = logz::genealogy_variance(log_w, eves, 3);
+  EXPECT_TRUE(collapsed.collapsed());
+  EXPECT_TRUE(std::isnan(collapsed.relative_variance));
+  EXPECT_TRUE(std::isnan(logz::log_z_std_error(collapsed.relative_variance)));
+  EXPECT_TRUE(std::isnan(logz::log_z_std_error(-0.01)));
+}
+
+TEST(Whitening, LeavingParticlesOutIsTheCovarianceOfTheOthers) {
+  const int d = 4, n = 30;
+  logz::RandomStream s(8, 0, logz::Purpose::test, 0);
+  Eigen::MatrixXd X(d, n);
+  for (int p = 0; p < n; ++p)
+    for (int i = 0; i < d; ++i) X(i, p) = s.normal() + (i > 0 ? 0.8 * X(i - 1, p) : 0.0);
+  X.col(7) = X.col(3);  // a copy
+  const std::vector<std::size_t> group = logz::detail::copy_groups(X);
+  EXPECT_EQ(group[7], 3u);
+  EXPECT_EQ(group[3], 3u);
+  EXPECT_EQ(group[4], 4u);
+  std::vector<double> w(n);
+  for (int p = 0; p < n; ++p) w[static_cast<std::size_t>(p)] = 1.0 + 0.1 * p;
+  const double total = std::accumulate(w.begin(), w.end(), 0.0);
+  for (double& x : w) x /= total;
+  const std::vector<std::size_t> excluded = {3, 7, 12};
+  const double out = w[3] + w[7] + w[12];
+  auto kept = [&](int p) { return p != 3 && p != 7 && p != 12; };
+  // The weighted mean and covariance of the others, directly.
+  Eigen::VectorXd m = Eigen::VectorXd::Zero(d);
+  for (int p = 0; p < n; ++p)
+    if (kept(p)) m += w[static_cast<std::size_t>(p)] / (1.0 - out) * X.col(p);
+  Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(d, d);
+  for (int p = 0; p < n; ++p) {
+    if (kept(p))
+      cov += w[static_cast<std::size_t>(p)] / (1.0 - out) * (X.col(p) - m) *
+             (X.col(p) - m).transpose();
+  }
+  for (auto kind : {logz::SmcPreconditioner::dense, logz::SmcPreconditioner::diagonal}) {
+    const auto all = logz::Whitening::of_particles(X, w, kind, logz::Whitening::identity(d));
+    const auto others = all.without(X, w, excluded);
+    EXPECT_LT((others.mean - m).norm(), 1e-12);
+    if (kind == logz::SmcPreconditioner::dense) {
+      ASSERT_TRUE(others.dense());
+      EXPECT_LT((others.factor * others.factor.transpose() - cov).norm(), 1e-12 * cov.norm());
+    } else {
+      EXPECT_LT((others.scale.array().square().matrix() - cov.diagonal()).norm(),
+                1e-12 * cov.norm());
+    }
+  }
+}
+
+TEST(AdaptiveSmc, GaussianTargetWithinItsErrorBar) {
+  const int d = 10;
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(d, 1.0), shifted_gaussian(d));
+  const double exact = path.target().log_z() - path.base().log_z();
+  logz::SmcOptions o;
+  o.seed = 11;
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  print_run("gaussian d=10", r, exact);
+  ASSERT_TRUE(std::isfinite(r.log_z.std_error));
+  EXPECT_LT(r.log_z.std_error, 0.2);
+  // The bias of log Z_hat is about -SE^2 / 2: within the allowance.
+  EXPECT_LE(std::abs(r.log_z.log_z - exact), 5.0 * r.log_z.std_error + 0.02);
+  EXPECT_TRUE(r.log_z.diagnostics.flags.empty());
+  EXPECT_EQ(r.stages.back().temperature, 1.0);
+  EXPECT_EQ(r.particles.cols(), 1000);
+  EXPECT_GT(r.gradient_evaluations, 0u);
+  // The step size follows the acceptance towards HMC's 0.65: never frozen, near it on average.
+  double sum = 0.0;
+  for (std::size_t k = 0; k + 1 < r.stages.size(); ++k) {
+    EXPECT_GT(r.stages[k].acceptance, 0.3) << r.stages[k].temperature;
+    sum += r.stages[k].acceptance;
+  }
+  EXPECT_NEAR(sum / static_cast<double>(r.stages.size() - 1), 0.65, 0.2);
+}
+
+TEST(AdaptiveSmc, BayesianRegressionEvidenceAtDimension50) {
+  // The case of issue 45 where annealing with a fixed step size is 4-10 nats off, unflagged.
+  const RegressionPosterior posterior(100, 50, 1.0, 1.0, 7);
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(50, 1.0), posterior);
+  const double exact = posterior.log_evidence();
+  logz::SmcOptions o;
+  o.seed = 5;
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  print_run("regression d=50", r, exact);
+  ASSERT_TRUE(std::isfinite(r.log_z.std_error));
+  EXPECT_LT(r.log_z.std_error, 0.3);
+  EXPECT_LE(std::abs(r.log_z.log_z - exact), 5.0 * r.log_z.std_error + 0.05);
+  EXPECT_TRUE(r.log_z.diagnostics.flags.empty());
+}
+
+TEST(AdaptiveSmc, SameBitsForAnyThreadCount) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(5, 1.0), shifted_gaussian(5));
+  logz::SmcOptions o;
+  o.num_particles = 203;  // not a multiple of the chunk size
+  o.chunk_size = 8;
+  o.seed = 4;
+  o.threads = 1;
+  const logz::SmcResult one = logz::adaptive_smc(path, o);
+  for (int threads : {2, 3}) {
+    o.threads = threads;
+    const logz::SmcResult other = logz::adaptive_smc(path, o);
+    EXPECT_EQ(one.log_z.log_z, other.log_z.log_z) << threads;
+    EXPECT_EQ(one.log_z.std_error, other.log_z.std_error) << threads;
+    EXPECT_EQ(one.temperatures(), other.temperatures()) << threads;
+    EXPECT_EQ(one.particles, other.particles) << threads;
+    EXPECT_EQ(one.num_evaluations(), other.num_evaluations()) << threads;
+  }
+  o.seed = 5;
+  EXPECT_NE(logz::adaptive_smc(path, o).log_z.log_z, one.log_z.log_z);
+}
+
+// A stop requested during the run (here by its own progress callback after the first
+// temperature) ends it with logz::Stopped; a run given no token runs to t = 1.
+TEST(AdaptiveSmc, StopsWhenItsTokenIsRequested) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(5, 1.0), shifted_gaussian(5));
+  logz::SmcOptions o;
+  o.num_particles = 200;
+  logz::StopSource source;
+  std::size_t stages = 0;
+  o.stop = source.token();
+  o.progress = [&](const logz::SmcStage&) {
+    ++stages;
+    source.request();
+  };
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::Stopped);
+  EXPECT_EQ(stages, 1u);
+  o.stop = {};
+  EXPECT_EQ(logz::adaptive_smc(path, o).temperatures().back(), 1.0);
+}
+
+TEST(AdaptiveSmc, EveryMoveKernelIsRight) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(4, 1.0), shifted_gaussian(4));
+  const double exact = path.target().log_z() - path.base().log_z();
+  for (auto move : {logz::SmcMove::mala, logz::SmcMove::random_walk}) {
+    for (auto pre : {logz::SmcPreconditioner::diagonal, logz::SmcPreconditioner::none}) {
+      logz::SmcOptions o;
+      o.num_particles = 500;
+      o.move = move;
+      o.preconditioner = pre;
+      o.seed = 21;
+      const logz::SmcResult r = logz::adaptive_smc(path, o);
+      ASSERT_TRUE(std::isfinite(r.log_z.std_error)) << logz::to_string(move);
+      EXPECT_LE(std::abs(r.log_z.log_z - exact), 5.0 * r.log_z.std_error + 0.02)
+          << logz::to_string(move) << " " << logz::to_string(pre);
+      if (move == logz::SmcMove::random_walk) {
+        EXPECT_EQ(r.gradient_evaluations, 0u);
+      }
+    }
+  }
+}
+
+TEST(AdaptiveSmc, TheStepSizeAdaptsFromABadStart) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(10, 1.0), shifted_gaussian(10));
+  const double exact = path.target().log_z() - path.base().log_z();
+  logz::SmcOptions o;
+  o.num_particles = 500;
+  o.initial_step_size = 20.0;  // nothing accepted at first
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  EXPECT_LT(r.stages[0].acceptance, 0.3);
+  EXPECT_LT(r.stages[r.stages.size() - 2].step_size, 2.0);
+  EXPECT_NEAR(r.stages[r.stages.size() - 2].acceptance, 0.65, 0.25);
+  EXPECT_LE(std::abs(r.log_z.log_z - exact), 5.0 * r.log_z.std_error + 0.02);
+}
+
+TEST(AdaptiveSmc, AFrozenSamplerIsFlagged) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(10, 1.0), shifted_gaussian(10));
+  logz::SmcOptions o;
+  o.num_particles = 200;
+  o.initial_step_size = 50.0;  // far too long, and kept
+  o.adapt_step_size = false;
+  o.max_moves = 3;
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  EXPECT_TRUE(r.log_z.diagnostics.has_flag("frozen_sampler"));
+  EXPECT_TRUE(r.log_z.diagnostics.has_flag("moves_not_decorrelated"));
+  // Tiny steps are accepted but go nowhere: not frozen, not decorrelated either.
+  o.initial_step_size = 1e-4;
+  const logz::SmcResult tiny = logz::adaptive_smc(path, o);
+  EXPECT_FALSE(tiny.log_z.diagnostics.has_flag("frozen_sampler"));
+  EXPECT_TRUE(tiny.log_z.diagnostics.has_flag("moves_not_decorrelated"));
+}
+
+TEST(AdaptiveSmc, ACollapsedGenealogyHasNoErrorBar) {
+  // Four particles resampled at every one of many temperatures: they end with one Eve.
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(10, 1.0), shifted_gaussian(10));
+  logz::SmcOptions o;
+  o.num_particles = 4;
+  o.resample_threshold = 1.0;
+  o.cess_target = 0.99;
+  o.max_moves = 2;
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  ASSERT_EQ(r.num_eves, 1u);
+  EXPECT_TRUE(std::isfinite(r.log_z.log_z));
+  EXPECT_TRUE(std::isnan(r.log_z.std_error));
+  EXPECT_TRUE(r.log_z.diagnostics.has_flag("genealogy_collapsed"));
+}
+
+TEST(AdaptiveSmc, TheTemperatureCapIsFlagged) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(10, 1.0), shifted_gaussian(10));
+  logz::SmcOptions o;
+  o.num_particles = 200;
+  o.max_temperatures = 3;
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  EXPECT_EQ(r.stages.size(), 3u);
+  EXPECT_EQ(r.stages.back().temperature, 1.0);
+  EXPECT_TRUE(r.log_z.diagnostics.has_flag("too_many_temperatures"));
+}
+
+TEST(AdaptiveSmc, NonFiniteEnergiesAreFlaggedAndGetNoWeight) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(3, 1.0), GaussianWithNaNs{});
+  logz::SmcOptions o;
+  o.num_particles = 200;
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  EXPECT_TRUE(std::isfinite(r.log_z.log_z));
+  EXPECT_TRUE(r.log_z.diagnostics.has_flag("non_finite_energy"));
+  for (Eigen::Index p = 0; p < r.particles.cols(); ++p) {
+    if (r.particles(0, p) > 1.5) {
+      EXPECT_EQ(r.log_weights[static_cast<std::size_t>(p)], -INFINITY);
+    }
+  }
+}
+
+TEST(AdaptiveSmc, OptionsOutOfRangeAreRefused) {
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(2, 1.0), shifted_gaussian(2));
+  logz::SmcOptions o;
+  o.cess_target = 1.0;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InvalidArgument);
+  o = {};
+  o.num_particles = 1;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InvalidArgument);
+  o = {};
+  o.max_moves = 2000;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InvalidArgument);
+}
+
+}  // namespace adaptive_smc_test
