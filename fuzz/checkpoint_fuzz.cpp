@@ -11,7 +11,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "logz/services/checkpoint.hpp"
+#include "logz/persistence/checkpoint.hpp"
 
 namespace {
 

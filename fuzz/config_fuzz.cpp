@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 #include "logz/services/registry.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "config_args.hpp"
 #include "logz/parallel/ranks.hpp"
-#include "logz/services/checkpoint.hpp"
+#include "logz/persistence/checkpoint.hpp"
 
 namespace logz::cli {
 

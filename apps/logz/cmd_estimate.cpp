@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "commands.hpp"
+#include "logz/config/memory_guard.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/estimators/mbar.hpp"
@@ -20,7 +21,6 @@
 #include "logz/report/json.hpp"
 #include "logz/report/tables.hpp"
 #include "logz/services/estimators.hpp"
-#include "logz/services/memory_guard.hpp"
 #include "logz/services/registry.hpp"
 
 namespace logz::cli {

@@ -12,6 +12,7 @@
 #include "checkpoint_args.hpp"
 #include "commands.hpp"
 #include "config_args.hpp"
+#include "logz/config/config.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/io/mnist.hpp"
@@ -19,12 +20,11 @@
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/report/json.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/image_data.hpp"
-#include "logz/services/rbm_evaluation.hpp"
-#include "logz/services/rbm_tracking.hpp"
-#include "logz/services/rbm_training.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "logz/training_app/rbm_evaluation.hpp"
+#include "logz/training_app/rbm_tracking.hpp"
+#include "logz/training_app/rbm_training.hpp"
 #include "plots/plots.hpp"
 
 namespace logz::cli {

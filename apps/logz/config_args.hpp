@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 
 namespace logz::cli {
 

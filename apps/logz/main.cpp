@@ -45,7 +45,7 @@ Outcome run_command(const std::function<int()>& command) {
   } catch (const logz::Error& e) {
     return {2, std::string("error: ") + e.what()};
   } catch (const std::bad_alloc&) {
-    // What the memory checks of the config (services/memory_guard.hpp) did not foresee.
+    // What the memory checks of the config (config/memory_guard.hpp) did not foresee.
     return {2,
             "error: out of memory: expected a run that fits in this machine's memory (fewer paths, "
             "temperatures, sites or draws)"};

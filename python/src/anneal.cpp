@@ -10,7 +10,7 @@
 #include "logz/services/results.hpp"
 #include "progress.hpp"
 #include "python_target.hpp"
-#include "services/continuous_support.hpp"
+#include "services/families/continuous_family.hpp"
 
 namespace py = pybind11;
 

@@ -2,8 +2,8 @@
 
 #include <pybind11/stl.h>
 
+#include "logz/config/value.hpp"
 #include "logz/core/error.hpp"
-#include "logz/services/value.hpp"
 
 namespace py = pybind11;
 

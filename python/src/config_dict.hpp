@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 
 namespace logz::python {
 

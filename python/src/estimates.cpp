@@ -14,9 +14,9 @@
 #include "bindings.hpp"
 #include "estimate_class.hpp"
 #include "interrupt.hpp"
+#include "logz/config/memory_guard.hpp"
 #include "logz/core/error.hpp"
 #include "logz/services/estimators.hpp"
-#include "logz/services/memory_guard.hpp"
 #include "logz/services/registry.hpp"
 #include "python_messages.hpp"
 

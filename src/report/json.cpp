@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "logz/services/annealing_experiment.hpp"
-#include "logz/services/rbm_training.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/training_app/rbm_training.hpp"
 #include "logz/version.hpp"
 
 namespace logz::report {

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "logz/report/json.hpp"
-#include "logz/services/rbm_training.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/training_app/rbm_training.hpp"
 
 namespace logz::report {
 

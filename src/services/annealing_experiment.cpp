@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "logz/services/memory_guard.hpp"
+#include "logz/config/memory_guard.hpp"
 
 namespace logz {
 

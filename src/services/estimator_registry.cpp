@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 
+#include "logz/config/memory_guard.hpp"
 #include "logz/core/error.hpp"
 #include "logz/estimators/bar.hpp"
 #include "logz/estimators/bounds.hpp"
@@ -20,7 +21,6 @@
 #include "logz/estimators/stepping_stone.hpp"
 #include "logz/estimators/thermodynamic_integration.hpp"
 #include "logz/services/estimators.hpp"
-#include "logz/services/memory_guard.hpp"
 #include "logz/services/registry.hpp"
 
 namespace logz {

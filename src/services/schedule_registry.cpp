@@ -4,9 +4,9 @@
 #include <functional>
 
 #include "logz/anneal/adaptive_schedule.hpp"
+#include "logz/config/memory_guard.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/services/annealing_experiment.hpp"
-#include "logz/services/memory_guard.hpp"
 #include "logz/services/registry.hpp"
 
 namespace logz {

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 #include "logz/services/run.hpp"
 
 namespace {

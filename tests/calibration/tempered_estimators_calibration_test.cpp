@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <string>
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 #include "logz/services/run.hpp"
 
 namespace {

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "logz/io/npy.hpp"
+#include "logz/persistence/checkpoint.hpp"
 #include "logz/random/philox.hpp"
-#include "logz/services/checkpoint.hpp"
 #include "support/cli.hpp"
 #include "support/comparable_result.hpp"
 

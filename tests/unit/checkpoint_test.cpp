@@ -1,6 +1,6 @@
-// Checkpoint files (services/checkpoint.hpp): what is written is read back bit for bit, and a
+// Checkpoint files (persistence/checkpoint.hpp): what is written is read back bit for bit, and a
 // truncated, corrupted, edited or foreign checkpoint is refused with one error naming the file.
-#include "logz/services/checkpoint.hpp"
+#include "logz/persistence/checkpoint.hpp"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

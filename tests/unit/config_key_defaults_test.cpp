@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "logz/anneal/annealer.hpp"
+#include "logz/config/config.hpp"
 #include "logz/equilibrium/ground_state_integration.hpp"
 #include "logz/estimators/histogram.hpp"
 #include "logz/exact/rbm_enumeration.hpp"
@@ -17,17 +18,16 @@
 #include "logz/random/default_seed.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
 #include "logz/services/annealing_experiment.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/ground_state_experiment.hpp"
-#include "logz/services/rbm_evaluation.hpp"
-#include "logz/services/rbm_tracking.hpp"
-#include "logz/services/rbm_training.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/tempering_experiment.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 #include "logz/tempering/tempering_run.hpp"
 #include "logz/training/rbm_log_z_tracker.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "logz/training_app/rbm_evaluation.hpp"
+#include "logz/training_app/rbm_tracking.hpp"
+#include "logz/training_app/rbm_training.hpp"
 
 namespace {
 

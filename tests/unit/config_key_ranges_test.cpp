@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "logz/services/config_key.hpp"
-#include "logz/services/rbm_training.hpp"
+#include "logz/config/config_key.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/training_app/rbm_training.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 
 #include <gtest/gtest.h>
 

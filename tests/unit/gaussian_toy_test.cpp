@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "logz/anneal/annealer.hpp"
+#include "logz/config/config.hpp"
 #include "logz/core/error.hpp"
 #include "logz/exact/gaussian_toy_marginals.hpp"
 #include "logz/kernels/gaussian_autoregressive.hpp"
 #include "logz/paths/schedule.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/run.hpp"
 
 namespace {

@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include "logz/config/config.hpp"
 #include "logz/core/error.hpp"
 #include "logz/io/npy.hpp"
 #include "logz/io/npz.hpp"
-#include "logz/services/config.hpp"
 
 namespace {
 

@@ -1,7 +1,8 @@
 // The continuous kernels a config, Python and `logz list` can name, in the order they are
 // shown. A kernel is its header (the move, and beside it its name, summary, the
 // ContinuousKernelOptions it reads as kOptions, from_options and describe) plus one line here;
-// the services find it by name (services/continuous_support.hpp) and nothing else lists them.
+// the services find it by name (services/families/continuous_family.hpp) and nothing else lists
+// them.
 #pragma once
 
 #include <string_view>

@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "logz/config/value.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/estimators/mbar.hpp"
 #include "logz/services/results.hpp"
-#include "logz/services/value.hpp"
 
 namespace logz::report {
 

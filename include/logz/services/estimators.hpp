@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "logz/config/config_key.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/estimators/histogram.hpp"
 #include "logz/estimators/rts.hpp"
-#include "logz/services/config_key.hpp"
 #include "logz/tempering/ladder.hpp"
 #include "logz/tempering/tempering_stats.hpp"
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
+#include "logz/config/config.hpp"
 #include "logz/equilibrium/ground_state_integration.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run_budget.hpp"
 

@@ -10,8 +10,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "logz/config/config.hpp"
 #include "logz/io/mnist.hpp"
-#include "logz/services/config.hpp"
 
 namespace logz {
 

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "logz/anneal/anneal_journal.hpp"
+#include "logz/config/config.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/parallel/ranks.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/methods.hpp"
 #include "logz/services/results.hpp"
 #include "logz/services/run_budget.hpp"

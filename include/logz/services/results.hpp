@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "logz/anneal/works.hpp"
+#include "logz/config/value.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/estimators/test_log_likelihood.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
-#include "logz/services/value.hpp"
 
 namespace logz {
 

@@ -4,7 +4,7 @@
 // the results into tables, JSON and plots.
 #pragma once
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/results.hpp"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run_budget.hpp"

@@ -7,9 +7,9 @@
 
 #include <optional>
 
-#include "../continuous_support.hpp"
 #include "logz/models/laplace_base.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "services/families/continuous_family.hpp"
 
 namespace logz {
 

@@ -5,9 +5,9 @@
 
 #include <string>
 
+#include "logz/config/config.hpp"
 #include "logz/models/potts_field_path.hpp"
-#include "logz/services/config.hpp"
-#include "logz/services/lattice_runner.hpp"
+#include "services/families/lattice_family.hpp"
 
 namespace logz {
 

@@ -2,8 +2,8 @@
 // covariance or the identity), the HMC tutorial's test target.
 #include <fmt/format.h>
 
-#include "../continuous_support.hpp"
 #include "logz/models/gaussian_base.hpp"
+#include "services/families/continuous_family.hpp"
 
 namespace logz {
 

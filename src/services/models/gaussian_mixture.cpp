@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "../continuous_support.hpp"
 #include "logz/models/gaussian_mixture.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/services/tempering_experiment.hpp"
+#include "services/families/continuous_family.hpp"
 
 namespace logz {
 

@@ -14,7 +14,7 @@
 #include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/packed_ising.hpp"
-#include "logz/services/lattice_runner.hpp"
+#include "services/families/lattice_family.hpp"
 
 namespace logz {
 

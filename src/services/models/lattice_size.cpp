@@ -1,6 +1,6 @@
 #include "lattice_size.hpp"
 
-#include "logz/services/memory_guard.hpp"
+#include "logz/config/memory_guard.hpp"
 
 namespace logz {
 

@@ -1,7 +1,7 @@
 // The size of a torus lattice in [model]: rows and cols, or size for a square one.
 #pragma once
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 
 namespace logz {
 

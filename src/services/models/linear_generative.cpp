@@ -8,8 +8,8 @@
 #include <Eigen/Cholesky>
 #include <optional>
 
-#include "../continuous_support.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "services/families/continuous_family.hpp"
 
 namespace logz {
 

@@ -2,9 +2,9 @@
 // log Z by annealing from a Gaussian [base] (Hamiltonian AIS by default); `logz loglik`:
 // L = -mean E(x) - log Z of a data set; `logz sample`: HMC draws. Exact log Z and exact draws
 // (reverse starts, data) when Phi is complete (square and invertible).
-#include "../continuous_support.hpp"
 #include "logz/models/product_of_experts.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "services/families/continuous_family.hpp"
 
 namespace logz {
 

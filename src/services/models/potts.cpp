@@ -20,7 +20,7 @@
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/packed_potts.hpp"
-#include "logz/services/lattice_runner.hpp"
+#include "services/families/lattice_family.hpp"
 
 namespace logz {
 

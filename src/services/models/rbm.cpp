@@ -20,7 +20,7 @@
 #include "logz/models/rbm_paths.hpp"
 #include "logz/services/image_data.hpp"
 #include "logz/services/tempering_experiment.hpp"
-#include "rbm_run.hpp"
+#include "services/families/rbm_family.hpp"
 
 namespace logz {
 

@@ -1,4 +1,4 @@
-#include "continuous_support.hpp"
+#include "services/families/continuous_family.hpp"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,9 @@
-#include "logz/services/rbm_evaluation.hpp"
+#include "logz/training_app/rbm_evaluation.hpp"
 
 #include <fmt/format.h>
 
 #include "logz/models/rbm_base.hpp"
-#include "models/rbm_run.hpp"
+#include "services/families/rbm_family.hpp"
 
 namespace logz {
 

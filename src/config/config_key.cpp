@@ -1,4 +1,4 @@
-#include "logz/services/config_key.hpp"
+#include "logz/config/config_key.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "logz/services/rbm_tracking.hpp"
+#include "logz/training_app/rbm_tracking.hpp"
 
 #include <fmt/format.h>
 

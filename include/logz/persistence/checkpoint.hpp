@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "logz/anneal/anneal_journal.hpp"
-#include "logz/services/config.hpp"
-#include "logz/services/files_read.hpp"
-#include "logz/services/rbm_tracking.hpp"
+#include "logz/config/config.hpp"
+#include "logz/config/files_read.hpp"
 #include "logz/tempering/tempering_journal.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "logz/training_app/rbm_tracking.hpp"
 
 namespace logz {
 

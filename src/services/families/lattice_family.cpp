@@ -1,4 +1,4 @@
-#include "logz/services/lattice_runner.hpp"
+#include "services/families/lattice_family.hpp"
 
 namespace logz {
 

@@ -1,15 +1,15 @@
 // The config of `logz train rbm`: [model] (hidden units), [training] (CD-k or PCD), [output],
 // [evaluate] (AIS after training), with [data] (images: services/image_data.hpp) and [tracking]
-// (services/rbm_tracking.hpp). Keys: docs/training.md; `logz list` shows them.
+// (training_app/rbm_tracking.hpp). Keys: docs/training.md; `logz list` shows them.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "logz/config/config.hpp"
 #include "logz/core/enum_names.hpp"
-#include "logz/services/config.hpp"
-#include "logz/services/rbm_evaluation.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "logz/training_app/rbm_evaluation.hpp"
 
 namespace logz {
 

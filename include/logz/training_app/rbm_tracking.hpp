@@ -11,12 +11,12 @@
 #include <optional>
 #include <string>
 
+#include "logz/config/config.hpp"
 #include "logz/core/enum_names.hpp"
 #include "logz/core/stop_request.hpp"
-#include "logz/services/config.hpp"
-#include "logz/services/rbm_evaluation.hpp"
 #include "logz/training/rbm_log_z_tracker.hpp"
 #include "logz/training/rbm_trainer.hpp"
+#include "logz/training_app/rbm_evaluation.hpp"
 
 namespace logz {
 

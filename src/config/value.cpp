@@ -1,4 +1,4 @@
-#include "logz/services/value.hpp"
+#include "logz/config/value.hpp"
 
 #include <fmt/format.h>
 

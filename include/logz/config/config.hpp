@@ -1,6 +1,6 @@
 // Experiment configuration: a TOML file (with --set section.key=value overrides), or a record
 // built by a front end, read into typed values with defaults, checked on access. Keys are read
-// through their Key (services/config_key.hpp), which states the default and the check once.
+// through their Key (config/config_key.hpp), which states the default and the check once.
 // Every error is one line naming the source, the [section] key and what was expected. The
 // values actually used, defaults included, are kept as the resolved config.
 #pragma once
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "logz/services/config_key.hpp"
-#include "logz/services/files_read.hpp"
-#include "logz/services/value.hpp"
+#include "logz/config/config_key.hpp"
+#include "logz/config/files_read.hpp"
+#include "logz/config/value.hpp"
 
 namespace logz {
 

@@ -1,4 +1,4 @@
-#include "logz/services/memory_guard.hpp"
+#include "logz/config/memory_guard.hpp"
 
 #include <fmt/format.h>
 #include <sys/resource.h>

@@ -1,4 +1,4 @@
-#include "logz/services/files_read.hpp"
+#include "logz/config/files_read.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>

@@ -1,8 +1,8 @@
-#include "logz/services/rbm_training.hpp"
+#include "logz/training_app/rbm_training.hpp"
 
 #include "logz/services/image_data.hpp"
-#include "logz/services/rbm_tracking.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/training_app/rbm_tracking.hpp"
 
 namespace logz {
 

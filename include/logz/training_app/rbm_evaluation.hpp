@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "logz/anneal/annealer.hpp"
+#include "logz/config/config.hpp"
 #include "logz/core/enum_names.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/exact/rbm_enumeration.hpp"
 #include "logz/models/rbm_parameters.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/random/default_seed.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/results.hpp"
 
 namespace logz {

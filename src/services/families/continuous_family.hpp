@@ -12,6 +12,7 @@
 #include <string>
 
 #include "logz/anneal/annealer.hpp"
+#include "logz/config/config.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/kernels/continuous_kernels.hpp"
 #include "logz/math/running_moments.hpp"
@@ -24,7 +25,6 @@
 #include "logz/random/philox.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
 #include "logz/services/annealing_experiment.hpp"
-#include "logz/services/config.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/tempering_experiment.hpp"
 

@@ -1,4 +1,4 @@
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "config/toml_text_guard.hpp"
 #include "logz/core/error.hpp"
 #include "logz/io/memory_archive.hpp"
-#include "toml_text_guard.hpp"
 
 namespace logz {
 

@@ -1,4 +1,4 @@
-#include "toml_text_guard.hpp"
+#include "config/toml_text_guard.hpp"
 
 #include <algorithm>
 #include <vector>

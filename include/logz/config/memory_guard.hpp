@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "logz/services/config.hpp"
+#include "logz/config/config.hpp"
 
 namespace logz {
 

@@ -23,7 +23,8 @@ const KeyGroup& lattice_kernel_keys();
 std::vector<KernelEntry> lattice_kernel_entries();
 
 // The lattice kernels a config can name ([kernel] type), in the order `logz list` shows them;
-// lattice_runner.cpp states what each is, and run_lattice_method dispatches on them.
+// services/families/lattice_family.cpp states what each is, and run_lattice_method dispatches on
+// them.
 LOGZ_NAMED_ENUM(LatticeKernelType, metropolis, heat_bath, multispin, swendsen_wang, wolff);
 
 // Cluster moves (Swendsen-Wang, Wolff): J >= 0, no site order, optional local sweeps.

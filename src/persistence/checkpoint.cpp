@@ -1,4 +1,4 @@
-#include "logz/services/checkpoint.hpp"
+#include "logz/persistence/checkpoint.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
