@@ -69,24 +69,14 @@ std::vector<double> integrate(const LevelSums& s, std::span<const double> fracti
   return out;
 }
 
-// The rule called `method`, with the names of all in the message otherwise.
-TiRule parse_rule(const std::string& method) {
-  const auto& names = EnumNames<TiRule>::names;
-  std::string listed;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (method == names[i]) return static_cast<TiRule>(i);
-    listed += i == 0 ? "\"" : i + 1 == names.size() ? " or \"" : ", \"";
-    listed += std::string(names[i]) + "\"";
-  }
-  fail_argument("logz::thermodynamic_integration", "method", listed + ", got \"" + method + "\"");
-}
-
 }  // namespace
 
 LadderEstimates thermodynamic_integration(const TemperingStats& stats,
                                           std::span<const double> fractions,
                                           const std::string& method, std::size_t num_groups) {
-  return thermodynamic_integration(stats, fractions, parse_rule(method), num_groups);
+  return thermodynamic_integration(
+      stats, fractions, parse_enum<TiRule>(method, "logz::thermodynamic_integration", "method"),
+      num_groups);
 }
 
 LadderEstimates thermodynamic_integration(const TemperingStats& stats,

@@ -53,9 +53,11 @@ std::string to_string(E value) {
   return std::string(EnumNames<E>::names[static_cast<std::size_t>(value)]);
 }
 
-// The enumerator called `name`; InvalidArgument listing the names otherwise.
+// The enumerator called `name`; InvalidArgument listing the names otherwise, said of
+// `function`'s `argument`.
 template <NamedEnum E>
-E parse_enum(std::string_view name) {
+E parse_enum(std::string_view name, std::string_view function = "logz::parse_enum",
+             std::string_view argument = "name") {
   const auto& names = EnumNames<E>::names;
   std::string listed;
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -63,7 +65,7 @@ E parse_enum(std::string_view name) {
     listed += i == 0 ? "\"" : i + 1 == names.size() ? " or \"" : ", \"";
     listed += std::string(names[i]) + "\"";
   }
-  fail_argument("logz::parse_enum", "name", listed + ", got \"" + std::string(name) + "\"");
+  fail_argument(function, argument, listed + ", got \"" + std::string(name) + "\"");
 }
 
 }  // namespace logz
