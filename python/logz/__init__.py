@@ -4,7 +4,8 @@ Estimators on work values (numpy arrays): estimate, ais, reverse_ais, bar; MBAR 
 inputs: mbar; runs from configs (a dict with the TOML's structure, or a TOML file): run; the
 user's own model as Python functions: Target; logz's native models from arrays: logz.models
 (RBM, Ising, Potts, ProductOfExperts, GaussianMixture, Model); annealing (AIS, HAIS, RAISE,
-BAR, ...) and simulated tempering (RTS, TI, MBAR) on either: anneal, temper.
+BAR, ...) and simulated tempering (RTS, TI, MBAR) on either: anneal, temper; the evidence of a
+prior (logz.priors) and a likelihood given as Python functions: evidence.
 Errors: logz.Error and its subclasses InvalidArgument and InputError (both ValueErrors) and
 NumericalError. See docs/python.md.
 """
@@ -13,6 +14,7 @@ import sys
 import time
 
 from . import models  # noqa: F401
+from . import priors  # noqa: F401
 from ._logz import (  # noqa: F401
     Error,
     Estimate,
@@ -33,6 +35,7 @@ from ._logz import (  # noqa: F401
     estimate,
     mbar,
 )
+from .evidence import EvidenceResult, evidence  # noqa: F401
 
 
 def ais(forward):
@@ -282,7 +285,10 @@ def anneal(target, *, base=None, kernel=None, num_steps=None, num_paths=None, di
     directions: ("forward",), ("reverse",) or both (default [run] directions).
     reverse_start: where reverse paths start: "resampled" (the forward paths' end states,
       resampled by their weights; a Target's default) or what the model offers ("exact",
-      "data", "ground_state": its default where it has one).
+      "data", "ground_state": its default where it has one). Resampled starts inherit the
+      forward run's bias, which the SEs of RAISE, BAR and the upper bound do not include:
+      those estimates carry the flag "reverse_starts_resampled". Every estimate carries
+      "frozen_sampler" when the kernel's acceptance fell below 0.05 at some temperature.
     methods: the estimators to run (default: those the directions allow), any of
       (the [works] estimators).
     chunk_size: particles moved together (in one call of a Target's functions; default 100 for

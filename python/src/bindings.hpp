@@ -10,5 +10,6 @@ void bind_estimates(pybind11::module_& m);  // estimates.cpp: Estimate, estimate
 void bind_mbar(pybind11::module_& m);       // mbar.cpp: mbar on pymbar's u_kn and N_k
 void bind_runs(pybind11::module_& m);       // runs.cpp: run(config) -> Result
 void bind_anneal(pybind11::module_& m);     // anneal.cpp: Target and the annealing of one
+void bind_evidence(pybind11::module_& m);   // evidence.cpp: _evidence, the evidence by SMC
 
 }  // namespace logz::python

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_logz, m) {
   logz::python::bind_mbar(m);
   logz::python::bind_runs(m);
   logz::python::bind_anneal(m);
+  logz::python::bind_evidence(m);
 }

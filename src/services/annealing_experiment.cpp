@@ -13,8 +13,9 @@ namespace {
 
 const Key kMethod =
     Key::enumeration("method", RunMethod::annealing,
-                     "annealing (forward/reverse works), tempering (simulated tempering) or "
-                     "ground_state_integration (thermodynamic integration from the ground state)");
+                     "annealing (forward/reverse works), tempering (simulated tempering), "
+                     "ground_state_integration (thermodynamic integration from the ground state) "
+                     "or smc (adaptive tempered SMC)");
 // The defaults of the keys that fill AnnealOptions are its own (anneal/annealer.hpp); those a
 // model changes are RunDefaults'.
 const Key kNumPaths =

@@ -10,6 +10,9 @@ const std::vector<MethodEntry>& method_registry() {
        "docs/tempering.md", true},
       {RunMethod::ground_state_integration,
        "thermodynamic integration from the ground states (lattice models)", "docs/config.md"},
+      {RunMethod::smc,
+       "adaptive tempered SMC from an exactly sampled base (continuous models; [smc])",
+       "docs/smc.md"},
   };
   return methods;
 }

@@ -40,6 +40,8 @@ void validate(const SmcOptions& o) {
   if (!(o.frozen_acceptance >= 0.0 && o.frozen_acceptance < 1.0))
     fail("frozen_acceptance", "a number in [0, 1)");
   if (o.chunk_size < 1) fail("chunk_size", "an integer >= 1");
+  if (!(o.heavy_tail_slope >= 0.0 && o.heavy_tail_slope <= 1.0))
+    fail("heavy_tail_slope", "a number in [0, 1]");
 }
 
 std::vector<double> SmcResult::temperatures() const {
@@ -109,10 +111,33 @@ std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X) {
   return group;
 }
 
-double ess_fraction(const std::vector<double>& log_weights) {
-  std::vector<double> twice(log_weights.size());
-  for (std::size_t i = 0; i < twice.size(); ++i) twice[i] = 2.0 * log_weights[i];
-  return std::exp(-log_sum_exp(twice)) / static_cast<double>(log_weights.size());
+double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,
+                         const std::vector<double>& log_weights) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < e0.size(); ++i)
+    if (std::isfinite(e0[i]) && std::isfinite(e1[i]) && std::isfinite(log_weights[i]))
+      order.push_back(i);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return e0[a] < e0[b]; });
+  double mass = 0.0;
+  for (std::size_t i : order) mass += std::exp(log_weights[i]);
+  // Weighted means of U_0 and U_1 over the particles whose weight quantile lies in [lo, hi).
+  struct Band {
+    double lo, hi, w = 0.0, u0 = 0.0, u1 = 0.0;
+  };
+  Band middle{0.4, 0.6}, top{0.9, 1.0 + 1e-12};
+  double cumulative = 0.0;
+  for (std::size_t i : order) {
+    const double w = std::exp(log_weights[i]) / mass;
+    const double q = cumulative + 0.5 * w;
+    cumulative += w;
+    for (Band* band : {&middle, &top})
+      if (q >= band->lo && q < band->hi) band->w += w, band->u0 += w * e0[i], band->u1 += w * e1[i];
+  }
+  if (!(middle.w > 0.0 && top.w > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  const double du0 = top.u0 / top.w - middle.u0 / middle.w;
+  if (!(du0 > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  return (top.u1 / top.w - middle.u1 / middle.w) / du0;
 }
 
 void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags) {
@@ -134,6 +159,7 @@ void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags) {
   if (flags.not_decorrelated) diag.add_flag("moves_not_decorrelated");
   if (flags.capped) diag.add_flag("too_many_temperatures");
   if (flags.invalid_energies > 0) diag.add_flag("non_finite_energy");
+  if (flags.heavy_tails) diag.add_flag("heavy_tailed_target");
   auto value = [&](const char* name, double v) { diag.values.emplace_back(name, v); };
   value("num_temperatures", static_cast<double>(r.stages.size()));
   value("num_resamplings", static_cast<double>(r.num_resamplings));
@@ -143,6 +169,7 @@ void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags) {
   value("gradient_evaluations", static_cast<double>(r.gradient_evaluations));
   value("invalid_energies", static_cast<double>(flags.invalid_energies));
   value("rejected_non_finite", static_cast<double>(flags.rejected_non_finite));
+  value("tail_energy_slope", r.tail_energy_slope);
 }
 
 }  // namespace detail

@@ -15,6 +15,12 @@ double log_incremental_weight(double dt, double gap) {
   return std::isnan(log_w) ? -std::numeric_limits<double>::infinity() : log_w;
 }
 
+double ess_fraction(std::span<const double> log_weights) {
+  std::vector<double> twice(log_weights.size());
+  for (std::size_t i = 0; i < twice.size(); ++i) twice[i] = 2.0 * log_weights[i];
+  return std::exp(-log_sum_exp(twice)) / static_cast<double>(log_weights.size());
+}
+
 double conditional_ess_fraction(std::span<const double> log_weights, std::span<const double> gaps,
                                 double dt) {
   if (log_weights.size() != gaps.size() || log_weights.empty())

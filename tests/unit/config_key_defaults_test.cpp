@@ -20,7 +20,9 @@
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/ground_state_experiment.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/services/smc_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
+#include "logz/smc/smc_options.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 #include "logz/tempering/tempering_run.hpp"
 #include "logz/training/rbm_log_z_tracker.hpp"
@@ -160,6 +162,47 @@ TEST(ConfigKeyDefaults, TemperingKeysAreTheTemperingDriversDefaults) {
   EXPECT_EQ(unread.sweeps_per_iteration, plan.sweeps_per_iteration);
   EXPECT_EQ(unread.num_sweeps, plan.num_sweeps);
   EXPECT_EQ(number_default(t, "prior_slope"), unread.prior_slope);
+}
+
+TEST(ConfigKeyDefaults, SmcKeysAreSmcOptionsDefaults) {
+  const logz::SmcOptions options;
+  const auto& s = logz::smc_keys();
+  auto string_default = [&](const std::string& name) {
+    return std::get<std::string>(key_named(s, name).fallback());
+  };
+  EXPECT_EQ(int_default(s, "num_particles"), as_int(options.num_particles));
+  EXPECT_EQ(number_default(s, "cess_target"), options.cess_target);
+  EXPECT_EQ(number_default(s, "resample_threshold"), options.resample_threshold);
+  EXPECT_EQ(string_default("resampling"), logz::to_string(options.resampling));
+  EXPECT_EQ(string_default("move"), logz::to_string(options.move));
+  EXPECT_EQ(int_default(s, "leapfrog_steps"), options.leapfrog_steps);
+  EXPECT_EQ(string_default("preconditioner"), logz::to_string(options.preconditioner));
+  EXPECT_EQ(number_default(s, "decorrelation"), options.decorrelation);
+  EXPECT_EQ(int_default(s, "min_moves"), options.min_moves);
+  EXPECT_EQ(int_default(s, "max_moves"), options.max_moves);
+  EXPECT_EQ(int_default(s, "max_temperatures"), as_int(options.max_temperatures));
+  EXPECT_EQ(number_default(s, "frozen_acceptance"), options.frozen_acceptance);
+  EXPECT_EQ(options.seed, logz::kDefaultSeed);
+
+  // A config without [smc] runs with SmcOptions' defaults (seed and threads: [run]'s).
+  auto config = empty_config();
+  const logz::SmcOptions read = logz::read_smc_options(config, 10);
+  EXPECT_EQ(read.num_particles, options.num_particles);
+  EXPECT_EQ(read.cess_target, options.cess_target);
+  EXPECT_EQ(read.resample_threshold, options.resample_threshold);
+  EXPECT_EQ(read.resampling, options.resampling);
+  EXPECT_EQ(read.move, options.move);
+  EXPECT_EQ(read.leapfrog_steps, options.leapfrog_steps);
+  EXPECT_EQ(read.preconditioner, options.preconditioner);
+  EXPECT_EQ(read.decorrelation, options.decorrelation);
+  EXPECT_EQ(read.min_moves, options.min_moves);
+  EXPECT_EQ(read.max_moves, options.max_moves);
+  EXPECT_EQ(read.max_temperatures, options.max_temperatures);
+  EXPECT_EQ(read.frozen_acceptance, options.frozen_acceptance);
+  EXPECT_EQ(read.seed, options.seed);
+  EXPECT_EQ(read.chunk_size, options.chunk_size);
+  // The group is the one the models that run smc read.
+  EXPECT_EQ(&registered_group("smc", "smc"), &s);
 }
 
 TEST(ConfigKeyDefaults, RbmKeysAreTheRbmStructsDefaults) {

@@ -85,6 +85,9 @@ class Barker {
   double step_size() const { return step_size_; }
   Barker with_step_size(double s) const { return Barker(s); }
 
+  // Its acceptance rate measures how well its step size fits the target: near 0 at a
+  // temperature, the particles stay put there (services/annealing_flags.hpp flags frozen_sampler).
+  static constexpr bool acceptance_tracks_step_size = true;
   // Its entry in continuous_kernels.hpp.
   static constexpr std::string_view kName = "barker";
   static constexpr std::string_view kSummary =

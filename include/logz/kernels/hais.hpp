@@ -90,6 +90,9 @@ class Hais {
   int leapfrog_steps() const { return leapfrog_steps_; }
   bool refresh_first() const { return refresh_first_; }
 
+  // Its acceptance rate measures how well its step size fits the target: near 0 at a
+  // temperature, the particles stay put there (services/annealing_flags.hpp flags frozen_sampler).
+  static constexpr bool acceptance_tracks_step_size = true;
   // Its entry in continuous_kernels.hpp.
   static constexpr std::string_view kName = "hais";
   static constexpr std::string_view kSummary =

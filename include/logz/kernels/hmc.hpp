@@ -152,6 +152,9 @@ class Hmc {
   }
   NormalPrecision normals() const { return normals_; }
 
+  // Its acceptance rate measures how well its step size fits the target: near 0 at a
+  // temperature, the particles stay put there (services/annealing_flags.hpp flags frozen_sampler).
+  static constexpr bool acceptance_tracks_step_size = true;
   // Its entry in continuous_kernels.hpp.
   static constexpr std::string_view kName = "hmc";
   static constexpr std::string_view kSummary = "HMC with fresh momentum every move (AIS-HMC)";

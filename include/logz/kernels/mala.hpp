@@ -79,6 +79,9 @@ class Mala {
   }
   NormalPrecision normals() const { return normals_; }
 
+  // Its acceptance rate measures how well its step size fits the target: near 0 at a
+  // temperature, the particles stay put there (services/annealing_flags.hpp flags frozen_sampler).
+  static constexpr bool acceptance_tracks_step_size = true;
   // Its entry in continuous_kernels.hpp.
   static constexpr std::string_view kName = "mala";
   static constexpr std::string_view kSummary =

@@ -59,6 +59,9 @@ class RandomWalkMetropolis {
   double proposal_sd() const { return proposal_sd_; }
   int steps() const { return steps_; }
 
+  // Its acceptance rate measures how well its step size fits the target: near 0 at a
+  // temperature, the particles stay put there (services/annealing_flags.hpp flags frozen_sampler).
+  static constexpr bool acceptance_tracks_step_size = true;
   // Its entry in continuous_kernels.hpp.
   static constexpr std::string_view kName = "metropolis";
   static constexpr std::string_view kSummary = "Gaussian random-walk Metropolis";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "logz/core/error.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/random/default_seed.hpp"
+#include "logz/services/annealing_flags.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run_budget.hpp"
@@ -167,12 +169,20 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
     } else {
       result.reverse = anneal_reverse(path, kernel, schedule, model_start, options);
     }
-    if (!run.forward) result.forward.reset();
   }
+  // A forward run made only for the reverse starts is not reported, but its sampler is checked.
+  std::optional<Works> starts_run;
+  if (!run.forward) std::swap(starts_run, result.forward);
   EstimatorOptions estimators = run.estimators;
   estimators.stop = context.stop;
   result.estimates = run_estimators(run.methods, result.forward ? &result.forward->works : nullptr,
                                     result.reverse ? &result.reverse->works : nullptr, estimators);
+  const Works* forward_run = result.forward ? &*result.forward
+                             : starts_run   ? &*starts_run
+                                            : nullptr;
+  flag_annealing_estimates(result.estimates, forward_run,
+                           result.reverse ? &*result.reverse : nullptr,
+                           acceptance_tracks_step_size<Kernel>, run.reverse && resampled);
 }
 
 }  // namespace logz

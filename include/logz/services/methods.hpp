@@ -11,7 +11,7 @@
 
 namespace logz {
 
-LOGZ_NAMED_ENUM(RunMethod, annealing, tempering, ground_state_integration);
+LOGZ_NAMED_ENUM(RunMethod, annealing, tempering, ground_state_integration, smc);
 
 struct MethodEntry {
   RunMethod method;

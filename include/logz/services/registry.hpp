@@ -95,6 +95,9 @@ struct EstimateOutput {
   int dash = 1, point = 7;  // gnuplot dashtype and pointtype
   int preference =
       0;  // > 0: a log Z that later steps may use (1 first), as an RBM's test likelihood does
+  // Reads forward works only (ais, lower_bound, cumulant_forward): resampled reverse starts do
+  // not touch it (services/annealing_flags.hpp).
+  bool forward_only = false;
 };
 
 // An estimator of works (annealing) or of tempered samples (simulated tempering). The order of

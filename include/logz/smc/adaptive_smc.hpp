@@ -34,6 +34,7 @@
 #include "logz/kernels/mala.hpp"
 #include "logz/kernels/random_walk_metropolis.hpp"
 #include "logz/math/log_sum_exp.hpp"
+#include "logz/math/pareto_tail.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/parallel/chunk_range.hpp"
 #include "logz/parallel/run_chunks.hpp"
@@ -55,6 +56,7 @@ struct SmcRunFlags {
   bool capped = false;                    // the temperature cap forced the jump to t = 1
   bool frozen = false;                    // acceptance below the threshold at some temperature
   bool not_decorrelated = false;          // the move cap came before the decorrelation criterion
+  bool heavy_tails = false;               // tail_energy_slope below options.heavy_tail_slope
   std::uint64_t invalid_energies = 0;     // NaN or -inf energies at particles (weight 0)
   std::uint64_t rejected_non_finite = 0;  // proposals rejected for a non-finite energy
 };
@@ -74,8 +76,11 @@ double smc_energy_gap(double u0, double u1, std::uint64_t& invalid);
 // lower): copies that resampling made and no move has separated yet share it.
 std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X);
 
-// ESS of normalised log weights as a fraction of N.
-double ess_fraction(const std::vector<double>& log_weights);
+// How the target's energy grows with the base's in the base's tail, from the weighted particles
+// at t = 1: (mean U_1 - mean U_1') / (mean U_0 - mean U_0') between the particles of the top
+// tenth of U_0 (by weight) and those of the middle fifth. NaN where U_0 does not spread.
+double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,
+                         const std::vector<double>& log_weights);
 
 // The stream step of move j at temperature k (k < 2^20, j < 2^10: below the top bit that
 // BatchRandom::for_second_kernel sets).
@@ -153,7 +158,8 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
     SmcStage stage;
     stage.temperature = t;
     stage.log_z_increment = increment;
-    stage.ess = detail::ess_fraction(log_w);
+    stage.ess = ess_fraction(log_w);
+    stage.pareto_k = pareto_k_hat(log_inc);
     if (t >= 1.0) {
       r.stages.push_back(stage);
       if (options.progress) options.progress(stage);
@@ -315,6 +321,12 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
     if (options.progress) options.progress(stage);
   }
 
+  // A target whose energy barely grows where the base's does has heavier tails than any
+  // temperature below 1 (Gaussian tails): the particles never reach the mass out there, and the
+  // last reweighting has weights of infinite variance; log Z reads low, unseen by the error bar.
+  r.tail_energy_slope = detail::tail_energy_slope(e0, e1, log_w);
+  flags.heavy_tails =
+      options.heavy_tail_slope > 0.0 && r.tail_energy_slope < options.heavy_tail_slope;
   r.energy_evaluations = counts.energies;
   r.gradient_evaluations = counts.gradients;
   r.particles = std::move(X);

@@ -14,6 +14,9 @@ namespace logz {
 // log w_i = -(t' - t) g: 0 for no step, -inf where the gap is +inf or NaN (no mass there).
 double log_incremental_weight(double dt, double gap);
 
+// The ESS of normalised log weights, (sum W)^2 / sum W^2, as a fraction of N.
+double ess_fraction(std::span<const double> log_weights);
+
 // CESS(t + dt) / N for normalised log weights (log_sum_exp(log_weights) = 0) and gaps g_i.
 double conditional_ess_fraction(std::span<const double> log_weights, std::span<const double> gaps,
                                 double dt);

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "logz/anneal/annealer.hpp"
 #include "logz/config/config.hpp"
@@ -26,6 +28,7 @@
 #include "logz/samplers/hmc_sampler.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/registry.hpp"
+#include "logz/services/smc_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
 
 namespace logz::continuous {
@@ -299,15 +302,48 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks,
   r.exact = exact_sum / static_cast<double>(n);  // NaN unless every point has an exact value
 }
 
+// ---------------------------------------------------------------- methods on the path
+
+// The methods a continuous model runs on its geometric path from a base with an exact sampler,
+// other than annealing (which also takes the model's reverse starts and the schedule): one case
+// per driver. A model lists the method in its ModelEntry::methods (and its keys, e.g.
+// smc_keys(), in ModelEntry::keys) and hands its path here; adding a method is its driver and
+// its case.
+template <class Path>
+void run_path_method(RunMethod method, const Path& path, KernelSettings& ks, Config& config,
+                     const RunContext& context, RunResult& result) {
+  switch (method) {
+    case RunMethod::tempering:
+      if (ks.pilot)
+        config.section("kernel").fail("step_size_adaptation",
+                                      "\"fixed\" for [run] method = \"tempering\"");
+      result.kernel = kernel_description(ks);
+      with_kernel(ks, [&](const auto& kernel) {
+        temper_and_estimate(path, kernel, config, context, result);
+      });
+      return;
+    case RunMethod::smc:
+      smc_and_estimate(path, config, context, result);
+      return;
+    case RunMethod::annealing:
+    case RunMethod::ground_state_integration:
+      break;
+  }
+  throw std::logic_error("logz::continuous::run_path_method: " + to_string(method) +
+                         " is not a method on a continuous path");
+}
+
 // `logz run` of a model with one log Z (a product of experts, an mcRBM, a Python target):
 // annealing from the Gaussian [base] (fitted to [data], drawn with `sampler` where the model has
-// one) to the model, reverse runs from exact draws where `sampler` is given; or, with [run]
-// method = "tempering", simulated tempering along the same path.
+// one) to the model, reverse runs from exact draws where `sampler` is given; or another of
+// `methods` (the model's entry's) along the same path (run_path_method).
 template <class Model>
 RunResult analysis_experiment(Config& config, const Model& model, Record desc,
                               const DataSampler& sampler, const std::string& no_sampler_note,
                               const std::string& path_text, const std::string& reference_source,
-                              const RunContext& context) {
+                              const RunContext& context,
+                              const std::vector<RunMethod>& methods = {RunMethod::annealing,
+                                                                       RunMethod::tempering}) {
   Record base_desc;
   const GaussianBase base = read_base(
       config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); },
@@ -320,16 +356,8 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc,
   result.model = std::move(desc);
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
-  // Models whose entry allows only annealing have refused tempering before this.
-  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) ==
-      RunMethod::tempering) {
-    if (ks.pilot)
-      config.section("kernel").fail("step_size_adaptation",
-                                    "\"fixed\" for [run] method = \"tempering\"");
-    result.kernel = kernel_description(ks);
-    with_kernel(ks, [&](const auto& kernel) {
-      temper_and_estimate(path, kernel, config, context, result);
-    });
+  if (const RunMethod method = read_run_method(config, methods); method != RunMethod::annealing) {
+    run_path_method(method, path, ks, config, context, result);
     return result;
   }
   const Schedule schedule = read_schedule(config);

@@ -44,6 +44,8 @@ const Key kBaseSigma = Key::number("sigma", 3.0, 1e-100, 1e100, "the base's sd")
 const KeyGroup kBaseKeys{"base", "gaussian_mixture base", {&kBaseType, &kBaseSigma}};
 
 const KernelDefaults kKernelDefaults{"hmc", 10, 0.5};
+const std::vector<RunMethod> kMixtureMethods = {RunMethod::annealing, RunMethod::tempering,
+                                                RunMethod::smc};
 
 // ---------------------------------------------------------------- [model]
 
@@ -199,10 +201,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   const GaussianBase base = read_mixture_base(config, d, mix.desc);
   const double sigma = base.sigma();
   KernelSettings ks = read_kernel(config, kKernelDefaults);
-  const RunMethod method = read_run_method(config, {RunMethod::annealing, RunMethod::tempering});
-  if (method == RunMethod::tempering && ks.pilot)
-    config.section("kernel").fail("step_size_adaptation",
-                                  "\"fixed\" for [run] method = \"tempering\"");
+  const RunMethod method = read_run_method(config, kMixtureMethods);
 
   RunResult result;
   mix.desc.set("path", "geometric: (1 - t) U_base + t U_mixture");
@@ -212,12 +211,9 @@ RunResult run_mixture(Config& config, const RunContext& context) {
                                "exact: log of the sum of the masses"};
   const GeometricPath<GaussianBase, GaussianMixture> path(base, mixture);
 
-  if (method == RunMethod::tempering) {
-    result.kernel = kernel_description(ks);
-    with_kernel(ks, [&](const auto& kernel) {
-      temper_and_estimate(path, kernel, config, context, result);
-    });
-    if (mixture.num_components() == 1) {
+  if (method != RunMethod::annealing) {
+    run_path_method(method, path, ks, config, context, result);
+    if (method == RunMethod::tempering && mixture.num_components() == 1) {
       // Every level of the path to one Gaussian is Gaussian: exact log(Z_k / Z_1) at each.
       const exact::GaussianSpec g0{Eigen::VectorXd::Zero(d),
                                    sigma * sigma * Eigen::MatrixXd::Identity(d, d)};
@@ -252,24 +248,25 @@ SampleResult mixture_sample(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry gaussian_mixture_model_entry() {
-  return {.name = "gaussian_mixture",
-          .summary =
-              "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j "
-              "(Carlson et al. 2016, Fig. 2)",
-          .docs = "docs/tempering.md",
-          .methods = {RunMethod::annealing, RunMethod::tempering},
-          .kernels = kernel_entries(),
-          .reverse_starts = {"exact"},
-          .reference = "exact: log of the sum of the masses",
-          .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true, {&tempering_keys()}),
-          .sample_keys = {&kModelKeys, &sampler_keys()},
-          .run = run_mixture,
-          .loglik = mixture_loglik,
-          .sample = mixture_sample,
-          .exact = [](Config& c) -> std::optional<Reference> {
-            return Reference{exact::gaussian_mixture_log_z(read_model(c).spec.weights),
-                             "exact: log of the sum of the masses"};
-          }};
+  return {
+      .name = "gaussian_mixture",
+      .summary =
+          "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j "
+          "(Carlson et al. 2016, Fig. 2)",
+      .docs = "docs/tempering.md",
+      .methods = kMixtureMethods,
+      .kernels = kernel_entries(),
+      .reverse_starts = {"exact"},
+      .reference = "exact: log of the sum of the masses",
+      .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true, {&tempering_keys(), &smc_keys()}),
+      .sample_keys = {&kModelKeys, &sampler_keys()},
+      .run = run_mixture,
+      .loglik = mixture_loglik,
+      .sample = mixture_sample,
+      .exact = [](Config& c) -> std::optional<Reference> {
+        return Reference{exact::gaussian_mixture_log_z(read_model(c).spec.weights),
+                         "exact: log of the sum of the masses"};
+      }};
 }
 
 }  // namespace logz

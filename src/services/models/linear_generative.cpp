@@ -85,6 +85,9 @@ std::vector<std::string> model_starts(const LinearGenerative& model) {
                                               : std::vector<std::string>{};
 }
 
+// `logz run` (one data point's log p(x)); `logz loglik` anneals.
+const std::vector<RunMethod> kLinearGenerativeMethods = {RunMethod::annealing, RunMethod::smc};
+
 RunResult run_linear_generative(Config& config, const RunContext& context) {
   Record desc;
   const LinearGenerative model = read_linear_generative(config, desc);
@@ -93,7 +96,7 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
   KernelSettings ks = read_kernel(config);
   const Schedule schedule = read_schedule(config);
-  const RunSettings run = read_run_settings(config, model_starts(model));
+  const RunMethod method = read_run_method(config, kLinearGenerativeMethods);
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const LinearGenerativePosterior posterior(model, x);
   const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
@@ -101,6 +104,11 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
       std::move(desc), base_desc, data,
       "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)",
       base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
+  if (method != RunMethod::annealing) {
+    run_path_method(method, path, ks, config, context, result);
+    return result;
+  }
+  const RunSettings run = read_run_settings(config, model_starts(model));
   std::optional<GaussianBase> exact_posterior;
   if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
   const auto start = exact_reverse_start(
@@ -144,11 +152,11 @@ ModelEntry linear_generative_model_entry() {
               "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point "
               "(Sohl-Dickstein & Culpepper 2011)",
           .docs = "docs/hais.md",
-          .methods = {RunMethod::annealing},
+          .methods = kLinearGenerativeMethods,
           .kernels = kernel_entries(),
           .reverse_starts = {"exact"},
           .reference = "exact with the Gaussian prior",
-          .keys = continuous_key_groups(kModelKeys, &base_keys(), true),
+          .keys = continuous_key_groups(kModelKeys, &base_keys(), true, {&smc_keys()}),
           .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()},
           .run = run_linear_generative,
           .loglik = linear_generative_loglik,

@@ -1,0 +1,22 @@
+// A likelihood L(x) for the evidence, given as functions of a batch of parameter vectors
+// (d x P, one column per particle): log L of every column, and optionally log L with its
+// gradient d log L / dx (d x P). log L may be -inf (zero likelihood: the particle gets no
+// weight, a proposal there is rejected); NaN and +inf are the caller's to refuse.
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+
+namespace logz {
+
+struct Likelihood {
+  int dim = 0;
+  std::function<void(const Eigen::MatrixXd& X, Eigen::VectorXd& log_l)> log_likelihood;
+  // Empty: no gradient (gradient-free moves only).
+  std::function<void(const Eigen::MatrixXd& X, Eigen::VectorXd& log_l, Eigen::MatrixXd& grad)>
+      log_likelihood_and_grad;
+
+  bool has_grad() const { return static_cast<bool>(log_likelihood_and_grad); }
+};
+
+}  // namespace logz

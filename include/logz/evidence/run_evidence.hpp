@@ -1,0 +1,32 @@
+// The evidence log integral p(x) L(x) dx of a prior and a likelihood by adaptive tempered SMC
+// (smc/adaptive_smc.hpp) on the geometric path prior -> prior x likelihood, whose first
+// distribution is the prior itself (exact draws, log Z_0 = 0). No tuning is needed: the SMC
+// defaults hold, except the move, which is HMC where the prior and the likelihood both have
+// gradients and Gaussian random walk otherwise (evidence_default_move).
+#pragma once
+
+#include <memory>
+
+#include "logz/evidence/likelihood.hpp"
+#include "logz/evidence/prior.hpp"
+#include "logz/smc/smc_options.hpp"
+
+namespace logz {
+
+struct EvidenceResult {
+  SmcResult smc;  // log_z: log(Z_1 / Z_0), its SE, flags and diagnostics; particles at t = 1
+  double log_evidence = kNaN;
+  double std_error = kNaN;
+  SmcMove move = SmcMove::hmc;  // the move used
+};
+
+// HMC where gradients are available, else random_walk.
+SmcMove evidence_default_move(const Prior& prior, const Likelihood& likelihood);
+
+// Runs SMC with `options` (options.move as given: see evidence_default_move). InvalidArgument
+// naming `move` where a gradient move is asked for without gradients, `likelihood` where the
+// dimensions differ; the options are validated as adaptive_smc does.
+EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood& likelihood,
+                            const SmcOptions& options);
+
+}  // namespace logz

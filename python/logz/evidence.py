@@ -1,0 +1,257 @@
+"""logz.evidence: the log evidence log integral prior(x) L(x) dx by adaptive tempered SMC from the
+prior to the posterior (docs/evidence.md)."""
+import contextlib
+import ctypes
+import math
+import re
+import sys
+
+import numpy as np
+
+from . import priors as _priors
+from ._logz import InvalidArgument, _evidence
+
+# Particles per call of the likelihood (and of a Custom prior's functions): a Python call costs
+# microseconds, paid once per 100 particles; fixed, so results do not depend on the threads.
+EVIDENCE_CHUNK_SIZE = 100
+
+MOVES = ("hmc", "mala", "random_walk")
+PRECONDITIONERS = ("dense", "diagonal", "none")
+RESAMPLINGS = ("multinomial", "systematic")
+
+# The SmcOptions fields logz.evidence takes as keyword arguments, and what each must be.
+_INT_OPTIONS = {"num_particles": 2, "leapfrog_steps": 1, "min_moves": 0, "max_moves": 1,
+                "max_temperatures": 1, "chunk_size": 1}
+_FLOAT_OPTIONS = ("cess_target", "resample_threshold", "initial_step_size", "target_acceptance",
+                  "min_step_size", "max_step_size", "decorrelation", "frozen_acceptance")
+_CHOICE_OPTIONS = {"move": MOVES, "preconditioner": PRECONDITIONERS, "resampling": RESAMPLINGS}
+
+
+class EvidenceResult:
+    """What logz.evidence returns.
+
+    log_z: the log evidence; std_error: its standard error (genealogy estimate; NaN plus a flag
+    where it cannot be estimated); flags: what makes the answer doubtful (docs/evidence.md);
+    num_evaluations: evaluations of the likelihood, per particle (with gradient or without);
+    move: the MCMC move used ("hmc", "mala", "random_walk"); note: why where it was not the
+    default; diagnostics: a dict per temperature (temperatures 0, t_1, ..., 1; log_z_increments,
+    ess (fraction of N), resampled, moves, acceptance, step_sizes, jump_ratios, one per
+    temperature after 0) and for the run (num_resamplings, num_eves, relative_variance,
+    energy_evaluations, gradient_evaluations, ...); samples: the posterior particles, (N, d), with
+    normalised log_weights (N,) (weights: their exp); runtime_s.
+    """
+
+    def __init__(self, d, note):
+        self.log_z = d["log_z"]
+        self.std_error = d["std_error"]
+        self.flags = list(d["flags"])
+        self.num_evaluations = d["num_evaluations"]
+        self.move = d["move"]
+        self.note = note
+        self.samples = d["samples"]
+        self.log_weights = d["log_weights"]
+        self.runtime_s = d["runtime_s"]
+        self.diagnostics = {k: d[k] for k in (
+            "temperatures", "log_z_increments", "ess", "resampled", "moves", "acceptance", "step_sizes",
+            "jump_ratios", "num_resamplings", "num_eves", "relative_variance", "energy_evaluations",
+            "gradient_evaluations")}
+        self.diagnostics.update({k: v for k, v in d["values"] if k not in self.diagnostics})
+
+    @property
+    def weights(self):
+        """The samples' normalised weights, exp(log_weights), shape (N,)."""
+        return np.exp(self.log_weights)
+
+    @property
+    def num_temperatures(self):
+        """The temperatures the run went through after t = 0 (t = 1 the last)."""
+        return len(self.diagnostics["temperatures"]) - 1
+
+    def posterior_mean(self):
+        """The weighted mean of the samples, shape (d,)."""
+        return self.weights @ self.samples
+
+    def __repr__(self):
+        flags = f", flags={self.flags}" if self.flags else ""
+        return (f"EvidenceResult(log_z={self.log_z:.6g}, std_error={self.std_error:.3g}, move={self.move!r}, "
+                f"num_temperatures={self.num_temperatures}, num_evaluations={self.num_evaluations}{flags})")
+
+
+def _fail(argument, expected, got):
+    raise InvalidArgument(f"logz.evidence: {argument}: expected {expected}, got {got!r}")
+
+
+def _options(seed, threads, options):
+    out = {"chunk_size": EVIDENCE_CHUNK_SIZE}
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
+        _fail("seed", "an integer in [0, 2^64)", seed)
+    out["seed"] = int(seed)
+    if threads is not None:
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 0 <= threads < 2 ** 16:
+            _fail("threads", "an integer >= 0 (0 or None: every hardware thread)", threads)
+    out["threads"] = 0 if threads is None else int(threads)
+    for key, value in options.items():
+        if value is None:
+            continue
+        if key in _INT_OPTIONS:
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < _INT_OPTIONS[key] \
+                    or value >= 2 ** 32:
+                _fail(key, f"an integer >= {_INT_OPTIONS[key]}", value)
+            out[key] = int(value)
+        elif key in _FLOAT_OPTIONS:
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                    or not math.isfinite(value):
+                _fail(key, "a finite number", value)
+            out[key] = float(value)
+        elif key in _CHOICE_OPTIONS:
+            if value not in _CHOICE_OPTIONS[key]:
+                _fail(key, " or ".join(f'"{c}"' for c in _CHOICE_OPTIONS[key]), value)
+            out[key] = value
+        elif key == "adapt_step_size":
+            if not isinstance(value, bool):
+                _fail(key, "True or False", value)
+            out[key] = value
+        else:
+            known = sorted([*_INT_OPTIONS, *_FLOAT_OPTIONS, *_CHOICE_OPTIONS, "adapt_step_size"])
+            raise TypeError(f"logz.evidence: unexpected keyword argument {key!r} (the SMC options: {', '.join(known)})")
+    return out
+
+
+@contextlib.contextmanager
+def _one_blas_thread():
+    """numpy's OpenBLAS held to one thread during a run: logz's threads call the likelihood in
+    parallel already, and BLAS threads on top of them (which spin while they wait) oversubscribe
+    the cores: issue 45's regression took 100 s instead of 7 s on 2 cores. Restored after."""
+    held = []
+    try:
+        with open("/proc/self/maps") as f:
+            paths = sorted({line.split()[-1] for line in f if "openblas" in line and ".so" in line})
+        for path in paths:
+            lib = ctypes.CDLL(path)
+            if hasattr(lib, "openblas_set_num_threads") and hasattr(lib, "openblas_get_num_threads"):
+                held.append((lib, lib.openblas_get_num_threads()))
+                lib.openblas_set_num_threads(1)
+    except OSError:  # no /proc (not Linux) or a library that will not open: leave BLAS as it is
+        pass
+    try:
+        yield
+    finally:
+        for lib, n in reversed(held):  # one library may be open under two names
+            lib.openblas_set_num_threads(n)
+
+
+def _printer(stream):
+    def show(t, ess, resampled, moves, acceptance, step_size):
+        if t >= 1.0:
+            stream.write(f"logz.evidence: t = 1 reached, ESS {ess:.2f} N\n")
+        else:
+            stream.write(f"logz.evidence: t = {t:<10.4g} ESS {ess:.2f} N{', resampled' if resampled else ''}, "
+                         f"{moves} moves, acceptance {acceptance:.2f}, step {step_size:.3g}\n")
+        stream.flush()
+    return show
+
+
+# When a run's SE exceeds target_se it is run again, once, with N (SE / target_se)^2 times this
+# many particles (SE^2 falls as 1/N; the margin covers the noise of the SE estimate).
+GROWTH_MARGIN = 1.3
+
+
+def _grown_particles(n, se, target_se, max_particles):
+    """The particles of the second run, a multiple of the chunk size, at most max_particles."""
+    want = n * (se / target_se) ** 2 * GROWTH_MARGIN if math.isfinite(se) else max_particles
+    chunks = math.ceil(want / EVIDENCE_CHUNK_SIZE)
+    return int(min(max_particles, max(n + EVIDENCE_CHUNK_SIZE, chunks * EVIDENCE_CHUNK_SIZE)))
+
+
+def evidence(log_likelihood, prior, *, grad=None, seed=0, threads=None, progress=True, target_se=0.1,
+             max_particles=20000, **options):
+    """The log evidence log integral prior(x) L(x) dx, by adaptive tempered SMC from the prior.
+
+    log_likelihood(X): X a float64 array of shape (P, d), one parameter vector per row (read-only);
+      returns log L of every row, shape (P,): finite, or -inf where the likelihood is 0 (NaN and
+      +inf are errors naming the particle). Called with batches of 100 particles.
+    prior: a logz.priors prior (Normal, Uniform, StudentT, Custom, or a Product of them: a & b);
+      its dimension is d.
+    grad(X): d log L / dx of every row, shape (P, d). Without it (or without a Custom prior's
+      grad_log_density) the moves are gradient-free (random walk), which result.move and
+      result.note say; with it, HMC.
+    seed: the same seed gives bitwise the same result for any number of threads. threads: None
+      or 0, every hardware thread. progress: True prints a line per temperature on stderr;
+      False none; a callable is called as progress(t, ess, resampled, moves, acceptance,
+      step_size) after every temperature.
+    options (none is needed): num_particles (1000), move ("hmc" with a gradient, else
+      "random_walk"; or "mala"), preconditioner ("dense", "diagonal", "none"), cess_target
+      (0.9), resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5),
+      initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
+      decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
+      frozen_acceptance (0.05), chunk_size (100: particles per call).
+    target_se: when the run's standard error is above it (0.1 nat), the run is repeated once
+      with the particles that should reach it (N (SE / target_se)^2 x 1.3, at most
+      max_particles, 20000) and the larger run is the result (the first run's evaluations are
+      counted in num_evaluations; diagnostics["num_particles_runs"] lists both sizes); an SE
+      still above 1.5 target_se is flagged std_error_above_target. None: one run.
+    Returns a logz.EvidenceResult (log_z, std_error, flags, num_evaluations, move, diagnostics,
+    samples, log_weights). Errors: logz.InvalidArgument (a ValueError) naming the argument; the
+    user's functions' own exceptions as they raised them; Ctrl-C stops the run.
+
+    >>> import numpy as np, logz
+    >>> r = logz.evidence(lambda X: -0.5 * (X ** 2).sum(axis=1) - np.log(2 * np.pi),
+    ...                   logz.priors.Normal(np.zeros(2), 1.0), grad=lambda X: -X, progress=False)
+    >>> abs(r.log_z - (-np.log(4 * np.pi))) < 5 * r.std_error + 0.02
+    True
+    """
+    if not callable(log_likelihood):
+        _fail("log_likelihood", "a function of X, shape (P, d), returning (P,)", log_likelihood)
+    if not isinstance(prior, _priors.Prior):
+        _fail("prior", "a logz.priors prior (Normal, Uniform, StudentT, Custom, Product)", prior)
+    if grad is not None and not callable(grad):
+        _fail("grad", "a function of X, shape (P, d), returning (P, d), or None", grad)
+    o = _options(seed, threads, options)
+    if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float, np.number))
+                                  or not 0 < target_se < math.inf):
+        _fail("target_se", "a positive number, or None", target_se)
+    if isinstance(max_particles, bool) or not isinstance(max_particles, (int, np.integer)) \
+            or not 2 <= max_particles < 2 ** 32:
+        _fail("max_particles", "an integer >= 2", max_particles)
+    blocks = prior._blocks()
+    missing = [] if grad is not None else ["no grad was given"]
+    missing += [f"the Custom prior block {i} has no grad_log_density" for i, b in enumerate(blocks)
+                if b[0] == "custom" and b[4] is None]
+    note = ""
+    if "move" not in o:
+        o["move"] = "random_walk" if missing else "hmc"
+        if missing:
+            note = f"gradient-free random-walk moves: {'; '.join(missing)}"
+    elif o["move"] != "random_walk" and missing:
+        _fail("move", f'"random_walk" ({"; ".join(missing)}), or a gradient', o["move"])
+    if progress is True:
+        shown = _printer(sys.stderr)
+        if note:
+            sys.stderr.write(f"logz.evidence: {note}\n")
+    elif progress is False or progress is None:
+        shown = None
+    elif callable(progress):
+        shown = progress
+    else:
+        _fail("progress", "True, False or a callable", progress)
+    sizes = [o.get("num_particles", 1000)]
+    try:
+        with _one_blas_thread():
+            d = _evidence(log_likelihood, grad, blocks, o, shown)
+            spent = d["num_evaluations"]
+            if target_se is not None and not d["std_error"] <= target_se and sizes[0] < max_particles:
+                sizes.append(_grown_particles(sizes[0], d["std_error"], target_se, max_particles))
+                if progress is True:
+                    sys.stderr.write(f"logz.evidence: SE {d['std_error']:.3g} > target_se {target_se:g}: "
+                                     f"again with {sizes[1]} particles\n")
+                d = _evidence(log_likelihood, grad, blocks, {**o, "num_particles": sizes[1]}, shown)
+                d["num_evaluations"] += spent
+    except InvalidArgument as error:
+        # The SMC options' checks name the library's function: name the user's.
+        raise InvalidArgument(re.sub(r"^logz::adaptive_smc", "logz.evidence", str(error))) from None
+    result = EvidenceResult(d, note)
+    result.diagnostics["num_particles_runs"] = sizes
+    if target_se is not None and not result.std_error <= 1.5 * target_se \
+            and "std_error_above_target" not in result.flags:
+        result.flags.append("std_error_above_target")
+    return result

@@ -1,0 +1,329 @@
+// logz._evidence: the evidence of a prior x likelihood (logz/evidence/run_evidence.hpp) with the
+// likelihood, its gradient and any Custom prior block as Python functions. python/logz/evidence.py
+// checks the arguments and builds the prior's blocks; this file turns them into the library's
+// types and the run's result into a dict. The functions are called as logz.Target's are
+// (python_target.hpp): from the drivers' threads, the GIL held for the call only (WorkerGil), the
+// particles lent as a read-only (P, d) array (particle_arrays.hpp), Ctrl-C checked after every
+// call; a Python exception comes back as itself.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "interrupt.hpp"
+#include "logz/core/enum_names.hpp"
+#include "logz/core/error.hpp"
+#include "logz/evidence/run_evidence.hpp"
+#include "particle_arrays.hpp"
+#include "worker_gil.hpp"
+
+namespace py = pybind11;
+
+namespace logz::python {
+
+namespace {
+
+// The Python functions of one run and their particle arrays, shared by the copies the drivers
+// make without the GIL; the last owner is the binding's frame, which ends with the GIL held.
+struct EvidenceCallbacks {
+  py::object function;  // the user's function
+  std::string name;     // how errors name it: "log_likelihood", "prior[1].log_density", ...
+  ParticleArrays particles;
+};
+
+// A (rows,) answer copied into out; NaN or +inf (or -inf where not allowed) is a NumericalError
+// naming the particle: log L = -inf is a zero likelihood, +inf and NaN are the user's bug.
+void evidence_copy_values(const py::object& answer, py::ssize_t rows, const std::string& name,
+                          Eigen::VectorXd& out) {
+  const std::string shape = "(" + std::to_string(rows) + ",)";
+  const std::string where = "evidence: " + name;
+  const DoubleArray a = as_array(answer, 1, where.c_str(), "return value", shape.c_str());
+  if (a.shape(0) != rows)
+    fail_argument("logz.evidence", name,
+                  "a return value of shape " + shape + " (one per row of X)");
+  out.resize(rows);
+  for (py::ssize_t i = 0; i < rows; ++i) {
+    const double v = a.data()[i];
+    if (std::isnan(v) || v == std::numeric_limits<double>::infinity())
+      throw NumericalError("logz.evidence: " + name + ": particle " + std::to_string(i) +
+                           " of a batch of " + std::to_string(rows) + ": value " +
+                           std::to_string(v) + " (a log density is finite, or -inf where it is 0)");
+    out(i) = v;
+  }
+}
+
+// A (rows, cols) gradient copied into G (cols x rows), every value finite where the log density
+// is: where it is -inf (a zero density, often an overflow far out on a diverging trajectory) the
+// gradient means nothing and is set to 0, so that such a proposal is rejected, not an error.
+void evidence_copy_gradient(const py::object& answer, py::ssize_t rows, py::ssize_t cols,
+                            const std::string& name, const Eigen::VectorXd& values,
+                            Eigen::MatrixXd& G) {
+  const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+  const std::string where = "evidence: " + name;
+  const DoubleArray a = as_array(answer, 2, where.c_str(), "return value", shape.c_str());
+  if (a.shape(0) != rows || a.shape(1) != cols)
+    fail_argument("logz.evidence", name, "a return value of shape " + shape);
+  G.resize(cols, rows);
+  for (py::ssize_t i = 0; i < rows * cols; ++i) {
+    const double v = a.data()[i];
+    if (values(i / cols) == -std::numeric_limits<double>::infinity()) {
+      G.data()[i] = 0.0;
+      continue;
+    }
+    if (!std::isfinite(v))
+      throw NumericalError("logz.evidence: " + name + ": particle " + std::to_string(i / cols) +
+                           " of a batch of " + std::to_string(rows) + ": non-finite value " +
+                           std::to_string(v));
+    G.data()[i] = v;  // (P, d) row-major = d x P column-major
+  }
+}
+
+// f(X) for the d x P positions X, its answer checked as values.
+void evidence_call_values(EvidenceCallbacks& f, const Eigen::MatrixXd& X, Eigen::VectorXd& out) {
+  const WorkerGil gil;
+  const LentParticles particles(f.particles, X);
+  const py::object answer = f.function(particles.array());
+  evidence_copy_values(answer, X.cols(), f.name, out);
+  throw_if_interrupted();
+}
+
+void evidence_call_gradient(EvidenceCallbacks& f, const Eigen::MatrixXd& X,
+                            const Eigen::VectorXd& values, Eigen::MatrixXd& G) {
+  const WorkerGil gil;
+  const LentParticles particles(f.particles, X);
+  const py::object answer = f.function(particles.array());
+  evidence_copy_gradient(answer, X.cols(), X.rows(), f.name, values, G);
+  throw_if_interrupted();
+}
+
+std::shared_ptr<EvidenceCallbacks> evidence_callbacks(const py::object& function,
+                                                      std::string name) {
+  if (function.is_none()) return nullptr;
+  auto c = std::make_shared<EvidenceCallbacks>();
+  c->function = function;
+  c->name = std::move(name);
+  return c;
+}
+
+// log_likelihood(X) -> (P,), grad(X) -> (P, d) or None.
+Likelihood python_likelihood(int dim, const py::object& log_likelihood, const py::object& grad,
+                             std::vector<std::shared_ptr<EvidenceCallbacks>>& held) {
+  Likelihood l;
+  l.dim = dim;
+  auto f = evidence_callbacks(log_likelihood, "log_likelihood");
+  held.push_back(f);
+  l.log_likelihood = [f](const Eigen::MatrixXd& X, Eigen::VectorXd& out) {
+    evidence_call_values(*f, X, out);
+  };
+  if (auto g = evidence_callbacks(grad, "grad")) {
+    held.push_back(g);
+    l.log_likelihood_and_grad = [f, g](const Eigen::MatrixXd& X, Eigen::VectorXd& out,
+                                       Eigen::MatrixXd& G) {
+      evidence_call_values(*f, X, out);
+      evidence_call_gradient(*g, X, out, G);
+    };
+  }
+  return l;
+}
+
+Eigen::VectorXd evidence_vector(const py::handle& value, const char* argument) {
+  const DoubleArray a = as_array(value, 1, "logz.evidence", argument, "(k,)");
+  return Eigen::Map<const Eigen::VectorXd>(a.data(), a.shape(0));
+}
+
+// A Custom block: sample(rng) -> (k,) with rng a numpy Generator seeded from the particle's
+// stream (so a draw depends on the seed and the particle only), log_density(X) -> (P,),
+// grad_log_density(X) -> (P, k) or None.
+std::shared_ptr<const PriorBlock> python_custom_block(
+    const py::tuple& spec, std::size_t index,
+    std::vector<std::shared_ptr<EvidenceCallbacks>>& held) {
+  const std::string prefix = "prior block " + std::to_string(index) + ": ";
+  CustomPriorFunctions c;
+  c.dim = spec[1].cast<int>();
+  auto sample = evidence_callbacks(spec[2], prefix + "sample");
+  auto density = evidence_callbacks(spec[3], prefix + "log_density");
+  auto grad = evidence_callbacks(spec[4], prefix + "grad_log_density");
+  held.push_back(sample), held.push_back(density);
+  const int k = c.dim;
+  c.sample = [sample, k](RandomStream& s, Eigen::Ref<Eigen::VectorXd> x) {
+    const std::uint64_t seed = (static_cast<std::uint64_t>(s.next_u32()) << 32) | s.next_u32();
+    const WorkerGil gil;
+    const py::object rng = py::module_::import("numpy.random").attr("default_rng")(seed);
+    const py::object answer = sample->function(rng);
+    const std::string shape = "(" + std::to_string(k) + ",)";
+    const std::string where = "evidence: " + sample->name;
+    const DoubleArray a = as_array(answer, 1, where.c_str(), "return value", shape.c_str());
+    if (a.shape(0) != k) fail_argument("logz.evidence", sample->name, "a draw of shape " + shape);
+    for (int i = 0; i < k; ++i) {
+      if (!std::isfinite(a.data()[i]))
+        fail_argument("logz.evidence", sample->name, "a draw of finite numbers");
+      x(i) = a.data()[i];
+    }
+    throw_if_interrupted();
+  };
+  c.log_density = [density](const Eigen::MatrixXd& X, Eigen::VectorXd& out) {
+    evidence_call_values(*density, X, out);
+  };
+  if (grad) {
+    held.push_back(grad);
+    c.grad_log_density = [density, grad](const Eigen::MatrixXd& X, Eigen::VectorXd& out,
+                                         Eigen::MatrixXd& G) {
+      evidence_call_values(*density, X, out);
+      evidence_call_gradient(*grad, X, out, G);
+    };
+  }
+  return custom_prior(std::move(c));
+}
+
+// The blocks as evidence.py describes them: ("normal", mean, cov), ("uniform", low, high),
+// ("student_t", df, loc, scale), ("custom", k, sample, log_density, grad_log_density).
+std::shared_ptr<const Prior> python_prior(const py::list& blocks,
+                                          std::vector<std::shared_ptr<EvidenceCallbacks>>& held) {
+  std::vector<std::shared_ptr<const PriorBlock>> out;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const py::tuple spec = blocks[i].cast<py::tuple>();
+    const std::string kind = spec[0].cast<std::string>();
+    if (kind == "normal") {
+      const DoubleArray cov = as_array(spec[2], 2, "logz.evidence", "prior covariance", "(k, k)");
+      Eigen::MatrixXd c(cov.shape(0), cov.shape(1));
+      for (py::ssize_t r = 0; r < cov.shape(0); ++r)
+        for (py::ssize_t q = 0; q < cov.shape(1); ++q) c(r, q) = cov.at(r, q);
+      out.push_back(normal_prior(evidence_vector(spec[1], "prior mean"), c));
+    } else if (kind == "uniform") {
+      out.push_back(uniform_prior(evidence_vector(spec[1], "prior low"),
+                                  evidence_vector(spec[2], "prior high")));
+    } else if (kind == "student_t") {
+      out.push_back(student_t_prior(evidence_vector(spec[1], "prior df"),
+                                    evidence_vector(spec[2], "prior loc"),
+                                    evidence_vector(spec[3], "prior scale")));
+    } else if (kind == "custom") {
+      out.push_back(python_custom_block(spec, i, held));
+    } else {
+      fail_argument("logz.evidence", "prior", "blocks of logz.priors");
+    }
+  }
+  return std::make_shared<const Prior>(std::move(out));
+}
+
+// The SmcOptions from evidence.py's dict (keys as the fields; absent: the default).
+SmcOptions evidence_options(const py::dict& d) {
+  SmcOptions o;
+  auto has = [&](const char* key) { return d.contains(key) && !d[key].is_none(); };
+  if (has("num_particles")) o.num_particles = d["num_particles"].cast<std::size_t>();
+  if (has("cess_target")) o.cess_target = d["cess_target"].cast<double>();
+  if (has("resample_threshold")) o.resample_threshold = d["resample_threshold"].cast<double>();
+  if (has("resampling"))
+    o.resampling = parse_enum<SmcResampling>(d["resampling"].cast<std::string>(), "logz.evidence",
+                                             "resampling");
+  if (has("move"))
+    o.move = parse_enum<SmcMove>(d["move"].cast<std::string>(), "logz.evidence", "move");
+  if (has("leapfrog_steps")) o.leapfrog_steps = d["leapfrog_steps"].cast<int>();
+  if (has("initial_step_size")) o.initial_step_size = d["initial_step_size"].cast<double>();
+  if (has("adapt_step_size")) o.adapt_step_size = d["adapt_step_size"].cast<bool>();
+  if (has("target_acceptance")) o.target_acceptance = d["target_acceptance"].cast<double>();
+  if (has("min_step_size")) o.min_step_size = d["min_step_size"].cast<double>();
+  if (has("max_step_size")) o.max_step_size = d["max_step_size"].cast<double>();
+  if (has("preconditioner"))
+    o.preconditioner = parse_enum<SmcPreconditioner>(d["preconditioner"].cast<std::string>(),
+                                                     "logz.evidence", "preconditioner");
+  if (has("decorrelation")) o.decorrelation = d["decorrelation"].cast<double>();
+  if (has("min_moves")) o.min_moves = d["min_moves"].cast<int>();
+  if (has("max_moves")) o.max_moves = d["max_moves"].cast<int>();
+  if (has("max_temperatures")) o.max_temperatures = d["max_temperatures"].cast<std::size_t>();
+  if (has("frozen_acceptance")) o.frozen_acceptance = d["frozen_acceptance"].cast<double>();
+  if (has("seed")) o.seed = d["seed"].cast<std::uint64_t>();
+  if (has("threads")) o.threads = d["threads"].cast<int>();
+  if (has("chunk_size")) o.chunk_size = d["chunk_size"].cast<std::size_t>();
+  return o;
+}
+
+py::dict evidence_result_dict(const EvidenceResult& r, double runtime_s) {
+  const SmcResult& s = r.smc;
+  py::dict out;
+  out["log_z"] = r.log_evidence;
+  out["std_error"] = r.std_error;
+  out["flags"] = s.log_z.diagnostics.flags;
+  out["num_evaluations"] = s.num_evaluations();
+  out["energy_evaluations"] = s.energy_evaluations;
+  out["gradient_evaluations"] = s.gradient_evaluations;
+  out["move"] = to_string(r.move);
+  out["runtime_s"] = runtime_s;
+  std::vector<double> increments, ess, acceptance, step_sizes, jump_ratios;
+  std::vector<bool> resampled;
+  std::vector<int> moves;
+  for (const SmcStage& st : s.stages) {
+    increments.push_back(st.log_z_increment), ess.push_back(st.ess);
+    acceptance.push_back(st.acceptance), step_sizes.push_back(st.step_size);
+    jump_ratios.push_back(st.jump_ratio), resampled.push_back(st.resampled);
+    moves.push_back(st.moves);
+  }
+  out["temperatures"] = s.temperatures();
+  out["log_z_increments"] = increments;
+  out["ess"] = ess;
+  out["acceptance"] = acceptance;
+  out["step_sizes"] = step_sizes;
+  out["jump_ratios"] = jump_ratios;
+  out["resampled"] = resampled;
+  out["moves"] = moves;
+  out["num_resamplings"] = s.num_resamplings;
+  out["num_eves"] = s.num_eves;
+  out["relative_variance"] = s.relative_variance;
+  out["values"] = s.log_z.diagnostics.values;
+  // Particles as (N, d): the d x N column-major positions are (N, d) row-major.
+  const auto n = static_cast<py::ssize_t>(s.particles.cols()),
+             d = static_cast<py::ssize_t>(s.particles.rows());
+  py::array_t<double> samples({n, d});
+  std::copy(s.particles.data(), s.particles.data() + n * d, samples.mutable_data());
+  out["samples"] = samples;
+  out["log_weights"] = to_numpy(s.log_weights);
+  return out;
+}
+
+}  // namespace
+
+void bind_evidence(py::module_& m) {
+  m.def(
+      "_evidence",
+      [](const py::object& log_likelihood, const py::object& grad, const py::list& blocks,
+         const py::dict& options, const py::object& progress) {
+        std::vector<std::shared_ptr<EvidenceCallbacks>> held;  // freed here, with the GIL
+        const std::shared_ptr<const Prior> prior = python_prior(blocks, held);
+        const Likelihood likelihood = python_likelihood(prior->dim(), log_likelihood, grad, held);
+        SmcOptions o = evidence_options(options);
+        std::shared_ptr<py::object> shown;
+        if (!progress.is_none()) {
+          shown = std::make_shared<py::object>(progress);
+          o.progress = [shown](const SmcStage& st) {
+            const WorkerGil gil;
+            (*shown)(st.temperature, st.ess, st.resampled, st.moves, st.acceptance, st.step_size);
+          };
+        }
+        EvidenceResult r;
+        double runtime_s = 0.0;
+        {
+          const InterruptGuard ctrl_c;
+          o.stop = ctrl_c.stop();
+          py::gil_scoped_release release;
+          const auto start = std::chrono::steady_clock::now();
+          r = run_evidence(prior, likelihood, o);
+          runtime_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
+        o.progress = nullptr;
+        return evidence_result_dict(r, runtime_s);
+      },
+      py::arg("log_likelihood"), py::arg("grad"), py::arg("blocks"), py::arg("options"),
+      py::arg("progress") = py::none(),
+      "The evidence of a prior x likelihood by adaptive tempered SMC (see logz.evidence).");
+}
+
+}  // namespace logz::python

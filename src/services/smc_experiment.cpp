@@ -1,0 +1,158 @@
+#include "logz/services/smc_experiment.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "logz/config/memory_guard.hpp"
+#include "logz/core/error.hpp"
+#include "logz/services/annealing_experiment.hpp"
+
+namespace logz {
+
+namespace {
+
+// Every default is SmcOptions' own (smc/smc_options.hpp); the ranges are those validate()
+// enforces, counts capped where a run of the other keys' defaults would take days.
+const SmcOptions kSmcDefaults{};
+const Key kSmcNumParticles =
+    Key::integer("num_particles", static_cast<std::int64_t>(kSmcDefaults.num_particles), 2, 1 << 24,
+                 "N: particles");
+const Key kSmcCessTarget =
+    Key::number("cess_target", kSmcDefaults.cess_target, 0.0, 1.0,
+                "in (0, 1): the next temperature keeps the conditional ESS at this fraction of N");
+const Key kSmcResampleThreshold =
+    Key::number("resample_threshold", kSmcDefaults.resample_threshold, 0.0, 1.0,
+                "in (0, 1]: resample when the ESS falls below this fraction of N");
+const Key kSmcResampling =
+    Key::enumeration("resampling", kSmcDefaults.resampling, "how particles are resampled");
+const Key kSmcMove = Key::enumeration(
+    "move", kSmcDefaults.move,
+    "the MCMC move between temperatures: hmc, mala or random_walk (gradient-free)");
+const Key kSmcLeapfrogSteps = Key::integer("leapfrog_steps", kSmcDefaults.leapfrog_steps, 1, 10000,
+                                           "leapfrog steps of an HMC move");
+const Key kSmcPreconditioner = Key::enumeration(
+    "preconditioner", kSmcDefaults.preconditioner,
+    "moves whitened by the particles' covariance: dense (Cholesky), diagonal or none");
+const Key kSmcDecorrelation = Key::number(
+    "decorrelation", kSmcDefaults.decorrelation, 0.0, 1e6,
+    "moves per temperature until the summed squared jumps reach this many total variances");
+const Key kSmcMinMoves =
+    Key::integer("min_moves", kSmcDefaults.min_moves, 0, 1024, "moves per temperature, at least");
+const Key kSmcMaxMoves =
+    Key::integer("max_moves", kSmcDefaults.max_moves, 1, 1024, "moves per temperature, at most");
+const Key kSmcMaxTemperatures = Key::integer(
+    "max_temperatures", static_cast<std::int64_t>(kSmcDefaults.max_temperatures), 1, (1 << 20) - 1,
+    "temperatures in all; the last jumps to t = 1 (flagged too_many_temperatures)");
+const Key kSmcFrozenAcceptance =
+    Key::number("frozen_acceptance", kSmcDefaults.frozen_acceptance, 0.0, 1.0,
+                "in [0, 1): a temperature whose moves accept less is flagged frozen_sampler");
+const KeyGroup kSmcKeys{
+    "smc",
+    "smc",
+    {&kSmcNumParticles, &kSmcCessTarget, &kSmcResampleThreshold, &kSmcResampling, &kSmcMove,
+     &kSmcLeapfrogSteps, &kSmcPreconditioner, &kSmcDecorrelation, &kSmcMinMoves, &kSmcMaxMoves,
+     &kSmcMaxTemperatures, &kSmcFrozenAcceptance}};
+
+template <class T>
+Value smc_stage_values(const std::vector<SmcStage>& stages, T SmcStage::*field) {
+  Value::Array out;
+  for (const SmcStage& s : stages) out.emplace_back(s.*field);
+  return Value(std::move(out));
+}
+
+}  // namespace
+
+const KeyGroup& smc_keys() { return kSmcKeys; }
+
+SmcOptions read_smc_options(Config& config, int dim) {
+  const SeedAndThreads run = read_seed_and_threads(config);
+  auto s = config.section("smc");
+  s.check_known({&kSmcKeys});
+  SmcOptions o;
+  o.seed = run.seed;
+  o.threads = run.threads;
+  o.num_particles = static_cast<std::size_t>(s.get_int(kSmcNumParticles));
+  // The particles, their energies, a resampled copy and the moves' batches: about four d x N.
+  check_fits_in_memory(s, kSmcNumParticles,
+                       8.0 * static_cast<double>(o.num_particles) * (4.0 * dim + 16.0),
+                       "the particles");
+  o.cess_target = s.get_double(kSmcCessTarget);
+  if (!(o.cess_target > 0.0 && o.cess_target < 1.0))
+    s.fail(kSmcCessTarget, fmt::format("a number in (0, 1), got {}", o.cess_target));
+  o.resample_threshold = s.get_double(kSmcResampleThreshold);
+  if (!(o.resample_threshold > 0.0))
+    s.fail(kSmcResampleThreshold, fmt::format("a number in (0, 1], got {}", o.resample_threshold));
+  o.resampling = s.get_enum<SmcResampling>(kSmcResampling);
+  o.move = s.get_enum<SmcMove>(kSmcMove);
+  o.leapfrog_steps = static_cast<int>(s.get_int(kSmcLeapfrogSteps));
+  o.preconditioner = s.get_enum<SmcPreconditioner>(kSmcPreconditioner);
+  o.decorrelation = s.get_double(kSmcDecorrelation);
+  o.min_moves = static_cast<int>(s.get_int(kSmcMinMoves));
+  o.max_moves = static_cast<int>(s.get_int(kSmcMaxMoves));
+  if (o.min_moves > o.max_moves)
+    s.fail(kSmcMinMoves,
+           fmt::format("an integer <= max_moves ({}), got {}", o.max_moves, o.min_moves));
+  o.max_temperatures = static_cast<std::size_t>(s.get_int(kSmcMaxTemperatures));
+  o.frozen_acceptance = s.get_double(kSmcFrozenAcceptance);
+  if (!(o.frozen_acceptance < 1.0))
+    s.fail(kSmcFrozenAcceptance, fmt::format("a number in [0, 1), got {}", o.frozen_acceptance));
+  return o;
+}
+
+void check_smc_run(Config& config, const RunContext& context) {
+  if (context.anneal_journal || context.tempering_journal)
+    throw InputError(
+        "--checkpoint: [run] method = \"smc\" cannot be checkpointed (run it without "
+        "--checkpoint)");
+  if (context.ranks && context.ranks->size() > 1)
+    config.section("run").fail(
+        "method", fmt::format("\"annealing\" or \"tempering\" with {} ranks (\"smc\" runs in one "
+                              "process: run it without mpirun)",
+                              context.ranks->size()));
+}
+
+PlannedBudget planned_smc_budget(const SmcOptions& o) {
+  return {.factors = {{o.num_particles, "particles"}},
+          .unit = "particles",
+          .note = fmt::format("moved at adaptive temperatures (at most {} x {} moves)",
+                              o.max_temperatures, o.max_moves)};
+}
+
+void record_smc_result(const SmcResult& r, const SmcOptions& o, RunResult& result) {
+  result.estimates = {r.log_z};
+  Record k{{"method", "adaptive tempered SMC"},
+           {"move", to_string(o.move)},
+           {"num_particles", o.num_particles},
+           {"cess_target", o.cess_target},
+           {"resample_threshold", o.resample_threshold},
+           {"resampling", to_string(o.resampling)},
+           {"preconditioner", to_string(o.preconditioner)},
+           {"decorrelation", o.decorrelation},
+           {"min_moves", o.min_moves},
+           {"max_moves", o.max_moves}};
+  if (o.move == SmcMove::hmc) k.set("leapfrog_steps", o.leapfrog_steps);
+  k.set("num_temperatures", r.stages.size());
+  k.set("num_resamplings", r.num_resamplings);
+  k.set("num_eves", r.num_eves);
+  k.set("relative_variance", r.relative_variance);
+  k.set("energy_evaluations", r.energy_evaluations);
+  k.set("gradient_evaluations", r.gradient_evaluations);
+  // Per temperature t_1 .. t_K = 1 (the moves, step sizes and acceptance below t = 1).
+  k.set("temperatures", smc_stage_values(r.stages, &SmcStage::temperature));
+  k.set("ess", smc_stage_values(r.stages, &SmcStage::ess));
+  k.set("resampled", smc_stage_values(r.stages, &SmcStage::resampled));
+  k.set("moves", smc_stage_values(r.stages, &SmcStage::moves));
+  k.set("step_sizes", smc_stage_values(r.stages, &SmcStage::step_size));
+  k.set("acceptance", smc_stage_values(r.stages, &SmcStage::acceptance));
+  k.set("jump_ratio", smc_stage_values(r.stages, &SmcStage::jump_ratio));
+  result.kernel = std::move(k);
+  result.budget =
+      Budget{.unit = "target evaluation",
+             .parts = {{"energies", r.energy_evaluations}, {"gradients", r.gradient_evaluations}}};
+}
+
+}  // namespace logz
