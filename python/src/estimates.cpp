@@ -19,6 +19,7 @@
 #include "logz/services/estimators.hpp"
 #include "logz/services/registry.hpp"
 #include "python_messages.hpp"
+#include "result_state.hpp"
 
 namespace py = pybind11;
 
@@ -254,6 +255,15 @@ void bind_estimate_class(py::module_& m) {
           },
           "The estimate as a dict (the fields of the JSON that `logz run --output` writes, plus "
           "method).")
+      .def(
+          "__float__", [](const PyEstimate& p) { return p.estimate.log_z + p.base_log_z; },
+          "float(estimate) is its log_z")
+      .def(py::pickle(
+          [](const PyEstimate& p) { return py::bytes(estimate_state(p.estimate, p.base_log_z)); },
+          [](const py::bytes& state) {
+            auto [estimate, base_log_z] = estimate_from_state(std::string_view(state));
+            return PyEstimate{std::move(estimate), base_log_z};
+          }))
       .def("__repr__", &repr);
 }
 

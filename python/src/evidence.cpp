@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -19,6 +18,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "callback_answer.hpp"
 #include "interrupt.hpp"
 #include "logz/core/enum_names.hpp"
 #include "logz/core/error.hpp"
@@ -40,59 +40,14 @@ struct EvidenceCallbacks {
   ParticleArrays particles;
 };
 
-// A (rows,) answer copied into out; NaN or +inf (or -inf where not allowed) is a NumericalError
-// naming the particle: log L = -inf is a zero likelihood, +inf and NaN are the user's bug.
-void evidence_copy_values(const py::object& answer, py::ssize_t rows, const std::string& name,
-                          Eigen::VectorXd& out) {
-  const std::string shape = "(" + std::to_string(rows) + ",)";
-  const std::string where = "evidence: " + name;
-  const DoubleArray a = as_array(answer, 1, where.c_str(), "return value", shape.c_str());
-  if (a.shape(0) != rows)
-    fail_argument("logz.evidence", name,
-                  "a return value of shape " + shape + " (one per row of X)");
-  out.resize(rows);
-  for (py::ssize_t i = 0; i < rows; ++i) {
-    const double v = a.data()[i];
-    if (std::isnan(v) || v == std::numeric_limits<double>::infinity())
-      throw NumericalError("logz.evidence: " + name + ": particle " + std::to_string(i) +
-                           " of a batch of " + std::to_string(rows) + ": value " +
-                           std::to_string(v) + " (a log density is finite, or -inf where it is 0)");
-    out(i) = v;
-  }
-}
-
-// A (rows, cols) gradient copied into G (cols x rows), every value finite where the log density
-// is: where it is -inf (a zero density, often an overflow far out on a diverging trajectory) the
-// gradient means nothing and is set to 0, so that such a proposal is rejected, not an error.
-void evidence_copy_gradient(const py::object& answer, py::ssize_t rows, py::ssize_t cols,
-                            const std::string& name, const Eigen::VectorXd& values,
-                            Eigen::MatrixXd& G) {
-  const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-  const std::string where = "evidence: " + name;
-  const DoubleArray a = as_array(answer, 2, where.c_str(), "return value", shape.c_str());
-  if (a.shape(0) != rows || a.shape(1) != cols)
-    fail_argument("logz.evidence", name, "a return value of shape " + shape);
-  G.resize(cols, rows);
-  for (py::ssize_t i = 0; i < rows * cols; ++i) {
-    const double v = a.data()[i];
-    if (values(i / cols) == -std::numeric_limits<double>::infinity()) {
-      G.data()[i] = 0.0;
-      continue;
-    }
-    if (!std::isfinite(v))
-      throw NumericalError("logz.evidence: " + name + ": particle " + std::to_string(i / cols) +
-                           " of a batch of " + std::to_string(rows) + ": non-finite value " +
-                           std::to_string(v));
-    G.data()[i] = v;  // (P, d) row-major = d x P column-major
-  }
-}
-
 // f(X) for the d x P positions X, its answer checked as values.
 void evidence_call_values(EvidenceCallbacks& f, const Eigen::MatrixXd& X, Eigen::VectorXd& out) {
   const WorkerGil gil;
   const LentParticles particles(f.particles, X);
   const py::object answer = f.function(particles.array());
-  evidence_copy_values(answer, X.cols(), f.name, out);
+  out.resize(X.cols());
+  copy_answer(answer, X.cols(), 0, "logz.evidence: " + f.name, AnswerValues::log_densities,
+              out.data());
   throw_if_interrupted();
 }
 
@@ -101,7 +56,9 @@ void evidence_call_gradient(EvidenceCallbacks& f, const Eigen::MatrixXd& X,
   const WorkerGil gil;
   const LentParticles particles(f.particles, X);
   const py::object answer = f.function(particles.array());
-  evidence_copy_gradient(answer, X.cols(), X.rows(), f.name, values, G);
+  G.resize(X.rows(), X.cols());  // (P, d) row-major = d x P column-major
+  copy_answer(answer, X.cols(), X.rows(), "logz.evidence: " + f.name, AnswerValues::gradients,
+              G.data(), values.data());
   throw_if_interrupted();
 }
 

@@ -10,8 +10,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "estimate_class.hpp"
 #include "logz/core/error.hpp"
 #include "python_messages.hpp"
+#include "result_state.hpp"
 
 namespace py = pybind11;
 
@@ -45,6 +47,43 @@ void check_counts(const DoubleArray& n, py::ssize_t num_samples) {
     fail_argument("logz.mbar", "N_k", "at least one sampled state (a count > 0)");
 }
 
+// "MbarResult(K=3, log_z=[0, -0.346574 ± 0.0101, ...], converged=True)": the first three states
+// and the last two where there are more than six.
+std::string mbar_repr(const PyMbar& p) {
+  const MbarResult& r = p.result;
+  const std::size_t num_states = r.log_z.size();
+  std::string values;
+  for (std::size_t k = 0; k < num_states; ++k) {
+    if (num_states > 6 && k == 3) {
+      values += ", ...";
+      k = num_states - 3;
+      continue;
+    }
+    values += (k ? ", " : "") + format_number(r.log_z[k]);
+    if (k > 0) values += " ± " + format_number(r.std_error[k]);  // state 0 is the reference
+  }
+  std::string s = "MbarResult(K=" + std::to_string(num_states) + ", log_z=[" + values +
+                  "], converged=" + (r.converged ? "True" : "False");
+  if (!r.disconnected.empty())
+    s += ", disconnected=" + std::string(py::str(py::cast(r.disconnected)));
+  if (!p.flags.empty()) s += ", flags=" + std::string(py::repr(py::cast(p.flags)));
+  return s + ")";
+}
+
+py::dict mbar_dict(const PyMbar& p) {
+  const MbarResult& r = p.result;
+  py::dict d;
+  d["log_z"] = r.log_z;
+  d["std_error"] = r.std_error;
+  d["overlap"] = py::cast(r.overlap).attr("tolist")();
+  d["covariance"] = py::cast(r.covariance).attr("tolist")();
+  d["converged"] = r.converged;
+  d["iterations"] = r.iterations;
+  d["disconnected"] = r.disconnected;
+  d["flags"] = p.flags;
+  return d;
+}
+
 }  // namespace
 
 void bind_mbar(py::module_& m) {
@@ -74,14 +113,16 @@ void bind_mbar(py::module_& m) {
           "flags", [](const PyMbar& p) { return p.flags; },
           "'not_converged' when Newton stopped short; 'disconnected' when some state has no "
           "overlap path to state 0")
-      .def("__repr__", [](const PyMbar& p) {
-        return "MbarResult(K=" + std::to_string(p.result.log_z.size()) +
-               ", converged=" + (p.result.converged ? "True" : "False") +
-               (p.result.disconnected.empty()
-                    ? ""
-                    : ", disconnected=" + std::string(py::str(py::cast(p.result.disconnected)))) +
-               ")";
-      });
+      .def("to_dict", &mbar_dict,
+           "The result as a dict: log_z, std_error, overlap, covariance (lists), converged, "
+           "iterations, disconnected and flags.")
+      .def(py::pickle(
+          [](const PyMbar& p) { return py::bytes(mbar_result_state(p.result, p.flags)); },
+          [](const py::bytes& state) {
+            auto [result, flags] = mbar_result_from_state(std::string_view(state));
+            return PyMbar{std::move(result), std::move(flags)};
+          }))
+      .def("__repr__", &mbar_repr);
   m.def(
       "mbar",
       [](const py::object& u_kn, const py::object& N_k, double tolerance, int max_iterations,

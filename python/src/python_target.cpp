@@ -4,12 +4,9 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <limits>
 #include <string>
 
-#include "arrays.hpp"
+#include "callback_answer.hpp"
 #include "interrupt.hpp"
 #include "logz/core/error.hpp"
 #include "logz/models/continuous_target.hpp"
@@ -21,73 +18,6 @@ namespace py = pybind11;
 namespace logz::python {
 
 static_assert(ContinuousTarget<PythonTarget>);
-
-namespace {
-
-// The answer's rows x per_row values copied into `out` in one pass that also finds whether any is
-// non-finite (an inf or NaN has every exponent bit set): then the search for where.
-void copy_checking_finite(const double* values, double* out, py::ssize_t rows, py::ssize_t per_row,
-                          const char* function) {
-  constexpr std::uint64_t kExponent = 0x7ff0000000000000ull;
-  std::uint64_t non_finite = 0;
-  for (py::ssize_t i = 0; i < rows * per_row; ++i) {
-    std::uint64_t bits;
-    std::memcpy(&bits, values + i, sizeof bits);
-    non_finite |= (bits & kExponent) == kExponent;
-    out[i] = values[i];
-  }
-  if (!non_finite) return;
-  for (py::ssize_t i = 0; i < rows * per_row; ++i)
-    if (!std::isfinite(values[i]))
-      throw NumericalError(std::string("logz.Target.") + function + ": particle " +
-                           std::to_string(i / per_row) + " of a batch of " + std::to_string(rows) +
-                           ": non-finite value " + std::to_string(values[i]));
-}
-
-// The energies copied into `out`, where NaN or -inf is a NumericalError naming its particle: an
-// energy is -log of a density, +inf outside the model's support (a proposal there is rejected),
-// never NaN (a proposal is not silently rejected for the user's bug) and never -inf.
-void copy_energies(const double* values, double* out, py::ssize_t rows, const char* function) {
-  auto invalid = [](double v) {
-    return std::isnan(v) || v == -std::numeric_limits<double>::infinity();
-  };
-  bool bad = false;
-  for (py::ssize_t i = 0; i < rows; ++i) {
-    bad |= invalid(values[i]);
-    out[i] = values[i];
-  }
-  if (!bad) return;
-  for (py::ssize_t i = 0; i < rows; ++i)
-    if (invalid(values[i]))
-      throw NumericalError(
-          std::string("logz.Target.") + function + ": particle " + std::to_string(i) +
-          " of a batch of " + std::to_string(rows) + ": energy " + std::to_string(values[i]) +
-          " (an energy is -log of the unnormalised density: finite, or +inf outside the support)");
-}
-
-enum class Check { energies, finite };
-
-// Python's answer as a float64 array of `rows` x `cols` (cols 0: 1-D of `rows`), copied into
-// out and checked: energies (copy_energies), or every value finite (a gradient), else a
-// NumericalError naming the particle.
-void copy_answer(const py::object& answer, py::ssize_t rows, py::ssize_t cols, const char* function,
-                 double* out, Check check) {
-  const std::string shape = cols == 0
-                                ? "(" + std::to_string(rows) + ",)"
-                                : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-  const std::string where = std::string("Target.") + function;  // as_array adds "logz."
-  const DoubleArray a =
-      as_array(answer, cols == 0 ? 1 : 2, where.c_str(), "return value", shape.c_str());
-  if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
-    fail_argument(std::string("logz.Target.") + function, "return value",
-                  "an array of shape " + shape + " (one row per particle)");
-  if (check == Check::finite)
-    copy_checking_finite(a.data(), out, rows, cols == 0 ? 1 : cols, function);
-  else
-    copy_energies(a.data(), out, rows, function);
-}
-
-}  // namespace
 
 PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, py::object energy_and_grad,
                            std::optional<double> exact_log_z)
@@ -112,7 +42,7 @@ void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   const WorkerGil gil;
   const LentParticles particles(py_->particles, X);
   const py::object answer = py_->energy(particles.array());
-  copy_answer(answer, X.cols(), 0, "energy", e.data(), Check::energies);
+  copy_answer(answer, X.cols(), 0, "logz.Target.energy", AnswerValues::energies, e.data());
   throw_if_interrupted();  // Ctrl-C stops the run at the next call in every thread
 }
 
@@ -128,8 +58,10 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
       fail_argument("logz.Target.energy_and_grad", "return value",
                     "a pair (U of shape (P,), dU/dx of shape (P, dim))");
     const py::tuple pair = answer.cast<py::tuple>();
-    copy_answer(pair[0], X.cols(), 0, "energy_and_grad", e.data(), Check::energies);
-    copy_answer(pair[1], X.cols(), X.rows(), "energy_and_grad", G.data(), Check::finite);
+    copy_answer(pair[0], X.cols(), 0, "logz.Target.energy_and_grad", AnswerValues::energies,
+                e.data());
+    copy_answer(pair[1], X.cols(), X.rows(), "logz.Target.energy_and_grad", AnswerValues::gradients,
+                G.data());
     throw_if_interrupted();
     return;
   }
@@ -141,8 +73,8 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   const WorkerGil gil;
   const LentParticles particles(py_->particles, X);
   const py::object answer = py_->grad(particles.array());
-  copy_answer(answer, X.cols(), X.rows(), "grad", G.data(),
-              Check::finite);  // (P, d) row-major = d x P column-major
+  // (P, d) row-major = d x P column-major
+  copy_answer(answer, X.cols(), X.rows(), "logz.Target.grad", AnswerValues::gradients, G.data());
   throw_if_interrupted();
 }
 

@@ -23,6 +23,7 @@
 #include "logz/services/tempering_experiment.hpp"
 #include "memory_arrays.hpp"
 #include "progress.hpp"
+#include "result_state.hpp"
 
 namespace py = pybind11;
 
@@ -144,6 +145,17 @@ void bind_runs(py::module_& m) {
       .def(
           "to_json", [](const RunResult& r) { return report::result_to_json(r).dump(2); },
           "The result in the JSON schema of `logz run --output` (a str).")
+      .def(
+          "to_dict",
+          [](const RunResult& r) {
+            return py::module_::import("json").attr("loads")(report::result_to_json(r).dump());
+          },
+          "The result as a dict: json.loads(to_json()), NaN and infinities as None.")
+      .def(py::pickle([](const RunResult& r) { return py::bytes(run_result_state(r)); },
+                      [](const py::bytes& state) {
+                        return std::make_shared<RunResult>(
+                            run_result_from_state(std::string_view(state)));
+                      }))
       .def("__repr__", [](const RunResult& r) {
         std::string s = "Result(";
         for (std::size_t i = 0; i < r.estimates.size(); ++i)

@@ -86,6 +86,15 @@ double smc_energy_gap(double u0, double u1, std::uint64_t& invalid) {
   return u1 - u0;
 }
 
+double smc_tilt_gap(double u0, double tilt, std::uint64_t& invalid) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (std::isnan(u0) || std::isinf(u0) || std::isnan(tilt) || tilt == -inf) {
+    ++invalid;
+    return inf;
+  }
+  return tilt;
+}
+
 std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X) {
   const auto n = static_cast<std::size_t>(X.cols());
   const auto bytes = static_cast<std::size_t>(X.rows()) * sizeof(double);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -13,6 +14,17 @@ double log_incremental_weight(double dt, double gap) {
   if (dt == 0.0) return 0.0;
   const double log_w = -dt * gap;
   return std::isnan(log_w) ? -std::numeric_limits<double>::infinity() : log_w;
+}
+
+double reweight(std::span<double> log_w, std::span<const double> log_incremental, const char* who,
+                double t) {
+  for (std::size_t i = 0; i < log_w.size(); ++i) log_w[i] += log_incremental[i];
+  const double increment = log_sum_exp(log_w);
+  if (!std::isfinite(increment))
+    throw NumericalError(std::string(who) + ": at t = " + std::to_string(t) +
+                         " no particle has a finite energy");
+  for (double& w : log_w) w -= increment;
+  return increment;
 }
 
 double ess_fraction(std::span<const double> log_weights) {

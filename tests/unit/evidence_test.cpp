@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -250,6 +251,48 @@ TEST(Evidence, SameBitsForAnyThreadCount) {
   EXPECT_EQ(a.log_evidence, b.log_evidence);
   EXPECT_EQ(a.std_error, b.std_error);
   EXPECT_TRUE(a.smc.particles == b.smc.particles);
+}
+
+TEST(Evidence, PriorEvaluatedOncePerEvaluation) {
+  // The tilted path's parts are the prior's energy and -log L: every evaluation calls a Custom
+  // prior's log density once, as often as the likelihood (not twice, as a geometric path from
+  // the prior to prior x likelihood would), and the answer is N(y; 0, I + S).
+  const int d = 3;
+  std::atomic<long> prior_calls = 0, likelihood_calls = 0;
+  logz::CustomPriorFunctions f;
+  f.dim = d;
+  f.sample = [](logz::RandomStream& s, Eigen::Ref<VectorXd> x) {
+    s.fill_normal(x.data(), static_cast<std::size_t>(x.size()));
+  };
+  const double c = -0.5 * d * std::log(2.0 * std::numbers::pi);
+  f.grad_log_density = [&](const MatrixXd& X, VectorXd& out, MatrixXd& G) {
+    ++prior_calls;
+    out = (-0.5 * X.colwise().squaredNorm().transpose()).array() + c;
+    G = -X;
+  };
+  f.log_density = [&](const MatrixXd& X, VectorXd& out) {
+    ++prior_calls;
+    out = (-0.5 * X.colwise().squaredNorm().transpose()).array() + c;
+  };
+  auto prior = std::make_shared<logz::Prior>(std::vector{logz::custom_prior(f)});
+  const VectorXd y = VectorXd::Constant(d, 0.7), s = VectorXd::Constant(d, 0.5);
+  logz::Likelihood l = gaussian_likelihood(y, s);
+  auto values = l.log_likelihood;
+  auto with_grad = l.log_likelihood_and_grad;
+  l.log_likelihood = [&, values](const MatrixXd& X, VectorXd& out) {
+    ++likelihood_calls;
+    values(X, out);
+  };
+  l.log_likelihood_and_grad = [&, with_grad](const MatrixXd& X, VectorXd& out, MatrixXd& G) {
+    ++likelihood_calls;
+    with_grad(X, out, G);
+  };
+  const logz::EvidenceResult r = logz::run_evidence(prior, l, evidence_options(21));
+  expect_within(r, log_normal_density(y, VectorXd::Zero(d),
+                                      MatrixXd::Identity(d, d) +
+                                          MatrixXd(s.array().square().matrix().asDiagonal())));
+  EXPECT_GT(likelihood_calls.load(), 0);
+  EXPECT_EQ(prior_calls.load(), likelihood_calls.load());
 }
 
 }  // namespace evidence_test

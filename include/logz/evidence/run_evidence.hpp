@@ -1,8 +1,9 @@
 // The evidence log integral p(x) L(x) dx of a prior and a likelihood by adaptive tempered SMC
-// (smc/adaptive_smc.hpp) on the geometric path prior -> prior x likelihood, whose first
-// distribution is the prior itself (exact draws, log Z_0 = 0). No tuning is needed: the SMC
-// defaults hold, except the move, which is HMC where the prior and the likelihood both have
-// gradients and Gaussian random walk otherwise (evidence_default_move).
+// (smc/adaptive_smc.hpp) on the tilted path prior x likelihood^t (paths/tilted_path.hpp,
+// evidence/likelihood_tilt.hpp), whose first distribution is the prior itself (exact draws, log Z_0
+// = 0). No tuning is needed: the SMC defaults hold, except the move, which is HMC where the prior
+// and the likelihood both have gradients and Gaussian random walk otherwise
+// (evidence_default_move).
 #pragma once
 
 #include <memory>

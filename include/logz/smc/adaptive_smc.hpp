@@ -21,6 +21,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
@@ -39,6 +40,7 @@
 #include "logz/parallel/chunk_range.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "logz/paths/tilted_path.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/smc/conditional_ess.hpp"
 #include "logz/smc/genealogy_variance.hpp"
@@ -71,6 +73,8 @@ double default_target_acceptance(SmcMove move);
 // U_1 - U_0 at a particle; +inf (no weight) where U_1 is +inf, and where either energy is NaN
 // or -inf or U_0 is +inf, which is counted in `invalid`.
 double smc_energy_gap(double u0, double u1, std::uint64_t& invalid);
+// The same from U_0 and the tilt G = U_1 - U_0 (paths/tilted_path.hpp).
+double smc_tilt_gap(double u0, double tilt, std::uint64_t& invalid);
 
 // Per particle: the lowest index of the particles at exactly its position (itself, if none is
 // lower): copies that resampling made and no move has separated yet share it.
@@ -95,10 +99,32 @@ struct SmcChunkMove {
   double weighted_gap_jump = 0.0;  // sum_p W_p (g_p' - g_p)^2, g = U_1 - U_0
 };
 
+// A path whose cached parts are (U_0, G) with U_1 = U_0 + G (paths/tilted_path.hpp); the others'
+// are (U_0, U_1).
+template <class Path>
+concept TiltedPathParts = Path::tilted_path;
+
+// The energy gap at a particle from its two cached parts (smc_energy_gap's conventions).
+template <class Path>
+double smc_gap(double part0, double part1, std::uint64_t& invalid) {
+  if constexpr (TiltedPathParts<Path>)
+    return smc_tilt_gap(part0, part1, invalid);
+  else
+    return smc_energy_gap(part0, part1, invalid);
+}
+
 }  // namespace detail
 
-template <ContinuousBase Base, ContinuousTarget Target>
-SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions& options) {
+// Paths SMC runs on: the geometric path (base to target) and the tilted one (base x tilt).
+template <class Path>
+concept SmcPath = requires(const Path& path, double t) {
+  typename Path::TemperedTarget;
+  { path.at(t) } -> std::same_as<typename Path::TemperedTarget>;
+  { path.base_log_z() } -> std::convertible_to<double>;
+};
+
+template <class Path>
+requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions& options) {
   validate(options);
   const int d = path.dim();
   const std::size_t n = options.num_particles, chunk = options.chunk_size;
@@ -137,7 +163,7 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
   while (t < 1.0) {
     const std::size_t k = r.stages.size() + 1;  // the temperature being reached
     for (std::size_t i = 0; i < n; ++i)
-      gaps[i] = detail::smc_energy_gap(e0[i], e1[i], flags.invalid_energies);
+      gaps[i] = detail::smc_gap<Path>(e0[i], e1[i], flags.invalid_energies);
 
     // 2.-3. The next temperature and the reweighting.
     double t_next = next_temperature(log_w, gaps, t, options.cess_target);
@@ -146,20 +172,15 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
       t_next = 1.0;
     }
     std::vector<double> log_inc(n);
-    for (std::size_t i = 0; i < n; ++i)
-      log_inc[i] = log_w[i] + log_incremental_weight(t_next - t, gaps[i]);
-    const double increment = log_sum_exp(log_inc);
-    if (!std::isfinite(increment))
-      throw NumericalError("logz::adaptive_smc: at t = " + std::to_string(t_next) +
-                           " no particle has a finite target energy");
-    for (std::size_t i = 0; i < n; ++i) log_w[i] = log_inc[i] - increment;
+    for (std::size_t i = 0; i < n; ++i) log_inc[i] = log_incremental_weight(t_next - t, gaps[i]);
+    const double increment = reweight(log_w, log_inc, "logz::adaptive_smc", t_next);
     log_z += increment;
     t = t_next;
     SmcStage stage;
     stage.temperature = t;
     stage.log_z_increment = increment;
     stage.ess = ess_fraction(log_w);
-    stage.pareto_k = pareto_k_hat(log_inc);
+    stage.pareto_k = pareto_k_hat(log_w);  // the shape of the new weights' tail
     if (t >= 1.0) {
       r.stages.push_back(stage);
       if (options.progress) options.progress(stage);
@@ -190,8 +211,8 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
     const std::vector<std::size_t> group = detail::copy_groups(X);
     // The particles' total variance in whitened units: what the moves' jumps are measured by.
     const double total_variance = whitening.whitened_total_variance(X, weights);
-    const bool shared = constraints_of(path.target()) != nullptr;
-    using Whitened = WhitenedTarget<typename GeometricPath<Base, Target>::TemperedTarget>;
+    const bool shared = constraints_of(path.at(t)) != nullptr;
+    using Whitened = WhitenedTarget<typename Path::TemperedTarget>;
     const void* const tag = &batches_tag;  // one stage's whitenings: batches are made afresh
     std::vector<ContinuousBatch> batches;
     std::vector<Whitening> chunk_whitenings(num_chunks(n, chunk));
@@ -268,7 +289,12 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
           [&](const ChunkRange& c) {
             ContinuousBatch& b = batches[c.index];
             const Eigen::MatrixXd start = b.X;
-            const Eigen::VectorXd start_gap = (b.parts.e.row(1) - b.parts.e.row(0)).transpose();
+            auto gap_at = [&](Eigen::Index p) {
+              if constexpr (detail::TiltedPathParts<Path>) return b.parts.e(1, p);
+              return b.parts.e(1, p) - b.parts.e(0, p);
+            };
+            Eigen::VectorXd start_gap(start.cols());
+            for (Eigen::Index p = 0; p < start.cols(); ++p) start_gap(p) = gap_at(p);
             detail::SmcChunkMove out;
             out.info = step(
                 chunk_target(c.index), b,
@@ -276,7 +302,7 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
             for (Eigen::Index p = 0; p < start.cols(); ++p) {
               const double w = weights[c.begin + static_cast<std::size_t>(p)];
               out.weighted_jump += w * (b.X.col(p) - start.col(p)).squaredNorm();
-              const double gap = b.parts.e(1, p) - b.parts.e(0, p);
+              const double gap = gap_at(p);
               if (std::isfinite(gap) && std::isfinite(start_gap(p)))
                 out.weighted_gap_jump += w * (gap - start_gap(p)) * (gap - start_gap(p));
             }
@@ -324,6 +350,8 @@ SmcResult adaptive_smc(const GeometricPath<Base, Target>& path, const SmcOptions
   // A target whose energy barely grows where the base's does has heavier tails than any
   // temperature below 1 (Gaussian tails): the particles never reach the mass out there, and the
   // last reweighting has weights of infinite variance; log Z reads low, unseen by the error bar.
+  if constexpr (detail::TiltedPathParts<Path>)
+    for (std::size_t i = 0; i < n; ++i) e1[i] += e0[i];  // U_1 = U_0 + G
   r.tail_energy_slope = detail::tail_energy_slope(e0, e1, log_w);
   flags.heavy_tails =
       options.heavy_tail_slope > 0.0 && r.tail_energy_slope < options.heavy_tail_slope;

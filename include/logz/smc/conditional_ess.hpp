@@ -14,6 +14,13 @@ namespace logz {
 // log w_i = -(t' - t) g: 0 for no step, -inf where the gap is +inf or NaN (no mass there).
 double log_incremental_weight(double dt, double gap);
 
+// One reweighting: log_w_i += log_incremental_i - increment, where increment =
+// log sum_i exp(log_w_i + log_incremental_i) is the stage's log Z increment (log_w normalised
+// before, and after). A NumericalError naming `who` and the temperature t reached when no
+// particle keeps a finite weight (every energy there +inf or NaN).
+double reweight(std::span<double> log_w, std::span<const double> log_incremental, const char* who,
+                double t);
+
 // The ESS of normalised log weights, (sum W)^2 / sum W^2, as a fraction of N.
 double ess_fraction(std::span<const double> log_weights);
 

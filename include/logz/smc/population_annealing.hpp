@@ -224,19 +224,13 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
     }
     if (k >= options.max_temperatures && t_next < 1.0) capped = true, t_next = 1.0;
     if constexpr (geometric) {
-      for (std::size_t i = 0; i < n; ++i)
-        log_inc[i] = log_w[i] + log_incremental_weight(t_next - t, gaps[i]);
+      for (std::size_t i = 0; i < n; ++i) log_inc[i] = log_incremental_weight(t_next - t, gaps[i]);
     } else {
       increments_to(t_next);
       count_invalid(inc);
-      for (std::size_t i = 0; i < n; ++i)
-        log_inc[i] = log_w[i] + log_incremental_weight(1.0, inc[i]);
+      for (std::size_t i = 0; i < n; ++i) log_inc[i] = log_incremental_weight(1.0, inc[i]);
     }
-    const double increment = log_sum_exp(log_inc);
-    if (!std::isfinite(increment))
-      throw NumericalError("logz::population_annealing: at t = " + std::to_string(t_next) +
-                           " no replica has a finite energy");
-    for (std::size_t i = 0; i < n; ++i) log_w[i] = log_inc[i] - increment;
+    const double increment = reweight(log_w, log_inc, "logz::population_annealing", t_next);
     log_z += increment;
     t = t_next;
     PopulationAnnealingStage stage;

@@ -1,0 +1,91 @@
+#include "callback_answer.hpp"
+
+#include <pybind11/numpy.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "arrays.hpp"
+#include "logz/core/error.hpp"
+
+namespace py = pybind11;
+
+namespace logz::python {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The value allowed besides finite ones, and what the error says the values are.
+bool allowed(AnswerValues kind, double v) {
+  if (std::isfinite(v)) return true;
+  switch (kind) {
+    case AnswerValues::energies:
+      return v == kInf;
+    case AnswerValues::log_densities:
+      return v == -kInf;
+    case AnswerValues::gradients:
+      return false;
+  }
+  return false;
+}
+
+std::string value_error(AnswerValues kind, double v) {
+  switch (kind) {
+    case AnswerValues::energies:
+      return "energy " + std::to_string(v) +
+             " (an energy is -log of the unnormalised density: finite, or +inf outside the "
+             "support)";
+    case AnswerValues::log_densities:
+      return "value " + std::to_string(v) + " (a log density is finite, or -inf where it is 0)";
+    case AnswerValues::gradients:
+      break;
+  }
+  return "non-finite value " + std::to_string(v);
+}
+
+}  // namespace
+
+void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
+                 std::string_view function, AnswerValues values, double* out,
+                 const double* row_log_densities) {
+  const std::string shape = cols == 0
+                                ? "(" + std::to_string(rows) + ",)"
+                                : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+  std::string_view unprefixed = function;  // as_array adds "logz."
+  if (unprefixed.starts_with("logz.")) unprefixed.remove_prefix(5);
+  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, std::string(unprefixed).c_str(),
+                                 "return value", shape.c_str());
+  if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
+    fail_argument(function, "return value",
+                  "an array of shape " + shape + " (one row per particle)");
+  const py::ssize_t per_row = cols == 0 ? 1 : cols, size = rows * per_row;
+  // One pass copies and finds whether any value is non-finite (an inf or NaN has every exponent
+  // bit set); only then the search for which, and whether it is allowed.
+  constexpr std::uint64_t kExponent = 0x7ff0000000000000ull;
+  std::uint64_t non_finite = 0;
+  const double* v = a.data();
+  for (py::ssize_t i = 0; i < size; ++i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, v + i, sizeof bits);
+    non_finite |= (bits & kExponent) == kExponent;
+    out[i] = v[i];
+  }
+  auto skipped = [&](py::ssize_t i) {
+    return row_log_densities && row_log_densities[i / per_row] == -kInf;
+  };
+  if (row_log_densities)
+    for (py::ssize_t i = 0; i < size; ++i)
+      if (skipped(i)) out[i] = 0.0;
+  if (!non_finite) return;
+  for (py::ssize_t i = 0; i < size; ++i)
+    if (!skipped(i) && !allowed(values, v[i]))
+      throw NumericalError(std::string(function) + ": particle " + std::to_string(i / per_row) +
+                           " of a batch of " + std::to_string(rows) + ": " +
+                           value_error(values, v[i]));
+}
+
+}  // namespace logz::python

@@ -1,0 +1,30 @@
+#include "logz/evidence/likelihood_tilt.hpp"
+
+#include <utility>
+
+#include "logz/core/error.hpp"
+
+namespace logz {
+
+LikelihoodTilt::LikelihoodTilt(Likelihood likelihood) : likelihood_(std::move(likelihood)) {
+  if (!likelihood_.log_likelihood)
+    fail_argument("logz::LikelihoodTilt", "likelihood", "a log-likelihood function");
+  if (likelihood_.dim < 1) fail_argument("logz::LikelihoodTilt", "likelihood", "a dimension >= 1");
+}
+
+void LikelihoodTilt::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+  likelihood_.log_likelihood(X, e);
+  e = -e;
+}
+
+void LikelihoodTilt::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                     Eigen::MatrixXd& G) const {
+  if (!has_grad())
+    fail_argument("logz::LikelihoodTilt", "grad",
+                  "a gradient of the likelihood (for a gradient move)");
+  likelihood_.log_likelihood_and_grad(X, e, G);
+  e = -e;
+  G = -G;
+}
+
+}  // namespace logz
