@@ -79,6 +79,7 @@
 #include "logz/kernels/site_kernel.hpp"
 #include "logz/kernels/site_order.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/kernels/step_size_profile.hpp"
 #include "logz/kernels/swendsen_wang.hpp"
 #include "logz/kernels/wolff.hpp"
 #include "logz/math/constants.hpp"

@@ -277,10 +277,15 @@ def anneal(target, *, base=None, kernel=None, num_steps=None, num_paths=None, di
       2012), "hmc" (AIS with HMC moves) or "metropolis" (random-walk Metropolis, no gradient
       needed); for a model one of its kernels (None: its default; `logz list` shows them).
       kernel_options are the [kernel] keys (hais/hmc: step_size, leapfrog_steps,
-      momentum_half_life, step_size_adaptation, ...; metropolis: proposal_sd,
+      momentum_refresh, step_size_adaptation, ...; metropolis: proposal_sd,
       steps_per_temperature; lattices: steps_per_temperature, site_order: docs/config.md).
+      The gradient kernels' step size adapts per temperature by default (a pilot run measures
+      one for every temperature, the run follows them); a step_size given is kept fixed
+      unless step_size_adaptation is given too (docs/hais.md, Step sizes).
     num_steps: steps (default [schedule] num_steps) of the `schedule`
-      (default [schedule] type; "geometric", "sigmoid", ...; or a dict of [schedule] keys).
+      (default "adaptive" for a Target and the continuous models: temperatures placed from a
+      pilot run; "linear" for the others; "geometric", "sigmoid", ...; or a dict of [schedule]
+      keys).
     num_paths: annealing paths in each direction (default [run] num_paths).
     directions: ("forward",), ("reverse",) or both (default [run] directions).
     reverse_start: where reverse paths start: "resampled" (the forward paths' end states,

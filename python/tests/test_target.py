@@ -111,8 +111,9 @@ def test_a_worker_thread_keeps_its_python_state_through_a_run():
 
     # One direction: each direction's phase starts its own workers (a new thread may reuse an
     # ident), and this is about the calls within one.
+    # A fixed step size and schedule: no pilot, whose particles are one batch on one thread.
     logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=50, num_paths=40, seed=3, threads=2, chunk_size=10,
-                directions=("forward",))
+                directions=("forward",), step_size=0.2, schedule="linear")
     assert len(calls) == 2, calls  # the calling thread and one worker
     assert all(kept == n - 1 for n, kept in calls.values()), calls
 
@@ -123,7 +124,8 @@ def test_the_function_sees_read_only_batches_of_particles():
         seen.append((X.shape, X.dtype, X.flags.writeable))
         return 0.5 * (X ** 2).sum(axis=1)
 
-    logz.anneal(logz.Target(3, energy, lambda X: X), num_steps=20, num_paths=10, seed=1, leapfrog_steps=1)
+    logz.anneal(logz.Target(3, energy, lambda X: X), num_steps=20, num_paths=10, seed=1, leapfrog_steps=1,
+                step_size=0.2, schedule="linear")  # no pilots: the run's calls alone
     shapes = {s for s, _, _ in seen}
     assert all(s[1] == 3 and s[0] > 1 for s in shapes)  # batches, never single particles
     assert {d for _, d, _ in seen} == {np.dtype(np.float64)}
@@ -236,6 +238,13 @@ def test_a_nan_or_minus_inf_energy_raises_where_it_appears(bad):
                        match=r"^forward annealing, paths 0 - 7 \(particle i of the batch is path 0 \+ i\), temperature "
                              r"index (2|3)\d of the run \(path fraction 0\.\d+\): logz.Target.energy: particle 3 of a "
                              r"batch of 8: energy (nan|-inf) \(an energy is -log"):
+        logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=100, num_paths=8, seed=1, threads=1,
+                    progress=False, step_size=0.2, schedule="linear")
+    # With the defaults the step-size pilot meets it first, and says so.
+    with pytest.raises(logz.NumericalError,
+                       match=r"^the step-size pilot \(32 particles of its own, before the run\), path fraction "
+                             r"0\.\d+: logz.Target.energy: particle 3 of a batch of 32: energy (nan|-inf)"):
+        calls[0] = 0
         logz.anneal(logz.Target(2, energy, lambda X: X), num_steps=100, num_paths=8, seed=1, threads=1,
                     progress=False)
     # Tempering names the chains and the sweep.

@@ -94,9 +94,9 @@ std::vector<std::string> schedule_names() {
   return names;
 }
 
-const Key kScheduleType =
-    Key::choice("type", std::string("linear"), schedule_names(),
-                "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
+const Key kScheduleType = Key::choice(
+    "type", Computed{"\"linear\" (continuous models' annealing: \"adaptive\")"}, schedule_names(),
+    "how the path fractions 0 = t_0 < ... < t_K = 1 are placed (docs/config.md)");
 const KeyGroup kScheduleKeys{"schedule",
                              "schedule",
                              {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile,
@@ -115,10 +115,11 @@ const std::vector<ScheduleEntry>& schedule_registry() {
   return entries;
 }
 
-Schedule read_schedule(Config& config, std::int64_t default_steps) {
+Schedule read_schedule(Config& config, std::int64_t default_steps,
+                       const std::string& default_type) {
   auto s = config.section("schedule");
   s.check_known({&kScheduleKeys});
-  const std::string type = s.get_string(kScheduleType);
+  const std::string type = s.get_string(kScheduleType, default_type);
   for (const auto& entry : schedules())
     if (entry.entry.name == type) return entry.make(ScheduleSource{s, config, default_steps});
   s.fail(kScheduleType, "a registered schedule");  // unreachable: the key's choices are the table's

@@ -344,4 +344,42 @@ TEST(ContinuousCli, MalaRunsFromAConfigAndIsListed) {
       "or \"hmc\")");
 }
 
+// The step size adapts per temperature unless one is given: without [kernel] step_size the
+// report names the per-temperature pilot, its budget part and what it saw, and the estimate is
+// within 5 SE of exact; a stated step size is kept fixed; tempering keeps it (a stated
+// per-temperature adaptation is refused there by name).
+TEST(ContinuousCli, StepSizeAdaptsPerTemperatureUnlessOneIsGiven) {
+  std::string config = kPoeConfig;
+  const std::string stated = "step_size = 0.2\n";
+  config.erase(config.find(stated), stated.size());
+  const std::string cfg = temp_path("poe_profile.toml"), out = temp_path("poe_profile.json");
+  write_file(cfg, config);
+  auto r = run_cli("run " + cfg + " -q -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["kernel"]["step_size_adaptation"].get<std::string>().rfind("per_temperature", 0), 0u)
+      << j["kernel"].dump();
+  const auto& pilot = j["kernel"]["pilot"];
+  EXPECT_EQ(pilot["temperatures"], 500);  // every second of 999 intermediate temperatures
+  EXPECT_LT(pilot["smallest_step_size"].get<double>(), pilot["largest_step_size"].get<double>());
+  EXPECT_NEAR(pilot["mean_acceptance"].get<double>(), 0.9, 0.1);
+  EXPECT_EQ(j["budget"]["step_size_pilot"], 32 * 500) << j["budget"].dump();
+  const auto& e = j["estimates"]["ais"];
+  const double se = e["std_error"].get<double>(), exact = j["reference"]["log_z"].get<double>();
+  ASSERT_TRUE(std::isfinite(se) && se > 0.0 && se < 0.2) << se;
+  EXPECT_NEAR(e["log_z"].get<double>(), exact, 5 * se + se * se);
+
+  r = run_cli("run " + cfg + " -q -o " + out + " --set kernel.step_size=0.1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["kernel"]["step_size_adaptation"], "fixed (as configured)");
+  EXPECT_EQ(j["kernel"]["step_size"], 0.1);
+  EXPECT_FALSE(j["kernel"].contains("pilot"));
+
+  expect_one_line_error(
+      run_cli("run " + std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-mixture-rts.toml" +
+              " -q --set kernel.step_size_adaptation=per_temperature"),
+      "[kernel] step_size_adaptation: expected \"fixed\" for [run] method = \"tempering\"");
+}
+
 }  // namespace

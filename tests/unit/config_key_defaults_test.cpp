@@ -283,8 +283,8 @@ TEST(ConfigKeyDefaults, SamplerAndContinuousKernelKeysAreTheirStructsDefaults) {
   EXPECT_EQ(number_default(k, "step_size"), kernel.step_size);
   EXPECT_EQ(int_default(k, "steps_per_temperature"), kernel.steps);
   EXPECT_EQ(number_default(k, "target_acceptance"), rule.target_acceptance);
-  EXPECT_EQ(number_default(k, "min_step"), rule.min_step);
-  EXPECT_EQ(number_default(k, "max_step"), rule.max_step);
+  // min_step and max_step depend on step_size_adaptation (pilot: the rule's; per_temperature:
+  // wide bounds), stated as Computed text.
 }
 
 TEST(ConfigKeyDefaults, IntegrationKeysAreTheGroundStateIntegrationsDefaults) {

@@ -70,11 +70,15 @@ const Key kStepSize = Key::number("step_size", kKernelDefaults.step_size, 1e-300
                                   "hais, hmc: the leapfrog step size epsilon");
 const Key kLeapfrogSteps = Key::integer("leapfrog_steps", Computed{"1 (gaussian_mixture: 10)"}, 1,
                                         1 << 20, "hais, hmc: leapfrog steps per move");
+// Under a per-temperature step size: half the momentum power redrawn per move (narrowing
+// Gaussians and issue 45's regression: a third to half the SE of the half-life rule's 0.13).
+constexpr double kProfileMomentumRefresh = 0.5;
 const Key kMomentumRefresh =
-    Key::number("momentum_refresh", Computed{"from momentum_half_life"}, 1e-300, 1.0,
-                "hais: gamma, the fraction of the momentum redrawn per move");
-const Key kHalfLife = Key::number("momentum_half_life", 1.0, 1e-300, kMax,
-                                  "hais: time units over which half the momentum power is redrawn");
+    Key::number("momentum_refresh", Computed{"from momentum_half_life (per_temperature: 0.5)"},
+                1e-300, 1.0, "hais: gamma, the fraction of the momentum redrawn per move");
+const Key kHalfLife =
+    Key::number("momentum_half_life", Computed{"1.0 (not with per_temperature)"}, 1e-300, kMax,
+                "hais: time units over which half the momentum power is redrawn");
 const Key kProposalSd = Key::number("proposal_sd", Computed{"0.1 (gaussian_mixture: 0.5)"}, 1e-300,
                                     kMax, "metropolis: the Gaussian proposal's sd");
 const Key kSteps = Key::integer("steps_per_temperature", kKernelDefaults.steps, 1, 1 << 20,
@@ -83,19 +87,23 @@ const Key kNormals =
     Key::choice("normals", std::string("double"), {"double", "float"},
                 "hais, hmc: the momentum draws' precision (float: Box-Muller in single precision "
                 "from 32 random bits a normal, about half the draws' cost; |r| <= 6.66)");
-const Key kAdaptation =
-    Key::choice("step_size_adaptation", std::string("fixed"), {"fixed", "pilot"},
-                "hais, hmc: fixed, or set by a pilot run before the run");
+const Key kAdaptation = Key::choice(
+    "step_size_adaptation", Computed{"\"per_temperature\" (\"fixed\" where step_size is given)"},
+    enum_choices<StepSizeTuning>(),
+    "hais, hmc, mala, barker: fixed at step_size; \"pilot\", one step size adapted by a pilot "
+    "run; \"per_temperature\", a step size per temperature from a pilot run (annealing)");
 const Key kPilotPaths =
     Key::integer("pilot_paths", static_cast<std::int64_t>(kKernelDefaults.pilot_paths), 1, 1 << 20,
-                 "pilot: its particles");
+                 "pilot, per_temperature: the pilot's particles");
 const Key kTargetAcceptance =
     Key::number("target_acceptance", kKernelDefaults.rule.target_acceptance, 1e-6, 1.0 - 1e-6,
-                "pilot: the acceptance aimed at");
-const Key kMinStep = Key::number("min_step", kKernelDefaults.rule.min_step, 1e-300, kMax,
-                                 "pilot: the smallest step size");
-const Key kMaxStep = Key::number("max_step", kKernelDefaults.rule.max_step, 1e-300, kMax,
-                                 "pilot: the largest step size");
+                "pilot, per_temperature: the acceptance aimed at");
+// The per-temperature pilot's bounds only keep a step size finite: wide.
+constexpr double kProfileMinStep = 1e-8, kProfileMaxStep = 1e4;
+const Key kMinStep = Key::number("min_step", Computed{"0.001 (per_temperature: 1e-8)"}, 1e-300,
+                                 kMax, "pilot, per_temperature: the smallest step size");
+const Key kMaxStep = Key::number("max_step", Computed{"0.25 (per_temperature: 10000)"}, 1e-300,
+                                 kMax, "pilot, per_temperature: the largest step size");
 const KeyGroup kKernelKeys{
     "kernel",
     "continuous kernels",
@@ -324,25 +332,53 @@ KernelSettings read_kernel(Config& config, const KernelDefaults& defaults) {
       if (k.has(kHalfLife)) k.fail(kHalfLife, "either momentum_refresh or momentum_half_life");
       s.gamma = k.get_double(kMomentumRefresh.with_default(required));
     } else {
-      s.half_life = k.get_double(kHalfLife);
+      s.half_life = k.get_double(kHalfLife, 1.0);
       s.gamma = Hais::half_life_refresh(s.step_size, s.leapfrog_steps, *s.half_life);
     }
   }
   if (reads(kernel, "proposal_sd")) s.proposal_sd = k.get_double(kProposalSd, defaults.proposal_sd);
   if (reads(kernel, "steps_per_temperature")) s.steps = static_cast<int>(k.get_int(kSteps));
-  s.pilot = reads(kernel, "step_size_adaptation") && k.get_string(kAdaptation) == "pilot";
-  if (s.pilot) {
+  if (reads(kernel, "step_size_adaptation")) {
+    // A stated step size is kept unless an adaptation is asked for too.
+    s.tuning_stated = k.has(kAdaptation);
+    s.tuning = parse_enum<StepSizeTuning>(k.get_string(
+        kAdaptation,
+        to_string(k.has(kStepSize) ? StepSizeTuning::fixed : StepSizeTuning::per_temperature)));
+  }
+  if (s.tuning == StepSizeTuning::per_temperature && reads(kernel, "momentum_refresh") &&
+      !k.has(kMomentumRefresh)) {
+    // HAIS's refresh per move, not per unit of simulation time: with a step size that shrinks a
+    // hundredfold to a narrow target the half-life rule would all but stop refreshing, and
+    // particles whose momentum is not refreshed heat up as their well narrows (an adiabatic
+    // invariant), away from the path's equilibrium.
+    if (k.has(kHalfLife))
+      k.fail(kHalfLife,
+             "no such key with step_size_adaptation = \"per_temperature\" (the step size varies "
+             "along the path: momentum_refresh sets the fraction redrawn per move)");
+    s.half_life.reset();
+    s.gamma = kProfileMomentumRefresh;
+  }
+  if (s.tuning != StepSizeTuning::fixed) {
+    const bool profile = s.tuning == StepSizeTuning::per_temperature;
     s.pilot_paths = static_cast<std::size_t>(k.get_int(kPilotPaths));
     s.rule.target_acceptance = k.get_double(kTargetAcceptance);
-    s.rule.min_step = k.get_double(kMinStep);
-    s.rule.max_step = k.get_double(kMaxStep.with_range(s.rule.min_step, kMax));
+    s.rule.min_step = k.get_double(kMinStep, profile ? kProfileMinStep : s.rule.min_step);
+    s.rule.max_step = k.get_double(kMaxStep.with_range(s.rule.min_step, kMax),
+                                   profile ? kProfileMaxStep : s.rule.max_step);
   } else {
     for (const Key* key : {&kPilotPaths, &kTargetAcceptance, &kMinStep, &kMaxStep})
       if (k.has(*key))
         k.fail(*key, "no such key with type = \"" + s.type +
-                         "\" (it belongs to step_size_adaptation = \"pilot\")");
+                         "\" (it belongs to step_size_adaptation = \"pilot\" or "
+                         "\"per_temperature\")");
   }
   return s;
+}
+
+void fail_in_pilot(const NumericalError& e, std::size_t num_particles, double t) {
+  throw NumericalError(fmt::format(
+      "the step-size pilot ({} particles of its own, before the run), path fraction {}: {}",
+      num_particles, t, e.what()));
 }
 
 Record kernel_description(const KernelSettings& s) {
@@ -354,9 +390,20 @@ Record kernel_description(const KernelSettings& s) {
   if (!reads(continuous_kernel(s.type), "step_size_adaptation"))
     j.set("step_size_adaptation", "fixed");
   else
-    j.set("step_size_adaptation",
-          s.pilot ? "pilot (adapted before the run, fixed during it)" : "fixed (as configured)");
-  if (s.pilot) j.set("pilot", s.pilot_report);
+    switch (s.tuning) {
+      case StepSizeTuning::fixed:
+        j.set("step_size_adaptation", "fixed (as configured)");
+        break;
+      case StepSizeTuning::pilot:
+        j.set("step_size_adaptation", "pilot (adapted before the run, fixed during it)");
+        break;
+      case StepSizeTuning::per_temperature:
+        j.set("step_size_adaptation",
+              "per_temperature (a step size per temperature from a pilot run, fixed during the "
+              "run; step_size is the pilot's first)");
+        break;
+    }
+  if (s.tuning != StepSizeTuning::fixed && !s.pilot_report.empty()) j.set("pilot", s.pilot_report);
   return j;
 }
 

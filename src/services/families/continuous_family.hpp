@@ -6,17 +6,23 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "logz/anneal/annealer.hpp"
 #include "logz/config/config.hpp"
+#include "logz/core/enum_names.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/kernels/continuous_kernels.hpp"
+#include "logz/kernels/step_size_profile.hpp"
 #include "logz/math/running_moments.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/parallel/bytes.hpp"
@@ -30,6 +36,15 @@
 #include "logz/services/registry.hpp"
 #include "logz/services/smc_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
+
+namespace logz {
+// How an annealing run's step size is set ([kernel] step_size_adaptation): fixed as configured;
+// by a pilot that adapts one step size along the schedule and keeps its end value (Sohl-Dickstein
+// & Culpepper's tutorial rule); or per temperature, by a pilot that records a step size at each
+// of its temperatures, which the run follows (kernels/step_size_profile.hpp).
+LOGZ_NAMED_ENUM(StepSizeTuning, fixed, pilot, per_temperature);
+
+}  // namespace logz
 
 namespace logz::continuous {
 
@@ -94,10 +109,12 @@ void visit_kernel(const std::string& name, F&& f) {
 // [kernel]: which kernel, its options, and the step-size pilot.
 struct KernelSettings : ContinuousKernelOptions {
   std::string type;
-  bool pilot = false;
+  StepSizeTuning tuning = StepSizeTuning::fixed;
+  bool tuning_stated = false;  // step_size_adaptation given (not the default)
   std::size_t pilot_paths = 32;
   StepSizeAdaptation rule;
   Record pilot_report;
+  std::shared_ptr<const StepSizeProfile> profile;  // per_temperature, once its pilot has run
 };
 
 // Defaults where [kernel] is silent; models differ (HAIS with one leapfrog step for the image
@@ -131,14 +148,34 @@ void with_kernel(const KernelSettings& s, F&& f) {
   with_kernel_at(s, s.step_size, f);
 }
 
+// Calls f with the configured kernel as annealing along Path applies it: a kernel with a step
+// size follows s.profile (the per-temperature pilot's) or, without one, keeps s.step_size, in
+// one type (ProfiledStepSize), so that each driver is compiled once per kernel.
+template <class Path, class F>
+void with_annealing_kernel(const KernelSettings& s, F&& f) {
+  using Target = std::remove_cvref_t<decltype(std::declval<const Path&>().at(0.0))>;
+  visit_kernel(s.type, [&](auto k) {
+    using K = typename decltype(k)::type;
+    constexpr bool has_step_size = std::ranges::find(K::kOptions, "step_size") != K::kOptions.end();
+    if constexpr (has_step_size && TargetOnPath<Target>) {
+      f(ProfiledStepSize<K>(
+          s, s.profile ? s.profile : std::make_shared<const StepSizeProfile>(s.step_size)));
+    } else {
+      f(K::from_options(s, s.step_size));
+    }
+  });
+}
+
+// A NumericalError from the model or the kernel in a step-size pilot, thrown again with where.
+[[noreturn]] void fail_in_pilot(const NumericalError& e, std::size_t num_particles, double t);
+
 // The pilot: `pilot_paths` particles (particle words first_particle, ... of the run's seed,
 // which the run itself does not use) annealed along the schedule with the tutorial's rule
 // applied after every temperature. Its end step size is used, fixed, for the whole run;
 // the pilot's works are discarded (adapting inside a run would bias its weights).
 template <class Path>
-void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, std::uint64_t seed,
-               std::uint64_t first_particle) {
-  if (!s.pilot) return;
+void run_end_step_pilot(const Path& path, KernelSettings& s, const Schedule& schedule,
+                        std::uint64_t seed, std::uint64_t first_particle) {
   auto batch = path.make_batch(s.pilot_paths);
   path.sample_base(batch, BatchRandom{seed, Purpose::base_sample, 0, first_particle});
   double eps = s.step_size, avg = s.rule.target_acceptance;
@@ -148,8 +185,12 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
     const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k),
                         first_particle};
     ContinuousKernelInfo info;
-    with_kernel_at(s, eps,
-                   [&](const auto& kernel) { info = kernel.step(path.at(betas[k]), batch, r); });
+    try {
+      with_kernel_at(s, eps,
+                     [&](const auto& kernel) { info = kernel.step(path.at(betas[k]), batch, r); });
+    } catch (const NumericalError& e) {
+      fail_in_pilot(e, s.pilot_paths, betas[k]);
+    }
     attempted += info.attempted;
     accepted += info.accepted;
     s.rule.update(eps, avg,
@@ -165,6 +206,95 @@ void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, st
   if (s.half_life) s.gamma = Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life);
 }
 
+// The per-temperature pilot: `pilot_paths` particles (words first_particle, ... of the run's
+// seed, which the run does not use) annealed along at most kProfileTemperatures of the
+// schedule's temperatures (every m-th), with at least kProfileMoves moves in all. After each move
+// the step size is multiplied by exp(acceptance - target) (as SMC's moves, smc/adaptive_smc.hpp),
+// within [min_step, max_step]; the step size after a temperature's moves is its knot. The run
+// then follows the profile, fixed: adapting inside the run would bias its weights.
+inline constexpr std::size_t kProfileTemperatures = 500;
+inline constexpr std::size_t kProfileMoves = 200;
+
+template <class Path>
+void run_profile_pilot(const Path& path, KernelSettings& s, const Schedule& schedule,
+                       std::uint64_t seed, std::uint64_t first_particle) {
+  const auto all = schedule.fractions();
+  std::vector<double> t;  // the pilot's temperatures: every m-th intermediate one, and the last
+  const std::size_t intermediate = all.size() - 2;
+  const std::size_t m =
+      std::max<std::size_t>(1, (intermediate + kProfileTemperatures - 1) / kProfileTemperatures);
+  for (std::size_t k = m; k + 1 < all.size(); k += m) t.push_back(all[k]);
+  if (t.empty() || t.back() != all[all.size() - 2]) {
+    if (intermediate > 0) t.push_back(all[all.size() - 2]);
+  }
+  if (t.empty()) t.push_back(all.back());  // one step: no intermediate temperature
+  const std::size_t moves = std::max<std::size_t>(1, (kProfileMoves + t.size() - 1) / t.size());
+  auto batch = path.make_batch(s.pilot_paths);
+  path.sample_base(batch, BatchRandom{seed, Purpose::base_sample, 0, first_particle});
+  double eps = s.step_size;
+  std::vector<double> knots(t.size());
+  std::uint64_t attempted = 0, accepted = 0;
+  std::size_t stream = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    for (std::size_t j = 0; j < moves; ++j, ++stream) {
+      const BatchRandom r{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(stream + 1),
+                          first_particle};
+      ContinuousKernelInfo info;
+      try {
+        with_kernel_at(s, eps,
+                       [&](const auto& kernel) { info = kernel.step(path.at(t[k]), batch, r); });
+      } catch (const NumericalError& e) {
+        fail_in_pilot(e, s.pilot_paths, t[k]);
+      }
+      attempted += info.attempted;
+      accepted += info.accepted;
+      if (info.attempted == 0) continue;
+      const double acceptance =
+          static_cast<double>(info.accepted) / static_cast<double>(info.attempted);
+      eps = std::clamp(eps * std::exp(acceptance - s.rule.target_acceptance), s.rule.min_step,
+                       s.rule.max_step);
+    }
+    knots[k] = eps;
+  }
+  s.pilot_report = {
+      {"initial_step_size", s.step_size},
+      {"pilot_paths", s.pilot_paths},
+      {"temperatures", t.size()},
+      {"moves_per_temperature", moves},
+      {"mean_acceptance", attempted ? static_cast<double>(accepted) / attempted : kNaN},
+      {"target_acceptance", s.rule.target_acceptance},
+      {"smallest_step_size", *std::min_element(knots.begin(), knots.end())},
+      {"largest_step_size", *std::max_element(knots.begin(), knots.end())},
+      {"step_size_at_end", knots.back()}};
+  s.profile = std::make_shared<const StepSizeProfile>(std::move(t), std::move(knots));
+}
+
+// The kernels' step moves of a pilot (its particles times its moves), for the budget.
+inline std::uint64_t pilot_moves(const KernelSettings& s, const Schedule& schedule) {
+  if (s.tuning == StepSizeTuning::fixed) return 0;
+  const std::size_t steps = schedule.num_steps() - 1;
+  if (s.tuning == StepSizeTuning::pilot) return s.pilot_paths * steps;
+  const std::size_t temperatures = std::max<std::size_t>(1, std::min(steps, kProfileTemperatures));
+  return s.pilot_paths * std::max(temperatures, kProfileMoves);
+}
+
+// The step-size pilot [kernel] step_size_adaptation asks for, on `schedule` (an adaptive
+// schedule's: its pilot's linear one).
+template <class Path>
+void run_pilot(const Path& path, KernelSettings& s, const Schedule& schedule, std::uint64_t seed,
+               std::uint64_t first_particle) {
+  switch (s.tuning) {
+    case StepSizeTuning::fixed:
+      return;
+    case StepSizeTuning::pilot:
+      run_end_step_pilot(path, s, schedule, seed, first_particle);
+      return;
+    case StepSizeTuning::per_temperature:
+      run_profile_pilot(path, s, schedule, seed, first_particle);
+      return;
+  }
+}
+
 // Annealing with the configured kernel: the pilot (if asked for) sets its step size, the
 // kernel's description goes into the result, then forward and reverse runs and the estimators.
 template <class Path, class Start>
@@ -173,7 +303,7 @@ void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& sc
                         RunResult& result) {
   run_pilot(path, ks, schedule, run.seed, run.num_paths);
   result.kernel = kernel_description(ks);
-  with_kernel(ks, [&](const auto& kernel) {
+  with_annealing_kernel<Path>(ks, [&](const auto& kernel) {
     anneal_and_estimate(path, kernel, schedule, run, start, context, result);
   });
   // Counted as each kernel states: gradient evaluations per leapfrog step of every trajectory,
@@ -183,9 +313,8 @@ void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& sc
     per_update = static_cast<std::uint64_t>(decltype(k)::type::evaluations_per_move(ks));
   });
   result.budget = annealing_budget(result, continuous_kernel(ks.type).evaluation, per_update);
-  if (ks.pilot)  // the step-size pilot: its particles at every intermediate temperature
-    result.budget->parts.emplace_back("step_size_pilot",
-                                      ks.pilot_paths * (schedule.num_steps() - 1) * per_update);
+  if (const std::uint64_t moves = pilot_moves(ks, schedule))  // the step-size pilot
+    result.budget->parts.emplace_back("step_size_pilot", moves * per_update);
 }
 
 // A reverse start from exact draws of the target: sample(X, random) fills the positions, the
@@ -256,7 +385,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks,
         o.seed = data_point_seed(run.seed, i);
         o.threads = 1;
         o.stop = context.stop;
-        with_kernel(ks, [&](const auto& kernel) {
+        with_annealing_kernel<std::remove_cvref_t<decltype(path)>>(ks, [&](const auto& kernel) {
           const Works w = anneal_forward(path, kernel, schedule, o);
           const Estimate e = ais(w.works);
           PointLoglik& p = r.points[i];
@@ -314,9 +443,12 @@ void run_path_method(RunMethod method, const Path& path, KernelSettings& ks, Con
                      const RunContext& context, RunResult& result) {
   switch (method) {
     case RunMethod::tempering:
-      if (ks.pilot)
+      // A step size per level needs a pilot of its own (not yet): a stated adaptation is an
+      // error, the default one the configured step size.
+      if (ks.tuning != StepSizeTuning::fixed && ks.tuning_stated)
         config.section("kernel").fail("step_size_adaptation",
                                       "\"fixed\" for [run] method = \"tempering\"");
+      ks.tuning = StepSizeTuning::fixed;
       result.kernel = kernel_description(ks);
       with_kernel(ks, [&](const auto& kernel) {
         temper_and_estimate(path, kernel, config, context, result);
@@ -360,7 +492,7 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc,
     run_path_method(method, path, ks, config, context, result);
     return result;
   }
-  const Schedule schedule = read_schedule(config);
+  const Schedule schedule = read_continuous_schedule(config);
   const RunSettings run = read_run_settings(
       config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
   if (sampler)

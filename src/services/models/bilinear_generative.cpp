@@ -107,7 +107,7 @@ RunResult run_bilinear_generative(Config& config, const RunContext& context) {
   Record base_desc;
   const LaplaceBase base = read_prior_base(config, model, base_desc);
   KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_schedule(config);
+  const Schedule schedule = read_continuous_schedule(config);
   // No exact posterior draws: reverse runs start from forward end points resampled by weight.
   const RunSettings run = read_run_settings(config, {});
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));

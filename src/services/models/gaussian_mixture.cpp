@@ -225,7 +225,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
     }
     return result;
   }
-  const Schedule schedule = read_schedule(config);
+  const Schedule schedule = read_continuous_schedule(config);
   const RunSettings run = read_run_settings(config, {"exact"});
   anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)),
                      context, result);

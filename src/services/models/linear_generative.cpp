@@ -95,7 +95,7 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   Record base_desc;
   const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
   KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_schedule(config);
+  const Schedule schedule = read_continuous_schedule(config);
   const RunMethod method = read_run_method(config, kLinearGenerativeMethods);
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const LinearGenerativePosterior posterior(model, x);
