@@ -13,6 +13,8 @@ import re
 import sys
 import time
 
+import numpy as np
+
 from . import models  # noqa: F401
 from . import priors  # noqa: F401
 from ._logz import (  # noqa: F401
@@ -233,7 +235,8 @@ def _common_sections(target, base, kernel, kernel_options, seed, threads, method
 # The sections anneal and temper fill from their arguments, and the argument of a key where the
 # two names differ; a model's own sections ([model], [data]) keep their InputError.
 _ARGUMENT_SECTIONS = ("run", "schedule", "kernel", "tempering", "estimators", "base")
-_ARGUMENT_OF_KEY = {("kernel", "type"): "kernel", ("schedule", "type"): "schedule", ("base", "sigma"): "base"}
+_ARGUMENT_OF_KEY = {("kernel", "type"): "kernel", ("schedule", "type"): "schedule",
+                    ("schedule", "fractions"): "schedule", ("base", "sigma"): "base"}
 
 
 def _argument_error(error, function):
@@ -284,8 +287,8 @@ def anneal(target, *, base=None, kernel=None, num_steps=None, num_paths=None, di
       unless step_size_adaptation is given too (docs/hais.md, Step sizes).
     num_steps: steps (default [schedule] num_steps) of the `schedule`
       (default "adaptive" for a Target and the continuous models: temperatures placed from a
-      pilot run; "linear" for the others; "geometric", "sigmoid", ...; or a dict of [schedule]
-      keys).
+      pilot run; "linear" for the others; "geometric", "sigmoid", ...; a dict of [schedule]
+      keys; or the path fractions themselves, e.g. np.linspace(0, 1, 21), rising from 0 to 1).
     num_paths: annealing paths in each direction (default [run] num_paths).
     directions: ("forward",), ("reverse",) or both (default [run] directions).
     reverse_start: where reverse paths start: "resampled" (the forward paths' end states,
@@ -326,8 +329,17 @@ def anneal(target, *, base=None, kernel=None, num_steps=None, num_paths=None, di
         config["run"]["reverse_start"] = reverse_start
     if schedule is None or isinstance(schedule, str):
         config["schedule"] = _given(type=schedule, num_steps=num_steps)
-    else:
+    elif isinstance(schedule, dict):
         config["schedule"] = dict(schedule)
+    else:  # the path fractions themselves: np.linspace(0, 1, 21), a list, ...
+        if num_steps is not None:
+            raise InvalidArgument("logz.anneal: num_steps: expected None with a schedule of path fractions "
+                                  "(their number sets the steps)")
+        fractions = np.asarray(schedule, dtype=float)
+        if fractions.ndim != 1:
+            raise InvalidArgument(f"logz.anneal: schedule: expected a 1-d array of path fractions, got shape "
+                                  f"{fractions.shape}")
+        config["schedule"] = {"type": "list", "fractions": fractions.tolist()}
     return _run_config(target, config, arrays, progress, "logz.anneal")
 
 

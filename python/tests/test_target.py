@@ -416,3 +416,18 @@ def test_a_fresh_interpreter_can_start_with_a_threaded_run():
             "logz.anneal(t, kernel='metropolis', num_steps=200, num_paths=64, threads=2)\n")
     done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_schedule_given_as_path_fractions():
+    # np.linspace(0, 1, 21) is the linear schedule of 20 steps: the same bits as asking for it.
+    t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
+    kwargs = dict(num_paths=16, seed=4, progress=False, step_size=0.3, directions=("forward",))
+    a = logz.anneal(t, schedule=np.linspace(0, 1, 21), **kwargs)
+    b = logz.anneal(t, schedule="linear", num_steps=20, **kwargs)
+    assert a.estimates["ais"].log_z == b.estimates["ais"].log_z
+    assert list(a.fractions) == list(np.linspace(0, 1, 21))
+    with pytest.raises(logz.InvalidArgument, match=r"^logz.anneal: schedule: expected strictly increasing values, "
+                                                   r"got 0.2 after 0.5 \(fractions\[2\]\)"):
+        logz.anneal(t, schedule=[0.0, 0.5, 0.2, 1.0], **kwargs)
+    with pytest.raises(logz.InvalidArgument, match=r"^logz.anneal: num_steps: expected None"):
+        logz.anneal(t, schedule=[0.0, 1.0], num_steps=5, **kwargs)

@@ -20,24 +20,28 @@ std::string number_text(double x) {
 
 }  // namespace
 
+std::optional<ScheduleFault> schedule_fault(std::span<const double> t) {
+  if (t.size() < 2)
+    return ScheduleFault{"fractions",
+                         "at least 2 path fractions (0 and 1), got " + std::to_string(t.size())};
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const std::string entry = "fractions[" + std::to_string(k) + "]";
+    if (!std::isfinite(t[k])) return ScheduleFault{entry, "a finite number"};
+    if (k > 0 && !(t[k] > t[k - 1]))
+      return ScheduleFault{entry, "strictly increasing values, got " + number_text(t[k]) +
+                                      " after " + number_text(t[k - 1])};
+  }
+  if (t.front() != 0.0) return ScheduleFault{"fractions[0]", "0, got " + number_text(t.front())};
+  if (t.back() != 1.0)
+    return ScheduleFault{"fractions[" + std::to_string(t.size() - 1) + "]",
+                         "1, got " + number_text(t.back())};
+  return std::nullopt;
+}
+
 Schedule::Schedule(std::vector<double> fractions, const std::string& source)
     : fractions_(std::move(fractions)) {
-  if (fractions_.size() < 2)
-    fail_input(source, "fractions",
-               "at least 2 path fractions (0 and 1), got " + std::to_string(fractions_.size()));
-  for (std::size_t k = 0; k < fractions_.size(); ++k) {
-    if (!std::isfinite(fractions_[k]))
-      fail_input(source, "fractions[" + std::to_string(k) + "]", "a finite number");
-    if (k > 0 && !(fractions_[k] > fractions_[k - 1]))
-      fail_input(source, "fractions[" + std::to_string(k) + "]",
-                 "strictly increasing values, got " + number_text(fractions_[k]) + " after " +
-                     number_text(fractions_[k - 1]));
-  }
-  if (fractions_.front() != 0.0)
-    fail_input(source, "fractions[0]", "0, got " + number_text(fractions_.front()));
-  if (fractions_.back() != 1.0)
-    fail_input(source, "fractions[" + std::to_string(fractions_.size() - 1) + "]",
-               "1, got " + number_text(fractions_.back()));
+  if (const auto fault = schedule_fault(fractions_))
+    fail_input(source, fault->entry, fault->expectation);
 }
 
 Schedule Schedule::adaptive(const AdaptivePlan& plan) {

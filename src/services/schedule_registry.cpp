@@ -23,6 +23,8 @@ const Key kSteepness = Key::number("steepness", kDefaultSigmoidSteepness, 1e-6, 
                                    "sigmoid: how steep the sigmoid is");
 const Key kFile = Key::string("file", required,
                               "file: the path fractions, one per line (relative to the config)");
+const Key kFractions =
+    Key::array("fractions", required, "list: the path fractions, rising strictly from 0 to 1");
 const Key kPilotPaths =
     Key::integer("pilot_paths", static_cast<std::int64_t>(AdaptivePlan{}.pilot_paths), 2, 1LL << 24,
                  "adaptive: forward paths of the pilot run (own random numbers)");
@@ -75,6 +77,23 @@ const std::vector<ScheduleFactory>& schedules() {
        [](const ScheduleSource& s) {
          return schedule_from_file(resolve_config_path(s.config, s.section.get_string(kFile)));
        }},
+      {{"list", "the path fractions given as `fractions`"},
+       [](const ScheduleSource& s) {
+         const Value& v = s.section.get_value(kFractions);
+         const std::string shape = "an array of numbers rising strictly from 0 to 1";
+         if (!v.is_array()) s.section.fail(kFractions, shape);
+         check_fits_in_memory(s.section, kFractions, 400.0 * static_cast<double>(v.size()),
+                              "the per-temperature records");
+         std::vector<double> t(v.size());
+         for (std::size_t k = 0; k < t.size(); ++k) {
+           if (!v[k].is_number())
+             s.section.fail(kFractions, shape + " (fractions[" + std::to_string(k) + "] is not)");
+           t[k] = v[k].as_double();
+         }
+         if (const auto fault = schedule_fault(t))
+           s.section.fail(kFractions, fault->expectation + " (" + fault->entry + ")");
+         return Schedule(std::move(t), "[schedule] fractions");
+       }},
       {{"adaptive",
         "K steps at equal thermodynamic length, measured by a pilot run (counted in the budget)"},
        [](const ScheduleSource& s) {
@@ -100,7 +119,7 @@ const Key kScheduleType = Key::choice(
 const KeyGroup kScheduleKeys{"schedule",
                              "schedule",
                              {&kScheduleType, &kNumSteps, &kBetaMin, &kSteepness, &kFile,
-                              &kPilotPaths, &kPilotSteps, &kPilotReverse}};
+                              &kFractions, &kPilotPaths, &kPilotSteps, &kPilotReverse}};
 
 }  // namespace
 

@@ -46,7 +46,7 @@ TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
   EXPECT_EQ(j["estimators"]["bar"]["needs"], "both");
   EXPECT_EQ(j["estimators"]["bounds"]["default"], true);
   EXPECT_EQ(j["estimators"]["mbar"]["family"], "tempered");
-  EXPECT_EQ(j["schedules"].size(), 6u);
+  EXPECT_EQ(j["schedules"].size(), 7u);
   EXPECT_EQ(j["schedules"].back(), "adaptive");
   EXPECT_TRUE(j["training"]["rbm"]["keys"]["training"].contains("learning_rate"));
   const auto table = run_cli("list");

@@ -25,8 +25,8 @@ TEST(StepSizeProfile, IsLogLinearBetweenKnotsAndConstantBeyond) {
   const StepSizeProfile p({0.1, 0.5, 1.0}, {1.0, 0.01, 0.04});
   EXPECT_EQ(p.at(0.0), 1.0);
   EXPECT_EQ(p.at(0.1), 1.0);
-  EXPECT_EQ(p.at(0.5), 0.01);  // a knot: its own value, bit for bit
-  EXPECT_NEAR(p.at(0.3), 0.1, 1e-15);   // halfway in log between 1 and 0.01
+  EXPECT_EQ(p.at(0.5), 0.01);          // a knot: its own value, bit for bit
+  EXPECT_NEAR(p.at(0.3), 0.1, 1e-15);  // halfway in log between 1 and 0.01
   EXPECT_NEAR(p.at(0.75), 0.02, 1e-15);
   EXPECT_EQ(p.at(1.0), 0.04);
   EXPECT_EQ(StepSizeProfile(0.3).at(0.7), 0.3);

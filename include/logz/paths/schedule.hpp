@@ -28,6 +28,13 @@ struct AdaptivePlan {
   bool reverse_pilot = true;
 };
 
+// What is wrong with `fractions` as a schedule: the entry ("fractions[3]") and what it should be;
+// nothing when they rise strictly from 0 to 1 (at least 2 of them, all finite).
+struct ScheduleFault {
+  std::string entry, expectation;
+};
+std::optional<ScheduleFault> schedule_fault(std::span<const double> fractions);
+
 class Schedule {
  public:
   // Validates: at least 2 values, all finite, strictly increasing, first 0, last 1.
