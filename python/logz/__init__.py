@@ -9,6 +9,8 @@ prior (logz.priors) and a likelihood given as Python functions: evidence.
 Errors: logz.Error and its subclasses InvalidArgument and InputError (both ValueErrors) and
 NumericalError. See docs/python.md.
 """
+import difflib
+import inspect
 import re
 import sys
 import time
@@ -247,6 +249,15 @@ def _argument_error(error, function):
     if not m or m.group(1) not in _ARGUMENT_SECTIONS:
         return None
     section, key, rest = m.groups()
+    if section == "kernel" and rest.startswith("unknown key"):
+        # An unknown keyword lands among the kernel's options: it may be a misspelt argument.
+        arguments = [p for p in inspect.signature(globals()[function.split(".")[1]]).parameters
+                     if p not in ("target", "kernel_options")]
+        kernel_keys = re.findall(r'"(\w+)"', rest)
+        close = difflib.get_close_matches(key, arguments + kernel_keys, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        return InvalidArgument(f"{function}: {key}: no such argument, nor a [kernel] key of this kernel{hint} "
+                               f"(arguments: {', '.join(arguments)}; [kernel] keys: {', '.join(kernel_keys)})")
     return InvalidArgument(f"{function}: {_ARGUMENT_OF_KEY.get((section, key), key)}: {rest}")
 
 

@@ -307,7 +307,10 @@ TEMPER_KW = dict(num_temperatures=4, num_chains=4, num_sweeps=10, max_initial_it
     (dict(initialization="guess"), 'logz.temper: initialization: expected one of "iterations"'),
     (dict(sweeps_per_iteration=0), "logz.temper: sweeps_per_iteration: expected an integer in [1, "),
     (dict(max_initial_iterations=0), "logz.temper: max_initial_iterations: expected an integer in [1,"),
-    (dict(step_sise=0.1), "logz.temper: step_sise: unknown key"),
+    (dict(step_sise=0.1), "logz.temper: step_sise: no such argument, nor a [kernel] key of this kernel; did you "
+                          "mean step_size?"),
+    (dict(num_chain=8), "logz.temper: num_chain: no such argument, nor a [kernel] key of this kernel; did you "
+                        "mean num_chains?"),
     (dict(seed=-1), "logz.temper: seed: expected an integer >= 0"),
     (dict(threads=-1), "logz.temper: threads: expected an integer in [0,"),
     (dict(base=logz.GaussianBase(3)), "logz.temper: base: expected a logz.GaussianBase of dim 2"),
@@ -392,7 +395,10 @@ ISING_SMALL = {"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
     (lambda: logz.anneal(anisotropic_gaussian(), base=logz.GaussianBase(3)), logz.InvalidArgument,
      "base: expected a logz.GaussianBase of dim 4"),
     (lambda: logz.anneal(anisotropic_gaussian(), step_sise=0.1), logz.InvalidArgument,
-     'logz.anneal: step_sise: unknown key; expected one of "type", "step_size"'),
+     'logz.anneal: step_sise: no such argument, nor a [kernel] key of this kernel; did you mean step_size? '
+     '(arguments: base, kernel, num_steps, num_paths,'),
+    (lambda: logz.anneal(anisotropic_gaussian(), num_path=5), logz.InvalidArgument,
+     "logz.anneal: num_path: no such argument, nor a [kernel] key of this kernel; did you mean num_paths?"),
     (lambda: logz.anneal(anisotropic_gaussian(), num_paths=0), logz.InvalidArgument,
      "logz.anneal: num_paths: expected an integer"),
     (lambda: logz.anneal(anisotropic_gaussian(), schedule="cubic"), logz.InvalidArgument,
