@@ -108,3 +108,16 @@ def test_bad_configs_raise_one_line_naming_the_key(config, error, message):
         logz.run(config)
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_population_annealing_from_a_dict():
+    # The Ising model near its critical point by population annealing: within 5 SE (rho_f's, which
+    # is conservative) + 0.05 of Kaufman's log Z, the population's record in the result's JSON.
+    config = {"model": {"type": "ising", "size": 12, "beta": 0.44},
+              "kernel": {"type": "heat_bath", "site_order": "checkerboard", "steps_per_temperature": 2},
+              "run": {"method": "population_annealing", "seed": 4},
+              "population_annealing": {"num_replicas": 512}}
+    r = logz.run(config, progress=False)
+    e = r.estimates["population_annealing"]
+    assert abs(e.log_z - r.reference_log_z) <= 5 * e.std_error + 0.05
+    assert json.loads(r.to_json())["kernel"]["population_annealing"]["num_replicas"] == 512

@@ -13,6 +13,10 @@ const std::vector<MethodEntry>& method_registry() {
       {RunMethod::smc,
        "adaptive tempered SMC from an exactly sampled base (continuous models; [smc])",
        "docs/smc.md"},
+      {RunMethod::population_annealing,
+       "population annealing: replicas resampled at adaptive temperatures (lattice models; "
+       "[population_annealing])",
+       "docs/population_annealing.md"},
   };
   return methods;
 }

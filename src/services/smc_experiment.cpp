@@ -103,18 +103,6 @@ SmcOptions read_smc_options(Config& config, int dim) {
   return o;
 }
 
-void check_smc_run(Config& config, const RunContext& context) {
-  if (context.anneal_journal || context.tempering_journal)
-    throw InputError(
-        "--checkpoint: [run] method = \"smc\" cannot be checkpointed (run it without "
-        "--checkpoint)");
-  if (context.ranks && context.ranks->size() > 1)
-    config.section("run").fail(
-        "method", fmt::format("\"annealing\" or \"tempering\" with {} ranks (\"smc\" runs in one "
-                              "process: run it without mpirun)",
-                              context.ranks->size()));
-}
-
 PlannedBudget planned_smc_budget(const SmcOptions& o) {
   return {.factors = {{o.num_particles, "particles"}},
           .unit = "particles",

@@ -30,8 +30,8 @@ TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
                         "bilinear_generative", "mcrbm", "gaussian_mixture", "gaussian"})
     EXPECT_TRUE(j["models"].contains(m)) << m;
   const auto& ising = j["models"]["ising"];
-  EXPECT_EQ(ising["methods"],
-            nlohmann::json({"annealing", "tempering", "ground_state_integration"}));
+  EXPECT_EQ(ising["methods"], nlohmann::json({"annealing", "tempering", "ground_state_integration",
+                                              "population_annealing"}));
   EXPECT_EQ(ising["keys"]["model"]["coupling"]["default"], "1.0");
   EXPECT_EQ(ising["keys"]["run"]["num_paths"]["default"], "100");
   EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"],

@@ -11,7 +11,8 @@
 
 namespace logz {
 
-LOGZ_NAMED_ENUM(RunMethod, annealing, tempering, ground_state_integration, smc);
+LOGZ_NAMED_ENUM(RunMethod, annealing, tempering, ground_state_integration, smc,
+                population_annealing);
 
 struct MethodEntry {
   RunMethod method;

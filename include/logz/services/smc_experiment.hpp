@@ -9,6 +9,7 @@
 
 #include "logz/config/config.hpp"
 #include "logz/paths/geometric_path.hpp"
+#include "logz/services/annealing_experiment.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/results.hpp"
 #include "logz/services/run_budget.hpp"
@@ -23,10 +24,6 @@ const KeyGroup& smc_keys();
 // [smc] and [run] seed and threads. `dim`: the particles' dimension (the memory check).
 SmcOptions read_smc_options(Config& config, int dim);
 
-// Refuses, as a one-line InputError, what an SMC run cannot do: a checkpoint journal and
-// several ranks.
-void check_smc_run(Config& config, const RunContext& context);
-
 // What the run is about to do: particles, at most max_temperatures x max_moves moves.
 PlannedBudget planned_smc_budget(const SmcOptions& options);
 
@@ -39,7 +36,7 @@ void record_smc_result(const SmcResult& r, const SmcOptions& options, RunResult&
 template <ContinuousBase Base, ContinuousTarget Target>
 void smc_and_estimate(const GeometricPath<Base, Target>& path, Config& config,
                       const RunContext& context, RunResult& result) {
-  check_smc_run(config, context);
+  check_one_process_run(config, context, RunMethod::smc);
   SmcOptions options = read_smc_options(config, path.dim());
   context.announce(planned_smc_budget(options));
   options.stop = context.stop;

@@ -93,16 +93,18 @@ LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunRe
 }
 
 RunDefaults multispin_run_defaults(Config& config, RunMethod method) {
-  if (method != RunMethod::annealing)
+  if (method != RunMethod::annealing && method != RunMethod::population_annealing)
     config.section("kernel").fail(kType, "\"metropolis\" or \"heat_bath\" with [run] method = \"" +
                                              to_string(method) +
-                                             "\" (\"multispin\" runs annealing only)");
+                                             "\" (\"multispin\" runs annealing and population "
+                                             "annealing only)");
   return {.chunk_size = 64, .chunk_multiple = 64};
 }
 
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys) {
-  return {&model_keys,       &kLatticeKernelKeys, &run_keys(),        &schedule_keys(),
-          &estimator_keys(), &tempering_keys(),   &integration_keys()};
+  return {&model_keys,         &kLatticeKernelKeys,         &run_keys(),
+          &schedule_keys(),    &estimator_keys(),           &tempering_keys(),
+          &integration_keys(), &population_annealing_keys()};
 }
 
 ModelEntry lattice_model_entry(std::string name, std::string summary, std::string reference,

@@ -14,6 +14,7 @@
 #include "logz/kernels/wolff.hpp"
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/ground_state_experiment.hpp"
+#include "logz/services/population_annealing_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
 
 namespace logz {
@@ -50,7 +51,8 @@ RunDefaults multispin_run_defaults(Config& config, RunMethod method);
 
 // The [run] methods of a lattice model and the sections a lattice config may have.
 inline const std::vector<RunMethod> kLatticeMethods = {RunMethod::annealing, RunMethod::tempering,
-                                                       RunMethod::ground_state_integration};
+                                                       RunMethod::ground_state_integration,
+                                                       RunMethod::population_annealing};
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys);
 
 // The registry entry of a lattice model: what it shares with the others (methods, kernels,
@@ -128,7 +130,8 @@ void run_cluster_kernel(const LatticeKernelSettings& k, const RunWith& run_with)
     with_local(SwendsenWang(k.steps));
 }
 
-// Runs `method` ("annealing" on `schedule`, "tempering" or "ground_state_integration")
+// Runs `method` ("annealing" on `schedule`, "tempering", "ground_state_integration" or
+// "population_annealing")
 // with HeatBath, SwendsenWang, Wolff or the model's Metropolis kernel.
 template <class Metropolis, class Model>
 void run_lattice_method(const Model& model, const LatticeKernelSettings& k, RunMethod method,
@@ -143,6 +146,8 @@ void run_lattice_method(const Model& model, const LatticeKernelSettings& k, RunM
                                   ground.log_degeneracy, ground_state, config, context, result);
     } else if (method == RunMethod::tempering) {
       temper_and_estimate(model, kernel, config, context, result);
+    } else if (method == RunMethod::population_annealing) {
+      population_anneal_and_estimate(model, kernel, config, context, result);
     } else {
       anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}),
                                context, result);

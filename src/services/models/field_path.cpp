@@ -26,8 +26,9 @@ bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSe
   if (model.get_string(lattice_path_key()) != "field") return false;
   if (kernel.type != LatticeKernelType::heat_bath)
     config.section("kernel").fail("type", "\"heat_bath\" with [model] path = \"field\"");
-  if (method != RunMethod::annealing)
-    model.fail(lattice_path_key(), "\"temperature\" unless [run] method = \"annealing\"");
+  if (method != RunMethod::annealing && method != RunMethod::population_annealing)
+    model.fail(lattice_path_key(),
+               "\"temperature\" unless [run] method = \"annealing\" or \"population_annealing\"");
   if (4.0 * std::abs(beta_coupling) + model.get_double(field_key()) >
       PottsFieldPath::kMaxLogWeightRange)
     model.fail(field_key(), "4 |beta J| + field <= 600 (J of the Potts model the path runs on)");
@@ -35,14 +36,18 @@ bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSe
 }
 
 void anneal_field_path(const PottsFieldPath& path, const LatticeKernelSettings& kernel,
-                       const Schedule& schedule, Config& config, const RunContext& context,
-                       RunResult& result) {
+                       RunMethod method, const Schedule& schedule, Config& config,
+                       const RunContext& context, RunResult& result) {
   result.model["path"] = "field";
   result.model["field"] = path.field();
   result.model["base"] = "independent sites, field on colour 0";
   result.base_log_z = path.base_log_z();
-  anneal_from_ground_state(path, HeatBath(kernel.order, kernel.steps), schedule,
-                           read_run_settings(config, {"ground_state"}), context, result);
+  if (method == RunMethod::population_annealing)
+    population_anneal_and_estimate(path, HeatBath(kernel.order, kernel.steps), config, context,
+                                   result);
+  else
+    anneal_from_ground_state(path, HeatBath(kernel.order, kernel.steps), schedule,
+                             read_run_settings(config, {"ground_state"}), context, result);
 }
 
 }  // namespace logz

@@ -20,10 +20,11 @@ const Key& field_key();         // field: h0
 bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSettings& kernel,
                      RunMethod method, double beta_coupling);
 
-// Anneals `path` with the heat bath in both directions from relabelled ground states, and fills
-// result's model description (path, field, base) and base_log_z.
+// Anneals `path` with the heat bath in both directions from relabelled ground states (or runs
+// population annealing along it), and fills result's model description (path, field, base) and
+// base_log_z.
 void anneal_field_path(const PottsFieldPath& path, const LatticeKernelSettings& kernel,
-                       const Schedule& schedule, Config& config, const RunContext& context,
-                       RunResult& result);
+                       RunMethod method, const Schedule& schedule, Config& config,
+                       const RunContext& context, RunResult& result);
 
 }  // namespace logz

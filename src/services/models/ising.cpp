@@ -66,7 +66,8 @@ RunResult run_ising(Config& config, const RunContext& context) {
     const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
     anneal_field_path(
         PottsFieldPath(potts, m.get_double(field_key()), 2.0 * coupling * model.num_sites()),
-        kernel, read_schedule(config), config, context, result);
+        kernel, method, method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1),
+        config, context, result);
     return result;  // the equilibrium energy trace below is the temperature path's
   }
   const RunDefaults multispin = kernel.type == LatticeKernelType::multispin
@@ -85,7 +86,11 @@ RunResult run_ising(Config& config, const RunContext& context) {
   }
   const Schedule schedule =
       method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
-  if (kernel.type == LatticeKernelType::multispin)
+  if (kernel.type == LatticeKernelType::multispin && method == RunMethod::population_annealing)
+    population_anneal_and_estimate(PackedIsingModel(model),
+                                   MultiSpinMetropolis(kernel.order, kernel.steps), config, context,
+                                   result, static_cast<std::size_t>(multispin.chunk_multiple));
+  else if (kernel.type == LatticeKernelType::multispin)
     anneal_from_ground_state(
         PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
         read_run_settings(config, {"ground_state"}, multispin), context, result);

@@ -138,13 +138,17 @@ RunResult run_potts(Config& config, const RunContext& context) {
     ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
   }
   if (read_field_path(m, config, kernel, method, beta * coupling)) {
-    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, schedule, config,
-                      context, result);
+    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, method, schedule,
+                      config, context, result);
     add_reference(model, rows, cols, {},
                   result);  // the equilibrium trace is the temperature path's
     return result;
   }
-  if (kernel.type == LatticeKernelType::multispin)
+  if (kernel.type == LatticeKernelType::multispin && method == RunMethod::population_annealing)
+    population_anneal_and_estimate(
+        PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), config,
+        context, result, static_cast<std::size_t>(multispin.chunk_multiple));
+  else if (kernel.type == LatticeKernelType::multispin)
     anneal_from_ground_state(
         PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
         read_run_settings(config, {"ground_state"}, multispin), context, result);

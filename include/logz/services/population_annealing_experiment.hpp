@@ -1,0 +1,56 @@
+// `logz run` with [run] method = "population_annealing": population annealing
+// (smc/population_annealing.hpp) along a lattice model's path with the configured kernel, its
+// settings read from [population_annealing] (seed and threads from [run]), the estimate, its
+// temperatures and families recorded in the result.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "logz/config/config.hpp"
+#include "logz/services/annealing_experiment.hpp"
+#include "logz/services/registry.hpp"
+#include "logz/services/results.hpp"
+#include "logz/services/run_budget.hpp"
+#include "logz/smc/population_annealing.hpp"
+
+namespace logz {
+
+// The [population_annealing] keys; their defaults are PopulationAnnealingOptions' own.
+const KeyGroup& population_annealing_keys();
+
+// [population_annealing] and [run] seed and threads. chunk_multiple: replicas per chunk must be a
+// multiple of it (64 for the multi-spin kernels); bytes_per_replica: the memory check.
+PopulationAnnealingOptions read_population_annealing_options(Config& config,
+                                                             std::size_t chunk_multiple,
+                                                             double bytes_per_replica);
+
+// The estimate (evidence log Z_1 / Z_0), the population's temperatures and families
+// (result.kernel's "population_annealing") and the updates spent (result.budget).
+void record_population_annealing_result(const PopulationAnnealingResult& r,
+                                        const PopulationAnnealingOptions& options,
+                                        RunResult& result);
+
+// Population annealing on `path` with `kernel` and [population_annealing] from config, the
+// context's progress (path fraction reached, in thousandths) and stop request; the answer into
+// result.
+template <class Path, class Kernel>
+void population_anneal_and_estimate(const Path& path, const Kernel& kernel, Config& config,
+                                    const RunContext& context, RunResult& result,
+                                    std::size_t chunk_multiple = 1) {
+  check_one_process_run(config, context, RunMethod::population_annealing);
+  PopulationAnnealingOptions options = read_population_annealing_options(
+      config, chunk_multiple, 16.0 * static_cast<double>(path.num_sites()));
+  context.announce({.factors = {{options.num_replicas, "replicas"}},
+                    .unit = "replicas",
+                    .note = "moved at adaptive temperatures"});
+  options.stop = context.stop;
+  if (context.progress)
+    options.progress = [&context](const PopulationAnnealingStage& stage) {
+      context.progress("population annealing path fraction (per mille)",
+                       static_cast<std::size_t>(std::floor(stage.temperature * 1000.0)), 1000);
+    };
+  record_population_annealing_result(population_annealing(path, kernel, options), options, result);
+}
+
+}  // namespace logz

@@ -1,0 +1,139 @@
+// `logz run` with [run] method = "population_annealing" (docs/population_annealing.md): the Ising
+// model beside Kaufman's exact log Z with the heat bath and with the multi-spin kernel, a small
+// Potts model beside enumeration, the same result for 1 and 2 threads, the population's record
+// in the JSON, one-line errors for bad [population_annealing] keys and --checkpoint, and the
+// method in `logz list --json`.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/cli.hpp"
+
+namespace {
+
+using logz::test_support::expect_one_line_error;
+using logz::test_support::read_file;
+using logz::test_support::run_cli;
+using logz::test_support::temp_path;
+using logz::test_support::write_file;
+
+// 16 x 16 near the critical point, two checkerboard heat-bath sweeps per temperature.
+const char* kPaIsing = R"([model]
+type = "ising"
+size = 16
+beta = 0.44
+[kernel]
+type = "heat_bath"
+site_order = "checkerboard"
+steps_per_temperature = 2
+[run]
+method = "population_annealing"
+seed = 9
+[population_annealing]
+num_replicas = 1024
+)";
+
+nlohmann::json pa_run_json(const std::string& text, const std::string& name,
+                           const std::string& extra = "") {
+  const std::string cfg = temp_path(name + ".toml"), out = temp_path(name + ".json");
+  write_file(cfg, text);
+  const auto r = run_cli("run " + cfg + " -q -o " + out + " " + extra);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(read_file(out));
+}
+
+// |estimate - exact| <= 5 SE + 0.05: the SE is rho_f's (conservative, docs), the allowance
+// covers the log-normal bias of log Z_hat, about rho_f / (2R) (below 0.01 here).
+void expect_pa_near_exact(const nlohmann::json& j) {
+  const auto& e = j["estimates"]["population_annealing"];
+  ASSERT_TRUE(e["std_error"].is_number()) << e.dump();
+  const double est = e["log_z"].get<double>(), se = e["std_error"].get<double>();
+  const double exact = j["reference"]["log_z"].get<double>();
+  EXPECT_GT(se, 0.0);
+  EXPECT_LT(se, 0.5);
+  EXPECT_LE(std::abs(est - exact), 5.0 * se + 0.05)
+      << "estimate " << est << " exact " << exact << " se " << se;
+}
+
+TEST(PopulationAnnealingCli, IsingBesideKaufmanAndThreadInvariance) {
+  std::string reference;
+  for (int t : {1, 2}) {
+    const auto j =
+        pa_run_json(kPaIsing, "pa_ising_t" + std::to_string(t), "--threads " + std::to_string(t));
+    expect_pa_near_exact(j);
+    EXPECT_EQ(j["reference"]["source"], "kaufman");
+    EXPECT_EQ(j["estimates"]["population_annealing"]["se_method"], "rho_f");
+    const auto& p = j["kernel"]["population_annealing"];
+    EXPECT_EQ(p["num_replicas"], 1024);
+    const auto temps = p["temperatures"].get<std::vector<double>>();
+    ASSERT_GE(temps.size(), 2u);
+    EXPECT_EQ(temps.back(), 1.0);
+    for (std::size_t i = 1; i < temps.size(); ++i) EXPECT_GT(temps[i], temps[i - 1]);
+    EXPECT_EQ(p["ess"].size(), temps.size());
+    EXPECT_GT(p["rho_f"].get<double>(), 0.0);
+    EXPECT_EQ(j["budget"]["unit"], "site update");
+    EXPECT_GT(j["budget"]["total"].get<double>(), 0.0);
+    const std::string same = j["estimates"].dump() + p.dump();
+    if (reference.empty())
+      reference = same;
+    else
+      EXPECT_EQ(same, reference) << t << " threads";
+  }
+}
+
+TEST(PopulationAnnealingCli, MultispinIsingAndEnumeratedPotts) {
+  std::string multispin = kPaIsing;
+  multispin.replace(multispin.find("type = \"heat_bath\""), 18, "type = \"multispin\"");
+  expect_pa_near_exact(pa_run_json(multispin, "pa_multispin"));
+  // 3 x 4, q = 10: the reference is the enumeration's.
+  const std::string out = temp_path("pa_potts.json");
+  const auto r = run_cli("run " + std::string(LOGZ_SOURCE_DIR) +
+                         "/examples/potts-3x4.toml -q --set run.method=population_annealing " +
+                         "--set population_annealing.num_replicas=2000 -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_pa_near_exact(nlohmann::json::parse(read_file(out)));
+}
+
+TEST(PopulationAnnealingCli, BadKeysAndUnsupportedRunsAreOneLineErrors) {
+  const std::string cfg = temp_path("pa_bad.toml");
+  write_file(cfg, kPaIsing);
+  const std::pair<const char*, const char*> cases[] = {
+      {"population_annealing.cess_target=1.0",
+       "[population_annealing] cess_target: expected a number in (0, 1)"},
+      {"population_annealing.num_replicas=1", "[population_annealing] num_replicas"},
+      {"population_annealing.resampling=gibbs", "[population_annealing] resampling"},
+      {"population_annealing.resample_threshold=0.0", "[population_annealing] resample_threshold"},
+      {"population_annealing.replicas=10", "replicas"},
+  };
+  for (const auto& [set, needle] : cases) {
+    SCOPED_TRACE(set);
+    expect_one_line_error(run_cli("run " + cfg + " -q --set " + std::string(set)), needle);
+  }
+  expect_one_line_error(run_cli("run " + cfg + " -q --set kernel.type=multispin" +
+                                " --set population_annealing.chunk_size=10"),
+                        "[population_annealing] chunk_size: expected a multiple of 64");
+  expect_one_line_error(run_cli("run " + cfg + " -q --checkpoint " + temp_path("pa_refused.ckpt")),
+                        "[run] method: expected \"annealing\" or \"tempering\" with --checkpoint");
+}
+
+TEST(PopulationAnnealingCli, ListJsonShowsTheMethod) {
+  const auto r = run_cli("list --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["methods"].contains("population_annealing"));
+  EXPECT_EQ(j["methods"]["population_annealing"]["docs"], "docs/population_annealing.md");
+  for (const char* m : {"ising", "potts"}) {
+    const auto methods = j["models"][m]["methods"].get<std::vector<std::string>>();
+    EXPECT_NE(std::find(methods.begin(), methods.end(), "population_annealing"), methods.end())
+        << m;
+    EXPECT_EQ(j["models"][m]["keys"]["population_annealing"]["num_replicas"]["default"], "1000")
+        << m;
+  }
+}
+
+}  // namespace
