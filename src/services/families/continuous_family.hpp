@@ -114,6 +114,7 @@ struct KernelSettings : ContinuousKernelOptions {
   std::size_t pilot_paths = 32;
   StepSizeAdaptation rule;
   Record pilot_report;
+  std::uint64_t pilot_moves = 0;  // particle moves the step-size pilot made (its budget)
   std::shared_ptr<const StepSizeProfile> profile;  // per_temperature, once its pilot has run
 };
 
@@ -202,6 +203,7 @@ void run_end_step_pilot(const Path& path, KernelSettings& s, const Schedule& sch
       {"mean_acceptance", attempted ? static_cast<double>(accepted) / attempted : kNaN},
       {"final_average_acceptance", avg},
       {"target_acceptance", s.rule.target_acceptance}};
+  s.pilot_moves = s.pilot_paths * (betas.size() - 2);  // every intermediate temperature
   s.step_size = eps;
   if (s.half_life) s.gamma = Hais::half_life_refresh(eps, s.leapfrog_steps, *s.half_life);
 }
@@ -266,16 +268,8 @@ void run_profile_pilot(const Path& path, KernelSettings& s, const Schedule& sche
       {"smallest_step_size", *std::min_element(knots.begin(), knots.end())},
       {"largest_step_size", *std::max_element(knots.begin(), knots.end())},
       {"step_size_at_end", knots.back()}};
+  s.pilot_moves = s.pilot_paths * stream;
   s.profile = std::make_shared<const StepSizeProfile>(std::move(t), std::move(knots));
-}
-
-// The kernels' step moves of a pilot (its particles times its moves), for the budget.
-inline std::uint64_t pilot_moves(const KernelSettings& s, const Schedule& schedule) {
-  if (s.tuning == StepSizeTuning::fixed) return 0;
-  const std::size_t steps = schedule.num_steps() - 1;
-  if (s.tuning == StepSizeTuning::pilot) return s.pilot_paths * steps;
-  const std::size_t temperatures = std::max<std::size_t>(1, std::min(steps, kProfileTemperatures));
-  return s.pilot_paths * std::max(temperatures, kProfileMoves);
 }
 
 // The step-size pilot [kernel] step_size_adaptation asks for, on `schedule` (an adaptive
@@ -313,8 +307,8 @@ void anneal_with_kernel(const Path& path, KernelSettings& ks, const Schedule& sc
     per_update = static_cast<std::uint64_t>(decltype(k)::type::evaluations_per_move(ks));
   });
   result.budget = annealing_budget(result, continuous_kernel(ks.type).evaluation, per_update);
-  if (const std::uint64_t moves = pilot_moves(ks, schedule))  // the step-size pilot
-    result.budget->parts.emplace_back("step_size_pilot", moves * per_update);
+  if (ks.pilot_moves > 0)  // the step-size pilot
+    result.budget->parts.emplace_back("step_size_pilot", ks.pilot_moves * per_update);
 }
 
 // A reverse start from exact draws of the target: sample(X, random) fills the positions, the
