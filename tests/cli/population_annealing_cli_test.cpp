@@ -1,8 +1,8 @@
 // `logz run` with [run] method = "population_annealing" (docs/population_annealing.md): the Ising
 // model beside Kaufman's exact log Z with the heat bath and with the multi-spin kernel, a small
-// Potts model beside enumeration, the same result for 1 and 2 threads, the population's record
-// in the JSON, one-line errors for bad [population_annealing] keys and --checkpoint, and the
-// method in `logz list --json`.
+// Potts model and the pairwise MRF beside enumeration, the same result for 1 and 2 threads, the
+// population's record in the JSON, one-line errors for bad [population_annealing] keys and
+// --checkpoint, and the method in `logz list --json`.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,7 +86,7 @@ TEST(PopulationAnnealingCli, IsingBesideKaufmanAndThreadInvariance) {
   }
 }
 
-TEST(PopulationAnnealingCli, MultispinIsingAndEnumeratedPotts) {
+TEST(PopulationAnnealingCli, MultispinIsingAndEnumeratedPottsAndMrf) {
   std::string multispin = kPaIsing;
   multispin.replace(multispin.find("type = \"heat_bath\""), 18, "type = \"multispin\"");
   expect_pa_near_exact(pa_run_json(multispin, "pa_multispin"));
@@ -97,6 +97,15 @@ TEST(PopulationAnnealingCli, MultispinIsingAndEnumeratedPotts) {
                          "--set population_annealing.num_replicas=2000 -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_pa_near_exact(nlohmann::json::parse(read_file(out)));
+  // The pairwise MRF example (16 units): the reference is the enumeration's.
+  const std::string mrf = temp_path("pa_mrf.json");
+  const auto m =
+      run_cli("run " + std::string(LOGZ_SOURCE_DIR) +
+              "/examples/pairwise-mrf.toml -q --set run.method=population_annealing -o " + mrf);
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const auto mj = nlohmann::json::parse(read_file(mrf));
+  EXPECT_EQ(mj["reference"]["source"], "enumeration");
+  expect_pa_near_exact(mj);
 }
 
 TEST(PopulationAnnealingCli, BadKeysAndUnsupportedRunsAreOneLineErrors) {

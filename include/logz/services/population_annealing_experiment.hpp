@@ -31,6 +31,15 @@ void record_population_annealing_result(const PopulationAnnealingResult& r,
                                         const PopulationAnnealingOptions& options,
                                         RunResult& result);
 
+// A replica's sites (lattice models) or units (the pairwise MRF): what the memory check counts.
+template <class Path>
+double replica_sites(const Path& path) {
+  if constexpr (requires { path.num_sites(); })
+    return static_cast<double>(path.num_sites());
+  else
+    return static_cast<double>(path.make_batch(1).num_units());
+}
+
 // Population annealing on `path` with `kernel` and [population_annealing] from config, the
 // context's progress (path fraction reached, in thousandths) and stop request; the answer into
 // result.
@@ -39,8 +48,8 @@ void population_anneal_and_estimate(const Path& path, const Kernel& kernel, Conf
                                     const RunContext& context, RunResult& result,
                                     std::size_t chunk_multiple = 1) {
   check_one_process_run(config, context, RunMethod::population_annealing);
-  PopulationAnnealingOptions options = read_population_annealing_options(
-      config, chunk_multiple, 16.0 * static_cast<double>(path.num_sites()));
+  PopulationAnnealingOptions options =
+      read_population_annealing_options(config, chunk_multiple, 16.0 * replica_sites(path));
   context.announce({.factors = {{options.num_replicas, "replicas"}},
                     .unit = "replicas",
                     .note = "moved at adaptive temperatures"});

@@ -22,6 +22,7 @@
 #include "logz/io/npz.hpp"
 #include "logz/kernels/pairwise_mrf_heat_bath.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/population_annealing_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
 
 namespace logz {
@@ -120,6 +121,9 @@ std::optional<Reference> mrf_reference(const PairwiseMrfParameters& parameters, 
   return Reference{exact::pairwise_mrf_log_z_enumeration(parameters, beta), "enumeration"};
 }
 
+const std::vector<RunMethod> kPairwiseMrfMethods = {RunMethod::annealing, RunMethod::tempering,
+                                                    RunMethod::population_annealing};
+
 RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
   MrfSpec spec = read_pairwise_mrf(config);
   Record desc = std::move(spec.desc);
@@ -144,9 +148,13 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
                    {"steps_per_temperature", kernel.steps()},
                    {"step_unit", "single-unit update"}};
 
-  if (read_run_method(config, {RunMethod::annealing, RunMethod::tempering}) ==
-      RunMethod::tempering) {
+  const RunMethod method = read_run_method(config, kPairwiseMrfMethods);
+  if (method == RunMethod::tempering) {
     temper_and_estimate(path, kernel, config, context, result);
+    return result;
+  }
+  if (method == RunMethod::population_annealing) {
+    population_anneal_and_estimate(path, kernel, config, context, result);
     return result;
   }
   const Schedule schedule = read_schedule(config);
@@ -180,12 +188,12 @@ ModelEntry pairwise_mrf_model_entry() {
           "a pairwise binary MRF (fully visible Boltzmann machine), E = -x^T W x / 2 - b^T x, x in "
           "{0, 1}^n",
       .docs = "docs/config.md",
-      .methods = {RunMethod::annealing, RunMethod::tempering},
+      .methods = kPairwiseMrfMethods,
       .kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}},
       .reverse_starts = {"exact", "equilibrated"},
       .reference = "enumeration for small n",
       .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(),
-               &tempering_keys()},
+               &tempering_keys(), &population_annealing_keys()},
       .run = run_pairwise_mrf,
       .exact = [](Config& c) {
         const MrfSpec spec = read_pairwise_mrf(c);
