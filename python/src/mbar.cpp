@@ -4,8 +4,10 @@
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "arrays.hpp"
@@ -70,6 +72,37 @@ std::string mbar_repr(const PyMbar& p) {
   return s + ")";
 }
 
+// Delta log Z_ij = log Z_j - log Z_i and its standard error from the covariance of f = -log Z,
+// var_ij = C_ii + C_jj - 2 C_ij: pymbar's Delta_f_ij with the sign of log Z. NaN where a state is
+// disconnected, and the errors NaN when Newton did not converge.
+Eigen::MatrixXd delta_log_z(const MbarResult& r) {
+  const auto k = static_cast<Eigen::Index>(r.log_z.size());
+  Eigen::MatrixXd d(k, k);
+  for (Eigen::Index i = 0; i < k; ++i)
+    for (Eigen::Index j = 0; j < k; ++j)
+      d(i, j) = r.log_z[static_cast<std::size_t>(j)] - r.log_z[static_cast<std::size_t>(i)];
+  return d;
+}
+
+Eigen::MatrixXd delta_std_error(const MbarResult& r) {
+  const Eigen::MatrixXd& c = r.covariance;
+  Eigen::MatrixXd d(c.rows(), c.cols());
+  for (Eigen::Index i = 0; i < c.rows(); ++i)
+    for (Eigen::Index j = 0; j < c.cols(); ++j)
+      d(i, j) = !r.converged ? std::nan("")
+                : i == j     ? 0.0
+                             : std::sqrt(std::max(c(i, i) + c(j, j) - 2 * c(i, j), 0.0));
+  return d;
+}
+
+// The overlap matrix's eigenvalues, largest first (the first is 1; 1 - the second is the
+// spectral gap pymbar calls the overlap scalar).
+Eigen::VectorXd overlap_eigenvalues(const MbarResult& r) {
+  Eigen::VectorXd values = r.overlap.eigenvalues().real();
+  std::sort(values.data(), values.data() + values.size(), std::greater<>());
+  return values;
+}
+
 py::dict mbar_dict(const PyMbar& p) {
   const MbarResult& r = p.result;
   py::dict d;
@@ -77,6 +110,9 @@ py::dict mbar_dict(const PyMbar& p) {
   d["std_error"] = r.std_error;
   d["overlap"] = py::cast(r.overlap).attr("tolist")();
   d["covariance"] = py::cast(r.covariance).attr("tolist")();
+  d["delta_log_z"] = py::cast(delta_log_z(r)).attr("tolist")();
+  d["delta_std_error"] = py::cast(delta_std_error(r)).attr("tolist")();
+  d["overlap_eigenvalues"] = py::cast(overlap_eigenvalues(r)).attr("tolist")();
   d["converged"] = r.converged;
   d["iterations"] = r.iterations;
   d["disconnected"] = r.disconnected;
@@ -101,6 +137,17 @@ void bind_mbar(py::module_& m) {
           "covariance", [](const PyMbar& p) { return p.result.covariance; },
           "the asymptotic covariance of f = -log Z, shape (K, K)")
       .def_property_readonly(
+          "delta_log_z", [](const PyMbar& p) { return delta_log_z(p.result); },
+          "log Z_j - log Z_i for every pair, shape (K, K) (pymbar's -Delta_f_ij)")
+      .def_property_readonly(
+          "delta_std_error", [](const PyMbar& p) { return delta_std_error(p.result); },
+          "the standard errors of delta_log_z, shape (K, K) (pymbar's dDelta_f_ij); NaN for a "
+          "disconnected state, and everywhere when Newton did not converge")
+      .def_property_readonly(
+          "overlap_eigenvalues", [](const PyMbar& p) { return overlap_eigenvalues(p.result); },
+          "the overlap matrix's eigenvalues, largest (1) first; 1 - the second is the overlap "
+          "scalar")
+      .def_property_readonly(
           "converged", [](const PyMbar& p) { return p.result.converged; },
           "whether Newton's iterations met the tolerance")
       .def_property_readonly(
@@ -112,9 +159,11 @@ void bind_mbar(py::module_& m) {
       .def_property_readonly(
           "flags", [](const PyMbar& p) { return p.flags; },
           "'not_converged' when Newton stopped short; 'disconnected' when some state has no "
-          "overlap path to state 0")
+          "overlap path to state 0; 'poor_overlap' when some state is linked to state 0 only "
+          "through pairs of states with O_kl + O_lk < 0.06 (its error may be understated)")
       .def("to_dict", &mbar_dict,
-           "The result as a dict: log_z, std_error, overlap, covariance (lists), converged, "
+           "The result as a dict: log_z, std_error, overlap, covariance, delta_log_z, "
+           "delta_std_error, overlap_eigenvalues (lists), converged, "
            "iterations, disconnected and flags.")
       .def(py::pickle(
           [](const PyMbar& p) { return py::bytes(mbar_result_state(p.result, p.flags)); },
@@ -165,6 +214,7 @@ void bind_mbar(py::module_& m) {
         }
         if (!out.result.converged) out.flags.push_back("not_converged");
         if (!out.result.disconnected.empty()) out.flags.push_back("disconnected");
+        if (out.result.poor_overlap) out.flags.push_back("poor_overlap");
         return out;
       },
       py::arg("u_kn"), py::arg("N_k"), py::kw_only(),
@@ -177,7 +227,11 @@ u_kn: reduced energies u_k(x_n), shape (K, N), of the N pooled samples in every 
 N_k: how many samples came from each state, shape (K,), in the order of u_kn's columns as
 pymbar expects. Returns a logz.MbarResult with log_z[k] = log Z_k - log Z_0 (pymbar's
 -f_k) and its standard errors; NaN for a state with no overlap path to state 0, listed
-in disconnected and flagged "disconnected". initial_log_z: a warm start, finite values. A float64 C-order u_kn is read in place, never copied, also
+in disconnected and flagged "disconnected". Reduced energies may be +inf (probability 0 in
+that state: hard walls, restraints, bins) as long as each state's own N_k samples are finite
+in it; NaN and -inf are refused with their [k, n]. delta_log_z and delta_std_error give
+every pair. initial_log_z: a warm start, finite values. A float64 C-order u_kn is read in
+place, never copied, also
 a memory map (np.load(path, mmap_mode="r")) of a file larger than memory; other dtypes and
 orders are converted once. The GIL is released while it solves.
 

@@ -121,7 +121,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunResult, model, base_log_z, reference, forw
                                    repetitions, test_log_likelihood, budget, pilot, runtime_s,
                                    config)
 LOGZ_STATE_SIZE(RunResult, 1208);
-LOGZ_STATE_SIZE(MbarResult, 128);  // written field by field below
+LOGZ_STATE_SIZE(MbarResult, 136);  // written field by field below
 
 #undef LOGZ_STATE_SIZE
 
@@ -200,6 +200,7 @@ std::string mbar_result_state(const MbarResult& r, const std::vector<std::string
                                                  {"disconnected", r.disconnected},
                                                  {"iterations", r.iterations},
                                                  {"converged", r.converged},
+                                                 {"poor_overlap", r.poor_overlap},
                                                  {"flags", flags}});
 }
 
@@ -213,6 +214,7 @@ std::pair<MbarResult, std::vector<std::string>> mbar_result_from_state(std::stri
     j.at("disconnected").get_to(r.disconnected);
     j.at("iterations").get_to(r.iterations);
     j.at("converged").get_to(r.converged);
+    j.at("poor_overlap").get_to(r.poor_overlap);
     return std::pair(std::move(r), j.at("flags").get<std::vector<std::string>>());
   });
 }

@@ -39,6 +39,32 @@ def test_mbar_equals_pymbar_to_1e8():
     assert np.max(np.abs(m.log_z - (-delta_f[0]))) < 1e-8
     assert np.max(np.abs(m.std_error - d_delta_f[0])) < 1e-8
     assert np.max(np.abs(m.overlap - reference.computeOverlap()["matrix"])) < 1e-8
+    # Every pair, pymbar's Delta_f_ij with the sign of log Z, and the overlap's spectrum.
+    assert np.max(np.abs(m.delta_log_z - (-delta_f))) < 1e-8
+    assert np.max(np.abs(m.delta_std_error - d_delta_f)) < 1e-8
+    assert np.allclose(m.overlap_eigenvalues, reference.computeOverlap()["eigenvalues"], atol=1e-8)
+
+
+def test_infinite_energies_are_zero_weights():
+    """A hard wall (u = +inf where x < 0, x < 0.5) is what a huge finite energy is, whose weights
+    underflow to 0: the same answer to the last bits, and near the exact one."""
+    rng = np.random.default_rng(4)
+    x = np.concatenate([rng.normal(0, 1, 400), np.abs(rng.normal(0, 1, 400))])
+    u_kn = np.vstack([0.5 * x ** 2, np.where(x >= 0, 0.5 * x ** 2, np.inf),
+                      np.where(x >= 0.5, 0.5 * x ** 2, np.inf)])
+    N_k = np.array([400, 400, 0])
+    m = logz.mbar(u_kn, N_k)
+    huge = logz.mbar(np.where(np.isinf(u_kn), 1e6, u_kn), N_k)
+    assert m.converged and m.flags == []
+    assert np.allclose(m.log_z, huge.log_z, rtol=0, atol=1e-12)
+    assert np.allclose(m.std_error, huge.std_error, rtol=0, atol=1e-12)
+    exact = np.log([1.0, 0.5, 0.5 * math.erfc(0.5 / math.sqrt(2))])
+    assert np.all(np.abs(m.log_z - exact) <= 5 * m.std_error)
+    # An unsampled state where every sample is +inf has Z = 0 there: no estimate, flagged.
+    u_kn[2] = np.inf
+    cut = logz.mbar(u_kn, N_k)
+    assert cut.disconnected == [2] and np.isnan(cut.log_z[2]) and "disconnected" in cut.flags
+    assert np.isfinite(cut.log_z[1])
 
 
 @pytest.mark.parametrize("u, n, message", [
@@ -51,7 +77,14 @@ def test_mbar_equals_pymbar_to_1e8():
     (np.zeros((2, 4)), [np.nan, 4], "logz.mbar: N_k: expected whole numbers >= 0"),
     (np.zeros((2, 4)), [0, 0], "logz.mbar: N_k: expected counts that add up"),
     (np.zeros((2, 0)), [0, 0], "logz.mbar: N_k: expected at least one sampled state"),
-    (np.array([[0.0, np.nan], [0.0, 1.0]]), np.array([1, 1]), "logz.mbar: u_kn: expected finite reduced energies"),
+    (np.array([[0.0, np.nan], [0.0, 1.0]]), np.array([1, 1]),
+     "logz.mbar: u_kn: expected reduced energies that are finite or +inf, got nan at [0, 1]"),
+    (np.array([[0.0, 1.0], [-np.inf, 1.0]]), np.array([1, 1]), "got -inf at [1, 0]"),
+    (np.array([[0.0, np.inf], [0.0, np.inf]]), np.array([1, 1]),
+     "logz.mbar: u_kn: expected every sample finite in some sampled state, got +inf in every "
+     "state with N_k > 0 at column 1"),
+    (np.array([[0.0, 1.0, 2.0], [0.0, np.inf, np.inf]]), np.array([1, 2]),
+     "logz.mbar: u_kn: expected finite energies in state 1 for its 2 own samples, got 1"),
 ])
 def test_bad_input_names_the_argument(u, n, message):
     with pytest.raises(logz.InvalidArgument) as info:

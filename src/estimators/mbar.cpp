@@ -1,6 +1,7 @@
 #include "logz/estimators/mbar.hpp"
 
 #include <cblas.h>
+#include <fmt/format.h>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -121,8 +122,12 @@ Pass evaluate(const Energies& u, const Eigen::VectorXd& bias, bool with_gram) {
   return pass;
 }
 
+// log N_k + f_k; -inf for an unsampled state whatever its f (+inf where its Z is 0).
 Eigen::VectorXd bias_of(const Eigen::VectorXd& log_n, const Eigen::VectorXd& f) {
-  return log_n + f;
+  Eigen::VectorXd bias = log_n + f;
+  for (Eigen::Index k = 0; k < bias.size(); ++k)
+    if (log_n(k) == -kInf) bias(k) = -kInf;
+  return bias;
 }
 
 double objective(const Pass& pass, const Eigen::VectorXd& counts, const Eigen::VectorXd& f) {
@@ -149,6 +154,7 @@ std::vector<double> log_sums(const Energies& u, const Eigen::VectorXd& bias,
       const auto s = static_cast<std::size_t>(states[i]);
       for (std::size_t j = 0; j < count; ++j) {
         const double y = offsets[i] - u(s, first + j) - log_norm(static_cast<Eigen::Index>(j));
+        if (y == -kInf) continue;  // u = +inf: no weight (and exp(-inf - -inf) would be NaN)
         if (y > top[i]) {
           sum[i] = sum[i] * std::exp(top[i] - y) + 1.0;
           top[i] = y;
@@ -203,9 +209,12 @@ Eigen::MatrixXd weights_gram(const Energies& u, const Eigen::VectorXd& bias,
     for (Eigen::Index s = 0; s < kk; ++s) {
       for (std::size_t j = 0; j < count; ++j) {
         const auto c = static_cast<Eigen::Index>(j);
-        p(s, c) = counts(s) > 0
-                      ? p(s, c) / counts(s)
-                      : std::exp(f(s) - u(static_cast<std::size_t>(s), first + j) - log_norm(c));
+        if (counts(s) > 0)
+          p(s, c) /= counts(s);
+        else  // f = +inf: every sample has u = +inf there, weight 0
+          p(s, c) = f(s) == kInf
+                        ? 0.0
+                        : std::exp(f(s) - u(static_cast<std::size_t>(s), first + j) - log_norm(c));
       }
     }
     cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, static_cast<int>(k),
@@ -224,8 +233,11 @@ Eigen::MatrixXd weights_gram(const Energies& u, const Eigen::VectorXd& bias,
 // those of I - O's spectrum), so a weaker link would be reported with an error that ignores it
 // (0 +- 0 where the link is missing): such a state has no estimate.
 constexpr double kMinLink = 1e-10;
+// A link weaker than this is poor overlap (flag "poor_overlap"): Klimovich, Shirts & Mobley
+// (2015) ask for O_kl >= 0.03 between neighbouring states, 0.06 for O_kl + O_lk.
+constexpr double kGoodLink = 0.06;
 
-std::vector<bool> linked_to_first(const Eigen::MatrixXd& overlap) {
+std::vector<bool> linked_to_first(const Eigen::MatrixXd& overlap, double min_link = kMinLink) {
   const Eigen::Index k_states = overlap.rows();
   std::vector<bool> linked(static_cast<std::size_t>(k_states), false);
   std::vector<Eigen::Index> todo = {0};
@@ -234,7 +246,7 @@ std::vector<bool> linked_to_first(const Eigen::MatrixXd& overlap) {
     const Eigen::Index k = todo.back();
     todo.pop_back();
     for (Eigen::Index l = 0; l < k_states; ++l) {
-      if (!linked[static_cast<std::size_t>(l)] && overlap(k, l) + overlap(l, k) >= kMinLink) {
+      if (!linked[static_cast<std::size_t>(l)] && overlap(k, l) + overlap(l, k) >= min_link) {
         linked[static_cast<std::size_t>(l)] = true;
         todo.push_back(l);
       }
@@ -388,6 +400,10 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
     result.std_error[k] = k == 0 ? 0.0 : std::sqrt(std::max(var, 0.0));
   }
   const std::vector<bool> linked = linked_to_first(result.overlap);
+  const std::vector<bool> well_linked = linked_to_first(result.overlap, kGoodLink);
+  for (Eigen::Index k = 0; k < k_states; ++k)
+    if (linked[static_cast<std::size_t>(k)] && !well_linked[static_cast<std::size_t>(k)])
+      result.poor_overlap = true;
   for (Eigen::Index k = 0; k < k_states; ++k) {
     if (linked[static_cast<std::size_t>(k)]) continue;
     result.disconnected.push_back(static_cast<std::size_t>(k));
@@ -398,11 +414,60 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
   return result;
 }
 
+// Reduced energies are finite or +inf (a sample of probability 0 in that state: hard walls,
+// restraints, bins); NaN and -inf are refused where they are. A state's N_k own samples must be
+// finite in it, and every sample finite in some sampled state (else it came from none of them
+// and its mixture density is 0). Read in storage order: `state_major` K x N rows, else
+// column-major.
+void check_energies(const double* u, std::size_t num_states, std::size_t num_samples,
+                    bool state_major, std::span<const double> counts, const char* function,
+                    const char* name) {
+  std::vector<std::size_t> finite_in_row(num_states, 0);
+  std::vector<char> reachable(num_samples, 0);
+  const bool with_counts = counts.size() == num_states;
+  const auto visit = [&](std::size_t k, std::size_t n, double v) {
+    if (v < kInf) {
+      if (!(v > -kInf))
+        fail_argument(function, name,
+                      fmt::format("reduced energies that are finite or +inf (probability 0), got "
+                                  "{} at [{}, {}]",
+                                  v, k, n));
+      ++finite_in_row[k];
+      if (with_counts && counts[k] > 0) reachable[n] = 1;
+    } else if (std::isnan(v)) {
+      fail_argument(
+          function, name,
+          fmt::format("reduced energies that are finite or +inf, got nan at [{}, {}]", k, n));
+    }
+  };
+  if (state_major) {
+    for (std::size_t k = 0; k < num_states; ++k)
+      for (std::size_t n = 0; n < num_samples; ++n) visit(k, n, u[k * num_samples + n]);
+  } else {
+    for (std::size_t n = 0; n < num_samples; ++n)
+      for (std::size_t k = 0; k < num_states; ++k) visit(k, n, u[n * num_states + k]);
+  }
+  if (!with_counts) return;  // solve() names the counts' fault
+  for (std::size_t k = 0; k < num_states; ++k)
+    if (static_cast<double>(finite_in_row[k]) < counts[k])
+      fail_argument(function, name,
+                    fmt::format("finite energies in state {} for its {} own samples, got {} "
+                                "finite entries in row {}",
+                                k, counts[k], finite_in_row[k], k));
+  for (std::size_t n = 0; n < num_samples; ++n)
+    if (!reachable[n])
+      fail_argument(function, name,
+                    fmt::format("every sample finite in some sampled state, got +inf in every "
+                                "state with N_k > 0 at column {}",
+                                n));
+}
+
 }  // namespace
 
 MbarResult mbar(const Eigen::MatrixXd& u, std::span<const double> num_samples,
                 const MbarOptions& options) {
-  if (!u.allFinite()) fail_argument("logz::mbar", "u", "finite reduced energies");
+  check_energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols()),
+                 false, num_samples, "logz::mbar", "u");
   return solve(
       Energies(u.data(), static_cast<std::size_t>(u.rows()), static_cast<std::size_t>(u.cols())),
       num_samples, options, "logz::mbar");
@@ -413,10 +478,8 @@ MbarResult mbar_state_major(std::span<const double> u_kn, std::size_t num_states
   if (num_states == 0 || u_kn.size() % num_states != 0)
     fail_argument("logz::mbar_state_major", "u_kn",
                   "num_states rows of equal length (K x N values, K >= 1)");
-  if (!Eigen::Map<const Eigen::ArrayXd>(u_kn.data(), static_cast<Eigen::Index>(u_kn.size()))
-           .allFinite())
-    fail_argument("logz::mbar_state_major", "u_kn", "finite reduced energies");
   const std::size_t n = u_kn.size() / num_states;
+  check_energies(u_kn.data(), num_states, n, true, num_samples, "logz::mbar_state_major", "u_kn");
   const MbarBlockReader rows = [&](std::size_t first, std::size_t count, double* block) {
     transpose_block(u_kn.data() + first, n, num_states, count, block);
   };
@@ -483,6 +546,7 @@ LadderEstimates mbar_tempered(const TemperingStats& stats, std::span<const doubl
   out.last.diagnostics.converged = r.converged;
   if (!r.converged) out.last.diagnostics.add_flag("not_converged");
   if (!r.disconnected.empty()) out.last.diagnostics.add_flag("disconnected");
+  if (r.poor_overlap) out.last.diagnostics.add_flag("poor_overlap");
   return out;
 }
 

@@ -263,6 +263,7 @@ nlohmann::json mbar_to_json(const MbarResult& r, std::size_t num_samples) {
     j["flags"].push_back("disconnected");
     j["disconnected_states"] = r.disconnected;
   }
+  if (r.poor_overlap) j["flags"].push_back("poor_overlap");
   return finite_or_null(std::move(j));
 }
 

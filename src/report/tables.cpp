@@ -189,6 +189,9 @@ std::string mbar_table(const MbarResult& r, std::size_t num_states, std::size_t 
         "estimate (NaN)\n",
         r.disconnected.size() > 1 ? "s" : "", fmt::join(r.disconnected, ", "),
         r.disconnected.size() > 1 ? "" : "s");
+  if (r.poor_overlap)
+    t += "poor_overlap: some state is linked to state 0 only through pairs of states with "
+         "O_kl + O_lk < 0.06: its error may be understated\n";
   t += fmt::format("{:>6} {:>20} {:>12}\n", "state", "log Z_k - log Z_0", "std error");
   for (std::size_t k = 0; k < r.log_z.size(); ++k) {
     const bool cut_off =

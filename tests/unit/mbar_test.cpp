@@ -148,6 +148,66 @@ TEST(Mbar, StatesWithNoOverlapPathToTheFirstAreNaNAndFlagged) {
   EXPECT_GT(r4.std_error[1], 0.0);
 }
 
+TEST(Mbar, WeakLinksAreFlaggedPoorOverlap) {
+  // Unit Gaussians 1 sd apart overlap well (O_01 + O_10 about 0.6); 5 sd apart about 0.02,
+  // below the 0.06 that Klimovich, Shirts & Mobley's 0.03 per element asks for: flagged, with
+  // the error still estimated.
+  const Placed near = place_states({0.0, 1.0}, {500, 500}, 31);
+  const auto good = logz::mbar(near.u, near.counts);
+  EXPECT_FALSE(good.poor_overlap);
+  const Placed far = place_states({0.0, 5.0}, {500, 500}, 32);
+  const auto poor = logz::mbar(far.u, far.counts);
+  EXPECT_LT(poor.overlap(0, 1) + poor.overlap(1, 0), 0.06);
+  EXPECT_TRUE(poor.poor_overlap);
+  EXPECT_TRUE(poor.disconnected.empty());
+  EXPECT_TRUE(std::isfinite(poor.std_error[1]));
+  // A chain of well-overlapping neighbours is fine however far its ends are apart.
+  const Placed chain = place_states({0.0, 1.0, 2.0, 3.0, 4.0, 5.0}, std::vector<int>(6, 300), 33);
+  EXPECT_FALSE(logz::mbar(chain.u, chain.counts).poor_overlap);
+}
+
+TEST(Mbar, InfiniteEnergiesAreZeroWeights) {
+  // Hard walls: u_l(x) = x^2 / 2 right of wall_l, +inf left of it (state 0 has none, state 1 is
+  // sampled by rejection, state 2 unsampled). The same numbers as an energy of 1e6 there, whose
+  // weights underflow to 0, in both layouts; within error of exact log P(x >= wall).
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> wall = {-inf, 0.3, 1.0};
+  const int per_state = 600;
+  Eigen::MatrixXd walled(3, 2 * per_state), huge(3, 2 * per_state);
+  for (int j = 0; j < 2 * per_state; ++j) {
+    logz::RandomStream rng(35, static_cast<std::uint64_t>(j), logz::Purpose::test, 0);
+    double x = rng.normal();
+    while (j >= per_state && x < wall[1]) x = rng.normal();
+    for (Eigen::Index l = 0; l < 3; ++l) {
+      const bool inside = x >= wall[static_cast<std::size_t>(l)];
+      walled(l, j) = inside ? 0.5 * x * x : inf;
+      huge(l, j) = inside ? 0.5 * x * x : 1e6;
+    }
+  }
+  const std::vector<double> counts = {per_state, per_state, 0};
+  const auto r = logz::mbar(walled, counts);
+  const auto reference = logz::mbar(huge, counts);
+  ASSERT_TRUE(r.converged);
+  EXPECT_TRUE(r.disconnected.empty());
+  for (std::size_t k = 1; k < 3; ++k) {
+    EXPECT_NEAR(r.log_z[k], reference.log_z[k], 1e-12) << k;
+    EXPECT_NEAR(r.std_error[k], reference.std_error[k], 1e-12) << k;
+    const double exact = std::log(0.5 * std::erfc(wall[k] / std::sqrt(2.0)));
+    EXPECT_NEAR(r.log_z[k], exact, 5 * r.std_error[k]) << k;
+  }
+  std::vector<double> u_kn(walled.size());
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      u_kn.data(), walled.rows(), walled.cols()) = walled;
+  EXPECT_EQ(logz::mbar_state_major(u_kn, 3, counts).log_z, r.log_z);
+  // NaN and -inf are refused where they are; so is a sample +inf in every sampled state.
+  Eigen::MatrixXd bad = walled;
+  bad(2, 5) = -inf;
+  EXPECT_THROW(logz::mbar(bad, counts), logz::InvalidArgument);
+  bad = walled;
+  bad(0, 7) = bad(1, 7) = inf;
+  EXPECT_THROW(logz::mbar(bad, counts), logz::InvalidArgument);
+}
+
 TEST(Mbar, NonFiniteInitialValuesAreRefused) {
   const Harmonic h = make_harmonic(200, 7);
   logz::MbarOptions warm;

@@ -13,7 +13,9 @@
 // Results are log(Z_k / Z_1) (relative to the first state) and their standard errors. A state
 // with no path of overlapping states to the first one (linked_to_first in mbar.cpp: no samples
 // that carry weight under both states of a link) has no estimate: its log Z and error are NaN
-// and it is listed in MbarResult::disconnected.
+// and it is listed in MbarResult::disconnected. Reduced energies may be +inf (probability 0 in
+// that state: hard walls, restraints, bins), as long as each state's own samples are finite in it;
+// a state where every sample is +inf has Z = 0 and no estimate (disconnected).
 #pragma once
 
 #include <Eigen/Core>
@@ -39,6 +41,9 @@ struct MbarResult {
   Eigen::MatrixXd overlap;  // O = W^T W diag(N_k) (K x K), as pymbar's computeOverlap
   std::vector<std::size_t>
       disconnected;  // states with no overlap path to state 0 (flag "disconnected")
+  // Some connected state is linked to state 0 only through pairs with O_kl + O_lk < 0.06
+  // (flag "poor_overlap"): its error is estimated but the asymptotic formula may not hold yet.
+  bool poor_overlap = false;
   int iterations = 0;
   bool converged = false;
 };
