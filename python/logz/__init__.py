@@ -42,6 +42,51 @@ from ._logz import (  # noqa: F401
 from .evidence import EvidenceResult, evidence  # noqa: F401
 
 
+def _from_log_prob(dim, log_prob, grad_log_prob=None, *, log_prob_and_grad=None, exact_log_z=None):
+    """A logz.Target from an unnormalised log density, the form users write (a sign slip between
+    log density and energy is the commonest mistake): U = -log_prob, dU/dx = -grad_log_prob.
+
+    log_prob(X): X of shape (P, dim); returns log p~(x) of every row, shape (P,).
+    grad_log_prob(X): d log p~ / dx of every row, shape (P, dim), or None (gradient-free
+      kernels only). log_prob_and_grad(X): optional, both at once as a pair.
+    exact_log_z: log of integral p~(x) dx where it is known.
+
+    >>> import numpy as np, logz
+    >>> t = logz.Target.from_log_prob(2, lambda X: -0.5 * (X ** 2).sum(axis=1), lambda X: -X)
+    >>> float(t.energy(np.ones((1, 2)))[0])
+    1.0
+    """
+    for name, f in (("log_prob", log_prob), ("grad_log_prob", grad_log_prob),
+                    ("log_prob_and_grad", log_prob_and_grad)):
+        if f is not None and not callable(f):
+            raise InvalidArgument(f"logz.Target.from_log_prob: {name}: expected a function of X, "
+                                  f"shape (P, dim), got {f!r}")
+    if log_prob is None:
+        raise InvalidArgument("logz.Target.from_log_prob: log_prob: expected a function of X, "
+                              "shape (P, dim), got None")
+
+    def energy(X):
+        return np.negative(np.asarray(log_prob(X), dtype=np.float64))
+
+    def grad(X):
+        return np.negative(np.asarray(grad_log_prob(X), dtype=np.float64))
+
+    def energy_and_grad(X):
+        answer = log_prob_and_grad(X)
+        if not isinstance(answer, tuple) or len(answer) != 2:
+            return answer  # the Target's own check names the shape it expects
+        return (np.negative(np.asarray(answer[0], dtype=np.float64)),
+                np.negative(np.asarray(answer[1], dtype=np.float64)))
+
+    return Target(dim, energy, grad if grad_log_prob is not None else None,
+                  energy_and_grad=energy_and_grad if log_prob_and_grad is not None else None,
+                  exact_log_z=exact_log_z)
+
+
+_from_log_prob.__name__, _from_log_prob.__qualname__ = "from_log_prob", "Target.from_log_prob"
+Target.from_log_prob = staticmethod(_from_log_prob)
+
+
 def ais(forward):
     """Annealed importance sampling on forward works: -log mean exp(-W_f) (Jarzynski).
 

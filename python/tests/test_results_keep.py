@@ -152,9 +152,10 @@ def test_mbar_results_survive_pickle():
 def test_mbar_to_dict():
     m = logz.mbar(*keep_disconnected())
     d = m.to_dict()
-    assert list(d) == ["log_z", "std_error", "overlap", "covariance", "converged", "iterations",
-                       "disconnected", "flags"]
-    for name in ["log_z", "std_error", "overlap", "covariance"]:
+    assert list(d) == ["log_z", "std_error", "overlap", "covariance", "delta_log_z", "delta_std_error",
+                       "overlap_eigenvalues", "converged", "iterations", "disconnected", "flags"]
+    for name in ["log_z", "std_error", "overlap", "covariance", "delta_log_z", "delta_std_error",
+                 "overlap_eigenvalues"]:
         assert isinstance(d[name], list) and keep_same(d[name], getattr(m, name).tolist()), name
     assert d["converged"] is m.converged and d["iterations"] == m.iterations
     assert d["disconnected"] == [1, 2] and d["flags"] == ["disconnected"]

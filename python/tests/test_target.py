@@ -437,3 +437,24 @@ def test_a_schedule_given_as_path_fractions():
         logz.anneal(t, schedule=[0.0, 0.5, 0.2, 1.0], **kwargs)
     with pytest.raises(logz.InvalidArgument, match=r"^logz.anneal: num_steps: expected None"):
         logz.anneal(t, schedule=[0.0, 1.0], num_steps=5, **kwargs)
+
+
+def test_from_log_prob_gives_the_energy_target_bit_for_bit():
+    """Target.from_log_prob(log p~, grad log p~) is Target(-log p~, -grad log p~): the same run
+    to the bit, its functions see the same particles, and a wrong argument is named."""
+    scale = np.array([1.0, 0.5, 2.0])
+    energy = lambda X: 0.5 * ((X / scale) ** 2).sum(axis=1)  # noqa: E731
+    grad = lambda X: X / scale ** 2  # noqa: E731
+    exact = 0.5 * 3 * np.log(2 * np.pi) + np.log(scale).sum()
+    kwargs = dict(num_paths=32, num_steps=50, seed=5, progress=False, step_size=0.3)
+    a = logz.anneal(logz.Target(3, energy, grad, exact_log_z=exact), **kwargs)
+    t = logz.Target.from_log_prob(3, lambda X: -energy(X), lambda X: -grad(X), exact_log_z=exact)
+    b = logz.anneal(t, **kwargs)
+    assert a.estimates["ais"].log_z == b.estimates["ais"].log_z
+    assert np.array_equal(a.forward_works, b.forward_works)
+    both = logz.Target.from_log_prob(3, lambda X: -energy(X),
+                                     log_prob_and_grad=lambda X: (-energy(X), -grad(X)))
+    c = logz.anneal(both, **kwargs)
+    assert np.array_equal(a.forward_works, c.forward_works)
+    with pytest.raises(logz.InvalidArgument, match=r"^logz.Target.from_log_prob: grad_log_prob: expected a function"):
+        logz.Target.from_log_prob(3, lambda X: -energy(X), 5)
