@@ -1,5 +1,5 @@
-// logz.anneal and logz.temper on a logz.Target: the continuous models' services (the [base],
-// [kernel], [schedule], [run], [tempering] and [estimators] readers, the pilot, forward and
+// logz.anneal, logz.temper and logz.smc on a logz.Target: the continuous models' services (the
+// [base], [kernel], [schedule], [run], [tempering] and [estimators] readers, the pilot, forward and
 // reverse annealing, simulated tempering, the estimators) run on the user's Python functions.
 // python/logz/__init__.py builds the config from anneal's and temper's arguments.
 #include <chrono>
@@ -33,7 +33,8 @@ void bind_anneal(py::module_& m) {
           *result = continuous::analysis_experiment(
               c, target, std::move(desc), continuous::DataSampler{},
               "a logz.Target has no exact sampler", "geometric: (1 - t) U_base + t U_target",
-              "exact_log_z of the Target", context);
+              "exact_log_z of the Target", context,
+              {RunMethod::annealing, RunMethod::tempering, RunMethod::smc});
           result->runtime_s =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           result->config = c.resolved();
@@ -42,8 +43,8 @@ void bind_anneal(py::module_& m) {
       },
       py::arg("target"), py::arg("config"), py::arg("progress") = py::none(),
       py::arg("function") = "logz.anneal",
-      "Annealing or tempering on a logz.Target from a config dict (see logz.anneal and "
-      "logz.temper).");
+      "Annealing, tempering or SMC on a logz.Target from a config dict (see logz.anneal, "
+      "logz.temper and logz.smc).");
 }
 
 }  // namespace logz::python

@@ -20,6 +20,7 @@
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run.hpp"
+#include "logz/services/smc_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
 #include "memory_arrays.hpp"
 #include "progress.hpp"
@@ -62,11 +63,12 @@ py::object works_array(const std::optional<Works>& w) {
 }
 
 // {section: {key: default}} of the keys that logz.run, anneal and temper fill from their
-// arguments; a required key or one whose default is computed when it is read has none here.
+// arguments (logz.smc: [smc]); a required key or one whose default is computed when it is read has
+// none here.
 py::dict key_defaults() {
   py::dict out;
   for (const KeyGroup* group :
-       {&run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys()}) {
+       {&run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys(), &smc_keys()}) {
     py::dict section;
     for (const Key* key : group->keys)
       std::visit(

@@ -14,6 +14,7 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.
     ("ising.py", "exact log Z"),
     ("rbm_test_loglik.py", "test log-likelihood"),
     ("bayes_factor.py", "log Bayes factor M1 vs M2"),
+    ("regression_smc.py", "log evidence"),
 ])
 def test_example_runs(name, printed):
     done = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)], capture_output=True, text=True,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "logz/config/memory_guard.hpp"
 #include "logz/core/error.hpp"
+#include "logz/random/derived_seed.hpp"
 #include "logz/services/annealing_experiment.hpp"
 
 namespace logz {
@@ -50,12 +52,23 @@ const Key kSmcMaxTemperatures = Key::integer(
 const Key kSmcFrozenAcceptance =
     Key::number("frozen_acceptance", kSmcDefaults.frozen_acceptance, 0.0, 1.0,
                 "in [0, 1): a temperature whose moves accept less is flagged frozen_sampler");
+const SmcPilotBase kPilotDefaults{};
+const Key kSmcPilotBase = Key::boolean(
+    "pilot_base", false,
+    "start from a Gaussian fitted to a pilot run's particles at t = 1 (the pilot from [base])");
+const Key kSmcPilotParticles =
+    Key::integer("pilot_particles", static_cast<std::int64_t>(kPilotDefaults.particles), 0, 1 << 24,
+                 "the pilot's particles (0: max(256, 8 d))");
+const Key kSmcPilotWidening =
+    Key::number("pilot_widening", kPilotDefaults.widening, 1.0, 100.0,
+                "the fitted base's standard deviations, times this (>= 1)");
 const KeyGroup kSmcKeys{
     "smc",
     "smc",
     {&kSmcNumParticles, &kSmcCessTarget, &kSmcResampleThreshold, &kSmcResampling, &kSmcMove,
      &kSmcLeapfrogSteps, &kSmcPreconditioner, &kSmcDecorrelation, &kSmcMinMoves, &kSmcMaxMoves,
-     &kSmcMaxTemperatures, &kSmcFrozenAcceptance}};
+     &kSmcMaxTemperatures, &kSmcFrozenAcceptance, &kSmcPilotBase, &kSmcPilotParticles,
+     &kSmcPilotWidening}};
 
 template <class T>
 Value smc_stage_values(const std::vector<SmcStage>& stages, T SmcStage::*field) {
@@ -101,6 +114,70 @@ SmcOptions read_smc_options(Config& config, int dim) {
   if (!(o.frozen_acceptance < 1.0))
     s.fail(kSmcFrozenAcceptance, fmt::format("a number in [0, 1), got {}", o.frozen_acceptance));
   return o;
+}
+
+std::optional<SmcPilotBase> read_smc_pilot_base(Config& config) {
+  auto s = config.section("smc");
+  if (!s.get_bool(kSmcPilotBase)) {
+    for (const Key* k : {&kSmcPilotParticles, &kSmcPilotWidening})
+      if (s.has(*k)) s.fail(*k, "no value without pilot_base = true");
+    return std::nullopt;
+  }
+  return SmcPilotBase{.particles = static_cast<std::size_t>(s.get_int(kSmcPilotParticles)),
+                      .widening = s.get_double(kSmcPilotWidening)};
+}
+
+std::uint64_t smc_pilot_seed(std::uint64_t seed) {
+  return derived_seed(seed, 0x736d6370u, 0);  // "smcp"
+}
+
+GaussianBase fit_pilot_base(const SmcResult& pilot, double widening) {
+  const Eigen::MatrixXd& X = pilot.particles;
+  const auto n = X.cols(), d = X.rows();
+  Eigen::VectorXd w(n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    w(i) = std::exp(pilot.log_weights[static_cast<std::size_t>(i)]);
+  w /= w.sum();
+  const Eigen::VectorXd mean = X * w;
+  const Eigen::MatrixXd centred = X.colwise() - mean;
+  // Weighted covariance with the unbiased normalisation 1 / (1 - sum w^2).
+  const double norm = 1.0 - w.squaredNorm();
+  Eigen::MatrixXd cov = centred * w.asDiagonal() * centred.transpose() / (norm > 0 ? norm : 1.0);
+  // A floor on every variance: a coordinate the pilot did not spread keeps a scale.
+  const double floor = 1e-12 * std::max(cov.trace() / static_cast<double>(d), 1e-300);
+  cov.diagonal().array() = cov.diagonal().array().max(floor);
+  cov *= widening * widening;
+  if (Eigen::LLT<Eigen::MatrixXd>(cov).info() != Eigen::Success)
+    cov = Eigen::MatrixXd(cov.diagonal().asDiagonal());
+  return GaussianBase(mean, cov);
+}
+
+void record_smc_pilot(const SmcResult& pilot, const SmcPilotBase& settings,
+                      const GaussianBase& fitted, RunResult& result) {
+  const double pilot_log_z = pilot.absolute_log_z();
+  const Estimate& run = result.estimates.front();
+  const double run_log_z = fitted.log_z() + run.log_z;
+  Record p{{"particles", pilot.particles.cols()},
+           {"widening", settings.widening},
+           {"log_z", pilot_log_z},
+           {"std_error", pilot.log_z.std_error},
+           {"num_temperatures", pilot.stages.size()},
+           {"energy_evaluations", pilot.energy_evaluations},
+           {"gradient_evaluations", pilot.gradient_evaluations},
+           {"flags", pilot.log_z.diagnostics.flags}};
+  result.kernel.set("pilot_base", std::move(p));
+  result.model.set("base", Record{{"type", "fitted"},
+                                  {"fitted_to", "a pilot SMC run's particles at t = 1"},
+                                  {"widening", settings.widening},
+                                  {"log_z", fitted.log_z()}});
+  result.base_log_z = fitted.log_z();
+  result.budget->parts.insert(result.budget->parts.begin(),
+                              {{"pilot energies", pilot.energy_evaluations},
+                               {"pilot gradients", pilot.gradient_evaluations}});
+  // Two independent estimates of one log Z: far apart, at least one error bar is wrong.
+  const double combined = std::hypot(pilot.log_z.std_error, run.std_error);
+  if (!(std::abs(pilot_log_z - run_log_z) <= 5.0 * combined + 0.1))
+    result.estimates.front().diagnostics.add_flag("pilot_disagrees");
 }
 
 PlannedBudget planned_smc_budget(const SmcOptions& o) {

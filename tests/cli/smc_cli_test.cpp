@@ -116,6 +116,23 @@ TEST(SmcCli, PoeBesideExactInTheTable) {
   EXPECT_NE(r.out.find("budget:"), std::string::npos) << r.out;
 }
 
+TEST(SmcCli, PilotBaseFitsTheBaseAndCountsThePilot) {
+  // [smc] pilot_base: the run from a Gaussian fitted to a pilot's particles, beside the exact
+  // log Z; the model's base says so, the pilot's own estimate and cost are recorded.
+  const auto j = smc_run_json(std::string(kSmcPoe) + "pilot_base = true\n", "smc_poe_pilot");
+  expect_smc_near_exact(j, 0.05);
+  EXPECT_EQ(j["model"]["base"]["type"], "fitted");
+  const auto& pilot = j["kernel"]["pilot_base"];
+  EXPECT_EQ(pilot["particles"], 256);
+  EXPECT_NEAR(pilot["log_z"].get<double>(), j["reference"]["log_z"].get<double>(),
+              5.0 * pilot["std_error"].get<double>() + 0.05);
+  EXPECT_EQ(j["budget"]["total"].get<double>(),
+            j["kernel"]["energy_evaluations"].get<double>() +
+                j["kernel"]["gradient_evaluations"].get<double>() +
+                pilot["energy_evaluations"].get<double>() +
+                pilot["gradient_evaluations"].get<double>());
+}
+
 TEST(SmcCli, LinearGaussianExampleBesideExact) {
   // The shipped example, its [kernel], [schedule] and [estimators] not read by SMC.
   const std::string out = temp_path("smc_linear.json");

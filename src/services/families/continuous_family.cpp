@@ -8,6 +8,7 @@
 
 #include "logz/io/npy.hpp"
 #include "logz/io/npz.hpp"
+#include "logz/random/derived_seed.hpp"
 
 namespace logz {
 // Where [data] comes from, and what [base] is: read once into these, dispatched on them.
@@ -408,12 +409,7 @@ Record kernel_description(const KernelSettings& s) {
 }
 
 std::uint64_t data_point_seed(std::uint64_t seed, std::size_t i) {
-  const PhiloxCounter c = {static_cast<std::uint32_t>(i),
-                           static_cast<std::uint32_t>(static_cast<std::uint64_t>(i) >> 32), 0u,
-                           0x64706e74u};
-  const PhiloxKey k = {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)};
-  const auto r = philox4x32_10(c, k);
-  return (static_cast<std::uint64_t>(r[1]) << 32) | r[0];
+  return derived_seed(seed, 0x64706e74u, i);  // "dpnt"
 }
 
 LoglikResult analysis_loglik(Config& config, const RunResult& e, const Eigen::VectorXd& energies,
