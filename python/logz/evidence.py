@@ -56,6 +56,8 @@ class EvidenceResult:
             "jump_ratios", "num_resamplings", "num_eves", "relative_variance", "energy_evaluations",
             "gradient_evaluations")}
         self.diagnostics.update({k: v for k, v in d["values"] if k not in self.diagnostics})
+        if "refined" in d:
+            self.diagnostics["refined"] = dict(d["refined"])
 
     @property
     def weights(self):
@@ -107,7 +109,7 @@ def _options(seed, threads, options):
             if value not in _CHOICE_OPTIONS[key]:
                 _fail(key, " or ".join(f'"{c}"' for c in _CHOICE_OPTIONS[key]), value)
             out[key] = value
-        elif key == "adapt_step_size":
+        elif key in ("adapt_step_size", "refine"):
             if not isinstance(value, bool):
                 _fail(key, "True or False", value)
             out[key] = value
@@ -184,7 +186,13 @@ def evidence(log_likelihood, prior, *, grad=None, seed=0, threads=None, progress
       (0.9), resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5),
       initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
       decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
-      frozen_acceptance (0.05), chunk_size (100: particles per call).
+      frozen_acceptance (0.05), chunk_size (100: particles per call), refine (True: after the
+      run from the prior, where the prior has no Uniform block, a second run of the same
+      particles from a Gaussian fitted to its particles to the posterior; its estimate is the
+      answer when it has no flag, a smaller SE and agrees with the first within 3 combined SEs
+      + 0.05; diagnostics["refined"] has both; samples and per-temperature records stay the
+      first run's; the two disagreeing by more than 5 combined SEs
+      + 0.1 is flagged pilot_disagrees).
     target_se: when the run's standard error is above it (0.1 nat), the run is repeated once
       with the particles that should reach it (N (SE / target_se)^2 x 1.3, at most
       max_particles, 20000) and the larger run is the result (the first run's evaluations are

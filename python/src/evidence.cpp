@@ -209,9 +209,26 @@ py::dict evidence_result_dict(const EvidenceResult& r, double runtime_s) {
   out["log_z"] = r.log_evidence;
   out["std_error"] = r.std_error;
   out["flags"] = s.log_z.diagnostics.flags;
-  out["num_evaluations"] = s.num_evaluations();
-  out["energy_evaluations"] = s.energy_evaluations;
-  out["gradient_evaluations"] = s.gradient_evaluations;
+  // Both runs' evaluations; the per-temperature records and the samples are the first run's
+  // (from the prior: the refining run's may carry particles of weight 0 outside the posterior's
+  // support).
+  const std::uint64_t refined_energies = r.refined ? r.refined->energy_evaluations : 0,
+                      refined_gradients = r.refined ? r.refined->gradient_evaluations : 0;
+  out["num_evaluations"] = s.num_evaluations() + refined_energies + refined_gradients;
+  out["energy_evaluations"] = s.energy_evaluations + refined_energies;
+  out["gradient_evaluations"] = s.gradient_evaluations + refined_gradients;
+  if (r.refined) {
+    py::dict refined;
+    refined["used"] = r.refined_used;
+    refined["log_z"] = r.refined->absolute_log_z();
+    refined["std_error"] = r.refined->log_z.std_error;
+    refined["flags"] = r.refined->log_z.diagnostics.flags;
+    refined["num_temperatures"] = r.refined->stages.size();
+    refined["num_evaluations"] = r.refined->num_evaluations();
+    refined["first_log_z"] = s.absolute_log_z();
+    refined["first_std_error"] = s.log_z.std_error;
+    out["refined"] = refined;
+  }
   out["move"] = to_string(r.move);
   out["runtime_s"] = runtime_s;
   std::vector<double> increments, ess, acceptance, step_sizes, jump_ratios;
@@ -256,6 +273,9 @@ void bind_evidence(py::module_& m) {
         const std::shared_ptr<const Prior> prior = python_prior(blocks, held);
         const Likelihood likelihood = python_likelihood(prior->dim(), log_likelihood, grad, held);
         SmcOptions o = evidence_options(options);
+        EvidenceRefine refine;
+        if (options.contains("refine") && !options["refine"].is_none())
+          refine.enabled = options["refine"].cast<bool>();
         std::shared_ptr<py::object> shown;
         if (!progress.is_none()) {
           shown = std::make_shared<py::object>(progress);
@@ -271,7 +291,7 @@ void bind_evidence(py::module_& m) {
           o.stop = ctrl_c.stop();
           py::gil_scoped_release release;
           const auto start = std::chrono::steady_clock::now();
-          r = run_evidence(prior, likelihood, o);
+          r = run_evidence(prior, likelihood, o, refine);
           runtime_s =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         }

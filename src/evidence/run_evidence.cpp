@@ -1,11 +1,16 @@
 #include "logz/evidence/run_evidence.hpp"
 
+#include <cmath>
 #include <utility>
 
 #include "logz/core/error.hpp"
 #include "logz/evidence/likelihood_tilt.hpp"
+#include "logz/evidence/posterior_target.hpp"
+#include "logz/paths/geometric_path.hpp"
 #include "logz/paths/tilted_path.hpp"
+#include "logz/random/derived_seed.hpp"
 #include "logz/smc/adaptive_smc.hpp"
+#include "logz/smc/fitted_base.hpp"
 
 namespace logz {
 
@@ -14,7 +19,7 @@ SmcMove evidence_default_move(const Prior& prior, const Likelihood& likelihood) 
 }
 
 EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood& likelihood,
-                            const SmcOptions& options) {
+                            const SmcOptions& options, const EvidenceRefine& refine) {
   if (!prior) fail_argument("logz::run_evidence", "prior", "a prior");
   if (likelihood.dim != prior->dim())
     fail_argument("logz::run_evidence", "likelihood", "the prior's dimension");
@@ -23,12 +28,30 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
     fail_argument("logz::run_evidence", "move",
                   "random_walk where the prior or the likelihood has no gradient");
   // The path holds its base by value: a Prior shares its blocks, so the copy is cheap.
-  const TiltedPath<Prior, LikelihoodTilt> path(*prior, std::move(tilt));
+  const TiltedPath<Prior, LikelihoodTilt> path(*prior, tilt);
   EvidenceResult r;
   r.smc = adaptive_smc(path, options);
   r.log_evidence = r.smc.absolute_log_z();
   r.std_error = r.smc.log_z.std_error;
   r.move = options.move;
+  if (!refine.enabled || prior->constraints() || !std::isfinite(r.log_evidence)) return r;
+  const GaussianBase fitted = fit_gaussian_base(r.smc, refine.widening);
+  const GeometricPath<GaussianBase, PosteriorTarget> to_posterior(fitted,
+                                                                  PosteriorTarget(*prior, tilt));
+  SmcOptions second = options;
+  second.seed = derived_seed(options.seed, 0x72666e65u, 0);  // "refn"
+  second.progress = nullptr;  // progress is the first run's temperatures; this one is short
+  r.refined = adaptive_smc(to_posterior, second);
+  const double log_z = r.refined->absolute_log_z();  // its base's log Z included
+  const double se = r.refined->log_z.std_error;
+  if (two_estimates_disagree(r.log_evidence, r.std_error, log_z, se)) {
+    r.smc.log_z.diagnostics.add_flag("pilot_disagrees");
+  } else if (r.refined->log_z.diagnostics.flags.empty() && se < r.std_error &&
+             std::abs(log_z - r.log_evidence) <= 3.0 * std::hypot(se, r.std_error) + 0.05) {
+    r.refined_used = true;
+    r.log_evidence = log_z;
+    r.std_error = se;
+  }
   return r;
 }
 

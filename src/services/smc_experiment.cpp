@@ -131,27 +131,6 @@ std::uint64_t smc_pilot_seed(std::uint64_t seed) {
   return derived_seed(seed, 0x736d6370u, 0);  // "smcp"
 }
 
-GaussianBase fit_pilot_base(const SmcResult& pilot, double widening) {
-  const Eigen::MatrixXd& X = pilot.particles;
-  const auto n = X.cols(), d = X.rows();
-  Eigen::VectorXd w(n);
-  for (Eigen::Index i = 0; i < n; ++i)
-    w(i) = std::exp(pilot.log_weights[static_cast<std::size_t>(i)]);
-  w /= w.sum();
-  const Eigen::VectorXd mean = X * w;
-  const Eigen::MatrixXd centred = X.colwise() - mean;
-  // Weighted covariance with the unbiased normalisation 1 / (1 - sum w^2).
-  const double norm = 1.0 - w.squaredNorm();
-  Eigen::MatrixXd cov = centred * w.asDiagonal() * centred.transpose() / (norm > 0 ? norm : 1.0);
-  // A floor on every variance: a coordinate the pilot did not spread keeps a scale.
-  const double floor = 1e-12 * std::max(cov.trace() / static_cast<double>(d), 1e-300);
-  cov.diagonal().array() = cov.diagonal().array().max(floor);
-  cov *= widening * widening;
-  if (Eigen::LLT<Eigen::MatrixXd>(cov).info() != Eigen::Success)
-    cov = Eigen::MatrixXd(cov.diagonal().asDiagonal());
-  return GaussianBase(mean, cov);
-}
-
 void record_smc_pilot(const SmcResult& pilot, const SmcPilotBase& settings,
                       const GaussianBase& fitted, RunResult& result) {
   const double pilot_log_z = pilot.absolute_log_z();
@@ -175,8 +154,7 @@ void record_smc_pilot(const SmcResult& pilot, const SmcPilotBase& settings,
                               {{"pilot energies", pilot.energy_evaluations},
                                {"pilot gradients", pilot.gradient_evaluations}});
   // Two independent estimates of one log Z: far apart, at least one error bar is wrong.
-  const double combined = std::hypot(pilot.log_z.std_error, run.std_error);
-  if (!(std::abs(pilot_log_z - run_log_z) <= 5.0 * combined + 0.1))
+  if (two_estimates_disagree(pilot_log_z, pilot.log_z.std_error, run_log_z, run.std_error))
     result.estimates.front().diagnostics.add_flag("pilot_disagrees");
 }
 

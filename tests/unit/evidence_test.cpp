@@ -177,6 +177,36 @@ TEST(Evidence, NormalPriorGaussianLikelihood) {
   }
 }
 
+TEST(Evidence, RefiningRunFromAFittedBaseNarrowsTheErrorBar) {
+  // A likelihood 20 times narrower than the prior in d = 6: the run from the prior has a wide
+  // error bar; the run from the Gaussian fitted to its particles is the answer, within its
+  // smaller error of the exact value, and both runs' numbers are kept. Without refining, the
+  // first run's answer and no second run; a Uniform prior (a box) never refines.
+  const int d = 6;
+  const VectorXd m = VectorXd::Zero(d), y = VectorXd::Constant(d, 0.7),
+                 s = VectorXd::Constant(d, 0.05);
+  const MatrixXd cov = MatrixXd::Identity(d, d);
+  const double exact =
+      log_normal_density(y, m, cov + MatrixXd(s.array().square().matrix().asDiagonal()));
+  auto prior = std::make_shared<logz::Prior>(std::vector{logz::normal_prior(m, cov)});
+  const logz::Likelihood l = gaussian_likelihood(y, s);
+  const logz::EvidenceResult r =
+      logz::run_evidence(prior, l, evidence_options(13, logz::SmcMove::hmc));
+  ASSERT_TRUE(r.refined.has_value());
+  EXPECT_TRUE(r.refined_used);
+  expect_within(r, exact);
+  EXPECT_LT(r.std_error, r.smc.log_z.std_error);
+  EXPECT_EQ(r.log_evidence, r.refined->absolute_log_z());
+  EXPECT_LT(r.refined->stages.size(), r.smc.stages.size());
+  const logz::EvidenceResult plain =
+      logz::run_evidence(prior, l, evidence_options(13, logz::SmcMove::hmc), {.enabled = false});
+  EXPECT_FALSE(plain.refined.has_value());
+  EXPECT_EQ(plain.log_evidence, r.smc.absolute_log_z());
+  auto box = std::make_shared<logz::Prior>(
+      std::vector{logz::uniform_prior(VectorXd::Constant(d, -5.0), VectorXd::Constant(d, 5.0))});
+  EXPECT_FALSE(logz::run_evidence(box, l, evidence_options(13, logz::SmcMove::hmc)).refined);
+}
+
 TEST(Evidence, GaussianLikelihoodInsideUniformBox) {
   // Uniform on [-10, 10] x [-5, 15] x N(y; x, s^2): evidence prod_i (mass of N(y_i, s_i^2) in
   // the box) / width_i.

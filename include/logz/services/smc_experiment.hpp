@@ -18,6 +18,7 @@
 #include "logz/services/results.hpp"
 #include "logz/services/run_budget.hpp"
 #include "logz/smc/adaptive_smc.hpp"
+#include "logz/smc/fitted_base.hpp"
 #include "logz/smc/smc_options.hpp"
 
 namespace logz {
@@ -42,10 +43,6 @@ std::optional<SmcPilotBase> read_smc_pilot_base(Config& config);
 // The seed of the pilot: its streams are not the run's (the base must not depend on the
 // run's own random numbers).
 std::uint64_t smc_pilot_seed(std::uint64_t seed);
-
-// The Gaussian fitted to a finished run's particles and weights (the covariance, times
-// widening^2; diagonal where the dense one is not positive definite).
-GaussianBase fit_pilot_base(const SmcResult& pilot, double widening);
 
 // The pilot's numbers in the result (kernel.pilot_base, model.base, the budget), and the flag
 // pilot_disagrees on the estimate when the pilot's log Z and the run's differ by more than
@@ -87,7 +84,7 @@ void smc_and_estimate(const GeometricPath<Base, Target>& path, Config& config,
   pilot.seed = smc_pilot_seed(options.seed);
   if (context.progress) pilot.progress = progress_of("smc pilot path fraction (per mille)");
   const SmcResult pilot_run = adaptive_smc(path, pilot);
-  const GaussianBase fitted = fit_pilot_base(pilot_run, pilot_base->widening);
+  const GaussianBase fitted = fit_gaussian_base(pilot_run, pilot_base->widening);
   const GeometricPath<GaussianBase, Target> from_fitted(fitted, path.target());
   record_smc_result(adaptive_smc(from_fitted, options), options, result);
   record_smc_pilot(pilot_run, *pilot_base, fitted, result);
