@@ -144,8 +144,9 @@ TEST(CheckpointSafety, ACheckpointNeverReplacesALinkOrADevice) {
   EXPECT_EQ(read_file(victim), "precious\n");
   // A device node (root makes one; elsewhere a FIFO stands for it).
   fs::remove(device);
-  if (mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+  if (mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
     ASSERT_EQ(mkfifo(device.c_str(), 0666), 0);
+  }
   expect_one_line_error(run_cli("run " + config + " -q --checkpoint " + device),
                         "expected a regular file");
   struct stat st {};

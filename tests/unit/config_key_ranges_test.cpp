@@ -83,11 +83,15 @@ TEST(ConfigKeyRanges, EveryIntegerAndNumberKeyHasAFiniteReachableMaximum) {
 TEST(ConfigKeyRanges, TheLongestRunsTheIssueNamedAreInRangeAndBounded) {
   for (const auto& [where, key] : every_registered_key()) {
     if (key->type() != logz::KeyType::integer) continue;
-    if (key->name() == "repetitions") EXPECT_GE(key->max_integer(), 10000000) << where;
-    if (key->name() == "posterior_burn_in")
+    if (key->name() == "repetitions") {
+      EXPECT_GE(key->max_integer(), 10000000) << where;
+    }
+    if (key->name() == "posterior_burn_in") {
       EXPECT_GE(key->max_integer(), std::int64_t{1} << 30) << where;
-    if (key->name() == "steps_per_temperature")
+    }
+    if (key->name() == "steps_per_temperature") {
       EXPECT_LT(key->max_integer(), 1000000000000000) << where;
+    }
   }
 }
 

@@ -453,6 +453,7 @@ void run_path_method(RunMethod method, const Path& path, KernelSettings& ks, Con
       return;
     case RunMethod::annealing:
     case RunMethod::ground_state_integration:
+    case RunMethod::population_annealing:
       break;
   }
   throw std::logic_error("logz::continuous::run_path_method: " + to_string(method) +
