@@ -1,6 +1,7 @@
 """logz: log partition functions, log-likelihoods and Bayesian model evidence by Monte Carlo.
 
-Estimators on work values (numpy arrays): estimate, ais, reverse_ais, bar; MBAR on pymbar's
+Estimators on work values (numpy arrays): estimate (an Estimate, or Bounds and Cumulant for the
+methods of several estimates), ais, reverse_ais, bar; MBAR on pymbar's
 inputs: mbar; runs from configs (a dict with the TOML's structure, or a TOML file): run; the
 user's own model as Python functions: Target; logz's native models from arrays: logz.models
 (RBM, Ising, Potts, ProductOfExperts, GaussianMixture, Model); annealing (AIS, HAIS, RAISE,
@@ -9,13 +10,18 @@ prior (logz.priors) and a likelihood given as Python functions: evidence.
 Errors: logz.Error and its subclasses InvalidArgument and InputError (both ValueErrors) and
 NumericalError. See docs/python.md.
 """
+from __future__ import annotations
+
 import difflib
 import inspect
+import os
 import re
 import sys
 import time
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import models  # noqa: F401
 from . import priors  # noqa: F401
@@ -36,13 +42,19 @@ from ._logz import (  # noqa: F401
     _gradient_kernels,
     _run,
     _run_target,
-    estimate,
     mbar,
 )
+from .estimates import Bounds, Cumulant, estimate  # noqa: F401
 from .evidence import EvidenceResult, evidence  # noqa: F401
 
+# progress=: True (shown on stderr), False or None (silent), or progress(stage, done, total).
+ProgressArgument = Union[bool, None, Callable[[str, int, int], Any]]
+# A Target's functions: of the particles X, shape (P, dim), returning (P,), (P, dim) or both.
+BatchFunction = Callable[[np.ndarray], Any]
 
-def _from_log_prob(dim, log_prob, grad_log_prob=None, *, log_prob_and_grad=None, exact_log_z=None):
+
+def _from_log_prob(dim: int, log_prob: BatchFunction, grad_log_prob: Optional[BatchFunction] = None, *,
+                   log_prob_and_grad: Optional[BatchFunction] = None, exact_log_z: Optional[float] = None) -> Target:
     """A logz.Target from an unnormalised log density, the form users write (a sign slip between
     log density and energy is the commonest mistake): U = -log_prob, dU/dx = -grad_log_prob.
 
@@ -87,12 +99,100 @@ _from_log_prob.__name__, _from_log_prob.__qualname__ = "from_log_prob", "Target.
 Target.from_log_prob = staticmethod(_from_log_prob)
 
 
-def ais(forward):
+def _optional_import(name: str, function: str) -> Any:
+    """import name, or an ImportError of one line saying what function needs and how to get it."""
+    try:
+        return __import__(name)
+    except ImportError:
+        raise ImportError(f"{function} needs {name}, which is not installed (Debian: apt-get install "
+                          f"python3-{name}; or pip install {name})") from None
+
+
+def _result_to_dataframe(self: Result) -> Any:
+    """The estimates as a pandas DataFrame, one row per estimate.
+
+    pandas is imported when this is called; logz does not need it otherwise.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by method ("ais", "bar", ...), with the columns log_z, evidence, std_error,
+        se_method and flags; attrs holds reference_log_z, base_log_z and runtime_s.
+
+    Raises
+    ------
+    ImportError
+        pandas is not installed.
+    """
+    pd = _optional_import("pandas", "logz.Result.to_dataframe")
+    estimates = self.estimates
+    frame = pd.DataFrame(
+        {"log_z": [e.log_z for e in estimates.values()],
+         "evidence": [e.evidence for e in estimates.values()],
+         "std_error": [e.std_error for e in estimates.values()],
+         "se_method": [e.se_method for e in estimates.values()],
+         "flags": [list(e.flags) for e in estimates.values()]},
+        index=pd.Index(list(estimates), name="method"))
+    frame.attrs.update(reference_log_z=self.reference_log_z, base_log_z=self.base_log_z, runtime_s=self.runtime_s)
+    return frame
+
+
+def _result_to_xarray(self: Result) -> Any:
+    """The result as an xarray Dataset.
+
+    xarray is imported when this is called; logz does not need it otherwise.
+
+    Returns
+    -------
+    xarray.Dataset
+        log_z, evidence and std_error along the dimension "method"; fractions, mean_energy and
+        acceptance along "temperature"; forward_works along "forward_path" and reverse_works
+        along "reverse_path" where that direction ran. attrs: base_log_z, runtime_s and
+        reference_log_z (left out where logz knows none).
+
+    Raises
+    ------
+    ImportError
+        xarray is not installed.
+    """
+    xr = _optional_import("xarray", "logz.Result.to_xarray")
+    estimates = self.estimates
+    methods = list(estimates)
+    variables = {name: ("method", np.array([getattr(e, name) for e in estimates.values()], dtype=np.float64))
+                 for name in ("log_z", "evidence", "std_error")}
+    variables.update(fractions=("temperature", self.fractions), mean_energy=("temperature", self.mean_energy),
+                     acceptance=("temperature", self.acceptance))
+    if self.forward_works is not None:
+        variables["forward_works"] = ("forward_path", self.forward_works)
+    if self.reverse_works is not None:
+        variables["reverse_works"] = ("reverse_path", self.reverse_works)
+    attrs = {"base_log_z": self.base_log_z, "runtime_s": self.runtime_s}
+    if self.reference_log_z is not None:
+        attrs["reference_log_z"] = self.reference_log_z
+    return xr.Dataset(variables, coords={"method": methods}, attrs=attrs)
+
+
+_result_to_dataframe.__name__, _result_to_dataframe.__qualname__ = "to_dataframe", "Result.to_dataframe"
+_result_to_xarray.__name__, _result_to_xarray.__qualname__ = "to_xarray", "Result.to_xarray"
+Result.to_dataframe = _result_to_dataframe
+Result.to_xarray = _result_to_xarray
+
+
+def ais(forward: npt.ArrayLike) -> Estimate:
     """Annealed importance sampling on forward works: -log mean exp(-W_f) (Jarzynski).
 
-    forward: works W_f with E[exp(-W_f)] = Z1/Z0, a 1-D array. Returns a logz.Estimate of
-    log(Z1/Z0).
+    Parameters
+    ----------
+    forward : array_like of float, shape (N,)
+        Works W_f with E[exp(-W_f)] = Z1/Z0 (pymbar's w_F).
 
+    Returns
+    -------
+    Estimate
+        log(Z1/Z0), logz.estimate("ais", forward).
+
+    Examples
+    --------
     >>> import numpy as np, logz
     >>> round(logz.ais(np.zeros(10)).log_z, 12)
     0.0
@@ -100,20 +200,39 @@ def ais(forward):
     return _estimate("logz.ais", "ais", forward=forward)
 
 
-def reverse_ais(reverse):
+def reverse_ais(reverse: npt.ArrayLike) -> Estimate:
     """Reverse AIS (RAISE) on reverse works: log mean exp(-W_r).
 
-    reverse: works W_r with E[exp(-W_r)] = Z0/Z1, a 1-D array. Returns a logz.Estimate of
-    log(Z1/Z0).
+    Parameters
+    ----------
+    reverse : array_like of float, shape (N,)
+        Works W_r with E[exp(-W_r)] = Z0/Z1 (pymbar's w_R).
+
+    Returns
+    -------
+    Estimate
+        log(Z1/Z0), logz.estimate("raise", reverse=reverse).
     """
     return _estimate("logz.reverse_ais", "raise", reverse=reverse)
 
 
-def bar(forward, reverse):
+def bar(forward: npt.ArrayLike, reverse: npt.ArrayLike) -> Estimate:
     """Bennett's acceptance ratio on forward and reverse works.
 
     The works follow pymbar's convention (w_F, w_R in units of kT), and logz reports
     log(Z1/Z0) = -DeltaF: `logz.bar(w_F, w_R).log_z == -pymbar.BAR(w_F, w_R)[0]`.
+
+    Parameters
+    ----------
+    forward : array_like of float, shape (N,)
+        Works W_f with E[exp(-W_f)] = Z1/Z0 (pymbar's w_F).
+    reverse : array_like of float, shape (M,)
+        Works W_r with E[exp(-W_r)] = Z0/Z1 (pymbar's w_R).
+
+    Returns
+    -------
+    Estimate
+        log(Z1/Z0) with BAR's asymptotic standard error.
     """
     return _estimate("logz.bar", "bar", forward=forward, reverse=reverse)
 
@@ -123,13 +242,13 @@ class Progress:
     is installed, else one line that updates. logz calls it as progress(stage, done, total) from
     its threads, holding the GIL."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._start = time.monotonic()
         self._bar = None
         self._stage = None
         self._line = False
 
-    def __call__(self, stage, done, total):
+    def __call__(self, stage: str, done: int, total: int) -> None:
         if time.monotonic() - self._start < 1.0 and self._bar is None and not self._line:
             return
         try:
@@ -147,7 +266,8 @@ class Progress:
             sys.stderr.flush()
             self._line = True
 
-    def close(self):
+    def close(self) -> None:
+        """Ends the bar or the line."""
         if self._bar is not None:
             self._bar.close()
             self._bar = None
@@ -206,21 +326,44 @@ def _given(**arguments):
 
 
 @_shows_defaults
-def run(config, seed=None, threads=None, *, progress=True, arrays=None):
+def run(config: Union[Mapping[str, Any], str, os.PathLike, models.Model], *, seed: Optional[int] = None,
+        threads: Optional[int] = None, progress: ProgressArgument = True,
+        arrays: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Result:
     """Runs an experiment from a config, as `logz run` does.
 
-    config: a dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}),
-      or a path to a TOML file (relative paths inside it are relative to the file; in a dict,
-      to the working directory). seed and threads (also positional: logz.run(config, 7))
-      override [run] seed and threads; None keeps the config's, or the key's default:
-      seed (default [run] seed), threads (default [run] threads: every hardware thread).
-    progress: True shows progress on stderr for runs over a second (tqdm when installed);
-      False silences it; a callable is called as progress(stage, done, total).
-    The same config and seed give bitwise the same estimates as the command-line tool, for
-    any number of threads. arrays: numpy arrays the config names as "memory:NAME.npz" (an
-    archive {NAME.npz: {key: array}}) or "memory:NAME.npy" ({NAME.npy: {"data": array}})
-    instead of files, as logz.models does. Returns a logz.Result.
+    The same config and seed give bitwise the same estimates as the command-line tool, for any
+    number of threads. Every argument after config is a keyword.
 
+    Parameters
+    ----------
+    config : dict, str, path or logz.models.Model
+        A dict with the TOML's structure ({"model": {"type": "ising", ...}, "run": {...}}; numpy
+        arrays may stand for lists), the path of a TOML file (relative paths inside it are
+        relative to the file; in a dict, to the working directory), or a model of logz.models
+        (its config and arrays).
+    seed : int, optional
+        Overrides [run] seed; None keeps the config's, or the key's default (default [run] seed).
+    threads : int, optional
+        Overrides [run] threads; None keeps the config's, or the key's default
+        (default [run] threads: every hardware thread).
+    progress : bool or callable, default True
+        True shows progress on stderr for runs over a second (tqdm when installed); False
+        silences it; a callable is called as progress(stage, done, total).
+    arrays : dict, optional
+        Numpy arrays the config names as "memory:NAME.npz" (an archive {NAME.npz: {key: array}})
+        or "memory:NAME.npy" ({NAME.npy: {"data": array}}) instead of files, as logz.models does.
+
+    Returns
+    -------
+    Result
+
+    Raises
+    ------
+    logz.InputError
+        A malformed config: an unknown section or key, a value out of its range, a file.
+
+    Examples
+    --------
     >>> import logz
     >>> r = logz.run({"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
     ...               "run": {"num_paths": 20}, "schedule": {"num_steps": 100}}, seed=1)
@@ -237,7 +380,7 @@ class GaussianBase:
     """The isotropic Gaussian N(0, sigma^2 I) in `dim` dimensions that annealing starts from
     (exact samples, exact log Z0)."""
 
-    def __init__(self, dim, sigma=1.0):
+    def __init__(self, dim: int, *, sigma: float = 1.0) -> None:
         self.dim = int(dim)
         self.sigma = float(sigma)
 
@@ -320,9 +463,12 @@ def _run_config(target, config, arrays, progress, function):
 
 
 @_shows_defaults
-def anneal(target, *, base=None, kernel=None, num_steps=None, num_paths=None, directions=None,
-           seed=None, threads=None, schedule=None, methods=None, reverse_start=None, chunk_size=None,
-           progress=True, **kernel_options):
+def anneal(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = None, kernel: Optional[str] = None,
+           num_steps: Optional[int] = None, num_paths: Optional[int] = None,
+           directions: Union[str, Sequence[str], None] = None, seed: Optional[int] = None,
+           threads: Optional[int] = None, schedule: Union[str, Mapping[str, Any], npt.ArrayLike, None] = None,
+           methods: Union[str, Sequence[str], None] = None, reverse_start: Optional[str] = None,
+           chunk_size: Optional[int] = None, progress: ProgressArgument = True, **kernel_options: Any) -> Result:
     """Annealed importance sampling from a base distribution to `target`.
 
     target: a logz.Target (the user's energy, and grad for the gradient kernels), annealed from
@@ -400,10 +546,13 @@ def anneal(target, *, base=None, kernel=None, num_steps=None, num_paths=None, di
 
 
 @_shows_defaults
-def temper(target, *, base=None, kernel=None, num_temperatures=None, num_chains=None,
-           num_sweeps=None, seed=None, threads=None, schedule="geometric", methods=None,
-           progress=True, initialization=None, sweeps_per_iteration=None,
-           max_initial_iterations=None, **kernel_options):
+def temper(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = None, kernel: Optional[str] = None,
+           num_temperatures: Optional[int] = None, num_chains: Optional[int] = None,
+           num_sweeps: Optional[int] = None, seed: Optional[int] = None, threads: Optional[int] = None,
+           schedule: Union[str, Mapping[str, Any]] = "geometric", methods: Union[str, Sequence[str], None] = None,
+           progress: ProgressArgument = True, initialization: Optional[str] = None,
+           sweeps_per_iteration: Optional[int] = None, max_initial_iterations: Optional[int] = None,
+           **kernel_options: Any) -> Result:
     """Simulated tempering on `target`, with the tempered-sample estimators of Carlson et al.
     (2016): Rao-Blackwellized tempered sampling (RTS), TS, thermodynamic integration and MBAR.
 
@@ -455,8 +604,9 @@ def temper(target, *, base=None, kernel=None, num_temperatures=None, num_chains=
 
 
 @_shows_defaults
-def smc(target, *, base=None, num_particles=None, pilot_base=None, seed=None, threads=None,
-        progress=True, **smc_options):
+def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = None,
+        num_particles: Optional[int] = None, pilot_base: Optional[bool] = None, seed: Optional[int] = None,
+        threads: Optional[int] = None, progress: ProgressArgument = True, **smc_options: Any) -> Result:
     """Adaptive tempered SMC from a base distribution to `target`: log Z with an error bar from
     one run, nothing to tune (docs/smc.md).
 

@@ -1,10 +1,13 @@
 """logz.evidence: the log evidence log integral prior(x) L(x) dx by adaptive tempered SMC from the
 prior to the posterior (docs/evidence.md)."""
+from __future__ import annotations
+
 import contextlib
 import ctypes
 import math
 import re
 import sys
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -41,7 +44,7 @@ class EvidenceResult:
     normalised log_weights (N,) (weights: their exp); runtime_s.
     """
 
-    def __init__(self, d, note):
+    def __init__(self, d: Any, *, note: str = "") -> None:
         self.log_z = d["log_z"]
         self.std_error = d["std_error"]
         self.flags = list(d["flags"])
@@ -60,16 +63,16 @@ class EvidenceResult:
             self.diagnostics["refined"] = dict(d["refined"])
 
     @property
-    def weights(self):
+    def weights(self) -> np.ndarray:
         """The samples' normalised weights, exp(log_weights), shape (N,)."""
         return np.exp(self.log_weights)
 
     @property
-    def num_temperatures(self):
+    def num_temperatures(self) -> int:
         """The temperatures the run went through after t = 0 (t = 1 the last)."""
         return len(self.diagnostics["temperatures"]) - 1
 
-    def posterior_mean(self):
+    def posterior_mean(self) -> np.ndarray:
         """The weighted mean of the samples, shape (d,)."""
         return self.weights @ self.samples
 
@@ -165,8 +168,10 @@ def _grown_particles(n, se, target_se, max_particles):
     return int(min(max_particles, max(n + EVIDENCE_CHUNK_SIZE, chunks * EVIDENCE_CHUNK_SIZE)))
 
 
-def evidence(log_likelihood, prior, *, grad=None, seed=0, threads=None, progress=True, target_se=0.1,
-             max_particles=20000, **options):
+def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, *,
+             grad: Optional[Callable[[np.ndarray], Any]] = None, seed: int = 0, threads: Optional[int] = None,
+             progress: Union[bool, Callable[..., Any]] = True, target_se: Optional[float] = 0.1,
+             max_particles: int = 20000, **options: Any) -> EvidenceResult:
     """The log evidence log integral prior(x) L(x) dx, by adaptive tempered SMC from the prior.
 
     log_likelihood(X): X a float64 array of shape (P, d), one parameter vector per row (read-only);
@@ -257,7 +262,7 @@ def evidence(log_likelihood, prior, *, grad=None, seed=0, threads=None, progress
     except InvalidArgument as error:
         # The SMC options' checks name the library's function: name the user's.
         raise InvalidArgument(re.sub(r"^logz::adaptive_smc", "logz.evidence", str(error))) from None
-    result = EvidenceResult(d, note)
+    result = EvidenceResult(d, note=note)
     result.diagnostics["num_particles_runs"] = sizes
     if target_se is not None and not result.std_error <= 1.5 * target_se \
             and "std_error_above_target" not in result.flags:

@@ -5,17 +5,21 @@ logz.anneal and logz.temper run it with no Python in the loop, with the same ker
 and checks as the command-line tool; exact_log_z() gives its exact log Z where logz knows one.
 
     RBM(W, a, b)                     binary restricted Boltzmann machine
-    Ising(rows, cols, coupling, beta) and Potts(rows, cols, q, coupling, beta) on a torus
-    ProductOfExperts(Phi, lam, expert="laplace", precision="double")
+    Ising(rows, cols, *, coupling, beta) and Potts(rows, cols, *, q, coupling, beta) on a torus
+    ProductOfExperts(Phi, lam, *, expert="laplace", precision="double")
     GaussianMixture(weights, means, covariances)
     Model(type, **keys)              any other registry model by its [model] keys (docs/config.md)
 
 Arrays are copied once when a run starts; a model's arrays reach the C++ readers as in-memory
 .npz archives, so they are checked as a weights file would be.
 """
+from __future__ import annotations
+
 import itertools
+from typing import Any, Dict, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from ._logz import InvalidArgument, _exact_log_z
 
@@ -46,24 +50,24 @@ class Model:
     True
     """
 
-    def __init__(self, type, **keys):
+    def __init__(self, type: str, **keys: Any) -> None:
         self._sections = {"model": {"type": type, **keys}}
         self._arrays = {}
 
     @property
-    def type(self):
+    def type(self) -> str:
         """The registry's name of the model ([model] type)."""
         return self._sections["model"]["type"]
 
-    def config(self):
+    def config(self) -> Dict[str, Dict[str, Any]]:
         """The config sections that describe the model (a dict of dicts, the TOML's structure)."""
         return {name: dict(section) for name, section in self._sections.items()}
 
-    def arrays(self):
+    def arrays(self) -> Dict[str, Dict[str, np.ndarray]]:
         """The arrays the config names as "memory:NAME": {NAME: {key: array}}."""
         return self._arrays
 
-    def exact_log_z(self):
+    def exact_log_z(self) -> Optional[float]:
         """The exact log Z where logz knows one for these parameters (Kaufman's formula, a
         transfer matrix, an enumeration, a closed form), else None: the reference_log_z that
         logz.anneal(model) reports, computed by the same code.
@@ -106,8 +110,9 @@ class RBM(Model):
     True
     """
 
-    def __init__(self, W, a, b, *, path="marginal_v", train=None, test=None, base=None, precision="double",
-                 exact_max_units=25):
+    def __init__(self, W: npt.ArrayLike, a: npt.ArrayLike, b: npt.ArrayLike, *, path: str = "marginal_v",
+                 train: Optional[npt.ArrayLike] = None, test: Optional[npt.ArrayLike] = None,
+                 base: Optional[str] = None, precision: str = "double", exact_max_units: int = 25) -> None:
         where = "logz.models.RBM"
         W = _float_array(W, "W", 2, "(num_visible, num_hidden)", where)
         nv, nh = W.shape
@@ -134,12 +139,12 @@ class RBM(Model):
             self._sections["data"] = data
 
     @property
-    def num_visible(self):
+    def num_visible(self) -> int:
         """The number of visible units (rows of W)."""
         return self.W.shape[0]
 
     @property
-    def num_hidden(self):
+    def num_hidden(self) -> int:
         """The number of hidden units (columns of W)."""
         return self.W.shape[1]
 
@@ -153,7 +158,7 @@ class Ising(Model):
     900.4783
     """
 
-    def __init__(self, rows, cols, coupling=1.0, beta=1.0):
+    def __init__(self, rows: int, cols: int, *, coupling: float = 1.0, beta: float = 1.0) -> None:
         super().__init__("ising", rows=int(rows), cols=int(cols), coupling=float(coupling), beta=float(beta))
 
 
@@ -164,7 +169,8 @@ class Potts(Model):
     exact_log_z(): a transfer matrix (narrow lattices) or an enumeration (tiny ones), else None.
     """
 
-    def __init__(self, rows, cols, q=10, coupling=2.0, beta=1.0, *, path="temperature", field=None):
+    def __init__(self, rows: int, cols: int, *, q: int = 10, coupling: float = 2.0, beta: float = 1.0,
+                 path: str = "temperature", field: Optional[float] = None) -> None:
         keys = dict(rows=int(rows), cols=int(cols), q=int(q), coupling=float(coupling), beta=float(beta), path=str(path))
         if field is not None:
             keys["field"] = float(field)
@@ -181,7 +187,8 @@ class ProductOfExperts(Model):
     exact_log_z(): exact when Phi is square and invertible (complete), else None.
     """
 
-    def __init__(self, Phi, lam=1.0, expert="laplace", precision="double"):
+    def __init__(self, Phi: npt.ArrayLike, lam: npt.ArrayLike = 1.0, *, expert: str = "laplace",
+                 precision: str = "double") -> None:
         where = "logz.models.ProductOfExperts"
         Phi = _float_array(Phi, "Phi", 2, "(num_experts, dim)", where)
         lam = np.broadcast_to(np.asarray(lam, dtype=np.float64), (Phi.shape[0],)) if np.ndim(lam) == 0 else lam
@@ -193,7 +200,7 @@ class ProductOfExperts(Model):
         self._sections["model"]["parameters"] = self._hold(".npz", {"Phi": Phi, "lambda": lam})
 
     @property
-    def dim(self):
+    def dim(self) -> int:
         """The dimension of x (columns of Phi)."""
         return self.Phi.shape[1]
 
@@ -205,7 +212,7 @@ class GaussianMixture(Model):
     diagonals or (n,) multiples of the identity.
     """
 
-    def __init__(self, weights, means, covariances):
+    def __init__(self, weights: npt.ArrayLike, means: npt.ArrayLike, covariances: npt.ArrayLike) -> None:
         where = "logz.models.GaussianMixture"
         weights = _float_array(weights, "weights", 1, "(n,)", where)
         means = _float_array(means, "means", 2, "(n, dim)", where)
@@ -216,6 +223,6 @@ class GaussianMixture(Model):
                          covariances=covariances.tolist(), dim=means.shape[1])
 
     @property
-    def dim(self):
+    def dim(self) -> int:
         """The dimension of x."""
         return self._sections["model"]["dim"]

@@ -11,7 +11,12 @@ first). Every check is made here, when the prior is built: a bad value raises lo
 >>> p.dim
 3
 """
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
 import numpy as np
+import numpy.typing as npt
 
 from ._logz import InvalidArgument
 
@@ -52,7 +57,7 @@ class Prior:
 
     dim = 0
 
-    def __and__(self, other):
+    def __and__(self, other: Prior) -> Product:
         return Product([self, other])
 
     def _blocks(self):
@@ -65,7 +70,7 @@ class Normal(Prior):
     matrix; mean a number (the same for every coordinate) or a vector. The dimension is the
     length of mean or of cov (1 where both are numbers)."""
 
-    def __init__(self, mean=0.0, cov=1.0):
+    def __init__(self, mean: npt.ArrayLike = 0.0, cov: npt.ArrayLike = 1.0) -> None:
         mean = _finite_array("Normal", "mean", mean)
         cov = _finite_array("Normal", "cov", cov, max_ndim=2)
         if cov.ndim == 2:
@@ -99,7 +104,7 @@ class Normal(Prior):
 class Uniform(Prior):
     """Uniform on the box [low, high] (low < high, finite; numbers or vectors of one length)."""
 
-    def __init__(self, low, high):
+    def __init__(self, low: npt.ArrayLike, high: npt.ArrayLike) -> None:
         low = _finite_array("Uniform", "low", low)
         high = _finite_array("Uniform", "high", high)
         self.low, self.high = _broadcast("Uniform", {"low": low, "high": high})
@@ -118,7 +123,7 @@ class StudentT(Prior):
     """Independent Student t per coordinate: df > 0 degrees of freedom, location loc, scale > 0
     (numbers or vectors of one length)."""
 
-    def __init__(self, df, loc=0.0, scale=1.0):
+    def __init__(self, df: npt.ArrayLike, loc: npt.ArrayLike = 0.0, scale: npt.ArrayLike = 1.0) -> None:
         df = _finite_array("StudentT", "df", df)
         loc = _finite_array("StudentT", "loc", loc)
         scale = _finite_array("StudentT", "scale", scale)
@@ -143,7 +148,9 @@ class Custom(Prior):
     support); grad_log_density(X), optional, its gradient, shape (P, dim). Without it the
     evidence uses gradient-free moves. dim: found from one draw where not given."""
 
-    def __init__(self, sample, log_density, grad_log_density=None, *, dim=None):
+    def __init__(self, sample: Callable[..., Any], log_density: Callable[[np.ndarray], Any],
+                 grad_log_density: Optional[Callable[[np.ndarray], Any]] = None, *,
+                 dim: Optional[int] = None) -> None:
         if not callable(sample):
             _fail("Custom", "sample", "a function of a numpy Generator", sample)
         if not callable(log_density):
@@ -170,7 +177,7 @@ class Custom(Prior):
 class Product(Prior):
     """The product of priors over consecutive blocks of coordinates, in the order given."""
 
-    def __init__(self, priors):
+    def __init__(self, priors: Sequence[Prior]) -> None:
         try:
             priors = list(priors)
         except TypeError:

@@ -171,6 +171,28 @@ std::string wrapped(const std::string& text, const std::string& indent = "  ") {
   return out + line + "\n";
 }
 
+// A key's type as a numpy-style docstring names it.
+const char* python_type_name(KeyType type) {
+  switch (type) {
+    case KeyType::integer:
+      return "int";
+    case KeyType::number:
+      return "float";
+    case KeyType::string:
+      return "str";
+    case KeyType::boolean:
+      return "bool";
+    case KeyType::string_list:
+      return "list of str";
+    case KeyType::array:
+      return "array_like";
+  }
+  return "object";
+}
+
+// logz.estimate's docstring (numpy style), its methods and options from the estimator registry.
+// logz.estimate itself is Python (python/logz/estimates.py): it wraps what the methods of several
+// estimates return in their result types (logz.Bounds, logz.Cumulant).
 std::string estimate_doc() {
   const auto names = estimator_names("works");
   std::vector<std::string> several;
@@ -178,25 +200,49 @@ std::string estimate_doc() {
     if (find_estimator(n).outputs.size() > 1) several.push_back(n);
   std::string options;
   for (const Key* key : estimator_option_keys())
-    options += "  " + wrapped(key->name() + "=" + key->default_text() + " (" + readers(*key) +
-                                  "): " + key->doc() + "; " + range_text(*key) + ".",
-                              "    ");
+    options +=
+        key->name() + " : " + python_type_name(key->type()) + ", default " + key->default_text() +
+        "\n    " +
+        wrapped("(" + readers(*key) + ") " + key->doc() + "; " + range_text(*key) + ".", "    ");
   return R"(Estimates log(Z1/Z0) from work values.
 
-forward: works W_f of paths from the base (Z0) to the target (Z1), E[exp(-W_f)] = Z1/Z0
-  (pymbar's w_F); reverse: works W_r of paths back, E[exp(-W_r)] = Z0/Z1 (pymbar's w_R).
-  1-D arrays; float64 C-contiguous arrays are used without a copy.
-)" +
-         wrapped(
-             "method: one of " + quoted_names(names) + ". " + quoted_names(several) +
-             " yield several estimates and return a dict of them by name; the others return one "
-             "logz.Estimate.") +
-         wrapped("seed: the seed of histogram_posterior's Gibbs sampler (default " +
-                 std::to_string(EstimatorOptions{}.seed) + ").") +
-         R"(Options, as keyword arguments (the [estimators] keys of a config, the flags of `logz
-estimate`), with their defaults and the estimators that read them:
+Parameters
+----------
+)" + wrapped("method : str", "    ") +
+         "    " + wrapped("One of " + quoted_names(names) + ".", "    ") +
+         R"(forward : array_like of float, shape (N,), optional
+    Works W_f of paths from the base (Z0) to the target (Z1), E[exp(-W_f)] = Z1/Z0 (pymbar's
+    w_F). Float64 C-contiguous arrays are used without a copy.
+reverse : array_like of float, shape (M,), optional
+    Works W_r of paths back, E[exp(-W_r)] = Z0/Z1 (pymbar's w_R).
+seed : int, default )" +
+         std::to_string(EstimatorOptions{}.seed) + R"(
+    The seed of histogram_posterior's Gibbs sampler.
+**options
+    The [estimators] keys of a config (the flags of `logz estimate`), keywords, with the
+    estimators that read them:
 )" + options +
          R"(
+Returns
+-------
+Estimate or Bounds or Cumulant
+)" + "    " +
+         wrapped(quoted_names(several) +
+                     " yield several estimates and return them together: \"bounds\" a "
+                     "logz.Bounds (lower, upper), \"cumulant\" a logz.Cumulant (forward, "
+                     "reverse, two_sided); every other method one logz.Estimate.",
+                 "    ") +
+         R"(
+Raises
+------
+logz.InvalidArgument
+    An unknown method, missing works, works of the wrong shape or not finite, an option out of
+    its range (the message names the argument).
+TypeError
+    An unknown keyword.
+
+Examples
+--------
 >>> import numpy as np, logz
 >>> w = np.random.default_rng(0).normal(1.0, 0.5, 1000)
 >>> logz.estimate("ais", forward=w).method
@@ -269,21 +315,15 @@ void bind_estimate_class(py::module_& m) {
 
 void bind_estimates(py::module_& m) {
   bind_estimate_class(m);
-  static const std::string doc = estimate_doc();  // pybind11 keeps the pointer
   const std::uint64_t default_seed = EstimatorOptions{}.seed;
-  m.def(
-      "estimate",
-      [](const std::string& method, const py::object& forward, const py::object& reverse,
-         std::uint64_t seed, const py::kwargs& options) {
-        return estimate_works("logz.estimate", method, forward, reverse, seed, options);
-      },
-      py::arg("method"), py::arg("forward") = py::none(), py::arg("reverse") = py::none(),
-      py::kw_only(), py::arg("seed") = default_seed, doc.c_str());
+  m.attr("_estimate_doc") = estimate_doc();
+  m.attr("_estimate_default_seed") = default_seed;  // logz.estimate's default, shown by help()
   m.def("_estimate", &estimate_works, py::arg("function"), py::arg("method"),
         py::arg("forward") = py::none(), py::arg("reverse") = py::none(), py::kw_only(),
         py::arg("seed") = default_seed,
-        "logz.estimate under the name of the function the user called (logz.ais, logz.bar, ...), "
-        "for errors.");
+        "logz.estimate under the name of the function the user called (logz.estimate, logz.ais, "
+        "logz.bar, ...), for errors: one logz.Estimate, or a dict of them by name for the methods "
+        "of several estimates.");
 }
 
 }  // namespace logz::python

@@ -16,7 +16,7 @@ def test_every_option_and_works_estimator_is_in_the_docstring(cli):
         if keys is None:
             continue
         for name in options:
-            assert f"{name}={keys[name]['default']}" in doc, name
+            assert f"{name} : int, default {keys[name]['default']}" in doc, name
     for name, e in registry["estimators"].items():
         if e["family"] == "works":
             assert f'"{name}"' in doc, name

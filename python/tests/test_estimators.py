@@ -23,8 +23,8 @@ def gaussian_works(n=400, seed=5):
 
 
 def as_dict(result):
-    """{method: Estimate} for both shapes of estimate's answer."""
-    return result if isinstance(result, dict) else {result.method: result}
+    """{name: Estimate} for every kind of estimate's answer (Estimate, Bounds, Cumulant)."""
+    return result.estimates if isinstance(result, (logz.Bounds, logz.Cumulant)) else {result.method: result}
 
 
 def same(a, b):
@@ -163,3 +163,91 @@ def test_ctrl_c_stops_the_posterior_draws_within_a_second():
 def test_unknown_keyword_is_a_type_error():
     with pytest.raises(TypeError):
         logz.estimate("ais", np.zeros(3), bins=4)
+
+
+def as_text(d):
+    """A dict as JSON text, NaN written as NaN: equal dicts with NaN values compare equal."""
+    return json.dumps(d, sort_keys=True)
+
+
+def test_bounds_hold_the_sandwich_as_estimates():
+    """estimate("bounds") is a logz.Bounds (issue 43: an Estimate-like result, never a dict)."""
+    forward, reverse = gaussian_works()
+    b = logz.estimate("bounds", forward, reverse)
+    assert isinstance(b, logz.Bounds) and not isinstance(b, dict)
+    assert b.lower.method == "lower_bound" and b.upper.method == "upper_bound"
+    assert b.lower.log_z == pytest.approx(-forward.mean(), rel=1e-12)
+    assert b.upper.log_z == pytest.approx(reverse.mean(), rel=1e-12)
+    assert b.lower.log_z <= 0.0 <= b.upper.log_z  # log Z1/Z0 = 0 for these works
+    assert b.width == b.upper.log_z - b.lower.log_z > 0
+    assert b.estimates == {"lower_bound": b.lower, "upper_bound": b.upper}
+    d = b.to_dict()
+    assert d["method"] == "bounds"
+    assert as_text(d["lower"]) == as_text(b.lower.to_dict()) and as_text(d["upper"]) == as_text(b.upper.to_dict())
+    text = repr(b)
+    assert text.startswith("Bounds(lower=") and format(b.lower.log_z, ".6g") in text
+    assert format(b.upper.std_error, ".6g") in text
+
+
+def test_cumulant_holds_the_estimates_the_works_allow():
+    forward, reverse = gaussian_works()
+    both = logz.estimate("cumulant", forward, reverse)
+    assert isinstance(both, logz.Cumulant)
+    assert both.forward.method == "cumulant_forward" and both.reverse.method == "cumulant_reverse"
+    assert both.two_sided.method == "cumulant"
+    assert both.forward.log_z == pytest.approx(-forward.mean() + forward.var(ddof=1) / 2, rel=1e-6)
+    only_forward = logz.estimate("cumulant", forward=forward)
+    assert only_forward.reverse is None and only_forward.two_sided is None
+    assert only_forward.forward.log_z == both.forward.log_z
+    assert list(only_forward.estimates) == ["cumulant_forward"]
+    assert only_forward.to_dict()["reverse"] is None
+    assert as_text(only_forward.to_dict()["forward"]) == as_text(only_forward.forward.to_dict())
+    text = repr(only_forward)
+    assert "reverse=None" in text and format(only_forward.forward.log_z, ".6g") in text
+
+
+@pytest.mark.parametrize("method", ["bounds", "cumulant"])
+def test_grouped_results_pickle_with_every_number(method):
+    import pickle
+    forward, reverse = gaussian_works()
+    r = logz.estimate(method, forward, reverse)
+    copy = pickle.loads(pickle.dumps(r))
+    assert type(copy) is type(r) and repr(copy) == repr(r)
+    assert as_text({n: e.to_dict() for n, e in copy.estimates.items()}) == \
+        as_text({n: e.to_dict() for n, e in r.estimates.items()})
+
+
+def test_grouped_results_keep_dict_access_for_one_release_with_a_warning():
+    forward, reverse = gaussian_works()
+    b = logz.estimate("bounds", forward, reverse)
+    with pytest.warns(DeprecationWarning, match=r"logz.Bounds: dict-style access .* use .lower / .upper"):
+        assert b["lower_bound"] is b.lower
+    with pytest.warns(DeprecationWarning):
+        assert sorted(b) == ["lower_bound", "upper_bound"] and len(b) == 2
+    with pytest.warns(DeprecationWarning):
+        assert [e.method for e in b.values()] == ["lower_bound", "upper_bound"]
+    c = logz.estimate("cumulant", reverse=reverse)
+    with pytest.warns(DeprecationWarning, match="logz.Cumulant"):
+        assert "cumulant_reverse" in c and "cumulant" not in c
+    with pytest.warns(DeprecationWarning), pytest.raises(KeyError):
+        c["cumulant_forward"]
+
+
+def test_every_method_of_several_estimates_has_a_result_type(cli):
+    """A works estimator of several outputs added to the registry needs its type in logz.estimates."""
+    registry = json.loads(cli("list", "--json"))["estimators"]
+    works = [name for name, e in registry.items() if e["family"] == "works"]
+    assert "bounds" in works and "cumulant" in works
+    forward, reverse = gaussian_works()
+    for method in works:
+        r = logz.estimate(method, forward, reverse)
+        assert isinstance(r, (logz.Estimate, logz.Bounds, logz.Cumulant)), method
+        if not isinstance(r, logz.Estimate):
+            assert r.method == method and len(r.estimates) >= 2
+
+
+def test_grouped_result_types_refuse_what_is_not_an_estimate():
+    with pytest.raises(TypeError, match="logz.Bounds: upper: expected a logz.Estimate, got float"):
+        logz.Bounds(logz.ais(np.zeros(3)), 1.0)
+    with pytest.raises(TypeError, match="logz.Cumulant: two_sided: expected a logz.Estimate or None"):
+        logz.Cumulant(two_sided="x")

@@ -84,7 +84,7 @@ def test_estimates_survive_pickle_and_float_is_log_z():
     flagged = logz.bar(np.full(50, 1.0), np.full(50, -1.0))  # zero variance: NaN error, a flag
     assert math.isnan(flagged.std_error) and flagged.flags
     for e in [logz.ais(w), logz.estimate("bar", w, -w), flagged,
-              *logz.estimate("bounds", w, -w).values()]:
+              *logz.estimate("bounds", w, -w).estimates.values()]:
         assert_kept(e, round_trip(e))
         assert float(e) == e.log_z and float(round_trip(e)) == e.log_z
     assert float(flagged) == pytest.approx(-1.0, abs=1e-12)  # every W_f is 1

@@ -55,13 +55,14 @@ def test_run_from_a_file_equals_the_run_from_the_dict(tmp_path):
     assert {k: e.log_z for k, e in a.estimates.items()} == {k: e.log_z for k, e in b.estimates.items()}
 
 
-def test_seed_and_threads_may_be_given_positionally():
-    """The spec's signature: logz.run(config, seed=None, threads=None)."""
-    a = logz.run(ISING, 7, progress=False)
-    b = logz.run(ISING, seed=7, progress=False)
-    c = logz.run(ISING, 7, 2, progress=False)
-    assert np.array_equal(a.forward_works, b.forward_works) and np.array_equal(a.forward_works, c.forward_works)
-    assert not np.array_equal(a.forward_works, logz.run(ISING, 8, progress=False).forward_works)
+def test_seed_and_threads_are_keywords():
+    """logz.run(config, *, seed=None, threads=None, ...): every option a keyword (issue 43)."""
+    a = logz.run(ISING, seed=7, progress=False)
+    b = logz.run(ISING, seed=7, threads=2, progress=False)
+    assert np.array_equal(a.forward_works, b.forward_works)
+    assert not np.array_equal(a.forward_works, logz.run(ISING, seed=8, progress=False).forward_works)
+    with pytest.raises(TypeError, match="positional"):
+        logz.run(ISING, 7, progress=False)
 
 
 def test_thread_count_does_not_change_a_bit():
