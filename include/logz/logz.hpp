@@ -121,6 +121,7 @@
 #include "logz/models/rbm_paths.hpp"
 #include "logz/models/sample_columns.hpp"
 #include "logz/models/torus_lattice.hpp"
+#include "logz/models/truncated_gaussian_base.hpp"
 #include "logz/parallel/bytes.hpp"
 #include "logz/parallel/chunk_range.hpp"
 #include "logz/parallel/chunk_streams.hpp"

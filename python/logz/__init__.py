@@ -618,7 +618,7 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
       (max(256, 8 dim) particles, a seed of its own) is fitted by a Gaussian (its particles'
       weighted mean and covariance, the standard deviations widened 1.2 times), and the run
       starts from that Gaussian, which the result's model.base states; when the pilot's and the
-      run's log Z differ by more than 5 combined SEs + 0.1 the estimate is flagged
+      run's log Z differ by more than 4 combined SEs + 0.05 the estimate is flagged
       "pilot_disagrees". False: the run starts from `base` itself.
     num_particles: particles of the run (default [smc] num_particles).
     smc_options: the other [smc] keys of docs/config.md (cess_target, resample_threshold,

@@ -192,12 +192,13 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
       initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
       decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
       frozen_acceptance (0.05), chunk_size (100: particles per call), refine (True: after the
-      run from the prior, where the prior has no Uniform block, a second run of the same
-      particles from a Gaussian fitted to its particles to the posterior; its estimate is the
+      run from the prior, a second run of the same number of particles from a Gaussian fitted
+      to its particles (normals truncated to the box where the prior has a Uniform block) to
+      the posterior; its estimate is the
       answer when it has no flag, a smaller SE and agrees with the first within 3 combined SEs
       + 0.05; diagnostics["refined"] has both; samples and per-temperature records stay the
-      first run's; the two disagreeing by more than 5 combined SEs
-      + 0.1 is flagged pilot_disagrees).
+      first run's; the two disagreeing by more than 4 combined SEs
+      + 0.05 is flagged pilot_disagrees).
     target_se: when the run's standard error is above it (0.1 nat), the run is repeated once
       with the particles that should reach it (N (SE / target_se)^2 x 1.3, at most
       max_particles, 20000) and the larger run is the result (the first run's evaluations are

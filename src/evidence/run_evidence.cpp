@@ -18,6 +18,18 @@ SmcMove evidence_default_move(const Prior& prior, const Likelihood& likelihood) 
   return prior.has_grad() && likelihood.has_grad() ? SmcMove::hmc : SmcMove::random_walk;
 }
 
+namespace {
+
+// SMC from `base`, fitted to the first run's particles, to the posterior.
+template <class Base>
+SmcResult refine_from(const Base& base, const PosteriorTarget& posterior,
+                      const SmcOptions& options) {
+  const GeometricPath<Base, PosteriorTarget> to_posterior(base, posterior);
+  return adaptive_smc(to_posterior, options);
+}
+
+}  // namespace
+
 EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood& likelihood,
                             const SmcOptions& options, const EvidenceRefine& refine) {
   if (!prior) fail_argument("logz::run_evidence", "prior", "a prior");
@@ -34,14 +46,16 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
   r.log_evidence = r.smc.absolute_log_z();
   r.std_error = r.smc.log_z.std_error;
   r.move = options.move;
-  if (!refine.enabled || prior->constraints() || !std::isfinite(r.log_evidence)) return r;
-  const GaussianBase fitted = fit_gaussian_base(r.smc, refine.widening);
-  const GeometricPath<GaussianBase, PosteriorTarget> to_posterior(fitted,
-                                                                  PosteriorTarget(*prior, tilt));
+  if (!refine.enabled || !std::isfinite(r.log_evidence)) return r;
   SmcOptions second = options;
   second.seed = derived_seed(options.seed, 0x72666e65u, 0);  // "refn"
   second.progress = nullptr;  // progress is the first run's temperatures; this one is short
-  r.refined = adaptive_smc(to_posterior, second);
+  const PosteriorTarget posterior(*prior, tilt);
+  if (const LinearConstraints* box = prior->constraints())
+    r.refined =
+        refine_from(fit_truncated_gaussian_base(r.smc, refine.widening, *box), posterior, second);
+  else
+    r.refined = refine_from(fit_gaussian_base(r.smc, refine.widening), posterior, second);
   const double log_z = r.refined->absolute_log_z();  // its base's log Z included
   const double se = r.refined->log_z.std_error;
   if (two_estimates_disagree(r.log_evidence, r.std_error, log_z, se)) {

@@ -3,31 +3,73 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "logz/core/error.hpp"
 
 namespace logz {
 
-GaussianBase fit_gaussian_base(const SmcResult& run, double widening) {
+namespace {
+
+// The particles' weighted mean and covariance (1 / (1 - sum W^2) normalisation), every
+// variance at least 1e-12 of the mean one, the whole times widening^2.
+void weighted_moments(const SmcResult& run, double widening, Eigen::VectorXd& mean,
+                      Eigen::MatrixXd& cov) {
   const Eigen::MatrixXd& X = run.particles;
   const auto n = X.cols(), d = X.rows();
   Eigen::VectorXd w(n);
   for (Eigen::Index i = 0; i < n; ++i)
     w(i) = std::exp(run.log_weights[static_cast<std::size_t>(i)]);
   w /= w.sum();
-  const Eigen::VectorXd mean = X * w;
+  mean = X * w;
   const Eigen::MatrixXd centred = X.colwise() - mean;
   const double norm = 1.0 - w.squaredNorm();
-  Eigen::MatrixXd cov = centred * w.asDiagonal() * centred.transpose() / (norm > 0 ? norm : 1.0);
+  cov = centred * w.asDiagonal() * centred.transpose() / (norm > 0 ? norm : 1.0);
   // A coordinate the particles did not spread keeps a scale.
   const double floor = 1e-12 * std::max(cov.trace() / static_cast<double>(d), 1e-300);
   cov.diagonal() = cov.diagonal().cwiseMax(floor);
   cov *= widening * widening;
+}
+
+}  // namespace
+
+GaussianBase fit_gaussian_base(const SmcResult& run, double widening) {
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd cov;
+  weighted_moments(run, widening, mean, cov);
   if (Eigen::LLT<Eigen::MatrixXd>(cov).info() != Eigen::Success)
     cov = Eigen::MatrixXd(cov.diagonal().asDiagonal());
   return GaussianBase(mean, cov);
 }
 
+TruncatedGaussianBase fit_truncated_gaussian_base(const SmcResult& run, double widening,
+                                                  const LinearConstraints& box) {
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd cov;
+  weighted_moments(run, widening, mean, cov);
+  const Eigen::Index d = mean.size();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  Eigen::VectorXd low = Eigen::VectorXd::Constant(d, -inf),
+                  high = Eigen::VectorXd::Constant(d, inf);
+  for (Eigen::Index r = 0; r < box.A.rows(); ++r) {
+    Eigen::Index j = 0;
+    const double a = box.A.row(r).cwiseAbs().maxCoeff(&j);
+    if (!(a > 0.0) || box.A.row(r).cwiseAbs().sum() != a)
+      fail_argument("logz::fit_truncated_gaussian_base", "box",
+                    "faces that bound one coordinate each");
+    const double bound = box.b(r) / box.A(r, j);
+    if (box.A(r, j) > 0.0)
+      low(j) = std::max(low(j), bound);
+    else
+      high(j) = std::min(high(j), bound);
+  }
+  // The weighted mean of particles inside a box is inside it, up to rounding.
+  mean = mean.cwiseMax(low).cwiseMin(high);
+  return TruncatedGaussianBase(mean, cov.diagonal().cwiseSqrt(), low, high);
+}
+
 bool two_estimates_disagree(double a, double se_a, double b, double se_b) {
-  return !(std::abs(a - b) <= 5.0 * std::hypot(se_a, se_b) + 0.1);
+  return !(std::abs(a - b) <= 4.0 * std::hypot(se_a, se_b) + 0.05);
 }
 
 }  // namespace logz

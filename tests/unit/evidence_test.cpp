@@ -181,7 +181,7 @@ TEST(Evidence, RefiningRunFromAFittedBaseNarrowsTheErrorBar) {
   // A likelihood 20 times narrower than the prior in d = 6: the run from the prior has a wide
   // error bar; the run from the Gaussian fitted to its particles is the answer, within its
   // smaller error of the exact value, and both runs' numbers are kept. Without refining, the
-  // first run's answer and no second run; a Uniform prior (a box) never refines.
+  // first run's answer and no second run.
   const int d = 6;
   const VectorXd m = VectorXd::Zero(d), y = VectorXd::Constant(d, 0.7),
                  s = VectorXd::Constant(d, 0.05);
@@ -202,9 +202,29 @@ TEST(Evidence, RefiningRunFromAFittedBaseNarrowsTheErrorBar) {
       logz::run_evidence(prior, l, evidence_options(13, logz::SmcMove::hmc), {.enabled = false});
   EXPECT_FALSE(plain.refined.has_value());
   EXPECT_EQ(plain.log_evidence, r.smc.absolute_log_z());
+}
+
+TEST(Evidence, RefiningRunInsideAUniformBoxStartsFromTruncatedNormals) {
+  // The same narrow likelihood near a face of the box [0, 1]^6 (y = 0.97, s = 0.05: a quarter
+  // of each coordinate's likelihood mass outside the box): the refining run starts from normals
+  // fitted to the first run's particles and truncated to the box, stays in it, and is the
+  // answer within its error of the exact value prod_i (mass of N(y, s^2) in [0, 1]).
+  const int d = 6;
+  const double y0 = 0.97, s0 = 0.05;
+  const VectorXd y = VectorXd::Constant(d, y0), s = VectorXd::Constant(d, s0);
+  const double mass = 0.5 * (std::erfc((0.0 - y0) / (s0 * std::sqrt(2.0))) -
+                             std::erfc((1.0 - y0) / (s0 * std::sqrt(2.0))));
+  const double exact = d * std::log(mass);
   auto box = std::make_shared<logz::Prior>(
-      std::vector{logz::uniform_prior(VectorXd::Constant(d, -5.0), VectorXd::Constant(d, 5.0))});
-  EXPECT_FALSE(logz::run_evidence(box, l, evidence_options(13, logz::SmcMove::hmc)).refined);
+      std::vector{logz::uniform_prior(VectorXd::Zero(d), VectorXd::Ones(d))});
+  const logz::EvidenceResult r =
+      logz::run_evidence(box, gaussian_likelihood(y, s), evidence_options(14, logz::SmcMove::hmc));
+  ASSERT_TRUE(r.refined.has_value());
+  EXPECT_TRUE(r.refined_used);
+  expect_within(r, exact);
+  EXPECT_LT(r.std_error, r.smc.log_z.std_error);
+  for (Eigen::Index p = 0; p < r.refined->particles.cols(); ++p)
+    ASSERT_GE(box->constraints()->min_slack(r.refined->particles.col(p)), 0.0);
 }
 
 TEST(Evidence, GaussianLikelihoodInsideUniformBox) {

@@ -1,7 +1,7 @@
 // The unnormalised posterior prior(x) L(x) as a target, U = -log p(x) - log L(x): its log Z is
 // the log evidence. The evidence's refining run (run_evidence.hpp) anneals to it from a Gaussian
-// fitted to the first run's particles. Copies share the prior's blocks and the likelihood's
-// functions.
+// fitted to the first run's particles (truncated to the prior's box, where it has one). Copies
+// share the prior's blocks and the likelihood's functions.
 #pragma once
 
 #include <Eigen/Core>
@@ -33,6 +33,8 @@ class PosteriorTarget {
     e += g;
     G += dg;
   }
+  // The prior's box, where it has one.
+  const LinearConstraints* constraints() const { return prior_.constraints(); }
 
  private:
   Prior prior_;

@@ -16,12 +16,12 @@
 namespace logz {
 
 // After the run from the prior, a second run from a Gaussian fitted to its particles to the
-// posterior (smc/fitted_base.hpp; not for priors with a box, whose support a Gaussian leaves):
-// the same particles, a seed of its own. Its estimate is the answer when it has no flag, a
-// smaller SE, and agrees with the first within 3 combined SEs + 0.05; the two disagreeing by
-// more than 5 combined SEs + 0.1 is flagged pilot_disagrees. Close to the posterior, the second
-// run needs few temperatures: on issue 45's d = 50 regression SE 0.04 against 0.1 for about
-// a tenth more evaluations.
+// posterior (smc/fitted_base.hpp; where the prior has a box, independent normals truncated to
+// it, whose support is the posterior's): the same particles, a seed of its own. Its estimate is the
+// answer when it has no flag, a smaller SE, and agrees with the first within 3 combined SEs + 0.05;
+// the two disagreeing by more than 4 combined SEs + 0.05 is flagged pilot_disagrees. Close to the
+// posterior, the second run needs few temperatures: on issue 45's d = 50 regression SE 0.04 against
+// 0.1 for about a tenth more evaluations.
 struct EvidenceRefine {
   bool enabled = true;
   double widening = 1.2;  // the fitted standard deviations times this
