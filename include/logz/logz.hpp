@@ -96,6 +96,7 @@
 #include "logz/math/transpose_block.hpp"
 #include "logz/math/value_range.hpp"
 #include "logz/models/bilinear_generative.hpp"
+#include "logz/models/box_constraints.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/models/gaussian_mixture.hpp"

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "logz/core/error.hpp"
+#include "logz/models/box_constraints.hpp"
 
 namespace logz {
 
@@ -249,30 +250,20 @@ double gamma_draw(RandomStream& s, double shape) {
 
 Prior::Prior(std::vector<std::shared_ptr<const PriorBlock>> blocks) : blocks_(std::move(blocks)) {
   if (blocks_.empty()) fail_argument("logz::Prior", "blocks", "at least one block");
-  int rows = 0;
   for (const auto& b : blocks_) {
     if (!b) fail_argument("logz::Prior", "blocks", "no null block");
     offsets_.push_back(dim_);
     dim_ += b->dim();
-    if (b->lower()) rows += 2 * b->dim();
   }
-  if (rows > 0) {
-    auto c = std::make_shared<LinearConstraints>();
-    c->A.setZero(rows, dim_);
-    c->b.resize(rows);
-    int r = 0;
-    for (std::size_t k = 0; k < blocks_.size(); ++k) {
-      const PriorBlock& b = *blocks_[k];
-      if (!b.lower()) continue;
-      for (int i = 0; i < b.dim(); ++i) {
-        const int j = offsets_[k] + i;
-        c->A(r, j) = 1.0, c->b(r) = (*b.lower())(i), ++r;
-        c->A(r, j) = -1.0, c->b(r) = -(*b.upper())(i), ++r;
-      }
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  low_ = Eigen::VectorXd::Constant(dim_, -inf);
+  high_ = Eigen::VectorXd::Constant(dim_, inf);
+  for (std::size_t k = 0; k < blocks_.size(); ++k)
+    if (const PriorBlock& b = *blocks_[k]; b.lower()) {
+      low_.segment(offsets_[k], b.dim()) = *b.lower();
+      high_.segment(offsets_[k], b.dim()) = *b.upper();
     }
-    c->index_coordinate_faces();
-    constraints_ = std::move(c);
-  }
+  constraints_ = box_constraints(low_, high_);
 }
 
 bool Prior::has_grad() const {

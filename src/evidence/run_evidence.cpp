@@ -51,9 +51,11 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
   second.seed = derived_seed(options.seed, 0x72666e65u, 0);  // "refn"
   second.progress = nullptr;  // progress is the first run's temperatures; this one is short
   const PosteriorTarget posterior(*prior, tilt);
-  if (const LinearConstraints* box = prior->constraints())
+  if (prior->constraints())
     r.refined =
-        refine_from(fit_truncated_gaussian_base(r.smc, refine.widening, *box), posterior, second);
+        refine_from(fit_truncated_gaussian_base(r.smc, refine.widening, prior->lower_bounds(),
+                                                prior->upper_bounds()),
+                    posterior, second);
   else
     r.refined = refine_from(fit_gaussian_base(r.smc, refine.widening), posterior, second);
   const double log_z = r.refined->absolute_log_z();  // its base's log Z included

@@ -7,6 +7,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/math/constants.hpp"
+#include "logz/models/box_constraints.hpp"
 #include "logz/models/sample_columns.hpp"
 
 namespace logz {
@@ -36,26 +37,13 @@ TruncatedGaussianBase::TruncatedGaussianBase(const Eigen::VectorXd& mean, const 
     fail_argument(where, "mean", "a point inside [low, high]");
   cdf_low_.resize(d), cdf_high_.resize(d);
   log_z_ = 0.5 * static_cast<double>(d) * kLog2Pi;
-  int faces = 0;
   for (Eigen::Index i = 0; i < d; ++i) {
     // a_i <= 0 <= b_i (the mean is inside): Phi(b) - Phi(a) >= Phi(b) - 1/2 keeps its precision.
     cdf_low_(i) = normal_cdf((low(i) - mean(i)) / sd(i));
     cdf_high_(i) = normal_cdf((high(i) - mean(i)) / sd(i));
     log_z_ += std::log(sd(i)) + std::log(cdf_high_(i) - cdf_low_(i));
-    faces += std::isfinite(low(i)) + std::isfinite(high(i));
   }
-  if (faces > 0) {
-    auto c = std::make_shared<LinearConstraints>();
-    c->A.setZero(faces, d);
-    c->b.resize(faces);
-    int r = 0;
-    for (Eigen::Index i = 0; i < d; ++i) {
-      if (std::isfinite(low(i))) c->A(r, i) = 1.0, c->b(r) = low(i), ++r;
-      if (std::isfinite(high(i))) c->A(r, i) = -1.0, c->b(r) = -high(i), ++r;
-    }
-    c->index_coordinate_faces();
-    constraints_ = std::move(c);
-  }
+  constraints_ = box_constraints(low, high);
 }
 
 bool TruncatedGaussianBase::inside(const Eigen::Ref<const Eigen::VectorXd>& x) const {

@@ -43,26 +43,11 @@ GaussianBase fit_gaussian_base(const SmcResult& run, double widening) {
 }
 
 TruncatedGaussianBase fit_truncated_gaussian_base(const SmcResult& run, double widening,
-                                                  const LinearConstraints& box) {
+                                                  const Eigen::VectorXd& low,
+                                                  const Eigen::VectorXd& high) {
   Eigen::VectorXd mean;
   Eigen::MatrixXd cov;
   weighted_moments(run, widening, mean, cov);
-  const Eigen::Index d = mean.size();
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  Eigen::VectorXd low = Eigen::VectorXd::Constant(d, -inf),
-                  high = Eigen::VectorXd::Constant(d, inf);
-  for (Eigen::Index r = 0; r < box.A.rows(); ++r) {
-    Eigen::Index j = 0;
-    const double a = box.A.row(r).cwiseAbs().maxCoeff(&j);
-    if (!(a > 0.0) || box.A.row(r).cwiseAbs().sum() != a)
-      fail_argument("logz::fit_truncated_gaussian_base", "box",
-                    "faces that bound one coordinate each");
-    const double bound = box.b(r) / box.A(r, j);
-    if (box.A(r, j) > 0.0)
-      low(j) = std::max(low(j), bound);
-    else
-      high(j) = std::min(high(j), bound);
-  }
   // The weighted mean of particles inside a box is inside it, up to rounding.
   mean = mean.cwiseMax(low).cwiseMin(high);
   return TruncatedGaussianBase(mean, cov.diagonal().cwiseSqrt(), low, high);

@@ -57,9 +57,12 @@ TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
 
 TEST(ListCli, ErrorsListTheRegisteredNames) {
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
-  // Which models have tempering is read from the registry: rbm and gaussian_mixture included.
+  // Which models have tempering is read from the registry: every model whose setup has a path
+  // and kernels (services/method_list.hpp), and the RBM.
   const auto r = run_cli("run " + toy + " -q --set run.method=tempering");
-  expect_one_line_error(r, "tempering is for ising, potts, rbm, gaussian_mixture");
+  expect_one_line_error(r,
+                        "tempering is for ising, potts, rbm, poe, linear_generative, mcrbm, "
+                        "gaussian_mixture and pairwise_mrf");
   const std::string cfg = temp_path("unknown.toml");
   write_file(cfg, "[model]\ntype = \"isign\"\n");
   expect_one_line_error(run_cli("run " + cfg + " -q"), "\"gaussian_mixture\"");

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "logz/core/error.hpp"
+#include "logz/models/box_constraints.hpp"
 
 namespace fitted_base_test {
 
@@ -37,16 +38,13 @@ TEST(FittedBase, GaussianHasTheWeightedMomentsWidened) {
   EXPECT_LT((g.covariance() - 2.25 * cov).norm(), 1e-12);
 }
 
-TEST(FittedBase, TruncatedNormalsTakeTheBoxOfTheConstraints) {
+TEST(FittedBase, TruncatedNormalsTakeTheBox) {
   // Coordinate 0 in [-1, 2.5], coordinate 1 bounded below only.
-  logz::LinearConstraints box;
-  box.A.setZero(3, 2);
-  box.b.resize(3);
-  box.A(0, 0) = 1.0, box.b(0) = -1.0;
-  box.A(1, 0) = -2.0, box.b(1) = -5.0;  // -2 x0 >= -5: x0 <= 2.5
-  box.A(2, 1) = 1.0, box.b(2) = 0.0;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const VectorXd low = (VectorXd(2) << -1.0, 0.0).finished();
+  const VectorXd high = (VectorXd(2) << 2.5, inf).finished();
   const logz::SmcResult r = four_particles();
-  const logz::TruncatedGaussianBase t = logz::fit_truncated_gaussian_base(r, 1.2, box);
+  const logz::TruncatedGaussianBase t = logz::fit_truncated_gaussian_base(r, 1.2, low, high);
   const logz::GaussianBase g = logz::fit_gaussian_base(r, 1.2);
   EXPECT_LT((t.mean() - g.mean()).norm(), 1e-12);
   EXPECT_LT((t.sd() - g.covariance().diagonal().cwiseSqrt()).norm(), 1e-12);
@@ -59,14 +57,27 @@ TEST(FittedBase, TruncatedNormalsTakeTheBoxOfTheConstraints) {
   t.energy(X, e);
   EXPECT_TRUE(std::isfinite(e(0)));
   EXPECT_TRUE(std::isinf(e(1)) && std::isinf(e(2)));
-  // A face across two coordinates is not a box.
-  box.A(2, 0) = 1.0;
-  try {
-    logz::fit_truncated_gaussian_base(r, 1.2, box);
-    ADD_FAILURE() << "no error for a face across two coordinates";
-  } catch (const logz::InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("box"), std::string::npos) << e.what();
-  }
+}
+
+TEST(BoxConstraints, FiniteEndsInCoordinateOrderIndexedByCoordinate) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const VectorXd low = (VectorXd(3) << -1.0, -inf, 0.0).finished();
+  const VectorXd high = (VectorXd(3) << 2.5, inf, inf).finished();
+  const auto c = logz::box_constraints(low, high);
+  ASSERT_NE(c, nullptr);
+  MatrixXd A(3, 3);
+  A << 1, 0, 0,  //
+      -1, 0, 0,  //
+      0, 0, 1;
+  EXPECT_EQ(c->A, A);
+  EXPECT_EQ(c->b, (VectorXd(3) << -1.0, -2.5, 0.0).finished());
+  // Coordinate 0 has two faces: the kernels search the faces (no CoordinateFaces index); with
+  // one face per coordinate they reflect each coordinate on its own.
+  EXPECT_EQ(c->coordinate_faces, nullptr);
+  EXPECT_NE(logz::box_constraints(low, VectorXd::Constant(3, inf))->coordinate_faces, nullptr);
+  EXPECT_EQ(logz::box_constraints(VectorXd::Constant(2, -inf), VectorXd::Constant(2, inf)),
+            nullptr);
+  EXPECT_THROW(logz::box_constraints(low, VectorXd::Zero(2)), logz::InvalidArgument);
 }
 
 TEST(FittedBase, TwoEstimatesDisagreeBeyondFourCombinedErrorsAndAnAllowance) {

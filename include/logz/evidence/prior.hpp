@@ -79,13 +79,18 @@ class Prior {
   void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const;
   double log_z() const { return 0.0; }  // normalised
   void sample_one(RandomStream& stream, Eigen::Ref<Eigen::VectorXd> x) const;
-  // The Uniform blocks' boxes as x_i >= low_i, -x_i >= -high_i (nullptr without one).
+  // The Uniform blocks' boxes as x_i >= low_i, -x_i >= -high_i (box_constraints; nullptr
+  // without one).
   const LinearConstraints* constraints() const { return constraints_.get(); }
+  // Per coordinate, the ends of its block's box: -inf and +inf outside Uniform blocks.
+  const Eigen::VectorXd& lower_bounds() const { return low_; }
+  const Eigen::VectorXd& upper_bounds() const { return high_; }
 
  private:
   std::vector<std::shared_ptr<const PriorBlock>> blocks_;
   std::vector<int> offsets_;
   int dim_ = 0;
+  Eigen::VectorXd low_, high_;
   std::shared_ptr<const LinearConstraints> constraints_;
 };
 

@@ -195,4 +195,25 @@ void anneal_and_estimate(const Path& path, const Kernel& kernel, const Schedule&
                            acceptance_tracks_step_size<Kernel>, run.reverse && resampled);
 }
 
+// [run] method = "annealing" (services/method_list.hpp): the family's own annealing, which knows
+// its reverse starts. Its keys ([run], [schedule], [estimators]) every model reads.
+struct AnnealingMethod {
+  static constexpr RunMethod kId = RunMethod::annealing;
+  static constexpr const char* kSummary =
+      "annealed importance sampling forward (and reverse) along a schedule";
+  static constexpr const char* kDocs = "docs/config.md";
+  static constexpr bool kCheckpoints = true;
+  static const KeyGroup* keys() { return nullptr; }
+
+  template <class Setup>
+  static constexpr bool runs_on = requires(const Setup& s, Config& config,
+                                           const RunContext& context, RunResult& result) {
+    s.anneal(config, context, result);
+  };
+  template <class Setup>
+  static void run(const Setup& s, Config& config, const RunContext& context, RunResult& result) {
+    s.anneal(config, context, result);
+  }
+};
+
 }  // namespace logz

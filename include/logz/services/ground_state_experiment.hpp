@@ -4,10 +4,12 @@
 // A kernel application is [kernel] steps_per_temperature single-site updates.
 #pragma once
 
+#include <concepts>
 #include <string>
 
 #include "logz/config/config.hpp"
 #include "logz/equilibrium/ground_state_integration.hpp"
+#include "logz/services/method_setup.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run_budget.hpp"
 
@@ -47,5 +49,37 @@ void integrate_from_ground_state(const Path& path, const Kernel& kernel, double 
                                result.base_log_z, ground_state, s.options);
   ground_state_report(r, result);
 }
+
+// The ground states: E_0, log of their number, and the cost of the lowest excitation.
+struct LatticeGroundStates {
+  double energy = 0.0, log_degeneracy = 0.0, gap = 1.0;
+};
+
+// [run] method = "ground_state_integration" (services/method_list.hpp): on a setup with kernels
+// and ground states, whose path is a model at inverse temperature beta() that can draw them.
+struct GroundStateMethod {
+  static constexpr RunMethod kId = RunMethod::ground_state_integration;
+  static constexpr const char* kSummary =
+      "thermodynamic integration from the ground states (lattice models)";
+  static constexpr const char* kDocs = "docs/config.md";
+  static constexpr bool kCheckpoints = false;
+  static const KeyGroup* keys() { return &integration_keys(); }
+
+  template <class Setup>
+  static constexpr bool runs_on = KernelSetup<Setup>&& requires(const Setup& s) {
+    { s.ground_states() } -> std::convertible_to<LatticeGroundStates>;
+    s.path().beta();
+  };
+  template <class Setup>
+  static void run(const Setup& s, Config& config, const RunContext& context, RunResult& result) {
+    const LatticeGroundStates ground = s.ground_states();
+    s.with_kernel(kId, config, result, [&](const auto& kernel) {
+      const auto& path = s.path();
+      auto ground_state = [&](auto& batch, const BatchRandom& r) { path.ground_state(batch, r); };
+      integrate_from_ground_state(path, kernel, path.beta(), ground.gap, ground.energy,
+                                  ground.log_degeneracy, ground_state, config, context, result);
+    });
+  }
+};
 
 }  // namespace logz

@@ -1,7 +1,7 @@
 // The methods a config can name ([run] method): each an entry with what it is and where it is
-// documented. A model states which it runs (ModelEntry::methods) and dispatches on the
-// enumerator; nothing compares their names as strings. Adding a method: its driver, one
-// enumerator here and one entry in method_registry.cpp.
+// documented, made from the method list (services/method_list.hpp), whose structs say what they
+// need of a model and run it. Nothing compares their names as strings. Adding a method: its
+// driver's header, one enumerator here and one line in the list.
 #pragma once
 
 #include <string>
@@ -21,7 +21,7 @@ struct MethodEntry {
   bool checkpoints = false;  // `logz run --checkpoint` can save and resume it
 };
 
-// One entry per RunMethod, in its order; the entry of `method`.
+// One entry per RunMethod, in its order (from RunMethods); the entry of `method`.
 const std::vector<MethodEntry>& method_registry();
 const MethodEntry& method_entry(RunMethod method);
 

@@ -6,9 +6,11 @@
 
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 
 #include "logz/config/config.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/method_setup.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/results.hpp"
 #include "logz/services/run_budget.hpp"
@@ -61,5 +63,36 @@ void population_anneal_and_estimate(const Path& path, const Kernel& kernel, Conf
     };
   record_population_annealing_result(population_annealing(path, kernel, options), options, result);
 }
+
+// A path whose replicas are sites or units (lattice models, the pairwise MRF): the discrete
+// models population annealing is for.
+template <class Path>
+concept DiscreteReplicas = requires(const Path& path) {
+  path.num_sites();
+}
+|| requires(const Path& path) { path.make_batch(1).num_units(); };
+
+// [run] method = "population_annealing" (services/method_list.hpp): on a setup with kernels whose
+// path is discrete.
+struct PopulationAnnealingMethod {
+  static constexpr RunMethod kId = RunMethod::population_annealing;
+  static constexpr const char* kSummary =
+      "population annealing: replicas resampled at adaptive temperatures (lattice models; "
+      "[population_annealing])";
+  static constexpr const char* kDocs = "docs/population_annealing.md";
+  static constexpr bool kCheckpoints = false;
+  static const KeyGroup* keys() { return &population_annealing_keys(); }
+
+  template <class Setup>
+  static constexpr bool runs_on = KernelSetup<Setup>&& requires(const Setup& s) {
+    requires DiscreteReplicas<std::remove_cvref_t<decltype(s.path())>>;
+  };
+  template <class Setup>
+  static void run(const Setup& s, Config& config, const RunContext& context, RunResult& result) {
+    s.with_kernel(kId, config, result, [&](const auto& kernel) {
+      population_anneal_and_estimate(s.path(), kernel, config, context, result);
+    });
+  }
+};
 
 }  // namespace logz

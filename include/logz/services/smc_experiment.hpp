@@ -90,4 +90,25 @@ void smc_and_estimate(const GeometricPath<Base, Target>& path, Config& config,
   record_smc_pilot(pilot_run, *pilot_base, fitted, result);
 }
 
+// [run] method = "smc" (services/method_list.hpp): on a setup whose path is a continuous model's
+// geometric path from a base with an exact sampler (SMC tunes its own moves).
+struct SmcMethod {
+  static constexpr RunMethod kId = RunMethod::smc;
+  static constexpr const char* kSummary =
+      "adaptive tempered SMC from an exactly sampled base (continuous models; [smc])";
+  static constexpr const char* kDocs = "docs/smc.md";
+  static constexpr bool kCheckpoints = false;
+  static const KeyGroup* keys() { return &smc_keys(); }
+
+  template <class Setup>
+  static constexpr bool runs_on = requires(const Setup& s, Config& config,
+                                           const RunContext& context, RunResult& result) {
+    smc_and_estimate(s.path(), config, context, result);
+  };
+  template <class Setup>
+  static void run(const Setup& s, Config& config, const RunContext& context, RunResult& result) {
+    smc_and_estimate(s.path(), config, context, result);
+  }
+};
+
 }  // namespace logz

@@ -10,6 +10,7 @@
 
 #include "logz/config/config.hpp"
 #include "logz/services/estimators.hpp"
+#include "logz/services/method_setup.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run_budget.hpp"
 #include "logz/tempering/initial_iterations.hpp"
@@ -122,5 +123,24 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
   detail::temper_and_estimate(path, detail::chain_moves(path, kernel), config, context, result,
                               defaults);
 }
+
+// [run] method = "tempering" (services/method_list.hpp): on any setup with a path and kernels.
+struct TemperingMethod {
+  static constexpr RunMethod kId = RunMethod::tempering;
+  static constexpr const char* kSummary =
+      "simulated tempering on a ladder of temperatures (RTS, TI, MBAR)";
+  static constexpr const char* kDocs = "docs/tempering.md";
+  static constexpr bool kCheckpoints = true;
+  static const KeyGroup* keys() { return &tempering_keys(); }
+
+  template <class Setup>
+  static constexpr bool runs_on = KernelSetup<Setup>;
+  template <class Setup>
+  static void run(const Setup& s, Config& config, const RunContext& context, RunResult& result) {
+    s.with_kernel(kId, config, result, [&](const auto& kernel) {
+      temper_and_estimate(s.path(), kernel, config, context, result);
+    });
+  }
+};
 
 }  // namespace logz

@@ -18,10 +18,11 @@ namespace logz {
 GaussianBase fit_gaussian_base(const SmcResult& run, double widening);
 
 // The same moments, each coordinate on its own (a diagonal covariance), the normals truncated
-// to `box` (faces that each bound one coordinate, as a Uniform prior's do; InvalidArgument
-// naming `box` otherwise): the evidence's refining run where the prior has a box.
+// to the box [low, high] (ends may be infinite; as a Prior's lower_bounds and upper_bounds):
+// the evidence's refining run where the prior has a box.
 TruncatedGaussianBase fit_truncated_gaussian_base(const SmcResult& run, double widening,
-                                                  const LinearConstraints& box);
+                                                  const Eigen::VectorXd& low,
+                                                  const Eigen::VectorXd& high);
 
 // |a - b| > 4 sqrt(se_a^2 + se_b^2) + 0.05, or either is not finite: two unbiased estimates with
 // right error bars differ by more than 4 combined SEs in 6 of 10^5 pairs; the 0.05 allows for

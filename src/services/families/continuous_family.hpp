@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "logz/anneal/annealer.hpp"
@@ -33,9 +34,8 @@
 #include "logz/random/philox.hpp"
 #include "logz/samplers/hmc_sampler.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/method_list.hpp"
 #include "logz/services/registry.hpp"
-#include "logz/services/smc_experiment.hpp"
-#include "logz/services/tempering_experiment.hpp"
 
 namespace logz {
 // How an annealing run's step size is set ([kernel] step_size_adaptation): fixed as configured;
@@ -427,50 +427,63 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks,
 
 // ---------------------------------------------------------------- methods on the path
 
-// The methods a continuous model runs on its geometric path from a base with an exact sampler,
-// other than annealing (which also takes the model's reverse starts and the schedule): one case
-// per driver. A model lists the method in its ModelEntry::methods (and its keys, e.g.
-// smc_keys(), in ModelEntry::keys) and hands its path here; adding a method is its driver and
-// its case.
+// What a continuous model hands the [run] methods (services/method_setup.hpp): its geometric path
+// from a base with an exact sampler, its [kernel] for drivers that keep the step size fixed, and
+// its annealing (the schedule, and reverse starts from its exact sampler where it has one).
 template <class Path>
-void run_path_method(RunMethod method, const Path& path, KernelSettings& ks, Config& config,
-                     const RunContext& context, RunResult& result) {
-  switch (method) {
-    case RunMethod::tempering:
-      // A step size per level needs a pilot of its own (not yet): a stated adaptation is an
-      // error, the default one the configured step size.
-      if (ks.tuning != StepSizeTuning::fixed && ks.tuning_stated)
-        config.section("kernel").fail("step_size_adaptation",
-                                      "\"fixed\" for [run] method = \"tempering\"");
-      ks.tuning = StepSizeTuning::fixed;
-      result.kernel = kernel_description(ks);
-      with_kernel(ks, [&](const auto& kernel) {
-        temper_and_estimate(path, kernel, config, context, result);
-      });
-      return;
-    case RunMethod::smc:
-      smc_and_estimate(path, config, context, result);
-      return;
-    case RunMethod::annealing:
-    case RunMethod::ground_state_integration:
-    case RunMethod::population_annealing:
-      break;
+class ContinuousMethods {
+ public:
+  using Anneal = std::function<void(Config&, const RunContext&, RunResult&)>;
+  ContinuousMethods(const Path& path, KernelSettings& ks, Anneal anneal)
+      : path_(path), ks_(ks), anneal_(std::move(anneal)) {}
+
+  const Path& path() const { return path_; }
+
+  // A step size per level needs a pilot of its own (not yet): a stated adaptation is an error,
+  // the default one the configured step size.
+  template <class F>
+  void with_kernel(RunMethod method, Config& config, RunResult& result, F&& f) const {
+    if (ks_.tuning != StepSizeTuning::fixed && ks_.tuning_stated)
+      config.section("kernel").fail("step_size_adaptation",
+                                    "\"fixed\" for [run] method = \"" + to_string(method) + "\"");
+    ks_.tuning = StepSizeTuning::fixed;
+    result.kernel = kernel_description(ks_);
+    continuous::with_kernel(ks_, f);
   }
-  throw std::logic_error("logz::continuous::run_path_method: " + to_string(method) +
-                         " is not a method on a continuous path");
+
+  void anneal(Config& config, const RunContext& context, RunResult& result) const {
+    anneal_(config, context, result);
+  }
+
+ private:
+  const Path& path_;
+  KernelSettings& ks_;
+  Anneal anneal_;
+};
+
+// The setup of a continuous model on the path from a Gaussian base to Target; its [run] methods
+// (those the setup runs) and its key groups with the methods'.
+template <class Target>
+using ContinuousSetup = ContinuousMethods<GeometricPath<GaussianBase, Target>>;
+template <class Target>
+std::vector<RunMethod> continuous_methods() {
+  return methods_on<ContinuousSetup<Target>>();
+}
+template <class Target>
+std::vector<const KeyGroup*> continuous_method_key_groups(const KeyGroup& model_keys,
+                                                          const KeyGroup* base, bool data) {
+  return method_key_groups<ContinuousSetup<Target>>(continuous_key_groups(model_keys, base, data));
 }
 
-// `logz run` of a model with one log Z (a product of experts, an mcRBM, a Python target):
-// annealing from the Gaussian [base] (fitted to [data], drawn with `sampler` where the model has
-// one) to the model, reverse runs from exact draws where `sampler` is given; or another of
-// `methods` (the model's entry's) along the same path (run_path_method).
+// `logz run` of a model with one log Z (a product of experts, an mcRBM, a Python target): a
+// [run] method on the path from the Gaussian [base] (fitted to [data], drawn with `sampler`
+// where the model has one) to the model; annealing with reverse runs from exact draws where
+// `sampler` is given.
 template <class Model>
 RunResult analysis_experiment(Config& config, const Model& model, Record desc,
                               const DataSampler& sampler, const std::string& no_sampler_note,
                               const std::string& path_text, const std::string& reference_source,
-                              const RunContext& context,
-                              const std::vector<RunMethod>& methods = {RunMethod::annealing,
-                                                                       RunMethod::tempering}) {
+                              const RunContext& context) {
   Record base_desc;
   const GaussianBase base = read_base(
       config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); },
@@ -483,18 +496,18 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc,
   result.model = std::move(desc);
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
-  if (const RunMethod method = read_run_method(config, methods); method != RunMethod::annealing) {
-    run_path_method(method, path, ks, config, context, result);
-    return result;
-  }
-  const Schedule schedule = read_continuous_schedule(config);
-  const RunSettings run = read_run_settings(
-      config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
-  if (sampler)
-    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), context,
-                       result);
-  else
-    anneal_with_kernel(path, ks, schedule, run, no_exact_start, context, result);
+  auto anneal = [&](Config& config, const RunContext& context, RunResult& result) {
+    const Schedule schedule = read_continuous_schedule(config);
+    const RunSettings run = read_run_settings(
+        config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
+    if (sampler)
+      anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), context,
+                         result);
+    else
+      anneal_with_kernel(path, ks, schedule, run, no_exact_start, context, result);
+  };
+  run_method(read_run_method(config, continuous_methods<Model>()),
+             ContinuousSetup<Model>(path, ks, anneal), config, context, result);
   return result;
 }
 

@@ -1,5 +1,8 @@
 #include "services/families/lattice_family.hpp"
 
+#include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/models/ising.hpp"
+
 namespace logz {
 
 namespace {
@@ -101,10 +104,17 @@ RunDefaults multispin_run_defaults(Config& config, RunMethod method) {
   return {.chunk_size = 64, .chunk_multiple = 64};
 }
 
+// Every lattice model's setup offers the same: the Ising model's stands for them all.
+using LatticeSetup = LatticeMethods<IsingModel, SpinFlipMetropolis>;
+
+const std::vector<RunMethod>& lattice_methods() {
+  static const std::vector<RunMethod> methods = methods_on<LatticeSetup>();
+  return methods;
+}
+
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys) {
-  return {&model_keys,         &kLatticeKernelKeys,         &run_keys(),
-          &schedule_keys(),    &estimator_keys(),           &tempering_keys(),
-          &integration_keys(), &population_annealing_keys()};
+  return method_key_groups<LatticeSetup>(
+      {&model_keys, &kLatticeKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()});
 }
 
 ModelEntry lattice_model_entry(std::string name, std::string summary, std::string reference,
@@ -113,7 +123,7 @@ ModelEntry lattice_model_entry(std::string name, std::string summary, std::strin
   return {.name = std::move(name),
           .summary = std::move(summary),
           .docs = "docs/config.md",
-          .methods = kLatticeMethods,
+          .methods = lattice_methods(),
           .kernels = lattice_kernel_entries(),
           .reverse_starts = {"ground_state"},
           .reference = std::move(reference),

@@ -1,10 +1,12 @@
 // What the Ising and Potts services share once the model is built: the lattice kernels (heat
-// bath or the model's Metropolis, their [kernel] keys) and the three [run] methods: annealing
-// with reverse runs from an equilibrated ground state, simulated tempering and integration
-// from the ground state.
+// bath, cluster moves or the model's Metropolis, their [kernel] keys) and what the [run] methods
+// need of them (LatticeMethods): annealing with reverse runs from an equilibrated ground state,
+// the kernels for tempering and population annealing, the ground states for integration.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "logz/kernels/heat_bath.hpp"
@@ -12,10 +14,7 @@
 #include "logz/kernels/site_order.hpp"
 #include "logz/kernels/swendsen_wang.hpp"
 #include "logz/kernels/wolff.hpp"
-#include "logz/services/annealing_experiment.hpp"
-#include "logz/services/ground_state_experiment.hpp"
-#include "logz/services/population_annealing_experiment.hpp"
-#include "logz/services/tempering_experiment.hpp"
+#include "logz/services/method_list.hpp"
 
 namespace logz {
 
@@ -24,7 +23,7 @@ const KeyGroup& lattice_kernel_keys();
 std::vector<KernelEntry> lattice_kernel_entries();
 
 // The lattice kernels a config can name ([kernel] type), in the order `logz list` shows them;
-// services/families/lattice_family.cpp states what each is, and run_lattice_method dispatches on
+// services/families/lattice_family.cpp states what each is, and LatticeMethods dispatches on
 // them.
 LOGZ_NAMED_ENUM(LatticeKernelType, metropolis, heat_bath, multispin, swendsen_wang, wolff);
 
@@ -49,10 +48,9 @@ LatticeKernelSettings read_lattice_kernel(Config& config, double coupling, RunRe
 // after checking that `method` is annealing, the only method it runs.
 RunDefaults multispin_run_defaults(Config& config, RunMethod method);
 
-// The [run] methods of a lattice model and the sections a lattice config may have.
-inline const std::vector<RunMethod> kLatticeMethods = {RunMethod::annealing, RunMethod::tempering,
-                                                       RunMethod::ground_state_integration,
-                                                       RunMethod::population_annealing};
+// The [run] methods of a lattice model (those LatticeMethods runs; services/method_list.hpp) and
+// the sections a lattice config may have.
+const std::vector<RunMethod>& lattice_methods();
 std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys);
 
 // The registry entry of a lattice model: what it shares with the others (methods, kernels,
@@ -60,11 +58,6 @@ std::vector<const KeyGroup*> lattice_key_groups(const KeyGroup& model_keys);
 ModelEntry lattice_model_entry(std::string name, std::string summary, std::string reference,
                                const KeyGroup& model_keys,
                                std::function<RunResult(Config&, const RunContext&)> run);
-
-// The ground states: E_0, log of their number, and the cost of the lowest excitation.
-struct LatticeGroundStates {
-  double energy = 0.0, log_degeneracy = 0.0, gap = 1.0;
-};
 
 // The kernel that equilibrates a reverse start for `sweeps` sweeps of N sites: the run's kernel
 // (a step is a sweep, or a single-site update in random order), except for Wolff, whose steps
@@ -130,42 +123,49 @@ void run_cluster_kernel(const LatticeKernelSettings& k, const RunWith& run_with)
     with_local(SwendsenWang(k.steps));
 }
 
-// Runs `method` ("annealing" on `schedule`, "tempering", "ground_state_integration" or
-// "population_annealing")
-// with HeatBath, SwendsenWang, Wolff or the model's Metropolis kernel.
-template <class Metropolis, class Model>
-void run_lattice_method(const Model& model, const LatticeKernelSettings& k, RunMethod method,
-                        const Schedule& schedule, const LatticeGroundStates& ground, Config& config,
-                        const RunContext& context, RunResult& result) {
-  auto run_with = [&](const auto& kernel) {
-    if (method == RunMethod::ground_state_integration) {
-      auto ground_state = [&](typename Model::Batch& b, const BatchRandom& r) {
-        model.ground_state(b, r);
-      };
-      integrate_from_ground_state(model, kernel, model.beta(), ground.gap, ground.energy,
-                                  ground.log_degeneracy, ground_state, config, context, result);
-    } else if (method == RunMethod::tempering) {
-      temper_and_estimate(model, kernel, config, context, result);
-    } else if (method == RunMethod::population_annealing) {
-      population_anneal_and_estimate(model, kernel, config, context, result);
-    } else {
-      anneal_from_ground_state(model, kernel, schedule, read_run_settings(config, {"ground_state"}),
-                               context, result);
+// What a lattice model hands the [run] methods (services/method_setup.hpp): the model as the
+// path, the heat-bath, cluster or the model's Metropolis kernel of [kernel], annealing from an
+// equilibrated ground state, and the ground states (from ground_states, which checks that the
+// model has them).
+template <class Model, class Metropolis>
+class LatticeMethods {
+ public:
+  LatticeMethods(const Model& model, const LatticeKernelSettings& kernel,
+                 std::function<LatticeGroundStates()> ground_states)
+      : model_(model), kernel_(kernel), ground_states_(std::move(ground_states)) {}
+
+  const Model& path() const { return model_; }
+  LatticeGroundStates ground_states() const { return ground_states_(); }
+
+  template <class F>
+  void with_kernel(RunMethod, Config&, RunResult&, F&& f) const {
+    switch (kernel_.type) {
+      case LatticeKernelType::heat_bath:
+        return f(HeatBath(kernel_.order, kernel_.steps));
+      case LatticeKernelType::swendsen_wang:
+      case LatticeKernelType::wolff:
+        return run_cluster_kernel(kernel_, f);
+      case LatticeKernelType::metropolis:
+        return f(Metropolis(kernel_.order, kernel_.steps));
+      case LatticeKernelType::multispin:
+        break;  // the models run it themselves (annealing and population annealing)
     }
-  };
-  switch (k.type) {
-    case LatticeKernelType::heat_bath:
-      return run_with(HeatBath(k.order, k.steps));
-    case LatticeKernelType::swendsen_wang:
-    case LatticeKernelType::wolff:
-      return run_cluster_kernel(k, run_with);
-    case LatticeKernelType::metropolis:
-      return run_with(Metropolis(k.order, k.steps));
-    case LatticeKernelType::multispin:
-      break;  // the models run it themselves (annealing only)
+    fail_argument("logz::LatticeMethods", "kernel",
+                  "a single-site or cluster kernel, got \"multispin\"");
   }
-  fail_argument("logz::run_lattice_method", "kernel",
-                "a single-site or cluster kernel, got \"multispin\"");
-}
+
+  void anneal(Config& config, const RunContext& context, RunResult& result) const {
+    const Schedule schedule = read_schedule(config);
+    with_kernel(RunMethod::annealing, config, result, [&](const auto& kernel) {
+      anneal_from_ground_state(model_, kernel, schedule,
+                               read_run_settings(config, {"ground_state"}), context, result);
+    });
+  }
+
+ private:
+  const Model& model_;
+  LatticeKernelSettings kernel_;
+  std::function<LatticeGroundStates()> ground_states_;
+};
 
 }  // namespace logz

@@ -44,8 +44,6 @@ const Key kBaseSigma = Key::number("sigma", 3.0, 1e-100, 1e100, "the base's sd")
 const KeyGroup kBaseKeys{"base", "gaussian_mixture base", {&kBaseType, &kBaseSigma}};
 
 const KernelDefaults kKernelDefaults{"hmc", 10, 0.5};
-const std::vector<RunMethod> kMixtureMethods = {RunMethod::annealing, RunMethod::tempering,
-                                                RunMethod::smc};
 
 // ---------------------------------------------------------------- [model]
 
@@ -201,7 +199,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   const GaussianBase base = read_mixture_base(config, d, mix.desc);
   const double sigma = base.sigma();
   KernelSettings ks = read_kernel(config, kKernelDefaults);
-  const RunMethod method = read_run_method(config, kMixtureMethods);
+  const RunMethod method = read_run_method(config, continuous_methods<GaussianMixture>());
 
   RunResult result;
   mix.desc.set("path", "geometric: (1 - t) U_base + t U_mixture");
@@ -211,24 +209,23 @@ RunResult run_mixture(Config& config, const RunContext& context) {
                                "exact: log of the sum of the masses"};
   const GeometricPath<GaussianBase, GaussianMixture> path(base, mixture);
 
-  if (method != RunMethod::annealing) {
-    run_path_method(method, path, ks, config, context, result);
-    if (method == RunMethod::tempering && mixture.num_components() == 1) {
-      // Every level of the path to one Gaussian is Gaussian: exact log(Z_k / Z_1) at each.
-      const exact::GaussianSpec g0{Eigen::VectorXd::Zero(d),
-                                   sigma * sigma * Eigen::MatrixXd::Identity(d, d)};
-      const exact::GaussianSpec g1{mix.spec.means[0], mix.spec.covariances[0]};
-      for (double t : result.tempering->ladder)
-        result.tempering->exact_evidence.push_back(
-            exact::gaussian_geometric_log_z(g0, mix.spec.weights[0], g1, t) -
-            exact::gaussian_geometric_log_z(g0, mix.spec.weights[0], g1, 0.0));
-    }
-    return result;
+  auto anneal = [&](Config& config, const RunContext& context, RunResult& result) {
+    const Schedule schedule = read_continuous_schedule(config);
+    const RunSettings run = read_run_settings(config, {"exact"});
+    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)),
+                       context, result);
+  };
+  run_method(method, ContinuousSetup<GaussianMixture>(path, ks, anneal), config, context, result);
+  if (method == RunMethod::tempering && mixture.num_components() == 1) {
+    // Every level of the path to one Gaussian is Gaussian: exact log(Z_k / Z_1) at each.
+    const exact::GaussianSpec g0{Eigen::VectorXd::Zero(d),
+                                 sigma * sigma * Eigen::MatrixXd::Identity(d, d)};
+    const exact::GaussianSpec g1{mix.spec.means[0], mix.spec.covariances[0]};
+    for (double t : result.tempering->ladder)
+      result.tempering->exact_evidence.push_back(
+          exact::gaussian_geometric_log_z(g0, mix.spec.weights[0], g1, t) -
+          exact::gaussian_geometric_log_z(g0, mix.spec.weights[0], g1, 0.0));
   }
-  const Schedule schedule = read_continuous_schedule(config);
-  const RunSettings run = read_run_settings(config, {"exact"});
-  anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)),
-                     context, result);
   return result;
 }
 
@@ -248,25 +245,24 @@ SampleResult mixture_sample(Config& config, const RunContext& context) {
 }  // namespace
 
 ModelEntry gaussian_mixture_model_entry() {
-  return {
-      .name = "gaussian_mixture",
-      .summary =
-          "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j "
-          "(Carlson et al. 2016, Fig. 2)",
-      .docs = "docs/tempering.md",
-      .methods = kMixtureMethods,
-      .kernels = kernel_entries(),
-      .reverse_starts = {"exact"},
-      .reference = "exact: log of the sum of the masses",
-      .keys = continuous_key_groups(kModelKeys, &kBaseKeys, true, {&tempering_keys(), &smc_keys()}),
-      .sample_keys = {&kModelKeys, &sampler_keys()},
-      .run = run_mixture,
-      .loglik = mixture_loglik,
-      .sample = mixture_sample,
-      .exact = [](Config& c) -> std::optional<Reference> {
-        return Reference{exact::gaussian_mixture_log_z(read_model(c).spec.weights),
-                         "exact: log of the sum of the masses"};
-      }};
+  return {.name = "gaussian_mixture",
+          .summary =
+              "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j "
+              "(Carlson et al. 2016, Fig. 2)",
+          .docs = "docs/tempering.md",
+          .methods = continuous_methods<GaussianMixture>(),
+          .kernels = kernel_entries(),
+          .reverse_starts = {"exact"},
+          .reference = "exact: log of the sum of the masses",
+          .keys = continuous_method_key_groups<GaussianMixture>(kModelKeys, &kBaseKeys, true),
+          .sample_keys = {&kModelKeys, &sampler_keys()},
+          .run = run_mixture,
+          .loglik = mixture_loglik,
+          .sample = mixture_sample,
+          .exact = [](Config& c) -> std::optional<Reference> {
+            return Reference{exact::gaussian_mixture_log_z(read_model(c).spec.weights),
+                             "exact: log of the sum of the masses"};
+          }};
 }
 
 }  // namespace logz

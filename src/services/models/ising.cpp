@@ -60,7 +60,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   result.base_log_z = model.base_log_z();
   result.reference = ising_exact(config);
 
-  const RunMethod method = read_run_method(config, kLatticeMethods);
+  const RunMethod method = read_run_method(config, lattice_methods());
   if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling)) {
     // The two-colour Potts model with coupling 2J: E_Ising = E_Potts + 2 J N.
     const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
@@ -70,33 +70,32 @@ RunResult run_ising(Config& config, const RunContext& context) {
         config, context, result);
     return result;  // the equilibrium energy trace below is the temperature path's
   }
-  const RunDefaults multispin = kernel.type == LatticeKernelType::multispin
-                                    ? multispin_run_defaults(config, method)
-                                    : RunDefaults{};
-  LatticeGroundStates ground;
-  if (method == RunMethod::ground_state_integration) {
-    // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
-    // the lowest excitation, one flipped spin, costs 8|J|.
+  // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
+  // the lowest excitation, one flipped spin, costs 8|J|.
+  auto ground_states = [&]() -> LatticeGroundStates {
     if (coupling == 0 || size.rows < 3 || size.cols < 3 ||
         (coupling < 0 && (size.rows % 2 != 0 || size.cols % 2 != 0)))
       m.fail(
           kCoupling,
           "J > 0 (or J < 0 with even sides) and sides >= 3 for integration from the ground state");
-    ground = {-2.0 * model.num_sites() * std::abs(coupling), std::log(2.0), 8 * std::abs(coupling)};
+    return {-2.0 * model.num_sites() * std::abs(coupling), std::log(2.0), 8 * std::abs(coupling)};
+  };
+  if (kernel.type == LatticeKernelType::multispin) {
+    const RunDefaults multispin = multispin_run_defaults(config, method);
+    if (method == RunMethod::population_annealing)
+      population_anneal_and_estimate(
+          PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), config, context,
+          result, static_cast<std::size_t>(multispin.chunk_multiple));
+    else {
+      const Schedule schedule = read_schedule(config);
+      anneal_from_ground_state(
+          PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
+          read_run_settings(config, {"ground_state"}, multispin), context, result);
+    }
+  } else {
+    run_method(method, LatticeMethods<IsingModel, SpinFlipMetropolis>(model, kernel, ground_states),
+               config, context, result);
   }
-  const Schedule schedule =
-      method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
-  if (kernel.type == LatticeKernelType::multispin && method == RunMethod::population_annealing)
-    population_anneal_and_estimate(PackedIsingModel(model),
-                                   MultiSpinMetropolis(kernel.order, kernel.steps), config, context,
-                                   result, static_cast<std::size_t>(multispin.chunk_multiple));
-  else if (kernel.type == LatticeKernelType::multispin)
-    anneal_from_ground_state(
-        PackedIsingModel(model), MultiSpinMetropolis(kernel.order, kernel.steps), schedule,
-        read_run_settings(config, {"ground_state"}, multispin), context, result);
-  else
-    run_lattice_method<SpinFlipMetropolis>(model, kernel, method, schedule, ground, config, context,
-                                           result);
   // The exact mean energy at every temperature the run visited (after it: an adaptive schedule
   // is placed by the run).
   if (method == RunMethod::annealing)

@@ -85,9 +85,8 @@ std::vector<std::string> model_starts(const LinearGenerative& model) {
                                               : std::vector<std::string>{};
 }
 
-// `logz run` (one data point's log p(x)); `logz loglik` anneals.
-const std::vector<RunMethod> kLinearGenerativeMethods = {RunMethod::annealing, RunMethod::smc};
-
+// `logz run` (one data point's log p(x)) runs any method on the posterior's path; `logz loglik`
+// anneals.
 RunResult run_linear_generative(Config& config, const RunContext& context) {
   Record desc;
   const LinearGenerative model = read_linear_generative(config, desc);
@@ -96,7 +95,7 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
   KernelSettings ks = read_kernel(config);
   const Schedule schedule = read_continuous_schedule(config);
-  const RunMethod method = read_run_method(config, kLinearGenerativeMethods);
+  const RunMethod method = read_run_method(config, continuous_methods<LinearGenerativePosterior>());
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const LinearGenerativePosterior posterior(model, x);
   const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
@@ -104,16 +103,16 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
       std::move(desc), base_desc, data,
       "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)",
       base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
-  if (method != RunMethod::annealing) {
-    run_path_method(method, path, ks, config, context, result);
-    return result;
-  }
-  const RunSettings run = read_run_settings(config, model_starts(model));
-  std::optional<GaussianBase> exact_posterior;
-  if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
-  const auto start = exact_reverse_start(
-      path, [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); });
-  anneal_with_kernel(path, ks, schedule, run, start, context, result);
+  auto anneal = [&](Config& config, const RunContext& context, RunResult& result) {
+    const RunSettings run = read_run_settings(config, model_starts(model));
+    std::optional<GaussianBase> exact_posterior;
+    if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
+    const auto start = exact_reverse_start(
+        path, [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); });
+    anneal_with_kernel(path, ks, schedule, run, start, context, result);
+  };
+  run_method(method, ContinuousSetup<LinearGenerativePosterior>(path, ks, anneal), config, context,
+             result);
   return result;
 }
 
@@ -152,11 +151,12 @@ ModelEntry linear_generative_model_entry() {
               "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point "
               "(Sohl-Dickstein & Culpepper 2011)",
           .docs = "docs/hais.md",
-          .methods = kLinearGenerativeMethods,
+          .methods = continuous_methods<LinearGenerativePosterior>(),
           .kernels = kernel_entries(),
           .reverse_starts = {"exact"},
           .reference = "exact with the Gaussian prior",
-          .keys = continuous_key_groups(kModelKeys, &base_keys(), true, {&smc_keys()}),
+          .keys = continuous_method_key_groups<LinearGenerativePosterior>(kModelKeys, &base_keys(),
+                                                                          true),
           .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()},
           .run = run_linear_generative,
           .loglik = linear_generative_loglik,

@@ -87,13 +87,11 @@ McRbmWithExact read_mcrbm(Config& config, Record& desc) {
   return McRbmWithExact{std::move(*model)};
 }
 
-const std::vector<RunMethod> kMcRbmMethods = {RunMethod::annealing, RunMethod::smc};
-
 RunResult mcrbm_experiment(Config& config, const McRbmWithExact& model, Record desc,
                            const RunContext& context) {
-  return analysis_experiment(
-      config, model, std::move(desc), {}, kNoSampler, "geometric: (1 - t) U_base + t E_mcRBM",
-      "exact (no covariance term: sum over mean units)", context, kMcRbmMethods);
+  return analysis_experiment(config, model, std::move(desc), {}, kNoSampler,
+                             "geometric: (1 - t) U_base + t E_mcRBM",
+                             "exact (no covariance term: sum over mean units)", context);
 }
 
 RunResult run_mcrbm(Config& config, const RunContext& context) {
@@ -118,10 +116,10 @@ ModelEntry mcrbm_model_entry() {
               "the mean-covariance RBM's marginal energy (Ranzato & Hinton 2010; eq. 40 of "
               "Sohl-Dickstein & Culpepper)",
           .docs = "docs/hais.md",
-          .methods = kMcRbmMethods,
+          .methods = continuous_methods<McRbmWithExact>(),
           .kernels = kernel_entries(),
           .reference = "exact without a covariance term",
-          .keys = continuous_key_groups(kModelKeys, &base_keys(), true, {&smc_keys()}),
+          .keys = continuous_method_key_groups<McRbmWithExact>(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()},
           .run = run_mcrbm,
           .loglik = mcrbm_loglik,

@@ -21,9 +21,7 @@
 #include "logz/exact/pairwise_mrf_enumeration.hpp"
 #include "logz/io/npz.hpp"
 #include "logz/kernels/pairwise_mrf_heat_bath.hpp"
-#include "logz/services/annealing_experiment.hpp"
-#include "logz/services/population_annealing_experiment.hpp"
-#include "logz/services/tempering_experiment.hpp"
+#include "logz/services/method_list.hpp"
 
 namespace logz {
 
@@ -121,8 +119,47 @@ std::optional<Reference> mrf_reference(const PairwiseMrfParameters& parameters, 
   return Reference{exact::pairwise_mrf_log_z_enumeration(parameters, beta), "enumeration"};
 }
 
-const std::vector<RunMethod> kPairwiseMrfMethods = {RunMethod::annealing, RunMethod::tempering,
-                                                    RunMethod::population_annealing};
+// What the MRF hands the [run] methods (services/method_setup.hpp): its path, its heat-bath
+// kernel, and annealing with reverse runs from exact draws (small n) or equilibrated ones.
+class PairwiseMrfMethods {
+ public:
+  PairwiseMrfMethods(const PairwiseMrfPath& path, const PairwiseMrfHeatBath& kernel)
+      : path_(path), kernel_(kernel) {}
+
+  const PairwiseMrfPath& path() const { return path_; }
+
+  template <class F>
+  void with_kernel(RunMethod, Config&, RunResult&, F&& f) const {
+    f(kernel_);
+  }
+
+  void anneal(Config& config, const RunContext& context, RunResult& result) const {
+    const int n = path_.parameters().size();
+    const Schedule schedule = read_schedule(config);
+    const std::vector<std::string> starts = n <= exact::kPairwiseMrfExactSamplerMaxUnits
+                                                ? std::vector<std::string>{"exact", "equilibrated"}
+                                                : std::vector<std::string>{"equilibrated"};
+    const RunSettings run = read_run_settings(config, starts);
+    std::optional<exact::PairwiseMrfExactSampler> exact_sampler;
+    if (run.reverse && run.reverse_start == "exact") exact_sampler.emplace(path_);
+    const PairwiseMrfHeatBath equilibrate =
+        kernel_.with_steps(run.equilibration_sweeps * static_cast<std::size_t>(n));
+    auto start = [&](PairwiseMrfBatch& batch, const ChunkStreams& streams) {
+      if (exact_sampler) {
+        exact_sampler->sample(batch, streams.random(0));
+        return;
+      }
+      // Uniform bits equilibrated at the target for equilibration_sweeps sweeps of n updates.
+      path_.sample_base(batch, streams.random(0));
+      equilibrate.step(path_.at(1.0), batch, streams.random(1));
+    };
+    anneal_and_estimate(path_, kernel_, schedule, run, start, context, result);
+  }
+
+ private:
+  const PairwiseMrfPath& path_;
+  PairwiseMrfHeatBath kernel_;
+};
 
 RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
   MrfSpec spec = read_pairwise_mrf(config);
@@ -148,34 +185,8 @@ RunResult run_pairwise_mrf(Config& config, const RunContext& context) {
                    {"steps_per_temperature", kernel.steps()},
                    {"step_unit", "single-unit update"}};
 
-  const RunMethod method = read_run_method(config, kPairwiseMrfMethods);
-  if (method == RunMethod::tempering) {
-    temper_and_estimate(path, kernel, config, context, result);
-    return result;
-  }
-  if (method == RunMethod::population_annealing) {
-    population_anneal_and_estimate(path, kernel, config, context, result);
-    return result;
-  }
-  const Schedule schedule = read_schedule(config);
-  const std::vector<std::string> starts = n <= exact::kPairwiseMrfExactSamplerMaxUnits
-                                              ? std::vector<std::string>{"exact", "equilibrated"}
-                                              : std::vector<std::string>{"equilibrated"};
-  const RunSettings run = read_run_settings(config, starts);
-  std::optional<exact::PairwiseMrfExactSampler> exact_sampler;
-  if (run.reverse && run.reverse_start == "exact") exact_sampler.emplace(path);
-  const PairwiseMrfHeatBath equilibrate =
-      kernel.with_steps(run.equilibration_sweeps * static_cast<std::size_t>(n));
-  auto start = [&](PairwiseMrfBatch& batch, const ChunkStreams& streams) {
-    if (exact_sampler) {
-      exact_sampler->sample(batch, streams.random(0));
-      return;
-    }
-    // Uniform bits equilibrated at the target for equilibration_sweeps sweeps of n updates.
-    path.sample_base(batch, streams.random(0));
-    equilibrate.step(path.at(1.0), batch, streams.random(1));
-  };
-  anneal_and_estimate(path, kernel, schedule, run, start, context, result);
+  run_method(read_run_method(config, methods_on<PairwiseMrfMethods>()),
+             PairwiseMrfMethods(path, kernel), config, context, result);
   return result;
 }
 
@@ -188,12 +199,12 @@ ModelEntry pairwise_mrf_model_entry() {
           "a pairwise binary MRF (fully visible Boltzmann machine), E = -x^T W x / 2 - b^T x, x in "
           "{0, 1}^n",
       .docs = "docs/config.md",
-      .methods = kPairwiseMrfMethods,
+      .methods = methods_on<PairwiseMrfMethods>(),
       .kernels = {{"pairwise_mrf", "heat_bath", "random-scan single-unit heat bath", &kKernelKeys}},
       .reverse_starts = {"exact", "equilibrated"},
       .reference = "enumeration for small n",
-      .keys = {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys(),
-               &tempering_keys(), &population_annealing_keys()},
+      .keys = method_key_groups<PairwiseMrfMethods>(
+          {&kModelKeys, &kKernelKeys, &run_keys(), &schedule_keys(), &estimator_keys()}),
       .run = run_pairwise_mrf,
       .exact = [](Config& c) {
         const MrfSpec spec = read_pairwise_mrf(c);

@@ -62,9 +62,6 @@ ProductOfExperts read_poe(Config& config, Record& desc) {
   return poe;
 }
 
-// SMC starts from exact draws of the Gaussian [base], whatever Phi.
-const std::vector<RunMethod> kPoeMethods = {RunMethod::annealing, RunMethod::smc};
-
 DataSampler exact_sampler(const ProductOfExperts& poe) {
   if (!poe.is_complete()) return {};
   return [&poe](Eigen::MatrixXd& X, const BatchRandom& r) { poe.sample_exact(X, r); };
@@ -75,13 +72,13 @@ RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record des
   // The exact reverse start (complete Phi): x = Phi^{-1} u.
   return analysis_experiment(config, poe, std::move(desc), exact_sampler(poe),
                              "draws need a complete Phi", "geometric: (1 - t) U_base + t U_poe",
-                             "exact (complete Phi)", context, kPoeMethods);
+                             "exact (complete Phi)", context);
 }
 
 RunResult run_poe(Config& config, const RunContext& context) {
   Record desc;
   const ProductOfExperts poe = read_poe(config, desc);
-  read_run_method(config, kPoeMethods);
+  read_run_method(config, continuous_methods<ProductOfExperts>());
   return poe_experiment(config, poe, desc, context);
 }
 
@@ -102,11 +99,11 @@ ModelEntry poe_model_entry() {
               "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & "
               "Culpepper 2011)",
           .docs = "docs/hais.md",
-          .methods = kPoeMethods,
+          .methods = continuous_methods<ProductOfExperts>(),
           .kernels = kernel_entries(),
           .reverse_starts = {"exact"},
           .reference = "exact when Phi is complete",
-          .keys = continuous_key_groups(kModelKeys, &base_keys(), true, {&smc_keys()}),
+          .keys = continuous_method_key_groups<ProductOfExperts>(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()},
           .run = run_poe,
           .loglik = poe_loglik,

@@ -114,7 +114,7 @@ RunResult run_potts(Config& config, const RunContext& context) {
 
   RunResult result;
   const LatticeKernelSettings kernel = read_lattice_kernel(config, coupling, result);
-  const RunMethod method = read_run_method(config, kLatticeMethods);
+  const RunMethod method = read_run_method(config, lattice_methods());
   const RunDefaults multispin = kernel.type == LatticeKernelType::multispin
                                     ? multispin_run_defaults(config, method)
                                     : RunDefaults{};
@@ -130,13 +130,13 @@ RunResult run_potts(Config& config, const RunContext& context) {
                   {"num_sites", model.num_sites()},
                   {"base", "uniform colours"}};
   result.base_log_z = model.base_log_z();
-  LatticeGroundStates ground;
-  if (method == RunMethod::ground_state_integration) {
-    // One colour everywhere: E_0 = -2NJ, q of them; one site of another colour costs 4J.
+  // One colour everywhere: E_0 = -2NJ, q of them; one site of another colour costs 4J.
+  auto ground_states = [&]() -> LatticeGroundStates {
     if (!(coupling > 0) || rows < 3 || cols < 3)
       m.fail(kCoupling, "J > 0 and sides >= 3 for integration from the ground state");
-    ground = {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
-  }
+    return {-2.0 * model.num_sites() * coupling, std::log(q), 4 * coupling};
+  };
+  if (method == RunMethod::ground_state_integration) ground_states();  // before the field path's
   if (read_field_path(m, config, kernel, method, beta * coupling)) {
     anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, method, schedule,
                       config, context, result);
@@ -153,8 +153,8 @@ RunResult run_potts(Config& config, const RunContext& context) {
         PackedPottsModel(model), MultiSpinPottsMetropolis(kernel.order, kernel.steps), schedule,
         read_run_settings(config, {"ground_state"}, multispin), context, result);
   else
-    run_lattice_method<PottsMetropolis>(model, kernel, method, schedule, ground, config, context,
-                                        result);
+    run_method(method, LatticeMethods<PottsModel, PottsMetropolis>(model, kernel, ground_states),
+               config, context, result);
   // After the run: an adaptive schedule is placed by it. Tempering reads its own ladder and
   // integration has none, so they get no energy trace.
   add_reference(model, rows, cols,
