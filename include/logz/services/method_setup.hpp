@@ -7,7 +7,8 @@
 //                                          settings such a driver cannot honour, naming method,
 //                                          and describes the kernel in result.kernel);
 //   s.anneal(config, context, result)      the family's annealing (its reverse starts);
-//   s.ground_states()                      the ground states (LatticeGroundStates).
+//   s.ground_states()                      the ground states (LatticeGroundStates);
+//   s.temper(config, context, result)      tempering its own way (the RBM's).
 // A method states what it needs of these (its runs_on); a model runs the methods its setup
 // offers what they need, so a new method reaches every family that has it without an edit there.
 #pragma once

@@ -124,7 +124,9 @@ void temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
                               defaults);
 }
 
-// [run] method = "tempering" (services/method_list.hpp): on any setup with a path and kernels.
+// [run] method = "tempering" (services/method_list.hpp): on any setup with a path and kernels, or
+// one that tempers its own way (s.temper(config, context, result): the RBM's Rao-Blackwellized
+// levels).
 struct TemperingMethod {
   static constexpr RunMethod kId = RunMethod::tempering;
   static constexpr const char* kSummary =
@@ -134,12 +136,20 @@ struct TemperingMethod {
   static const KeyGroup* keys() { return &tempering_keys(); }
 
   template <class Setup>
-  static constexpr bool runs_on = KernelSetup<Setup>;
+  static constexpr bool tempers_itself = requires(const Setup& s, Config& config,
+                                                  const RunContext& context, RunResult& result) {
+    s.temper(config, context, result);
+  };
+  template <class Setup>
+  static constexpr bool runs_on = tempers_itself<Setup> || KernelSetup<Setup>;
   template <class Setup>
   static void run(const Setup& s, Config& config, const RunContext& context, RunResult& result) {
-    s.with_kernel(kId, config, result, [&](const auto& kernel) {
-      temper_and_estimate(s.path(), kernel, config, context, result);
-    });
+    if constexpr (tempers_itself<Setup>)
+      s.temper(config, context, result);
+    else
+      s.with_kernel(kId, config, result, [&](const auto& kernel) {
+        temper_and_estimate(s.path(), kernel, config, context, result);
+      });
   }
 };
 

@@ -19,6 +19,7 @@
 #include "logz/kernels/rbm_marginal_metropolis.hpp"
 #include "logz/models/rbm_paths.hpp"
 #include "logz/services/image_data.hpp"
+#include "logz/services/method_list.hpp"
 #include "logz/services/tempering_experiment.hpp"
 #include "services/families/rbm_family.hpp"
 
@@ -162,6 +163,35 @@ void temper_rbm(const RbmSetup& s, Config& config, const RunContext& context, Ru
   }
 }
 
+// What the RBM hands the [run] methods (services/method_setup.hpp): its annealing (reverse runs
+// from data rows equilibrated at the target) and tempering its own way (temper_rbm). The config
+// is read before the report's header, whose exact log Z can take seconds.
+class RbmMethods {
+ public:
+  explicit RbmMethods(const RbmSetup& s) : s_(s) {}
+
+  void anneal(Config& config, const RunContext& context, RunResult& result) const {
+    const Schedule schedule = read_schedule(config);
+    // The paper's reverse start makes 100 Gibbs sweeps at the target; the shared default (1000)
+    // is for lattice models.
+    const RunSettings run = read_run_settings(
+        config, s_.train ? std::vector<std::string>{"data"} : std::vector<std::string>{}, {100});
+    result = rbm_result(s_, context.stop);
+    anneal_rbm(s_, schedule, run, context, result);
+  }
+
+  void temper(Config& config, const RunContext& context, RunResult& result) const {
+    result = rbm_result(s_, context.stop);
+    if (s_.precision == "float")
+      temper_rbm<float>(s_, config, context, result);
+    else
+      temper_rbm<double>(s_, config, context, result);
+  }
+
+ private:
+  const RbmSetup& s_;
+};
+
 RbmKeys read_rbm_keys(ConfigSection& m) {
   RbmKeys keys;
   keys.weights = m.get_string(kWeightsKey);
@@ -186,7 +216,7 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   s.weights = resolve_config_path(config, m.get_string(kWeights));
   s.parameters = load_rbm(s.weights, read_rbm_keys(m));
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
-  const RunMethod method = read_run_method(config, {RunMethod::annealing, RunMethod::tempering});
+  const RunMethod method = read_run_method(config, methods_on<RbmMethods>());
   const bool tempering = method == RunMethod::tempering;
   s.path_kind = m.get_string(kPath);
   // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed
@@ -241,21 +271,7 @@ RunResult run_rbm(Config& config, const RunContext& context) {
       k.get_int(kKernelSteps, s.kernel_type == RbmKernelType::gibbs ? 1 : kept));
 
   RunResult result;
-  if (tempering) {
-    result = rbm_result(s, context.stop);
-    if (s.precision == "float")
-      temper_rbm<float>(s, config, context, result);
-    else
-      temper_rbm<double>(s, config, context, result);
-  } else {
-    const Schedule schedule = read_schedule(config);
-    // The paper's reverse start makes 100 Gibbs sweeps at the target; the shared default (1000)
-    // is for lattice models.
-    const RunSettings run = read_run_settings(
-        config, s.train ? std::vector<std::string>{"data"} : std::vector<std::string>{}, {100});
-    result = rbm_result(s, context.stop);
-    anneal_rbm(s, schedule, run, context, result);
-  }
+  run_method(method, RbmMethods(s), config, context, result);
   add_test_log_likelihood(s, result);
   return result;
 }
@@ -318,15 +334,16 @@ ModelEntry rbm_model_entry() {
           "a binary restricted Boltzmann machine from an .npz file (W, a, b), with its test "
           "log-likelihood",
       .docs = "docs/rbm.md",
-      .methods = {RunMethod::annealing, RunMethod::tempering},
+      .methods = methods_on<RbmMethods>(),
       .kernels = {{"rbm", "gibbs", "block Gibbs sweeps over (v, h) at the tempered RBM",
                    &kKernelKeys},
                   {"rbm", "metropolis",
                    "single-unit Metropolis on the kept layer of a marginal path", &kKernelKeys}},
       .reverse_starts = {"data"},
       .reference = "enumeration when the smaller layer is small",
-      .keys = {&kModelKeys, &kKernelKeys, &kDataFileKeys, &test_image_keys(), &run_keys(),
-               &schedule_keys(), &estimator_keys(), &tempering_keys()},
+      .keys = method_key_groups<RbmMethods>({&kModelKeys, &kKernelKeys, &kDataFileKeys,
+                                             &test_image_keys(), &run_keys(), &schedule_keys(),
+                                             &estimator_keys()}),
       .run = run_rbm,
       .exact = rbm_exact};
 }
