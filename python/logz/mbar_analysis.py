@@ -42,7 +42,7 @@ log_z, energy, entropy : (L,) log Z_l, <u_l>_l and the reduced entropy s_l = <u_
 """
 
 
-def logsumexp(a, axis=None):
+def logsumexp(a, *, axis=None):
     """log(sum(exp(a))) along axis, exact where entries or whole slices are -inf.
 
     Parameters
@@ -102,7 +102,7 @@ def mixture_log_denominator(u_kn, N_k, log_z):
     return log_denominator
 
 
-def log_weights(u_kn, N_k, log_z, log_denominator=None):
+def log_weights(u_kn, N_k, log_z, *, log_denominator=None):
     """Normalized log weights of every sample in every state (Shirts & Chodera 2008, eq. 9).
 
     Parameters
@@ -147,7 +147,7 @@ def reweight(u_ln, log_denominator):
     return log_w_nl, log_z_l
 
 
-def asymptotic_covariance(weights, N_k, method="svd-ew"):
+def asymptotic_covariance(weights, N_k, *, method="svd-ew"):
     """Asymptotic covariance of log Z of the states whose weights are the columns of weights.
 
     Shirts & Chodera 2008, appendix D: Theta = V S pinv(I - S V' N V S) S V', with W = U S V'.
@@ -194,7 +194,7 @@ def asymptotic_covariance(weights, N_k, method="svd-ew"):
     return theta
 
 
-def error_of_differences(covariance, cutoff=1.0e-10):
+def error_of_differences(covariance, *, cutoff=1.0e-10):
     """Standard deviations of all pairwise differences x_j - x_i from the covariance of x.
 
     Parameters
@@ -215,7 +215,7 @@ def error_of_differences(covariance, cutoff=1.0e-10):
         return np.sqrt(squared)
 
 
-def standard_errors(covariance, cutoff=1.0e-10):
+def standard_errors(covariance, *, cutoff=1.0e-10):
     """Standard errors from a covariance: the square roots of its diagonal.
 
     Parameters
@@ -323,7 +323,7 @@ def _state_columns(log_w_nk, log_w_new, states):
     return column, extra
 
 
-def expectations(log_w_nk, N_k, observables, states, observable_index=None, log_w_new=None,
+def expectations(log_w_nk, N_k, observables, states, *, observable_index=None, log_w_new=None,
                  covariance=True, method="svd-ew"):
     """Expectations of observables in states, E_l[A] = sum_n W_nl A(x_n), with their asymptotic
     covariance (Shirts & Chodera 2008, section IV: each observable is an augmented state of
@@ -380,7 +380,7 @@ def expectations(log_w_nk, N_k, observables, states, observable_index=None, log_
         observable_weights = np.exp(log_terms - log_shifted_mean[:, None]).T
     weights = np.concatenate([np.exp(log_w_nk), np.exp(extra), observable_weights], axis=1)
     counts = np.concatenate([_as_counts(N_k), np.zeros(extra.shape[1] + states.size)])
-    theta_all = asymptotic_covariance(weights, counts, method)
+    theta_all = asymptotic_covariance(weights, counts, method=method)
     augmented = K + extra.shape[1] + np.arange(states.size)
     index = np.concatenate([augmented, column])
     theta = theta_all[np.ix_(index, index)]
@@ -391,7 +391,7 @@ def expectations(log_w_nk, N_k, observables, states, observable_index=None, log_
     return Expectations(mean, cov, theta, shifted_mean, shift[observable_index])
 
 
-def log_z_covariance(log_w_nk, N_k, states, log_w_new=None, method="svd-ew"):
+def log_z_covariance(log_w_nk, N_k, states, *, log_w_new=None, method="svd-ew"):
     """Asymptotic covariance of log Z of states: solved ones (index < K) and new ones (K + l,
     column l of log_w_new).
 
@@ -413,11 +413,11 @@ def log_z_covariance(log_w_nk, N_k, states, log_w_new=None, method="svd-ew"):
     column, extra = _state_columns(log_w_nk, log_w_new, states)
     weights = np.concatenate([np.exp(log_w_nk), np.exp(extra)], axis=1)
     counts = np.concatenate([_as_counts(N_k), np.zeros(extra.shape[1])])
-    theta = asymptotic_covariance(weights, counts, method)
+    theta = asymptotic_covariance(weights, counts, method=method)
     return theta[np.ix_(column, column)]
 
 
-def perturbed_log_z(log_w_nk, N_k, u_ln, log_denominator, covariance=True, method="svd-ew"):
+def perturbed_log_z(log_w_nk, N_k, u_ln, log_denominator, *, covariance=True, method="svd-ew"):
     """log Z of new states (reduced energies u_ln of the same samples), in the gauge of the
     solution, with their asymptotic covariance.
 
@@ -440,10 +440,10 @@ def perturbed_log_z(log_w_nk, N_k, u_ln, log_denominator, covariance=True, metho
         return log_z_l, None
     K = np.shape(log_w_nk)[1]
     states = K + np.arange(log_z_l.size)
-    return log_z_l, log_z_covariance(log_w_nk, N_k, states, log_w_nl, method)
+    return log_z_l, log_z_covariance(log_w_nk, N_k, states, log_w_new=log_w_nl, method=method)
 
 
-def entropy_and_energy(log_w_nk, N_k, energies, states, log_z_states, log_w_new=None,
+def entropy_and_energy(log_w_nk, N_k, energies, states, log_z_states, *, log_w_new=None,
                        method="svd-ew"):
     """Reduced energies <u_l>_l, entropies s_l = <u_l>_l + log Z_l and log Z_l of states, with
     their asymptotic covariances.
@@ -463,7 +463,8 @@ def entropy_and_energy(log_w_nk, N_k, energies, states, log_z_states, log_w_new=
     EntropyAndEnergy
     """
     L = np.size(states)
-    result = expectations(log_w_nk, N_k, energies, states, np.arange(L), log_w_new, True, method)
+    result = expectations(log_w_nk, N_k, energies, states, observable_index=np.arange(L),
+                          log_w_new=log_w_new, covariance=True, method=method)
     theta = result.theta
     theta_al, theta_ll = theta[:L, L:], theta[L:, L:]
     # cov(<u_s>, log Z_t): <u_s> - shift = exp(log Z_{u s} - log Z_s)

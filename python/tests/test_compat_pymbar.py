@@ -213,7 +213,7 @@ def test_hard_walls_give_zero_weights_in_the_analysis():
     assert not np.isnan(log_w).any()
     assert np.all(np.exp(log_w[x < 0, 1]) == 0.0)
     np.testing.assert_allclose(np.exp(log_w).sum(axis=0), 1.0, rtol=1e-10)
-    result = analysis.expectations(log_w, N_k, x[None, :], [0, 1], [0, 0])
+    result = analysis.expectations(log_w, N_k, x[None, :], [0, 1], observable_index=[0, 0])
     assert np.all(np.isfinite(result.mean)) and np.all(np.isfinite(result.covariance))
     assert abs(result.mean[1] - np.sqrt(2 / np.pi)) < 5 * np.sqrt(result.covariance[1, 1])
 

@@ -1,5 +1,5 @@
 """Every option of logz's public API is keyword-only (issue 43): the test walks every public
-callable of logz, logz.priors and logz.models, their constructors and methods, with inspect (and
+callable of logz, logz.priors, logz.models and logz.mbar_analysis, their constructors and methods, with inspect (and
 pybind11's docstring signatures for the compiled ones). The first parameter may be positional,
 and so may the data arguments listed in DATA_ARGUMENTS, which belong to the call's meaning
 (bar(forward, reverse), mbar(u_kn, N_k), ...). logz.compat.pymbar keeps pymbar 3's own
@@ -10,6 +10,7 @@ import types
 import pytest
 
 import logz
+import logz.mbar_analysis
 from pybind_signatures import KEYWORD_ONLY, POSITIONAL, VAR_KEYWORD, VAR_POSITIONAL, parameters, pybind_parameters
 
 # Positional parameters after the first: the data a call is about, never an option.
@@ -31,9 +32,20 @@ DATA_ARGUMENTS = {
     "logz.models.Potts": ["cols"],
     "logz.models.ProductOfExperts": ["lam"],
     "logz.models.GaussianMixture": ["means", "covariances"],
+    # logz.mbar_analysis: the solved problem's arrays (docs/python.md)
+    "logz.mbar_analysis.mixture_log_denominator": ["N_k", "log_z"],
+    "logz.mbar_analysis.log_weights": ["N_k", "log_z"],
+    "logz.mbar_analysis.reweight": ["log_denominator"],
+    "logz.mbar_analysis.asymptotic_covariance": ["N_k"],
+    "logz.mbar_analysis.overlap_matrix": ["N_k"],
+    "logz.mbar_analysis.overlap_eigenvalues": ["N_k"],
+    "logz.mbar_analysis.expectations": ["N_k", "observables", "states"],
+    "logz.mbar_analysis.log_z_covariance": ["N_k", "states"],
+    "logz.mbar_analysis.perturbed_log_z": ["N_k", "u_ln", "log_denominator"],
+    "logz.mbar_analysis.entropy_and_energy": ["N_k", "energies", "states", "log_z_states"],
 }
 
-MODULES = [logz, logz.priors, logz.models]
+MODULES = [logz, logz.priors, logz.models, logz.mbar_analysis]
 
 
 def _methods(cls, qualname):
@@ -68,6 +80,8 @@ def public_callables():
             if isinstance(value, type):
                 if issubclass(value, BaseException):
                     continue  # exceptions take the message, as Python's own do
+                if issubclass(value, tuple):
+                    continue  # result records (named tuples) take their fields in order
                 yield qualname, value.__init__, True
                 yield from _methods(value, qualname)
             else:

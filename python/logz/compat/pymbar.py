@@ -330,7 +330,7 @@ class MBAR:
         if np.all(solution.component == 0) and supported.all():
             log_denominator = analysis.mixture_log_denominator(u_kn, N_k, solution.gauge)
             return log_denominator, analysis.log_weights(u_kn, N_k, solution.gauge,
-                                                         log_denominator)
+                                                         log_denominator=log_denominator)
         log_denominator = np.empty(self.N)
         log_w_nk = np.full((self.N, self.K), -np.inf)
         for group in range(solution.component.max() + 1):
@@ -341,7 +341,7 @@ class MBAR:
                                                            solution.gauge[states])
             log_denominator[samples] = denominator
             log_w_nk[np.ix_(samples, states)] = analysis.log_weights(
-                u_group, N_k[states], solution.gauge[states], denominator)
+                u_group, N_k[states], solution.gauge[states], log_denominator=denominator)
         log_w_nk[:, ~supported] = np.nan
         return log_denominator, log_w_nk
 
@@ -456,7 +456,7 @@ class MBAR:
         """Covariance of f_k: logz's (svd-ew) or mbar_analysis's (svd, approximate)."""
         if method == "svd-ew":
             return self._solution.covariance
-        theta = analysis.asymptotic_covariance(np.nan_to_num(self.W_nk), self.N_k, method)
+        theta = analysis.asymptotic_covariance(np.nan_to_num(self.W_nk), self.N_k, method=method)
         component = self._solution.component
         theta[component[:, None] != component[None, :]] = np.nan
         theta[component < 0] = np.nan
@@ -485,7 +485,7 @@ class MBAR:
         if (compute_uncertainty or return_theta) and not bootstrap:
             theta = self._theta(_covariance_method(uncertainty_method))
         if compute_uncertainty and not bootstrap:
-            results["dDelta_f"] = _masked(analysis.error_of_differences(theta, warning_cutoff),
+            results["dDelta_f"] = _masked(analysis.error_of_differences(theta, cutoff=warning_cutoff),
                                           cross)
         if return_theta:
             if theta is None:
@@ -522,14 +522,15 @@ class MBAR:
                 raise ParameterError(f"state_map: observables must be rows of A_n "
                                      f"(0..{A_n.shape[0] - 1})")
             expect = analysis.expectations(self.Log_W_nk, self.N_k, A_n, states[state_list],
-                                           observable_index, log_w_new, return_theta, method)
+                                           observable_index=observable_index, log_w_new=log_w_new,
+                                           covariance=return_theta, method=method)
             results["observables"] = expect.mean
             if return_theta:
                 results["Theta"] = _matrix(expect.theta)
                 results["Amin"] = expect.shift
         elif return_theta:
             results["Theta"] = _matrix(analysis.log_z_covariance(
-                self.Log_W_nk, self.N_k, states[state_list], log_w_new, method))
+                self.Log_W_nk, self.N_k, states[state_list], log_w_new=log_w_new, method=method))
         # f relative to state 0: only for states in its group
         results["f"] = -np.where(component == 0, gauge, np.nan)[state_list]
         return results
@@ -537,7 +538,8 @@ class MBAR:
     def _expectations(self, A_in, u_ln, states_of, observable_index, compute, method):
         states, log_w_new, _, _ = self._states_for(u_ln)
         return analysis.expectations(self.Log_W_nk, self.N_k, A_in, states[states_of],
-                                     observable_index, log_w_new, compute, method)
+                                     observable_index=observable_index, log_w_new=log_w_new,
+                                     covariance=compute, method=method)
 
     @staticmethod
     def _scaled_theta(expect):
@@ -584,12 +586,12 @@ class MBAR:
         if output == "averages":
             results["mu"] = expect.mean
             if compute_uncertainty:
-                results["sigma"] = analysis.standard_errors(expect.covariance, warning_cutoff)
+                results["sigma"] = analysis.standard_errors(expect.covariance, cutoff=warning_cutoff)
         else:
             results["mu"] = _differences(expect.mean)
             if compute_uncertainty:
                 results["sigma"] = analysis.error_of_differences(expect.covariance,
-                                                                 warning_cutoff)
+                                                                 cutoff=warning_cutoff)
         if return_theta:
             results["Theta"] = self._scaled_theta(expect)
         if return_dict:
@@ -619,7 +621,7 @@ class MBAR:
                                     np.arange(I), want_theta, method)
         results = {"mu": expect.mean}
         if compute_uncertainty:
-            results["sigma"] = analysis.standard_errors(expect.covariance, warning_cutoff)
+            results["sigma"] = analysis.standard_errors(expect.covariance, cutoff=warning_cutoff)
         if compute_covariance:
             results["covariances"] = _matrix(expect.covariance)
         if return_theta:
@@ -647,10 +649,10 @@ class MBAR:
         cross = _cross_group(component)
         results = {"Delta_f": _masked(_differences(-gauge), cross)}
         if compute_uncertainty:
-            theta = analysis.log_z_covariance(self.Log_W_nk, self.N_k, states, log_w_new,
-                                              method)
+            theta = analysis.log_z_covariance(self.Log_W_nk, self.N_k, states,
+                                              log_w_new=log_w_new, method=method)
             results["dDelta_f"] = _masked(
-                analysis.error_of_differences(theta, warning_cutoff), cross)
+                analysis.error_of_differences(theta, cutoff=warning_cutoff), cross)
         if return_dict:
             return results
         return tuple(results[key] for key in ("Delta_f", "dDelta_f") if key in results)
@@ -664,17 +666,17 @@ class MBAR:
         u_ln = self.u_kn if u_kn is None else self._potentials(u_kn, "u_kn")
         states, log_w_new, gauge, component = self._states_for(u_ln)
         result = analysis.entropy_and_energy(self.Log_W_nk, self.N_k, u_ln, states, gauge,
-                                             log_w_new, method)
+                                             log_w_new=log_w_new, method=method)
         # f and s = u - f carry the gauge of their group; u does not
         cross = _cross_group(component)
         errors = analysis.error_of_differences
         results = {
             "Delta_f": _masked(_differences(-result.log_z), cross),
-            "dDelta_f": _masked(errors(result.log_z_covariance, warning_cutoff), cross),
+            "dDelta_f": _masked(errors(result.log_z_covariance, cutoff=warning_cutoff), cross),
             "Delta_u": _differences(result.energy),
-            "dDelta_u": errors(result.energy_covariance, warning_cutoff),
+            "dDelta_u": errors(result.energy_covariance, cutoff=warning_cutoff),
             "Delta_s": _masked(_differences(result.entropy), cross),
-            "dDelta_s": _masked(errors(result.entropy_covariance, warning_cutoff), cross),
+            "dDelta_s": _masked(errors(result.entropy_covariance, cutoff=warning_cutoff), cross),
         }
         if return_dict:
             return results
@@ -717,7 +719,7 @@ class MBAR:
         u_bins = np.where(bin_n[None, :] == np.arange(nbins)[:, None], u_n[None, :], np.inf)
         log_w_bins, gauge, component = self._reweight(u_bins)
         theta = analysis.log_z_covariance(self.Log_W_nk, self.N_k,
-                                          self.K + np.arange(nbins), log_w_bins)
+                                          self.K + np.arange(nbins), log_w_new=log_w_bins)
         cross = _cross_group(component)
         df_ij = _masked(analysis.error_of_differences(theta), cross)
         f_i = -np.where(component == 0, gauge, np.nan)  # relative to state 0, as pymbar's
