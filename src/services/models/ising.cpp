@@ -72,7 +72,8 @@ RunResult run_ising(Config& config, const RunContext& context) {
   }
   // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;
   // the lowest excitation, one flipped spin, costs 8|J|.
-  auto ground_states = [&]() -> LatticeGroundStates {
+  // Copies of the structured bindings: a lambda may not capture them by reference (clang 14).
+  auto ground_states = [&m, &model, size = size, coupling = coupling]() -> LatticeGroundStates {
     if (coupling == 0 || size.rows < 3 || size.cols < 3 ||
         (coupling < 0 && (size.rows % 2 != 0 || size.cols % 2 != 0)))
       m.fail(
