@@ -424,7 +424,7 @@ def _common_sections(target, base, kernel, kernel_options, seed, threads, method
 
 # The sections anneal and temper fill from their arguments, and the argument of a key where the
 # two names differ; a model's own sections ([model], [data]) keep their InputError.
-_ARGUMENT_SECTIONS = ("run", "schedule", "kernel", "tempering", "estimators", "base", "smc")
+_ARGUMENT_SECTIONS = ("run", "schedule", "kernel", "tempering", "estimators", "base", "smc", "pt")
 _ARGUMENT_OF_KEY = {("kernel", "type"): "kernel", ("schedule", "type"): "schedule",
                     ("schedule", "fractions"): "schedule", ("base", "sigma"): "base"}
 
@@ -648,3 +648,51 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
     if pilot_base:
         config["smc"]["pilot_base"] = True
     return _run_config(target, config, arrays, progress, "logz.smc")
+
+
+@_shows_defaults
+def pt(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = None, kernel: Optional[str] = None,
+       num_replicas: Optional[int] = None, rounds: Optional[int] = None, num_chains: Optional[int] = None,
+       scheme: Optional[str] = None, estimators: Union[str, Sequence[str], None] = None,
+       seed: Optional[int] = None, threads: Optional[int] = None, progress: ProgressArgument = True,
+       **kernel_options: Any) -> Result:
+    """Parallel tempering with non-reversible swaps and an adaptive ladder (Syed et al. 2021, as
+    Pigeons.jl runs it): log Z by stepping stone, TI and MBAR from every replica
+    (docs/parallel_tempering.md).
+
+    target: a logz.Target (tempered between `base` and the target along the geometric path,
+      moved by "hmc" (the default) or "metropolis") or a model of logz.models that tempers
+      (Ising, Potts, PairwiseMrf, ProductOfExperts, GaussianMixture, ...).
+    Every other argument is a keyword; None stands for the [pt] key's default, the one
+    `logz run` uses with [run] method = "parallel_tempering".
+    num_replicas (default [pt] num_replicas): replicas per chain, both ends included; 0 chooses
+      max(8, ceil(2 Lambda) + 1) after every round from the measured global barrier Lambda.
+    rounds (default [pt] rounds): round r has 2^r scans; the ladder adapts after each, the
+      last round's samples give the estimates.
+    num_chains (default [pt] num_chains): independent PT runs; their spread gives the error bars.
+    scheme (default [pt] scheme): "nonreversible" (deterministic even-odd swaps) or
+      "reversible" (stochastic even-odd).
+    estimators (default [pt] estimators): any of "stepping_stone", "ti_trapezoid",
+      "ti_riemann", "ti_corrected", "mbar".
+    kernel_options: the [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size;
+      lattices: steps_per_temperature, the updates of one scan).
+    seed (default [run] seed), threads, progress: as for logz.anneal.
+    Returns a logz.Result: estimates["stepping_stone"] and ["mbar"] (or those named), fractions (the last
+    round's ladder), mean_energy and acceptance per replica, and details["pt"]: the global
+    barrier, the barrier profile, swap acceptance per pair, round trips and their rate beside the
+    rate predicted from the swap rejections and the limit 1 / (2 + 2 Lambda).
+
+    >>> import logz
+    >>> r = logz.pt(logz.models.Ising(4, 4, beta=0.4), rounds=6, seed=1, progress=False)
+    >>> abs(r.estimates["stepping_stone"].log_z - r.reference_log_z) < 5 * r.estimates["stepping_stone"].std_error
+    True
+    """
+    if isinstance(target, Target) and kernel is None:
+        kernel = "hmc"
+    config, arrays = _common_sections(target, base, kernel, kernel_options, seed, threads, None, "logz.pt")
+    config["run"]["method"] = "parallel_tempering"
+    if isinstance(estimators, str):
+        estimators = [estimators]
+    config["pt"] = _given(num_replicas=num_replicas, rounds=rounds, num_chains=num_chains, scheme=scheme,
+                          estimators=None if estimators is None else list(estimators))
+    return _run_config(target, config, arrays, progress, "logz.pt")

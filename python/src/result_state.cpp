@@ -119,8 +119,8 @@ LOGZ_STATE_SIZE(PilotSummary, 56);
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunResult, model, base_log_z, reference, forward, reverse,
                                    estimates, equilibrium_energy, kernel, tempering, ground_state,
                                    repetitions, test_log_likelihood, budget, pilot, runtime_s,
-                                   config)
-LOGZ_STATE_SIZE(RunResult, 1208);
+                                   config, details)
+LOGZ_STATE_SIZE(RunResult, 1232);
 LOGZ_STATE_SIZE(MbarResult, 136);  // written field by field below
 
 #undef LOGZ_STATE_SIZE

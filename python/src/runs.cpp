@@ -18,6 +18,7 @@
 #include "logz/core/error.hpp"
 #include "logz/report/json.hpp"
 #include "logz/services/annealing_experiment.hpp"
+#include "logz/services/parallel_tempering_experiment.hpp"
 #include "logz/services/registry.hpp"
 #include "logz/services/run.hpp"
 #include "logz/services/smc_experiment.hpp"
@@ -63,12 +64,12 @@ py::object works_array(const std::optional<Works>& w) {
 }
 
 // {section: {key: default}} of the keys that logz.run, anneal and temper fill from their
-// arguments (logz.smc: [smc]); a required key or one whose default is computed when it is read has
-// none here.
+// arguments (logz.smc: [smc], logz.pt: [pt]); a required key or one whose default is computed when
+// it is read has none here.
 py::dict key_defaults() {
   py::dict out;
-  for (const KeyGroup* group :
-       {&run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys(), &smc_keys()}) {
+  for (const KeyGroup* group : {&run_keys(), &schedule_keys(), &estimator_keys(), &tempering_keys(),
+                                &smc_keys(), &parallel_tempering_keys()}) {
     py::dict section;
     for (const Key* key : group->keys)
       std::visit(
@@ -144,6 +145,15 @@ void bind_runs(py::module_& m) {
             return d;
           },
           "an RBM's average test log-likelihood (nats per example) with its error, or None")
+      .def_property_readonly(
+          "details",
+          [](const RunResult& r) {
+            const nlohmann::json j = report::result_to_json(r);
+            return py::module_::import("json").attr("loads")(
+                j.contains("details") ? j["details"].dump() : std::string("{}"));
+          },
+          "a method's own diagnostics, as the JSON's \"details\" (a dict): \"pt\" (parallel "
+          "tempering's barrier, swaps and round trips), \"tempering\", \"repetitions\", ...")
       .def(
           "to_json", [](const RunResult& r) { return report::result_to_json(r).dump(2); },
           "The result in the JSON schema of `logz run --output` (a str).")

@@ -176,6 +176,7 @@ nlohmann::json result_to_json(const RunResult& r) {
                                     {"pilot_reverse_paths", r.pilot->reverse_paths},
                                     {"pilot_kernel_updates", r.pilot->kernel_updates},
                                     {"thermodynamic_length", r.pilot->thermodynamic_length}};
+  for (const auto& [k, v] : r.details) details[k] = to_json(v);
   if (!details.empty()) j["details"] = details;
   if (r.budget) {
     nlohmann::json b = {{"unit", r.budget->unit}, {"total", r.budget->total()}};

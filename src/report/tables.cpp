@@ -64,6 +64,17 @@ std::string estimates_table(const std::vector<Estimate>& estimates, double base_
   return s;
 }
 
+// Parallel tempering's ladder and round trips, one line.
+static std::string pt_line(const Record& pt) {
+  auto num = [&](const char* k) { return pt[k].as_double(); };
+  return fmt::format(
+      "parallel tempering: {} replicas x {} chains ({} swaps), global barrier {:.3f}; round "
+      "trips {} in the last {} scans: {:.4f} per scan and chain (predicted {:.4f}, limit {:.4f})\n",
+      pt["num_replicas"].as_integer(), pt["num_chains"].as_integer(), pt["scheme"].as_string(),
+      num("global_barrier"), pt["round_trips"].as_integer(), pt["scans_last_round"].as_integer(),
+      num("round_trip_rate"), num("predicted_round_trip_rate"), num("limit_round_trip_rate"));
+}
+
 std::string result_table(const RunResult& r) {
   std::string head = "model:";
   const nlohmann::json model = result_to_json(r)["model"];
@@ -81,6 +92,7 @@ std::string result_table(const RunResult& r) {
         "schedule: adaptive, placed by a pilot of {} paths x {} steps (thermodynamic length "
         "{:.4g})\n",
         r.pilot->plan.pilot_paths, r.pilot->plan.pilot_steps, r.pilot->thermodynamic_length);
+  if (const Value* pt = r.details.find("pt")) s += pt_line(pt->as_record());
   s += estimates_table(r.estimates, r.base_log_z, r.reference ? &*r.reference : nullptr);
   if (r.repetitions)
     s += "first repetition above; " +

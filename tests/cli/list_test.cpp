@@ -31,12 +31,13 @@ TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
     EXPECT_TRUE(j["models"].contains(m)) << m;
   const auto& ising = j["models"]["ising"];
   EXPECT_EQ(ising["methods"], nlohmann::json({"annealing", "tempering", "ground_state_integration",
-                                              "population_annealing"}));
+                                              "population_annealing", "parallel_tempering"}));
   EXPECT_EQ(ising["keys"]["model"]["coupling"]["default"], "1.0");
   EXPECT_EQ(ising["keys"]["run"]["num_paths"]["default"], "100");
   EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"],
             nlohmann::json({"metropolis", "heat_bath", "multispin", "swendsen_wang", "wolff"}));
-  EXPECT_EQ(j["models"]["rbm"]["methods"], nlohmann::json({"annealing", "tempering"}));
+  EXPECT_EQ(j["models"]["rbm"]["methods"],
+            nlohmann::json({"annealing", "tempering", "parallel_tempering"}));
   EXPECT_EQ(j["models"]["gaussian_mixture"]["commands"],
             nlohmann::json({"run", "loglik", "sample"}));
   EXPECT_EQ(j["models"]["gaussian"]["commands"], nlohmann::json({"sample"}));

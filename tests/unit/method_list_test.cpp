@@ -51,21 +51,25 @@ TEST(MethodList, TheRegistryIsTheListInTheEnumeratorsOrder) {
 
 TEST(MethodList, AModelRunsTheMethodsItsSetupMeets) {
   EXPECT_EQ(methods_on<AnnealingOnly>(), Methods{RunMethod::annealing});
-  // Tempering needs a path and kernels; population annealing a discrete path too; integration
-  // also ground states; SMC a continuous geometric path.
+  // Tempering needs a path and kernels; population annealing a discrete path too; parallel
+  // tempering a geometric one; integration also ground states; SMC a continuous geometric path.
   EXPECT_EQ(methods_on<KernelsOnly>(),
-            (Methods{RunMethod::tempering, RunMethod::population_annealing}));
-  EXPECT_EQ(lattice_methods(),
-            (Methods{RunMethod::annealing, RunMethod::tempering,
-                     RunMethod::ground_state_integration, RunMethod::population_annealing}));
+            (Methods{RunMethod::tempering, RunMethod::population_annealing,
+                     RunMethod::parallel_tempering}));
+  EXPECT_EQ(
+      lattice_methods(),
+      (Methods{RunMethod::annealing, RunMethod::tempering, RunMethod::ground_state_integration,
+               RunMethod::population_annealing, RunMethod::parallel_tempering}));
   EXPECT_EQ(continuous::continuous_methods<GaussianMixture>(),
-            (Methods{RunMethod::annealing, RunMethod::tempering, RunMethod::smc}));
+            (Methods{RunMethod::annealing, RunMethod::tempering, RunMethod::smc,
+                     RunMethod::parallel_tempering}));
 }
 
 TEST(MethodList, TheMethodsKeyGroupsFollowTheSharedOnes) {
   EXPECT_EQ(
       method_key_groups<KernelsOnly>({&run_keys()}),
-      (std::vector<const KeyGroup*>{&run_keys(), &tempering_keys(), &population_annealing_keys()}));
+      (std::vector<const KeyGroup*>{&run_keys(), &tempering_keys(), &population_annealing_keys(),
+                                    &parallel_tempering_keys()}));
   EXPECT_EQ(method_key_groups<AnnealingOnly>({&run_keys()}),
             std::vector<const KeyGroup*>{&run_keys()});
 }

@@ -43,6 +43,9 @@ enum class Purpose : std::uint32_t {
   tempering_start = 10,  // initial states and levels of tempered chains
   data = 11,             // data handling: binarisation by sampling, shuffles
   equilibrium = 12,      // equilibrium chains of thermodynamic integration from the ground state
+  pt_kernel = 13,        // moves of parallel tempering's replicas
+  pt_swap = 14,          // its swaps (and the reversible scheme's parity)
+  pt_start = 15,         // its replicas' starts
   training = 20,         // model training (minibatch order, Gibbs chains of CD/PCD)
   test = 99,
 };

@@ -14,6 +14,7 @@
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/ground_state_experiment.hpp"
 #include "logz/services/method_setup.hpp"
+#include "logz/services/parallel_tempering_experiment.hpp"
 #include "logz/services/population_annealing_experiment.hpp"
 #include "logz/services/smc_experiment.hpp"
 #include "logz/services/tempering_experiment.hpp"
@@ -36,7 +37,7 @@ struct MethodList {
 };
 
 using RunMethods = MethodList<AnnealingMethod, TemperingMethod, GroundStateMethod, SmcMethod,
-                              PopulationAnnealingMethod>;
+                              PopulationAnnealingMethod, ParallelTemperingMethod>;
 static_assert(RunMethods::in_enum_order(), "RunMethods must list the methods in RunMethod's order");
 
 // The methods that run on Setup, in the list's order.

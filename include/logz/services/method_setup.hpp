@@ -8,7 +8,11 @@
 //                                          and describes the kernel in result.kernel);
 //   s.anneal(config, context, result)      the family's annealing (its reverse starts);
 //   s.ground_states()                      the ground states (LatticeGroundStates);
-//   s.temper(config, context, result)      tempering its own way (the RBM's).
+//   s.temper(config, context, result)      tempering its own way (the RBM's);
+//   s.with_path_and_kernel(method, config, context, result, f)
+//                                          f(path, kernel) with the path and kernel the config
+//                                          chooses among several (the RBM's precisions and
+//                                          paths), the model's description in result first.
 // A method states what it needs of these (its runs_on); a model runs the methods its setup
 // offers what they need, so a new method reaches every family that has it without an edit there.
 #pragma once
@@ -26,6 +30,14 @@ template <class Setup>
 concept KernelSetup = requires(const Setup& s, Config& config, RunResult& result) {
   s.path();
   s.with_kernel(RunMethod::annealing, config, result, [](const auto&) {});
+};
+
+// A setup whose path the config chooses: f(path, kernel) for the chosen one.
+template <class Setup>
+concept PathKernelSetup = requires(const Setup& s, Config& config, const RunContext& context,
+                                   RunResult& result) {
+  s.with_path_and_kernel(RunMethod::annealing, config, context, result,
+                         [](const auto&, const auto&) {});
 };
 
 }  // namespace logz

@@ -12,7 +12,7 @@
 namespace logz {
 
 LOGZ_NAMED_ENUM(RunMethod, annealing, tempering, ground_state_integration, smc,
-                population_annealing);
+                population_annealing, parallel_tempering);
 
 struct MethodEntry {
   RunMethod method;

@@ -124,6 +124,7 @@ struct RunResult {
   std::optional<TestSetLogLikelihood> test_log_likelihood;
   std::optional<Budget> budget;
   std::optional<PilotSummary> pilot;  // adaptive schedules
+  Record details;                     // a method's own diagnostics (JSON "details"), by name
   double runtime_s = 0.0;
   Record config;  // the resolved config
 };

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "logz/estimators/test_log_likelihood.hpp"
 #include "logz/exact/rbm_enumeration.hpp"
@@ -164,8 +165,10 @@ void temper_rbm(const RbmSetup& s, Config& config, const RunContext& context, Ru
 }
 
 // What the RBM hands the [run] methods (services/method_setup.hpp): its annealing (reverse runs
-// from data rows equilibrated at the target) and tempering its own way (temper_rbm). The config
-// is read before the report's header, whose exact log Z can take seconds.
+// from data rows equilibrated at the target), tempering its own way (temper_rbm), and its full
+// path (v, h) with block Gibbs for drivers that take a path and a kernel (parallel tempering: the
+// marginal paths are not geometric). The config is read before the report's header, whose exact
+// log Z can take seconds.
 class RbmMethods {
  public:
   explicit RbmMethods(const RbmSetup& s) : s_(s) {}
@@ -186,6 +189,22 @@ class RbmMethods {
       temper_rbm<float>(s_, config, context, result);
     else
       temper_rbm<double>(s_, config, context, result);
+  }
+
+  template <class F>
+  void with_path_and_kernel(RunMethod method, Config& config, const RunContext& context,
+                            RunResult& result, F&& f) const {
+    if (s_.path_kind != "full")
+      throw std::logic_error("logz::RbmMethods: " + to_string(method) + " on the full path only");
+    result = rbm_result(s_, context.stop);
+    auto run = [&]<class Scalar>() {
+      const RbmFullPath<Scalar> path(s_.parameters, s_.base);
+      f(path, RbmGibbs<Scalar>(s_.steps));
+    };
+    if (s_.precision == "float")
+      run.template operator()<float>();
+    else
+      run.template operator()<double>();
   }
 
  private:
@@ -218,7 +237,13 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
   const RunMethod method = read_run_method(config, methods_on<RbmMethods>());
   const bool tempering = method == RunMethod::tempering;
-  s.path_kind = m.get_string(kPath);
+  // Parallel tempering's swaps need a path linear in beta: the full path (v, h) by default.
+  const bool pt = method == RunMethod::parallel_tempering;
+  s.path_kind = m.get_string(kPath, pt ? "full" : "marginal_v");
+  if (pt && s.path_kind != "full")
+    m.fail(kPath,
+           "\"full\" for [run] method = \"parallel_tempering\" (its swaps need a path "
+           "linear in beta)");
   // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed
   // out (marginal_v, the default: Rao-Blackwellized, smaller energy differences between
   // levels) or on (v, h) (full).

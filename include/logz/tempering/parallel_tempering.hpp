@@ -1,0 +1,378 @@
+// Parallel tempering (replica exchange; Geyer 1991) with the non-reversible swaps and the
+// round-based adaptive schedule of Syed, Bouchard-Cote, Deligiannidis & Doucet (2021, JRSS-B),
+// as Pigeons.jl runs it, on a geometric path (core/tempering_path.hpp: U_t = U_0 + t g with
+// g = U_1 - U_0) with the annealing kernels (core/kernel_for.hpp):
+//   - num_chains independent PT runs ("chains"), each of N + 1 replicas at path fractions
+//     0 = t_0 < ... < t_N = 1. A scan moves every replica with the kernel at its t_k, then
+//     proposes to swap the states of adjacent replicas, accepted with probability
+//     alpha_k = min(1, exp((t_{k+1} - t_k) (g(y) - g(x)))) (x at t_k, y at t_{k+1});
+//   - non-reversible swaps (deterministic even-odd, DEO: the pairs (0,1), (2,3), ... on even
+//     scans, (1,2), (3,4), ... on odd ones), under which a state's index travels ballistically, or
+//     reversible ones (stochastic even-odd, SEO: a fair coin picks the parity of every scan);
+//   - rounds r = 1..R of 2^r scans. After each, the expected rejection r_k = mean(1 - alpha_k) of
+//     every pair (averaged over all scans, swapped or not) estimates the local barrier; the
+//     cumulative barrier Lambda(t_k) = sum_{j<k} r_j, interpolated linearly, places the next
+//     round's fractions at equal increments of Lambda = Lambda(1); with num_replicas = 0 the next
+//     round also takes max(kMinAutoReplicas, ceil(2 Lambda) + 1) replicas (Syed et al.'s advice,
+//     N about 2 Lambda), its states copied from the nearest fraction of the last round;
+//   - the last round's samples, g of every replica after every scan, go into TemperingStats
+//     (tempering/tempering_stats.hpp) for the tempered estimators (stepping stone, TI, MBAR),
+//     as pseudo-chains (chain, block of consecutive scans) whose delete-a-group jackknife gives
+//     the error bars;
+//   - diagnostics: Lambda, the profile lambda(t) = r_k / (t_{k+1} - t_k), the swap acceptance of
+//     every pair, the round trips (a state's index going 0 -> N -> 0) and their rate per scan
+//     and chain, beside the rate Syed et al. predict from the r_k,
+//     1 / (2 + 2 sum r_k / (1 - r_k)) (DEO) or 1 / (2N + 2 sum r_k / (1 - r_k)) (SEO), and
+//     DEO's limit 1 / (2 + 2 Lambda) for many replicas.
+//
+// Reproducible for any thread count: chains live in fixed chunks (chunk_size chains, one batch
+// per level), run a whole round each on one thread; replica k of chain c draws from its own
+// Philox streams: the kernel at scan s from (pt_kernel, step s) of particle k C + c (C chains),
+// its start from (pt_start, 0); chain c's swaps at scan s from (pt_swap, step s) of particle c;
+// every sum is merged in chunk order.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "logz/core/enum_names.hpp"
+#include "logz/core/estimate.hpp"
+#include "logz/core/kernel_for.hpp"
+#include "logz/core/stop_request.hpp"
+#include "logz/core/tempering_path.hpp"
+#include "logz/kernels/kernel_info.hpp"
+#include "logz/parallel/chunk_range.hpp"
+#include "logz/parallel/run_chunks.hpp"
+#include "logz/random/default_seed.hpp"
+#include "logz/random/philox.hpp"
+#include "logz/tempering/tempering_stats.hpp"
+
+namespace logz {
+
+LOGZ_NAMED_ENUM(SwapScheme, nonreversible, reversible);
+
+// The fewest replicas an automatic choice takes.
+inline constexpr std::size_t kMinAutoReplicas = 8;
+
+struct ParallelTemperingOptions {
+  // Replicas per chain, both ends included (>= 2); 0: chosen after every round from Lambda,
+  // starting from initial_replicas, at most max_replicas.
+  std::size_t num_replicas = 0;
+  std::size_t initial_replicas = 10;
+  std::size_t max_replicas = 512;
+  std::size_t rounds = 10;      // round r has 2^r scans; the last one's samples give the estimates
+  std::size_t num_chains = 20;  // independent PT runs, whose spread the error bars measure
+  // Blocks of consecutive scans per chain in the last round: the jackknife's pseudo-chains.
+  std::size_t blocks_per_chain = 1;
+  SwapScheme scheme = SwapScheme::nonreversible;
+  std::uint64_t seed = kDefaultSeed;
+  int threads = 0;             // 0: every hardware thread
+  std::size_t chunk_size = 1;  // chains per chunk (one batch per level; fixes the sums' order)
+  // Called after every round: (round, rounds).
+  std::function<void(std::size_t, std::size_t)> progress;
+  StopToken stop;  // the run stops (logz::Stopped) within a scan once it is requested
+};
+
+// InvalidArgument naming the first field out of range.
+void validate(const ParallelTemperingOptions& options);
+
+// One round's schedule and what its swaps measured.
+struct PtRound {
+  std::size_t scans = 0;
+  std::vector<double> schedule;   // t_0 = 0 .. t_N = 1
+  std::vector<double> rejection;  // expected rejection r_k of pair (k, k + 1)
+  double global_barrier = kNaN;   // Lambda = sum r_k
+  std::uint64_t round_trips = 0;  // over all chains
+};
+
+struct ParallelTemperingResult {
+  std::vector<PtRound> rounds;  // the last one's samples are in stats
+  // The last round: its kernel acceptance per level, swaps accepted / attempted per pair, and
+  // the scans' samples (chains: chain c's block b is pseudo-chain c B + b).
+  std::vector<double> level_acceptance;
+  std::vector<double> swap_acceptance;
+  TemperingStats stats;
+  std::uint64_t updates = 0;     // the kernel's attempted updates over all rounds
+  std::uint64_t non_finite = 0;  // replica-scans whose g was NaN or infinite
+  double base_log_z = kNaN;
+
+  const PtRound& last() const { return rounds.back(); }
+  // The last round's round trips per scan and chain, Syed et al.'s prediction from its r_k for
+  // the scheme, and DEO's limit 1 / (2 + 2 Lambda).
+  double round_trip_rate(std::size_t num_chains) const;
+  double predicted_round_trip_rate(SwapScheme scheme) const;
+  double limit_round_trip_rate() const;
+  // lambda(t) at the midpoints of the last round's pairs: r_k / (t_{k+1} - t_k).
+  std::vector<double> barrier_profile() const;
+};
+
+namespace detail {
+
+// The fractions at equal increments of the cumulative barrier sum_{j<k} rejection[j] over
+// `schedule`, interpolated linearly: num_levels of them, from 0 to 1; `schedule` itself
+// resampled linearly in k when every rejection is 0.
+std::vector<double> equal_barrier_schedule(std::span<const double> schedule,
+                                           std::span<const double> rejection,
+                                           std::size_t num_levels);
+// The first round's fractions: linear, num_replicas (or initial_replicas) of them.
+std::vector<double> initial_schedule(const ParallelTemperingOptions& options);
+// The replicas of the next round: `options.num_replicas`, or the automatic choice from Lambda.
+std::size_t next_num_replicas(const ParallelTemperingOptions& options, double global_barrier);
+// Which old level each new fraction copies its state from: the nearest old fraction.
+std::vector<std::size_t> nearest_levels(std::span<const double> from, std::span<const double> to);
+
+// A round's per-chunk sums, merged in chunk order.
+struct PtRoundSums {
+  std::vector<double> rejection_sum;  // per pair
+  std::vector<std::uint64_t> swaps_attempted, swaps_accepted;
+  std::vector<std::uint64_t> level_attempted, level_accepted;
+  std::uint64_t round_trips = 0, non_finite = 0;
+  std::vector<ChainTemperingStats> chains;  // the last round's pseudo-chains
+  std::vector<double> sample_delta;
+  std::vector<std::uint32_t> sample_level, sample_chain;
+
+  explicit PtRoundSums(std::size_t levels = 0);
+  void merge(PtRoundSums&& other);
+};
+
+// Round trips: each state carries where it last was, an end of the ladder or neither.
+enum class PtEnd : std::uint8_t { none, bottom, top };
+
+}  // namespace detail
+
+// The kernel's move of one level's batch at path fraction t, type-erased so that the driver is
+// compiled once per path (as tempering's ChainMoves).
+template <class Path>
+using PtLevelMove =
+    std::function<KernelInfo(double t, typename Path::Batch&, const BatchRandom&, StopToken)>;
+
+template <class Path, class Kernel>
+PtLevelMove<Path> pt_level_move(const Path& path, const Kernel& kernel) {
+  return [&path, &kernel](double t, typename Path::Batch& batch, const BatchRandom& random,
+                          StopToken stop) {
+    const auto info = step_kernel(kernel, path.at(t), batch, random, stop);
+    return KernelInfo{static_cast<std::uint64_t>(info.attempted),
+                      static_cast<std::uint64_t>(info.accepted)};
+  };
+}
+
+namespace detail {
+
+// One chunk of chains: a batch per level (particle p is chain begin + p), every replica's g, the
+// index of the state (which start it came from) and where each state last was.
+template <class Batch>
+struct PtChunk {
+  std::vector<Batch> levels;
+  std::vector<std::vector<double>> g;
+  std::vector<std::vector<std::uint32_t>> state;  // state[k][p]: the state at level k
+  std::vector<std::vector<PtEnd>> end;            // end[p][state]
+};
+
+}  // namespace detail
+
+template <class Path>
+requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
+    const Path& path, const PtLevelMove<Path>& move, const ParallelTemperingOptions& options) {
+  using Batch = typename Path::Batch;
+  using detail::PtEnd;
+  validate(options);
+  const std::size_t chains = options.num_chains, chunk = options.chunk_size;
+  const std::size_t num_chunks_ = num_chunks(chains, chunk);
+  const std::uint64_t seed = options.seed;
+  ParallelTemperingResult r;
+  if constexpr (requires { path.base_log_z(); }) r.base_log_z = path.base_log_z();
+
+  std::vector<double> schedule = detail::initial_schedule(options);
+  std::vector<detail::PtChunk<Batch>> state(num_chunks_);
+
+  // g of level k's batch into c.g[k]; the count of non-finite values.
+  auto measure = [&](detail::PtChunk<Batch>& c, std::size_t k) {
+    path.work_increment(0.0, 1.0, c.levels[k], std::span<double>(c.g[k]));
+    std::uint64_t bad = 0;
+    for (double v : c.g[k]) bad += !std::isfinite(v);
+    return bad;
+  };
+  // Fresh round-trip bookkeeping: state k sits at level k.
+  auto reset_states = [&](detail::PtChunk<Batch>& c, std::size_t n) {
+    const std::size_t levels = c.levels.size();
+    c.state.assign(levels, std::vector<std::uint32_t>(n));
+    for (std::size_t k = 0; k < levels; ++k)
+      std::fill(c.state[k].begin(), c.state[k].end(), static_cast<std::uint32_t>(k));
+    c.end.assign(n, std::vector<PtEnd>(levels, PtEnd::none));
+  };
+  // The starts: exact base draws at every level.
+  run_chunks(
+      chains, chunk, options.threads,
+      [&](const ChunkRange& cr) {
+        detail::PtChunk<Batch>& c = state[cr.index];
+        c.levels.clear();
+        c.g.assign(schedule.size(), std::vector<double>(cr.size()));
+        for (std::size_t k = 0; k < schedule.size(); ++k) {
+          c.levels.push_back(path.make_batch(cr.size()));
+          path.sample_base(c.levels[k],
+                           BatchRandom{seed, Purpose::pt_start, 0, k * chains + cr.begin});
+          measure(c, k);
+        }
+        reset_states(c, cr.size());
+      },
+      {}, options.stop);
+
+  std::uint32_t scan0 = 0;  // the first scan of the round (the kernel's and swaps' step)
+  for (std::size_t round = 1; round <= options.rounds; ++round) {
+    const bool last = round == options.rounds;
+    const std::size_t scans = std::size_t{1} << round, levels = schedule.size();
+    const std::size_t blocks = last ? options.blocks_per_chain : 1;
+    const std::size_t block_len = (scans + blocks - 1) / blocks;
+    std::vector<double> dt(levels - 1);
+    for (std::size_t k = 0; k + 1 < levels; ++k) dt[k] = schedule[k + 1] - schedule[k];
+
+    detail::PtRoundSums sums(levels);
+    run_chunks_ordered(
+        chains, chunk, options.threads,
+        [&](const ChunkRange& cr) {
+          detail::PtChunk<Batch>& c = state[cr.index];
+          const std::size_t n = cr.size();
+          detail::PtRoundSums s(levels);
+          if (last) {
+            s.chains.assign(n * blocks, ChainTemperingStats(levels));
+            s.sample_delta.reserve(n * levels * scans);
+            s.sample_level.reserve(n * levels * scans);
+            s.sample_chain.reserve(n * levels * scans);
+          }
+          Batch scratch = path.make_batch(1);
+          std::vector<double> alpha(levels - 1);
+          for (std::size_t i = 0; i < scans; ++i) {
+            options.stop.throw_if_requested();
+            const auto scan = static_cast<std::uint32_t>(scan0 + i);
+            for (std::size_t k = 0; k < levels; ++k) {
+              const KernelInfo info = move(
+                  schedule[k], c.levels[k],
+                  BatchRandom{seed, Purpose::pt_kernel, scan, k * chains + cr.begin}, options.stop);
+              s.level_attempted[k] += info.attempted;
+              s.level_accepted[k] += info.accepted;
+              s.non_finite += measure(c, k);
+            }
+            if (last)
+              for (std::size_t p = 0; p < n; ++p) {
+                const auto pseudo = static_cast<std::uint32_t>(p * blocks + i / block_len);
+                for (std::size_t k = 0; k < levels; ++k) {
+                  const double delta = -c.g[k][p];
+                  s.chains[pseudo].add(delta, {}, k);
+                  s.sample_delta.push_back(delta);
+                  s.sample_level.push_back(static_cast<std::uint32_t>(k));
+                  s.sample_chain.push_back(static_cast<std::uint32_t>(cr.begin * blocks) + pseudo);
+                }
+              }
+            for (std::size_t p = 0; p < n; ++p) {
+              RandomStream rng(seed, cr.begin + p, Purpose::pt_swap, scan);
+              const std::size_t parity = options.scheme == SwapScheme::nonreversible
+                                             ? scan % 2
+                                             : (rng.uniform() < 0.5 ? 0 : 1);
+              for (std::size_t k = 0; k + 1 < levels; ++k) {
+                const double log_a = dt[k] * (c.g[k + 1][p] - c.g[k][p]);
+                alpha[k] = log_a >= 0.0 ? 1.0 : std::isnan(log_a) ? 0.0 : std::exp(log_a);
+                s.rejection_sum[k] += 1.0 - alpha[k];
+              }
+              for (std::size_t k = parity; k + 1 < levels; k += 2) {
+                ++s.swaps_attempted[k];
+                if (!(rng.uniform() < alpha[k])) continue;
+                ++s.swaps_accepted[k];
+                scratch.copy_particle(c.levels[k], p, 0);
+                c.levels[k].copy_particle(c.levels[k + 1], p, p);
+                c.levels[k + 1].copy_particle(scratch, 0, p);
+                std::swap(c.g[k][p], c.g[k + 1][p]);
+                std::swap(c.state[k][p], c.state[k + 1][p]);
+              }
+              // A state at the top after the bottom, back at the bottom: a round trip.
+              PtEnd& bottom = c.end[p][c.state[0][p]];
+              if (bottom == PtEnd::top) ++s.round_trips;
+              bottom = PtEnd::bottom;
+              PtEnd& top = c.end[p][c.state[levels - 1][p]];
+              if (top == PtEnd::bottom) top = PtEnd::top;
+            }
+          }
+          return s;
+        },
+        [&](detail::PtRoundSums&& s) { sums.merge(std::move(s)); }, {}, options.stop);
+    scan0 += static_cast<std::uint32_t>(scans);
+
+    PtRound rd;
+    rd.scans = scans;
+    rd.schedule = schedule;
+    rd.rejection.resize(levels - 1);
+    const double draws = static_cast<double>(scans) * static_cast<double>(chains);
+    rd.global_barrier = 0.0;
+    for (std::size_t k = 0; k + 1 < levels; ++k) {
+      rd.rejection[k] = sums.rejection_sum[k] / draws;
+      rd.global_barrier += rd.rejection[k];
+    }
+    rd.round_trips = sums.round_trips;
+    for (std::size_t k = 0; k < levels; ++k) r.updates += sums.level_attempted[k];
+    r.non_finite += sums.non_finite;
+    r.rounds.push_back(std::move(rd));
+    if (options.progress) options.progress(round, options.rounds);
+    if (last) {
+      for (std::size_t k = 0; k < levels; ++k)
+        r.level_acceptance.push_back(sums.level_attempted[k] > 0
+                                         ? static_cast<double>(sums.level_accepted[k]) /
+                                               static_cast<double>(sums.level_attempted[k])
+                                         : kNaN);
+      for (std::size_t k = 0; k + 1 < levels; ++k)
+        r.swap_acceptance.push_back(sums.swaps_attempted[k] > 0
+                                        ? static_cast<double>(sums.swaps_accepted[k]) /
+                                              static_cast<double>(sums.swaps_attempted[k])
+                                        : kNaN);
+      r.stats.num_levels = levels;
+      r.stats.linear_in_t = true;
+      r.stats.chains = std::move(sums.chains);
+      r.stats.sample_delta = std::move(sums.sample_delta);
+      r.stats.sample_level = std::move(sums.sample_level);
+      r.stats.sample_chain = std::move(sums.sample_chain);
+      r.stats.kernel_attempted = r.stats.kernel_accepted = 0;
+      for (std::size_t k = 0; k < levels; ++k) {
+        r.stats.kernel_attempted += sums.level_attempted[k];
+        r.stats.kernel_accepted += sums.level_accepted[k];
+      }
+      r.stats.level_attempted = std::move(sums.level_attempted);
+      r.stats.level_accepted = std::move(sums.level_accepted);
+      break;
+    }
+
+    // The next round's schedule, and its states from the nearest old fraction.
+    const PtRound& done = r.rounds.back();
+    std::vector<double> next = detail::equal_barrier_schedule(
+        schedule, done.rejection, detail::next_num_replicas(options, done.global_barrier));
+    const std::vector<std::size_t> from = detail::nearest_levels(schedule, next);
+    run_chunks(
+        chains, chunk, options.threads,
+        [&](const ChunkRange& cr) {
+          detail::PtChunk<Batch>& c = state[cr.index];
+          std::vector<Batch> moved;
+          std::vector<std::vector<double>> g;
+          for (std::size_t j = 0; j < next.size(); ++j) {
+            moved.push_back(path.make_batch(cr.size()));
+            for (std::size_t p = 0; p < cr.size(); ++p)
+              moved[j].copy_particle(c.levels[from[j]], p, p);
+            g.push_back(c.g[from[j]]);
+          }
+          // The states' ends go with them (a round trip may span two rounds).
+          std::vector<std::vector<PtEnd>> end(cr.size(), std::vector<PtEnd>(next.size()));
+          for (std::size_t p = 0; p < cr.size(); ++p)
+            for (std::size_t j = 0; j < next.size(); ++j) end[p][j] = c.end[p][c.state[from[j]][p]];
+          c.levels = std::move(moved);
+          c.g = std::move(g);
+          reset_states(c, cr.size());
+          c.end = std::move(end);
+        },
+        {}, options.stop);
+    schedule = std::move(next);
+  }
+  return r;
+}
+
+}  // namespace logz

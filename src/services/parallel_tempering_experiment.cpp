@@ -1,0 +1,172 @@
+#include "logz/services/parallel_tempering_experiment.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "logz/config/memory_guard.hpp"
+#include "logz/services/estimators.hpp"
+#include "logz/tempering/ladder.hpp"
+
+namespace logz {
+
+namespace {
+
+// The tempered estimators that read only the recorded samples and the TI sums (RTS, TS and
+// TI-RB need simulated tempering's level probabilities, which parallel tempering has not).
+const std::vector<std::string> kPtEstimators = {"stepping_stone", "ti_trapezoid", "ti_riemann",
+                                                "ti_corrected", "mbar"};
+
+const ParallelTemperingOptions kPtDefaults{};
+const Key kPtReplicas =
+    Key::integer("num_replicas", static_cast<std::int64_t>(kPtDefaults.num_replicas), 0, 1 << 16,
+                 "replicas per chain, both ends included; 0: max(8, ceil(2 Lambda) + 1) after "
+                 "every round, from the measured global barrier Lambda");
+const Key kPtInitialReplicas =
+    Key::integer("initial_replicas", static_cast<std::int64_t>(kPtDefaults.initial_replicas), 2,
+                 1 << 16, "num_replicas = 0: the first round's replicas (linear in t)");
+const Key kPtMaxReplicas =
+    Key::integer("max_replicas", static_cast<std::int64_t>(kPtDefaults.max_replicas), 2, 1 << 16,
+                 "num_replicas = 0: the most replicas the choice takes");
+const Key kPtRounds = Key::integer(
+    "rounds", static_cast<std::int64_t>(kPtDefaults.rounds), 1, 24,
+    "R: round r has 2^r scans; the ladder adapts after each; the last round gives the estimates");
+const Key kPtChains =
+    Key::integer("num_chains", static_cast<std::int64_t>(kPtDefaults.num_chains), 1, 1 << 20,
+                 "independent parallel tempering runs (their spread gives the error bars)");
+const Key kPtBlocks = Key::integer(
+    "blocks_per_chain", static_cast<std::int64_t>(kPtDefaults.blocks_per_chain), 1, 1 << 20,
+    "blocks of consecutive scans per chain in the last round: the jackknife's groups");
+const Key kPtScheme = Key::enumeration(
+    "scheme", kPtDefaults.scheme,
+    "nonreversible (deterministic even-odd swaps) or reversible (stochastic even-odd)");
+const Key kPtChunk = Key::integer("chunk_size", static_cast<std::int64_t>(kPtDefaults.chunk_size),
+                                  1, 1 << 20, "chains moved together (fixes the order of sums)");
+// TI on request only: on a ladder placed for swaps its rule's bias is many error bars (flagged).
+const Key kPtEstimatorsKey = Key::string_list(
+    "estimators", std::vector<std::string>{"stepping_stone", "mbar"}, kPtEstimators,
+    "tempered estimators on the last round's samples (the first is the table's first row)");
+const KeyGroup kPtKeys{"pt",
+                       "parallel tempering",
+                       {&kPtReplicas, &kPtInitialReplicas, &kPtMaxReplicas, &kPtRounds, &kPtChains,
+                        &kPtBlocks, &kPtScheme, &kPtChunk, &kPtEstimatorsKey}};
+
+// The midpoints of the last round's pairs.
+std::vector<double> midpoints(std::span<const double> t) {
+  std::vector<double> out;
+  for (std::size_t k = 0; k + 1 < t.size(); ++k) out.push_back(0.5 * (t[k] + t[k + 1]));
+  return out;
+}
+
+}  // namespace
+
+const KeyGroup& parallel_tempering_keys() { return kPtKeys; }
+
+ParallelTemperingSettings read_parallel_tempering_settings(Config& config,
+                                                           double bytes_per_replica) {
+  const SeedAndThreads run = read_seed_and_threads(config);
+  auto s = config.section("pt");
+  s.check_known({&kPtKeys});
+  ParallelTemperingSettings out;
+  ParallelTemperingOptions& o = out.options;
+  o.seed = run.seed;
+  o.threads = run.threads;
+  o.num_replicas = static_cast<std::size_t>(s.get_int(kPtReplicas));
+  if (o.num_replicas == 1) s.fail(kPtReplicas, "0 (chosen from the barrier) or at least 2, got 1");
+  o.initial_replicas = static_cast<std::size_t>(s.get_int(kPtInitialReplicas));
+  o.max_replicas = static_cast<std::size_t>(s.get_int(kPtMaxReplicas));
+  o.rounds = static_cast<std::size_t>(s.get_int(kPtRounds));
+  o.num_chains = static_cast<std::size_t>(s.get_int(kPtChains));
+  o.blocks_per_chain = static_cast<std::size_t>(s.get_int(kPtBlocks));
+  if (o.blocks_per_chain > (std::size_t{1} << o.rounds))
+    s.fail(kPtBlocks, fmt::format("at most the last round's 2^rounds = {} scans, got {}",
+                                  std::size_t{1} << o.rounds, o.blocks_per_chain));
+  o.scheme = s.get_enum<SwapScheme>(kPtScheme);
+  o.chunk_size = static_cast<std::size_t>(s.get_int(kPtChunk));
+  out.estimators = s.get_string_list(kPtEstimatorsKey);
+  if (out.estimators.empty()) s.fail(kPtEstimatorsKey, "at least one estimator");
+  // The replicas (and a copy while the ladder changes) and the last round's samples (16 bytes
+  // each: g, level and chain).
+  const double replicas = static_cast<double>(o.num_replicas ? o.num_replicas : o.max_replicas);
+  const double chains = static_cast<double>(o.num_chains);
+  check_fits_in_memory(
+      s, o.num_replicas ? kPtReplicas : kPtMaxReplicas,
+      chains * replicas *
+          (2.0 * bytes_per_replica + 16.0 * std::ldexp(1.0, static_cast<int>(o.rounds))),
+      "the replicas and the last round's samples");
+  return out;
+}
+
+void record_parallel_tempering_result(const ParallelTemperingResult& r,
+                                      const ParallelTemperingSettings& s, const std::string& unit,
+                                      RunResult& result) {
+  const ParallelTemperingOptions& o = s.options;
+  const PtRound& last = r.last();
+  const TemperingLadder ladder{Schedule(last.schedule, "parallel tempering's ladder")};
+  // Stepping stone first: MBAR's warm start (its log Z per level).
+  const LadderEstimates ss =
+      run_tempered_estimator("stepping_stone", r.stats, ladder, {}, LadderEstimates{}, o.threads);
+  result.tempering = TemperingSummary{};
+  TemperingSummary& t = *result.tempering;
+  t.initialization = "none";
+  t.num_chains = o.num_chains;
+  t.num_sweeps = last.scans;
+  t.ladder = last.schedule;
+  t.counts = r.stats.counts();
+  t.level_acceptance = r.level_acceptance;
+  if (r.stats.kernel_attempted > 0)
+    t.kernel_acceptance = static_cast<double>(r.stats.kernel_accepted) /
+                          static_cast<double>(r.stats.kernel_attempted);
+  t.mean_energy.assign(r.stats.num_levels, kNaN);
+  for (std::size_t k = 0; k < r.stats.num_levels; ++k) {
+    double sum = 0.0;
+    std::uint64_t n = 0;
+    for (const ChainTemperingStats& c : r.stats.chains) sum += c.delta_sum[k], n += c.counts[k];
+    if (n > 0) t.mean_energy[k] = -sum / static_cast<double>(n);
+  }
+  const double rate = r.round_trip_rate(o.num_chains);
+  for (const std::string& m : s.estimators) {
+    LadderEstimates e = run_tempered_estimator(m, r.stats, ladder, ss.log_z, ss, o.threads);
+    Estimate& est = e.last;
+    // Fewer round trips than chains: the chains may not have visited every mode of the target.
+    if (last.round_trips < o.num_chains) est.diagnostics.add_flag("few_round_trips");
+    if (r.non_finite > 0) est.diagnostics.add_flag("non_finite_energy");
+    est.diagnostics.values.emplace_back("round_trip_rate", rate);
+    result.estimates.push_back(est);
+    t.levels.push_back({m, e.log_z, e.std_error, e.bias});
+  }
+
+  std::vector<double> rounds_barrier, rounds_trips, rounds_replicas;
+  for (const PtRound& rd : r.rounds) {
+    rounds_barrier.push_back(rd.global_barrier);
+    rounds_trips.push_back(static_cast<double>(rd.round_trips));
+    rounds_replicas.push_back(static_cast<double>(rd.schedule.size()));
+  }
+  Record pt{{"scheme", to_string(o.scheme)},
+            {"num_replicas", last.schedule.size()},
+            {"num_replicas_choice", o.num_replicas ? "fixed" : "ceil(2 global_barrier) + 1"},
+            {"num_chains", o.num_chains},
+            {"rounds", r.rounds.size()},
+            {"scans_last_round", last.scans},
+            {"global_barrier", last.global_barrier},
+            {"round_trips", last.round_trips},
+            {"round_trip_rate", rate},
+            {"predicted_round_trip_rate", r.predicted_round_trip_rate(o.scheme)},
+            {"limit_round_trip_rate", r.limit_round_trip_rate()},
+            {"non_finite_energies", r.non_finite}};
+  pt.set("schedule", last.schedule);
+  pt.set("rejection", last.rejection);
+  pt.set("swap_acceptance", r.swap_acceptance);
+  pt.set("barrier_profile_t", midpoints(last.schedule));
+  pt.set("barrier_profile", r.barrier_profile());
+  pt.set("rounds_global_barrier", rounds_barrier);
+  pt.set("rounds_round_trips", rounds_trips);
+  pt.set("rounds_num_replicas", rounds_replicas);
+  result.details.set("pt", std::move(pt));
+  result.budget = Budget{.unit = unit, .parts = {{"replicas", r.updates}}};
+}
+
+}  // namespace logz
