@@ -61,6 +61,22 @@ num_draws = 1000000
 leapfrog_steps = 1000
 )";
 
+// Parallel tempering of a 32 x 32 torus for 2^16 scans in the last round: the stop request is
+// seen between scans, inside a chunk's round.
+const char* kLongParallelTemperingConfig = R"([model]
+type = "ising"
+size = 32
+[kernel]
+type = "heat_bath"
+site_order = "checkerboard"
+steps_per_temperature = 1
+[run]
+method = "parallel_tempering"
+[pt]
+rounds = 16
+num_chains = 2
+)";
+
 Stopped run_and_signal(int signal, const char* config_text = kLongConfig,
                        const char* command = "run") {
   const std::string config = temp_path("long.toml"), output = temp_path("out.json"),
@@ -108,6 +124,12 @@ TEST(Interrupt, SigtermStopsTheRunToo) {
 
 TEST(Interrupt, ALatticeKernelStopsInsideOneLongStep) {
   const Stopped s = run_and_signal(SIGINT, kOneHugeStepConfig);
+  EXPECT_EQ(s.exit_code, 130) << s.err;
+  EXPECT_LT(s.seconds_after_signal, 1.0);
+}
+
+TEST(Interrupt, CtrlCStopsParallelTemperingInsideARound) {
+  const Stopped s = run_and_signal(SIGINT, kLongParallelTemperingConfig);
   EXPECT_EQ(s.exit_code, 130) << s.err;
   EXPECT_LT(s.seconds_after_signal, 1.0);
 }

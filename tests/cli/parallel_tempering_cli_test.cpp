@@ -97,10 +97,13 @@ TEST(ParallelTemperingCli, IsingBesideKaufmanAndThreadInvariance) {
 }
 
 // The pairwise MRF and the product of experts beside their exact values; the RBM on its full path
-// beside enumeration (its example states path = "marginal_v", which parallel tempering refuses).
+// beside enumeration (its example states path = "marginal_v", which parallel tempering refuses);
+// the method's own example beside Kaufman (8 rounds here, 10 as shipped).
 TEST(ParallelTemperingCli, ShippedExamplesBesideExactValues) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"pairwise-mrf", ""}, {"poe-36-laplace", ""}, {"rbm-random-20", " --set model.path=full"}};
+  const std::pair<const char*, const char*> cases[] = {{"pairwise-mrf", ""},
+                                                       {"poe-36-laplace", ""},
+                                                       {"rbm-random-20", " --set model.path=full"},
+                                                       {"ising-16-parallel-tempering", ""}};
   for (const auto& [example, extra] : cases) {
     SCOPED_TRACE(example);
     const std::string out = temp_path(std::string("pt_") + example + ".json");

@@ -128,6 +128,21 @@ TEST(Plot, PlotCommandOnOneResultWithChosenFormats) {
   expect_svg(dir + "/hysteresis.svg", {"forward (base", "equilibrium (exact)"});
 }
 
+// A parallel tempering result has no works or traces: its plot is the local barrier.
+TEST(Plot, ParallelTemperingResultPlotsItsBarrier) {
+  REQUIRE_GNUPLOT();
+  const std::string config = temp_path("pt_plot.toml"), result = temp_path("pt_plot.json");
+  write_file(config,
+             "[model]\ntype = \"ising\"\nsize = 6\n[run]\nmethod = "
+             "\"parallel_tempering\"\n[pt]\nrounds = 5\n");
+  ASSERT_EQ(run_cli("run " + config + " -q -o " + result).exit_code, 0);
+  const std::string dir = fresh_dir("pt_plots");
+  const auto r = run_cli("plot " + result + " --output-dir " + dir + " --formats svg");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_svg(dir + "/barrier.svg", {"local barrier", "midpoints of adjacent replicas"});
+  EXPECT_FALSE(fs::exists(dir + "/work_histograms.svg"));
+}
+
 // Images go through logz's one writer: drawn in a private folder, then written into place; a
 // link where an image goes is never written through, and nothing is left beside the plots.
 TEST(Plot, ImagesAreWrittenWholeAndNeverThroughALink) {

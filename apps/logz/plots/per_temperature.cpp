@@ -1,5 +1,6 @@
-// Plots of per-temperature series of the forward and reverse runs against the schedule: the
-// hysteresis of the mean energy and the kernel's acceptance rate.
+// Plots of per-temperature series against the schedule: the hysteresis of the mean energy and the
+// kernel's acceptance rate of the forward and reverse runs, and parallel tempering's local
+// barrier.
 #include <fmt/format.h>
 
 #include "gnuplot_strings.hpp"
@@ -98,6 +99,22 @@ std::vector<std::string> plot_acceptance(const ResultFile& r, const std::string&
       {options.prefix + "acceptance", "acceptance rate of the kernel per temperature",
        "acceptance rate", "[0:1.05]"},
       betas, all);
+}
+
+std::vector<std::string> plot_barrier(const ResultFile& r, const std::string& dir,
+                                      const PlotOptions& options) {
+  const auto t = numbers(r, "details.pt.barrier_profile_t");
+  if (t.size() < 2)
+    fail_result(r, "details.pt.barrier_profile_t", "at least two pairs of replicas");
+  std::vector<Series> all = {{"local barrier λ(t) = rejection / Δt", kForwardColor, 1,
+                              series(r, "details.pt.barrier_profile", t.size())}};
+  if (!any_finite(all[0].y)) fail_result(r, "details.pt.barrier_profile", "finite numbers");
+  return plot_per_temperature(
+      r, dir, options,
+      {options.prefix + "barrier",
+       "parallel tempering's local communication barrier (Syed et al. 2021)",
+       "λ(t) at the midpoints of adjacent replicas", "[*:*]"},
+      t, all);
 }
 
 }  // namespace logz::plots

@@ -18,9 +18,12 @@ std::vector<std::string> plot_result(const ResultFile& r, const std::string& dir
     rates = either(acceptance_series(r, "forward.acceptance", n),
                    acceptance_series(r, "reverse.acceptance", n));
   }
-  if (!works && !energies && !rates)
+  const bool barrier = find_key(r.json, "details.pt.barrier_profile_t") &&
+                       numbers(r, "details.pt.barrier_profile_t").size() >= 2;
+  if (!works && !energies && !rates && !barrier)
     fail_result(r, "forward",
-                "work values or per-temperature traces (a result written by logz run --output)");
+                "work values, per-temperature traces or parallel tempering's barrier (a result "
+                "written by logz run --output)");
   std::vector<std::string> written;
   auto add = [&](const std::vector<std::string>& files) {
     written.insert(written.end(), files.begin(), files.end());
@@ -28,6 +31,7 @@ std::vector<std::string> plot_result(const ResultFile& r, const std::string& dir
   if (works) add(plot_work_histograms(r, dir, options));
   if (energies) add(plot_hysteresis(r, dir, options));
   if (rates) add(plot_acceptance(r, dir, options));
+  if (barrier) add(plot_barrier(r, dir, options));
   return written;
 }
 

@@ -27,6 +27,10 @@ std::vector<std::string> plot_hysteresis(const ResultFile& result, const std::st
 std::vector<std::string> plot_acceptance(const ResultFile& result, const std::string& dir,
                                          const PlotOptions& options = {});
 
+// Parallel tempering's local barrier lambda(t) (details.pt.barrier_profile) against t.
+std::vector<std::string> plot_barrier(const ResultFile& result, const std::string& dir,
+                                      const PlotOptions& options = {});
+
 // Every plot above for which the result has data (an InputError if none).
 std::vector<std::string> plot_result(const ResultFile& result, const std::string& dir,
                                      const PlotOptions& options = {});
