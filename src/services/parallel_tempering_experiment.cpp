@@ -131,6 +131,16 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
   for (const std::string& m : s.estimators) {
     LadderEstimates e = run_tempered_estimator(m, r.stats, ladder, ss.log_z, ss, o.threads);
     Estimate& est = e.last;
+    // Thermodynamic integration's rule is biased on a ladder placed for swaps; where the estimator
+    // does not flag it itself (paths not linear in beta), its distance from stepping stone, whose
+    // ratios are unbiased up to a log-mean term, says so.
+    if (find_estimator(m).needs_integrands && !est.diagnostics.has_flag("discretization_bias")) {
+      const double gap = std::abs(est.log_z - ss.last.log_z);
+      if (gap > 4.0 * std::hypot(est.std_error, ss.last.std_error)) {
+        est.diagnostics.add_flag("discretization_bias");
+        est.diagnostics.values.emplace_back("stepping_stone_difference", est.log_z - ss.last.log_z);
+      }
+    }
     // Fewer round trips than chains: the chains may not have visited every mode of the target.
     if (last.round_trips < o.num_chains) est.diagnostics.add_flag("few_round_trips");
     if (r.non_finite > 0) est.diagnostics.add_flag("non_finite_energy");

@@ -131,6 +131,7 @@ void PtRoundSums::merge(PtRoundSums&& o) {
   non_finite += o.non_finite;
   std::move(o.chains.begin(), o.chains.end(), std::back_inserter(chains));
   sample_delta.insert(sample_delta.end(), o.sample_delta.begin(), o.sample_delta.end());
+  sample_energies.insert(sample_energies.end(), o.sample_energies.begin(), o.sample_energies.end());
   sample_level.insert(sample_level.end(), o.sample_level.begin(), o.sample_level.end());
   sample_chain.insert(sample_chain.end(), o.sample_chain.begin(), o.sample_chain.end());
 }

@@ -1,5 +1,5 @@
 // `logz run` with [run] method = "parallel_tempering": parallel tempering
-// (tempering/parallel_tempering.hpp) on a model's geometric path with the configured kernel, its
+// (tempering/parallel_tempering.hpp) on a model's tempering path with the configured kernel, its
 // settings read from [pt] (seed and threads from [run]); the tempered estimators of the last
 // round (stepping stone, TI, MBAR) into result.estimates, the ladder into result.tempering and the
 // swaps' diagnostics into result.details "pt".
@@ -82,8 +82,8 @@ void parallel_temper_and_estimate(const Path& path, const Kernel& kernel, Config
 }
 
 // [run] method = "parallel_tempering" (services/method_list.hpp): on a setup with kernels whose
-// path is geometric (every lattice model, the pairwise MRF, the continuous models, a Python
-// logz.Target), or whose config chooses among paths (the RBM's full path).
+// path tempers (every lattice model, the pairwise MRF, the continuous models, a Python
+// logz.Target), or whose config chooses among paths (the RBM's full and marginal_v paths).
 struct ParallelTemperingMethod {
   static constexpr RunMethod kId = RunMethod::parallel_tempering;
   static constexpr const char* kSummary =
@@ -101,13 +101,13 @@ struct ParallelTemperingMethod {
   template <class Setup>
   static void run(const Setup& s, Config& config, const RunContext& context, RunResult& result) {
     if constexpr (PathKernelSetup<Setup>) {
-      // The setup refuses the paths that are not geometric (it names them).
+      // The setup refuses the paths tempering cannot run on (it names them).
       s.with_path_and_kernel(
           kId, config, context, result, [&](const auto& path, const auto& kernel) {
-            if constexpr (is_geometric_path<std::remove_cvref_t<decltype(path)>>)
+            if constexpr (TemperingPath<std::remove_cvref_t<decltype(path)>>)
               parallel_temper_and_estimate(path, kernel, config, context, result);
             else
-              throw std::logic_error("logz::ParallelTemperingMethod: a path that is not geometric");
+              throw std::logic_error("logz::ParallelTemperingMethod: a path it cannot temper");
           });
     } else {
       s.with_kernel(kId, config, result, [&](const auto& kernel) {

