@@ -57,8 +57,8 @@ std::vector<double> ParallelTemperingResult::barrier_profile() const {
 namespace detail {
 
 std::vector<double> initial_schedule(const ParallelTemperingOptions& o) {
-  const auto f =
-      linear_schedule((o.num_replicas ? o.num_replicas : o.initial_replicas) - 1).fractions();
+  const Schedule s = linear_schedule((o.num_replicas ? o.num_replicas : o.initial_replicas) - 1);
+  const auto f = s.fractions();  // a view into s, which must outlive it
   return {f.begin(), f.end()};
 }
 
@@ -87,8 +87,8 @@ std::vector<double> equal_barrier_schedule(std::span<const double> schedule,
   for (std::size_t j = 1; j < num_levels; ++j)
     if (!(out[j] > out[j - 1])) out[j] = std::nextafter(out[j - 1], 2.0);
   if (!(out.back() == 1.0) || out[num_levels - 2] >= 1.0) {
-    const auto lin = linear_schedule(num_levels - 1).fractions();
-    out.assign(lin.begin(), lin.end());
+    const Schedule lin = linear_schedule(num_levels - 1);
+    out.assign(lin.fractions().begin(), lin.fractions().end());
   }
   return out;
 }
