@@ -5,6 +5,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/estimators/chain_jackknife.hpp"
+#include "logz/estimators/stepping_stone.hpp"
 
 namespace logz {
 
@@ -67,6 +68,14 @@ std::vector<double> integrate(const LevelSums& s, std::span<const double> fracti
     for (std::size_t k = 1; k < k_levels; ++k) out[k] -= h(k) * h(k) * (v[k] - v[k - 1]) / 12.0;
   for (std::size_t k = 1; k < k_levels; ++k) out[k] += out[k - 1];
   return out;
+}
+
+// Whether the run recorded every sample with its chain and every level's energy (what stepping
+// stone reads on a path not linear in t).
+bool has_level_energy_samples(const TemperingStats& stats) {
+  const std::size_t n = stats.sample_level.size();
+  return n > 0 && stats.sample_chain.size() == n &&
+         stats.sample_energies.size() == n * stats.num_levels;
 }
 
 }  // namespace
@@ -138,6 +147,14 @@ LadderEstimates thermodynamic_integration(const TemperingStats& stats,
     const double rule_bias = std::abs(out.log_z.back() - integrate(all, fractions, *better).back());
     e.diagnostics.values.emplace_back("rule_bias", rule_bias);
     if (rule_bias > e.std_error) e.diagnostics.add_flag("discretization_bias");
+  } else if (!stats.linear_in_t && has_level_energy_samples(stats)) {
+    // No better rule on a path not linear in t; stepping stone on the same samples, whose ratios
+    // carry no rule's bias, judges it: flagged beyond 4 of their combined error bars.
+    const Estimate ss = stepping_stone(stats, fractions, num_groups).last;
+    const double gap = e.log_z - ss.log_z;
+    e.diagnostics.values.emplace_back("stepping_stone_difference", gap);
+    if (std::abs(gap) > 4.0 * std::hypot(e.std_error, ss.std_error))
+      e.diagnostics.add_flag("discretization_bias");
   }
   std::size_t empty_levels = 0;
   for (std::size_t k = 0; k < k_levels; ++k) empty_levels += all.weight[k] == 0;

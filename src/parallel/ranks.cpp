@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace logz {
 
 namespace {
@@ -39,6 +41,11 @@ ChunkBlock chunks_of_rank(std::size_t num_chunks, int rank, int size) {
     fail_argument("logz::chunks_of_rank", "rank", "0 <= rank < size, size >= 1");
   const auto r = static_cast<std::size_t>(rank), n = static_cast<std::size_t>(size);
   return {num_chunks * r / n, num_chunks * (r + 1) / n};
+}
+
+ChunkRange items_of_block(const ChunkBlock& block, std::size_t num_items, std::size_t chunk_size) {
+  return {block.first, std::min(block.first * chunk_size, num_items),
+          std::min(block.last * chunk_size, num_items)};
 }
 
 }  // namespace logz

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "logz/config/memory_guard.hpp"
+#include "logz/estimators/stepping_stone.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/tempering/ladder.hpp"
 
@@ -65,8 +66,8 @@ std::vector<double> midpoints(std::span<const double> t) {
 
 const KeyGroup& parallel_tempering_keys() { return kPtKeys; }
 
-ParallelTemperingSettings read_parallel_tempering_settings(Config& config,
-                                                           double bytes_per_replica) {
+ParallelTemperingSettings read_parallel_tempering_settings(Config& config, double bytes_per_replica,
+                                                           bool level_energies) {
   const SeedAndThreads run = read_seed_and_threads(config);
   auto s = config.section("pt");
   s.check_known({&kPtKeys});
@@ -89,14 +90,15 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config,
   out.estimators = s.get_string_list(kPtEstimatorsKey);
   if (out.estimators.empty()) s.fail(kPtEstimatorsKey, "at least one estimator");
   // The replicas (and a copy while the ladder changes) and the last round's samples (16 bytes
-  // each: g, level and chain).
+  // each: g, level and chain; on a path with level energies also every level's energy).
   const double replicas = static_cast<double>(o.num_replicas ? o.num_replicas : o.max_replicas);
   const double chains = static_cast<double>(o.num_chains);
-  check_fits_in_memory(
-      s, o.num_replicas ? kPtReplicas : kPtMaxReplicas,
-      chains * replicas *
-          (2.0 * bytes_per_replica + 16.0 * std::ldexp(1.0, static_cast<int>(o.rounds))),
-      "the replicas and the last round's samples");
+  const double bytes_per_sample = 16.0 + (level_energies ? 8.0 * replicas : 0.0);
+  check_fits_in_memory(s, o.num_replicas ? kPtReplicas : kPtMaxReplicas,
+                       chains * replicas *
+                           (2.0 * bytes_per_replica +
+                            bytes_per_sample * std::ldexp(1.0, static_cast<int>(o.rounds))),
+                       "the replicas and the last round's samples");
   return out;
 }
 
@@ -106,9 +108,8 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
   const ParallelTemperingOptions& o = s.options;
   const PtRound& last = r.last();
   const TemperingLadder ladder{Schedule(last.schedule, "parallel tempering's ladder")};
-  // Stepping stone first: MBAR's warm start (its log Z per level).
-  const LadderEstimates ss =
-      run_tempered_estimator("stepping_stone", r.stats, ladder, {}, LadderEstimates{}, o.threads);
+  // MBAR's warm start: stepping stone's point estimate per level (one pass, no error bars).
+  const LadderEstimates warm = stepping_stone(r.stats, ladder.fractions(), 1);
   result.tempering = TemperingSummary{};
   TemperingSummary& t = *result.tempering;
   t.initialization = "none";
@@ -116,31 +117,13 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
   t.num_sweeps = last.scans;
   t.ladder = last.schedule;
   t.counts = r.stats.counts();
-  t.level_acceptance = r.level_acceptance;
-  if (r.stats.kernel_attempted > 0)
-    t.kernel_acceptance = static_cast<double>(r.stats.kernel_accepted) /
-                          static_cast<double>(r.stats.kernel_attempted);
-  t.mean_energy.assign(r.stats.num_levels, kNaN);
-  for (std::size_t k = 0; k < r.stats.num_levels; ++k) {
-    double sum = 0.0;
-    std::uint64_t n = 0;
-    for (const ChainTemperingStats& c : r.stats.chains) sum += c.delta_sum[k], n += c.counts[k];
-    if (n > 0) t.mean_energy[k] = -sum / static_cast<double>(n);
-  }
+  t.level_acceptance = r.stats.kernel_level_acceptance();
+  t.kernel_acceptance = r.stats.kernel_acceptance();
+  t.mean_energy = r.stats.mean_energy();
   const double rate = r.round_trip_rate(o.num_chains);
   for (const std::string& m : s.estimators) {
-    LadderEstimates e = run_tempered_estimator(m, r.stats, ladder, ss.log_z, ss, o.threads);
+    LadderEstimates e = run_tempered_estimator(m, r.stats, ladder, warm.log_z, warm, o.threads);
     Estimate& est = e.last;
-    // Thermodynamic integration's rule is biased on a ladder placed for swaps; where the estimator
-    // does not flag it itself (paths not linear in beta), its distance from stepping stone, whose
-    // ratios are unbiased up to a log-mean term, says so.
-    if (find_estimator(m).needs_integrands && !est.diagnostics.has_flag("discretization_bias")) {
-      const double gap = std::abs(est.log_z - ss.last.log_z);
-      if (gap > 4.0 * std::hypot(est.std_error, ss.last.std_error)) {
-        est.diagnostics.add_flag("discretization_bias");
-        est.diagnostics.values.emplace_back("stepping_stone_difference", est.log_z - ss.last.log_z);
-      }
-    }
     // Fewer round trips than chains: the chains may not have visited every mode of the target.
     if (last.round_trips < o.num_chains) est.diagnostics.add_flag("few_round_trips");
     if (r.non_finite > 0) est.diagnostics.add_flag("non_finite_energy");
@@ -175,6 +158,9 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
   pt.set("rounds_global_barrier", rounds_barrier);
   pt.set("rounds_round_trips", rounds_trips);
   pt.set("rounds_num_replicas", rounds_replicas);
+  // Chain 0's index process (ParallelTemperingResult::index_process), for logz plot.
+  pt.set("index_process_scans", r.index_process.size() / last.schedule.size());
+  pt.set("index_process", r.index_process);
   result.details.set("pt", std::move(pt));
   result.budget = Budget{.unit = unit, .parts = {{"replicas", r.updates}}};
 }

@@ -52,22 +52,6 @@ const KeyGroup kTemperingKeys{
     {&kNumTemperatures, &kNumChains, &kPrior, &kPriorSlope, &kInitialization, &kInitialUpdate,
      &kMaxInitialIterations, &kSweepsPerIteration, &kTolerance, &kNumSweeps, &kChunkSize}};
 
-// The TI sums the run keeps, as a per-level mean energy: -sum Delta / n_k, in chain order.
-std::vector<double> level_mean_energy(const TemperingStats& stats) {
-  std::vector<double> out(stats.num_levels, kNaN);
-  if (!stats.has_integrands) return out;
-  for (std::size_t k = 0; k < stats.num_levels; ++k) {
-    double sum = 0.0;
-    std::uint64_t n = 0;
-    for (const ChainTemperingStats& c : stats.chains) {
-      sum += c.delta_sum[k];
-      n += c.counts[k];
-    }
-    if (n > 0) out[k] = -sum / static_cast<double>(n);
-  }
-  return out;
-}
-
 }  // namespace
 
 const KeyGroup& tempering_keys() { return kTemperingKeys; }
@@ -154,15 +138,10 @@ void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s
   t.counts = stats.counts();
   t.max_level_deviation = max_level_deviation(t.log_c, s.ladder.log_prior());
   if (stats.kernel_attempted > 0) {
-    t.kernel_acceptance =
-        static_cast<double>(stats.kernel_accepted) / static_cast<double>(stats.kernel_attempted);
-    for (std::size_t k = 0; k < stats.level_attempted.size(); ++k)
-      t.level_acceptance.push_back(stats.level_attempted[k] > 0
-                                       ? static_cast<double>(stats.level_accepted[k]) /
-                                             static_cast<double>(stats.level_attempted[k])
-                                       : kNaN);
+    t.kernel_acceptance = stats.kernel_acceptance();
+    t.level_acceptance = stats.kernel_level_acceptance();
   }
-  t.mean_energy = level_mean_energy(stats);
+  t.mean_energy = stats.mean_energy();
 }
 
 PlannedBudget planned_tempering_budget(const TemperingSettings& s) {

@@ -134,6 +134,56 @@ void PtRoundSums::merge(PtRoundSums&& o) {
   sample_energies.insert(sample_energies.end(), o.sample_energies.begin(), o.sample_energies.end());
   sample_level.insert(sample_level.end(), o.sample_level.begin(), o.sample_level.end());
   sample_chain.insert(sample_chain.end(), o.sample_chain.begin(), o.sample_chain.end());
+  index_process.insert(index_process.end(), o.index_process.begin(), o.index_process.end());
+}
+
+void PtRoundSums::append_to(std::string& out) const {
+  append_bytes<double>(out, rejection_sum);
+  for (const auto* v : {&swaps_attempted, &swaps_accepted, &level_attempted, &level_accepted})
+    append_bytes<std::uint64_t>(out, *v);
+  const std::uint64_t sizes[] = {
+      round_trips,         non_finite, chains.size(), sample_delta.size(), sample_energies.size(),
+      index_process.size()};
+  append_bytes<std::uint64_t>(out, sizes);
+  for (const ChainTemperingStats& c : chains) append_chain_stats(out, c);
+  append_bytes<double>(out, sample_delta);
+  append_bytes<std::uint32_t>(out, sample_level);
+  append_bytes<std::uint32_t>(out, sample_chain);
+  append_bytes<double>(out, sample_energies);
+  append_bytes<std::uint32_t>(out, index_process);
+}
+
+PtRoundSums PtRoundSums::read(ByteReader& in, std::size_t levels) {
+  PtRoundSums s(levels);
+  in.read<double>(s.rejection_sum);
+  for (auto* v : {&s.swaps_attempted, &s.swaps_accepted, &s.level_attempted, &s.level_accepted})
+    in.read<std::uint64_t>(*v);
+  std::uint64_t sizes[6];
+  in.read<std::uint64_t>(sizes);
+  s.round_trips = sizes[0];
+  s.non_finite = sizes[1];
+  s.chains.assign(sizes[2], ChainTemperingStats(levels));
+  for (ChainTemperingStats& c : s.chains) read_chain_stats(in, c);
+  s.sample_delta.resize(sizes[3]);
+  s.sample_level.resize(sizes[3]);
+  s.sample_chain.resize(sizes[3]);
+  s.sample_energies.resize(sizes[4]);
+  s.index_process.resize(sizes[5]);
+  in.read<double>(s.sample_delta);
+  in.read<std::uint32_t>(s.sample_level);
+  in.read<std::uint32_t>(s.sample_chain);
+  in.read<double>(s.sample_energies);
+  in.read<std::uint32_t>(s.index_process);
+  return s;
+}
+
+PtRoundSums gather_round_sums(Ranks& ranks, const std::string& mine, std::size_t levels) {
+  PtRoundSums out(levels);
+  for (const std::string& bytes : ranks.all_gather(mine)) {
+    ByteReader in(bytes);
+    while (!in.done()) out.merge(PtRoundSums::read(in, levels));
+  }
+  return out;
 }
 
 }  // namespace detail

@@ -88,6 +88,39 @@ std::vector<std::uint64_t> TemperingStats::counts() const {
   return n;
 }
 
+std::vector<double> TemperingStats::mean_energy() const {
+  std::vector<double> out(num_levels, std::numeric_limits<double>::quiet_NaN());
+  if (!has_integrands) return out;
+  for (std::size_t k = 0; k < num_levels; ++k) {
+    double sum = 0.0;
+    std::uint64_t n = 0;
+    for (const ChainTemperingStats& c : chains) {
+      sum += c.delta_sum[k];
+      n += c.counts[k];
+    }
+    if (n > 0) out[k] = -sum / static_cast<double>(n);
+  }
+  return out;
+}
+
+namespace {
+double ratio_or_nan(std::uint64_t accepted, std::uint64_t attempted) {
+  return attempted > 0 ? static_cast<double>(accepted) / static_cast<double>(attempted)
+                       : std::numeric_limits<double>::quiet_NaN();
+}
+}  // namespace
+
+double TemperingStats::kernel_acceptance() const {
+  return ratio_or_nan(kernel_accepted, kernel_attempted);
+}
+
+std::vector<double> TemperingStats::kernel_level_acceptance() const {
+  std::vector<double> out;
+  for (std::size_t k = 0; k < level_attempted.size(); ++k)
+    out.push_back(ratio_or_nan(level_accepted[k], level_attempted[k]));
+  return out;
+}
+
 void append_chain_stats(std::string& out, const ChainTemperingStats& s) {
   append_bytes<std::uint64_t>(out, std::span(&s.num_samples, 1));
   append_bytes<std::uint64_t>(out, s.counts);

@@ -11,13 +11,15 @@
 #include <utility>
 #include <vector>
 
-#include "support/cli.hpp"
+#include "support/cli_json.hpp"
 
 namespace {
 
+using logz::test_support::expect_estimate_near_exact;
 using logz::test_support::expect_one_line_error;
 using logz::test_support::read_file;
 using logz::test_support::run_cli;
+using logz::test_support::run_config_json;
 using logz::test_support::temp_path;
 using logz::test_support::write_file;
 
@@ -37,31 +39,16 @@ seed = 4
 rounds = 8
 )";
 
-nlohmann::json pt_run_json(const std::string& text, const std::string& name,
-                           const std::string& extra = "") {
-  const std::string cfg = temp_path(name + ".toml"), out = temp_path(name + ".json");
-  write_file(cfg, text);
-  const auto r = run_cli("run " + cfg + " -q -o " + out + " " + extra);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return nlohmann::json::parse(read_file(out));
-}
-
 // |estimate - exact| <= 5 SE + 0.005 (stepping stone's log-mean bias, below 0.001 here).
 void expect_pt_near_exact(const nlohmann::json& j, const char* method) {
-  const auto& e = j["estimates"][method];
-  ASSERT_TRUE(e["std_error"].is_number()) << e.dump();
-  const double est = e["log_z"].get<double>(), se = e["std_error"].get<double>();
-  const double exact = j["reference"]["log_z"].get<double>();
-  EXPECT_GT(se, 0.0);
-  EXPECT_LE(std::abs(est - exact), 5.0 * se + 0.005)
-      << method << ": estimate " << est << " exact " << exact << " se " << se;
+  expect_estimate_near_exact(j, method, 0.005);
 }
 
 TEST(ParallelTemperingCli, IsingBesideKaufmanAndThreadInvariance) {
   std::vector<nlohmann::json> runs;
   for (int t : {1, 2})
-    runs.push_back(
-        pt_run_json(kPtIsing, "pt_ising_t" + std::to_string(t), "--threads " + std::to_string(t)));
+    runs.push_back(run_config_json(kPtIsing, "pt_ising_t" + std::to_string(t),
+                                   "--threads " + std::to_string(t)));
   EXPECT_EQ(runs[0]["estimates"], runs[1]["estimates"]);
   EXPECT_EQ(runs[0]["details"], runs[1]["details"]);
   const auto& j = runs[0];
@@ -123,7 +110,7 @@ TEST(ParallelTemperingCli, ShippedExamplesBesideExactValues) {
 // no state crosses, and every estimate says so.
 TEST(ParallelTemperingCli, NoRoundTripsAreFlagged) {
   const std::string text = std::string(kPtIsing) + "num_replicas = 2\n";
-  const auto j = pt_run_json(text, "pt_no_trips", "--set model.size=16 --set pt.rounds=3");
+  const auto j = run_config_json(text, "pt_no_trips", "--set model.size=16 --set pt.rounds=3");
   EXPECT_EQ(j["details"]["pt"]["round_trips"], 0);
   for (const auto& [m, e] : j["estimates"].items()) {
     const auto flags = e["diagnostics"]["flags"].get<std::vector<std::string>>();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -128,8 +129,9 @@ TEST(Plot, PlotCommandOnOneResultWithChosenFormats) {
   expect_svg(dir + "/hysteresis.svg", {"forward (base", "equilibrium (exact)"});
 }
 
-// A parallel tempering result has no works or traces: its plot is the local barrier.
-TEST(Plot, ParallelTemperingResultPlotsItsBarrier) {
+// A parallel tempering result has no works or traces: its plots are the local barrier and the
+// index process (32 scans of the last round, 8 or more replicas).
+TEST(Plot, ParallelTemperingResultPlotsItsBarrierAndIndexProcess) {
   REQUIRE_GNUPLOT();
   const std::string config = temp_path("pt_plot.toml"), result = temp_path("pt_plot.json");
   write_file(config,
@@ -140,6 +142,9 @@ TEST(Plot, ParallelTemperingResultPlotsItsBarrier) {
   const auto r = run_cli("plot " + result + " --output-dir " + dir + " --formats svg");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_svg(dir + "/barrier.svg", {"local barrier", "midpoints of adjacent replicas"});
+  expect_svg(dir + "/index_process.svg", {"scan of the last round", "replica (0 = base"});
+  const std::string data = read_file(dir + "/index_process.dat");
+  EXPECT_EQ(std::count(data.begin(), data.end(), '\n'), 2 + 32) << data;
   EXPECT_FALSE(fs::exists(dir + "/work_histograms.svg"));
 }
 

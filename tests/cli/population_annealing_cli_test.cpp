@@ -12,13 +12,15 @@
 #include <utility>
 #include <vector>
 
-#include "support/cli.hpp"
+#include "support/cli_json.hpp"
 
 namespace {
 
+using logz::test_support::expect_estimate_near_exact;
 using logz::test_support::expect_one_line_error;
 using logz::test_support::read_file;
 using logz::test_support::run_cli;
+using logz::test_support::run_config_json;
 using logz::test_support::temp_path;
 using logz::test_support::write_file;
 
@@ -38,33 +40,17 @@ seed = 9
 num_replicas = 1024
 )";
 
-nlohmann::json pa_run_json(const std::string& text, const std::string& name,
-                           const std::string& extra = "") {
-  const std::string cfg = temp_path(name + ".toml"), out = temp_path(name + ".json");
-  write_file(cfg, text);
-  const auto r = run_cli("run " + cfg + " -q -o " + out + " " + extra);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return nlohmann::json::parse(read_file(out));
-}
-
 // |estimate - exact| <= 5 SE + 0.05: the SE is rho_f's (conservative, docs), the allowance
 // covers the log-normal bias of log Z_hat, about rho_f / (2R) (below 0.01 here).
 void expect_pa_near_exact(const nlohmann::json& j) {
-  const auto& e = j["estimates"]["population_annealing"];
-  ASSERT_TRUE(e["std_error"].is_number()) << e.dump();
-  const double est = e["log_z"].get<double>(), se = e["std_error"].get<double>();
-  const double exact = j["reference"]["log_z"].get<double>();
-  EXPECT_GT(se, 0.0);
-  EXPECT_LT(se, 0.5);
-  EXPECT_LE(std::abs(est - exact), 5.0 * se + 0.05)
-      << "estimate " << est << " exact " << exact << " se " << se;
+  expect_estimate_near_exact(j, "population_annealing", 0.05, 0.5);
 }
 
 TEST(PopulationAnnealingCli, IsingBesideKaufmanAndThreadInvariance) {
   std::string reference;
   for (int t : {1, 2}) {
-    const auto j =
-        pa_run_json(kPaIsing, "pa_ising_t" + std::to_string(t), "--threads " + std::to_string(t));
+    const auto j = run_config_json(kPaIsing, "pa_ising_t" + std::to_string(t),
+                                   "--threads " + std::to_string(t));
     expect_pa_near_exact(j);
     EXPECT_EQ(j["reference"]["source"], "kaufman");
     EXPECT_EQ(j["estimates"]["population_annealing"]["se_method"], "rho_f");
@@ -89,7 +75,7 @@ TEST(PopulationAnnealingCli, IsingBesideKaufmanAndThreadInvariance) {
 TEST(PopulationAnnealingCli, MultispinIsingAndEnumeratedPottsAndMrf) {
   std::string multispin = kPaIsing;
   multispin.replace(multispin.find("type = \"heat_bath\""), 18, "type = \"multispin\"");
-  expect_pa_near_exact(pa_run_json(multispin, "pa_multispin"));
+  expect_pa_near_exact(run_config_json(multispin, "pa_multispin"));
   // 3 x 4, q = 10: the reference is the enumeration's.
   const std::string out = temp_path("pa_potts.json");
   const auto r = run_cli("run " + std::string(LOGZ_SOURCE_DIR) +

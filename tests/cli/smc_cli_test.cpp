@@ -11,13 +11,15 @@
 #include <utility>
 #include <vector>
 
-#include "support/cli.hpp"
+#include "support/cli_json.hpp"
 
 namespace {
 
+using logz::test_support::expect_estimate_near_exact;
 using logz::test_support::expect_one_line_error;
 using logz::test_support::read_file;
 using logz::test_support::run_cli;
+using logz::test_support::run_config_json;
 using logz::test_support::temp_path;
 using logz::test_support::write_file;
 
@@ -52,33 +54,17 @@ seed = 11
 num_particles = 500
 )";
 
-nlohmann::json smc_run_json(const std::string& text, const std::string& name,
-                            const std::string& extra = "") {
-  const std::string cfg = temp_path(name + ".toml"), out = temp_path(name + ".json");
-  write_file(cfg, text);
-  const auto r = run_cli("run " + cfg + " -q -o " + out + " " + extra);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return nlohmann::json::parse(read_file(out));
-}
-
-// |estimate - exact| <= 5 SE + allowance, the SE finite and positive.
+// |estimate - exact| <= 5 SE + allowance, the SE finite and positive, from the genealogy.
 void expect_smc_near_exact(const nlohmann::json& j, double allowance) {
-  const auto& e = j["estimates"]["smc"];
-  ASSERT_TRUE(e["std_error"].is_number()) << e.dump();
-  const double est = e["log_z"].get<double>(), se = e["std_error"].get<double>();
-  const double exact = j["reference"]["log_z"].get<double>();
-  EXPECT_GT(se, 0.0);
-  EXPECT_LT(se, 0.5);
-  EXPECT_LE(std::abs(est - exact), 5.0 * se + allowance)
-      << "estimate " << est << " exact " << exact << " se " << se;
-  EXPECT_EQ(e["se_method"], "genealogy");
+  expect_estimate_near_exact(j, "smc", allowance, 0.5);
+  EXPECT_EQ(j["estimates"]["smc"]["se_method"], "genealogy");
 }
 
 TEST(SmcCli, MixtureBesideExactAndThreadInvariance) {
   std::string reference;
   for (int t : {1, 2}) {
-    const auto j = smc_run_json(kSmcMixture, "smc_mixture_t" + std::to_string(t),
-                                "--threads " + std::to_string(t));
+    const auto j = run_config_json(kSmcMixture, "smc_mixture_t" + std::to_string(t),
+                                   "--threads " + std::to_string(t));
     expect_smc_near_exact(j, 0.05);
     EXPECT_NEAR(j["reference"]["log_z"].get<double>(), std::log(4.0), 1e-12);
     const auto& k = j["kernel"];
@@ -103,7 +89,7 @@ TEST(SmcCli, MixtureBesideExactAndThreadInvariance) {
 }
 
 TEST(SmcCli, PoeBesideExactInTheTable) {
-  const auto j = smc_run_json(kSmcPoe, "smc_poe");
+  const auto j = run_config_json(kSmcPoe, "smc_poe");
   EXPECT_EQ(j["model"]["complete"], true);
   expect_smc_near_exact(j, 0.05);
   // The table: the smc row beside the exact value.
@@ -119,7 +105,7 @@ TEST(SmcCli, PoeBesideExactInTheTable) {
 TEST(SmcCli, PilotBaseFitsTheBaseAndCountsThePilot) {
   // [smc] pilot_base: the run from a Gaussian fitted to a pilot's particles, beside the exact
   // log Z; the model's base says so, the pilot's own estimate and cost are recorded.
-  const auto j = smc_run_json(std::string(kSmcPoe) + "pilot_base = true\n", "smc_poe_pilot");
+  const auto j = run_config_json(std::string(kSmcPoe) + "pilot_base = true\n", "smc_poe_pilot");
   expect_smc_near_exact(j, 0.05);
   EXPECT_EQ(j["model"]["base"]["type"], "fitted");
   const auto& pilot = j["kernel"]["pilot_base"];

@@ -1,7 +1,8 @@
 // Drivers split over ranks (parallel/ranks.hpp), without MPI: R "ranks" are R threads of this
 // process that gather through shared memory. The annealer (both directions, with end states for
-// resampled starts) and simulated tempering must give the bits of one rank, each rank must run
-// only its block of chunks, and a rank that fails must not leave the others waiting.
+// resampled starts), simulated tempering and parallel tempering must give the bits of one rank,
+// each rank must run only its block of chunks, and a rank that fails must not leave the others
+// waiting.
 #include "logz/parallel/ranks.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include "logz/anneal/annealer.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/tempering/parallel_tempering.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 
 namespace logz {
@@ -206,6 +208,46 @@ TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
         EXPECT_EQ(bits(ranks[r].chains[c].q_scaled), bits(one.chains[c].q_scaled)) << c;
         EXPECT_EQ(ranks[r].chains[c].counts, one.chains[c].counts) << c;
       }
+    }
+  }
+}
+
+// Parallel tempering's chunks split over ranks: the adapted ladders, the last round's samples,
+// sums and index process are those of one process, on every rank.
+TEST(Ranks, ParallelTemperingOverRanksGivesTheBitsOfOneRank) {
+  auto temper = [&](int threads, Ranks* ranks) {
+    ParallelTemperingOptions o;
+    o.ranks = ranks;
+    o.num_chains = 7;
+    o.chunk_size = 2;
+    o.rounds = 5;
+    o.seed = 5;
+    o.threads = threads;
+    return parallel_tempering(kModel, pt_level_move(kModel, kKernel), o);
+  };
+  const ParallelTemperingResult one = temper(1, nullptr);
+  ASSERT_FALSE(one.index_process.empty());
+  for (int size : {2, 3, 5}) {
+    std::vector<ParallelTemperingResult> ranks(size);
+    InProcessWorld(size).run([&](Ranks& world, int r) { ranks[r] = temper(r % 2 + 1, &world); });
+    for (int r = 0; r < size; ++r) {
+      SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
+      const ParallelTemperingResult& got = ranks[r];
+      ASSERT_EQ(got.rounds.size(), one.rounds.size());
+      for (std::size_t i = 0; i < one.rounds.size(); ++i) {
+        EXPECT_EQ(bits(got.rounds[i].schedule), bits(one.rounds[i].schedule)) << i;
+        EXPECT_EQ(bits(got.rounds[i].rejection), bits(one.rounds[i].rejection)) << i;
+        EXPECT_EQ(got.rounds[i].round_trips, one.rounds[i].round_trips) << i;
+      }
+      EXPECT_EQ(bits(got.stats.sample_delta), bits(one.stats.sample_delta));
+      EXPECT_EQ(got.stats.sample_chain, one.stats.sample_chain);
+      EXPECT_EQ(got.stats.level_accepted, one.stats.level_accepted);
+      EXPECT_EQ(bits(got.swap_acceptance), bits(one.swap_acceptance));
+      EXPECT_EQ(got.index_process, one.index_process);
+      EXPECT_EQ(got.updates, one.updates);
+      ASSERT_EQ(got.stats.chains.size(), one.stats.chains.size());
+      for (std::size_t c = 0; c < one.stats.chains.size(); ++c)
+        EXPECT_EQ(bits(got.stats.chains[c].delta_sum), bits(one.stats.chains[c].delta_sum)) << c;
     }
   }
 }

@@ -32,6 +32,8 @@ std::vector<std::string> plot_result(const ResultFile& r, const std::string& dir
   if (energies) add(plot_hysteresis(r, dir, options));
   if (rates) add(plot_acceptance(r, dir, options));
   if (barrier) add(plot_barrier(r, dir, options));
+  if (barrier && find_key(r.json, "details.pt.index_process"))
+    add(plot_index_process(r, dir, options));
   return written;
 }
 

@@ -31,6 +31,11 @@ std::vector<std::string> plot_acceptance(const ResultFile& result, const std::st
 std::vector<std::string> plot_barrier(const ResultFile& result, const std::string& dir,
                                       const PlotOptions& options = {});
 
+// Parallel tempering's index process (details.pt.index_process): the level of each state of
+// chain 0 after each scan of the last round's first scans.
+std::vector<std::string> plot_index_process(const ResultFile& result, const std::string& dir,
+                                            const PlotOptions& options = {});
+
 // Every plot above for which the result has data (an InputError if none).
 std::vector<std::string> plot_result(const ResultFile& result, const std::string& dir,
                                      const PlotOptions& options = {});

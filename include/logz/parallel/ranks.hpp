@@ -70,4 +70,13 @@ struct ChunkBlock {
 };
 ChunkBlock chunks_of_rank(std::size_t num_chunks, int rank, int size);
 
+// The items [begin, end) of a block's chunks of num_items items in pieces of chunk_size (index:
+// the block's first chunk), and a chunk of those items, numbered from the block's start as
+// run_chunks over them numbers it, as the chunk of the whole run it is.
+ChunkRange items_of_block(const ChunkBlock& block, std::size_t num_items, std::size_t chunk_size);
+inline ChunkRange in_whole_run(const ChunkRange& local, const ChunkRange& block_items) {
+  return {block_items.index + local.index, block_items.begin + local.begin,
+          block_items.begin + local.end};
+}
+
 }  // namespace logz

@@ -28,9 +28,10 @@ struct ParallelTemperingSettings {
   std::vector<std::string> estimators;  // tempered estimators of the last round
 };
 
-// [pt] and [run] seed and threads; bytes_per_replica: the memory check.
-ParallelTemperingSettings read_parallel_tempering_settings(Config& config,
-                                                           double bytes_per_replica);
+// [pt] and [run] seed and threads; bytes_per_replica and level_energies (a path whose samples
+// carry every level's energy): the memory check.
+ParallelTemperingSettings read_parallel_tempering_settings(Config& config, double bytes_per_replica,
+                                                           bool level_energies);
 
 // The estimates, the ladder (result.tempering), the diagnostics (result.details "pt") and the
 // updates spent (result.budget, in `unit`).
@@ -54,13 +55,15 @@ namespace detail {
 template <class Path>
 void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& move, Config& config,
                                   const RunContext& context, RunResult& result) {
-  check_one_process_run(config, context, RunMethod::parallel_tempering);
-  ParallelTemperingSettings s = read_parallel_tempering_settings(config, pt_replica_bytes(path));
+  check_not_checkpointed(context, RunMethod::parallel_tempering);
+  ParallelTemperingSettings s =
+      read_parallel_tempering_settings(config, pt_replica_bytes(path), uses_level_energies<Path>);
   const std::size_t scans = (std::size_t{2} << s.options.rounds) - 2;
   context.announce({.factors = {{s.options.num_chains, "chains"}, {scans, "scans"}},
                     .unit = "chain-scans",
                     .note = "of every replica, over rounds of doubling length"});
   s.options.stop = context.stop;
+  s.options.ranks = context.ranks;
   if (context.progress)
     s.options.progress = [&context, &s](std::size_t round, std::size_t rounds) {
       // Scans done: round r ends after 2^(r+1) - 2 of them.

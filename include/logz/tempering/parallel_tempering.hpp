@@ -28,11 +28,14 @@
 //     1 / (2 + 2 sum r_k / (1 - r_k)) (DEO) or 1 / (2N + 2 sum r_k / (1 - r_k)) (SEO), and
 //     DEO's limit 1 / (2 + 2 Lambda) for many replicas.
 //
-// Reproducible for any thread count: chains live in fixed chunks (chunk_size chains, one batch
-// per level), run a whole round each on one thread; replica k of chain c draws from its own
+// Reproducible for any thread and rank count: chains live in fixed chunks (chunk_size chains, one
+// batch per level), run a whole round each on one thread; replica k of chain c draws from its own
 // Philox streams: the kernel at scan s from (pt_kernel, step s) of particle k C + c (C chains),
 // its start from (pt_start, 0); chain c's swaps at scan s from (pt_swap, step s) of particle c;
-// every sum is merged in chunk order.
+// every sum is merged in chunk order. Under several ranks (parallel/ranks.hpp) each holds a block
+// of chunks, and after every round each chunk's sums (the last round's samples too) go to every
+// rank, which merges them in chunk order: the ladder, the samples and the estimates are the bits
+// of one process. Replicas of a chain never cross ranks, so a scan exchanges nothing.
 #pragma once
 
 #include <algorithm>
@@ -50,7 +53,9 @@
 #include "logz/core/stop_request.hpp"
 #include "logz/core/tempering_path.hpp"
 #include "logz/kernels/kernel_info.hpp"
+#include "logz/parallel/bytes.hpp"
 #include "logz/parallel/chunk_range.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/random/default_seed.hpp"
 #include "logz/random/philox.hpp"
@@ -62,6 +67,8 @@ LOGZ_NAMED_ENUM(SwapScheme, nonreversible, reversible);
 
 // The fewest replicas an automatic choice takes.
 inline constexpr std::size_t kMinAutoReplicas = 8;
+// The last round's first scans whose index process (chain 0's) the result keeps.
+inline constexpr std::size_t kIndexProcessScans = 500;
 
 struct ParallelTemperingOptions {
   // Replicas per chain, both ends included (>= 2); 0: chosen after every round from Lambda,
@@ -77,6 +84,7 @@ struct ParallelTemperingOptions {
   std::uint64_t seed = kDefaultSeed;
   int threads = 0;             // 0: every hardware thread
   std::size_t chunk_size = 1;  // chains per chunk (one batch per level; fixes the sums' order)
+  Ranks* ranks = nullptr;      // the ranks the chunks are split over; nullptr: this process alone
   // Called after every round: (round, rounds).
   std::function<void(std::size_t, std::size_t)> progress;
   StopToken stop;  // the run stops (logz::Stopped) within a scan once it is requested
@@ -96,11 +104,14 @@ struct PtRound {
 
 struct ParallelTemperingResult {
   std::vector<PtRound> rounds;  // the last one's samples are in stats
-  // The last round: its kernel acceptance per level, swaps accepted / attempted per pair, and
-  // the scans' samples (chains: chain c's block b is pseudo-chain c B + b).
-  std::vector<double> level_acceptance;
+  // The last round: swaps accepted / attempted per pair, and the scans' samples and the kernel's
+  // acceptance per level (chains: chain c's block b is pseudo-chain c B + b).
   std::vector<double> swap_acceptance;
   TemperingStats stats;
+  // Chain 0's index process over the last round's first min(scans, kIndexProcessScans) scans:
+  // the level of every state (numbered by its level when the round began) after every scan,
+  // scan-major (N + 1 per scan).
+  std::vector<std::uint32_t> index_process;
   std::uint64_t updates = 0;     // the kernel's attempted updates over all rounds
   std::uint64_t non_finite = 0;  // replica-scans whose g was NaN or infinite
   double base_log_z = kNaN;
@@ -139,10 +150,18 @@ struct PtRoundSums {
   std::vector<ChainTemperingStats> chains;  // the last round's pseudo-chains
   std::vector<double> sample_delta, sample_energies;
   std::vector<std::uint32_t> sample_level, sample_chain;
+  std::vector<std::uint32_t> index_process;  // ParallelTemperingResult's (chain 0's chunk only)
 
   explicit PtRoundSums(std::size_t levels = 0);
   void merge(PtRoundSums&& other);
+  // As bytes (parallel/bytes.hpp) and back, for the chunks' sums that cross ranks.
+  void append_to(std::string& out) const;
+  static PtRoundSums read(ByteReader& in, std::size_t levels);
 };
+
+// Every rank's chunks' sums (`mine`: this rank's, appended in chunk order) merged in rank and
+// chunk order, on every rank (a collective).
+PtRoundSums gather_round_sums(Ranks& ranks, const std::string& mine, std::size_t levels);
 
 // Round trips: each state carries where it last was, an end of the ladder or neither.
 enum class PtEnd : std::uint8_t { none, bottom, top };
@@ -190,13 +209,21 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
   using detail::PtEnd;
   validate(options);
   const std::size_t chains = options.num_chains, chunk = options.chunk_size;
-  const std::size_t num_chunks_ = num_chunks(chains, chunk);
   const std::uint64_t seed = options.seed;
   ParallelTemperingResult r;
   if constexpr (requires { path.base_log_z(); }) r.base_log_z = path.base_log_z();
 
+  // This rank's block of chunks, their chains and their states (state[chunk - block.first]).
+  Ranks& ranks = ranks_or_single(options.ranks);
+  const ChunkBlock block = chunks_of_rank(num_chunks(chains, chunk), ranks.rank(), ranks.size());
+  const ChunkRange my_chains = items_of_block(block, chains, chunk);
+  auto for_my_chunks = [&](auto&& body) {
+    run_chunks(
+        my_chains.size(), chunk, options.threads,
+        [&](const ChunkRange& local) { body(in_whole_run(local, my_chains)); }, {}, options.stop);
+  };
   std::vector<double> schedule = detail::initial_schedule(options);
-  std::vector<detail::PtChunk<Batch>> state(num_chunks_);
+  std::vector<detail::PtChunk<Batch>> state(block.size());
 
   constexpr bool geometric = is_geometric_path<Path>;
   // The energies of level k's batch (slopes too when asked); the count of non-finite values.
@@ -247,22 +274,18 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
     c.end.assign(n, std::vector<PtEnd>(levels, PtEnd::none));
   };
   // The starts: exact base draws at every level.
-  run_chunks(
-      chains, chunk, options.threads,
-      [&](const ChunkRange& cr) {
-        detail::PtChunk<Batch>& c = state[cr.index];
-        c.levels.clear();
-        c.e.assign(schedule.size(), {});
-        c.slope.assign(schedule.size(), {});
-        for (std::size_t k = 0; k < schedule.size(); ++k) {
-          c.levels.push_back(path.make_batch(cr.size()));
-          path.sample_base(c.levels[k],
-                           BatchRandom{seed, Purpose::pt_start, 0, k * chains + cr.begin});
-          measure(c, k, false);
-        }
-        reset_states(c, cr.size());
-      },
-      {}, options.stop);
+  for_my_chunks([&](const ChunkRange& cr) {
+    detail::PtChunk<Batch>& c = state[cr.index - block.first];
+    c.levels.clear();
+    c.e.assign(schedule.size(), {});
+    c.slope.assign(schedule.size(), {});
+    for (std::size_t k = 0; k < schedule.size(); ++k) {
+      c.levels.push_back(path.make_batch(cr.size()));
+      path.sample_base(c.levels[k], BatchRandom{seed, Purpose::pt_start, 0, k * chains + cr.begin});
+      measure(c, k, false);
+    }
+    reset_states(c, cr.size());
+  });
 
   std::uint32_t scan0 = 0;  // the first scan of the round (the kernel's and swaps' step)
   for (std::size_t round = 1; round <= options.rounds; ++round) {
@@ -272,10 +295,12 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
     const std::size_t block_len = (scans + blocks - 1) / blocks;
 
     detail::PtRoundSums sums(levels);
+    std::string mine;  // under several ranks: this rank's chunks' sums, in chunk order
     run_chunks_ordered(
-        chains, chunk, options.threads,
-        [&](const ChunkRange& cr) {
-          detail::PtChunk<Batch>& c = state[cr.index];
+        my_chains.size(), chunk, options.threads,
+        [&](const ChunkRange& local) {
+          const ChunkRange cr = in_whole_run(local, my_chains);
+          detail::PtChunk<Batch>& c = state[cr.index - block.first];
           const std::size_t n = cr.size();
           detail::PtRoundSums s(levels);
           if (last) {
@@ -283,6 +308,7 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
             s.sample_delta.reserve(n * levels * scans);
             s.sample_level.reserve(n * levels * scans);
             s.sample_chain.reserve(n * levels * scans);
+            if constexpr (!geometric) s.sample_energies.reserve(n * levels * scans * levels);
           }
           Batch scratch = path.make_batch(1);
           std::vector<double> alpha(levels - 1);
@@ -344,10 +370,23 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
               PtEnd& top = c.end[p][c.state[levels - 1][p]];
               if (top == PtEnd::bottom) top = PtEnd::top;
             }
+            if (last && cr.begin == 0 && i < kIndexProcessScans) {
+              const std::size_t at = s.index_process.size();
+              s.index_process.resize(at + levels);
+              for (std::size_t k = 0; k < levels; ++k)
+                s.index_process[at + c.state[k][0]] = static_cast<std::uint32_t>(k);
+            }
           }
           return s;
         },
-        [&](detail::PtRoundSums&& s) { sums.merge(std::move(s)); }, {}, options.stop);
+        [&](detail::PtRoundSums&& s) {
+          if (ranks.size() == 1)
+            sums.merge(std::move(s));
+          else
+            s.append_to(mine);
+        },
+        {}, options.stop);
+    if (ranks.size() > 1) sums = detail::gather_round_sums(ranks, mine, levels);
     scan0 += static_cast<std::uint32_t>(scans);
 
     PtRound rd;
@@ -366,11 +405,6 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
     r.rounds.push_back(std::move(rd));
     if (options.progress) options.progress(round, options.rounds);
     if (last) {
-      for (std::size_t k = 0; k < levels; ++k)
-        r.level_acceptance.push_back(sums.level_attempted[k] > 0
-                                         ? static_cast<double>(sums.level_accepted[k]) /
-                                               static_cast<double>(sums.level_attempted[k])
-                                         : kNaN);
       for (std::size_t k = 0; k + 1 < levels; ++k)
         r.swap_acceptance.push_back(sums.swaps_attempted[k] > 0
                                         ? static_cast<double>(sums.swaps_accepted[k]) /
@@ -390,6 +424,7 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
       }
       r.stats.level_attempted = std::move(sums.level_attempted);
       r.stats.level_accepted = std::move(sums.level_accepted);
+      r.index_process = std::move(sums.index_process);
       break;
     }
 
@@ -398,34 +433,28 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
     std::vector<double> next = detail::equal_barrier_schedule(
         schedule, done.rejection, detail::next_num_replicas(options, done.global_barrier));
     const std::vector<std::size_t> from = detail::nearest_levels(schedule, next);
-    run_chunks(
-        chains, chunk, options.threads,
-        [&](const ChunkRange& cr) {
-          detail::PtChunk<Batch>& c = state[cr.index];
-          std::vector<Batch> moved;
-          for (std::size_t j = 0; j < next.size(); ++j) {
-            moved.push_back(path.make_batch(cr.size()));
-            for (std::size_t p = 0; p < cr.size(); ++p)
-              moved[j].copy_particle(c.levels[from[j]], p, p);
-          }
-          // The states' ends go with them (a round trip may span two rounds).
-          std::vector<std::vector<PtEnd>> end(cr.size(), std::vector<PtEnd>(next.size()));
-          for (std::size_t p = 0; p < cr.size(); ++p)
-            for (std::size_t j = 0; j < next.size(); ++j) end[p][j] = c.end[p][c.state[from[j]][p]];
-          c.levels = std::move(moved);
-          c.e.assign(next.size(), {});
-          c.slope.assign(next.size(), {});
-          reset_states(c, cr.size());
-          c.end = std::move(end);
-        },
-        {}, options.stop);
+    for_my_chunks([&](const ChunkRange& cr) {
+      detail::PtChunk<Batch>& c = state[cr.index - block.first];
+      std::vector<Batch> moved;
+      for (std::size_t j = 0; j < next.size(); ++j) {
+        moved.push_back(path.make_batch(cr.size()));
+        for (std::size_t p = 0; p < cr.size(); ++p) moved[j].copy_particle(c.levels[from[j]], p, p);
+      }
+      // The states' ends go with them (a round trip may span two rounds).
+      std::vector<std::vector<PtEnd>> end(cr.size(), std::vector<PtEnd>(next.size()));
+      for (std::size_t p = 0; p < cr.size(); ++p)
+        for (std::size_t j = 0; j < next.size(); ++j) end[p][j] = c.end[p][c.state[from[j]][p]];
+      c.levels = std::move(moved);
+      c.e.assign(next.size(), {});
+      c.slope.assign(next.size(), {});
+      reset_states(c, cr.size());
+      c.end = std::move(end);
+    });
     schedule = std::move(next);
-    run_chunks(
-        chains, chunk, options.threads,
-        [&](const ChunkRange& cr) {
-          for (std::size_t k = 0; k < schedule.size(); ++k) measure(state[cr.index], k, false);
-        },
-        {}, options.stop);
+    for_my_chunks([&](const ChunkRange& cr) {
+      for (std::size_t k = 0; k < schedule.size(); ++k)
+        measure(state[cr.index - block.first], k, false);
+    });
   }
   return r;
 }

@@ -296,26 +296,21 @@ class TemperingDriver {
   // run_chunks over this rank's block of chunks, each called with its chunk of the whole run.
   template <class Body>
   auto run_my_chunks(Body&& body, const ChunkProgress& progress = {}) {
-    const std::size_t first = std::min(block_.first * options_.chunk_size, options_.num_chains);
-    const std::size_t end = std::min(block_.last * options_.chunk_size, options_.num_chains);
+    const ChunkRange mine = items_of_block(block_, options_.num_chains, options_.chunk_size);
     return run_chunks(
-        end - first, options_.chunk_size, options_.threads,
-        [&](const ChunkRange& c) {
-          return body(ChunkRange{block_.first + c.index, first + c.begin, first + c.end});
-        },
-        progress, options_.stop);
+        mine.size(), options_.chunk_size, options_.threads,
+        [&](const ChunkRange& c) { return body(in_whole_run(c, mine)); }, progress, options_.stop);
   }
 
   // Every rank's chains' statistics and chunks' samples into r, in chain and chunk order.
   void gather(TemperingRun& r) const {
     const std::size_t total = num_chunks(options_.num_chains, options_.chunk_size);
     auto chains_of = [&](const ChunkBlock& b) {
-      return std::pair{std::min(b.first * options_.chunk_size, options_.num_chains),
-                       std::min(b.last * options_.chunk_size, options_.num_chains)};
+      return items_of_block(b, options_.num_chains, options_.chunk_size);
     };
     std::string mine;
-    const auto [first, end] = chains_of(block_);
-    for (std::size_t chain = first; chain < end; ++chain)
+    const ChunkRange my_chains = chains_of(block_);
+    for (std::size_t chain = my_chains.begin; chain < my_chains.end; ++chain)
       append_chain_stats(mine, r.stats.chains[chain]);
     for (const TemperingChunkSamples& o : r.chunks) append_chunk_samples(mine, o);
     const std::vector<std::string> all = ranks_->all_gather(mine);
@@ -323,8 +318,8 @@ class TemperingDriver {
     for (int rank = 0; rank < ranks_->size(); ++rank) {
       const ChunkBlock b = chunks_of_rank(total, rank, ranks_->size());
       ByteReader in(all[static_cast<std::size_t>(rank)]);
-      const auto [from, to] = chains_of(b);
-      for (std::size_t chain = from; chain < to; ++chain)
+      const ChunkRange chains = chains_of(b);
+      for (std::size_t chain = chains.begin; chain < chains.end; ++chain)
         read_chain_stats(in, r.stats.chains[chain]);
       for (std::size_t c = b.first; c < b.last; ++c) read_chunk_samples(in, chunks[c]);
     }

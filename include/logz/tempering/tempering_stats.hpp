@@ -68,6 +68,12 @@ struct TemperingStats {
   std::vector<double> log_c() const;
   // Visit counts n_k over all chains.
   std::vector<std::uint64_t> counts() const;
+  // Each level's mean energy -sum Delta / n_k over all chains, in chain order (NaN where a level
+  // was never visited or the run kept no integrands).
+  std::vector<double> mean_energy() const;
+  // The x-kernel's acceptance over all moves and per level (NaN where it made none).
+  double kernel_acceptance() const;
+  std::vector<double> kernel_level_acceptance() const;
 };
 
 }  // namespace logz
