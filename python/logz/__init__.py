@@ -654,8 +654,8 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
 def pt(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = None, kernel: Optional[str] = None,
        num_replicas: Optional[int] = None, rounds: Optional[int] = None, num_chains: Optional[int] = None,
        scheme: Optional[str] = None, estimators: Union[str, Sequence[str], None] = None,
-       seed: Optional[int] = None, threads: Optional[int] = None, progress: ProgressArgument = True,
-       **kernel_options: Any) -> Result:
+       target_samples: Optional[int] = None, seed: Optional[int] = None, threads: Optional[int] = None,
+       progress: ProgressArgument = True, **kernel_options: Any) -> Result:
     """Parallel tempering with non-reversible swaps and an adaptive ladder (Syed et al. 2021, as
     Pigeons.jl runs it): log Z by stepping stone, TI and MBAR from every replica
     (docs/parallel_tempering.md).
@@ -674,6 +674,9 @@ def pt(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = No
       "reversible" (stochastic even-odd).
     estimators (default [pt] estimators): any of "stepping_stone", "ti_trapezoid",
       "ti_riemann", "ti_corrected", "mbar".
+    target_samples (default 0): about this many positions of the target replica (t = 1) from
+      the last round, evenly spaced over scans and chains, as details["pt"]["target_samples"]
+      (rows of d numbers: np.array(...) is (n, d)); a logz.Target or a continuous model only.
     kernel_options: the [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size;
       lattices: steps_per_temperature, the updates of one scan).
     seed (default [run] seed), threads, progress: as for logz.anneal.
@@ -694,5 +697,6 @@ def pt(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = No
     if isinstance(estimators, str):
         estimators = [estimators]
     config["pt"] = _given(num_replicas=num_replicas, rounds=rounds, num_chains=num_chains, scheme=scheme,
-                          estimators=None if estimators is None else list(estimators))
+                          estimators=None if estimators is None else list(estimators),
+                          target_samples=target_samples)
     return _run_config(target, config, arrays, progress, "logz.pt")

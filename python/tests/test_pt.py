@@ -53,6 +53,45 @@ def test_a_user_target_beside_its_exact_log_z():
         assert near_exact(e, exact, 0.02), e
 
 
+# A well-separated bimodal target in 2-d: f = 3 N((-3, -3), 0.4^2 I) + 7 N((3, 3), 0.4^2 I), so
+# Z = 10 exactly; the modes are 21 standard deviations apart, and HMC at t = 1 alone never crosses.
+MODES, WEIGHTS, SD = np.array([[-3.0, -3.0], [3.0, 3.0]]), np.array([3.0, 7.0]), 0.4
+
+
+def _bimodal_log_terms(X):
+    d2 = ((X[:, None, :] - MODES[None, :, :]) ** 2).sum(axis=2)
+    return np.log(WEIGHTS) - d2 / (2 * SD ** 2) - np.log(2 * np.pi * SD ** 2)
+
+
+def _bimodal_energy(X):
+    t = _bimodal_log_terms(X)
+    m = t.max(axis=1)
+    return -(m + np.log(np.exp(t - m[:, None]).sum(axis=1)))
+
+
+def _bimodal_grad(X):
+    t = _bimodal_log_terms(X)
+    w = np.exp(t - t.max(axis=1)[:, None])
+    w /= w.sum(axis=1)[:, None]
+    return (X[:, None, :] - MODES[None, :, :]).transpose(0, 2, 1) @ w[:, :, None] / SD ** 2
+
+
+def test_a_well_separated_bimodal_target_visits_both_modes():
+    t = logz.Target(2, _bimodal_energy, lambda X: _bimodal_grad(X)[:, :, 0], exact_log_z=np.log(10.0))
+    r = logz.pt(t, base=logz.GaussianBase(2, sigma=4.0), step_size=0.2, leapfrog_steps=5, rounds=7, seed=3,
+                target_samples=2000, progress=False)
+    for e in r.estimates.values():
+        assert near_exact(e, np.log(10.0), 0.02), e
+        assert "few_round_trips" not in e.flags, e
+    assert r.details["pt"]["round_trips"] > 0
+    samples = np.array(r.details["pt"]["target_samples"])
+    assert samples.shape[1] == 2 and 1000 <= samples.shape[0] <= 2000
+    # The target replica holds both modes, near their weights 0.3 and 0.7 (the chains' samples are
+    # correlated: a wide band).
+    low = np.mean(samples.sum(axis=1) < 0)
+    assert 0.15 < low < 0.45, low
+
+
 def test_reversible_scheme_and_a_fixed_ladder():
     r = logz.pt(logz.models.Ising(4, 4, beta=0.4), num_replicas=5, scheme="reversible", rounds=5, seed=1,
                 progress=False)

@@ -50,10 +50,14 @@ const Key kPtChunk = Key::integer("chunk_size", static_cast<std::int64_t>(kPtDef
 const Key kPtEstimatorsKey = Key::string_list(
     "estimators", std::vector<std::string>{"stepping_stone", "mbar"}, kPtEstimators,
     "tempered estimators on the last round's samples (the first is the table's first row)");
+const Key kPtTargetSamples = Key::integer(
+    "target_samples", static_cast<std::int64_t>(kPtDefaults.target_samples), 0, 1 << 20,
+    "about this many positions of the target replica from the last round (continuous models), "
+    "evenly spaced over scans and chains, into details.pt.target_samples; 0: none");
 const KeyGroup kPtKeys{"pt",
                        "parallel tempering",
                        {&kPtReplicas, &kPtInitialReplicas, &kPtMaxReplicas, &kPtRounds, &kPtChains,
-                        &kPtBlocks, &kPtScheme, &kPtChunk, &kPtEstimatorsKey}};
+                        &kPtBlocks, &kPtScheme, &kPtChunk, &kPtEstimatorsKey, &kPtTargetSamples}};
 
 // The midpoints of the last round's pairs.
 std::vector<double> midpoints(std::span<const double> t) {
@@ -88,6 +92,7 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
   o.scheme = s.get_enum<SwapScheme>(kPtScheme);
   o.chunk_size = static_cast<std::size_t>(s.get_int(kPtChunk));
   out.estimators = s.get_string_list(kPtEstimatorsKey);
+  o.target_samples = static_cast<std::size_t>(s.get_int(kPtTargetSamples));
   if (out.estimators.empty()) s.fail(kPtEstimatorsKey, "at least one estimator");
   // The replicas (and a copy while the ladder changes) and the last round's samples (16 bytes
   // each: g, level and chain; on a path with level energies also every level's energy).
@@ -96,9 +101,10 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
   const double bytes_per_sample = 16.0 + (level_energies ? 8.0 * replicas : 0.0);
   check_fits_in_memory(s, o.num_replicas ? kPtReplicas : kPtMaxReplicas,
                        chains * replicas *
-                           (2.0 * bytes_per_replica +
-                            bytes_per_sample * std::ldexp(1.0, static_cast<int>(o.rounds))),
-                       "the replicas and the last round's samples");
+                               (2.0 * bytes_per_replica +
+                                bytes_per_sample * std::ldexp(1.0, static_cast<int>(o.rounds))) +
+                           static_cast<double>(o.target_samples) * bytes_per_replica,
+                       "the replicas, the last round's samples and the target's positions");
   return out;
 }
 
@@ -161,6 +167,14 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
   // Chain 0's index process (ParallelTemperingResult::index_process), for logz plot.
   pt.set("index_process_scans", r.index_process.size() / last.schedule.size());
   pt.set("index_process", r.index_process);
+  if (r.dim > 0 && !r.target_positions.empty()) {
+    // One row per kept position of the target replica.
+    std::vector<std::vector<double>> rows;
+    for (std::size_t at = 0; at < r.target_positions.size(); at += r.dim)
+      rows.emplace_back(r.target_positions.begin() + static_cast<std::ptrdiff_t>(at),
+                        r.target_positions.begin() + static_cast<std::ptrdiff_t>(at + r.dim));
+    pt.set("target_samples", rows);
+  }
   result.details.set("pt", std::move(pt));
   result.budget = Budget{.unit = unit, .parts = {{"replicas", r.updates}}};
 }

@@ -135,15 +135,21 @@ void PtRoundSums::merge(PtRoundSums&& o) {
   sample_level.insert(sample_level.end(), o.sample_level.begin(), o.sample_level.end());
   sample_chain.insert(sample_chain.end(), o.sample_chain.begin(), o.sample_chain.end());
   index_process.insert(index_process.end(), o.index_process.begin(), o.index_process.end());
+  target_positions.insert(target_positions.end(), o.target_positions.begin(),
+                          o.target_positions.end());
 }
 
 void PtRoundSums::append_to(std::string& out) const {
   append_bytes<double>(out, rejection_sum);
   for (const auto* v : {&swaps_attempted, &swaps_accepted, &level_attempted, &level_accepted})
     append_bytes<std::uint64_t>(out, *v);
-  const std::uint64_t sizes[] = {
-      round_trips,         non_finite, chains.size(), sample_delta.size(), sample_energies.size(),
-      index_process.size()};
+  const std::uint64_t sizes[] = {round_trips,
+                                 non_finite,
+                                 chains.size(),
+                                 sample_delta.size(),
+                                 sample_energies.size(),
+                                 index_process.size(),
+                                 target_positions.size()};
   append_bytes<std::uint64_t>(out, sizes);
   for (const ChainTemperingStats& c : chains) append_chain_stats(out, c);
   append_bytes<double>(out, sample_delta);
@@ -151,6 +157,7 @@ void PtRoundSums::append_to(std::string& out) const {
   append_bytes<std::uint32_t>(out, sample_chain);
   append_bytes<double>(out, sample_energies);
   append_bytes<std::uint32_t>(out, index_process);
+  append_bytes<double>(out, target_positions);
 }
 
 PtRoundSums PtRoundSums::read(ByteReader& in, std::size_t levels) {
@@ -158,7 +165,7 @@ PtRoundSums PtRoundSums::read(ByteReader& in, std::size_t levels) {
   in.read<double>(s.rejection_sum);
   for (auto* v : {&s.swaps_attempted, &s.swaps_accepted, &s.level_attempted, &s.level_accepted})
     in.read<std::uint64_t>(*v);
-  std::uint64_t sizes[6];
+  std::uint64_t sizes[7];
   in.read<std::uint64_t>(sizes);
   s.round_trips = sizes[0];
   s.non_finite = sizes[1];
@@ -169,11 +176,13 @@ PtRoundSums PtRoundSums::read(ByteReader& in, std::size_t levels) {
   s.sample_chain.resize(sizes[3]);
   s.sample_energies.resize(sizes[4]);
   s.index_process.resize(sizes[5]);
+  s.target_positions.resize(sizes[6]);
   in.read<double>(s.sample_delta);
   in.read<std::uint32_t>(s.sample_level);
   in.read<std::uint32_t>(s.sample_chain);
   in.read<double>(s.sample_energies);
   in.read<std::uint32_t>(s.index_process);
+  in.read<double>(s.target_positions);
   return s;
 }
 

@@ -40,7 +40,9 @@ TEST(ParallelTemperingCalibration, NinetyFivePercentIntervalsCoverTheExactLogZ) 
       EXPECT_NEAR(coverage, 0.95, 0.077) << method;
   }
   for (const auto& e : r.estimates)
-    if (e.method == "ti_trapezoid") EXPECT_TRUE(e.diagnostics.has_flag("discretization_bias"));
+    if (e.method == "ti_trapezoid") {
+      EXPECT_TRUE(e.diagnostics.has_flag("discretization_bias"));
+    }
 }
 
 }  // namespace

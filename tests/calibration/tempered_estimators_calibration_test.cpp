@@ -38,8 +38,11 @@ methods = ["rts", "ts", "ti_riemann", "ti_trapezoid", "ti_corrected", "ti_rb", "
 TEST(TemperedEstimatorsCalibration, NinetyFivePercentIntervalsCoverTheExactLogZ) {
   logz::Config config = logz::Config::from_toml(kTemperedConfig, "calibration.toml");
   const logz::RunResult r = logz::run_experiment(config);
-  for (const auto& [method, coverage] : logz::test_support::repetition_coverage(r, 200))
-    if (method != "ti_riemann") EXPECT_NEAR(coverage, 0.95, 0.077) << method;
+  for (const auto& [method, coverage] : logz::test_support::repetition_coverage(r, 200)) {
+    if (method != "ti_riemann") {
+      EXPECT_NEAR(coverage, 0.95, 0.077) << method;
+    }
+  }
   // The Riemann sum's bias is flagged (the first repetition's estimates); the trapezoid's, a
   // fraction of its error bar here, is not.
   for (const auto& e : r.estimates) {

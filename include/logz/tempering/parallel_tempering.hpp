@@ -85,6 +85,10 @@ struct ParallelTemperingOptions {
   int threads = 0;             // 0: every hardware thread
   std::size_t chunk_size = 1;  // chains per chunk (one batch per level; fixes the sums' order)
   Ranks* ranks = nullptr;      // the ranks the chunks are split over; nullptr: this process alone
+  // Positions of the target replica (t = 1) kept from the last round, about this many at most:
+  // every chain's after every k-th scan, k = ceil(scans x chains / target_samples); on paths whose
+  // batches hold positions X (d x P: the continuous models and a Python Target); 0: none.
+  std::size_t target_samples = 0;
   // Called after every round: (round, rounds).
   std::function<void(std::size_t, std::size_t)> progress;
   StopToken stop;  // the run stops (logz::Stopped) within a scan once it is requested
@@ -112,6 +116,10 @@ struct ParallelTemperingResult {
   // the level of every state (numbered by its level when the round began) after every scan,
   // scan-major (N + 1 per scan).
   std::vector<std::uint32_t> index_process;
+  // options.target_samples: the kept positions of the target replica, one row of `dim` each
+  // (chunk order, then scan, then chain).
+  std::vector<double> target_positions;
+  std::size_t dim = 0;
   std::uint64_t updates = 0;     // the kernel's attempted updates over all rounds
   std::uint64_t non_finite = 0;  // replica-scans whose g was NaN or infinite
   double base_log_z = kNaN;
@@ -151,6 +159,7 @@ struct PtRoundSums {
   std::vector<double> sample_delta, sample_energies;
   std::vector<std::uint32_t> sample_level, sample_chain;
   std::vector<std::uint32_t> index_process;  // ParallelTemperingResult's (chain 0's chunk only)
+  std::vector<double> target_positions;      // ParallelTemperingResult's
 
   explicit PtRoundSums(std::size_t levels = 0);
   void merge(PtRoundSums&& other);
@@ -294,6 +303,12 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
     const std::size_t blocks = last ? options.blocks_per_chain : 1;
     const std::size_t block_len = (scans + blocks - 1) / blocks;
 
+    // The last round keeps the target replica's position every keep_every scans, if asked.
+    [[maybe_unused]] const std::size_t keep_every =
+        options.target_samples == 0
+            ? scans + 1
+            : std::max<std::size_t>(
+                  1, (scans * chains + options.target_samples - 1) / options.target_samples);
     detail::PtRoundSums sums(levels);
     std::string mine;  // under several ranks: this rank's chunks' sums, in chunk order
     run_chunks_ordered(
@@ -370,6 +385,15 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
               PtEnd& top = c.end[p][c.state[levels - 1][p]];
               if (top == PtEnd::bottom) top = PtEnd::top;
             }
+            if constexpr (requires(const Batch& b) { b.X.col(0); }) {
+              if (last && i % keep_every == 0)
+                for (std::size_t p = 0; p < n; ++p) {
+                  const auto x =
+                      c.levels[levels - 1].X.col(static_cast<decltype(c.levels[0].X.rows())>(p));
+                  s.target_positions.insert(s.target_positions.end(), x.data(),
+                                            x.data() + x.size());
+                }
+            }
             if (last && cr.begin == 0 && i < kIndexProcessScans) {
               const std::size_t at = s.index_process.size();
               s.index_process.resize(at + levels);
@@ -425,6 +449,9 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
       r.stats.level_attempted = std::move(sums.level_attempted);
       r.stats.level_accepted = std::move(sums.level_accepted);
       r.index_process = std::move(sums.index_process);
+      r.target_positions = std::move(sums.target_positions);
+      if constexpr (requires(const Batch& b) { b.X.rows(); })
+        r.dim = static_cast<std::size_t>(path.make_batch(1).X.rows());  // a rank may hold no chunk
       break;
     }
 

@@ -191,7 +191,7 @@ class RbmMethods {
   }
 
   template <class F>
-  void with_path_and_kernel(RunMethod method, Config& config, const RunContext& context,
+  void with_path_and_kernel(RunMethod method, Config& /*config*/, const RunContext& context,
                             RunResult& result, F&& f) const {
     if (s_.path_kind == "marginal_h")
       throw std::logic_error("logz::RbmMethods: " + to_string(method) + " on marginal_h");
