@@ -94,17 +94,20 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
   out.estimators = s.get_string_list(kPtEstimatorsKey);
   o.target_samples = static_cast<std::size_t>(s.get_int(kPtTargetSamples));
   if (out.estimators.empty()) s.fail(kPtEstimatorsKey, "at least one estimator");
-  // The replicas (and a copy while the ladder changes) and the last round's samples (16 bytes
-  // each: g, level and chain; on a path with level energies also every level's energy).
-  const double replicas = static_cast<double>(o.num_replicas ? o.num_replicas : o.max_replicas);
-  const double chains = static_cast<double>(o.num_chains);
-  const double bytes_per_sample = 16.0 + (level_energies ? 8.0 * replicas : 0.0);
-  check_fits_in_memory(s, o.num_replicas ? kPtReplicas : kPtMaxReplicas,
-                       chains * replicas *
-                               (2.0 * bytes_per_replica +
-                                bytes_per_sample * std::ldexp(1.0, static_cast<int>(o.rounds))) +
-                           static_cast<double>(o.target_samples) * bytes_per_replica,
-                       "the replicas, the last round's samples and the target's positions");
+  // The replicas (and a copy while the ladder changes), the last round's samples (16 bytes each:
+  // g, level and chain; on a path with level energies also every level's energy) and the
+  // target's positions. With the ladder chosen from Lambda the check counts the fewest replicas
+  // it takes, and the run keeps the last ladder's samples within the same budget.
+  const std::size_t replicas =
+      o.num_replicas ? o.num_replicas : std::min(kMinAutoReplicas, o.max_replicas);
+  const std::size_t last_scans = std::size_t{1} << o.rounds;
+  o.max_sample_bytes = 0.8 * usable_memory_bytes();
+  check_fits_in_memory(
+      s, o.num_replicas ? kPtReplicas : kPtMaxReplicas,
+      static_cast<double>(o.num_chains) * static_cast<double>(replicas) * 2.0 * bytes_per_replica +
+          detail::last_round_sample_bytes(o, replicas, last_scans, level_energies) +
+          static_cast<double>(o.target_samples) * bytes_per_replica,
+      "the replicas, the last round's samples and the target's positions");
   return out;
 }
 
@@ -144,18 +147,21 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
     rounds_trips.push_back(static_cast<double>(rd.round_trips));
     rounds_replicas.push_back(static_cast<double>(rd.schedule.size()));
   }
-  Record pt{{"scheme", to_string(o.scheme)},
-            {"num_replicas", last.schedule.size()},
-            {"num_replicas_choice", o.num_replicas ? "fixed" : "ceil(2 global_barrier) + 1"},
-            {"num_chains", o.num_chains},
-            {"rounds", r.rounds.size()},
-            {"scans_last_round", last.scans},
-            {"global_barrier", last.global_barrier},
-            {"round_trips", last.round_trips},
-            {"round_trip_rate", rate},
-            {"predicted_round_trip_rate", r.predicted_round_trip_rate(o.scheme)},
-            {"limit_round_trip_rate", r.limit_round_trip_rate()},
-            {"non_finite_energies", r.non_finite}};
+  Record pt{
+      {"scheme", to_string(o.scheme)},
+      {"num_replicas", last.schedule.size()},
+      {"num_replicas_choice", o.num_replicas       ? "fixed"
+                              : r.capped_by_memory ? "ceil(2 global_barrier) + 1, capped by memory"
+                                                   : "ceil(2 global_barrier) + 1"},
+      {"num_chains", o.num_chains},
+      {"rounds", r.rounds.size()},
+      {"scans_last_round", last.scans},
+      {"global_barrier", last.global_barrier},
+      {"round_trips", last.round_trips},
+      {"round_trip_rate", rate},
+      {"predicted_round_trip_rate", r.predicted_round_trip_rate(o.scheme)},
+      {"limit_round_trip_rate", r.limit_round_trip_rate()},
+      {"non_finite_energies", r.non_finite}};
   pt.set("schedule", last.schedule);
   pt.set("rejection", last.rejection);
   pt.set("swap_acceptance", r.swap_acceptance);

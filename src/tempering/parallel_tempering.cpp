@@ -93,6 +93,13 @@ std::vector<double> equal_barrier_schedule(std::span<const double> schedule,
   return out;
 }
 
+double last_round_sample_bytes(const ParallelTemperingOptions& o, std::size_t replicas,
+                               std::size_t scans, bool level_energies) {
+  const double n = static_cast<double>(replicas);
+  return static_cast<double>(o.num_chains) * n * static_cast<double>(scans) *
+         (16.0 + (level_energies ? 8.0 * n : 0.0));
+}
+
 std::size_t next_num_replicas(const ParallelTemperingOptions& o, double global_barrier) {
   if (o.num_replicas) return o.num_replicas;
   const double wanted = std::ceil(2.0 * global_barrier) + 1.0;

@@ -49,6 +49,26 @@ TEST(ParallelTemperingLadder, EqualBarrierIncrements) {
             (std::vector<std::size_t>{0, 1, 3, 3}));
 }
 
+// A bound on the last round's samples caps the ladder Lambda asks for, and says so.
+TEST(ParallelTemperingLadder, TheLastLadderFitsTheSampleBudget) {
+  ParallelTemperingOptions o;
+  o.num_chains = 3;
+  o.rounds = 5;
+  o.seed = 2;
+  const IsingModel model(16, 16, 1.0, 1.0);  // Lambda about 10: more than 9 replicas wanted
+  const ParallelTemperingResult free = pt_ising(model, 1, o);
+  const std::size_t wanted = free.last().schedule.size();
+  ASSERT_GT(wanted, 9u);
+  EXPECT_FALSE(free.capped_by_memory);
+  o.max_sample_bytes = logz::detail::last_round_sample_bytes(o, 9, 32, false);
+  const ParallelTemperingResult capped = pt_ising(model, 1, o);
+  EXPECT_TRUE(capped.capped_by_memory);
+  EXPECT_EQ(capped.last().schedule.size(), 9u);
+  EXPECT_LE(capped.stats.sample_delta.size() * 16, o.max_sample_bytes);
+  // Earlier rounds are as before: only the last ladder is capped.
+  EXPECT_EQ(capped.rounds[3].schedule, free.rounds[3].schedule);
+}
+
 TEST(ParallelTemperingLadder, ReplicasFromTheBarrier) {
   ParallelTemperingOptions o;
   EXPECT_EQ(logz::detail::next_num_replicas(o, 0.5), logz::kMinAutoReplicas);

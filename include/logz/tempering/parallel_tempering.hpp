@@ -89,6 +89,9 @@ struct ParallelTemperingOptions {
   // every chain's after every k-th scan, k = ceil(scans x chains / target_samples); on paths whose
   // batches hold positions X (d x P: the continuous models and a Python Target); 0: none.
   std::size_t target_samples = 0;
+  // The most bytes the last round's samples may take (0: no bound): with num_replicas = 0 the
+  // last ladder then takes no more replicas than fit (ParallelTemperingResult::capped_by_memory).
+  double max_sample_bytes = 0.0;
   // Called after every round: (round, rounds).
   std::function<void(std::size_t, std::size_t)> progress;
   StopToken stop;  // the run stops (logz::Stopped) within a scan once it is requested
@@ -120,8 +123,9 @@ struct ParallelTemperingResult {
   // (chunk order, then scan, then chain).
   std::vector<double> target_positions;
   std::size_t dim = 0;
-  std::uint64_t updates = 0;     // the kernel's attempted updates over all rounds
-  std::uint64_t non_finite = 0;  // replica-scans whose g was NaN or infinite
+  bool capped_by_memory = false;  // the last ladder took fewer replicas than Lambda asked for
+  std::uint64_t updates = 0;      // the kernel's attempted updates over all rounds
+  std::uint64_t non_finite = 0;   // replica-scans whose g was NaN or infinite
   double base_log_z = kNaN;
 
   const PtRound& last() const { return rounds.back(); }
@@ -146,6 +150,10 @@ std::vector<double> equal_barrier_schedule(std::span<const double> schedule,
 std::vector<double> initial_schedule(const ParallelTemperingOptions& options);
 // The replicas of the next round: `options.num_replicas`, or the automatic choice from Lambda.
 std::size_t next_num_replicas(const ParallelTemperingOptions& options, double global_barrier);
+// The bytes the last round's samples take: `replicas` per chain over `scans`, each sample a g,
+// a level and a chain (16 bytes) and, on a path with level energies, every level's energy.
+double last_round_sample_bytes(const ParallelTemperingOptions& options, std::size_t replicas,
+                               std::size_t scans, bool level_energies);
 // Which old level each new fraction copies its state from: the nearest old fraction.
 std::vector<std::size_t> nearest_levels(std::span<const double> from, std::span<const double> to);
 
@@ -457,8 +465,18 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
 
     // The next round's schedule, and its states from the nearest old fraction.
     const PtRound& done = r.rounds.back();
-    std::vector<double> next = detail::equal_barrier_schedule(
-        schedule, done.rejection, detail::next_num_replicas(options, done.global_barrier));
+    std::size_t replicas = detail::next_num_replicas(options, done.global_barrier);
+    if (options.num_replicas == 0 && round + 1 == options.rounds && options.max_sample_bytes > 0) {
+      // The last ladder's samples must fit: fewer replicas where Lambda asks for more.
+      const std::size_t last_scans = std::size_t{1} << options.rounds;
+      while (replicas > 2 &&
+             detail::last_round_sample_bytes(options, replicas, last_scans, !geometric) >
+                 options.max_sample_bytes) {
+        --replicas;
+        r.capped_by_memory = true;
+      }
+    }
+    std::vector<double> next = detail::equal_barrier_schedule(schedule, done.rejection, replicas);
     const std::vector<std::size_t> from = detail::nearest_levels(schedule, next);
     for_my_chunks([&](const ChunkRange& cr) {
       detail::PtChunk<Batch>& c = state[cr.index - block.first];
