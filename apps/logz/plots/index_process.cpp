@@ -5,9 +5,8 @@
 // reversible ones they wander.
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "gnuplot_strings.hpp"
+#include "method_styles.hpp"
 #include "model_title.hpp"
 #include "plots.hpp"
 
@@ -15,16 +14,8 @@ namespace logz::plots {
 
 namespace {
 
-// The colour at fraction h of the way around the colour wheel (saturation 0.8, value 0.75), as
-// #rrggbb: one hue per state, so that neighbouring states are told apart.
-std::string hue(double h) {
-  const double v = 0.75, c = v * 0.8, x = c * (1.0 - std::abs(std::fmod(h * 6.0, 2.0) - 1.0));
-  const int sector = static_cast<int>(h * 6.0) % 6;
-  const double rgb[6][3] = {{c, x, 0}, {x, c, 0}, {0, c, x}, {0, x, c}, {x, 0, c}, {c, 0, x}};
-  auto byte = [&](double f) { return static_cast<int>(std::lround(255.0 * (f + v - c))); };
-  return fmt::format("#{:02x}{:02x}{:02x}", byte(rgb[sector][0]), byte(rgb[sector][1]),
-                     byte(rgb[sector][2]));
-}
+// The states that began at the bottom, the middle and the top of the ladder.
+constexpr const char* kStateColors[] = {kForwardColor, "#2ca02c", kReverseColor};
 
 }  // namespace
 
@@ -55,7 +46,7 @@ std::vector<std::string> plot_index_process(const ResultFile& r, const std::stri
   s += fmt::format("set ylabel \"replica (0 = base, {} = target)\"\n", states - 1);
   s += "set grid back lc rgb \"#dddddd\"\nset key outside top center horizontal\n";
   s += fmt::format("set xrange [1:{}]\nset yrange [-0.5:{}]\n", scans, states - 0.5);
-  // Three states (those that began at the bottom, the middle and the top), each in its own hue:
+  // Three states (those that began at the bottom, the middle and the top), each in its own colour:
   // every state's line at once hides where any one goes.
   std::vector<std::string> items;
   const std::size_t shown[] = {0, states / 2, states - 1};
@@ -63,7 +54,7 @@ std::vector<std::string> plot_index_process(const ResultFile& r, const std::stri
     items.push_back(
         fmt::format("    name.\".dat\" using 1:{} with lines lw 2 lc rgb \"{}\" title \"state from "
                     "replica {}\"",
-                    shown[j] + 2, hue(static_cast<double>(j) / 3.0), shown[j]));
+                    shown[j] + 2, kStateColors[j], shown[j]));
   return draw_plot(dir, name, data, s + script_loop(plot_command(items)), options);
 }
 
