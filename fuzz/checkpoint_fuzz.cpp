@@ -25,8 +25,17 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 bool same(const logz::CheckpointContents& a, const logz::CheckpointContents& b) {
   if (a.config.text != b.config.text || a.config.source != b.config.source ||
       a.config.sets != b.config.sets || a.config.seed != b.config.seed ||
-      a.config.threads != b.config.threads || a.phases.size() != b.phases.size())
+      a.config.threads != b.config.threads || a.phases.size() != b.phases.size() ||
+      a.pt_runs.size() != b.pt_runs.size())
     return false;
+  for (std::size_t i = 0; i < a.pt_runs.size(); ++i) {
+    const auto& p = a.pt_runs[i];
+    const auto& q = b.pt_runs[i];
+    if (!(p.shape == q.shape) || p.round != q.round || p.scans_done != q.scans_done ||
+        !same_bits(p.schedule, q.schedule) || p.rounds.size() != q.rounds.size() ||
+        p.chunks != q.chunks)
+      return false;
+  }
   for (std::size_t i = 0; i < a.phases.size(); ++i) {
     const auto& p = a.phases[i];
     const auto& q = b.phases[i];

@@ -37,19 +37,25 @@ void check_checkpointable(const Config& config, const std::string& file) {
   const Value* run = config.raw().find("run");
   const Value* method = run && run->is_record() ? run->as_record().find("method") : nullptr;
   if (!method) return;  // the default, annealing
-  std::string can, cannot;
+  std::vector<std::string> can, cannot;
   bool ok = false;
   for (const MethodEntry& m : method_registry()) {
     const std::string name = to_string(m.method);
     if (m.checkpoints) ok = ok || (method->is_string() && method->as_string() == name);
-    std::string& list = m.checkpoints ? can : cannot;
-    list += (list.empty() ? "" : " or ") + ("\"" + name + "\"");
+    (m.checkpoints ? can : cannot).push_back("\"" + name + "\"");
   }
+  // "a", "b" or "c"
+  auto listed = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return out;
+  };
   if (!ok)
     throw InputError(
         fmt::format("{}: [run] method: expected {} with --checkpoint ({} cannot be "
                     "checkpointed yet)",
-                    file, can, cannot));
+                    file, listed(can), listed(cannot)));
 }
 
 }  // namespace
@@ -95,6 +101,7 @@ std::function<int()> add_run_command(CLI::App& app, Ranks* process_ranks) {
                                        .budget = progress.budget_listener(args->quiet, ranks),
                                        .anneal_journal = checkpoint ? &*checkpoint : nullptr,
                                        .tempering_journal = checkpoint ? &*checkpoint : nullptr,
+                                       .pt_journal = checkpoint ? &*checkpoint : nullptr,
                                        .ranks = process_ranks,
                                        .stop = process_stop_source().token()});
     } catch (const Stopped&) {

@@ -151,6 +151,7 @@
 #include "logz/tempering/level_probabilities.hpp"
 #include "logz/tempering/log_z_hat_updates.hpp"
 #include "logz/tempering/parallel_tempering.hpp"
+#include "logz/tempering/pt_journal.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 #include "logz/tempering/tempering_journal.hpp"
 #include "logz/tempering/tempering_run.hpp"

@@ -411,6 +411,79 @@ TemperingRecord read_tempering(const Reader& r, const json& t, std::size_t i) {
   return rec;
 }
 
+// --- parallel tempering records (tempering/pt_journal.hpp)
+
+json pt_json(const PtRecord& t) {
+  json rounds = json::array(), chunks = json::array();
+  for (const PtRound& r : t.rounds)
+    rounds.push_back({{"scans", r.scans},
+                      {"schedule", hex_of(r.schedule)},
+                      {"rejection", hex_of(r.rejection)},
+                      {"global_barrier", hex_of(std::vector<double>{r.global_barrier})},
+                      {"round_trips", r.round_trips}});
+  for (const std::string& c : t.chunks) chunks.push_back(hex_of_bytes(c));
+  return {{"num_chains", t.shape.num_chains}, {"chunk_size", t.shape.chunk_size},
+          {"rounds", t.shape.rounds},         {"round", t.round},
+          {"scans_done", t.scans_done},       {"schedule", hex_of(t.schedule)},
+          {"rounds_done", std::move(rounds)}, {"updates", t.updates},
+          {"non_finite", t.non_finite},       {"capped_by_memory", t.capped_by_memory},
+          {"chunks", std::move(chunks)}};
+}
+
+// A ladder of at least two fractions from 0 to 1, increasing.
+std::vector<double> read_ladder(const Reader& r, const json& o, const std::string& key,
+                                const std::string& where) {
+  std::vector<double> v = r.doubles(o, key, where);
+  bool valid = v.size() >= 2 && v.size() <= (1u << 16) && v.front() == 0.0 && v.back() == 1.0;
+  for (std::size_t k = 1; valid && k < v.size(); ++k) valid = v[k - 1] < v[k];
+  if (!valid) r.fail(where + key, "2 to 65536 increasing fractions from 0 to 1");
+  return v;
+}
+
+PtRecord read_pt(const Reader& r, const json& t, std::size_t i) {
+  const std::string where = fmt::format("pt_runs[{}].", i);
+  if (!t.is_object()) r.fail(fmt::format("pt_runs[{}]", i), "an object");
+  PtRecord rec;
+  rec.shape.num_chains = r.count(t, "num_chains", where);
+  rec.shape.chunk_size = r.count(t, "chunk_size", where);
+  rec.shape.rounds = r.count(t, "rounds", where);
+  if (rec.shape.num_chains == 0 || rec.shape.chunk_size == 0 || rec.shape.rounds == 0 ||
+      rec.shape.rounds > 24)
+    r.fail(where + "num_chains", "at least one chain in chunks of at least one, 1 to 24 rounds");
+  rec.round = r.count(t, "round", where);
+  rec.scans_done = r.count(t, "scans_done", where);
+  if (rec.round < 1 || rec.round > rec.shape.rounds || rec.scans_done > (1u << rec.round))
+    r.fail(where + "round", "a round from 1 to rounds, with at most its 2^round scans done");
+  rec.schedule = read_ladder(r, t, "schedule", where);
+  const json& rounds = array_member(r, t, "rounds_done", where);
+  if (rounds.size() + 1 != rec.round)
+    r.fail(where + "rounds_done",
+           fmt::format("the {} rounds before round {}", rec.round - 1, rec.round));
+  for (std::size_t j = 0; j < rounds.size(); ++j) {
+    const std::string wr = fmt::format("{}rounds_done[{}].", where, j);
+    if (!rounds[j].is_object()) r.fail(wr, "an object");
+    PtRound d;
+    d.scans = r.count(rounds[j], "scans", wr);
+    if (d.scans != std::size_t{2} << j) r.fail(wr + "scans", fmt::format("{}", 2u << j));
+    d.schedule = read_ladder(r, rounds[j], "schedule", wr);
+    d.rejection = r.doubles(rounds[j], "rejection", wr);
+    if (d.rejection.size() + 1 != d.schedule.size())
+      r.fail(wr + "rejection", "one rejection per pair of the schedule");
+    d.global_barrier = r.number(rounds[j], "global_barrier", wr);
+    d.round_trips = r.count(rounds[j], "round_trips", wr);
+    rec.rounds.push_back(std::move(d));
+  }
+  rec.updates = r.count(t, "updates", where);
+  rec.non_finite = r.count(t, "non_finite", where);
+  rec.capped_by_memory = r.boolean(t, "capped_by_memory", where);
+  const json& chunks = array_member(r, t, "chunks", where);
+  if (chunks.size() != (rec.shape.num_chains - 1) / rec.shape.chunk_size + 1)
+    r.fail(where + "chunks", "one entry per chunk of chains");
+  for (std::size_t j = 0; j < chunks.size(); ++j)
+    rec.chunks.push_back(r.bytes(chunks[j], fmt::format("{}chunks[{}]", where, j)));
+  return rec;
+}
+
 // --- training records (`logz train rbm`)
 
 json matrix_json(const Eigen::MatrixXd& m) {
@@ -629,8 +702,9 @@ std::string CheckpointedConfig::hash() const {
 
 std::string checkpoint_text(const CheckpointContents& contents) {
   const CheckpointedConfig& config = contents.config;
-  json phase_list = json::array(), tempering_list = json::array();
+  json phase_list = json::array(), tempering_list = json::array(), pt_list = json::array();
   for (const auto& t : contents.temperings) tempering_list.push_back(tempering_json(t));
+  for (const auto& t : contents.pt_runs) pt_list.push_back(pt_json(t));
   for (const auto& p : contents.phases)
     phase_list.push_back({{"num_paths", p.shape.num_paths},
                           {"chunk_size", p.shape.chunk_size},
@@ -653,6 +727,7 @@ std::string checkpoint_text(const CheckpointContents& contents) {
       {"config_hash", config.hash()},
       {"phases", std::move(phase_list)},
       {"tempering_runs", std::move(tempering_list)},
+      {"pt_runs", std::move(pt_list)},
       {"training", contents.training ? training_json(*contents.training) : json(nullptr)},
       {"files_read", files_json(contents.files)}};
   std::string text;
@@ -741,6 +816,10 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
   const json& temperings = array_member(r, doc, "tempering_runs", "");
   for (std::size_t i = 0; i < temperings.size(); ++i)
     out.temperings.push_back(read_tempering(r, temperings[i], i));
+  if (const auto pt = doc.find("pt_runs"); pt != doc.end()) {  // absent: from before the key
+    if (!pt->is_array()) r.fail("pt_runs", "an array");
+    for (std::size_t i = 0; i < pt->size(); ++i) out.pt_runs.push_back(read_pt(r, (*pt)[i], i));
+  }
   if (const json& training = r.member(doc, "training", ""); !training.is_null())
     out.training = read_training(r, training);
   if (const auto files = doc.find("files_read"); files != doc.end())
@@ -774,6 +853,7 @@ RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds,
   c.training_ = std::move(contents.training);
   c.phases_ = std::move(contents.phases);
   c.temperings_ = std::move(contents.temperings);
+  c.pt_runs_ = std::move(contents.pt_runs);
   c.files_ = std::make_shared<FilesRead>(std::move(contents.files));
   return c;
 }
@@ -786,7 +866,8 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 void RunCheckpoint::save() {
   if (writes_)
     io::write_text_file(
-        path_, checkpoint_text({config_, phases_, temperings_, training_, files_->files()}),
+        path_,
+        checkpoint_text({config_, phases_, temperings_, pt_runs_, training_, files_->files()}),
         io::OutputKind::checkpoint);
   last_save_ = Clock::now();
 }
@@ -914,6 +995,12 @@ std::string RunCheckpoint::progress() const {
             : std::string("complete");
     parts.push_back(fmt::format("tempering run {}: {}", i + 1, stage));
   }
+  for (std::size_t i = 0; i < pt_runs_.size(); ++i) {
+    const PtRecord& t = pt_runs_[i];
+    parts.push_back(fmt::format("parallel tempering run {}: round {} of {}, {} of its {} scans",
+                                i + 1, t.round, t.shape.rounds, t.scans_done,
+                                std::size_t{1} << t.round));
+  }
   if (training_)
     parts.push_back(fmt::format("{} epoch{} of training complete", training_->trainer.epochs_done,
                                 training_->trainer.epochs_done == 1 ? "" : "s"));
@@ -953,6 +1040,29 @@ void RunCheckpoint::record_training(TrainingRecord record) {
 
 void RunCheckpoint::record(const TemperingRecord& record) {
   temperings_[next_tempering_ - 1] = record;
+  last_record_ = Clock::now();
+  if (due()) save_or_warn();
+}
+
+const PtRecord* RunCheckpoint::begin_pt(const PtShape& shape) {
+  const std::size_t i = next_pt_++;
+  last_record_ = Clock::now();
+  if (i == pt_runs_.size()) {
+    pt_runs_.push_back({.shape = shape});
+    return nullptr;
+  }
+  const PtRecord& saved = pt_runs_[i];
+  if (!(saved.shape == shape))
+    throw InputError(fmt::format(
+        "{}: parallel tempering run {}: expected {} chains in chunks of {} over {} rounds, as the "
+        "checkpoint's config gives, found {}, {}, {}",
+        path_, i + 1, shape.num_chains, shape.chunk_size, shape.rounds, saved.shape.num_chains,
+        saved.shape.chunk_size, saved.shape.rounds));
+  return &saved;
+}
+
+void RunCheckpoint::record(const PtRecord& record) {
+  pt_runs_[next_pt_ - 1] = record;
   last_record_ = Clock::now();
   if (due()) save_or_warn();
 }

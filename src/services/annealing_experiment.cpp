@@ -164,15 +164,11 @@ PlannedBudget planned_annealing_budget(const RunSettings& run, const Schedule& s
   return b;
 }
 
-void check_not_checkpointed(const RunContext& context, RunMethod method) {
-  if (context.anneal_journal || context.tempering_journal)
+void check_one_process_run(Config& config, const RunContext& context, RunMethod method) {
+  if (context.anneal_journal || context.tempering_journal || context.pt_journal)
     throw InputError(fmt::format(
         "--checkpoint: [run] method = \"{}\" cannot be checkpointed (run it without --checkpoint)",
         to_string(method)));
-}
-
-void check_one_process_run(Config& config, const RunContext& context, RunMethod method) {
-  check_not_checkpointed(context, method);
   if (context.ranks && context.ranks->size() > 1)
     config.section("run").fail("method",
                                fmt::format("\"annealing\", \"tempering\" or \"parallel_tempering\" "

@@ -176,14 +176,16 @@ PtRoundSums PtRoundSums::read(ByteReader& in, std::size_t levels) {
   in.read<std::uint64_t>(sizes);
   s.round_trips = sizes[0];
   s.non_finite = sizes[1];
-  s.chains.assign(sizes[2], ChainTemperingStats(levels));
+  // Counts checked against the bytes left before they size anything (the bytes may come from a
+  // checkpoint file).
+  s.chains.assign(in.count(sizes[2], 8 * levels), ChainTemperingStats(levels));
   for (ChainTemperingStats& c : s.chains) read_chain_stats(in, c);
-  s.sample_delta.resize(sizes[3]);
+  s.sample_delta.resize(in.count(sizes[3], 16));
   s.sample_level.resize(sizes[3]);
   s.sample_chain.resize(sizes[3]);
-  s.sample_energies.resize(sizes[4]);
-  s.index_process.resize(sizes[5]);
-  s.target_positions.resize(sizes[6]);
+  s.sample_energies.resize(in.count(sizes[4], 8));
+  s.index_process.resize(in.count(sizes[5], 4));
+  s.target_positions.resize(in.count(sizes[6], 8));
   in.read<double>(s.sample_delta);
   in.read<std::uint32_t>(s.sample_level);
   in.read<std::uint32_t>(s.sample_chain);

@@ -61,7 +61,7 @@ struct Outcome {
 
 // How far a checkpoint's run got; -1 before the checkpoint exists. Annealing: chunks merged over
 // all phases. Tempering: initial iterations, Wang-Landau sweeps and final-run sweeps done.
-// Training: epochs done.
+// Parallel tempering: scans done. Training: epochs done.
 long progress_saved(const std::string& checkpoint) {
   if (!fs::exists(checkpoint)) return -1;
   const auto contents = logz::parse_checkpoint(read_file(checkpoint), checkpoint);
@@ -69,6 +69,7 @@ long progress_saved(const std::string& checkpoint) {
   for (const auto& p : contents.phases) n += static_cast<long>(p.chunks_done);
   for (const auto& t : contents.temperings)
     n += t.initial.iterations + static_cast<long>(t.wang_landau.sweeps + t.final_run.sweeps_done);
+  for (const auto& t : contents.pt_runs) n += static_cast<long>(t.total_scans());
   if (contents.training) n += contents.training->trainer.epochs_done;
   return n;
 }
@@ -139,6 +140,28 @@ long killed_twice_and_resumed(std::vector<std::string> args, const std::string& 
   return saved;
 }
 
+// `config` (written with `text`) run whole, then with a checkpoint and Ctrl-C 0.3 s after its
+// first save: it stops within a second with one line saying where it stood (`where`), and the
+// resumed run reports the whole run's bits.
+void ctrl_c_stops_within_a_second_and_resumes(const std::string& config, const std::string& text,
+                                              const std::string& where) {
+  write_file(config, text);
+  const std::string whole = config + ".whole.json", out = config + ".out.json",
+                    checkpoint = config + ".ckpt";
+  fs::remove(checkpoint);
+  fs::remove(out);
+  ASSERT_EQ(run({"run", config, "-q", "-o", whole}).exit_code, 0);
+  const Outcome stopped =
+      run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.3);
+  EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
+  EXPECT_LT(stopped.seconds_after_signal, 1.0);
+  EXPECT_NE(stopped.err.find(where), std::string::npos) << stopped.err;
+  EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
+  EXPECT_FALSE(fs::exists(out));
+  ASSERT_EQ(run({"run", "--resume", checkpoint, "-q", "-o", out}).exit_code, 0);
+  EXPECT_EQ(comparable_result(out), comparable_result(whole));
+}
+
 void killed_and_resumed_runs_match(const std::string& reverse_start) {
   const std::string config = temp_path(reverse_start + ".toml");
   write_file(config, config_text(reverse_start));
@@ -205,7 +228,8 @@ TEST(Checkpoint, BadCheckpointsAndArgumentsGiveOneErrorLine) {
   expect_one_line_error(
       run_cli("run " + config + " --set run.method=ground_state_integration --checkpoint " +
               checkpoint),
-      "[run] method: expected \"annealing\" or \"tempering\" with --checkpoint");
+      "[run] method: expected \"annealing\", \"tempering\" or \"parallel_tempering\" with "
+      "--checkpoint");
   expect_one_line_error(run_cli("run " + config + " --checkpoint /nonexistent/folder/x.ckpt"),
                         "/nonexistent/folder/x.ckpt");
   expect_one_line_error(run_cli("run --resume /nonexistent.ckpt"),
@@ -274,28 +298,62 @@ TEST(Checkpoint, WangLandauTemperingKilledAndResumedMatchesAnUninterruptedRun) {
 }
 
 TEST(Checkpoint, CtrlCStopsTemperingWithinASecondAndSavesWhereItStood) {
-  const std::string config = temp_path("tempering_ctrl_c.toml"),
-                    checkpoint = temp_path("tempering_ctrl_c.ckpt");
+  const std::string config = temp_path("tempering_ctrl_c.toml");
   // One repetition with a long final run, so that the signal comes while it runs.
   std::string text = tempering_config_text("iterations");
   text.replace(text.find("repetitions = 2"), 15, "repetitions = 1");
   text.replace(text.find("num_sweeps = 3000"), 17, "num_sweeps = 40000");
   text.replace(text.find(", \"mbar\""), 8, "");  // MBAR's jackknife on 1.6e6 samples: seconds
-  write_file(config, text);
-  const std::string whole = temp_path("tempering_ctrl_c_whole.json"),
-                    out = temp_path("tempering_ctrl_c_out.json");
-  fs::remove(checkpoint);
-  fs::remove(out);
-  ASSERT_EQ(run({"run", config, "-q", "-o", whole}).exit_code, 0);
-  const Outcome stopped =
-      run({"run", config, "-q", "-o", out, "--checkpoint", checkpoint}, checkpoint, 0, SIGINT, 0.3);
-  EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
-  EXPECT_LT(stopped.seconds_after_signal, 1.0);
-  EXPECT_NE(stopped.err.find("tempering run 1: "), std::string::npos) << stopped.err;
-  EXPECT_EQ(std::count(stopped.err.begin(), stopped.err.end(), '\n'), 1) << stopped.err;
-  EXPECT_FALSE(fs::exists(out));
-  ASSERT_EQ(run({"run", "--resume", checkpoint, "-q", "-o", out}).exit_code, 0);
-  EXPECT_EQ(comparable_result(out), comparable_result(whole));
+  ctrl_c_stops_within_a_second_and_resumes(config, text, "tempering run 1: ");
+}
+
+// Parallel tempering on a 12 x 12 Ising torus through its transition, two repetitions of 10
+// rounds (2046 scans each), stepping stone and MBAR: a few seconds in all.
+std::string pt_config_text() {
+  return R"([model]
+type = "ising"
+size = 12
+beta = 0.44
+[kernel]
+type = "heat_bath"
+[run]
+method = "parallel_tempering"
+seed = 11
+repetitions = 2
+[pt]
+rounds = 10
+num_chains = 8
+chunk_size = 3
+[estimators]
+methods = ["stepping_stone", "mbar"]
+)";
+}
+
+TEST(Checkpoint, ParallelTemperingKilledInAnyRoundAndResumedMatchesAnUninterruptedRun) {
+  const std::string config = temp_path("pt.toml");
+  write_file(config, pt_config_text());
+  const std::string whole = temp_path("pt_whole.json");
+  ASSERT_EQ(run({"run", config, "-q", "--threads", "2", "-o", whole}).exit_code, 0);
+  const nlohmann::json expected = comparable_result(whole);
+  // Kills in an early round, in the first run's last round and in the second run; each resumed
+  // run is killed once more further on, then resumed to the end on 3 threads.
+  for (const long at : {10L, 1500L, 2500L}) {
+    SCOPED_TRACE("killed at " + std::to_string(at) + " scans");
+    const std::string checkpoint = temp_path("pt_run.ckpt"), out = temp_path("pt_out.json");
+    killed_twice_and_resumed({"run", config}, checkpoint, out, at, 0.0, 200);
+    if (::testing::Test::HasFailure()) return;
+    EXPECT_EQ(comparable_result(out), expected);
+  }
+}
+
+TEST(Checkpoint, CtrlCStopsParallelTemperingWithinASecondAndSavesWhereItStood) {
+  const std::string config = temp_path("pt_ctrl_c.toml");
+  std::string text = pt_config_text();
+  // One repetition with longer rounds, so that the signal comes while it runs.
+  text.replace(text.find("repetitions = 2"), 15, "repetitions = 1");
+  text.replace(text.find("rounds = 10"), 11, "rounds = 11");
+  text.replace(text.find(", \"mbar\""), 8, "");
+  ctrl_c_stops_within_a_second_and_resumes(config, text, "parallel tempering run 1: round ");
 }
 
 // `logz train rbm` with log Z tracking on 200 noisy copies of two 6-pixel prototypes: 80 epochs

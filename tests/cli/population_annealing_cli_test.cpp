@@ -113,7 +113,8 @@ TEST(PopulationAnnealingCli, BadKeysAndUnsupportedRunsAreOneLineErrors) {
                                 " --set population_annealing.chunk_size=10"),
                         "[population_annealing] chunk_size: expected a multiple of 64");
   expect_one_line_error(run_cli("run " + cfg + " -q --checkpoint " + temp_path("pa_refused.ckpt")),
-                        "[run] method: expected \"annealing\" or \"tempering\" with --checkpoint");
+                        "[run] method: expected \"annealing\", \"tempering\" or "
+                        "\"parallel_tempering\" with --checkpoint");
 }
 
 TEST(PopulationAnnealingCli, ListJsonShowsTheMethod) {

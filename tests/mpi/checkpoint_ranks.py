@@ -10,8 +10,9 @@ number of ranks, or as one process, and reports the bits of an uninterrupted run
        last agreed on and says how to resume (one line); mpirun -np 2 --resume C to the end.
 
 usage: checkpoint_ranks.py LOGZ MPIEXEC CONFIG AT FURTHER [--set KEY=VALUE ...]
-AT, FURTHER: progress (annealing chunks merged plus tempering iterations and sweeps, summed over
-the checkpoint's phases and runs) at which the first and second runs are stopped.
+AT, FURTHER: progress (annealing chunks merged plus tempering iterations and sweeps plus parallel
+tempering scans, summed over the checkpoint's phases and runs) at which the first and second runs
+are stopped.
 """
 import json
 import os
@@ -36,6 +37,8 @@ def progress_saved(checkpoint):
     n = sum(p["chunks_done"] for p in body.get("phases", []))
     for t in body.get("tempering_runs", []):
         n += t["initial"]["iterations"] + t["wang_landau"]["sweeps"] + t["final_run"]["sweeps_done"]
+    for t in body.get("pt_runs", []):
+        n += t["scans_done"] + sum(r["scans"] for r in t["rounds_done"])
     return n
 
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -379,6 +380,96 @@ TEST(Checkpoint, AResumedTemperingMustMatchItsShape) {
   EXPECT_EQ(saved->final_run.sweeps_done, 2u);
   EXPECT_NE(again.progress().find("final run, 2 of 5 sweeps"), std::string::npos)
       << again.progress();
+}
+
+}  // namespace
+
+namespace {
+
+// A parallel tempering record 3 scans into round 2 of 4: 3 chains in chunks of 2.
+logz::PtRecord pt_record() {
+  logz::PtRecord t;
+  t.shape = {3, 2, 4};
+  t.round = 2;
+  t.scans_done = 3;
+  t.schedule = {0.0, 0.3, 0.7, 1.0};
+  t.rounds.push_back({2, {0.0, 0.5, 1.0}, {0.25, 0.125}, 0.375, 1});
+  t.updates = 96;
+  t.non_finite = 1;
+  t.capped_by_memory = true;
+  t.chunks = {std::string("\x01\x02\x00\xff", 4), "chunk two"};
+  return t;
+}
+
+TEST(Checkpoint, ParallelTemperingRecordsAreReadBackBitForBit) {
+  logz::CheckpointContents contents{config(), {}, {}};
+  contents.pt_runs = {pt_record(), pt_record()};
+  const std::string text = logz::checkpoint_text(contents);
+  const auto back = logz::parse_checkpoint(text, "run.ckpt");
+  ASSERT_EQ(back.pt_runs.size(), 2u);
+  const logz::PtRecord& b = back.pt_runs[1];
+  const logz::PtRecord t = pt_record();
+  EXPECT_TRUE(b.shape == t.shape);
+  EXPECT_EQ(b.round, 2u);
+  EXPECT_EQ(b.scans_done, 3u);
+  EXPECT_EQ(b.total_scans(), 5u);
+  EXPECT_EQ(bits(b.schedule), bits(t.schedule));
+  ASSERT_EQ(b.rounds.size(), 1u);
+  EXPECT_EQ(bits(b.rounds[0].rejection), bits(t.rounds[0].rejection));
+  EXPECT_EQ(b.rounds[0].global_barrier, 0.375);
+  EXPECT_EQ(b.rounds[0].round_trips, 1u);
+  EXPECT_EQ(b.updates, 96u);
+  EXPECT_EQ(b.non_finite, 1u);
+  EXPECT_TRUE(b.capped_by_memory);
+  EXPECT_EQ(b.chunks, t.chunks);
+  EXPECT_EQ(logz::checkpoint_text(back), text);
+}
+
+TEST(Checkpoint, EditedParallelTemperingRecordsAreRefusedNamingTheField) {
+  logz::CheckpointContents contents{config(), {}, {}};
+  contents.pt_runs = {pt_record()};
+  const std::string text = logz::checkpoint_text(contents);
+  using J = nlohmann::json;
+  auto run = [](J& j) -> J& { return j["pt_runs"][0]; };
+  expect_refused(edited(text, [&](J& j) { run(j)["round"] = 5; }), "pt_runs[0].round");
+  expect_refused(edited(text, [&](J& j) { run(j)["scans_done"] = 5; }), "pt_runs[0].round");
+  expect_refused(edited(text, [&](J& j) { run(j)["rounds"] = 25; }), "1 to 24 rounds");
+  expect_refused(edited(text, [&](J& j) { run(j)["schedule"] = "3ff0000000000000"; }),
+                 "pt_runs[0].schedule");
+  expect_refused(edited(text, [&](J& j) { run(j)["rounds_done"] = J::array(); }),
+                 "pt_runs[0].rounds_done");
+  expect_refused(edited(text, [&](J& j) { run(j)["rounds_done"][0]["scans"] = 4; }),
+                 "pt_runs[0].rounds_done[0].scans");
+  expect_refused(edited(text, [&](J& j) { run(j)["rounds_done"][0]["rejection"] = ""; }),
+                 "one rejection per pair");
+  expect_refused(edited(text, [&](J& j) { run(j)["chunks"].erase(1); }), "pt_runs[0].chunks");
+  expect_refused(edited(text, [&](J& j) { run(j)["chunks"][0] = "0g"; }), "pt_runs[0].chunks[0]");
+}
+
+TEST(Checkpoint, AResumedParallelTemperingMustMatchItsShape) {
+  logz::CheckpointContents contents{config(), {}, {}};
+  contents.pt_runs = {pt_record()};
+  const std::string path = ::testing::TempDir() + "logz_pt_shape.ckpt";
+  std::ofstream(path) << logz::checkpoint_text(contents);
+  logz::RunCheckpoint read = logz::RunCheckpoint::read(path, 60.0);
+  EXPECT_NE(read.progress().find("parallel tempering run 1: round 2 of 4, 3 of its 4 scans"),
+            std::string::npos)
+      << read.progress();
+  try {
+    read.begin_pt({3, 2, 5});
+    ADD_FAILURE() << "a run of 5 rounds resumed a record of 4";
+  } catch (const logz::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("parallel tempering run 1: expected 3 chains in chunks "
+                                         "of 2 over 5 rounds"),
+              std::string::npos)
+        << e.what();
+  }
+  logz::RunCheckpoint again = logz::RunCheckpoint::read(path, 60.0);
+  const logz::PtRecord* saved = again.begin_pt({3, 2, 4});
+  ASSERT_NE(saved, nullptr);
+  EXPECT_EQ(saved->chunks, pt_record().chunks);
+  EXPECT_EQ(again.begin_pt({3, 2, 4}), nullptr) << "a second run begins afresh";
+  std::filesystem::remove(path);
 }
 
 }  // namespace

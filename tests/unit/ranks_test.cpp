@@ -18,6 +18,7 @@
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/tempering/parallel_tempering.hpp"
+#include "logz/tempering/pt_journal.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
 
 namespace logz {
@@ -212,19 +213,39 @@ TEST(Ranks, TemperingOverRanksGivesTheBitsOfOneRank) {
   }
 }
 
+ParallelTemperingResult temper(int threads, Ranks* ranks, PtJournal* journal = nullptr) {
+  ParallelTemperingOptions o;
+  o.ranks = ranks;
+  o.journal = journal;
+  o.num_chains = 7;
+  o.chunk_size = 2;
+  o.rounds = 5;
+  o.seed = 5;
+  o.threads = threads;
+  return parallel_tempering(kModel, pt_level_move(kModel, kKernel), o);
+}
+
+void expect_same(const ParallelTemperingResult& got, const ParallelTemperingResult& one) {
+  ASSERT_EQ(got.rounds.size(), one.rounds.size());
+  for (std::size_t i = 0; i < one.rounds.size(); ++i) {
+    EXPECT_EQ(bits(got.rounds[i].schedule), bits(one.rounds[i].schedule)) << i;
+    EXPECT_EQ(bits(got.rounds[i].rejection), bits(one.rounds[i].rejection)) << i;
+    EXPECT_EQ(got.rounds[i].round_trips, one.rounds[i].round_trips) << i;
+  }
+  EXPECT_EQ(bits(got.stats.sample_delta), bits(one.stats.sample_delta));
+  EXPECT_EQ(got.stats.sample_chain, one.stats.sample_chain);
+  EXPECT_EQ(got.stats.level_accepted, one.stats.level_accepted);
+  EXPECT_EQ(bits(got.swap_acceptance), bits(one.swap_acceptance));
+  EXPECT_EQ(got.index_process, one.index_process);
+  EXPECT_EQ(got.updates, one.updates);
+  ASSERT_EQ(got.stats.chains.size(), one.stats.chains.size());
+  for (std::size_t c = 0; c < one.stats.chains.size(); ++c)
+    EXPECT_EQ(bits(got.stats.chains[c].delta_sum), bits(one.stats.chains[c].delta_sum)) << c;
+}
+
 // Parallel tempering's chunks split over ranks: the adapted ladders, the last round's samples,
 // sums and index process are those of one process, on every rank.
 TEST(Ranks, ParallelTemperingOverRanksGivesTheBitsOfOneRank) {
-  auto temper = [&](int threads, Ranks* ranks) {
-    ParallelTemperingOptions o;
-    o.ranks = ranks;
-    o.num_chains = 7;
-    o.chunk_size = 2;
-    o.rounds = 5;
-    o.seed = 5;
-    o.threads = threads;
-    return parallel_tempering(kModel, pt_level_move(kModel, kKernel), o);
-  };
   const ParallelTemperingResult one = temper(1, nullptr);
   ASSERT_FALSE(one.index_process.empty());
   for (int size : {2, 3, 5}) {
@@ -232,23 +253,68 @@ TEST(Ranks, ParallelTemperingOverRanksGivesTheBitsOfOneRank) {
     InProcessWorld(size).run([&](Ranks& world, int r) { ranks[r] = temper(r % 2 + 1, &world); });
     for (int r = 0; r < size; ++r) {
       SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
-      const ParallelTemperingResult& got = ranks[r];
-      ASSERT_EQ(got.rounds.size(), one.rounds.size());
-      for (std::size_t i = 0; i < one.rounds.size(); ++i) {
-        EXPECT_EQ(bits(got.rounds[i].schedule), bits(one.rounds[i].schedule)) << i;
-        EXPECT_EQ(bits(got.rounds[i].rejection), bits(one.rounds[i].rejection)) << i;
-        EXPECT_EQ(got.rounds[i].round_trips, one.rounds[i].round_trips) << i;
-      }
-      EXPECT_EQ(bits(got.stats.sample_delta), bits(one.stats.sample_delta));
-      EXPECT_EQ(got.stats.sample_chain, one.stats.sample_chain);
-      EXPECT_EQ(got.stats.level_accepted, one.stats.level_accepted);
-      EXPECT_EQ(bits(got.swap_acceptance), bits(one.swap_acceptance));
-      EXPECT_EQ(got.index_process, one.index_process);
-      EXPECT_EQ(got.updates, one.updates);
-      ASSERT_EQ(got.stats.chains.size(), one.stats.chains.size());
-      for (std::size_t c = 0; c < one.stats.chains.size(); ++c)
-        EXPECT_EQ(bits(got.stats.chains[c].delta_sum), bits(one.stats.chains[c].delta_sum)) << c;
+      expect_same(ranks[r], one);
     }
+  }
+}
+
+// A journal (tempering/pt_journal.hpp) that keeps every record a run hands it, or hands one back
+// as the run to resume.
+class KeepingPtJournal final : public PtJournal {
+ public:
+  KeepingPtJournal() = default;
+  explicit KeepingPtJournal(PtRecord resume) : resume_(std::move(resume)), resuming_(true) {}
+  const PtRecord* begin_pt(const PtShape&) override { return resuming_ ? &resume_ : nullptr; }
+  bool wants_record() const override { return true; }
+  void record(const PtRecord& record) override { kept.push_back(record); }
+  std::vector<PtRecord> kept;
+
+ private:
+  PtRecord resume_;
+  bool resuming_ = false;
+};
+
+// Parallel tempering journaled between pieces of its rounds: the run is unchanged, every rank
+// hands over the same records (every rank's chunks), and a record saved on some number of ranks
+// resumes on any other number, and thread count, with the bits of an uninterrupted run: at the
+// start, within a round, at a round's end and at the run's end.
+TEST(Ranks, ParallelTemperingResumedFromAnyRecordOnAnyRankCountGivesTheSameBits) {
+  const ParallelTemperingResult one = temper(1, nullptr);
+  for (int size : {1, 3}) {
+    std::vector<KeepingPtJournal> journals(size);
+    std::vector<ParallelTemperingResult> journaled(size);
+    InProcessWorld(size).run(
+        [&](Ranks& world, int r) { journaled[r] = temper(r % 2 + 1, &world, &journals[r]); });
+    for (int r = 0; r < size; ++r) {
+      SCOPED_TRACE(testing::Message() << "journaled, rank " << r << " of " << size);
+      expect_same(journaled[r], one);
+      ASSERT_EQ(journals[r].kept.size(), journals[0].kept.size());
+      for (std::size_t i = 0; i < journals[r].kept.size(); ++i)
+        EXPECT_EQ(journals[r].kept[i].chunks, journals[0].kept[i].chunks) << i;
+    }
+    const std::vector<PtRecord>& kept = journals[0].kept;
+    ASSERT_GE(kept.size(), 6u) << "records within rounds";
+    EXPECT_EQ(kept.front().scans_done, 0u);
+    EXPECT_EQ(kept.back().round, 5u);
+    EXPECT_EQ(kept.back().scans_done, 32u);
+    // The first record, one inside the last round, the end of round 3 and the run's last.
+    std::vector<const PtRecord*> picks = {&kept.front(), &kept.back()};
+    for (const PtRecord& k : kept)
+      if ((k.round == 5 && k.scans_done == 7) || (k.round == 3 && k.scans_done == 8))
+        picks.push_back(&k);
+    ASSERT_EQ(picks.size(), 4u) << "records 7 scans into round 5 and at round 3's end";
+    for (const PtRecord* saved : picks)
+      for (int resume_size : {1, 2}) {
+        SCOPED_TRACE(testing::Message()
+                     << size << " ranks saved round " << saved->round << ", " << saved->scans_done
+                     << " scans, resumed on " << resume_size);
+        std::vector<ParallelTemperingResult> resumed(resume_size);
+        InProcessWorld(resume_size).run([&](Ranks& world, int r) {
+          KeepingPtJournal journal(*saved);
+          resumed[r] = temper(2 - r % 2, &world, &journal);
+        });
+        for (const ParallelTemperingResult& got : resumed) expect_same(got, one);
+      }
   }
 }
 

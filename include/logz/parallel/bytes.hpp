@@ -3,6 +3,8 @@
 // (ranks of one run share it).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
@@ -19,6 +21,13 @@ void append_bytes(std::string& out, std::span<const T> values) {
   out.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
 }
 
+// A run of bytes after its length, read back by ByteReader::blob().
+inline void append_blob(std::string& out, std::string_view blob) {
+  const std::uint64_t n = blob.size();
+  append_bytes<std::uint64_t>(out, std::span<const std::uint64_t>(&n, 1));
+  out.append(blob);
+}
+
 // Reads arrays back in the order they were appended.
 class ByteReader {
  public:
@@ -33,6 +42,19 @@ class ByteReader {
     at_ += n;
     return s;
   }
+  std::string_view blob() {
+    std::uint64_t n = 0;
+    read<std::uint64_t>(std::span<std::uint64_t>(&n, 1));
+    return take(n);
+  }
+  // An element count read from the bytes, checked before anything of that size is allocated: at
+  // most the bytes left hold, at `bytes_each` apiece.
+  std::size_t count(std::uint64_t n, std::size_t bytes_each) const {
+    if (n > remaining() / std::max<std::size_t>(bytes_each, 1))
+      fail_argument("logz::ByteReader", "bytes", "counts of what the bytes hold");
+    return static_cast<std::size_t>(n);
+  }
+  std::size_t remaining() const { return bytes_.size() - at_; }
   bool done() const { return at_ == bytes_.size(); }
 
  private:

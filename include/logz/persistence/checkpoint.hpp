@@ -1,7 +1,8 @@
 // Checkpoints of `logz run` (docs/checkpoint.md): the run's config; for each annealing phase
 // begun, the works and per-temperature sums of the chunks merged so far
 // (anneal/anneal_journal.hpp); for each tempering run begun, where it stands: its chains, the
-// initialization's state and the final run's statistics (tempering/tempering_journal.hpp). A
+// initialization's state and the final run's statistics (tempering/tempering_journal.hpp); for
+// each parallel tempering run begun, its round, ladder and replicas (tempering/pt_journal.hpp). A
 // resumed run takes those back and runs only the rest, giving the bits of an uninterrupted run
 // on any number of threads.
 //
@@ -25,6 +26,7 @@
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/config/config.hpp"
 #include "logz/config/files_read.hpp"
+#include "logz/tempering/pt_journal.hpp"
 #include "logz/tempering/tempering_journal.hpp"
 #include "logz/training/rbm_trainer.hpp"
 #include "logz/training_app/rbm_tracking.hpp"
@@ -58,7 +60,7 @@ struct TrainingRecord {
   std::string history_csv;
 };
 
-class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
+class RunCheckpoint final : public AnnealJournal, public TemperingJournal, public PtJournal {
  public:
   // A new checkpoint at `path`, saved every `every_seconds` (0: after every chunk) while a run
   // anneals; save() writes it at once.
@@ -109,6 +111,9 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   bool wants_record() const override;
   void record(const TemperingRecord& record) override;
 
+  const PtRecord* begin_pt(const PtShape& shape) override;
+  void record(const PtRecord& record) override;
+
  private:
   using Clock = std::chrono::steady_clock;
   bool due() const;
@@ -122,6 +127,8 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal {
   std::vector<TemperingRecord> temperings_;  // in the order the run begins them
   std::optional<TrainingRecord> training_;
   std::size_t next_tempering_ = 0;
+  std::vector<PtRecord> pt_runs_;  // in the order the run begins them
+  std::size_t next_pt_ = 0;
   Clock::time_point last_save_, last_record_;
   std::shared_ptr<FilesRead> files_ = std::make_shared<FilesRead>();
   std::shared_ptr<const int> lock_;  // PATH.lock's descriptor, closed (unlocked) with the last copy
@@ -136,6 +143,7 @@ struct CheckpointContents {
   CheckpointedConfig config;
   std::vector<AnnealPhaseRecord> phases;
   std::vector<TemperingRecord> temperings;
+  std::vector<PtRecord> pt_runs;
   std::optional<TrainingRecord> training;
   std::vector<FileFingerprint> files;  // the files the run read, fingerprinted
 };

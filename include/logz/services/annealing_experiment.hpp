@@ -62,11 +62,8 @@ struct RunDefaults {
 // models that have it.
 RunMethod read_run_method(Config& config, const std::vector<RunMethod>& supported);
 
-// Refuses, as a one-line InputError, a checkpoint journal for a method that cannot be
-// checkpointed (parallel tempering).
-void check_not_checkpointed(const RunContext& context, RunMethod method);
-// The same, and several ranks: a run of `method` in one process (adaptive tempered SMC,
-// population annealing).
+// Refuses, as a one-line InputError, a checkpoint journal or several ranks: a run of `method` in
+// one process that cannot be checkpointed (adaptive tempered SMC, population annealing).
 void check_one_process_run(Config& config, const RunContext& context, RunMethod method);
 
 // [run] seed and threads, for the methods that read no other [run] key.

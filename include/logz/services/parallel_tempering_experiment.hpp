@@ -16,6 +16,7 @@
 #include "logz/services/registry.hpp"
 #include "logz/services/results.hpp"
 #include "logz/services/run_budget.hpp"
+#include "logz/services/tempering_experiment.hpp"
 #include "logz/tempering/parallel_tempering.hpp"
 
 namespace logz {
@@ -55,7 +56,6 @@ namespace detail {
 template <class Path>
 void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& move, Config& config,
                                   const RunContext& context, RunResult& result) {
-  check_not_checkpointed(context, RunMethod::parallel_tempering);
   ParallelTemperingSettings s =
       read_parallel_tempering_settings(config, pt_replica_bytes(path), uses_level_energies<Path>);
   const std::size_t scans = (std::size_t{2} << s.options.rounds) - 2;
@@ -64,6 +64,7 @@ void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& mov
                     .note = "of every replica, over rounds of doubling length"});
   s.options.stop = context.stop;
   s.options.ranks = context.ranks;
+  s.options.journal = tempering_journal_for<typename Path::Batch>(context.pt_journal);
   if (context.progress)
     s.options.progress = [&context, &s](std::size_t round, std::size_t rounds) {
       // Scans done: round r ends after 2^(r+1) - 2 of them.
@@ -93,7 +94,7 @@ struct ParallelTemperingMethod {
       "parallel tempering: non-reversible swaps, an adaptive ladder, stepping stone / TI / MBAR "
       "([pt])";
   static constexpr const char* kDocs = "docs/parallel_tempering.md";
-  static constexpr bool kCheckpoints = false;
+  static constexpr bool kCheckpoints = true;
   static const KeyGroup* keys() { return &parallel_tempering_keys(); }
 
   template <class Setup>

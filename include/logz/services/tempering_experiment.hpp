@@ -64,10 +64,10 @@ PlannedBudget planned_tempering_budget(const TemperingSettings& s);
 // The summary of the initialization and final run a record describes.
 TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSettings& s);
 
-// The journal a tempering of this batch type reports to: the run's, if the batch can be saved; a
-// checkpointed run of one that cannot is refused.
-template <class Batch>
-TemperingJournal* tempering_journal_for(TemperingJournal* journal) {
+// The journal a tempering (simulated or parallel) of this batch type reports to: the run's, if
+// the batch can be saved; a checkpointed run of one that cannot is refused.
+template <class Batch, class Journal>
+Journal* tempering_journal_for(Journal* journal) {
   if constexpr (!CheckpointableBatch<Batch>) {
     if (journal)
       throw InputError(

@@ -29,25 +29,36 @@
 //     DEO's limit 1 / (2 + 2 Lambda) for many replicas.
 //
 // Reproducible for any thread and rank count: chains live in fixed chunks (chunk_size chains, one
-// batch per level), run a whole round each on one thread; replica k of chain c draws from its own
-// Philox streams: the kernel at scan s from (pt_kernel, step s) of particle k C + c (C chains),
-// its start from (pt_start, 0); chain c's swaps at scan s from (pt_swap, step s) of particle c;
-// every sum is merged in chunk order. Under several ranks (parallel/ranks.hpp) each holds a block
-// of chunks, and after every round each chunk's sums (the last round's samples too) go to every
-// rank, which merges them in chunk order: the ladder, the samples and the estimates are the bits
-// of one process. Replicas of a chain never cross ranks, so a scan exchanges nothing.
+// batch per level), run a round (or a piece of its scans) each on one thread; replica k of chain
+// c draws from its own Philox streams: the kernel at scan s from (pt_kernel, step s) of particle
+// k C + c (C chains), its start from (pt_start, 0); chain c's swaps at scan s from (pt_swap,
+// step s) of particle c; every sum is merged in chunk order. Under several ranks
+// (parallel/ranks.hpp) each holds a block of chunks, and after every round each chunk's sums (the
+// last round's samples too) go to every rank, which merges them in chunk order: the ladder, the
+// samples and the estimates are the bits of one process. Replicas of a chain never cross ranks, so
+// a scan exchanges nothing.
+//
+// Checkpoints (options.journal, pt_journal.hpp): with a journal a round runs in pieces of scans,
+// after which the journal may take the run's record (every chunk's replicas and sums so far,
+// gathered from every rank); a run resumed from it, on any number of threads and ranks, gives the
+// bits of an uninterrupted one.
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "logz/core/batch_state.hpp"
 #include "logz/core/enum_names.hpp"
+#include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/core/kernel_for.hpp"
 #include "logz/core/stop_request.hpp"
@@ -59,6 +70,7 @@
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/random/default_seed.hpp"
 #include "logz/random/philox.hpp"
+#include "logz/tempering/pt_journal.hpp"
 #include "logz/tempering/tempering_stats.hpp"
 
 namespace logz {
@@ -92,6 +104,10 @@ struct ParallelTemperingOptions {
   // The most bytes the last round's samples may take (0: no bound): with num_replicas = 0 the
   // last ladder then takes no more replicas than fit (ParallelTemperingResult::capped_by_memory).
   double max_sample_bytes = 0.0;
+  // Where the run's record goes between pieces of a round, and comes back from on resume
+  // (pt_journal.hpp); nullptr: none. A journal needs a batch that can be saved
+  // (core/batch_state.hpp).
+  PtJournal* journal = nullptr;
   // Called after every round: (round, rounds).
   std::function<void(std::size_t, std::size_t)> progress;
   StopToken stop;  // the run stops (logz::Stopped) within a scan once it is requested
@@ -99,15 +115,6 @@ struct ParallelTemperingOptions {
 
 // InvalidArgument naming the first field out of range.
 void validate(const ParallelTemperingOptions& options);
-
-// One round's schedule and what its swaps measured.
-struct PtRound {
-  std::size_t scans = 0;
-  std::vector<double> schedule;   // t_0 = 0 .. t_N = 1
-  std::vector<double> rejection;  // expected rejection r_k of pair (k, k + 1)
-  double global_barrier = kNaN;   // Lambda = sum r_k
-  std::uint64_t round_trips = 0;  // over all chains
-};
 
 struct ParallelTemperingResult {
   std::vector<PtRound> rounds;  // the last one's samples are in stats
@@ -216,6 +223,66 @@ struct PtChunk {
   std::vector<std::vector<PtEnd>> end;            // end[p][state]
 };
 
+// A chunk and its sums of the round so far as bytes (PtRecord::chunks), and back into a chunk of
+// n chains over `levels` levels made by make_batch(n): false, when the bytes are not such a
+// chunk's.
+template <class Batch>
+std::string pt_chunk_bytes(const PtChunk<Batch>& c, const PtRoundSums& sums) {
+  std::string out;
+  const std::uint64_t n = c.state.empty() ? 0 : c.state[0].size();
+  append_bytes<std::uint64_t>(out, std::span<const std::uint64_t>(&n, 1));
+  for (std::size_t k = 0; k < c.levels.size(); ++k) {
+    append_blob(out, batch_state_bytes(c.levels[k]));
+    for (const auto* v : {&c.e[k], &c.slope[k]}) {
+      const std::uint64_t size = v->size();
+      append_bytes<std::uint64_t>(out, std::span<const std::uint64_t>(&size, 1));
+      append_bytes<double>(out, *v);
+    }
+    append_bytes<std::uint32_t>(out, c.state[k]);
+  }
+  for (const auto& ends : c.end) append_bytes<PtEnd>(out, ends);
+  sums.append_to(out);
+  return out;
+}
+
+template <class Batch, class MakeBatch>
+bool restore_pt_chunk(std::string_view bytes, std::size_t n, std::size_t levels,
+                      const MakeBatch& make_batch, PtChunk<Batch>& c, PtRoundSums& sums) {
+  try {
+    ByteReader in(bytes);
+    std::uint64_t saved_n = 0;
+    in.read<std::uint64_t>(std::span<std::uint64_t>(&saved_n, 1));
+    if (saved_n != n) return false;
+    c.levels.clear();
+    c.e.assign(levels, {});
+    c.slope.assign(levels, {});
+    c.state.assign(levels, std::vector<std::uint32_t>(n));
+    for (std::size_t k = 0; k < levels; ++k) {
+      c.levels.push_back(make_batch(n));
+      if (!restore_batch_state(c.levels[k], in.blob())) return false;
+      for (auto* v : {&c.e[k], &c.slope[k]}) {
+        std::uint64_t size = 0;
+        in.read<std::uint64_t>(std::span<std::uint64_t>(&size, 1));
+        v->resize(in.count(size, 8));
+        in.read<double>(*v);
+      }
+      in.read<std::uint32_t>(c.state[k]);
+      for (std::uint32_t s : c.state[k])
+        if (s >= levels) return false;
+    }
+    c.end.assign(n, std::vector<PtEnd>(levels));
+    for (auto& ends : c.end) {
+      in.read<PtEnd>(ends);
+      for (PtEnd e : ends)
+        if (e > PtEnd::top) return false;
+    }
+    sums = PtRoundSums::read(in, levels);
+    return in.done();
+  } catch (const InvalidArgument&) {  // bytes that end early or count more than they hold
+    return false;
+  }
+}
+
 }  // namespace detail
 
 template <class Path>
@@ -224,7 +291,13 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
                        const ParallelTemperingOptions& options) {
   using Batch = typename Path::Batch;
   using detail::PtEnd;
+  using Clock = std::chrono::steady_clock;
   validate(options);
+  constexpr bool checkpointable = CheckpointableBatch<Batch>;
+  PtJournal* const journal = options.journal;
+  if (!checkpointable && journal)
+    fail_argument("logz::parallel_tempering", "journal",
+                  "a batch with for_each_state_array (core/batch_state.hpp)");
   const std::size_t chains = options.num_chains, chunk = options.chunk_size;
   const std::uint64_t seed = options.seed;
   ParallelTemperingResult r;
@@ -232,7 +305,8 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
 
   // This rank's block of chunks, their chains and their states (state[chunk - block.first]).
   Ranks& ranks = ranks_or_single(options.ranks);
-  const ChunkBlock block = chunks_of_rank(num_chunks(chains, chunk), ranks.rank(), ranks.size());
+  const std::size_t all_chunks = num_chunks(chains, chunk);
+  const ChunkBlock block = chunks_of_rank(all_chunks, ranks.rank(), ranks.size());
   const ChunkRange my_chains = items_of_block(block, chains, chunk);
   auto for_my_chunks = [&](auto&& body) {
     run_chunks(
@@ -241,6 +315,8 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
   };
   std::vector<double> schedule = detail::initial_schedule(options);
   std::vector<detail::PtChunk<Batch>> state(block.size());
+  // Every chunk's sums of the round under way.
+  std::vector<detail::PtRoundSums> part(block.size());
 
   constexpr bool geometric = is_geometric_path<Path>;
   // The energies of level k's batch (slopes too when asked); the count of non-finite values.
@@ -290,22 +366,94 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
       std::fill(c.state[k].begin(), c.state[k].end(), static_cast<std::uint32_t>(k));
     c.end.assign(n, std::vector<PtEnd>(levels, PtEnd::none));
   };
-  // The starts: exact base draws at every level.
-  for_my_chunks([&](const ChunkRange& cr) {
-    detail::PtChunk<Batch>& c = state[cr.index - block.first];
-    c.levels.clear();
-    c.e.assign(schedule.size(), {});
-    c.slope.assign(schedule.size(), {});
-    for (std::size_t k = 0; k < schedule.size(); ++k) {
-      c.levels.push_back(path.make_batch(cr.size()));
-      path.sample_base(c.levels[k], BatchRandom{seed, Purpose::pt_start, 0, k * chains + cr.begin});
-      measure(c, k, false);
-    }
-    reset_states(c, cr.size());
-  });
+  // Every chunk's sums of a round about to begin: zero, with the last round's pseudo-chains.
+  auto begin_round_sums = [&](std::size_t round) {
+    const bool last = round == options.rounds;
+    const std::size_t levels = schedule.size(), scans = std::size_t{1} << round;
+    for_my_chunks([&](const ChunkRange& cr) {
+      detail::PtRoundSums s(levels);
+      const std::size_t n = cr.size();
+      if (last) {
+        s.chains.assign(n * options.blocks_per_chain, ChainTemperingStats(levels));
+        s.sample_delta.reserve(n * levels * scans);
+        s.sample_level.reserve(n * levels * scans);
+        s.sample_chain.reserve(n * levels * scans);
+        if constexpr (!geometric) s.sample_energies.reserve(n * levels * scans * levels);
+      }
+      part[cr.index - block.first] = std::move(s);
+    });
+  };
 
-  std::uint32_t scan0 = 0;  // the first scan of the round (the kernel's and swaps' step)
-  for (std::size_t round = 1; round <= options.rounds; ++round) {
+  // Where the run stands, for a journal: the round under way and the scans of it done.
+  PtRecord at;
+  at.shape = {chains, chunk, options.rounds};
+  const PtRecord* saved = journal ? journal->begin_pt(at.shape) : nullptr;
+  // Hands the journal the run's record (every rank's chunks, gathered) when it asks for one.
+  auto hand_over = [&](bool always) {
+    if constexpr (checkpointable) {
+      if (!journal || !decided_by_rank0(ranks, always || journal->wants_record())) return;
+      at.schedule = schedule;
+      at.rounds = r.rounds;
+      at.updates = r.updates;
+      at.non_finite = r.non_finite;
+      at.capped_by_memory = r.capped_by_memory;
+      std::string mine;
+      for (std::size_t j = 0; j < block.size(); ++j)
+        append_blob(mine, detail::pt_chunk_bytes(state[j], part[j]));
+      at.chunks.clear();
+      for (const std::string& bytes : ranks.all_gather(mine)) {
+        ByteReader in(bytes);
+        while (!in.done()) at.chunks.emplace_back(in.blob());
+      }
+      journal->record(at);
+      at.chunks.clear();
+    }
+  };
+
+  if (saved) {
+    if constexpr (checkpointable) {
+      at.round = saved->round;
+      at.scans_done = saved->scans_done;
+      schedule = saved->schedule;
+      r.rounds = saved->rounds;
+      r.updates = saved->updates;
+      r.non_finite = saved->non_finite;
+      r.capped_by_memory = saved->capped_by_memory;
+      bool fits = saved->chunks.size() == all_chunks && schedule.size() >= 2 &&
+                  at.round <= options.rounds && at.scans_done <= (std::size_t{1} << at.round);
+      for (std::size_t j = 0; fits && j < block.size(); ++j) {
+        const ChunkRange cr = chunk_range(block.first + j, chains, chunk);
+        fits = detail::restore_pt_chunk(
+            saved->chunks[block.first + j], cr.size(), schedule.size(),
+            [&](std::size_t n) { return path.make_batch(n); }, state[j], part[j]);
+      }
+      if (!decided_by_rank0(ranks, fits) || !fits)
+        throw InputError(
+            "--resume: the checkpoint's parallel tempering replicas do not fit the run its config "
+            "gives");
+    }
+  } else {
+    // The starts: exact base draws at every level.
+    for_my_chunks([&](const ChunkRange& cr) {
+      detail::PtChunk<Batch>& c = state[cr.index - block.first];
+      c.levels.clear();
+      c.e.assign(schedule.size(), {});
+      c.slope.assign(schedule.size(), {});
+      for (std::size_t k = 0; k < schedule.size(); ++k) {
+        c.levels.push_back(path.make_batch(cr.size()));
+        path.sample_base(c.levels[k],
+                         BatchRandom{seed, Purpose::pt_start, 0, k * chains + cr.begin});
+        measure(c, k, false);
+      }
+      reset_states(c, cr.size());
+    });
+    begin_round_sums(1);
+    hand_over(true);  // a stop before the first scan leaves a run that resumes
+  }
+
+  // The first scan of the round (the kernel's and swaps' step): 2^round - 2.
+  auto scan0 = static_cast<std::uint32_t>((std::size_t{1} << at.round) - 2);
+  for (std::size_t round = at.round; round <= options.rounds; ++round) {
     const bool last = round == options.rounds;
     const std::size_t scans = std::size_t{1} << round, levels = schedule.size();
     const std::size_t blocks = last ? options.blocks_per_chain : 1;
@@ -317,108 +465,112 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
             ? scans + 1
             : std::max<std::size_t>(
                   1, (scans * chains + options.target_samples - 1) / options.target_samples);
-    detail::PtRoundSums sums(levels);
-    std::string mine;  // under several ranks: this rank's chunks' sums, in chunk order
-    run_chunks_ordered(
-        my_chains.size(), chunk, options.threads,
-        [&](const ChunkRange& local) {
-          const ChunkRange cr = in_whole_run(local, my_chains);
-          detail::PtChunk<Batch>& c = state[cr.index - block.first];
-          const std::size_t n = cr.size();
-          detail::PtRoundSums s(levels);
-          if (last) {
-            s.chains.assign(n * blocks, ChainTemperingStats(levels));
-            s.sample_delta.reserve(n * levels * scans);
-            s.sample_level.reserve(n * levels * scans);
-            s.sample_chain.reserve(n * levels * scans);
-            if constexpr (!geometric) s.sample_energies.reserve(n * levels * scans * levels);
-          }
-          Batch scratch = path.make_batch(1);
-          std::vector<double> alpha(levels - 1);
-          for (std::size_t i = 0; i < scans; ++i) {
-            options.stop.throw_if_requested();
-            const auto scan = static_cast<std::uint32_t>(scan0 + i);
+    // Scans [from, to) of the round on a chunk, added to its sums.
+    auto run_scans = [&](const ChunkRange& cr, std::size_t from, std::size_t to) {
+      detail::PtChunk<Batch>& c = state[cr.index - block.first];
+      detail::PtRoundSums& s = part[cr.index - block.first];
+      const std::size_t n = cr.size();
+      Batch scratch = path.make_batch(1);
+      std::vector<double> alpha(levels - 1);
+      for (std::size_t i = from; i < to; ++i) {
+        options.stop.throw_if_requested();
+        const auto scan = static_cast<std::uint32_t>(scan0 + i);
+        for (std::size_t k = 0; k < levels; ++k) {
+          const KernelInfo info = move(
+              schedule[k], c.levels[k],
+              BatchRandom{seed, Purpose::pt_kernel, scan, k * chains + cr.begin}, options.stop);
+          s.level_attempted[k] += info.attempted;
+          s.level_accepted[k] += info.accepted;
+          s.non_finite += measure(c, k, last);
+        }
+        if (last)
+          for (std::size_t p = 0; p < n; ++p) {
+            const auto pseudo = static_cast<std::uint32_t>(p * blocks + i / block_len);
             for (std::size_t k = 0; k < levels; ++k) {
-              const KernelInfo info = move(
-                  schedule[k], c.levels[k],
-                  BatchRandom{seed, Purpose::pt_kernel, scan, k * chains + cr.begin}, options.stop);
-              s.level_attempted[k] += info.attempted;
-              s.level_accepted[k] += info.accepted;
-              s.non_finite += measure(c, k, last);
-            }
-            if (last)
-              for (std::size_t p = 0; p < n; ++p) {
-                const auto pseudo = static_cast<std::uint32_t>(p * blocks + i / block_len);
-                for (std::size_t k = 0; k < levels; ++k) {
-                  // delta = -(U_1 - U_0); on a path with level energies every level's energy
-                  // and slope (the TI integrand) too.
-                  if constexpr (geometric) {
-                    s.chains[pseudo].add(-c.e[k][p], {}, k);
-                    s.sample_delta.push_back(-c.e[k][p]);
-                  } else {
-                    const auto row = std::span<const double>(c.e[k]).subspan(p * levels, levels);
-                    s.chains[pseudo].add(
-                        std::span<const double>(c.slope[k]).subspan(p * levels, levels), {}, k);
-                    s.sample_delta.push_back(-row.back());
-                    s.sample_energies.insert(s.sample_energies.end(), row.begin(), row.end());
-                  }
-                  s.sample_level.push_back(static_cast<std::uint32_t>(k));
-                  s.sample_chain.push_back(static_cast<std::uint32_t>(cr.begin * blocks) + pseudo);
-                }
+              // delta = -(U_1 - U_0); on a path with level energies every level's energy
+              // and slope (the TI integrand) too.
+              if constexpr (geometric) {
+                s.chains[pseudo].add(-c.e[k][p], {}, k);
+                s.sample_delta.push_back(-c.e[k][p]);
+              } else {
+                const auto row = std::span<const double>(c.e[k]).subspan(p * levels, levels);
+                s.chains[pseudo].add(
+                    std::span<const double>(c.slope[k]).subspan(p * levels, levels), {}, k);
+                s.sample_delta.push_back(-row.back());
+                s.sample_energies.insert(s.sample_energies.end(), row.begin(), row.end());
               }
-            for (std::size_t p = 0; p < n; ++p) {
-              RandomStream rng(seed, cr.begin + p, Purpose::pt_swap, scan);
-              const std::size_t parity = options.scheme == SwapScheme::nonreversible
-                                             ? scan % 2
-                                             : (rng.uniform() < 0.5 ? 0 : 1);
-              for (std::size_t k = 0; k + 1 < levels; ++k) {
-                const double log_a = log_swap_ratio(c, k, p);
-                alpha[k] = log_a >= 0.0 ? 1.0 : std::isnan(log_a) ? 0.0 : std::exp(log_a);
-                s.rejection_sum[k] += 1.0 - alpha[k];
-              }
-              for (std::size_t k = parity; k + 1 < levels; k += 2) {
-                ++s.swaps_attempted[k];
-                if (!(rng.uniform() < alpha[k])) continue;
-                ++s.swaps_accepted[k];
-                scratch.copy_particle(c.levels[k], p, 0);
-                c.levels[k].copy_particle(c.levels[k + 1], p, p);
-                c.levels[k + 1].copy_particle(scratch, 0, p);
-                swap_energies(c, k, p);
-                std::swap(c.state[k][p], c.state[k + 1][p]);
-              }
-              // A state at the top after the bottom, back at the bottom: a round trip.
-              PtEnd& bottom = c.end[p][c.state[0][p]];
-              if (bottom == PtEnd::top) ++s.round_trips;
-              bottom = PtEnd::bottom;
-              PtEnd& top = c.end[p][c.state[levels - 1][p]];
-              if (top == PtEnd::bottom) top = PtEnd::top;
-            }
-            if constexpr (requires(const Batch& b) { b.X.col(0); }) {
-              if (last && i % keep_every == 0)
-                for (std::size_t p = 0; p < n; ++p) {
-                  const auto x =
-                      c.levels[levels - 1].X.col(static_cast<decltype(c.levels[0].X.rows())>(p));
-                  s.target_positions.insert(s.target_positions.end(), x.data(),
-                                            x.data() + x.size());
-                }
-            }
-            if (last && cr.begin == 0 && i < kIndexProcessScans) {
-              const std::size_t at = s.index_process.size();
-              s.index_process.resize(at + levels);
-              for (std::size_t k = 0; k < levels; ++k)
-                s.index_process[at + c.state[k][0]] = static_cast<std::uint32_t>(k);
+              s.sample_level.push_back(static_cast<std::uint32_t>(k));
+              s.sample_chain.push_back(static_cast<std::uint32_t>(cr.begin * blocks) + pseudo);
             }
           }
-          return s;
-        },
-        [&](detail::PtRoundSums&& s) {
-          if (ranks.size() == 1)
-            sums.merge(std::move(s));
-          else
-            s.append_to(mine);
-        },
-        {}, options.stop);
-    if (ranks.size() > 1) sums = detail::gather_round_sums(ranks, mine, levels);
+        for (std::size_t p = 0; p < n; ++p) {
+          RandomStream rng(seed, cr.begin + p, Purpose::pt_swap, scan);
+          const std::size_t parity = options.scheme == SwapScheme::nonreversible
+                                         ? scan % 2
+                                         : (rng.uniform() < 0.5 ? 0 : 1);
+          for (std::size_t k = 0; k + 1 < levels; ++k) {
+            const double log_a = log_swap_ratio(c, k, p);
+            alpha[k] = log_a >= 0.0 ? 1.0 : std::isnan(log_a) ? 0.0 : std::exp(log_a);
+            s.rejection_sum[k] += 1.0 - alpha[k];
+          }
+          for (std::size_t k = parity; k + 1 < levels; k += 2) {
+            ++s.swaps_attempted[k];
+            if (!(rng.uniform() < alpha[k])) continue;
+            ++s.swaps_accepted[k];
+            scratch.copy_particle(c.levels[k], p, 0);
+            c.levels[k].copy_particle(c.levels[k + 1], p, p);
+            c.levels[k + 1].copy_particle(scratch, 0, p);
+            swap_energies(c, k, p);
+            std::swap(c.state[k][p], c.state[k + 1][p]);
+          }
+          // A state at the top after the bottom, back at the bottom: a round trip.
+          PtEnd& bottom = c.end[p][c.state[0][p]];
+          if (bottom == PtEnd::top) ++s.round_trips;
+          bottom = PtEnd::bottom;
+          PtEnd& top = c.end[p][c.state[levels - 1][p]];
+          if (top == PtEnd::bottom) top = PtEnd::top;
+        }
+        if constexpr (requires(const Batch& b) { b.X.col(0); }) {
+          if (last && i % keep_every == 0)
+            for (std::size_t p = 0; p < n; ++p) {
+              const auto x =
+                  c.levels[levels - 1].X.col(static_cast<decltype(c.levels[0].X.rows())>(p));
+              s.target_positions.insert(s.target_positions.end(), x.data(), x.data() + x.size());
+            }
+        }
+        if (last && cr.begin == 0 && i < kIndexProcessScans) {
+          const std::size_t at_scan = s.index_process.size();
+          s.index_process.resize(at_scan + levels);
+          for (std::size_t k = 0; k < levels; ++k)
+            s.index_process[at_scan + c.state[k][0]] = static_cast<std::uint32_t>(k);
+        }
+      }
+    };
+    at.round = round;
+    // With a journal, the round runs in pieces of scans that double from one while they take
+    // under 0.1 s, so that records come often without costing the run.
+    std::size_t piece = 1;
+    while (at.scans_done < scans) {
+      const std::size_t from = at.scans_done, to = journal ? std::min(scans, from + piece) : scans;
+      const auto start = Clock::now();
+      for_my_chunks([&](const ChunkRange& cr) { run_scans(cr, from, to); });
+      at.scans_done = to;
+      if (journal) {
+        const bool quick = std::chrono::duration<double>(Clock::now() - start).count() < 0.1;
+        if (decided_by_rank0(ranks, quick)) piece *= 2;
+        hand_over(last && to == scans);  // the last record holds the whole run
+      }
+    }
+
+    // Every chunk's sums merged in chunk order (under several ranks: gathered from every rank).
+    detail::PtRoundSums sums(levels);
+    if (ranks.size() == 1) {
+      for (auto& s : part) sums.merge(std::exchange(s, detail::PtRoundSums{}));
+    } else {
+      std::string mine;
+      for (auto& s : part) std::exchange(s, detail::PtRoundSums{}).append_to(mine);
+      sums = detail::gather_round_sums(ranks, mine, levels);
+    }
     scan0 += static_cast<std::uint32_t>(scans);
 
     PtRound rd;
@@ -500,6 +652,8 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
       for (std::size_t k = 0; k < schedule.size(); ++k)
         measure(state[cr.index - block.first], k, false);
     });
+    at.scans_done = 0;
+    begin_round_sums(round + 1);
   }
   return r;
 }
