@@ -677,8 +677,9 @@ def pt(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = No
     target_samples (default 0): about this many positions of the target replica (t = 1) from
       the last round, evenly spaced over scans and chains, as details["pt"]["target_samples"]
       (rows of d numbers: np.array(...) is (n, d)); a logz.Target or a continuous model only.
-    kernel_options: the [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size;
-      lattices: steps_per_temperature, the updates of one scan).
+    kernel_options: the [kernel] keys (hmc: leapfrog_steps, step_size: without it, a pilot
+      measures a step size along t and every replica takes the one at its t; a step_size given
+      is kept at every replica; lattices: steps_per_temperature, the updates of one scan).
     seed (default [run] seed), threads, progress: as for logz.anneal.
     Returns a logz.Result: estimates["stepping_stone"] and ["mbar"] (or those named), fractions (the last
     round's ladder), mean_energy and acceptance per replica, and details["pt"]: the global

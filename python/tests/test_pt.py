@@ -53,6 +53,30 @@ def test_a_user_target_beside_its_exact_log_z():
         assert near_exact(e, exact, 0.02), e
 
 
+def test_a_narrow_posterior_is_right_with_the_default_step_sizes():
+    # Issue 45's Bayesian regression at d = 25 (n = 100, noise sd 1, prior N(0, I)): the posterior
+    # is about 10x narrower than the prior. A fixed step size freezes the top replicas (acceptance
+    # 0.00, log Z 3 nats low); the default per-temperature pilot gives every replica its own.
+    d, n = 25, 100
+    rng = np.random.default_rng(4501 + d)
+    phi = rng.standard_normal((n, d))
+    y = phi @ rng.normal(0.0, 1.0, size=d) + rng.normal(0.0, 1.0, size=n)
+    cov = np.eye(n) + phi @ phi.T
+    exact = -0.5 * (n * np.log(2 * np.pi) + np.linalg.slogdet(cov)[1] + y @ np.linalg.solve(cov, y))
+
+    def energy(X):
+        resid = y[None, :] - X @ phi.T
+        return 0.5 * (resid ** 2).sum(axis=1) + 0.5 * (X ** 2).sum(axis=1) + 0.5 * (n + d) * np.log(2 * np.pi)
+
+    t = logz.Target(d, energy, lambda X: -(y[None, :] - X @ phi.T) @ phi + X, exact_log_z=exact)
+    r = logz.pt(t, rounds=8, seed=1, progress=False)
+    for e in r.estimates.values():
+        assert near_exact(e, exact, 0.02), e
+    assert min(r.acceptance) > 0.3, r.acceptance
+    kernel = r.to_dict()["kernel"]
+    assert "pilot" in kernel and kernel["step_size_adaptation"].startswith("per_temperature")
+
+
 # A well-separated bimodal target in 2-d: f = 3 N((-3, -3), 0.4^2 I) + 7 N((3, 3), 0.4^2 I), so
 # Z = 10 exactly; the modes are 21 standard deviations apart, and HMC at t = 1 alone never crosses.
 MODES, WEIGHTS, SD = np.array([[-3.0, -3.0], [3.0, 3.0]]), np.array([3.0, 7.0]), 0.4

@@ -113,6 +113,13 @@ struct ParallelTemperingMethod {
             else
               throw std::logic_error("logz::ParallelTemperingMethod: a path it cannot temper");
           });
+    } else if constexpr (requires {
+                           s.with_ladder_kernel(kId, config, result, [](const auto&) {});
+                         }) {
+      // A kernel whose step size follows the path (the continuous models).
+      s.with_ladder_kernel(kId, config, result, [&](const auto& kernel) {
+        parallel_temper_and_estimate(s.path(), kernel, config, context, result);
+      });
     } else {
       s.with_kernel(kId, config, result, [&](const auto& kernel) {
         parallel_temper_and_estimate(s.path(), kernel, config, context, result);

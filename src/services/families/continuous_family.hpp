@@ -451,6 +451,28 @@ class ContinuousMethods {
     continuous::with_kernel(ks_, f);
   }
 
+  // Parallel tempering's kernel (services/parallel_tempering_experiment.hpp): one with a step
+  // size follows the per-temperature pilot's profile over t in [0, 1] (the default; a stated
+  // "fixed" keeps the configured step size), so that every replica's step suits its temperature
+  // on whatever ladder the rounds choose. The pilot anneals along kLadderPilotSteps linear steps
+  // with the run's seed (streams the run does not draw from); its moves join the budget.
+  static constexpr std::size_t kLadderPilotSteps = 200;
+  template <class F>
+  void with_ladder_kernel(RunMethod method, Config& config, RunResult& result, F&& f) const {
+    if (ks_.tuning == StepSizeTuning::pilot && ks_.tuning_stated)
+      config.section("kernel").fail(
+          "step_size_adaptation",
+          "\"per_temperature\" or \"fixed\" for [run] method = \"" + to_string(method) + "\"");
+    if (ks_.tuning == StepSizeTuning::pilot) ks_.tuning = StepSizeTuning::per_temperature;
+    if (ks_.tuning == StepSizeTuning::per_temperature)
+      run_profile_pilot(path_, ks_, linear_schedule(kLadderPilotSteps),
+                        read_seed_and_threads(config).seed, 0);
+    result.kernel = kernel_description(ks_);
+    with_annealing_kernel<Path>(ks_, f);
+    if (ks_.pilot_moves > 0 && result.budget)
+      result.budget->parts.emplace_back("step_size_pilot", ks_.pilot_moves);
+  }
+
   void anneal(Config& config, const RunContext& context, RunResult& result) const {
     anneal_(config, context, result);
   }
