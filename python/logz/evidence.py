@@ -1,5 +1,5 @@
 """logz.evidence: the log evidence log integral prior(x) L(x) dx by adaptive tempered SMC from the
-prior to the posterior (docs/evidence.md)."""
+prior to the posterior (docs/evidence.md), or by parallel tempering between them."""
 from __future__ import annotations
 
 import contextlib
@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from . import priors as _priors
-from ._logz import InvalidArgument, _evidence
+from ._logz import InputError, InvalidArgument, _evidence, _run_posterior
 
 # Particles per call of the likelihood (and of a Custom prior's functions): a Python call costs
 # microseconds, paid once per 100 particles; fixed, so results do not depend on the threads.
@@ -61,6 +61,27 @@ class EvidenceResult:
         self.diagnostics.update({k: v for k, v in d["values"] if k not in self.diagnostics})
         if "refined" in d:
             self.diagnostics["refined"] = dict(d["refined"])
+
+    @classmethod
+    def _of_parallel_tempering(cls, r: Any, note: str) -> "EvidenceResult":
+        """The result of parallel tempering from the prior to the posterior (a logz.Result): its
+        stepping-stone estimate, the target replica's kept positions as equally weighted samples,
+        and in diagnostics the ladder (temperatures), every estimate, the kernel and details["pt"]."""
+        self = cls.__new__(cls)
+        d = r.to_dict()
+        e = r.estimates["stepping_stone"]
+        self.log_z, self.std_error, self.flags = e.log_z, e.std_error, list(e.flags)
+        self.num_evaluations = d["details"]["num_evaluations"]
+        self.move = d["kernel"]["type"]
+        self.note = note
+        self.samples = np.array(r.details["pt"].get("target_samples", []), dtype=np.float64)
+        self.samples = self.samples.reshape(len(self.samples), d["model"]["dim"])
+        self.log_weights = np.full(len(self.samples), -math.log(max(len(self.samples), 1)))
+        self.runtime_s = r.runtime_s
+        self.diagnostics = {"method": "parallel_tempering", "temperatures": list(r.fractions),
+                            "acceptance": list(r.acceptance), "estimates": dict(r.estimates),
+                            "kernel": d["kernel"], "pt": r.details["pt"]}
+        return self
 
     @property
     def weights(self) -> np.ndarray:
@@ -168,11 +189,61 @@ def _grown_particles(n, se, target_se, max_particles):
     return int(min(max_particles, max(n + EVIDENCE_CHUNK_SIZE, chunks * EVIDENCE_CHUNK_SIZE)))
 
 
+# logz.evidence(method="parallel_tempering")'s options: the config key each sets and its least value.
+_PT_OPTIONS = {"rounds": ("pt", 1), "num_chains": ("pt", 1), "num_replicas": ("pt", 0),
+               "target_samples": ("pt", 0), "leapfrog_steps": ("kernel", 1)}
+PT_SCHEMES = ("nonreversible", "reversible")
+# Chains per chunk under parallel tempering: a replica's batch holds a chunk's chains, so the
+# functions are called with 10 particles at a time (not 1), and 20 chains still fill 2 threads;
+# fixed, so that results do not depend on the threads.
+PT_CHUNK_SIZE = 10
+
+
+def _evidence_pt(log_likelihood, grad, blocks, seed, threads, progress, missing, options):
+    """logz.evidence by parallel tempering (the continuous models' [pt] service on the path from the
+    prior to the posterior): HMC with step sizes per replica where gradients are given, else
+    random-walk Metropolis."""
+    from . import _argument_error, _with_progress  # the package's, imported once it is loaded
+    config = {"run": {"method": "parallel_tempering", "seed": int(seed)},
+              "pt": {"target_samples": 1000, "chunk_size": PT_CHUNK_SIZE}, "kernel": {"type": "metropolis" if missing else "hmc"}}
+    if threads is not None:
+        config["run"]["threads"] = int(threads)
+    for key, value in options.items():
+        if value is None:
+            continue
+        if key in _PT_OPTIONS:
+            section, least = _PT_OPTIONS[key]
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not least <= value < 2 ** 31:
+                _fail(key, f"an integer >= {least}", value)
+            config[section][key] = int(value)
+        elif key == "scheme":
+            if value not in PT_SCHEMES:
+                _fail(key, " or ".join(f'"{c}"' for c in PT_SCHEMES), value)
+            config["pt"]["scheme"] = value
+        else:
+            raise TypeError(f"logz.evidence: unexpected keyword argument {key!r} (with method=\"parallel_tempering\": "
+                            f"{', '.join(sorted([*_PT_OPTIONS, 'scheme']))})")
+    note = f"gradient-free random-walk Metropolis moves: {'; '.join(missing)}" if missing else ""
+    if progress is True and note:
+        sys.stderr.write(f"logz.evidence: {note}\n")
+    try:
+        with _one_blas_thread():
+            r = _with_progress(progress,
+                               lambda shown: _run_posterior(log_likelihood, grad, blocks, config, shown))
+    except InputError as error:
+        argument_error = _argument_error(error, "logz.evidence")
+        if argument_error is None:
+            raise
+        raise argument_error from None
+    return EvidenceResult._of_parallel_tempering(r, note)
+
+
 def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, *,
              grad: Optional[Callable[[np.ndarray], Any]] = None, seed: int = 0, threads: Optional[int] = None,
              progress: Union[bool, Callable[..., Any]] = True, target_se: Optional[float] = 0.1,
-             max_particles: int = 20000, **options: Any) -> EvidenceResult:
-    """The log evidence log integral prior(x) L(x) dx, by adaptive tempered SMC from the prior.
+             max_particles: int = 20000, method: str = "smc", **options: Any) -> EvidenceResult:
+    """The log evidence log integral prior(x) L(x) dx, by adaptive tempered SMC from the prior
+    (or, with method="parallel_tempering", by parallel tempering between prior and posterior).
 
     log_likelihood(X): X a float64 array of shape (P, d), one parameter vector per row (read-only);
       returns log L of every row, shape (P,): finite, or -inf where the likelihood is 0 (NaN and
@@ -204,6 +275,16 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
       max_particles, 20000) and the larger run is the result (the first run's evaluations are
       counted in num_evaluations; diagnostics["num_particles_runs"] lists both sizes); an SE
       still above 1.5 target_se is flagged std_error_above_target. None: one run.
+    method: "smc" (the default, above) or "parallel_tempering": the geometric path from the
+      prior to the posterior, prior x L^t, by logz.pt's method (docs/parallel_tempering.md:
+      non-reversible swaps, an adaptive ladder, HMC with a step size per replica from a pilot,
+      or random-walk Metropolis without gradients); options rounds, num_chains, num_replicas,
+      scheme, target_samples (1000) and leapfrog_steps; target_se and max_particles do not
+      apply. log_z and std_error are stepping stone's, samples the target replica's kept
+      positions (equal weights), diagnostics the ladder ("temperatures"), the kernel's
+      acceptance per replica, every estimate ("estimates": stepping stone and MBAR) and the
+      swaps' diagnostics ("pt"); progress True shows a bar of scans, a callable is called as
+      progress(stage, done, total).
     Returns a logz.EvidenceResult (log_z, std_error, flags, num_evaluations, move, diagnostics,
     samples, log_weights). Errors: logz.InvalidArgument (a ValueError) naming the argument; the
     user's functions' own exceptions as they raised them; Ctrl-C stops the run.
@@ -220,6 +301,17 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
         _fail("prior", "a logz.priors prior (Normal, Uniform, StudentT, Custom, Product)", prior)
     if grad is not None and not callable(grad):
         _fail("grad", "a function of X, shape (P, d), returning (P, d), or None", grad)
+    if method not in ("smc", "parallel_tempering"):
+        _fail("method", '"smc" or "parallel_tempering"', method)
+    blocks = prior._blocks()
+    missing = [] if grad is not None else ["no grad was given"]
+    missing += [f"the Custom prior block {i} has no grad_log_density" for i, b in enumerate(blocks)
+                if b[0] == "custom" and b[4] is None]
+    if method == "parallel_tempering":
+        _options(seed, threads, {})  # seed and threads checked as for SMC
+        if not (progress is True or progress is False or progress is None or callable(progress)):
+            _fail("progress", "True, False or a callable", progress)
+        return _evidence_pt(log_likelihood, grad, blocks, seed, threads, progress, missing, options)
     o = _options(seed, threads, options)
     if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float, np.number))
                                   or not 0 < target_se < math.inf):
@@ -227,10 +319,6 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
     if isinstance(max_particles, bool) or not isinstance(max_particles, (int, np.integer)) \
             or not 2 <= max_particles < 2 ** 32:
         _fail("max_particles", "an integer >= 2", max_particles)
-    blocks = prior._blocks()
-    missing = [] if grad is not None else ["no grad was given"]
-    missing += [f"the Custom prior block {i} has no grad_log_density" for i, b in enumerate(blocks)
-                if b[0] == "custom" and b[4] is None]
     note = ""
     if "move" not in o:
         o["move"] = "random_walk" if missing else "hmc"

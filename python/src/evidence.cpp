@@ -1,10 +1,11 @@
 // logz._evidence: the evidence of a prior x likelihood (logz/evidence/run_evidence.hpp) with the
-// likelihood, its gradient and any Custom prior block as Python functions. python/logz/evidence.py
-// checks the arguments and builds the prior's blocks; this file turns them into the library's
-// types and the run's result into a dict. The functions are called as logz.Target's are
-// (python_target.hpp): from the drivers' threads, the GIL held for the call only (WorkerGil), the
-// particles lent as a read-only (P, d) array (particle_arrays.hpp), Ctrl-C checked after every
-// call; a Python exception comes back as itself.
+// likelihood, its gradient and any Custom prior block as Python functions; logz._run_posterior:
+// parallel tempering from the prior to the posterior (the continuous models' service).
+// python/logz/evidence.py checks the arguments and builds the prior's blocks; this file turns them
+// into the library's types and the run's result into a dict. The functions are called as
+// logz.Target's are (python_target.hpp): from the drivers' threads, the GIL held for the call only
+// (WorkerGil), the particles lent as a read-only (P, d) array (particle_arrays.hpp), Ctrl-C checked
+// after every call; a Python exception comes back as itself.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,11 +21,17 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "callback_answer.hpp"
+#include "config_dict.hpp"
 #include "interrupt.hpp"
 #include "logz/core/enum_names.hpp"
 #include "logz/core/error.hpp"
+#include "logz/evidence/posterior_target.hpp"
 #include "logz/evidence/run_evidence.hpp"
+#include "logz/services/parallel_tempering_experiment.hpp"
+#include "logz/services/results.hpp"
 #include "particle_arrays.hpp"
+#include "progress.hpp"
+#include "services/families/continuous_family.hpp"
 #include "worker_gil.hpp"
 
 namespace py = pybind11;
@@ -262,6 +270,33 @@ py::dict evidence_result_dict(const EvidenceResult& r, double runtime_s) {
   return out;
 }
 
+// Parallel tempering on the geometric path from the prior to the posterior, prior^(1-t)
+// (prior L)^t = prior L^t: [pt] and [kernel] from the config (the continuous models' readers:
+// step sizes per replica from a pilot by default). log Z of the posterior is the log evidence
+// (the prior is normalised).
+RunResult run_posterior_pt(Config& config, const Prior& prior, const Likelihood& likelihood,
+                           const RunContext& context) {
+  using Path = GeometricPath<Prior, PosteriorTarget>;
+  const Path path(prior, PosteriorTarget(prior, LikelihoodTilt(likelihood)));
+  continuous::KernelSettings ks = continuous::read_kernel(config);
+  RunResult result;
+  result.model = Record{{"type", "python evidence"},
+                        {"dim", prior.dim()},
+                        {"path", "geometric: prior x likelihood^t"}};
+  result.base_log_z = prior.log_z();
+  auto no_annealing = [](Config&, const RunContext&, RunResult&) {
+    throw std::logic_error("logz._run_posterior: parallel tempering only");
+  };
+  const continuous::ContinuousMethods<Path> setup(path, ks, no_annealing);
+  ParallelTemperingMethod::run(setup, config, context, result);
+  std::uint64_t per_move = 1;
+  continuous::visit_kernel(ks.type, [&](auto k) {
+    per_move = static_cast<std::uint64_t>(decltype(k)::type::evaluations_per_move(ks));
+  });
+  if (result.budget) result.details.set("num_evaluations", result.budget->total() * per_move);
+  return result;
+}
+
 }  // namespace
 
 void bind_evidence(py::module_& m) {
@@ -301,6 +336,31 @@ void bind_evidence(py::module_& m) {
       py::arg("log_likelihood"), py::arg("grad"), py::arg("blocks"), py::arg("options"),
       py::arg("progress") = py::none(),
       "The evidence of a prior x likelihood by adaptive tempered SMC (see logz.evidence).");
+  m.def(
+      "_run_posterior",
+      [](const py::object& log_likelihood, const py::object& grad, const py::list& blocks,
+         const py::dict& config, const py::object& progress) {
+        std::vector<std::shared_ptr<EvidenceCallbacks>> held;  // freed here, with the GIL
+        const std::shared_ptr<const Prior> prior = python_prior(blocks, held);
+        const Likelihood likelihood = python_likelihood(prior->dim(), log_likelihood, grad, held);
+        Config c = load_config(config, "logz.evidence");
+        auto result = std::make_shared<RunResult>();
+        {
+          const InterruptGuard ctrl_c;
+          const RunContext context{.progress = progress_function(progress), .stop = ctrl_c.stop()};
+          py::gil_scoped_release release;
+          const auto start = std::chrono::steady_clock::now();
+          *result = run_posterior_pt(c, *prior, likelihood, context);
+          result->runtime_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          result->config = c.resolved();
+        }
+        return result;
+      },
+      py::arg("log_likelihood"), py::arg("grad"), py::arg("blocks"), py::arg("config"),
+      py::arg("progress") = py::none(),
+      "The evidence of a prior x likelihood by parallel tempering from a config dict ([run] "
+      "seed and threads, [pt], [kernel], [estimators]; see logz.evidence).");
 }
 
 }  // namespace logz::python

@@ -82,6 +82,37 @@ def test_bayesian_linear_regression_d10():
     assert r.num_evaluations > 1000
 
 
+def test_parallel_tempering_from_the_prior_to_the_posterior():
+    # The same regression by parallel tempering: stepping stone's estimate, the target replica's
+    # positions as samples, the ladder and the swaps' diagnostics; the same bits for any thread
+    # count; gradient-free random-walk Metropolis without grad, said.
+    log_likelihood, grad, prior, exact = regression(30, 10, seed=1)
+    runs = [logz.evidence(log_likelihood, prior, grad=grad, seed=3, progress=False, threads=t,
+                          method="parallel_tempering", rounds=8) for t in (1, 2)]
+    r = runs[0]
+    assert_close(r, exact)
+    assert (runs[1].log_z, runs[1].std_error) == (r.log_z, r.std_error)
+    assert r.move == "hmc" and r.note == "" and "frozen_sampler" not in r.flags
+    assert r.samples.shape[1] == 10 and 500 <= r.samples.shape[0] <= 1000
+    assert abs(r.weights.sum() - 1) < 1e-12
+    assert r.diagnostics["method"] == "parallel_tempering"
+    assert r.diagnostics["temperatures"][0] == 0.0 and r.diagnostics["temperatures"][-1] == 1.0
+    assert r.diagnostics["pt"]["round_trips"] > 0
+    assert set(r.diagnostics["estimates"]) == {"stepping_stone", "mbar"}
+    mbar = r.diagnostics["estimates"]["mbar"]
+    assert abs(mbar.log_z - exact) <= Z * mbar.std_error + ALLOWANCE, mbar
+    assert r.num_evaluations > 10 ** 5
+    free = logz.evidence(log_likelihood, prior, seed=3, progress=False, method="parallel_tempering", rounds=8)
+    assert free.move == "metropolis" and "no grad was given" in free.note
+    for kwargs, argument in (({"rounds": 0}, "rounds"), ({"scheme": "random"}, "scheme"),
+                             ({"method": "nested"}, "method"), ({"num_chains": 1.5}, "num_chains")):
+        with pytest.raises(ValueError, match=f"logz.evidence: {argument}: expected"):
+            logz.evidence(log_likelihood, prior, grad=grad, progress=False,
+                          **({"method": "parallel_tempering"} | kwargs))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'num_particles'"):
+        logz.evidence(log_likelihood, prior, progress=False, method="parallel_tempering", num_particles=10)
+
+
 def test_a_run_above_target_se_is_repeated_with_more_particles():
     # 200 particles give an SE near 0.04 here (the refining run's); target_se 0.02 asks for about
     # 4x: a second run of N (SE / target)^2 x 1.3 particles, its evaluations counted beside the

@@ -53,12 +53,14 @@ std::string describe_bytes(double bytes) {
   return fmt::format("{:.3g} MiB", bytes / (1024.0 * 1024));
 }
 
+double memory_budget_bytes() { return 0.8 * usable_memory_bytes(); }
+
 namespace {
 
 // The expectation of the errors below, or "" when `bytes` fits.
 std::string too_big(double bytes, const std::string& what) {
   const double usable = usable_memory_bytes();
-  if (bytes <= 0.8 * usable) return "";
+  if (bytes <= memory_budget_bytes()) return "";
   return fmt::format(
       "a value that fits in memory ({} would need about {}; this process may use {})", what,
       describe_bytes(bytes), describe_bytes(usable));

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "logz/config/memory_guard.hpp"
 #include "logz/estimators/stepping_stone.hpp"
+#include "logz/services/annealing_flags.hpp"
 #include "logz/services/estimators.hpp"
 #include "logz/tempering/ladder.hpp"
 
@@ -101,7 +103,7 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
   const std::size_t replicas =
       o.num_replicas ? o.num_replicas : std::min(kMinAutoReplicas, o.max_replicas);
   const std::size_t last_scans = std::size_t{1} << o.rounds;
-  o.max_sample_bytes = 0.8 * usable_memory_bytes();
+  o.max_sample_bytes = memory_budget_bytes();
   check_fits_in_memory(
       s, o.num_replicas ? kPtReplicas : kPtMaxReplicas,
       static_cast<double>(o.num_chains) * static_cast<double>(replicas) * 2.0 * bytes_per_replica +
@@ -113,7 +115,7 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
 
 void record_parallel_tempering_result(const ParallelTemperingResult& r,
                                       const ParallelTemperingSettings& s, const std::string& unit,
-                                      RunResult& result) {
+                                      bool check_acceptance, RunResult& result) {
   const ParallelTemperingOptions& o = s.options;
   const PtRound& last = r.last();
   const TemperingLadder ladder{Schedule(last.schedule, "parallel tempering's ladder")};
@@ -130,12 +132,27 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
   t.kernel_acceptance = r.stats.kernel_acceptance();
   t.mean_energy = r.stats.mean_energy();
   const double rate = r.round_trip_rate(o.num_chains);
+  // The replica whose kernel accepted least, when it froze (the annealing rule).
+  std::optional<std::size_t> frozen;
+  if (check_acceptance)
+    for (std::size_t k = 0; k < t.level_acceptance.size(); ++k)
+      if (r.stats.level_attempted[k] >= kFrozenMinAttempts &&
+          t.level_acceptance[k] < kFrozenAcceptance &&
+          (!frozen || t.level_acceptance[k] < t.level_acceptance[*frozen]))
+        frozen = k;
   for (const std::string& m : s.estimators) {
     LadderEstimates e = run_tempered_estimator(m, r.stats, ladder, warm.log_z, warm, o.threads);
     Estimate& est = e.last;
     // Fewer round trips than chains: the chains may not have visited every mode of the target.
     if (last.round_trips < o.num_chains) est.diagnostics.add_flag("few_round_trips");
     if (r.non_finite > 0) est.diagnostics.add_flag("non_finite_energy");
+    if (frozen) {
+      // The frozen replicas' samples are those of their starts: the estimate's error is not in
+      // its error bar.
+      est.diagnostics.add_flag("frozen_sampler");
+      est.diagnostics.values.emplace_back("frozen_at_t", last.schedule[*frozen]);
+      est.diagnostics.values.emplace_back("frozen_acceptance", t.level_acceptance[*frozen]);
+    }
     est.diagnostics.values.emplace_back("round_trip_rate", rate);
     result.estimates.push_back(est);
     t.levels.push_back({m, e.log_z, e.std_error, e.bias});

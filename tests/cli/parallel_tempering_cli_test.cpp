@@ -119,6 +119,35 @@ TEST(ParallelTemperingCli, NoRoundTripsAreFlagged) {
   }
 }
 
+// A continuous model whose step size is fixed far too large (1.5 on a posterior of sd about 0.1):
+// the top replicas freeze, and every estimate says so with where; step sizes per replica (a
+// pilot's profile: the default where no step_size is given; the example gives one) do not
+// freeze, and the estimates hold the exact value.
+TEST(ParallelTemperingCli, AFrozenReplicaIsFlaggedAndTheDefaultStepSizesAvoidIt) {
+  const std::string model = std::string(LOGZ_SOURCE_DIR) + "/examples/linear-gaussian.toml";
+  const std::string frozen = temp_path("pt_frozen.json"), tuned = temp_path("pt_tuned.json");
+  const std::string pt = " --set run.method=parallel_tempering --set pt.rounds=7";
+  ASSERT_EQ(
+      run_cli("run " + model + " -q -o " + frozen + pt + " --set kernel.step_size=1.5").exit_code,
+      0);
+  for (const auto& [m, e] : nlohmann::json::parse(read_file(frozen))["estimates"].items()) {
+    const auto flags = e["diagnostics"]["flags"].get<std::vector<std::string>>();
+    EXPECT_NE(std::find(flags.begin(), flags.end(), "frozen_sampler"), flags.end()) << m;
+    EXPECT_LT(e["diagnostics"]["frozen_acceptance"].get<double>(), 0.05) << m;
+  }
+  ASSERT_EQ(run_cli("run " + model + " -q -o " + tuned + pt +
+                    " --set kernel.step_size_adaptation=per_temperature")
+                .exit_code,
+            0);
+  const auto j = nlohmann::json::parse(read_file(tuned));
+  EXPECT_EQ(j["kernel"]["step_size_adaptation"].get<std::string>().rfind("per_temperature", 0), 0u);
+  for (const auto& [m, e] : j["estimates"].items()) {
+    const auto flags = e["diagnostics"]["flags"].get<std::vector<std::string>>();
+    EXPECT_EQ(std::find(flags.begin(), flags.end(), "frozen_sampler"), flags.end()) << m;
+  }
+  expect_pt_near_exact(j, "stepping_stone");
+}
+
 // Thermodynamic integration on the RBM's marginal path and the 8 replicas the ladder chose: the
 // trapezoid rule is many error bars off (18 here), and says so beside stepping stone.
 TEST(ParallelTemperingCli, BiasedIntegrationIsFlagged) {

@@ -14,6 +14,9 @@ namespace logz {
 // `ulimit -v` (RLIMIT_AS), a cgroup v2 limit (memory.max) or the environment variable
 // LOGZ_MEMORY_LIMIT (bytes, or a number with K, M or G: "8G").
 double usable_memory_bytes();
+// The most a run may plan to use: 80% of usable_memory_bytes() (the rest for what it does not
+// count: the process, libraries, small buffers).
+double memory_budget_bytes();
 
 // What the works estimators keep per histogram bin (counts, edges, weights, their posterior
 // state) and per kept draw of histogram_posterior (the draw and its sorted copy).
@@ -28,8 +31,8 @@ void check_fits_in_memory(const std::string& where, double bytes, const std::str
 std::string describe_bytes(double bytes);
 
 // Fails on `key` of `section` ("<source>: [section] key: expected a value whose <what> fits in
-// memory ...") when `bytes`, the memory the key's value makes a run need, is over 80% of
-// usable_memory_bytes().
+// memory ...") when `bytes`, the memory the key's value makes a run need, is over
+// memory_budget_bytes().
 void check_fits_in_memory(const ConfigSection& section, const Key& key, double bytes,
                           const std::string& what);
 void check_fits_in_memory(const ConfigSection& section, const std::string& key, double bytes,

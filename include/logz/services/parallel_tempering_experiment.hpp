@@ -35,10 +35,12 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
                                                            bool level_energies);
 
 // The estimates, the ladder (result.tempering), the diagnostics (result.details "pt") and the
-// updates spent (result.budget, in `unit`).
+// updates spent (result.budget, in `unit`). check_acceptance (a kernel whose acceptance tracks
+// its step size, services/annealing_flags.hpp): a replica whose kernel accepted below
+// kFrozenAcceptance flags every estimate frozen_sampler.
 void record_parallel_tempering_result(const ParallelTemperingResult& r,
                                       const ParallelTemperingSettings& s, const std::string& unit,
-                                      RunResult& result);
+                                      bool check_acceptance, RunResult& result);
 
 // A replica's size for the memory check: sites or units, else one.
 template <class Path>
@@ -54,8 +56,9 @@ double pt_replica_bytes(const Path& path) {
 namespace detail {
 
 template <class Path>
-void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& move, Config& config,
-                                  const RunContext& context, RunResult& result) {
+void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& move,
+                                  bool check_acceptance, Config& config, const RunContext& context,
+                                  RunResult& result) {
   ParallelTemperingSettings s =
       read_parallel_tempering_settings(config, pt_replica_bytes(path), uses_level_energies<Path>);
   const std::size_t scans = (std::size_t{2} << s.options.rounds) - 2;
@@ -73,7 +76,8 @@ void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& mov
     };
   const char* unit = requires { path.num_sites(); }
   ? "site update" : "move";
-  record_parallel_tempering_result(parallel_tempering(path, move, s.options), s, unit, result);
+  record_parallel_tempering_result(parallel_tempering(path, move, s.options), s, unit,
+                                   check_acceptance, result);
 }
 
 }  // namespace detail
@@ -82,7 +86,9 @@ void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& mov
 template <class Path, class Kernel>
 void parallel_temper_and_estimate(const Path& path, const Kernel& kernel, Config& config,
                                   const RunContext& context, RunResult& result) {
-  detail::parallel_temper_and_estimate(path, pt_level_move(path, kernel), config, context, result);
+  detail::parallel_temper_and_estimate(path, pt_level_move(path, kernel),
+                                       acceptance_tracks_step_size<Kernel>, config, context,
+                                       result);
 }
 
 // [run] method = "parallel_tempering" (services/method_list.hpp): on a setup with kernels whose
