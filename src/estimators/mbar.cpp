@@ -309,6 +309,7 @@ MbarResult solve(const Energies& u, std::span<const double> num_samples, const M
   double obj = objective(pass, counts, f);
   const Eigen::Index m = static_cast<Eigen::Index>(free.size());
   for (int it = 0; it < options.max_iterations && m > 0; ++it) {
+    options.stop.throw_if_requested();
     // Gradient and Hessian of the objective over the free states, from P = N W.
     Eigen::VectorXd grad(m);
     Eigen::MatrixXd hess(m, m);

@@ -34,10 +34,11 @@ constexpr std::size_t kChainJackknifeGroups = 20;
 using WorksPtr = const std::span<const double>*;
 using WorksFn =
     std::function<void(WorksPtr, WorksPtr, const EstimatorOptions&, std::vector<Estimate>&)>;
-// (statistics, ladder, log Zhat, the RTS answer of the same run, worker threads)
+// (statistics, ladder, log Zhat, the RTS answer of the same run, worker threads, the run's stop
+// request: MBAR's solves stop within an iteration once it is requested)
 using TemperedFn =
     std::function<LadderEstimates(const TemperingStats&, const TemperingLadder&,
-                                  std::span<const double>, const LadderEstimates&, int)>;
+                                  std::span<const double>, const LadderEstimates&, int, StopToken)>;
 
 // An option of the estimators, stated once: its [estimators] key, whose default is that of
 // EstimatorOptions, the field it fills, and the memory a value makes its estimator keep (checked
@@ -105,8 +106,8 @@ Estimator ti(const std::string& rule, const std::string& what, EstimateOutput ou
            true},
           {},
           [rule](const TemperingStats& s, const TemperingLadder& l, std::span<const double>,
-                 const LadderEstimates&,
-                 int) { return thermodynamic_integration(s, l.fractions(), rule); }};
+                 const LadderEstimates&, int,
+                 StopToken) { return thermodynamic_integration(s, l.fractions(), rule); }};
 }
 
 const std::vector<Estimator>& estimators() {
@@ -207,7 +208,7 @@ const std::vector<Estimator>& estimators() {
         1},
        {},
        [](const TemperingStats&, const TemperingLadder&, std::span<const double>,
-          const LadderEstimates& rts, int) { return rts; }},
+          const LadderEstimates& rts, int, StopToken) { return rts; }},
       {{"ts",
         "tempered",
         "tempered sampling from visit counts",
@@ -216,7 +217,7 @@ const std::vector<Estimator>& estimators() {
         2},
        {},
        [](const TemperingStats& s, const TemperingLadder& l, std::span<const double> z,
-          const LadderEstimates&, int) { return ts_ladder(s, z, l.log_prior()); }},
+          const LadderEstimates&, int, StopToken) { return ts_ladder(s, z, l.log_prior()); }},
       ti("ti_riemann", "right Riemann sum", {"ti_riemann", "TI Riemann", "#8c6d31", 3, 4}, 0),
       ti("ti_trapezoid", "trapezoid rule", {"ti_trapezoid", "TI trapezoid", "#843c39", 4, 14, 7},
          3),
@@ -234,10 +235,11 @@ const std::vector<Estimator>& estimators() {
         true},
        {},
        [](const TemperingStats& s, const TemperingLadder& l, std::span<const double>,
-          const LadderEstimates& rts, int threads) {
+          const LadderEstimates& rts, int threads, StopToken stop) {
          // RTS as the warm start: fewer Newton steps than from log Z = 0 on ladders that span
          // hundreds of nats.
          MbarOptions o;
+         o.stop = stop;
          o.initial_log_z = rts.log_z;
          for (double& x : o.initial_log_z)
            if (!std::isfinite(x)) x = 0.0;
@@ -273,9 +275,8 @@ const std::vector<Estimator>& estimators() {
         true},
        {},
        [](const TemperingStats& s, const TemperingLadder& l, std::span<const double>,
-          const LadderEstimates&, int threads) {
-         return stepping_stone(s, l.fractions(), kChainJackknifeGroups, threads);
-       }},
+          const LadderEstimates&, int threads,
+          StopToken) { return stepping_stone(s, l.fractions(), kChainJackknifeGroups, threads); }},
   };
   return table;
 }
@@ -437,13 +438,13 @@ std::vector<Estimate> run_estimators(const std::vector<std::string>& methods,
 LadderEstimates run_tempered_estimator(const std::string& method, const TemperingStats& stats,
                                        const TemperingLadder& ladder,
                                        std::span<const double> log_z_hat,
-                                       const LadderEstimates& rts, int threads) {
+                                       const LadderEstimates& rts, int threads, StopToken stop) {
   const Estimator& e = estimator(method);
   if (e.entry.family != "tempered")
     fail_argument(
         "logz::run_tempered_estimator", "method",
         "names from " + quoted_names(estimator_names("tempered")) + "; got \"" + method + "\"");
-  return e.tempered(stats, ladder, log_z_hat, rts, threads);
+  return e.tempered(stats, ladder, log_z_hat, rts, threads, stop);
 }
 
 }  // namespace logz

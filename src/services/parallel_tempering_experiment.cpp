@@ -141,7 +141,8 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
           (!frozen || t.level_acceptance[k] < t.level_acceptance[*frozen]))
         frozen = k;
   for (const std::string& m : s.estimators) {
-    LadderEstimates e = run_tempered_estimator(m, r.stats, ladder, warm.log_z, warm, o.threads);
+    LadderEstimates e =
+        run_tempered_estimator(m, r.stats, ladder, warm.log_z, warm, o.threads, o.stop);
     Estimate& est = e.last;
     // Fewer round trips than chains: the chains may not have visited every mode of the target.
     if (last.round_trips < o.num_chains) est.diagnostics.add_flag("few_round_trips");

@@ -128,8 +128,8 @@ void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s
   // RTS is cheap from the statistics; it is also MBAR's warm start.
   const LadderEstimates rts = rts_ladder(stats, log_z_hat, s.ladder.log_prior());
   for (const auto& m : s.methods) {
-    const LadderEstimates e =
-        run_tempered_estimator(m, stats, s.ladder, log_z_hat, rts, s.options.threads);
+    const LadderEstimates e = run_tempered_estimator(m, stats, s.ladder, log_z_hat, rts,
+                                                     s.options.threads, s.options.stop);
     result.estimates.push_back(e.last);
     t.levels.push_back({m, e.log_z, e.std_error, e.bias});
   }

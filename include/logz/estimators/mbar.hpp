@@ -23,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/estimators/rts.hpp"
 
 namespace logz {
@@ -31,6 +32,7 @@ struct MbarOptions {
   double tolerance = 1e-10;  // on max_k |sum_n W_nk - 1| (relative gradient)
   int max_iterations = 50;
   std::vector<double> initial_log_z;  // warm start: log(Z_k / Z_1), finite, or empty
+  StopToken stop;  // the run's stop request: Stopped within an iteration once requested
 };
 
 struct MbarResult {

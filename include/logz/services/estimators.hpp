@@ -82,10 +82,12 @@ inline std::vector<Estimate> run_estimators(const std::vector<std::string>& meth
 
 // Runs a tempered-sample estimator on the statistics of a final run. `rts` is the RTS answer of
 // the same run, which MBAR takes as its warm start; `threads` (0: all) share MBAR's jackknife
-// solves (the answer does not depend on them).
+// solves (the answer does not depend on them); `stop`: MBAR throws Stopped within an iteration
+// once it is requested.
 LadderEstimates run_tempered_estimator(const std::string& method, const TemperingStats& stats,
                                        const TemperingLadder& ladder,
                                        std::span<const double> log_z_hat,
-                                       const LadderEstimates& rts, int threads = 1);
+                                       const LadderEstimates& rts, int threads = 1,
+                                       StopToken stop = {});
 
 }  // namespace logz
