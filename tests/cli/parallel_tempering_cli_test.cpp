@@ -130,7 +130,8 @@ TEST(ParallelTemperingCli, AFrozenReplicaIsFlaggedAndTheDefaultStepSizesAvoidIt)
   ASSERT_EQ(
       run_cli("run " + model + " -q -o " + frozen + pt + " --set kernel.step_size=1.5").exit_code,
       0);
-  for (const auto& [m, e] : nlohmann::json::parse(read_file(frozen))["estimates"].items()) {
+  const auto f = nlohmann::json::parse(read_file(frozen));
+  for (const auto& [m, e] : f["estimates"].items()) {
     const auto flags = e["diagnostics"]["flags"].get<std::vector<std::string>>();
     EXPECT_NE(std::find(flags.begin(), flags.end(), "frozen_sampler"), flags.end()) << m;
     EXPECT_LT(e["diagnostics"]["frozen_acceptance"].get<double>(), 0.05) << m;
