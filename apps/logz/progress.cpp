@@ -62,8 +62,14 @@ void Progress::operator()(const std::string& stage, std::size_t done, std::size_
   const bool tty = isatty(fileno(stderr));
   if (!tty && now - last_ < std::chrono::seconds(5) && done != total) return;
   last_ = now;
+  // "name [unit]": a stage that counts something other than the default unit.
+  std::string name = stage, unit = unit_;
+  if (const auto open = stage.rfind(" ["); open != std::string::npos && stage.ends_with(']')) {
+    name = stage.substr(0, open);
+    unit = stage.substr(open + 2, stage.size() - open - 3);
+  }
   std::string line =
-      fmt::format("{}: {}/{}{}, {} elapsed{}", stage, done, total, unit_.empty() ? "" : " " + unit_,
+      fmt::format("{}: {}/{}{}, {} elapsed{}", name, done, total, unit.empty() ? "" : " " + unit,
                   duration_text(seconds_between(stage_start_, now)), time_left(now, done, total));
   if (tty) {
     const std::size_t length = line.size();

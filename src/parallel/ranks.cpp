@@ -36,6 +36,12 @@ bool decided_by_rank0(Ranks& ranks, bool decision) {
   return ranks.all_gather(ranks.rank() == 0 ? (decision ? "1" : "0") : "")[0] == "1";
 }
 
+bool true_on_every_rank(Ranks& ranks, bool holds) {
+  if (ranks.size() == 1) return holds;
+  const std::vector<std::string> all = ranks.all_gather(holds ? "1" : "0");
+  return std::all_of(all.begin(), all.end(), [](const std::string& s) { return s == "1"; });
+}
+
 ChunkBlock chunks_of_rank(std::size_t num_chunks, int rank, int size) {
   if (size < 1 || rank < 0 || rank >= size)
     fail_argument("logz::chunks_of_rank", "rank", "0 <= rank < size, size >= 1");

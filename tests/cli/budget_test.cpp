@@ -85,6 +85,33 @@ TEST(Budget, ALongRunSaysItsBudgetFirstAndHowLongItHasLeft) {
   EXPECT_LT((elapsed + left) / total, 2.5) << eta[0] << " / " << lines.back();
 }
 
+// Parallel tempering counts scans, not chunks: "parallel tempering: 510/2046 scans, ...", the
+// last line at 2046 of them (about 2 s of one thread).
+TEST(Budget, ParallelTemperingCountsItsScans) {
+  const std::string config = temp_path("pt-progress.toml");
+  write_file(config, R"([model]
+type = "ising"
+size = 16
+beta = 0.4
+[kernel]
+site_order = "checkerboard"
+steps_per_temperature = 10
+[run]
+method = "parallel_tempering"
+threads = 1
+[pt]
+rounds = 10
+num_chains = 4
+)");
+  const auto r = run_cli("run " + config);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = stderr_lines_of_budget_test(r.err);
+  ASSERT_GE(lines.size(), 2u) << r.err;
+  EXPECT_TRUE(std::regex_match(lines.back(),
+                               std::regex(R"(parallel tempering: 2046/2046 scans, (.+) elapsed)")))
+      << r.err;
+}
+
 TEST(Budget, QuietSaysNothing) {
   const std::string config = temp_path("long.toml");
   write_file(config, kFourSecondConfig);

@@ -318,6 +318,30 @@ TEST(Ranks, ParallelTemperingResumedFromAnyRecordOnAnyRankCountGivesTheSameBits)
   }
 }
 
+// A record whose last chunk (the last rank's) does not restore: every rank refuses it with the
+// same InputError, so that the tool prints one error line, not one rank's error and the others'
+// RankFailed.
+TEST(Ranks, AParallelTemperingRecordOneRankCannotRestoreIsRefusedByEveryRank) {
+  KeepingPtJournal journal;
+  temper(1, nullptr, &journal);
+  ASSERT_FALSE(journal.kept.empty());
+  PtRecord broken = journal.kept.back();
+  broken.chunks.back().resize(broken.chunks.back().size() / 2);
+  for (int size : {1, 3}) {
+    std::vector<std::string> errors(size);
+    InProcessWorld(size).run([&](Ranks& world, int r) {
+      KeepingPtJournal resume(broken);
+      try {
+        temper(1, &world, &resume);
+      } catch (const InputError& e) {
+        errors[r] = e.what();
+      }
+    });
+    for (int r = 0; r < size; ++r)
+      EXPECT_NE(errors[r].find("do not fit"), std::string::npos) << "rank " << r << " of " << size;
+  }
+}
+
 // A journal (anneal/anneal_journal.hpp) that keeps the phase as it stood after every merge, or
 // hands a record back as the phase to resume.
 class KeepingJournal final : public AnnealJournal {

@@ -61,6 +61,9 @@ inline Ranks& ranks_or_single(Ranks* ranks) { return ranks ? *ranks : single_ran
 // Rank 0's `decision`, on every rank (a collective under several ranks): for choices that
 // depend on a clock but must be alike on every rank.
 bool decided_by_rank0(Ranks& ranks, bool decision);
+// Whether `holds` on every rank (a collective under several ranks): for a check each rank makes
+// of its own part that every rank must act on alike (one error, not one rank's alone).
+bool true_on_every_rank(Ranks& ranks, bool holds);
 
 // Chunks [first, last) of `rank` out of `size`: contiguous blocks in rank order, sizes differing
 // by at most one (a rank may get none).

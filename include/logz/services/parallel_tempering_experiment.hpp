@@ -71,7 +71,7 @@ void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& mov
   if (context.progress)
     s.options.progress = [&context, &s](std::size_t round, std::size_t rounds) {
       // Scans done: round r ends after 2^(r+1) - 2 of them.
-      context.progress("parallel tempering scans", (std::size_t{2} << round) - 2,
+      context.progress("parallel tempering [scans]", (std::size_t{2} << round) - 2,
                        (std::size_t{2} << rounds) - 2);
     };
   const char* unit = requires { path.num_sites(); }

@@ -58,7 +58,7 @@ void population_anneal_and_estimate(const Path& path, const Kernel& kernel, Conf
   options.stop = context.stop;
   if (context.progress)
     options.progress = [&context](const PopulationAnnealingStage& stage) {
-      context.progress("population annealing path fraction (per mille)",
+      context.progress("population annealing [per mille of the path]",
                        static_cast<std::size_t>(std::floor(stage.temperature * 1000.0)), 1000);
     };
   record_population_annealing_result(population_annealing(path, kernel, options), options, result);

@@ -30,7 +30,8 @@ namespace logz {
 class TemperingJournal;  // tempering/tempering_journal.hpp
 class PtJournal;         // tempering/pt_journal.hpp
 
-// Called from worker threads with (stage, chunks done, chunks in all).
+// Called from worker threads with (stage, chunks done, chunks in all); a stage that counts
+// something else names it in brackets at its end ("parallel tempering [scans]").
 using ProgressFn = std::function<void(const std::string&, std::size_t, std::size_t)>;
 
 // What a run gets from its front end besides the config, passed down explicitly to the drivers

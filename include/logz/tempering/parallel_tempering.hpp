@@ -427,7 +427,7 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
             saved->chunks[block.first + j], cr.size(), schedule.size(),
             [&](std::size_t n) { return path.make_batch(n); }, state[j], part[j]);
       }
-      if (!decided_by_rank0(ranks, fits) || !fits)
+      if (!true_on_every_rank(ranks, fits))  // every rank throws: one error line
         throw InputError(
             "--resume: the checkpoint's parallel tempering replicas do not fit the run its config "
             "gives");

@@ -53,8 +53,8 @@ TemperingRecord run_tempering(detail::TemperingDriver<Path>& st, const Tempering
   Ranks& ranks = st.ranks();
   if (saved) {
     at = *saved;
-    if constexpr (checkpointable)
-      if (at.stage != TemperingStage::complete && !st.restore(at.chains))
+    if constexpr (checkpointable)  // every rank throws where one's chains do not fit
+      if (!true_on_every_rank(ranks, at.stage == TemperingStage::complete || st.restore(at.chains)))
         throw InputError(
             "--resume: the checkpoint's tempered chains do not fit the run its config gives");
     if (at.stage != TemperingStage::initialization)

@@ -362,7 +362,7 @@ void generative_logliks(const Eigen::MatrixXd& X, const KernelSettings& ks,
   ChunkProgress chunk_progress;
   if (context.progress)
     chunk_progress = [&](std::size_t d, std::size_t total) {
-      context.progress("data points", d, total);
+      context.progress("log-likelihoods [data points]", d, total);
     };
   // Split over ranks (parallel/ranks.hpp), each rank runs a contiguous block of points and every
   // point's result then goes to every rank: the same points, whatever the number of ranks.
