@@ -255,14 +255,18 @@ class Progress:
             from tqdm import tqdm
         except ImportError:
             tqdm = None
+        # "name [unit]": a stage that counts something other than chunks ("parallel tempering [scans]").
+        name, unit = stage or "logz", "chunks"
+        if name.endswith("]") and " [" in name:
+            name, unit = name[:-1].rsplit(" [", 1)
         if tqdm is not None:
             if self._bar is None or stage != self._stage:
                 self.close()
-                self._bar = tqdm(total=total, desc=stage or "logz", unit="chunk", leave=False, file=sys.stderr)
+                self._bar = tqdm(total=total, desc=name, unit=unit, leave=False, file=sys.stderr)
                 self._stage = stage
             self._bar.update(done - self._bar.n)
         else:
-            sys.stderr.write(f"\r{stage or 'logz'}: {done}/{total}")
+            sys.stderr.write(f"\r{name}: {done}/{total} {unit}")
             sys.stderr.flush()
             self._line = True
 

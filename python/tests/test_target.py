@@ -7,6 +7,7 @@ import json
 import math
 import os
 import signal
+import sys
 import time
 
 import numpy as np
@@ -385,6 +386,18 @@ def test_progress_is_called_with_the_chunks():
     logz.run(ISING_SMALL, progress=lambda stage, done, total: seen.append((stage, done, total)))
     assert seen and all(0 < done <= total for _, done, total in seen)
     assert seen[-1][1] == seen[-1][2]
+
+
+def test_progress_names_what_a_stage_counts(capsys, monkeypatch):
+    # Parallel tempering counts scans ("parallel tempering [scans]"), annealing chunks.
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # the line without a bar
+    shown = logz.Progress()
+    shown._start -= 2.0  # past its first second
+    shown("parallel tempering [scans]", 510, 2046)
+    shown("forward", 3, 8)
+    shown.close()
+    err = capsys.readouterr().err
+    assert "parallel tempering: 510/2046 scans" in err and "forward: 3/8 chunks" in err
 
 
 ISING_SMALL = {"model": {"type": "ising", "rows": 4, "cols": 4, "beta": 0.4},
