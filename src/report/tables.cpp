@@ -69,7 +69,7 @@ static std::string pt_line(const Record& pt) {
   auto num = [&](const char* k) { return pt[k].as_double(); };
   return fmt::format(
       "parallel tempering: {} replicas x {} chains ({} swaps), global barrier {:.3f}; round "
-      "trips {} in the last {} scans: {:.4f} per scan and chain (predicted {:.4f}, limit {:.4f})\n",
+      "trips {} in the last {} scans: {:.3g} per scan and chain (predicted {:.3g}, limit {:.3g})\n",
       pt["num_replicas"].as_integer(), pt["num_chains"].as_integer(), pt["scheme"].as_string(),
       num("global_barrier"), pt["round_trips"].as_integer(), pt["scans_last_round"].as_integer(),
       num("round_trip_rate"), num("predicted_round_trip_rate"), num("limit_round_trip_rate"));

@@ -115,7 +115,8 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
 
 void record_parallel_tempering_result(const ParallelTemperingResult& r,
                                       const ParallelTemperingSettings& s, const std::string& unit,
-                                      bool check_acceptance, RunResult& result) {
+                                      bool check_acceptance, const ProgressFn& progress,
+                                      RunResult& result) {
   const ParallelTemperingOptions& o = s.options;
   const PtRound& last = r.last();
   const TemperingLadder ladder{Schedule(last.schedule, "parallel tempering's ladder")};
@@ -140,7 +141,9 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
           t.level_acceptance[k] < kFrozenAcceptance &&
           (!frozen || t.level_acceptance[k] < t.level_acceptance[*frozen]))
         frozen = k;
-  for (const std::string& m : s.estimators) {
+  for (std::size_t i = 0; i < s.estimators.size(); ++i) {
+    const std::string& m = s.estimators[i];
+    report_estimator_progress(progress, s.estimators, i);
     LadderEstimates e =
         run_tempered_estimator(m, r.stats, ladder, warm.log_z, warm, o.threads, o.stop);
     Estimate& est = e.last;
@@ -158,6 +161,7 @@ void record_parallel_tempering_result(const ParallelTemperingResult& r,
     result.estimates.push_back(est);
     t.levels.push_back({m, e.log_z, e.std_error, e.bias});
   }
+  report_estimator_progress(progress, s.estimators, s.estimators.size());
 
   std::vector<double> rounds_barrier, rounds_trips, rounds_replicas;
   for (const PtRound& rd : r.rounds) {

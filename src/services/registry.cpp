@@ -86,4 +86,13 @@ const KernelEntry& find_kernel(const std::string& family, const std::string& nam
                 "a kernel of the " + family + " family, got \"" + name + "\"");
 }
 
+void report_estimator_progress(const ProgressFn& progress, const std::vector<std::string>& methods,
+                               std::size_t done) {
+  if (!progress) return;
+  const std::string stage = done < methods.size()
+                                ? "estimates, now " + methods[done] + " [estimators]"
+                                : "estimates [estimators]";
+  progress(stage, done, methods.size());
+}
+
 }  // namespace logz

@@ -123,16 +123,20 @@ TemperingSummary tempering_summary(const TemperingRecord& at, const TemperingSet
 }
 
 void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s,
-                         std::span<const double> log_z_hat, RunResult& result) {
+                         std::span<const double> log_z_hat, const ProgressFn& progress,
+                         RunResult& result) {
   TemperingSummary& t = *result.tempering;
   // RTS is cheap from the statistics; it is also MBAR's warm start.
   const LadderEstimates rts = rts_ladder(stats, log_z_hat, s.ladder.log_prior());
-  for (const auto& m : s.methods) {
+  for (std::size_t i = 0; i < s.methods.size(); ++i) {
+    const std::string& m = s.methods[i];
+    report_estimator_progress(progress, s.methods, i);
     const LadderEstimates e = run_tempered_estimator(m, stats, s.ladder, log_z_hat, rts,
                                                      s.options.threads, s.options.stop);
     result.estimates.push_back(e.last);
     t.levels.push_back({m, e.log_z, e.std_error, e.bias});
   }
+  report_estimator_progress(progress, s.methods, s.methods.size());
   t.ladder.assign(s.ladder.fractions().begin(), s.ladder.fractions().end());
   t.log_c = stats.log_c();
   t.counts = stats.counts();

@@ -37,10 +37,12 @@ ParallelTemperingSettings read_parallel_tempering_settings(Config& config, doubl
 // The estimates, the ladder (result.tempering), the diagnostics (result.details "pt") and the
 // updates spent (result.budget, in `unit`). check_acceptance (a kernel whose acceptance tracks
 // its step size, services/annealing_flags.hpp): a replica whose kernel accepted below
-// kFrozenAcceptance flags every estimate frozen_sampler.
+// kFrozenAcceptance flags every estimate frozen_sampler. `progress` hears of each estimator as it
+// starts (MBAR over a long run's samples may take minutes).
 void record_parallel_tempering_result(const ParallelTemperingResult& r,
                                       const ParallelTemperingSettings& s, const std::string& unit,
-                                      bool check_acceptance, RunResult& result);
+                                      bool check_acceptance, const ProgressFn& progress,
+                                      RunResult& result);
 
 // A replica's size for the memory check: sites or units, else one.
 template <class Path>
@@ -77,7 +79,7 @@ void parallel_temper_and_estimate(const Path& path, const PtLevelMove<Path>& mov
   const char* unit = requires { path.num_sites(); }
   ? "site update" : "move";
   record_parallel_tempering_result(parallel_tempering(path, move, s.options), s, unit,
-                                   check_acceptance, result);
+                                   check_acceptance, context.progress, result);
 }
 
 }  // namespace detail

@@ -34,6 +34,11 @@ class PtJournal;         // tempering/pt_journal.hpp
 // something else names it in brackets at its end ("parallel tempering [scans]").
 using ProgressFn = std::function<void(const std::string&, std::size_t, std::size_t)>;
 
+// A run's estimators, one after another (MBAR over a long run's samples may take minutes):
+// "estimates, now mbar: 1/2 estimators" as methods[done] starts, "estimates: 2/2" at the end.
+void report_estimator_progress(const ProgressFn& progress, const std::vector<std::string>& methods,
+                               std::size_t done);
+
 // What a run gets from its front end besides the config, passed down explicitly to the drivers
 // (AnnealOptions, TemperingOptions, ...): nothing reaches them through a thread's state or a
 // global, not even the stop request, which the front end owns.

@@ -55,7 +55,8 @@ TemperingSettings read_tempering_settings(Config& config, bool geometric,
 
 // The estimates of every requested method from one final run, and the ladder's summary.
 void tempering_estimates(const TemperingStats& stats, const TemperingSettings& s,
-                         std::span<const double> log_z_hat, RunResult& result);
+                         std::span<const double> log_z_hat, const ProgressFn& progress,
+                         RunResult& result);
 
 // What the final run is about to do, said before the run starts (run_budget.hpp): chains x
 // sweeps, the initialization's sweeps in a note.
@@ -106,7 +107,8 @@ void temper_and_estimate(const Path& path, ChainMoves<Path> moves, Config& confi
   });
   result.tempering = tempering_summary(at, s);
   // The journal holds its own copy: the run's samples move into the statistics, not copied again.
-  tempering_estimates(st.finish_run(std::move(at.final_run)), s, at.initial.log_z_hat, result);
+  tempering_estimates(st.finish_run(std::move(at.final_run)), s, at.initial.log_z_hat,
+                      context.progress, result);
   if (!result.tempering->converged.value_or(true))
     for (auto& e : result.estimates) e.diagnostics.add_flag("initialization_not_converged");
 }
