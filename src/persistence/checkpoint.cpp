@@ -864,13 +864,25 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 }
 
 void RunCheckpoint::save() {
+  const auto start = Clock::now();
   if (writes_)
     io::write_text_file(
         path_,
         checkpoint_text({config_, phases_, temperings_, pt_runs_, training_, files_->files()}),
         io::OutputKind::checkpoint);
   last_save_ = Clock::now();
+  save_seconds_ = std::chrono::duration<double>(last_save_ - start).count();
 }
+
+namespace {
+
+// The least time between saves (or records) that took `cost` seconds each: `every`, or ten times
+// the cost where that is longer and the cost is noticeable (over a tenth of a second).
+double spacing(double every, double cost) {
+  return cost > 0.1 ? std::max(every, 10.0 * cost) : every;
+}
+
+}  // namespace
 
 // A save that fails (a full disk, a lost NFS server) leaves the run and the previous checkpoint
 // as they were; the first failure is said, and the first success after it, then no more.
@@ -941,7 +953,8 @@ void RunCheckpoint::lock() {
 }
 
 bool RunCheckpoint::due() const {
-  return std::chrono::duration<double>(Clock::now() - last_save_).count() >= every_seconds_;
+  return std::chrono::duration<double>(Clock::now() - last_save_).count() >=
+         spacing(every_seconds_, save_seconds_);
 }
 
 const AnnealPhaseRecord* RunCheckpoint::begin_phase(const AnnealPhaseShape& shape, bool resumable) {
@@ -1030,7 +1043,17 @@ const TemperingRecord* RunCheckpoint::begin_tempering(const TemperingShape& shap
 
 // A record at least every second (a stop loses little) and whenever a checkpoint is due.
 bool RunCheckpoint::wants_record() const {
-  return due() || std::chrono::duration<double>(Clock::now() - last_record_).count() >= 1.0;
+  const auto now = Clock::now();
+  const bool wants = due() || std::chrono::duration<double>(now - last_record_).count() >=
+                                  spacing(1.0, record_seconds_);
+  if (wants) asked_ = now;
+  return wants;
+}
+
+void RunCheckpoint::took_record() {
+  last_record_ = Clock::now();
+  if (asked_) record_seconds_ = std::chrono::duration<double>(last_record_ - *asked_).count();
+  asked_.reset();
 }
 
 void RunCheckpoint::record_training(TrainingRecord record) {
@@ -1040,7 +1063,7 @@ void RunCheckpoint::record_training(TrainingRecord record) {
 
 void RunCheckpoint::record(const TemperingRecord& record) {
   temperings_[next_tempering_ - 1] = record;
-  last_record_ = Clock::now();
+  took_record();
   if (due()) save_or_warn();
 }
 
@@ -1063,7 +1086,7 @@ const PtRecord* RunCheckpoint::begin_pt(const PtShape& shape) {
 
 void RunCheckpoint::record(const PtRecord& record) {
   pt_runs_[next_pt_ - 1] = record;
-  last_record_ = Clock::now();
+  took_record();
   if (due()) save_or_warn();
 }
 

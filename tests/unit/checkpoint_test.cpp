@@ -6,12 +6,14 @@
 #include <zlib.h>
 
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "logz/core/error.hpp"
 #include "support/cli.hpp"
@@ -470,6 +472,32 @@ TEST(Checkpoint, AResumedParallelTemperingMustMatchItsShape) {
   EXPECT_EQ(saved->chunks, pt_record().chunks);
   EXPECT_EQ(again.begin_pt({3, 2, 4}), nullptr) << "a second run begins afresh";
   std::filesystem::remove(path);
+}
+
+}  // namespace
+
+namespace {
+
+// A record that takes long to make (parallel tempering's, with every sample of its last round)
+// is asked for no more often than ten times what it took: from the journal's yes to the record.
+// Records that take no time are asked for every second.
+TEST(Checkpoint, ACostlyRecordIsAskedForAtMostATenthOfTheTime) {
+  using namespace std::chrono_literals;
+  const std::string path = logz::test_support::temp_path("costly.ckpt");
+  logz::RunCheckpoint c(path, config(), 3600.0);
+  ASSERT_EQ(c.begin_pt({3, 2, 4}), nullptr);
+  EXPECT_FALSE(c.wants_record()) << "just begun";
+  std::this_thread::sleep_for(1100ms);
+  ASSERT_TRUE(c.wants_record()) << "a second on";
+  c.record(pt_record());  // quick
+  std::this_thread::sleep_for(1100ms);
+  ASSERT_TRUE(c.wants_record());
+  std::this_thread::sleep_for(200ms);  // a record that took 0.2 s to make
+  c.record(pt_record());
+  std::this_thread::sleep_for(1100ms);
+  EXPECT_FALSE(c.wants_record()) << "the next is due 2 s after it, not 1 s";
+  std::this_thread::sleep_for(1000ms);
+  EXPECT_TRUE(c.wants_record());
 }
 
 }  // namespace

@@ -117,6 +117,7 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal, publi
  private:
   using Clock = std::chrono::steady_clock;
   bool due() const;
+  void took_record();  // after a record: its time and cost
 
   std::string path_;
   CheckpointedConfig config_;
@@ -130,6 +131,11 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal, publi
   std::vector<PtRecord> pt_runs_;  // in the order the run begins them
   std::size_t next_pt_ = 0;
   Clock::time_point last_save_, last_record_;
+  // What the last save and the last record took (a record: from wants_record's yes to record):
+  // a run whose records hold every sample so far (parallel tempering's last round) saves and
+  // records no more often than ten times their cost, so that they cost it at most about a tenth.
+  double save_seconds_ = 0.0, record_seconds_ = 0.0;
+  mutable std::optional<Clock::time_point> asked_;
   std::shared_ptr<FilesRead> files_ = std::make_shared<FilesRead>();
   std::shared_ptr<const int> lock_;  // PATH.lock's descriptor, closed (unlocked) with the last copy
   std::size_t failed_saves_ = 0;     // in a row
