@@ -26,8 +26,15 @@ bool same(const logz::CheckpointContents& a, const logz::CheckpointContents& b) 
   if (a.config.text != b.config.text || a.config.source != b.config.source ||
       a.config.sets != b.config.sets || a.config.seed != b.config.seed ||
       a.config.threads != b.config.threads || a.phases.size() != b.phases.size() ||
-      a.pt_runs.size() != b.pt_runs.size())
+      a.pt_runs.size() != b.pt_runs.size() || a.smc_runs.size() != b.smc_runs.size())
     return false;
+  for (std::size_t i = 0; i < a.smc_runs.size(); ++i) {
+    const auto& p = a.smc_runs[i];
+    const auto& q = b.smc_runs[i];
+    if (!(p.shape == q.shape) || p.temperatures != q.temperatures ||
+        !same_bits({p.temperature}, {q.temperature}) || p.state != q.state)
+      return false;
+  }
   for (std::size_t i = 0; i < a.pt_runs.size(); ++i) {
     const auto& p = a.pt_runs[i];
     const auto& q = b.pt_runs[i];

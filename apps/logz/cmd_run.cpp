@@ -102,6 +102,7 @@ std::function<int()> add_run_command(CLI::App& app, Ranks* process_ranks) {
                                        .anneal_journal = checkpoint ? &*checkpoint : nullptr,
                                        .tempering_journal = checkpoint ? &*checkpoint : nullptr,
                                        .pt_journal = checkpoint ? &*checkpoint : nullptr,
+                                       .smc_journal = checkpoint ? &*checkpoint : nullptr,
                                        .ranks = process_ranks,
                                        .stop = process_stop_source().token()});
     } catch (const Stopped&) {

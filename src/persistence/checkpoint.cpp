@@ -484,6 +484,33 @@ PtRecord read_pt(const Reader& r, const json& t, std::size_t i) {
   return rec;
 }
 
+// --- SMC records (smc/smc_journal.hpp)
+
+json smc_json(const SmcRecord& t) {
+  return {{"num_particles", t.shape.num_particles},
+          {"dim", t.shape.dim},
+          {"temperatures", t.temperatures},
+          {"temperature", hex_of(std::vector<double>{t.temperature})},
+          {"state", hex_of_bytes(t.state)}};
+}
+
+SmcRecord read_smc(const Reader& r, const json& t, std::size_t i) {
+  const std::string where = fmt::format("smc_runs[{}].", i);
+  if (!t.is_object()) r.fail(fmt::format("smc_runs[{}]", i), "an object");
+  SmcRecord rec;
+  rec.shape.num_particles = r.count(t, "num_particles", where);
+  const std::uint64_t dim = r.count(t, "dim", where);
+  if (rec.shape.num_particles < 2 || dim < 1 || dim > (1u << 30))
+    r.fail(where + "num_particles", "at least 2 particles of dimension 1 to 2^30");
+  rec.shape.dim = static_cast<int>(dim);
+  rec.temperatures = r.count(t, "temperatures", where);
+  rec.temperature = r.number(t, "temperature", where);
+  if (!(rec.temperature >= 0.0 && rec.temperature <= 1.0))
+    r.fail(where + "temperature", "a temperature in [0, 1]");
+  rec.state = r.bytes(r.member(t, "state", where), where + "state");
+  return rec;
+}
+
 // --- training records (`logz train rbm`)
 
 json matrix_json(const Eigen::MatrixXd& m) {
@@ -702,9 +729,11 @@ std::string CheckpointedConfig::hash() const {
 
 std::string checkpoint_text(const CheckpointContents& contents) {
   const CheckpointedConfig& config = contents.config;
-  json phase_list = json::array(), tempering_list = json::array(), pt_list = json::array();
+  json phase_list = json::array(), tempering_list = json::array(), pt_list = json::array(),
+       smc_list = json::array();
   for (const auto& t : contents.temperings) tempering_list.push_back(tempering_json(t));
   for (const auto& t : contents.pt_runs) pt_list.push_back(pt_json(t));
+  for (const auto& t : contents.smc_runs) smc_list.push_back(smc_json(t));
   for (const auto& p : contents.phases)
     phase_list.push_back({{"num_paths", p.shape.num_paths},
                           {"chunk_size", p.shape.chunk_size},
@@ -728,6 +757,7 @@ std::string checkpoint_text(const CheckpointContents& contents) {
       {"phases", std::move(phase_list)},
       {"tempering_runs", std::move(tempering_list)},
       {"pt_runs", std::move(pt_list)},
+      {"smc_runs", std::move(smc_list)},
       {"training", contents.training ? training_json(*contents.training) : json(nullptr)},
       {"files_read", files_json(contents.files)}};
   std::string text;
@@ -820,6 +850,10 @@ CheckpointContents parse_checkpoint(const std::string& text, const std::string& 
     if (!pt->is_array()) r.fail("pt_runs", "an array");
     for (std::size_t i = 0; i < pt->size(); ++i) out.pt_runs.push_back(read_pt(r, (*pt)[i], i));
   }
+  if (const auto smc = doc.find("smc_runs"); smc != doc.end()) {  // absent: from before the key
+    if (!smc->is_array()) r.fail("smc_runs", "an array");
+    for (std::size_t i = 0; i < smc->size(); ++i) out.smc_runs.push_back(read_smc(r, (*smc)[i], i));
+  }
   if (const json& training = r.member(doc, "training", ""); !training.is_null())
     out.training = read_training(r, training);
   if (const auto files = doc.find("files_read"); files != doc.end())
@@ -854,6 +888,7 @@ RunCheckpoint RunCheckpoint::read(const std::string& path, double every_seconds,
   c.phases_ = std::move(contents.phases);
   c.temperings_ = std::move(contents.temperings);
   c.pt_runs_ = std::move(contents.pt_runs);
+  c.smc_runs_ = std::move(contents.smc_runs);
   c.files_ = std::make_shared<FilesRead>(std::move(contents.files));
   return c;
 }
@@ -866,10 +901,10 @@ std::size_t RunCheckpoint::num_complete_phases() const {
 void RunCheckpoint::save() {
   const auto start = Clock::now();
   if (writes_)
-    io::write_text_file(
-        path_,
-        checkpoint_text({config_, phases_, temperings_, pt_runs_, training_, files_->files()}),
-        io::OutputKind::checkpoint);
+    io::write_text_file(path_,
+                        checkpoint_text({config_, phases_, temperings_, pt_runs_, smc_runs_,
+                                         training_, files_->files()}),
+                        io::OutputKind::checkpoint);
   last_save_ = Clock::now();
   save_seconds_ = std::chrono::duration<double>(last_save_ - start).count();
 }
@@ -1014,6 +1049,12 @@ std::string RunCheckpoint::progress() const {
                                 i + 1, t.round, t.shape.rounds, t.scans_done,
                                 std::size_t{1} << t.round));
   }
+  for (std::size_t i = 0; i < smc_runs_.size(); ++i) {
+    const SmcRecord& t = smc_runs_[i];
+    parts.push_back(t.temperature >= 1.0 ? fmt::format("SMC run {}: complete", i + 1)
+                                         : fmt::format("SMC run {}: {} temperatures, t = {:.4g}",
+                                                       i + 1, t.temperatures, t.temperature));
+  }
   if (training_)
     parts.push_back(fmt::format("{} epoch{} of training complete", training_->trainer.epochs_done,
                                 training_->trainer.epochs_done == 1 ? "" : "s"));
@@ -1061,8 +1102,8 @@ void RunCheckpoint::record_training(TrainingRecord record) {
   if (due()) save_or_warn();
 }
 
-void RunCheckpoint::record(const TemperingRecord& record) {
-  temperings_[next_tempering_ - 1] = record;
+void RunCheckpoint::record(TemperingRecord record) {
+  temperings_[next_tempering_ - 1] = std::move(record);
   took_record();
   if (due()) save_or_warn();
 }
@@ -1084,8 +1125,31 @@ const PtRecord* RunCheckpoint::begin_pt(const PtShape& shape) {
   return &saved;
 }
 
-void RunCheckpoint::record(const PtRecord& record) {
-  pt_runs_[next_pt_ - 1] = record;
+void RunCheckpoint::record(PtRecord record) {
+  pt_runs_[next_pt_ - 1] = std::move(record);
+  took_record();
+  if (due()) save_or_warn();
+}
+
+const SmcRecord* RunCheckpoint::begin_smc(const SmcShape& shape) {
+  const std::size_t i = next_smc_++;
+  last_record_ = Clock::now();
+  if (i == smc_runs_.size()) {
+    smc_runs_.push_back({.shape = shape});
+    return nullptr;
+  }
+  const SmcRecord& saved = smc_runs_[i];
+  if (!(saved.shape == shape))
+    throw InputError(fmt::format(
+        "{}: SMC run {}: expected {} particles in {} dimensions, as the checkpoint's config "
+        "gives, found {} in {}",
+        path_, i + 1, shape.num_particles, shape.dim, saved.shape.num_particles, saved.shape.dim));
+  // A run begun but not recorded yet (stopped before its first record) starts afresh.
+  return saved.state.empty() ? nullptr : &saved;
+}
+
+void RunCheckpoint::record(SmcRecord record) {
+  smc_runs_[next_smc_ - 1] = std::move(record);
   took_record();
   if (due()) save_or_warn();
 }

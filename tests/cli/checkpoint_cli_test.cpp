@@ -61,7 +61,7 @@ struct Outcome {
 
 // How far a checkpoint's run got; -1 before the checkpoint exists. Annealing: chunks merged over
 // all phases. Tempering: initial iterations, Wang-Landau sweeps and final-run sweeps done.
-// Parallel tempering: scans done. Training: epochs done.
+// Parallel tempering: scans done. SMC: temperatures reached over its runs. Training: epochs done.
 long progress_saved(const std::string& checkpoint) {
   if (!fs::exists(checkpoint)) return -1;
   const auto contents = logz::parse_checkpoint(read_file(checkpoint), checkpoint);
@@ -70,6 +70,7 @@ long progress_saved(const std::string& checkpoint) {
   for (const auto& t : contents.temperings)
     n += t.initial.iterations + static_cast<long>(t.wang_landau.sweeps + t.final_run.sweeps_done);
   for (const auto& t : contents.pt_runs) n += static_cast<long>(t.total_scans());
+  for (const auto& t : contents.smc_runs) n += static_cast<long>(t.temperatures);
   if (contents.training) n += contents.training->trainer.epochs_done;
   return n;
 }
@@ -228,8 +229,8 @@ TEST(Checkpoint, BadCheckpointsAndArgumentsGiveOneErrorLine) {
   expect_one_line_error(
       run_cli("run " + config + " --set run.method=ground_state_integration --checkpoint " +
               checkpoint),
-      "[run] method: expected \"annealing\", \"tempering\" or \"parallel_tempering\" with "
-      "--checkpoint");
+      "[run] method: expected \"annealing\", \"tempering\", \"smc\" or \"parallel_tempering\" "
+      "with --checkpoint");
   expect_one_line_error(run_cli("run " + config + " --checkpoint /nonexistent/folder/x.ckpt"),
                         "/nonexistent/folder/x.ckpt");
   expect_one_line_error(run_cli("run --resume /nonexistent.ckpt"),
@@ -354,6 +355,52 @@ TEST(Checkpoint, CtrlCStopsParallelTemperingWithinASecondAndSavesWhereItStood) {
   text.replace(text.find("rounds = 10"), 11, "rounds = 11");
   text.replace(text.find(", \"mbar\""), 8, "");
   ctrl_c_stops_within_a_second_and_resumes(config, text, "parallel tempering run 1: round ");
+}
+
+// Adaptive tempered SMC on a complete product of six Laplace experts from a Gaussian fitted to a
+// pilot run from a wide base: two SMC runs, the pilot's of 15 temperatures, the run's of 4, 2 s.
+std::string smc_config_text() {
+  return R"([model]
+type = "poe"
+expert = "laplace"
+dim = 6
+parameter_seed = 3
+[base]
+sigma = 8.0
+[run]
+method = "smc"
+seed = 11
+[smc]
+num_particles = 30000
+pilot_base = true
+pilot_particles = 20000
+)";
+}
+
+TEST(Checkpoint, SmcKilledAtAnyTemperatureAndResumedMatchesAnUninterruptedRun) {
+  const std::string config = temp_path("smc.toml");
+  write_file(config, smc_config_text());
+  const std::string whole = temp_path("smc_whole.json");
+  ASSERT_EQ(run({"run", config, "-q", "--threads", "2", "-o", whole}).exit_code, 0);
+  const nlohmann::json expected = comparable_result(whole);
+  const auto pilot_temperatures =
+      nlohmann::json::parse(read_file(whole))["kernel"]["pilot_base"]["num_temperatures"]
+          .get<long>();
+  ASSERT_GE(pilot_temperatures, 5);
+  // Kills after the base draws, in the pilot and in the run from the fitted base; each resumed
+  // run is killed once more a temperature on, then resumed to the end on 3 threads.
+  for (const long at : {0L, 3L, pilot_temperatures + 1}) {
+    SCOPED_TRACE("killed at " + std::to_string(at) + " temperatures");
+    const std::string checkpoint = temp_path("smc_run.ckpt"), out = temp_path("smc_out.json");
+    killed_twice_and_resumed({"run", config}, checkpoint, out, at, 0.05, 1);
+    if (::testing::Test::HasFailure()) return;
+    EXPECT_EQ(comparable_result(out), expected);
+  }
+}
+
+TEST(Checkpoint, CtrlCStopsSmcWithinASecondAndSavesWhereItStood) {
+  ctrl_c_stops_within_a_second_and_resumes(temp_path("smc_ctrl_c.toml"), smc_config_text(),
+                                           "SMC run 1: ");
 }
 
 // `logz train rbm` with log Z tracking on 200 noisy copies of two 6-pixel prototypes: 80 epochs

@@ -1,7 +1,8 @@
 // `logz run` with [run] method = "smc" (adaptive tempered SMC, docs/smc.md): a Gaussian mixture
 // and a complete product of experts beside their exact log Z, the same result for 1 and 2
-// threads, the settings and temperatures in the JSON, one-line errors for bad [smc] keys, a
-// model without the method and --checkpoint, and the method in `logz list --json`.
+// threads, the settings and temperatures in the JSON, one-line errors for bad [smc] keys and a
+// model without the method, and the method in `logz list --json` (checkpoints:
+// checkpoint_cli_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -150,9 +151,6 @@ TEST(SmcCli, BadKeysAndUnsupportedRunsAreOneLineErrors) {
   // A model without the method names the models that have it.
   const std::string toy = std::string(LOGZ_SOURCE_DIR) + "/examples/gaussian-toy.toml";
   expect_one_line_error(run_cli("run " + toy + " -q --set run.method=smc"), "smc for");
-  // No checkpoints for SMC: refused, never ignored.
-  expect_one_line_error(run_cli("run " + cfg + " -q --checkpoint " + temp_path("smc_refused.ckpt")),
-                        "[run] method");
 }
 
 TEST(SmcCli, ListJsonShowsTheMethod) {

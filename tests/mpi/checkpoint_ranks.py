@@ -11,7 +11,7 @@ number of ranks, or as one process, and reports the bits of an uninterrupted run
 
 usage: checkpoint_ranks.py LOGZ MPIEXEC CONFIG AT FURTHER [--set KEY=VALUE ...]
 AT, FURTHER: progress (annealing chunks merged plus tempering iterations and sweeps plus parallel
-tempering scans, summed over the checkpoint's phases and runs) at which the first and second runs
+tempering scans plus SMC temperatures, summed over the checkpoint's phases and runs) at which the first and second runs
 are stopped.
 """
 import json
@@ -39,6 +39,8 @@ def progress_saved(checkpoint):
         n += t["initial"]["iterations"] + t["wang_landau"]["sweeps"] + t["final_run"]["sweeps_done"]
     for t in body.get("pt_runs", []):
         n += t["scans_done"] + sum(r["scans"] for r in t["rounds_done"])
+    for t in body.get("smc_runs", []):
+        n += t["temperatures"]
     return n
 
 

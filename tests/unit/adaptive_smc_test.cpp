@@ -15,6 +15,7 @@
 #include "logz/paths/geometric_path.hpp"
 #include "logz/smc/conditional_ess.hpp"
 #include "logz/smc/genealogy_variance.hpp"
+#include "logz/smc/smc_journal.hpp"
 #include "logz/smc/whitening.hpp"
 
 namespace adaptive_smc_test {
@@ -253,6 +254,88 @@ TEST(AdaptiveSmc, StopsWhenItsTokenIsRequested) {
   EXPECT_EQ(stages, 1u);
   o.stop = {};
   EXPECT_EQ(logz::adaptive_smc(path, o).temperatures().back(), 1.0);
+}
+
+// A journal (smc/smc_journal.hpp) that keeps every record a run hands it, or hands one back as
+// the run to resume; with a stop source, requests a stop once it holds `stop_at` records.
+class KeepingSmcJournal final : public logz::SmcJournal {
+ public:
+  KeepingSmcJournal() = default;
+  explicit KeepingSmcJournal(logz::SmcRecord resume)
+      : resume_(std::move(resume)), resuming_(true) {}
+  const logz::SmcRecord* begin_smc(const logz::SmcShape&) override {
+    return resuming_ ? &resume_ : nullptr;
+  }
+  bool wants_record() const override { return true; }
+  void record(logz::SmcRecord record) override {
+    kept.push_back(std::move(record));
+    if (stop && kept.size() == stop_at) stop->request();
+  }
+  std::vector<logz::SmcRecord> kept;
+  logz::StopSource* stop = nullptr;
+  std::size_t stop_at = 0;
+
+ private:
+  logz::SmcRecord resume_;
+  bool resuming_ = false;
+};
+
+// A run stopped after a temperature and resumed from its last record (on another thread count)
+// ends with the bits of a run never stopped; a record that does not fit the run is refused.
+TEST(AdaptiveSmc, AResumedRunEndsWithTheBitsOfAnUninterruptedOne) {
+  const RegressionPosterior posterior(20, 4, 1.0, 0.5, 3);
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(4, 1.0), posterior);
+  logz::SmcOptions o;
+  o.num_particles = 203;
+  o.chunk_size = 8;
+  o.seed = 8;
+  o.threads = 1;
+  KeepingSmcJournal whole;
+  o.journal = &whole;
+  const logz::SmcResult uninterrupted = logz::adaptive_smc(path, o);
+  // The base draws, then every temperature, t = 1 the last.
+  ASSERT_EQ(whole.kept.size(), uninterrupted.stages.size() + 1);
+  ASSERT_GE(uninterrupted.stages.size(), 5u);
+  EXPECT_EQ(whole.kept.back().temperature, 1.0);
+
+  // Stopped after the base draws, and after the third temperature.
+  for (const std::size_t stop_at : {std::size_t{1}, std::size_t{4}}) {
+    SCOPED_TRACE(stop_at);
+    logz::StopSource source;
+    KeepingSmcJournal first;
+    first.stop = &source, first.stop_at = stop_at;
+    o.journal = &first;
+    o.stop = source.token();
+    EXPECT_THROW(logz::adaptive_smc(path, o), logz::Stopped);
+    ASSERT_EQ(first.kept.size(), stop_at);
+    KeepingSmcJournal resumed(first.kept.back());
+    o.journal = &resumed;
+    o.stop = {};
+    o.threads = 2;
+    const logz::SmcResult r = logz::adaptive_smc(path, o);
+    EXPECT_EQ(r.log_z.log_z, uninterrupted.log_z.log_z);
+    EXPECT_EQ(r.log_z.std_error, uninterrupted.log_z.std_error);
+    EXPECT_EQ(r.temperatures(), uninterrupted.temperatures());
+    EXPECT_EQ(r.particles, uninterrupted.particles);
+    EXPECT_EQ(r.eves, uninterrupted.eves);
+    EXPECT_EQ(r.num_evaluations(), uninterrupted.num_evaluations());
+    EXPECT_EQ(r.num_resamplings, uninterrupted.num_resamplings);
+    o.threads = 1;
+  }
+  // A complete run's record gives its result again at once.
+  KeepingSmcJournal complete(whole.kept.back());
+  o.journal = &complete;
+  EXPECT_EQ(logz::adaptive_smc(path, o).log_z.log_z, uninterrupted.log_z.log_z);
+  // Another number of particles, or bytes cut short: refused.
+  logz::SmcRecord cut = whole.kept[2];
+  cut.state.resize(cut.state.size() / 2);
+  KeepingSmcJournal truncated(cut);
+  o.journal = &truncated;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InputError);
+  KeepingSmcJournal other(whole.kept[2]);
+  o.journal = &other;
+  o.num_particles = 204;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InputError);
 }
 
 TEST(AdaptiveSmc, EveryMoveKernelIsRight) {

@@ -16,7 +16,11 @@
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/annealer.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
+#include "logz/models/gaussian_base.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/paths/geometric_path.hpp"
+#include "logz/smc/adaptive_smc.hpp"
+#include "logz/smc/smc_journal.hpp"
 #include "logz/tempering/parallel_tempering.hpp"
 #include "logz/tempering/pt_journal.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
@@ -266,7 +270,7 @@ class KeepingPtJournal final : public PtJournal {
   explicit KeepingPtJournal(PtRecord resume) : resume_(std::move(resume)), resuming_(true) {}
   const PtRecord* begin_pt(const PtShape&) override { return resuming_ ? &resume_ : nullptr; }
   bool wants_record() const override { return true; }
-  void record(const PtRecord& record) override { kept.push_back(record); }
+  void record(PtRecord record) override { kept.push_back(std::move(record)); }
   std::vector<PtRecord> kept;
 
  private:
@@ -314,6 +318,80 @@ TEST(Ranks, ParallelTemperingResumedFromAnyRecordOnAnyRankCountGivesTheSameBits)
           resumed[r] = temper(2 - r % 2, &world, &journal);
         });
         for (const ParallelTemperingResult& got : resumed) expect_same(got, one);
+      }
+  }
+}
+
+// Adaptive tempered SMC on a correlated Gaussian from N(0, I) in d = 4: 203 particles in 13
+// chunks of 16, the last of 11.
+SmcResult smc_run(int threads, Ranks* ranks, SmcJournal* journal = nullptr) {
+  Eigen::MatrixXd cov(4, 4);
+  cov << 1.0, 0.6, 0.2, 0.0, 0.6, 2.0, 0.3, 0.1, 0.2, 0.3, 0.5, 0.0, 0.0, 0.1, 0.0, 1.5;
+  const GeometricPath path(GaussianBase::isotropic(4, 3.0),
+                           GaussianBase(Eigen::Vector4d(1.0, -2.0, 0.5, 0.0), cov));
+  SmcOptions o;
+  o.num_particles = 203;
+  o.seed = 13;
+  o.threads = threads;
+  o.ranks = ranks;
+  o.journal = journal;
+  return adaptive_smc(path, o);
+}
+
+void expect_same(const SmcResult& a, const SmcResult& b) {
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(a.log_z.log_z),
+            std::bit_cast<std::uint64_t>(b.log_z.log_z));
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(a.log_z.std_error),
+            std::bit_cast<std::uint64_t>(b.log_z.std_error));
+  EXPECT_EQ(bits(a.temperatures()), bits(b.temperatures()));
+  EXPECT_EQ(a.particles, b.particles);
+  EXPECT_EQ(a.eves, b.eves);
+  EXPECT_EQ(a.energy_evaluations, b.energy_evaluations);
+  EXPECT_EQ(a.gradient_evaluations, b.gradient_evaluations);
+}
+
+// A journal (smc/smc_journal.hpp) that keeps every record, or hands one back to resume.
+class KeepingSmcJournal final : public SmcJournal {
+ public:
+  KeepingSmcJournal() = default;
+  explicit KeepingSmcJournal(SmcRecord resume) : resume_(std::move(resume)), resuming_(true) {}
+  const SmcRecord* begin_smc(const SmcShape&) override { return resuming_ ? &resume_ : nullptr; }
+  bool wants_record() const override { return true; }
+  void record(SmcRecord record) override { kept.push_back(std::move(record)); }
+  std::vector<SmcRecord> kept;
+
+ private:
+  SmcRecord resume_;
+  bool resuming_ = false;
+};
+
+// Each rank moves its block of particles and every rank ends with every particle: the bits of one
+// rank, on 2, 3 and 5 ranks; a record saved on 3 ranks resumes on 1 and 2 with the same bits.
+TEST(Ranks, SmcOverRanksGivesTheBitsOfOneRankAndResumesOnAnyRankCount) {
+  const SmcResult one = smc_run(1, nullptr);
+  ASSERT_GE(one.stages.size(), 4u);
+  for (int size : {2, 3, 5}) {
+    std::vector<SmcResult> got(size);
+    std::vector<KeepingSmcJournal> journals(size);
+    InProcessWorld(size).run(
+        [&](Ranks& world, int r) { got[r] = smc_run(r % 2 + 1, &world, &journals[r]); });
+    for (int r = 0; r < size; ++r) {
+      SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
+      expect_same(got[r], one);
+      ASSERT_EQ(journals[r].kept.size(), one.stages.size() + 1);
+      for (std::size_t i = 0; i < journals[r].kept.size(); ++i)
+        EXPECT_EQ(journals[r].kept[i].state, journals[0].kept[i].state) << i;
+    }
+    if (size != 3) continue;
+    for (const std::size_t at : {std::size_t{0}, std::size_t{2}})
+      for (int resume_size : {1, 2}) {
+        SCOPED_TRACE(testing::Message() << "record " << at << " resumed on " << resume_size);
+        std::vector<SmcResult> resumed(resume_size);
+        InProcessWorld(resume_size).run([&](Ranks& world, int r) {
+          KeepingSmcJournal journal(journals[0].kept[at]);
+          resumed[r] = smc_run(2 - r % 2, &world, &journal);
+        });
+        for (const SmcResult& r : resumed) expect_same(r, one);
       }
   }
 }

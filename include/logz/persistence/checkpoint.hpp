@@ -2,9 +2,10 @@
 // begun, the works and per-temperature sums of the chunks merged so far
 // (anneal/anneal_journal.hpp); for each tempering run begun, where it stands: its chains, the
 // initialization's state and the final run's statistics (tempering/tempering_journal.hpp); for
-// each parallel tempering run begun, its round, ladder and replicas (tempering/pt_journal.hpp). A
-// resumed run takes those back and runs only the rest, giving the bits of an uninterrupted run
-// on any number of threads.
+// each parallel tempering run begun, its round, ladder and replicas (tempering/pt_journal.hpp);
+// for each SMC run begun, its particles after the last temperature recorded (smc/smc_journal.hpp).
+// A resumed run takes those back and runs only the rest, giving the bits of an uninterrupted run on
+// any number of threads.
 //
 // The file: one line "logz-checkpoint 1 CRC32 BYTES", then BYTES bytes of JSON whose CRC-32
 // (zlib's) is CRC32; doubles are written as the hex of their bits. Writes go through the one
@@ -26,6 +27,7 @@
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/config/config.hpp"
 #include "logz/config/files_read.hpp"
+#include "logz/smc/smc_journal.hpp"
 #include "logz/tempering/pt_journal.hpp"
 #include "logz/tempering/tempering_journal.hpp"
 #include "logz/training/rbm_trainer.hpp"
@@ -60,7 +62,10 @@ struct TrainingRecord {
   std::string history_csv;
 };
 
-class RunCheckpoint final : public AnnealJournal, public TemperingJournal, public PtJournal {
+class RunCheckpoint final : public AnnealJournal,
+                            public TemperingJournal,
+                            public PtJournal,
+                            public SmcJournal {
  public:
   // A new checkpoint at `path`, saved every `every_seconds` (0: after every chunk) while a run
   // anneals; save() writes it at once.
@@ -109,10 +114,13 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal, publi
 
   const TemperingRecord* begin_tempering(const TemperingShape& shape) override;
   bool wants_record() const override;
-  void record(const TemperingRecord& record) override;
+  void record(TemperingRecord record) override;
 
   const PtRecord* begin_pt(const PtShape& shape) override;
-  void record(const PtRecord& record) override;
+  void record(PtRecord record) override;
+
+  const SmcRecord* begin_smc(const SmcShape& shape) override;
+  void record(SmcRecord record) override;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -130,6 +138,8 @@ class RunCheckpoint final : public AnnealJournal, public TemperingJournal, publi
   std::size_t next_tempering_ = 0;
   std::vector<PtRecord> pt_runs_;  // in the order the run begins them
   std::size_t next_pt_ = 0;
+  std::vector<SmcRecord> smc_runs_;  // in the order the run begins them
+  std::size_t next_smc_ = 0;
   Clock::time_point last_save_, last_record_;
   // What the last save and the last record took (a record: from wants_record's yes to record):
   // a run whose records hold every sample so far (parallel tempering's last round) saves and
@@ -150,6 +160,7 @@ struct CheckpointContents {
   std::vector<AnnealPhaseRecord> phases;
   std::vector<TemperingRecord> temperings;
   std::vector<PtRecord> pt_runs;
+  std::vector<SmcRecord> smc_runs;
   std::optional<TrainingRecord> training;
   std::vector<FileFingerprint> files;  // the files the run read, fingerprinted
 };

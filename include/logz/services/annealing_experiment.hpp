@@ -63,7 +63,7 @@ struct RunDefaults {
 RunMethod read_run_method(Config& config, const std::vector<RunMethod>& supported);
 
 // Refuses, as a one-line InputError, a checkpoint journal or several ranks: a run of `method` in
-// one process that cannot be checkpointed (adaptive tempered SMC, population annealing).
+// one process that cannot be checkpointed (population annealing).
 void check_one_process_run(Config& config, const RunContext& context, RunMethod method);
 
 // [run] seed and threads, for the methods that read no other [run] key.

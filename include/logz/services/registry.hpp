@@ -29,6 +29,7 @@ namespace logz {
 
 class TemperingJournal;  // tempering/tempering_journal.hpp
 class PtJournal;         // tempering/pt_journal.hpp
+class SmcJournal;        // smc/smc_journal.hpp
 
 // Called from worker threads with (stage, chunks done, chunks in all); a stage that counts
 // something else names it in brackets at its end ("parallel tempering [scans]").
@@ -46,10 +47,11 @@ struct RunContext {
   ProgressFn progress;
   BudgetListener budget;  // told the run's budget before it starts (run_budget.hpp)
   // A checkpointed run's journals (anneal/anneal_journal.hpp, tempering/tempering_journal.hpp,
-  // tempering/pt_journal.hpp); nullptr: not checkpointed.
+  // tempering/pt_journal.hpp, smc/smc_journal.hpp); nullptr: not checkpointed.
   AnnealJournal* anneal_journal = nullptr;
   TemperingJournal* tempering_journal = nullptr;
   PtJournal* pt_journal = nullptr;
+  SmcJournal* smc_journal = nullptr;
   Ranks* ranks = nullptr;  // the ranks the run is split over (parallel/ranks.hpp); nullptr: one
   // The front end's stop request (core/stop_request.hpp; Ctrl-C): the run throws Stopped within
   // a step once it is requested. Default: never stops.

@@ -62,8 +62,9 @@ void record_smc_result(const SmcResult& r, const SmcOptions& options, RunResult&
 template <ContinuousBase Base, ContinuousTarget Target>
 void smc_and_estimate(const GeometricPath<Base, Target>& path, Config& config,
                       const RunContext& context, RunResult& result) {
-  check_one_process_run(config, context, RunMethod::smc);
   SmcOptions options = read_smc_options(config, path.dim());
+  options.journal = context.smc_journal;  // the pilot's run, then the run's (in that order)
+  options.ranks = context.ranks;
   const std::optional<SmcPilotBase> pilot_base = read_smc_pilot_base(config);
   context.announce(planned_smc_budget(options));
   options.stop = context.stop;
@@ -97,7 +98,7 @@ struct SmcMethod {
   static constexpr const char* kSummary =
       "adaptive tempered SMC from an exactly sampled base (continuous models; [smc])";
   static constexpr const char* kDocs = "docs/smc.md";
-  static constexpr bool kCheckpoints = false;
+  static constexpr bool kCheckpoints = true;
   static const KeyGroup* keys() { return &smc_keys(); }
 
   template <class Setup>

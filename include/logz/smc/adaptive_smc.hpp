@@ -15,7 +15,11 @@
 // Reproducible for any thread count: particles move in fixed chunks; particle i draws from its
 // own Philox streams (base: (base_sample, step 0); move j at temperature k: (forward_kernel,
 // step k 2^10 + j)); resampling at temperature k from (resample, step k) of particle 0; every
-// sum over particles is taken in particle or chunk order.
+// sum over particles is taken in particle or chunk order. Over ranks (SmcOptions::ranks), each
+// moves its block of chunks and every rank holds every particle between temperatures
+// (smc/smc_ranks.hpp): the same bits for any rank count. A journal (SmcOptions::journal;
+// smc/smc_journal.hpp) is handed the run's state after the base draws, after temperatures when
+// it asks, and at the end; a run begun from a saved state goes on with the same bits.
 #pragma once
 
 #include <Eigen/Core>
@@ -38,30 +42,24 @@
 #include "logz/math/pareto_tail.hpp"
 #include "logz/models/continuous_target.hpp"
 #include "logz/parallel/chunk_range.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/paths/tilted_path.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/smc/conditional_ess.hpp"
 #include "logz/smc/genealogy_variance.hpp"
+#include "logz/smc/smc_journal.hpp"
 #include "logz/smc/smc_options.hpp"
+#include "logz/smc/smc_ranks.hpp"
 #include "logz/smc/smc_resampling.hpp"
+#include "logz/smc/smc_state.hpp"
 #include "logz/smc/whitened_target.hpp"
 #include "logz/smc/whitening.hpp"
 
 namespace logz {
 
 namespace detail {
-
-// What the run saw that the result must flag.
-struct SmcRunFlags {
-  bool capped = false;                    // the temperature cap forced the jump to t = 1
-  bool frozen = false;                    // acceptance below the threshold at some temperature
-  bool not_decorrelated = false;          // the move cap came before the decorrelation criterion
-  bool heavy_tails = false;               // tail_energy_slope below options.heavy_tail_slope
-  std::uint64_t invalid_energies = 0;     // NaN or -inf energies at particles (weight 0)
-  std::uint64_t rejected_non_finite = 0;  // proposals rejected for a non-finite energy
-};
 
 // The Estimate, error bar, diagnostics and flags of a finished run (r's particles, weights,
 // Eves, stages and counts filled in).
@@ -91,13 +89,6 @@ double tail_energy_slope(const std::vector<double>& e0, const std::vector<double
 inline std::uint32_t smc_move_step(std::size_t k, int j) {
   return static_cast<std::uint32_t>((k << 10) | static_cast<std::size_t>(j));
 }
-
-// What one chunk's move reports.
-struct SmcChunkMove {
-  ContinuousKernelInfo info;
-  double weighted_jump = 0.0;      // sum_p W_p |z_p' - z_p|^2
-  double weighted_gap_jump = 0.0;  // sum_p W_p (g_p' - g_p)^2, g = U_1 - U_0
-};
 
 // A path whose cached parts are (U_0, G) with U_1 = U_0 + G (paths/tilted_path.hpp); the others'
 // are (U_0, U_1).
@@ -131,37 +122,67 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
   const std::uint64_t seed = options.seed;
   SmcResult r;
   r.base_log_z = path.base_log_z();
-  detail::SmcRunFlags flags;
-  TargetEvaluationCounts counts;
+  TargetEvaluationCounts counts;  // this rank's, since the last share_particles
+  detail::SmcRunState s;          // where the run stands
+  // This rank's block of chunks and its particles; run_mine runs body(chunk) over them.
+  Ranks& ranks = ranks_or_single(options.ranks);
+  const std::size_t all_chunks = num_chunks(n, chunk);
+  const ChunkBlock block = chunks_of_rank(all_chunks, ranks.rank(), ranks.size());
+  const ChunkRange mine = items_of_block(block, n, chunk);
+  auto run_mine = [&](auto&& body) {
+    return run_chunks(
+        mine.size(), chunk, options.threads,
+        [&](const ChunkRange& local) { return body(in_whole_run(local, mine)); }, {}, options.stop);
+  };
+  SmcJournal* const journal = options.journal;
+  const SmcShape shape{n, d};
+  const SmcRecord* saved = journal ? journal->begin_smc(shape) : nullptr;
+  auto hand_over = [&](bool always) {
+    if (!journal || !decided_by_rank0(ranks, always || journal->wants_record())) return;
+    journal->record({.shape = shape,
+                     .temperatures = s.stages.size(),
+                     .temperature = s.t,
+                     .state = detail::smc_state_bytes(s)});
+  };
+  if (saved) {
+    if (!true_on_every_rank(ranks, detail::restore_smc_state(saved->state, n, d, s)))
+      throw InputError(
+          "--resume: the checkpoint's SMC particles do not fit the run its config gives");
+  } else {
+    // 1. Exact base draws, with both energies.
+    s.X.resize(d, static_cast<Eigen::Index>(n));
+    s.e0.resize(n), s.e1.resize(n);
+    run_mine([&](const ChunkRange& c) {
+      ContinuousBatch b = path.make_batch(c.size());
+      path.sample_base(b, BatchRandom{seed, Purpose::base_sample, 0, c.begin});
+      s.X.middleCols(static_cast<Eigen::Index>(c.begin), b.X.cols()) = b.X;
+      for (std::size_t p = 0; p < c.size(); ++p) {
+        s.e0[c.begin + p] = b.parts.e(0, static_cast<Eigen::Index>(p));
+        s.e1[c.begin + p] = b.parts.e(1, static_cast<Eigen::Index>(p));
+      }
+    });
+    counts.energies += mine.size();
+    detail::share_particles(ranks, mine, s, counts);
+    s.log_w.assign(n, -std::log(static_cast<double>(n)));
+    s.eves.resize(n);
+    std::iota(s.eves.begin(), s.eves.end(), std::size_t{0});
+    s.whitening = Whitening::identity(d);
+    s.step_size = options.initial_step_size.value_or(detail::default_step_size(options.move, d));
+    hand_over(true);  // a stop before the first temperature leaves a run that resumes
+  }
+  Eigen::MatrixXd& X = s.X;
+  std::vector<double>&e0 = s.e0, &e1 = s.e1, &log_w = s.log_w;
+  std::vector<std::size_t>& eves = s.eves;
+  Whitening& whitening = s.whitening;
+  detail::SmcRunFlags& flags = s.flags;
+  double &step_size = s.step_size, &t = s.t, &log_z = s.log_z;
+  std::vector<double> gaps(n), weights(n);
 
-  // 1. Exact base draws, with both energies.
-  Eigen::MatrixXd X(d, static_cast<Eigen::Index>(n));
-  std::vector<double> e0(n), e1(n);
-  run_chunks(
-      n, chunk, options.threads,
-      [&](const ChunkRange& c) {
-        ContinuousBatch b = path.make_batch(c.size());
-        path.sample_base(b, BatchRandom{seed, Purpose::base_sample, 0, c.begin});
-        X.middleCols(static_cast<Eigen::Index>(c.begin), b.X.cols()) = b.X;
-        for (std::size_t p = 0; p < c.size(); ++p) {
-          e0[c.begin + p] = b.parts.e(0, static_cast<Eigen::Index>(p));
-          e1[c.begin + p] = b.parts.e(1, static_cast<Eigen::Index>(p));
-        }
-      },
-      {}, options.stop);
-  counts.energies += n;
-  std::vector<double> log_w(n, -std::log(static_cast<double>(n))), gaps(n), weights(n);
-  std::vector<std::size_t> eves(n);
-  std::iota(eves.begin(), eves.end(), std::size_t{0});
-
-  Whitening whitening = Whitening::identity(d);
   const char batches_tag = 0;  // the cache tag of the whitened targets
-  double step_size = options.initial_step_size.value_or(detail::default_step_size(options.move, d));
   const double target_acceptance =
       options.target_acceptance.value_or(detail::default_target_acceptance(options.move));
-  double t = 0.0, log_z = 0.0;
   while (t < 1.0) {
-    const std::size_t k = r.stages.size() + 1;  // the temperature being reached
+    const std::size_t k = s.stages.size() + 1;  // the temperature being reached
     for (std::size_t i = 0; i < n; ++i)
       gaps[i] = detail::smc_gap<Path>(e0[i], e1[i], flags.invalid_energies);
 
@@ -182,8 +203,9 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     stage.ess = ess_fraction(log_w);
     stage.pareto_k = pareto_k_hat(log_w);  // the shape of the new weights' tail
     if (t >= 1.0) {
-      r.stages.push_back(stage);
+      s.stages.push_back(stage);
       if (options.progress) options.progress(stage);
+      hand_over(true);
       break;
     }
 
@@ -201,7 +223,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       X.swap(resampled), e0.swap(e0r), e1.swap(e1r), eves.swap(eves_r);
       std::fill(log_w.begin(), log_w.end(), -std::log(static_cast<double>(n)));
       stage.resampled = true;
-      ++r.num_resamplings;
+      ++s.num_resamplings;
     }
 
     // 5. Moves at t, in whitened coordinates: each chunk whitened by the particles outside it
@@ -214,39 +236,37 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     const bool shared = constraints_of(path.at(t)) != nullptr;
     using Whitened = WhitenedTarget<typename Path::TemperedTarget>;
     const void* const tag = &batches_tag;  // one stage's whitenings: batches are made afresh
+    // This rank's chunks' batches and whitenings (of chunk c at c - block.first).
     std::vector<ContinuousBatch> batches;
-    std::vector<Whitening> chunk_whitenings(num_chunks(n, chunk));
-    batches.reserve(num_chunks(n, chunk));
-    for (std::size_t c = 0; c < num_chunks(n, chunk); ++c)
+    std::vector<Whitening> chunk_whitenings(block.size());
+    batches.reserve(block.size());
+    for (std::size_t c = block.first; c < block.last; ++c)
       batches.emplace_back(d, chunk_range(c, n, chunk).size());
     auto chunk_target = [&](std::size_t c) {
-      return Whitened(path.at(t), chunk_whitenings[c], tag, counts);
+      return Whitened(path.at(t), chunk_whitenings[c - block.first], tag, counts);
     };
-    run_chunks(
-        n, chunk, options.threads,
-        [&](const ChunkRange& range) {
-          // The chunk's particles and every copy of them sit out of their own whitening.
-          std::vector<std::size_t> out;
-          for (std::size_t i = range.begin; i < range.end; ++i) out.push_back(group[i]);
-          std::sort(out.begin(), out.end());
-          out.erase(std::unique(out.begin(), out.end()), out.end());
-          std::vector<std::size_t> excluded;
-          for (std::size_t i = 0; i < n; ++i)
-            if (std::binary_search(out.begin(), out.end(), group[i])) excluded.push_back(i);
-          chunk_whitenings[range.index] =
-              shared ? whitening : whitening.without(X, weights, excluded);
-          const auto begin = static_cast<Eigen::Index>(range.begin);
-          const auto size = static_cast<Eigen::Index>(range.size());
-          ContinuousBatch& b = batches[range.index];
-          chunk_target(range.index).to_whitened(X.middleCols(begin, size), b.X);
-          b.parts.e.resize(2, size);
-          for (Eigen::Index p = 0; p < size; ++p) {
-            b.parts.e(0, p) = e0[range.begin + static_cast<std::size_t>(p)];
-            b.parts.e(1, p) = e1[range.begin + static_cast<std::size_t>(p)];
-          }
-          b.parts.num_parts = 2, b.parts.has_grad = false, b.parts.tag = tag;
-        },
-        {}, options.stop);
+    run_mine([&](const ChunkRange& range) {
+      // The chunk's particles and every copy of them sit out of their own whitening.
+      std::vector<std::size_t> out;
+      for (std::size_t i = range.begin; i < range.end; ++i) out.push_back(group[i]);
+      std::sort(out.begin(), out.end());
+      out.erase(std::unique(out.begin(), out.end()), out.end());
+      std::vector<std::size_t> excluded;
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::binary_search(out.begin(), out.end(), group[i])) excluded.push_back(i);
+      chunk_whitenings[range.index - block.first] =
+          shared ? whitening : whitening.without(X, weights, excluded);
+      const auto begin = static_cast<Eigen::Index>(range.begin);
+      const auto size = static_cast<Eigen::Index>(range.size());
+      ContinuousBatch& b = batches[range.index - block.first];
+      chunk_target(range.index).to_whitened(X.middleCols(begin, size), b.X);
+      b.parts.e.resize(2, size);
+      for (Eigen::Index p = 0; p < size; ++p) {
+        b.parts.e(0, p) = e0[range.begin + static_cast<std::size_t>(p)];
+        b.parts.e(1, p) = e1[range.begin + static_cast<std::size_t>(p)];
+      }
+      b.parts.num_parts = 2, b.parts.has_grad = false, b.parts.tag = tag;
+    });
     stage.step_size = step_size;
     // The spread of the energy gap, which the moves must also renew: HMC on a near-Gaussian
     // target can jump far while its energy barely changes (trajectories near half a period).
@@ -284,10 +304,9 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         }
         return Hmc(eps, options.leapfrog_steps).step(target, b, random);
       };
-      const auto moved = run_chunks(
-          n, chunk, options.threads,
-          [&](const ChunkRange& c) {
-            ContinuousBatch& b = batches[c.index];
+      const auto moved = detail::gather_chunk_moves(
+          ranks, run_mine([&](const ChunkRange& c) {
+            ContinuousBatch& b = batches[c.index - block.first];
             const Eigen::MatrixXd start = b.X;
             auto gap_at = [&](Eigen::Index p) {
               if constexpr (detail::TiltedPathParts<Path>) return b.parts.e(1, p);
@@ -307,8 +326,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
                 out.weighted_gap_jump += w * (gap - start_gap(p)) * (gap - start_gap(p));
             }
             return out;
-          },
-          {}, options.stop);
+          }));
       ContinuousKernelInfo info;
       for (const detail::SmcChunkMove& m : moved)
         info += m.info, jump += m.weighted_jump, gap_jump += m.weighted_gap_jump;
@@ -330,8 +348,8 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
                                                        static_cast<double>(stage_info.attempted);
     if (!(stage.acceptance >= options.frozen_acceptance)) flags.frozen = true;
     flags.rejected_non_finite += stage_info.non_finite;
-    for (std::size_t c = 0; c < batches.size(); ++c) {
-      ContinuousBatch& b = batches[c];
+    for (std::size_t c = block.first; c < block.last; ++c) {
+      ContinuousBatch& b = batches[c - block.first];
       const ChunkRange range = chunk_range(c, n, chunk);
       const Whitened target = chunk_target(c);
       if (!parts_valid_for(target, b.parts, false)) evaluate_parts(target, b.X, b.parts, false);
@@ -343,8 +361,10 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         e1[range.begin + p] = b.parts.e(1, static_cast<Eigen::Index>(p));
       }
     }
-    r.stages.push_back(stage);
+    detail::share_particles(ranks, mine, s, counts);
+    s.stages.push_back(stage);
     if (options.progress) options.progress(stage);
+    hand_over(false);
   }
 
   // A target whose energy barely grows where the base's does has heavier tails than any
@@ -355,8 +375,10 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
   r.tail_energy_slope = detail::tail_energy_slope(e0, e1, log_w);
   flags.heavy_tails =
       options.heavy_tail_slope > 0.0 && r.tail_energy_slope < options.heavy_tail_slope;
-  r.energy_evaluations = counts.energies;
-  r.gradient_evaluations = counts.gradients;
+  r.stages = std::move(s.stages);
+  r.num_resamplings = s.num_resamplings;
+  r.energy_evaluations = s.energies;
+  r.gradient_evaluations = s.gradients;
   r.particles = std::move(X);
   r.log_weights = std::move(log_w);
   r.eves = std::move(eves);

@@ -24,6 +24,9 @@
 
 namespace logz {
 
+class SmcJournal;  // smc/smc_journal.hpp
+class Ranks;       // parallel/ranks.hpp
+
 // The MCMC move between temperatures: HMC with fresh momentum (kernels/hmc.hpp), MALA
 // (kernels/mala.hpp) or Gaussian random-walk Metropolis (gradient-free).
 LOGZ_NAMED_ENUM(SmcMove, hmc, mala, random_walk);
@@ -92,6 +95,11 @@ struct SmcOptions {
   // Called after every temperature with its record (t = 1 last).
   std::function<void(const SmcStage&)> progress;
   StopToken stop;  // the run stops (logz::Stopped) between chunks once it is requested
+  // Where a checkpointed run records its state and finds it on resume (smc/smc_journal.hpp);
+  // nullptr: not checkpointed.
+  SmcJournal* journal = nullptr;
+  // The ranks the run is split over (parallel/ranks.hpp); nullptr: one.
+  Ranks* ranks = nullptr;
 };
 
 // InvalidArgument naming the first field out of range.

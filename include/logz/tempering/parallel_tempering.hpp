@@ -392,21 +392,21 @@ requires(is_geometric_path<Path> || uses_level_energies<Path>) ParallelTempering
   auto hand_over = [&](bool always) {
     if constexpr (checkpointable) {
       if (!journal || !decided_by_rank0(ranks, always || journal->wants_record())) return;
-      at.schedule = schedule;
-      at.rounds = r.rounds;
-      at.updates = r.updates;
-      at.non_finite = r.non_finite;
-      at.capped_by_memory = r.capped_by_memory;
+      // A record of its own, moved into the journal: its chunks are every replica and sample.
+      PtRecord whole = at;
+      whole.schedule = schedule;
+      whole.rounds = r.rounds;
+      whole.updates = r.updates;
+      whole.non_finite = r.non_finite;
+      whole.capped_by_memory = r.capped_by_memory;
       std::string mine;
       for (std::size_t j = 0; j < block.size(); ++j)
         append_blob(mine, detail::pt_chunk_bytes(state[j], part[j]));
-      at.chunks.clear();
       for (const std::string& bytes : ranks.all_gather(mine)) {
         ByteReader in(bytes);
-        while (!in.done()) at.chunks.emplace_back(in.blob());
+        while (!in.done()) whole.chunks.emplace_back(in.blob());
       }
-      journal->record(at);
-      at.chunks.clear();
+      journal->record(std::move(whole));
     }
   };
 

@@ -61,7 +61,8 @@ class PtJournal {
   // checkpoint is due, and often enough that a stop loses little.
   virtual bool wants_record() const = 0;
   // The run's record at a point between scans (the last one stands for the run if it stops).
-  virtual void record(const PtRecord& record) = 0;
+  // Taken by value: a record holds every sample of the round so far, which a run moves in.
+  virtual void record(PtRecord record) = 0;
 };
 
 }  // namespace logz

@@ -44,7 +44,8 @@ class TemperingJournal {
   // checkpoint is due, and often enough that a stop loses little.
   virtual bool wants_record() const = 0;
   // The run's record at a point between sweeps (the last one stands for the run if it stops).
-  virtual void record(const TemperingRecord& record) = 0;
+  // Taken by value: a record may hold every sample so far, which a run moves in where it can.
+  virtual void record(TemperingRecord record) = 0;
 };
 
 }  // namespace logz

@@ -77,7 +77,7 @@ TemperingRecord run_tempering(detail::TemperingDriver<Path>& st, const Tempering
         return journal->record(at);
       TemperingRecord whole = at;
       whole.final_run = st.whole_run(at.final_run);
-      journal->record(whole);
+      journal->record(std::move(whole));
     }
   };
   if (!saved) hand_over(true);  // a stop before the first sweep leaves a run that resumes

@@ -1,0 +1,60 @@
+#include "logz/smc/smc_ranks.hpp"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "logz/parallel/bytes.hpp"
+
+namespace logz::detail {
+
+static_assert(std::is_trivially_copyable_v<SmcChunkMove>);
+
+std::vector<SmcChunkMove> gather_chunk_moves(Ranks& ranks, std::vector<SmcChunkMove> mine) {
+  if (ranks.size() == 1) return mine;
+  std::string bytes;
+  append_bytes<SmcChunkMove>(bytes, mine);
+  std::vector<SmcChunkMove> all;
+  for (const std::string& theirs : ranks.all_gather(bytes)) {
+    ByteReader in(theirs);
+    const std::size_t k = in.count(theirs.size() / sizeof(SmcChunkMove), sizeof(SmcChunkMove));
+    const std::size_t at = all.size();
+    all.resize(at + k);
+    in.read<SmcChunkMove>(std::span<SmcChunkMove>(all).subspan(at, k));
+  }
+  return all;
+}
+
+void share_particles(Ranks& ranks, const ChunkRange& mine, SmcRunState& s,
+                     TargetEvaluationCounts& counts) {
+  const std::array<std::uint64_t, 2> spent{counts.energies.exchange(0),
+                                           counts.gradients.exchange(0)};
+  if (ranks.size() == 1) {
+    s.energies += spent[0], s.gradients += spent[1];
+    return;
+  }
+  const auto d = static_cast<std::size_t>(s.X.rows());
+  std::string bytes;
+  const std::array<std::uint64_t, 4> header{spent[0], spent[1], mine.begin, mine.end};
+  append_bytes<std::uint64_t>(bytes, header);
+  append_bytes<double>(bytes,
+                       std::span<const double>(s.X.data() + d * mine.begin, d * mine.size()));
+  append_bytes<double>(bytes, std::span<const double>(s.e0).subspan(mine.begin, mine.size()));
+  append_bytes<double>(bytes, std::span<const double>(s.e1).subspan(mine.begin, mine.size()));
+  for (const std::string& theirs : ranks.all_gather(bytes)) {
+    ByteReader in(theirs);
+    std::array<std::uint64_t, 4> h{};
+    in.read<std::uint64_t>(h);
+    s.energies += h[0], s.gradients += h[1];
+    if (h[2] > h[3] || h[3] > s.e0.size())
+      fail_argument("logz::share_particles", "bytes", "a block of the run's particles");
+    const std::size_t begin = h[2], size = h[3] - h[2];
+    in.read<double>(std::span<double>(s.X.data() + d * begin, d * size));
+    in.read<double>(std::span<double>(s.e0).subspan(begin, size));
+    in.read<double>(std::span<double>(s.e1).subspan(begin, size));
+  }
+}
+
+}  // namespace logz::detail
