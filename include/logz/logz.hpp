@@ -142,6 +142,7 @@
 #include "logz/smc/fitted_base.hpp"
 #include "logz/smc/genealogy_variance.hpp"
 #include "logz/smc/population_annealing.hpp"
+#include "logz/smc/population_state.hpp"
 #include "logz/smc/smc_journal.hpp"
 #include "logz/smc/smc_options.hpp"
 #include "logz/smc/smc_ranks.hpp"

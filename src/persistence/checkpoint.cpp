@@ -489,6 +489,7 @@ PtRecord read_pt(const Reader& r, const json& t, std::size_t i) {
 json smc_json(const SmcRecord& t) {
   return {{"num_particles", t.shape.num_particles},
           {"dim", t.shape.dim},
+          {"chunk_size", t.shape.chunk_size},
           {"temperatures", t.temperatures},
           {"temperature", hex_of(std::vector<double>{t.temperature})},
           {"state", hex_of_bytes(t.state)}};
@@ -500,8 +501,10 @@ SmcRecord read_smc(const Reader& r, const json& t, std::size_t i) {
   SmcRecord rec;
   rec.shape.num_particles = r.count(t, "num_particles", where);
   const std::uint64_t dim = r.count(t, "dim", where);
-  if (rec.shape.num_particles < 2 || dim < 1 || dim > (1u << 30))
-    r.fail(where + "num_particles", "at least 2 particles of dimension 1 to 2^30");
+  rec.shape.chunk_size = r.count(t, "chunk_size", where);
+  if (rec.shape.num_particles < 2 || dim > (1u << 30) || rec.shape.chunk_size < 1)
+    r.fail(where + "num_particles",
+           "at least 2 particles of dimension 0 to 2^30 in chunks of at least 1");
   rec.shape.dim = static_cast<int>(dim);
   rec.temperatures = r.count(t, "temperatures", where);
   rec.temperature = r.number(t, "temperature", where);
@@ -912,9 +915,10 @@ void RunCheckpoint::save() {
 namespace {
 
 // The least time between saves (or records) that took `cost` seconds each: `every`, or ten times
-// the cost where that is longer and the cost is noticeable (over a tenth of a second).
+// the cost where that is longer and the cost is noticeable (over a tenth of a second). Every 0
+// (--checkpoint-every 0) is every chance, whatever it costs: what was asked for.
 double spacing(double every, double cost) {
-  return cost > 0.1 ? std::max(every, 10.0 * cost) : every;
+  return every > 0.0 && cost > 0.1 ? std::max(every, 10.0 * cost) : every;
 }
 
 }  // namespace
@@ -1051,8 +1055,9 @@ std::string RunCheckpoint::progress() const {
   }
   for (std::size_t i = 0; i < smc_runs_.size(); ++i) {
     const SmcRecord& t = smc_runs_[i];
-    parts.push_back(t.temperature >= 1.0 ? fmt::format("SMC run {}: complete", i + 1)
-                                         : fmt::format("SMC run {}: {} temperatures, t = {:.4g}",
+    const char* what = t.shape.dim == 0 ? "population annealing run" : "SMC run";
+    parts.push_back(t.temperature >= 1.0 ? fmt::format("{} {}: complete", what, i + 1)
+                                         : fmt::format("{} {}: {} temperatures, t = {:.4g}", what,
                                                        i + 1, t.temperatures, t.temperature));
   }
   if (training_)
@@ -1141,9 +1146,10 @@ const SmcRecord* RunCheckpoint::begin_smc(const SmcShape& shape) {
   const SmcRecord& saved = smc_runs_[i];
   if (!(saved.shape == shape))
     throw InputError(fmt::format(
-        "{}: SMC run {}: expected {} particles in {} dimensions, as the checkpoint's config "
-        "gives, found {} in {}",
-        path_, i + 1, shape.num_particles, shape.dim, saved.shape.num_particles, saved.shape.dim));
+        "{}: SMC run {}: expected {} particles in {} dimensions in chunks of {}, as the "
+        "checkpoint's config gives, found {} in {} in chunks of {}",
+        path_, i + 1, shape.num_particles, shape.dim, shape.chunk_size, saved.shape.num_particles,
+        saved.shape.dim, saved.shape.chunk_size));
   // A run begun but not recorded yet (stopped before its first record) starts afresh.
   return saved.state.empty() ? nullptr : &saved;
 }

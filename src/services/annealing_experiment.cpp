@@ -164,18 +164,4 @@ PlannedBudget planned_annealing_budget(const RunSettings& run, const Schedule& s
   return b;
 }
 
-void check_one_process_run(Config& config, const RunContext& context, RunMethod method) {
-  if (context.anneal_journal || context.tempering_journal || context.pt_journal ||
-      context.smc_journal)
-    throw InputError(fmt::format(
-        "--checkpoint: [run] method = \"{}\" cannot be checkpointed (run it without --checkpoint)",
-        to_string(method)));
-  if (context.ranks && context.ranks->size() > 1)
-    config.section("run").fail(
-        "method", fmt::format("\"annealing\", \"tempering\", \"smc\" or "
-                              "\"parallel_tempering\" with {} ranks (\"{}\" runs in one "
-                              "process: run it without mpirun)",
-                              context.ranks->size(), to_string(method)));
-}
-
 }  // namespace logz

@@ -84,7 +84,8 @@ PopulationAnnealingOptions read_population_annealing_options(Config& config,
 }
 
 void record_population_annealing_result(const PopulationAnnealingResult& r,
-                                        const PopulationAnnealingOptions& o, RunResult& result) {
+                                        const PopulationAnnealingOptions& o, RunResult& result,
+                                        const char* update_unit) {
   result.estimates = {r.log_z};
   Record p{{"num_replicas", o.num_replicas},
            {"cess_target", o.cess_target},
@@ -106,7 +107,7 @@ void record_population_annealing_result(const PopulationAnnealingResult& r,
   p.set("acceptance", stage_values(r.stages, &PopulationAnnealingStage::acceptance));
   p.set("mean_energy", stage_values(r.stages, &PopulationAnnealingStage::mean_energy));
   result.kernel.set("population_annealing", std::move(p));
-  result.budget = Budget{.unit = "site update", .parts = {{"replicas", r.updates}}};
+  result.budget = Budget{.unit = update_unit, .parts = {{"replicas", r.updates}}};
 }
 
 }  // namespace logz

@@ -10,23 +10,6 @@
 
 namespace logz::detail {
 
-static_assert(std::is_trivially_copyable_v<SmcChunkMove>);
-
-std::vector<SmcChunkMove> gather_chunk_moves(Ranks& ranks, std::vector<SmcChunkMove> mine) {
-  if (ranks.size() == 1) return mine;
-  std::string bytes;
-  append_bytes<SmcChunkMove>(bytes, mine);
-  std::vector<SmcChunkMove> all;
-  for (const std::string& theirs : ranks.all_gather(bytes)) {
-    ByteReader in(theirs);
-    const std::size_t k = in.count(theirs.size() / sizeof(SmcChunkMove), sizeof(SmcChunkMove));
-    const std::size_t at = all.size();
-    all.resize(at + k);
-    in.read<SmcChunkMove>(std::span<SmcChunkMove>(all).subspan(at, k));
-  }
-  return all;
-}
-
 void share_particles(Ranks& ranks, const ChunkRange& mine, SmcRunState& s,
                      TargetEvaluationCounts& counts) {
   const std::array<std::uint64_t, 2> spent{counts.energies.exchange(0),

@@ -12,21 +12,6 @@ namespace {
 
 constexpr std::uint64_t kStateVersion = 1;
 
-template <class T>
-void append_array(std::string& out, std::span<const T> v) {
-  const std::uint64_t n = v.size();
-  append_bytes<std::uint64_t>(out, std::span<const std::uint64_t>(&n, 1));
-  append_bytes<T>(out, v);
-}
-
-template <class T>
-void read_array(ByteReader& in, std::vector<T>& v) {
-  std::uint64_t n = 0;
-  in.read<std::uint64_t>(std::span<std::uint64_t>(&n, 1));
-  v.resize(in.count(n, sizeof(T)));
-  in.read<T>(std::span<T>(v));
-}
-
 void append_matrix(std::string& out, const Eigen::MatrixXd& m) {
   const std::array<std::uint64_t, 2> shape{static_cast<std::uint64_t>(m.rows()),
                                            static_cast<std::uint64_t>(m.cols())};
@@ -45,12 +30,13 @@ void read_matrix(ByteReader& in, Eigen::MatrixXd& m) {
 }
 
 void append_vector(std::string& out, const Eigen::VectorXd& v) {
-  append_array<double>(out, std::span<const double>(v.data(), static_cast<std::size_t>(v.size())));
+  append_counted<double>(out,
+                         std::span<const double>(v.data(), static_cast<std::size_t>(v.size())));
 }
 
 void read_vector(ByteReader& in, Eigen::VectorXd& v) {
   std::vector<double> values;
-  read_array(in, values);
+  in.read_counted(values);
   v = Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
 }
 
@@ -93,13 +79,13 @@ std::string smc_state_bytes(const SmcRunState& s) {
   const std::array<double, 3> numbers{s.step_size, s.t, s.log_z};
   append_bytes<double>(out, numbers);
   append_matrix(out, s.X);
-  for (const auto* v : {&s.e0, &s.e1, &s.log_w}) append_array<double>(out, *v);
+  for (const auto* v : {&s.e0, &s.e1, &s.log_w}) append_counted<double>(out, *v);
   std::vector<std::uint64_t> eves(s.eves.begin(), s.eves.end());
-  append_array<std::uint64_t>(out, eves);
+  append_counted<std::uint64_t>(out, eves);
   std::vector<double> stages;
   for (const SmcStage& st : s.stages)
     for (double f : stage_fields(st)) stages.push_back(f);
-  append_array<double>(out, stages);
+  append_counted<double>(out, stages);
   const Whitening& w = s.whitening;
   append_vector(out, w.mean), append_vector(out, w.scale), append_matrix(out, w.factor);
   append_matrix(out, w.covariance), append_vector(out, w.variance);
@@ -121,11 +107,11 @@ bool restore_smc_state(std::string_view bytes, std::size_t n, int d, SmcRunState
     in.read<double>(numbers);
     s.step_size = numbers[0], s.t = numbers[1], s.log_z = numbers[2];
     read_matrix(in, s.X);
-    for (auto* v : {&s.e0, &s.e1, &s.log_w}) read_array(in, *v);
+    for (auto* v : {&s.e0, &s.e1, &s.log_w}) in.read_counted(*v);
     std::vector<std::uint64_t> eves;
-    read_array(in, eves);
+    in.read_counted(eves);
     std::vector<double> stages;
-    read_array(in, stages);
+    in.read_counted(stages);
     Whitening& w = s.whitening;
     read_vector(in, w.mean), read_vector(in, w.scale), read_matrix(in, w.factor);
     read_matrix(in, w.covariance), read_vector(in, w.variance);

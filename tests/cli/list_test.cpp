@@ -36,8 +36,9 @@ TEST(ListCli, JsonHasEveryModelKernelEstimatorAndSchedule) {
   EXPECT_EQ(ising["keys"]["run"]["num_paths"]["default"], "100");
   EXPECT_EQ(ising["keys"]["kernel"]["type"]["choices"],
             nlohmann::json({"metropolis", "heat_bath", "multispin", "swendsen_wang", "wolff"}));
-  EXPECT_EQ(j["models"]["rbm"]["methods"],
-            nlohmann::json({"annealing", "tempering", "parallel_tempering"}));
+  EXPECT_EQ(
+      j["models"]["rbm"]["methods"],
+      nlohmann::json({"annealing", "tempering", "population_annealing", "parallel_tempering"}));
   EXPECT_EQ(j["models"]["gaussian_mixture"]["commands"],
             nlohmann::json({"run", "loglik", "sample"}));
   EXPECT_EQ(j["models"]["gaussian"]["commands"], nlohmann::json({"sample"}));

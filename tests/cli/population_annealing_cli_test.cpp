@@ -1,8 +1,8 @@
 // `logz run` with [run] method = "population_annealing" (docs/population_annealing.md): the Ising
 // model beside Kaufman's exact log Z with the heat bath and with the multi-spin kernel, a small
-// Potts model and the pairwise MRF beside enumeration, the same result for 1 and 2 threads, the
-// population's record in the JSON, one-line errors for bad [population_annealing] keys and
-// --checkpoint, and the method in `logz list --json`.
+// Potts model, the pairwise MRF and an RBM beside enumeration, the same result for 1 and 2 threads,
+// the population's record in the JSON, one-line errors for bad [population_annealing] keys, and the
+// method in `logz list --json` (checkpoints: checkpoint_cli_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -94,6 +94,27 @@ TEST(PopulationAnnealingCli, MultispinIsingAndEnumeratedPottsAndMrf) {
   expect_pa_near_exact(mj);
 }
 
+// The RBM example (16 visible, 20 hidden units) on its marginal_v path and on the full path,
+// block Gibbs between temperatures, beside enumeration; marginal_h (no replicas of h) refused.
+TEST(PopulationAnnealingCli, RbmBesideEnumerationOnBothPaths) {
+  const std::string rbm = std::string(LOGZ_SOURCE_DIR) + "/examples/rbm-random-20.toml";
+  for (const char* path : {"marginal_v", "full"}) {
+    SCOPED_TRACE(path);
+    const std::string out = temp_path(std::string("pa_rbm_") + path + ".json");
+    const auto r = run_cli(
+        "run " + rbm + " -q --set run.method=population_annealing" +
+        " --set population_annealing.num_replicas=2000 --set model.path=" + path + " -o " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(read_file(out));
+    EXPECT_EQ(j["reference"]["source"], "enumeration");
+    EXPECT_EQ(j["budget"]["unit"], "Gibbs sweep");
+    expect_pa_near_exact(j);
+  }
+  expect_one_line_error(run_cli("run " + rbm + " -q --set run.method=population_annealing" +
+                                " --set model.path=marginal_h"),
+                        "[model] path: expected \"marginal_v\" or \"full\"");
+}
+
 TEST(PopulationAnnealingCli, BadKeysAndUnsupportedRunsAreOneLineErrors) {
   const std::string cfg = temp_path("pa_bad.toml");
   write_file(cfg, kPaIsing);
@@ -112,9 +133,6 @@ TEST(PopulationAnnealingCli, BadKeysAndUnsupportedRunsAreOneLineErrors) {
   expect_one_line_error(run_cli("run " + cfg + " -q --set kernel.type=multispin" +
                                 " --set population_annealing.chunk_size=10"),
                         "[population_annealing] chunk_size: expected a multiple of 64");
-  expect_one_line_error(run_cli("run " + cfg + " -q --checkpoint " + temp_path("pa_refused.ckpt")),
-                        "[run] method: expected \"annealing\", \"tempering\" or "
-                        "\"parallel_tempering\" with --checkpoint");
 }
 
 TEST(PopulationAnnealingCli, ListJsonShowsTheMethod) {

@@ -17,6 +17,7 @@
 #include "logz/smc/genealogy_variance.hpp"
 #include "logz/smc/smc_journal.hpp"
 #include "logz/smc/whitening.hpp"
+#include "support/keeping_smc_journal.hpp"
 
 namespace adaptive_smc_test {
 
@@ -256,29 +257,7 @@ TEST(AdaptiveSmc, StopsWhenItsTokenIsRequested) {
   EXPECT_EQ(logz::adaptive_smc(path, o).temperatures().back(), 1.0);
 }
 
-// A journal (smc/smc_journal.hpp) that keeps every record a run hands it, or hands one back as
-// the run to resume; with a stop source, requests a stop once it holds `stop_at` records.
-class KeepingSmcJournal final : public logz::SmcJournal {
- public:
-  KeepingSmcJournal() = default;
-  explicit KeepingSmcJournal(logz::SmcRecord resume)
-      : resume_(std::move(resume)), resuming_(true) {}
-  const logz::SmcRecord* begin_smc(const logz::SmcShape&) override {
-    return resuming_ ? &resume_ : nullptr;
-  }
-  bool wants_record() const override { return true; }
-  void record(logz::SmcRecord record) override {
-    kept.push_back(std::move(record));
-    if (stop && kept.size() == stop_at) stop->request();
-  }
-  std::vector<logz::SmcRecord> kept;
-  logz::StopSource* stop = nullptr;
-  std::size_t stop_at = 0;
-
- private:
-  logz::SmcRecord resume_;
-  bool resuming_ = false;
-};
+using logz::test_support::KeepingSmcJournal;
 
 // A run stopped after a temperature and resumed from its last record (on another thread count)
 // ends with the bits of a run never stopped; a record that does not fit the run is refused.

@@ -478,15 +478,16 @@ TEST(Checkpoint, AResumedParallelTemperingMustMatchItsShape) {
 // a resumed run of another shape refused, and a record begun but never filled started afresh.
 TEST(Checkpoint, SmcRecordsReadBackAndMustMatchTheirRun) {
   logz::CheckpointContents contents{config(), {}, {}};
-  contents.smc_runs = {{.shape = {100, 3},
+  contents.smc_runs = {{.shape = {100, 3, 16},
                         .temperatures = 7,
                         .temperature = 0.25,
                         .state = std::string("\x01\x00\xff state", 9)},
-                       {.shape = {50, 2}}};
+                       {.shape = {50, 0, 64}}};
   const std::string text = logz::checkpoint_text(contents);
   const logz::CheckpointContents back = logz::parse_checkpoint(text, "run.ckpt");
   ASSERT_EQ(back.smc_runs.size(), 2u);
-  EXPECT_EQ(back.smc_runs[0].shape, (logz::SmcShape{100, 3}));
+  EXPECT_EQ(back.smc_runs[0].shape, (logz::SmcShape{100, 3, 16}));
+  EXPECT_EQ(back.smc_runs[1].shape, (logz::SmcShape{50, 0, 64}));
   EXPECT_EQ(back.smc_runs[0].temperatures, 7u);
   EXPECT_EQ(back.smc_runs[0].temperature, 0.25);
   EXPECT_EQ(back.smc_runs[0].state, contents.smc_runs[0].state);
@@ -499,6 +500,8 @@ TEST(Checkpoint, SmcRecordsReadBackAndMustMatchTheirRun) {
                  "smc_runs[0].temperature");
   expect_refused(edited(text, [&](J& j) { run(j)["state"] = "0g"; }), "smc_runs[0].state");
   expect_refused(edited(text, [&](J& j) { run(j).erase("dim"); }), "smc_runs[0].dim");
+  expect_refused(edited(text, [&](J& j) { run(j)["chunk_size"] = 0; }),
+                 "smc_runs[0].num_particles");
 
   const std::string path = ::testing::TempDir() + "logz_smc_shape.ckpt";
   std::ofstream(path) << text;
@@ -506,19 +509,20 @@ TEST(Checkpoint, SmcRecordsReadBackAndMustMatchTheirRun) {
   EXPECT_NE(read.progress().find("SMC run 1: 7 temperatures, t = 0.25"), std::string::npos)
       << read.progress();
   try {
-    read.begin_smc({100, 4});
+    read.begin_smc({100, 4, 16});
     ADD_FAILURE() << "a run in 4 dimensions resumed a record of 3";
   } catch (const logz::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("SMC run 1: expected 100 particles in 4 dimensions"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "SMC run 1: expected 100 particles in 4 dimensions in chunks of 16"),
               std::string::npos)
         << e.what();
   }
   logz::RunCheckpoint again = logz::RunCheckpoint::read(path, 60.0);
-  const logz::SmcRecord* saved = again.begin_smc({100, 3});
+  const logz::SmcRecord* saved = again.begin_smc({100, 3, 16});
   ASSERT_NE(saved, nullptr);
   EXPECT_EQ(saved->state, contents.smc_runs[0].state);
-  EXPECT_EQ(again.begin_smc({50, 2}), nullptr) << "begun, never recorded: afresh";
-  EXPECT_EQ(again.begin_smc({50, 2}), nullptr) << "a third run begins afresh";
+  EXPECT_EQ(again.begin_smc({50, 0, 64}), nullptr) << "begun, never recorded: afresh";
+  EXPECT_EQ(again.begin_smc({50, 0, 64}), nullptr) << "a third run begins afresh";
   std::filesystem::remove(path);
 }
 

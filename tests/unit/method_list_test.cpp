@@ -46,7 +46,8 @@ TEST(MethodList, TheRegistryIsTheListInTheEnumeratorsOrder) {
         << entries[i].docs;
   }
   EXPECT_TRUE(method_entry(RunMethod::tempering).checkpoints);
-  EXPECT_FALSE(method_entry(RunMethod::smc).checkpoints);
+  EXPECT_TRUE(method_entry(RunMethod::smc).checkpoints);
+  EXPECT_FALSE(method_entry(RunMethod::ground_state_integration).checkpoints);
 }
 
 TEST(MethodList, AModelRunsTheMethodsItsSetupMeets) {

@@ -15,15 +15,20 @@
 
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/annealer.hpp"
+#include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/models/ising.hpp"
+#include "logz/models/potts.hpp"
+#include "logz/models/potts_field_path.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/smc/adaptive_smc.hpp"
+#include "logz/smc/population_annealing.hpp"
 #include "logz/smc/smc_journal.hpp"
 #include "logz/tempering/parallel_tempering.hpp"
 #include "logz/tempering/pt_journal.hpp"
 #include "logz/tempering/simulated_tempering.hpp"
+#include "support/keeping_smc_journal.hpp"
 
 namespace logz {
 namespace {
@@ -350,20 +355,7 @@ void expect_same(const SmcResult& a, const SmcResult& b) {
   EXPECT_EQ(a.gradient_evaluations, b.gradient_evaluations);
 }
 
-// A journal (smc/smc_journal.hpp) that keeps every record, or hands one back to resume.
-class KeepingSmcJournal final : public SmcJournal {
- public:
-  KeepingSmcJournal() = default;
-  explicit KeepingSmcJournal(SmcRecord resume) : resume_(std::move(resume)), resuming_(true) {}
-  const SmcRecord* begin_smc(const SmcShape&) override { return resuming_ ? &resume_ : nullptr; }
-  bool wants_record() const override { return true; }
-  void record(SmcRecord record) override { kept.push_back(std::move(record)); }
-  std::vector<SmcRecord> kept;
-
- private:
-  SmcRecord resume_;
-  bool resuming_ = false;
-};
+using test_support::KeepingSmcJournal;
 
 // Each rank moves its block of particles and every rank ends with every particle: the bits of one
 // rank, on 2, 3 and 5 ranks; a record saved on 3 ranks resumes on 1 and 2 with the same bits.
@@ -394,6 +386,87 @@ TEST(Ranks, SmcOverRanksGivesTheBitsOfOneRankAndResumesOnAnyRankCount) {
         for (const SmcResult& r : resumed) expect_same(r, one);
       }
   }
+}
+
+// Population annealing of 203 replicas in chunks of 16 on a geometric path (the Ising model of
+// the tests above) and on one that is not (the field path around the Potts transition).
+template <class Path>
+PopulationAnnealingResult population_run(const Path& path, int threads, Ranks* ranks,
+                                         SmcJournal* journal = nullptr) {
+  PopulationAnnealingOptions o;
+  o.num_replicas = 203;
+  o.chunk_size = 16;
+  o.seed = 17;
+  o.threads = threads;
+  o.ranks = ranks;
+  o.journal = journal;
+  return population_annealing(path, HeatBath(SiteOrder::checkerboard, 1), o);
+}
+
+void expect_same(const PopulationAnnealingResult& a, const PopulationAnnealingResult& b) {
+  EXPECT_EQ(std::bit_cast<std::uint64_t>(a.log_z.log_z),
+            std::bit_cast<std::uint64_t>(b.log_z.log_z));
+  EXPECT_EQ(bits(a.temperatures()), bits(b.temperatures()));
+  EXPECT_EQ(bits(a.energies), bits(b.energies));
+  EXPECT_EQ(bits(a.log_weights), bits(b.log_weights));
+  EXPECT_EQ(a.families, b.families);
+  EXPECT_EQ(a.updates, b.updates);
+}
+
+// Every rank steps its block of replicas and ends with every replica: the bits of one rank on 2,
+// 3 and 5 ranks; records saved on 3 ranks (after the base draws, within the run, at its end)
+// resume on 1 and 2 ranks with the same bits.
+template <class Path>
+void population_annealing_over_ranks(const Path& path) {
+  const PopulationAnnealingResult one = population_run(path, 1, nullptr);
+  ASSERT_GE(one.stages.size(), 4u);
+  for (int size : {2, 3, 5}) {
+    std::vector<PopulationAnnealingResult> got(size);
+    std::vector<KeepingSmcJournal> journals(size);
+    InProcessWorld(size).run([&](Ranks& world, int r) {
+      got[r] = population_run(path, r % 2 + 1, &world, &journals[r]);
+    });
+    for (int r = 0; r < size; ++r) {
+      SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
+      expect_same(got[r], one);
+      ASSERT_EQ(journals[r].kept.size(), one.stages.size() + 1);
+      EXPECT_EQ(journals[r].kept.back().state, journals[0].kept.back().state);
+    }
+    if (size != 3) continue;
+    for (const std::size_t at : {std::size_t{0}, std::size_t{2}, one.stages.size()})
+      for (int resume_size : {1, 2}) {
+        SCOPED_TRACE(testing::Message() << "record " << at << " resumed on " << resume_size);
+        std::vector<PopulationAnnealingResult> resumed(resume_size);
+        InProcessWorld(resume_size).run([&](Ranks& world, int r) {
+          KeepingSmcJournal journal(journals[0].kept[at]);
+          resumed[r] = population_run(path, 2 - r % 2, &world, &journal);
+        });
+        for (const PopulationAnnealingResult& r : resumed) expect_same(r, one);
+      }
+  }
+  // A record of another run (cut short) is refused by every rank alike.
+  KeepingSmcJournal first;
+  population_run(path, 1, nullptr, &first);
+  SmcRecord broken = first.kept[1];
+  broken.state.resize(broken.state.size() - 3);
+  for (int size : {1, 3}) {
+    std::vector<int> refused(size, 0);
+    InProcessWorld(size).run([&](Ranks& world, int r) {
+      KeepingSmcJournal journal(broken);
+      try {
+        population_run(path, 1, &world, &journal);
+      } catch (const InputError&) {
+        refused[r] = 1;
+      }
+    });
+    EXPECT_EQ(refused, std::vector<int>(size, 1)) << size << " ranks";
+  }
+}
+
+TEST(Ranks, PopulationAnnealingOverRanksGivesTheBitsOfOneRankAndResumesOnAnyRankCount) {
+  population_annealing_over_ranks(kModel);
+  const PottsModel potts(3, 4, 10, 2.0, 1.0);
+  population_annealing_over_ranks(PottsFieldPath(potts, 2.0));
 }
 
 // A record whose last chunk (the last rank's) does not restore: every rank refuses it with the

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "logz/core/error.hpp"
 
@@ -19,6 +20,15 @@ template <class T>
 requires std::is_trivially_copyable_v<T>
 void append_bytes(std::string& out, std::span<const T> values) {
   out.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+}
+
+// An array after its length, read back by ByteReader::read_counted.
+template <class T>
+requires std::is_trivially_copyable_v<T>
+void append_counted(std::string& out, std::span<const T> values) {
+  const std::uint64_t n = values.size();
+  append_bytes<std::uint64_t>(out, std::span<const std::uint64_t>(&n, 1));
+  append_bytes<T>(out, values);
 }
 
 // A run of bytes after its length, read back by ByteReader::blob().
@@ -41,6 +51,15 @@ class ByteReader {
     const std::string_view s = bytes_.substr(at_, n);
     at_ += n;
     return s;
+  }
+  // An array appended by append_counted.
+  template <class T>
+  requires std::is_trivially_copyable_v<T>
+  void read_counted(std::vector<T>& out) {
+    std::uint64_t n = 0;
+    read<std::uint64_t>(std::span<std::uint64_t>(&n, 1));
+    out.resize(count(n, sizeof(T)));
+    read<T>(std::span<T>(out));
   }
   std::string_view blob() {
     std::uint64_t n = 0;

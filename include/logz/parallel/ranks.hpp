@@ -15,11 +15,14 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/parallel/bytes.hpp"
 #include "logz/parallel/chunk_range.hpp"
 
 namespace logz {
@@ -64,6 +67,25 @@ bool decided_by_rank0(Ranks& ranks, bool decision);
 // Whether `holds` on every rank (a collective under several ranks): for a check each rank makes
 // of its own part that every rank must act on alike (one error, not one rank's alone).
 bool true_on_every_rank(Ranks& ranks, bool holds);
+
+// Every rank's `mine`, concatenated in rank order, on every rank (one rank: `mine` as it is): the
+// per-chunk outputs of blocks of chunks, in chunk order.
+template <class T>
+requires std::is_trivially_copyable_v<T> std::vector<T> gather_in_rank_order(Ranks& ranks,
+                                                                             std::vector<T> mine) {
+  if (ranks.size() == 1) return mine;
+  std::string bytes;
+  append_bytes<T>(bytes, mine);
+  std::vector<T> all;
+  for (const std::string& theirs : ranks.all_gather(bytes)) {
+    if (theirs.size() % sizeof(T) != 0)
+      fail_argument("logz::gather_in_rank_order", "bytes", "whole values");
+    const std::size_t at = all.size();
+    all.resize(at + theirs.size() / sizeof(T));
+    ByteReader(theirs).read<T>(std::span<T>(all).subspan(at));
+  }
+  return all;
+}
 
 // Chunks [first, last) of `rank` out of `size`: contiguous blocks in rank order, sizes differing
 // by at most one (a rank may get none).

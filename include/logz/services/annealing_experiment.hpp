@@ -62,10 +62,6 @@ struct RunDefaults {
 // models that have it.
 RunMethod read_run_method(Config& config, const std::vector<RunMethod>& supported);
 
-// Refuses, as a one-line InputError, a checkpoint journal or several ranks: a run of `method` in
-// one process that cannot be checkpointed (population annealing).
-void check_one_process_run(Config& config, const RunContext& context, RunMethod method);
-
 // [run] seed and threads, for the methods that read no other [run] key.
 struct SeedAndThreads {
   std::uint64_t seed = kDefaultSeed;

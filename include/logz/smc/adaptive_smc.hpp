@@ -135,7 +135,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         [&](const ChunkRange& local) { return body(in_whole_run(local, mine)); }, {}, options.stop);
   };
   SmcJournal* const journal = options.journal;
-  const SmcShape shape{n, d};
+  const SmcShape shape{n, d, chunk};
   const SmcRecord* saved = journal ? journal->begin_smc(shape) : nullptr;
   auto hand_over = [&](bool always) {
     if (!journal || !decided_by_rank0(ranks, always || journal->wants_record())) return;
@@ -304,7 +304,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         }
         return Hmc(eps, options.leapfrog_steps).step(target, b, random);
       };
-      const auto moved = detail::gather_chunk_moves(
+      const auto moved = gather_in_rank_order(
           ranks, run_mine([&](const ChunkRange& c) {
             ContinuousBatch& b = batches[c.index - block.first];
             const Eigen::MatrixXd start = b.X;

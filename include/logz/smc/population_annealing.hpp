@@ -31,11 +31,17 @@
 // resampling = multinomial, where it is unbiased (but, resampling at every one of m
 // temperatures, the difference of two numbers near m / R: NaN in 7 of those 40 runs).
 //
-// Reproducible for any thread count: replicas live in fixed chunks (chunk_size; a multiple of
-// 64 for the multi-spin kernels, whose groups draw from the stream of their first lane);
-// replica i draws from its own Philox streams: base (base_sample, step 0), the kernel at
-// temperature k (forward_kernel, step k); resampling at temperature k from (resample, step k) of
-// replica 0; every sum over replicas is taken in replica or chunk order.
+// Over ranks (options.ranks) every rank holds every replica and steps the kernel on its block of
+// chunks; after each step the blocks' replicas, energies and gaps are gathered to every rank, which
+// then reweights and resamples alike (a path that is not geometric computes its increments on
+// every rank). A journal (options.journal; smc/smc_journal.hpp) is handed the run's state and
+// replicas after the base draws, after temperatures when it asks, and at the end.
+//
+// Reproducible for any thread and rank count: replicas live in fixed chunks (chunk_size; a multiple
+// of 64 for the multi-spin kernels, whose groups draw from the stream of their first lane); replica
+// i draws from its own Philox streams: base (base_sample, step 0), the kernel at temperature k
+// (forward_kernel, step k); resampling at temperature k from (resample, step k) of replica 0; every
+// sum over replicas is taken in replica or chunk order.
 #pragma once
 
 #include <cmath>
@@ -49,6 +55,7 @@
 #include <vector>
 
 #include "logz/core/annealing_path.hpp"
+#include "logz/core/batch_state.hpp"
 #include "logz/core/error.hpp"
 #include "logz/core/estimate.hpp"
 #include "logz/core/kernel_for.hpp"
@@ -56,26 +63,18 @@
 #include "logz/core/tempering_path.hpp"
 #include "logz/kernels/kernel_info.hpp"
 #include "logz/math/log_sum_exp.hpp"
+#include "logz/parallel/bytes.hpp"
 #include "logz/parallel/chunk_range.hpp"
+#include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
 #include "logz/random/default_seed.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/smc/conditional_ess.hpp"
+#include "logz/smc/population_state.hpp"
+#include "logz/smc/smc_journal.hpp"
 #include "logz/smc/smc_resampling.hpp"
 
 namespace logz {
-
-// One temperature of a run: the reweighting that reached it, then (below t = 1) the resampling
-// and the kernel's step there.
-struct PopulationAnnealingStage {
-  double temperature = 0.0;      // path fraction t (the lattice models' inverse temperature t beta)
-  double log_z_increment = 0.0;  // log sum_i W_i exp(-(U_t - U_t_prev)(x_i))
-  double ess = 0.0;              // of the weights after reweighting, as a fraction of R
-  bool resampled = false;
-  std::size_t num_families = 0;  // families with replicas of weight after this temperature
-  double acceptance = kNaN;      // accepted / attempted updates of the kernel's step
-  double mean_energy = kNaN;     // weighted mean of the path's trace energy (E) after the step
-};
 
 struct PopulationAnnealingOptions {
   std::size_t num_replicas = 1000;  // R
@@ -100,6 +99,11 @@ struct PopulationAnnealingOptions {
   // Called after every temperature with its record (t = 1 last).
   std::function<void(const PopulationAnnealingStage&)> progress;
   StopToken stop;  // the run stops (logz::Stopped) between chunks once it is requested
+  // Where a checkpointed run records its state and finds it on resume (smc/smc_journal.hpp);
+  // nullptr: not checkpointed.
+  SmcJournal* journal = nullptr;
+  // The ranks the run is split over (parallel/ranks.hpp); nullptr: one.
+  Ranks* ranks = nullptr;
 };
 
 // InvalidArgument naming the first field out of range.
@@ -160,40 +164,111 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
   const std::uint64_t seed = options.seed;
   PopulationAnnealingResult r;
   if constexpr (requires { path.base_log_z(); }) r.base_log_z = path.base_log_z();
-
-  // 1. Exact base draws, their trace energies and (geometric path) their gaps g = U_1 - U_0:
-  // there U_t' - U_t = (t' - t) g.
   constexpr bool geometric = is_geometric_path<Path>;
+  // Replicas that can be saved (and sent to other ranks) as bytes.
+  constexpr bool checkpointable = CheckpointableBatch<Batch>;
+  Ranks& ranks = ranks_or_single(options.ranks);
+  if (!checkpointable && (options.journal || ranks.size() > 1))
+    fail_argument("logz::population_annealing", "journal",
+                  "no journal and one rank for replicas that cannot be saved");
+
+  // Every rank holds every replica; each steps the kernel on its block of chunks (mine).
+  const ChunkBlock block = chunks_of_rank(chunks, ranks.rank(), ranks.size());
+  const ChunkRange mine = items_of_block(block, n, chunk);
+  auto run_mine = [&](auto&& body) {
+    return run_chunks(
+        mine.size(), chunk, options.threads,
+        [&](const ChunkRange& local) { return body(in_whole_run(local, mine)); }, {}, options.stop);
+  };
+  detail::PopulationRunState s;  // where the run stands, but for the replicas
   std::vector<Batch> batches;
   batches.reserve(chunks);
   for (std::size_t c = 0; c < chunks; ++c)
     batches.push_back(path.make_batch(chunk_range(c, n, chunk).size()));
-  std::vector<double> gaps(geometric ? n : 0), energies(n), inc(n);
+  std::vector<double>&gaps = s.gaps, &energies = s.energies, &log_w = s.log_w;
+  std::vector<std::size_t>& families = s.families;
+  gaps.resize(geometric ? n : 0), energies.resize(n);
+  std::vector<double> inc(n), log_inc(n);
+  // The trace energies and (geometric path) the gaps g = U_1 - U_0 of a chunk's replicas: there
+  // U_t' - U_t = (t' - t) g.
   auto measure = [&](const ChunkRange& c) {
     if constexpr (geometric)
       path.work_increment(0.0, 1.0, batches[c.index],
                           std::span<double>(gaps).subspan(c.begin, c.size()));
     path.trace_energy(batches[c.index], std::span<double>(energies).subspan(c.begin, c.size()));
   };
-  run_chunks(
-      n, chunk, options.threads,
-      [&](const ChunkRange& c) {
-        path.sample_base(batches[c.index], BatchRandom{seed, Purpose::base_sample, 0, c.begin});
-        measure(c);
-      },
-      {}, options.stop);
-  std::vector<double> log_w(n, -std::log(static_cast<double>(n))), log_inc(n);
-  std::vector<std::size_t> families(n);
-  std::iota(families.begin(), families.end(), std::size_t{0});
-  std::uint64_t invalid = 0;  // replica-temperatures with a NaN or -inf energy difference
-  auto count_invalid = [&](std::span<const double> values) {
-    for (double v : values) invalid += std::isnan(v) || (std::isinf(v) && v < 0.0);
+  // Every rank's block of replicas, with their energies and gaps, onto every rank.
+  auto share = [&] {
+    if constexpr (checkpointable) {
+      if (ranks.size() == 1) return;
+      std::string bytes;
+      for (std::size_t c = block.first; c < block.last; ++c)
+        append_blob(bytes, batch_state_bytes(batches[c]));
+      append_bytes<double>(bytes,
+                           std::span<const double>(energies).subspan(mine.begin, mine.size()));
+      append_bytes<double>(bytes, std::span<const double>(gaps).subspan(
+                                      geometric ? mine.begin : 0, geometric ? mine.size() : 0));
+      const std::vector<std::string> all = ranks.all_gather(bytes);
+      for (int q = 0; q < ranks.size(); ++q) {
+        if (q == ranks.rank()) continue;
+        const ChunkBlock theirs = chunks_of_rank(chunks, q, ranks.size());
+        const ChunkRange items = items_of_block(theirs, n, chunk);
+        ByteReader in(all[static_cast<std::size_t>(q)]);
+        for (std::size_t c = theirs.first; c < theirs.last; ++c)
+          if (!restore_batch_state(batches[c], in.blob()))
+            fail_argument("logz::population_annealing", "ranks", "replicas of one shape");
+        in.read<double>(std::span<double>(energies).subspan(items.begin, items.size()));
+        in.read<double>(std::span<double>(gaps).subspan(geometric ? items.begin : 0,
+                                                        geometric ? items.size() : 0));
+      }
+    }
   };
-  if constexpr (geometric) count_invalid(gaps);
+  auto count_invalid = [&](std::span<const double> values) {
+    for (double v : values) s.invalid += std::isnan(v) || (std::isinf(v) && v < 0.0);
+  };
 
-  bool capped = false;
-  double t = 0.0, log_z = 0.0;
-  // inc[i] = U_{t_to}(x_i) - U_t(x_i) (a path that is not geometric).
+  SmcJournal* const journal = options.journal;
+  const SmcShape shape{n, 0, chunk};
+  const SmcRecord* saved = journal ? journal->begin_smc(shape) : nullptr;
+  auto hand_over = [&](bool always) {
+    if constexpr (checkpointable) {
+      if (!journal || !decided_by_rank0(ranks, always || journal->wants_record())) return;
+      std::vector<std::string> states;
+      for (const Batch& b : batches) states.push_back(batch_state_bytes(b));
+      journal->record({.shape = shape,
+                       .temperatures = s.stages.size(),
+                       .temperature = s.t,
+                       .state = detail::population_state_bytes(s, states)});
+    }
+  };
+  if (saved) {
+    bool fits = false;
+    if constexpr (checkpointable) {
+      std::vector<std::string> states;
+      fits = detail::restore_population_state(saved->state, n, chunks, geometric, s, states);
+      for (std::size_t c = 0; fits && c < chunks; ++c)
+        fits = restore_batch_state(batches[c], states[c]);
+    }
+    if (!true_on_every_rank(ranks, fits))  // every rank throws: one error line
+      throw InputError(
+          "--resume: the checkpoint's population annealing replicas do not fit the run its "
+          "config gives");
+  } else {
+    // 1. Exact base draws, their trace energies and gaps.
+    run_mine([&](const ChunkRange& c) {
+      path.sample_base(batches[c.index], BatchRandom{seed, Purpose::base_sample, 0, c.begin});
+      measure(c);
+    });
+    share();
+    log_w.assign(n, -std::log(static_cast<double>(n)));
+    families.resize(n);
+    std::iota(families.begin(), families.end(), std::size_t{0});
+    if constexpr (geometric) count_invalid(gaps);
+    hand_over(true);  // a stop before the first temperature leaves a run that resumes
+  }
+
+  double &t = s.t, &log_z = s.log_z;
+  // inc[i] = U_{t_to}(x_i) - U_t(x_i) (a path that is not geometric; on every rank alike).
   auto increments_to = [&](double t_to) {
     run_chunks(
         n, chunk, options.threads,
@@ -208,7 +283,7 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
     return conditional_ess_fraction(log_w, inc, 1.0);
   };
   while (t < 1.0) {
-    const std::size_t k = r.stages.size() + 1;  // the temperature being reached
+    const std::size_t k = s.stages.size() + 1;  // the temperature being reached
     // 2.-3. The next temperature and the reweighting.
     double t_next = 1.0;
     if constexpr (geometric) {
@@ -222,7 +297,7 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
       }
       t_next = high;
     }
-    if (k >= options.max_temperatures && t_next < 1.0) capped = true, t_next = 1.0;
+    if (k >= options.max_temperatures && t_next < 1.0) s.capped = true, t_next = 1.0;
     if constexpr (geometric) {
       for (std::size_t i = 0; i < n; ++i) log_inc[i] = log_incremental_weight(t_next - t, gaps[i]);
     } else {
@@ -240,12 +315,13 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
     if (t >= 1.0) {
       stage.num_families = detail::count_families(log_w, families);
       stage.mean_energy = detail::weighted_mean(log_w, energies);
-      r.stages.push_back(stage);
+      s.stages.push_back(stage);
       if (options.progress) options.progress(stage);
+      hand_over(true);
       break;
     }
 
-    // 4. Resampling: every chunk gathers its new replicas from the old chunks.
+    // 4. Resampling: every chunk gathers its new replicas from the old chunks (on every rank).
     if (options.resample_threshold >= 1.0 || stage.ess < options.resample_threshold) {
       RandomStream rng(seed, 0, Purpose::resample, static_cast<std::uint32_t>(k));
       const std::vector<std::size_t> idx = resample_ancestors(options.resampling, log_w, rng);
@@ -266,14 +342,13 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
       families.swap(families_r);
       std::fill(log_w.begin(), log_w.end(), -std::log(static_cast<double>(n)));
       stage.resampled = true;
-      ++r.num_resamplings;
+      ++s.num_resamplings;
     }
 
-    // The kernel's step at t.
+    // The kernel's step at t, each rank on its block.
     const auto target = path.at(t);
-    const std::vector<KernelInfo> infos = run_chunks(
-        n, chunk, options.threads,
-        [&](const ChunkRange& c) {
+    const std::vector<KernelInfo> infos = gather_in_rank_order(
+        ranks, run_mine([&](const ChunkRange& c) {
           const auto info = step_kernel(
               kernel, target, batches[c.index],
               BatchRandom{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), c.begin},
@@ -281,25 +356,29 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
           measure(c);
           return KernelInfo{static_cast<std::uint64_t>(info.attempted),
                             static_cast<std::uint64_t>(info.accepted)};
-        },
-        {}, options.stop);
+        }));
+    share();
     KernelInfo info;
     for (const KernelInfo& i : infos) info += i;
-    r.updates += info.attempted;
+    s.updates += info.attempted;
     if constexpr (geometric) count_invalid(gaps);
     stage.acceptance = info.attempted == 0 ? kNaN
                                            : static_cast<double>(info.accepted) /
                                                  static_cast<double>(info.attempted);
     stage.num_families = detail::count_families(log_w, families);
     stage.mean_energy = detail::weighted_mean(log_w, energies);
-    r.stages.push_back(stage);
+    s.stages.push_back(stage);
     if (options.progress) options.progress(stage);
+    hand_over(false);
   }
 
+  r.stages = std::move(s.stages);
+  r.num_resamplings = s.num_resamplings;
+  r.updates = s.updates;
   r.log_weights = std::move(log_w);
   r.families = std::move(families);
   r.energies = std::move(energies);
-  detail::finish_population_annealing(r, log_z, capped, invalid, options);
+  detail::finish_population_annealing(r, log_z, s.capped, s.invalid, options);
   return r;
 }
 

@@ -1,10 +1,11 @@
-// What a checkpoint needs from adaptive tempered SMC (smc/adaptive_smc.hpp), with no file format
-// in the core (as tempering/pt_journal.hpp is for parallel tempering): where a run stands after a
-// temperature (its particles, energies, weights, Eves, whitening, step size, log Z so far and
-// the temperatures reached), handed to the journal a run is given (SmcOptions::journal) and taken
-// back from it on resume. Every draw comes from streams addressed by (seed, temperature, move,
-// particle), so a resumed run, on any number of threads and ranks, ends with the bits of an
-// uninterrupted one.
+// What a checkpoint needs from adaptive tempered SMC (smc/adaptive_smc.hpp) and population
+// annealing (smc/population_annealing.hpp), with no file format in the core (as
+// tempering/pt_journal.hpp is for parallel tempering): where a run stands after a temperature
+// (its particles or replicas, energies, weights, ancestors, log Z so far and the temperatures
+// reached; SMC's whitening and step size), handed to the journal a run is given
+// (SmcOptions::journal, PopulationAnnealingOptions::journal) and taken back from it on resume.
+// Every draw comes from streams addressed by (seed, temperature, move, particle), so a resumed
+// run, on any number of threads and ranks, ends with the bits of an uninterrupted one.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,8 @@ namespace logz {
 // The size of a run, which a saved record must match.
 struct SmcShape {
   std::size_t num_particles = 0;
-  int dim = 0;
+  int dim = 0;  // of a particle; 0: a population of discrete replicas (population annealing)
+  std::size_t chunk_size = 0;
   bool operator==(const SmcShape&) const = default;
 };
 
@@ -30,8 +32,8 @@ struct SmcRecord {
 class SmcJournal {
  public:
   virtual ~SmcJournal() = default;
-  // An SMC run begins (a run with a pilot begins two): its saved record when resuming one that
-  // was begun, else nullptr.
+  // An SMC or population annealing run begins (a run with a pilot begins two): its saved record
+  // when resuming one that was begun, else nullptr.
   virtual const SmcRecord* begin_smc(const SmcShape& shape) = 0;
   // Whether the run should hand over its record now (copying every particle costs time).
   virtual bool wants_record() const = 0;

@@ -24,10 +24,6 @@ struct SmcChunkMove {
   double weighted_gap_jump = 0.0;  // sum_p W_p (g_p' - g_p)^2, g = U_1 - U_0
 };
 
-// Every chunk's move in chunk order: `mine` (this rank's block's, in order) and the other
-// ranks' (one rank: `mine` as it is).
-std::vector<SmcChunkMove> gather_chunk_moves(Ranks& ranks, std::vector<SmcChunkMove> mine);
-
 // Every rank's particles (s.X's columns, s.e0, s.e1 over its items `mine`) onto every rank, and
 // the evaluations `counts` holds (this rank's since the last share, then reset) summed over the
 // ranks into s.energies and s.gradients. One rank: the counts alone.

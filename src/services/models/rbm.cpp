@@ -167,7 +167,8 @@ void temper_rbm(const RbmSetup& s, Config& config, const RunContext& context, Ru
 // What the RBM hands the [run] methods (services/method_setup.hpp): its annealing (reverse runs
 // from data rows equilibrated at the target), tempering its own way (temper_rbm), and its full or
 // marginal_v path with block Gibbs for drivers that take a path and a kernel (parallel
-// tempering). The config is read before the report's header, whose exact log Z can take seconds.
+// tempering, population annealing). The config is read before the report's header, whose exact log
+// Z can take seconds.
 class RbmMethods {
  public:
   explicit RbmMethods(const RbmSetup& s) : s_(s) {}
@@ -243,7 +244,9 @@ RunResult run_rbm(Config& config, const RunContext& context) {
   // Tempered chains move (v, h) by block Gibbs; q(beta_k | .) is computed on v with h summed
   // out (marginal_v, the default: Rao-Blackwellized, smaller energy differences between
   // levels) or on (v, h) (full).
-  if ((tempering || method == RunMethod::parallel_tempering) && s.path_kind == "marginal_h")
+  if ((tempering || method == RunMethod::parallel_tempering ||
+       method == RunMethod::population_annealing) &&
+      s.path_kind == "marginal_h")
     m.fail(kPath, "\"marginal_v\" or \"full\" for [run] method = \"" + to_string(method) + "\"");
   auto d = config.section("data");
   if (d.has("source")) {
