@@ -17,6 +17,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "logz/core/error.hpp"
 #include "logz/io/output_file.hpp"
@@ -1069,22 +1070,37 @@ std::string RunCheckpoint::progress() const {
   return out;
 }
 
-const TemperingRecord* RunCheckpoint::begin_tempering(const TemperingShape& shape) {
-  const std::size_t i = next_tempering_++;
-  last_record_ = Clock::now();
-  if (i == temperings_.size()) {
-    temperings_.push_back({.shape = shape});
+namespace {
+
+// What the run being begun finds: nullptr for a new run (pushed with its shape), else its saved
+// record, whose shape must be the run's; `describe` words a shape, `what` names the run.
+template <class Record, class Shape, class Describe>
+const Record* begin_run(std::vector<Record>& runs, std::size_t& next, const Shape& shape,
+                        const std::string& path, std::string_view what, Describe describe) {
+  const std::size_t i = next++;
+  if (i == runs.size()) {
+    runs.push_back({.shape = shape});
     return nullptr;
   }
-  const TemperingRecord& saved = temperings_[i];
+  const Record& saved = runs[i];
   if (!(saved.shape == shape))
-    throw InputError(fmt::format(
-        "{}: tempering run {}: expected {} chains in chunks of {} over {} levels, {} sweeps, "
-        "initialization \"{}\", as the checkpoint's config gives, found {}, {}, {}, {}, \"{}\"",
-        path_, i + 1, shape.num_chains, shape.chunk_size, shape.num_levels, shape.num_sweeps,
-        shape.initialization, saved.shape.num_chains, saved.shape.chunk_size,
-        saved.shape.num_levels, saved.shape.num_sweeps, saved.shape.initialization));
+    throw InputError(
+        fmt::format("{}: {} {}: expected {}, as the checkpoint's config gives, found {}", path,
+                    what, i + 1, describe(shape), describe(saved.shape)));
   return &saved;
+}
+
+}  // namespace
+
+const TemperingRecord* RunCheckpoint::begin_tempering(const TemperingShape& shape) {
+  last_record_ = Clock::now();
+  return begin_run(temperings_, next_tempering_, shape, path_, "tempering run",
+                   [](const TemperingShape& s) {
+                     return fmt::format(
+                         "{} chains in chunks of {} over {} levels, {} sweeps, initialization "
+                         "\"{}\"",
+                         s.num_chains, s.chunk_size, s.num_levels, s.num_sweeps, s.initialization);
+                   });
 }
 
 // A record at least every second (a stop loses little) and whenever a checkpoint is due.
@@ -1114,20 +1130,12 @@ void RunCheckpoint::record(TemperingRecord record) {
 }
 
 const PtRecord* RunCheckpoint::begin_pt(const PtShape& shape) {
-  const std::size_t i = next_pt_++;
   last_record_ = Clock::now();
-  if (i == pt_runs_.size()) {
-    pt_runs_.push_back({.shape = shape});
-    return nullptr;
-  }
-  const PtRecord& saved = pt_runs_[i];
-  if (!(saved.shape == shape))
-    throw InputError(fmt::format(
-        "{}: parallel tempering run {}: expected {} chains in chunks of {} over {} rounds, as the "
-        "checkpoint's config gives, found {}, {}, {}",
-        path_, i + 1, shape.num_chains, shape.chunk_size, shape.rounds, saved.shape.num_chains,
-        saved.shape.chunk_size, saved.shape.rounds));
-  return &saved;
+  return begin_run(pt_runs_, next_pt_, shape, path_, "parallel tempering run",
+                   [](const PtShape& s) {
+                     return fmt::format("{} chains in chunks of {} over {} rounds", s.num_chains,
+                                        s.chunk_size, s.rounds);
+                   });
 }
 
 void RunCheckpoint::record(PtRecord record) {
@@ -1137,21 +1145,18 @@ void RunCheckpoint::record(PtRecord record) {
 }
 
 const SmcRecord* RunCheckpoint::begin_smc(const SmcShape& shape) {
-  const std::size_t i = next_smc_++;
   last_record_ = Clock::now();
-  if (i == smc_runs_.size()) {
-    smc_runs_.push_back({.shape = shape});
-    return nullptr;
-  }
-  const SmcRecord& saved = smc_runs_[i];
-  if (!(saved.shape == shape))
-    throw InputError(fmt::format(
-        "{}: SMC run {}: expected {} particles in {} dimensions in chunks of {}, as the "
-        "checkpoint's config gives, found {} in {} in chunks of {}",
-        path_, i + 1, shape.num_particles, shape.dim, shape.chunk_size, saved.shape.num_particles,
-        saved.shape.dim, saved.shape.chunk_size));
+  // Population annealing's replicas are recorded with dim 0 (smc/population_state.hpp).
+  const SmcRecord* saved = begin_run(
+      smc_runs_, next_smc_, shape, path_, shape.dim == 0 ? "population annealing run" : "SMC run",
+      [](const SmcShape& s) {
+        return s.dim == 0
+                   ? fmt::format("{} replicas in chunks of {}", s.num_particles, s.chunk_size)
+                   : fmt::format("{} particles in {} dimensions in chunks of {}", s.num_particles,
+                                 s.dim, s.chunk_size);
+      });
   // A run begun but not recorded yet (stopped before its first record) starts afresh.
-  return saved.state.empty() ? nullptr : &saved;
+  return saved && !saved->state.empty() ? saved : nullptr;
 }
 
 void RunCheckpoint::record(SmcRecord record) {

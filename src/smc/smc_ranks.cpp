@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <type_traits>
 
 #include "logz/parallel/bytes.hpp"
 

@@ -517,6 +517,18 @@ TEST(Checkpoint, SmcRecordsReadBackAndMustMatchTheirRun) {
               std::string::npos)
         << e.what();
   }
+  logz::RunCheckpoint annealing = logz::RunCheckpoint::read(path, 60.0);
+  annealing.begin_smc({100, 3, 16});
+  try {
+    annealing.begin_smc({60, 0, 64});  // population annealing's replicas have no dimension
+    ADD_FAILURE() << "a population annealing run of 60 replicas resumed a record of 50";
+  } catch (const logz::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("population annealing run 2: expected 60 replicas in "
+                                         "chunks of 64, as the checkpoint's config gives, found "
+                                         "50 replicas in chunks of 64"),
+              std::string::npos)
+        << e.what();
+  }
   logz::RunCheckpoint again = logz::RunCheckpoint::read(path, 60.0);
   const logz::SmcRecord* saved = again.begin_smc({100, 3, 16});
   ASSERT_NE(saved, nullptr);
