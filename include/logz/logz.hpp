@@ -129,6 +129,7 @@
 #include "logz/parallel/parallel_for.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
+#include "logz/parallel/thread_trial.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/paths/schedule.hpp"
 #include "logz/paths/tilted_path.hpp"

@@ -116,6 +116,9 @@ def _options(seed, threads, options):
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 0 <= threads < 2 ** 16:
             _fail("threads", "an integer >= 0 (0 or None: every hardware thread)", threads)
     out["threads"] = 0 if threads is None else int(threads)
+    # None: every hardware thread, or one where the timed first moves find one faster (the GIL's
+    # hand-offs between threads can cost more than a cheap likelihood; the same bits either way).
+    out["choose_threads"] = threads is None
     for key, value in options.items():
         if value is None:
             continue
@@ -253,8 +256,10 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
     grad(X): d log L / dx of every row, shape (P, d). Without it (or without a Custom prior's
       grad_log_density) the moves are gradient-free (random walk), which result.move and
       result.note say; with it, HMC.
-    seed: the same seed gives bitwise the same result for any number of threads. threads: None
-      or 0, every hardware thread. progress: True prints a line per temperature on stderr;
+    seed: the same seed gives bitwise the same result for any number of threads. threads: 0,
+      every hardware thread; None (the default), every hardware thread unless the first moves,
+      timed on all and on one, run faster on one (a likelihood cheaper than Python's lock's
+      hand-offs between threads). progress: True prints a line per temperature on stderr;
       False none; a callable is called as progress(t, ess, resampled, moves, acceptance,
       step_size) after every temperature.
     options (none is needed): num_particles (1000), move ("hmc" with a gradient, else

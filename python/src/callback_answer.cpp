@@ -2,6 +2,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -77,9 +78,11 @@ void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
   auto skipped = [&](py::ssize_t i) {
     return row_log_densities && row_log_densities[i / per_row] == -kInf;
   };
+  // Rows at log density -inf are zeroed a row at a time (a division per value cost as much as
+  // the copy).
   if (row_log_densities)
-    for (py::ssize_t i = 0; i < size; ++i)
-      if (skipped(i)) out[i] = 0.0;
+    for (py::ssize_t row = 0; row < rows; ++row)
+      if (row_log_densities[row] == -kInf) std::fill_n(out + row * per_row, per_row, 0.0);
   if (!non_finite) return;
   for (py::ssize_t i = 0; i < size; ++i)
     if (!skipped(i) && !allowed(values, v[i]))

@@ -207,6 +207,7 @@ SmcOptions evidence_options(const py::dict& d) {
   if (has("frozen_acceptance")) o.frozen_acceptance = d["frozen_acceptance"].cast<double>();
   if (has("seed")) o.seed = d["seed"].cast<std::uint64_t>();
   if (has("threads")) o.threads = d["threads"].cast<int>();
+  if (has("choose_threads")) o.choose_threads = d["choose_threads"].cast<bool>();
   if (has("chunk_size")) o.chunk_size = d["chunk_size"].cast<std::size_t>();
   return o;
 }

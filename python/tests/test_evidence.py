@@ -203,6 +203,20 @@ def test_zero_likelihood_is_allowed():
     assert np.all(r.samples[:, 0] > 0)
 
 
+def test_gradient_rows_outside_the_likelihoods_support_are_ignored():
+    # L = N(x; 0, I) for x_0 > 0 and 0 elsewhere, its gradient NaN there (rows logz must not read):
+    # evidence (1/2) (4 pi)^-1 under N(0, I) in 2 dimensions.
+    def log_likelihood(X):
+        return np.where(X[:, 0] > 0, -0.5 * (X ** 2).sum(axis=1) - np.log(2 * np.pi), -np.inf)
+
+    def grad(X):
+        return np.where(X[:, :1] > 0, -X, np.nan)
+
+    r = logz.evidence(log_likelihood, logz.priors.Normal(np.zeros(2), 1.0), grad=grad, seed=3, progress=False)
+    assert_close(r, np.log(0.5 / (4 * np.pi)))
+    assert not r.flags
+
+
 def test_same_bits_for_any_thread_count():
     log_likelihood, grad, prior, _ = regression(20, 5, seed=2)
     prior = prior & logz.priors.StudentT(3.0)

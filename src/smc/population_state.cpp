@@ -10,11 +10,12 @@ namespace logz::detail {
 
 namespace {
 
-constexpr std::uint64_t kStateVersion = 1;
+constexpr std::uint64_t kPopulationStateVersion = 1;
 
 // A stage's fields, in order, as doubles.
-constexpr std::size_t kStageFields = 7;
-std::array<double, kStageFields> stage_fields(const PopulationAnnealingStage& s) {
+constexpr std::size_t kPopulationStageFields = 7;
+std::array<double, kPopulationStageFields> population_stage_fields(
+    const PopulationAnnealingStage& s) {
   return {s.temperature,
           s.log_z_increment,
           s.ess,
@@ -23,7 +24,7 @@ std::array<double, kStageFields> stage_fields(const PopulationAnnealingStage& s)
           s.acceptance,
           s.mean_energy};
 }
-PopulationAnnealingStage stage_of(std::span<const double> f) {
+PopulationAnnealingStage population_stage_of(std::span<const double> f) {
   PopulationAnnealingStage s;
   s.temperature = f[0], s.log_z_increment = f[1], s.ess = f[2], s.resampled = f[3] != 0.0;
   s.num_families = static_cast<std::size_t>(f[4]), s.acceptance = f[5], s.mean_energy = f[6];
@@ -35,8 +36,8 @@ PopulationAnnealingStage stage_of(std::span<const double> f) {
 std::string population_state_bytes(const PopulationRunState& s,
                                    const std::vector<std::string>& chunk_states) {
   std::string out;
-  const std::array<std::uint64_t, 5> counts{kStateVersion, s.num_resamplings, s.updates, s.invalid,
-                                            s.capped ? 1u : 0u};
+  const std::array<std::uint64_t, 5> counts{kPopulationStateVersion, s.num_resamplings, s.updates,
+                                            s.invalid, s.capped ? 1u : 0u};
   append_bytes<std::uint64_t>(out, counts);
   const std::array<double, 2> numbers{s.t, s.log_z};
   append_bytes<double>(out, numbers);
@@ -45,7 +46,7 @@ std::string population_state_bytes(const PopulationRunState& s,
   append_counted<std::uint64_t>(out, families);
   std::vector<double> stages;
   for (const PopulationAnnealingStage& st : s.stages)
-    for (double f : stage_fields(st)) stages.push_back(f);
+    for (double f : population_stage_fields(st)) stages.push_back(f);
   append_counted<double>(out, stages);
   const std::uint64_t chunks = chunk_states.size();
   append_bytes<std::uint64_t>(out, std::span<const std::uint64_t>(&chunks, 1));
@@ -60,7 +61,7 @@ bool restore_population_state(std::string_view bytes, std::size_t n, std::size_t
     ByteReader in(bytes);
     std::array<std::uint64_t, 5> counts{};
     in.read<std::uint64_t>(counts);
-    if (counts[0] != kStateVersion) return false;
+    if (counts[0] != kPopulationStateVersion) return false;
     s.num_resamplings = counts[1], s.updates = counts[2], s.invalid = counts[3];
     s.capped = counts[4] != 0;
     std::array<double, 2> numbers{};
@@ -77,14 +78,15 @@ bool restore_population_state(std::string_view bytes, std::size_t n, std::size_t
     chunk_states.clear();
     for (std::size_t c = 0; c < chunks; ++c) chunk_states.emplace_back(in.blob());
     bool fits = in.done() && s.gaps.size() == (geometric ? n : 0) && s.energies.size() == n &&
-                s.log_w.size() == n && families.size() == n && stages.size() % kStageFields == 0 &&
-                s.t >= 0.0 && s.t <= 1.0;
+                s.log_w.size() == n && families.size() == n &&
+                stages.size() % kPopulationStageFields == 0 && s.t >= 0.0 && s.t <= 1.0;
     for (std::uint64_t f : families) fits = fits && f < n;
     if (!fits) return false;
     s.families.assign(families.begin(), families.end());
     s.stages.clear();
-    for (std::size_t k = 0; k < stages.size(); k += kStageFields)
-      s.stages.push_back(stage_of(std::span<const double>(stages).subspan(k, kStageFields)));
+    for (std::size_t k = 0; k < stages.size(); k += kPopulationStageFields)
+      s.stages.push_back(
+          population_stage_of(std::span<const double>(stages).subspan(k, kPopulationStageFields)));
     return true;
   } catch (const InvalidArgument&) {
     return false;

@@ -44,6 +44,7 @@
 #include "logz/parallel/chunk_range.hpp"
 #include "logz/parallel/ranks.hpp"
 #include "logz/parallel/run_chunks.hpp"
+#include "logz/parallel/thread_trial.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/paths/tilted_path.hpp"
 #include "logz/random/philox.hpp"
@@ -129,9 +130,10 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
   const std::size_t all_chunks = num_chunks(n, chunk);
   const ChunkBlock block = chunks_of_rank(all_chunks, ranks.rank(), ranks.size());
   const ChunkRange mine = items_of_block(block, n, chunk);
+  ThreadTrial trial(options.threads, options.choose_threads);
   auto run_mine = [&](auto&& body) {
     return run_chunks(
-        mine.size(), chunk, options.threads,
+        mine.size(), chunk, trial.threads(),
         [&](const ChunkRange& local) { return body(in_whole_run(local, mine)); }, {}, options.stop);
   };
   SmcJournal* const journal = options.journal;
@@ -304,29 +306,30 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         }
         return Hmc(eps, options.leapfrog_steps).step(target, b, random);
       };
-      const auto moved = gather_in_rank_order(
-          ranks, run_mine([&](const ChunkRange& c) {
-            ContinuousBatch& b = batches[c.index - block.first];
-            const Eigen::MatrixXd start = b.X;
-            auto gap_at = [&](Eigen::Index p) {
-              if constexpr (detail::TiltedPathParts<Path>) return b.parts.e(1, p);
-              return b.parts.e(1, p) - b.parts.e(0, p);
-            };
-            Eigen::VectorXd start_gap(start.cols());
-            for (Eigen::Index p = 0; p < start.cols(); ++p) start_gap(p) = gap_at(p);
-            detail::SmcChunkMove out;
-            out.info = step(
-                chunk_target(c.index), b,
-                BatchRandom{seed, Purpose::forward_kernel, detail::smc_move_step(k, j), c.begin});
-            for (Eigen::Index p = 0; p < start.cols(); ++p) {
-              const double w = weights[c.begin + static_cast<std::size_t>(p)];
-              out.weighted_jump += w * (b.X.col(p) - start.col(p)).squaredNorm();
-              const double gap = gap_at(p);
-              if (std::isfinite(gap) && std::isfinite(start_gap(p)))
-                out.weighted_gap_jump += w * (gap - start_gap(p)) * (gap - start_gap(p));
-            }
-            return out;
-          }));
+      const auto moved = gather_in_rank_order(ranks, trial.timed([&] {
+        return run_mine([&](const ChunkRange& c) {
+          ContinuousBatch& b = batches[c.index - block.first];
+          const Eigen::MatrixXd start = b.X;
+          auto gap_at = [&](Eigen::Index p) {
+            if constexpr (detail::TiltedPathParts<Path>) return b.parts.e(1, p);
+            return b.parts.e(1, p) - b.parts.e(0, p);
+          };
+          Eigen::VectorXd start_gap(start.cols());
+          for (Eigen::Index p = 0; p < start.cols(); ++p) start_gap(p) = gap_at(p);
+          detail::SmcChunkMove out;
+          out.info = step(
+              chunk_target(c.index), b,
+              BatchRandom{seed, Purpose::forward_kernel, detail::smc_move_step(k, j), c.begin});
+          for (Eigen::Index p = 0; p < start.cols(); ++p) {
+            const double w = weights[c.begin + static_cast<std::size_t>(p)];
+            out.weighted_jump += w * (b.X.col(p) - start.col(p)).squaredNorm();
+            const double gap = gap_at(p);
+            if (std::isfinite(gap) && std::isfinite(start_gap(p)))
+              out.weighted_gap_jump += w * (gap - start_gap(p)) * (gap - start_gap(p));
+          }
+          return out;
+        });
+      }));
       ContinuousKernelInfo info;
       for (const detail::SmcChunkMove& m : moved)
         info += m.info, jump += m.weighted_jump, gap_jump += m.weighted_gap_jump;

@@ -90,7 +90,10 @@ struct SmcOptions {
   double frozen_acceptance = 0.05;
 
   std::uint64_t seed = kDefaultSeed;
-  int threads = 0;              // 0: all hardware threads
+  int threads = 0;  // 0: all hardware threads
+  // The first moves alternate `threads` and one thread, timed, and the run keeps the faster
+  // (parallel/thread_trial.hpp): for energies that hold a lock when called (Python's GIL).
+  bool choose_threads = false;
   std::size_t chunk_size = 16;  // particles per chunk of the moves (fixes the reduction order)
   // Called after every temperature with its record (t = 1 last).
   std::function<void(const SmcStage&)> progress;
