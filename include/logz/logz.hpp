@@ -30,6 +30,7 @@
 #include "logz/estimators/histogram.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/estimators/mbar.hpp"
+#include "logz/estimators/mbar_expectation_sums.hpp"
 #include "logz/estimators/rts.hpp"
 #include "logz/estimators/stepping_stone.hpp"
 #include "logz/estimators/test_log_likelihood.hpp"

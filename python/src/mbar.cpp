@@ -14,6 +14,7 @@
 #include "bindings.hpp"
 #include "estimate_class.hpp"
 #include "logz/core/error.hpp"
+#include "logz/estimators/mbar_expectation_sums.hpp"
 #include "python_messages.hpp"
 #include "result_state.hpp"
 
@@ -239,6 +240,32 @@ orders are converted once. The GIL is released while it solves.
 >>> u = np.array([[0.0, 0.5, 1.0], [0.2, 0.1, 0.4]])
 >>> logz.mbar(u, np.array([2, 1])).log_z.shape
 (2,))");
+  // logz.mbar_analysis.expectations' sums (estimators/mbar_expectation_sums.hpp): arrays
+  // converted to C order once, read in place, the GIL released.
+  m.def(
+      "_mbar_expectation_sums",
+      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& log_w,
+         const py::array_t<double, py::array::c_style | py::array::forcecast>& log_shifted,
+         const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& observable,
+         const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& column) {
+        if (log_w.ndim() != 2 || log_shifted.ndim() != 2 || observable.ndim() != 1 ||
+            column.ndim() != 1)
+          fail_argument("logz.mbar_analysis", "log_w_nk",
+                        "(N, C) weights, (I, N) observables and (S,) indices");
+        const auto n = static_cast<std::size_t>(log_w.shape(0));
+        const auto c = static_cast<std::size_t>(log_w.shape(1));
+        const auto i = static_cast<std::size_t>(log_shifted.shape(0));
+        MbarExpectationSums sums;
+        {
+          py::gil_scoped_release release;
+          sums = mbar_expectation_sums(
+              {log_w.data(), n * c}, n, c, {log_shifted.data(), log_shifted.size() * 1ul}, i,
+              {observable.data(), static_cast<std::size_t>(observable.size())},
+              {column.data(), static_cast<std::size_t>(column.size())});
+        }
+        return py::make_tuple(py::array(py::cast(sums.log_shifted_mean)), sums.gram);
+      },
+      py::arg("log_w"), py::arg("log_shifted"), py::arg("observable"), py::arg("column"));
 }
 
 }  // namespace logz::python

@@ -218,6 +218,32 @@ def test_hard_walls_give_zero_weights_in_the_analysis():
     assert abs(result.mean[1] - np.sqrt(2 / np.pi)) < 5 * np.sqrt(result.covariance[1, 1])
 
 
+def test_expectation_sums_in_one_pass_equal_the_weight_matrix_path():
+    # mbar_analysis.expectations' svd-ew covariance from the C++ Gram sums against its "svd"
+    # method on the whole (N, K + L + S) weight matrix in numpy: two observables (one +inf
+    # behind a hard wall), the solved states, and a new state that the wall makes (log_w_new).
+    x, u, N_k = hard_wall(seed=5)
+    log_z = self_consistent_log_z(u, N_k)
+    log_w = analysis.log_weights(u, N_k, log_z)
+    wall = np.where(x < 0, np.inf, x)  # finite wherever state 1 gives weight
+    log_w_new, _ = analysis.reweight(np.array([0.5 * x ** 2 + 0.3 * x]),
+                                     analysis.mixture_log_denominator(u, N_k, log_z))
+    observables = np.array([x ** 2, wall])
+    states, index = [0, 1, 2, 1], [0, 0, 0, 1]
+    fast = analysis.expectations(log_w, N_k, observables, states, observable_index=index, log_w_new=log_w_new)
+    slow = analysis.expectations(log_w, N_k, observables, states, observable_index=index, log_w_new=log_w_new,
+                                 method="svd")
+    np.testing.assert_allclose(fast.mean, slow.mean, rtol=1e-12)
+    np.testing.assert_allclose(fast.covariance, slow.covariance, rtol=1e-7, atol=1e-14)
+    assert np.all(np.isfinite(fast.covariance)) and fast.covariance[3, 3] > 0
+    # An undefined state (NaN weights) leaves NaN in its own rows only.
+    undefined = log_w.copy()
+    undefined[:, 1] = np.nan
+    nan = analysis.expectations(undefined, N_k, observables[:1], [0, 1], observable_index=[0, 0])
+    assert np.isfinite(nan.mean[0]) and np.isnan(nan.mean[1])
+    assert np.isfinite(nan.covariance[0, 0]) and np.isnan(nan.covariance[1, 1])
+
+
 def test_hard_walls_in_new_states_of_an_mbar():
     # The solved state is finite; the wall comes in as a new state (numpy only)
     x = np.random.default_rng(6).normal(size=800)

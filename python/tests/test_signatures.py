@@ -37,6 +37,7 @@ DATA_ARGUMENTS = {
     "logz.mbar_analysis.log_weights": ["N_k", "log_z"],
     "logz.mbar_analysis.reweight": ["log_denominator"],
     "logz.mbar_analysis.asymptotic_covariance": ["N_k"],
+    "logz.mbar_analysis.covariance_from_gram": ["N_k"],
     "logz.mbar_analysis.overlap_matrix": ["N_k"],
     "logz.mbar_analysis.overlap_eigenvalues": ["N_k"],
     "logz.mbar_analysis.expectations": ["N_k", "observables", "states"],

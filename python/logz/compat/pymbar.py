@@ -358,10 +358,14 @@ class MBAR:
         self.f_k_boots = np.zeros((self.nbootstraps, self.K))
         self._f_gauge_boots = np.zeros((self.nbootstraps, self.K))
         index = np.arange(self.N)
+        resampled = np.empty_like(self.u_kn)  # one buffer for every resample: no fresh pages
         for b in range(self.nbootstraps):
             for k in range(self.K):
-                index[own[k]] = own[k][random.randint(int(self.N_k[k]), size=int(self.N_k[k]))]
-            solution = self._solve(self.u_kn[:, index], warm)
+                # Each state's resample in ascending order (MBAR does not depend on the order):
+                # the gather then reads u_kn's rows forward, faster than in random order.
+                index[own[k]] = np.sort(own[k][random.randint(int(self.N_k[k]), size=int(self.N_k[k]))])
+            np.take(self.u_kn, index, axis=1, out=resampled)
+            solution = self._solve(resampled, warm)
             self.f_k_boots[b] = -solution.log_z
             self._f_gauge_boots[b] = -solution.gauge
 
