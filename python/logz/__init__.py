@@ -58,10 +58,26 @@ def _from_log_prob(dim: int, log_prob: BatchFunction, grad_log_prob: Optional[Ba
     """A logz.Target from an unnormalised log density, the form users write (a sign slip between
     log density and energy is the commonest mistake): U = -log_prob, dU/dx = -grad_log_prob.
 
-    log_prob(X): X of shape (P, dim); returns log p~(x) of every row, shape (P,).
-    grad_log_prob(X): d log p~ / dx of every row, shape (P, dim), or None (gradient-free
-      kernels only). log_prob_and_grad(X): optional, both at once as a pair.
-    exact_log_z: log of integral p~(x) dx where it is known.
+    Parameters
+    ----------
+    dim : int
+        The dimension.
+    log_prob : callable
+        log_prob(X), X of shape (P, dim); returns log p~(x) of every row, shape (P,).
+    grad_log_prob : callable, optional
+        grad_log_prob(X), d log p~ / dx of every row, shape (P, dim); None: gradient-free
+        kernels only.
+    log_prob_and_grad : callable, optional
+        Both at once as a pair.
+    exact_log_z : float, optional
+        log of integral p~(x) dx where it is known.
+
+    Returns
+    -------
+    logz.Target
+
+    Examples
+    --------
 
     >>> import numpy as np, logz
     >>> t = logz.Target.from_log_prob(2, lambda X: -0.5 * (X ** 2).sum(axis=1), lambda X: -X)
@@ -475,46 +491,76 @@ def anneal(target: Union[Target, models.Model], *, base: Optional[GaussianBase] 
            chunk_size: Optional[int] = None, progress: ProgressArgument = True, **kernel_options: Any) -> Result:
     """Annealed importance sampling from a base distribution to `target`.
 
-    target: a logz.Target (the user's energy, and grad for the gradient kernels), annealed from
-      `base` with the continuous models' kernels; or a model of logz.models (RBM, Ising, Potts,
-      ProductOfExperts, ...), run natively with no Python in the loop, from its own base.
-    Every other argument is a keyword. None (the default of most) stands for the config key's
-    default, the one `logz run` uses, so that logz.anneal(model) and `logz run` on the model's
-    config give the same numbers.
-    base: a logz.GaussianBase (a Target's default: sigma 1; models that take a Gaussian base).
-    kernel: for a Target "hais" (the default; Hamiltonian AIS, Sohl-Dickstein & Culpepper
-      2012), "hmc" (AIS with HMC moves) or "metropolis" (random-walk Metropolis, no gradient
-      needed); for a model one of its kernels (None: its default; `logz list` shows them).
-      kernel_options are the [kernel] keys (hais/hmc: step_size, leapfrog_steps,
-      momentum_refresh, step_size_adaptation, ...; metropolis: proposal_sd,
-      steps_per_temperature; lattices: steps_per_temperature, site_order: docs/config.md).
-      The gradient kernels' step size adapts per temperature by default (a pilot run measures
-      one for every temperature, the run follows them); a step_size given is kept fixed
-      unless step_size_adaptation is given too (docs/hais.md, Step sizes).
-    num_steps: steps (default [schedule] num_steps) of the `schedule`
-      (default "adaptive" for a Target and the continuous models: temperatures placed from a
-      pilot run; "linear" for the others; "geometric", "sigmoid", ...; a dict of [schedule]
-      keys; or the path fractions themselves, e.g. np.linspace(0, 1, 21), rising from 0 to 1).
-    num_paths: annealing paths in each direction (default [run] num_paths).
-    directions: ("forward",), ("reverse",) or both (default [run] directions).
-    reverse_start: where reverse paths start: "resampled" (the forward paths' end states,
-      resampled by their weights; a Target's default) or what the model offers ("exact",
-      "data", "ground_state": its default where it has one). Resampled starts inherit the
-      forward run's bias, which the SEs of RAISE, BAR and the upper bound do not include:
-      those estimates carry the flag "reverse_starts_resampled". Every estimate carries
-      "frozen_sampler" when the kernel's acceptance fell below 0.05 at some temperature.
-    methods: the estimators to run (default: those the directions allow), any of
-      (the [works] estimators).
-    chunk_size: particles moved together (in one call of a Target's functions; default 100 for
-      a Target, the registry's default for a model). Numbers do not depend on it except in the
-      last bits of per-temperature sums; it is fixed, never derived from `threads`.
-    seed: the Philox key of every random number (default [run] seed); it fixes every number,
-      whatever `threads` (default [run] threads: every hardware thread).
-    progress: as for logz.run. Ctrl-C stops the run within a step (KeyboardInterrupt).
-    Arguments outside their range raise logz.InvalidArgument naming the argument.
-    Returns a logz.Result: estimates of the target's log Z (log_z) and of log(Z/Z0)
-    (evidence), the works, per-temperature mean energies and acceptance rates, and the exact
-    log Z as reference_log_z where it is known (a Target's exact_log_z).
+    Every argument after `target` is a keyword. None (the default of most) stands for the
+    config key's default, the one `logz run` uses, so that logz.anneal(model) and `logz run` on
+    the model's config give the same numbers.
+
+    Parameters
+    ----------
+    target : logz.Target or a model of logz.models
+        A Target (the user's energy, and grad for the gradient kernels) is annealed from
+        `base` with the continuous models' kernels; a model (RBM, Ising, Potts,
+        ProductOfExperts, ...) runs natively, with no Python in the loop, from its own base.
+    base : logz.GaussianBase, optional
+        A Target's default: sigma 1; for the models that take a Gaussian base.
+    kernel : str, optional
+        For a Target "hais" (the default; Hamiltonian AIS, Sohl-Dickstein & Culpepper 2012),
+        "hmc" (AIS with HMC moves) or "metropolis" (random-walk Metropolis, no gradient
+        needed); for a model one of its kernels (None: its default; `logz list` shows them).
+        The gradient kernels' step size adapts per temperature by default (a pilot run
+        measures one for every temperature, the run follows them); a step_size given is kept
+        fixed unless step_size_adaptation is given too (docs/hais.md, Step sizes).
+    num_steps : int, optional
+        Steps (default [schedule] num_steps) of the `schedule`.
+    schedule : str, dict or array_like, optional
+        "adaptive" (the default for a Target and the continuous models: temperatures placed
+        from a pilot run; "linear" for the others), "geometric", "sigmoid", ...; a dict of
+        [schedule] keys; or the path fractions themselves, e.g. np.linspace(0, 1, 21), rising
+        from 0 to 1.
+    num_paths : int, optional
+        Annealing paths in each direction (default [run] num_paths).
+    directions : tuple of str, optional
+        ("forward",), ("reverse",) or both (default [run] directions).
+    reverse_start : str, optional
+        Where reverse paths start: "resampled" (the forward paths' end states, resampled by
+        their weights; a Target's default) or what the model offers ("exact", "data",
+        "ground_state": its default where it has one). Resampled starts inherit the forward
+        run's bias, which the SEs of RAISE, BAR and the upper bound do not include: those
+        estimates carry the flag "reverse_starts_resampled". Every estimate carries
+        "frozen_sampler" when the kernel's acceptance fell below 0.05 at some temperature.
+    methods : str or sequence of str, optional
+        The estimators to run (default: those the directions allow), any of
+        (the [works] estimators).
+    chunk_size : int, optional
+        Particles moved together (in one call of a Target's functions; default 100 for a
+        Target, the registry's default for a model). Numbers do not depend on it except in the
+        last bits of per-temperature sums; it is fixed, never derived from `threads`.
+    seed : int, optional
+        The Philox key of every random number (default [run] seed); it fixes every number,
+        whatever `threads`.
+    threads : int, optional
+        Default [run] threads (every hardware thread).
+    progress : bool or callable
+        As for logz.run. Ctrl-C stops the run within a step (KeyboardInterrupt).
+    **kernel_options
+        The [kernel] keys (hais/hmc: step_size, leapfrog_steps, momentum_refresh,
+        step_size_adaptation, ...; metropolis: proposal_sd, steps_per_temperature; lattices:
+        steps_per_temperature, site_order: docs/config.md).
+
+    Returns
+    -------
+    logz.Result
+        Estimates of the target's log Z (log_z) and of log(Z/Z0) (evidence), the works,
+        per-temperature mean energies and acceptance rates, and the exact log Z as
+        reference_log_z where it is known (a Target's exact_log_z).
+
+    Raises
+    ------
+    logz.InvalidArgument
+        For an argument outside its range, naming the argument.
+
+    Examples
+    --------
 
     >>> import numpy as np, logz
     >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
@@ -560,34 +606,58 @@ def temper(target: Union[Target, models.Model], *, base: Optional[GaussianBase] 
     """Simulated tempering on `target`, with the tempered-sample estimators of Carlson et al.
     (2016): Rao-Blackwellized tempered sampling (RTS), TS, thermodynamic integration and MBAR.
 
-    target: a logz.Target (tempered between `base` and the target along the geometric path,
-      moved by "hmc" (the default) or "metropolis" at each chain's level) or a model of
-      logz.models that supports tempering (RBM, Ising, Potts, GaussianMixture, ...).
-    Every other argument is a keyword; None stands for the config key's default, the one
-    `logz run` uses with [run] method = "tempering".
-    num_temperatures (default [tempering] num_temperatures): K levels of the ladder
-      `schedule` ("geometric": beta from 0.01 to 1, plus 0; "linear"; or a dict of [schedule]
-      keys; "geometric" here, where a config's default is "linear").
-    num_chains (default [tempering] num_chains): independent chains.
-    num_sweeps (default [tempering] num_sweeps): sweeps of the final run after the initial
-      iterations: initialization "iterations", "wang_landau" or "none"
-      (default [tempering] initialization), each of sweeps_per_iteration
-      (default [tempering] sweeps_per_iteration), at most max_initial_iterations
-      (default [tempering] max_initial_iterations).
-    methods: the estimators, by default (the default [tempered] estimators); any of
-      (the [tempered] estimators).
-    kernel_options: the [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size).
-    seed (default [run] seed), threads, progress: as for logz.anneal. Arguments outside
-    their range raise logz.InvalidArgument naming the argument.
-    Returns a logz.Result whose estimates are of the target's log Z (log_z) and log(Z/Z0)
-    (evidence); to_json() has every level's estimates. Per level of the ladder (fractions holds
-    its t_k): mean_energy[k] is the mean of dU_t(x)/dt at t_k over the final run's samples at
-    level k (on the geometric path U_target(x) - U_base(x), what logz.anneal's mean_energy
-    traces, and what thermodynamic integration integrates: log(Z/Z0) = -integral over t);
-    NaN at a level no sample visited, or where the run kept no TI integrands (a model whose path
-    is not linear in t, without a "ti_*" method). acceptance[k] is the kernel's acceptance rate
-    over the final run's moves made at level k; NaN at a level no chain visited, or at every
-    level where the kernel reports no acceptance per chain.
+    Every argument after `target` is a keyword; None stands for the config key's default, the
+    one `logz run` uses with [run] method = "tempering".
+
+    Parameters
+    ----------
+    target : logz.Target or a model of logz.models
+        A Target is tempered between `base` and the target along the geometric path, moved by
+        `kernel` "hmc" (the default) or "metropolis" at each chain's level; a model must
+        support tempering (RBM, Ising, Potts, GaussianMixture, ...).
+    num_temperatures : int, optional
+        K levels of the ladder (default [tempering] num_temperatures).
+    schedule : str or dict
+        "geometric" (beta from 0.01 to 1, plus 0; the default here, where a config's is
+        "linear"), "linear", or a dict of [schedule] keys.
+    num_chains : int, optional
+        Independent chains (default [tempering] num_chains).
+    num_sweeps : int, optional
+        Sweeps of the final run after the initial iterations (default [tempering] num_sweeps).
+    initialization : str, optional
+        "iterations", "wang_landau" or "none" (default [tempering] initialization).
+    sweeps_per_iteration : int, optional
+        Sweeps of each initial iteration (default [tempering] sweeps_per_iteration).
+    max_initial_iterations : int, optional
+        At most this many initial iterations (default [tempering] max_initial_iterations).
+    methods : str or sequence of str, optional
+        The estimators, by default (the default [tempered] estimators); any of
+        (the [tempered] estimators).
+    base, kernel, seed, threads, progress
+        As for logz.anneal (default seed: [run] seed).
+    **kernel_options
+        The [kernel] keys (hmc: step_size, leapfrog_steps; a fixed step size).
+
+    Returns
+    -------
+    logz.Result
+        Estimates of the target's log Z (log_z) and log(Z/Z0) (evidence); to_json() has every
+        level's estimates. Per level of the ladder (fractions holds its t_k): mean_energy[k]
+        is the mean of dU_t(x)/dt at t_k over the final run's samples at level k (on the
+        geometric path U_target(x) - U_base(x), what logz.anneal's mean_energy traces, and
+        what thermodynamic integration integrates: log(Z/Z0) = -integral over t); NaN at a
+        level no sample visited, or where the run kept no TI integrands (a model whose path is
+        not linear in t, without a "ti_*" method). acceptance[k] is the kernel's acceptance
+        rate over the final run's moves made at level k; NaN at a level no chain visited, or
+        at every level where the kernel reports no acceptance per chain.
+
+    Raises
+    ------
+    logz.InvalidArgument
+        For an argument outside its range, naming the argument.
+
+    Examples
+    --------
 
     >>> import numpy as np, logz
     >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))
@@ -614,24 +684,42 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
     """Adaptive tempered SMC from a base distribution to `target`: log Z with an error bar from
     one run, nothing to tune (docs/smc.md).
 
-    target: a logz.Target (the user's energy; with grad the moves are HMC, without it
-      random-walk Metropolis) or a continuous model of logz.models (ProductOfExperts,
-      GaussianMixture, ...).
-    base: a logz.GaussianBase, the start of the path (a Target's default: N(0, I)).
-    pilot_base: for a Target without a base given, True by default: a pilot run from N(0, I)
-      (max(256, 8 dim) particles, a seed of its own) is fitted by a Gaussian (its particles'
-      weighted mean and covariance, the standard deviations widened 1.2 times), and the run
-      starts from that Gaussian, which the result's model.base states; when the pilot's and the
-      run's log Z differ by more than 4 combined SEs + 0.05 the estimate is flagged
-      "pilot_disagrees". False: the run starts from `base` itself.
-    num_particles: particles of the run (default [smc] num_particles).
-    smc_options: the other [smc] keys of docs/config.md (cess_target, resample_threshold,
-      resampling, move, leapfrog_steps, preconditioner, decorrelation, min_moves, max_moves,
-      max_temperatures, frozen_acceptance, pilot_particles, pilot_widening).
-    seed: fixes every number whatever `threads` (default [run] seed). progress: as for logz.run.
-    Returns a logz.Result with the estimate "smc" (log_z and evidence = log(Z / Z_base)), the
-    temperatures, ESS, moves, step sizes and acceptance per temperature (result.kernel) and the
-    evaluations spent (result.budget, the pilot's included).
+    Parameters
+    ----------
+    target : logz.Target or a continuous model of logz.models
+        A Target (the user's energy; with grad the moves are HMC, without it random-walk
+        Metropolis) or a model such as ProductOfExperts or GaussianMixture.
+    base : logz.GaussianBase, optional
+        The start of the path (a Target's default: N(0, I)).
+    pilot_base : bool, optional
+        For a Target without a base given, True by default: a pilot run from N(0, I)
+        (max(256, 8 dim) particles, a seed of its own) is fitted by a Gaussian (its particles'
+        weighted mean and covariance, the standard deviations widened 1.2 times), and the run
+        starts from that Gaussian, which the result's model.base states; when the pilot's and
+        the run's log Z differ by more than 4 combined SEs + 0.05 the estimate is flagged
+        "pilot_disagrees". False: the run starts from `base` itself.
+    num_particles : int, optional
+        Particles of the run (default [smc] num_particles).
+    seed : int, optional
+        Fixes every number whatever `threads` (default [run] seed).
+    threads : int, optional
+        Default [run] threads.
+    progress : bool or callable
+        As for logz.run.
+    **smc_options
+        The other [smc] keys of docs/config.md (cess_target, resample_threshold, resampling,
+        move, leapfrog_steps, preconditioner, decorrelation, min_moves, max_moves,
+        max_temperatures, frozen_acceptance, pilot_particles, pilot_widening).
+
+    Returns
+    -------
+    logz.Result
+        The estimate "smc" (log_z and evidence = log(Z / Z_base)), the temperatures, ESS,
+        moves, step sizes and acceptance per temperature (result.kernel) and the evaluations
+        spent (result.budget, the pilot's included).
+
+    Examples
+    --------
 
     >>> import numpy as np, logz
     >>> t = logz.Target(2, lambda X: 0.5 * ((X - 3) ** 2).sum(axis=1), lambda X: X - 3,
@@ -664,31 +752,50 @@ def pt(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = No
     Pigeons.jl runs it): log Z by stepping stone, TI and MBAR from every replica
     (docs/parallel_tempering.md).
 
-    target: a logz.Target (tempered between `base` and the target along the geometric path,
-      moved by "hmc" (the default) or "metropolis") or a model of logz.models that tempers
-      (Ising, Potts, PairwiseMrf, ProductOfExperts, GaussianMixture, ...).
-    Every other argument is a keyword; None stands for the [pt] key's default, the one
+    Every argument after `target` is a keyword; None stands for the [pt] key's default, the one
     `logz run` uses with [run] method = "parallel_tempering".
-    num_replicas (default [pt] num_replicas): replicas per chain, both ends included; 0 chooses
-      max(8, ceil(2 Lambda) + 1) after every round from the measured global barrier Lambda.
-    rounds (default [pt] rounds): round r has 2^r scans; the ladder adapts after each, the
-      last round's samples give the estimates.
-    num_chains (default [pt] num_chains): independent PT runs; their spread gives the error bars.
-    scheme (default [pt] scheme): "nonreversible" (deterministic even-odd swaps) or
-      "reversible" (stochastic even-odd).
-    estimators (default [pt] estimators): any of "stepping_stone", "ti_trapezoid",
-      "ti_riemann", "ti_corrected", "mbar".
-    target_samples (default 0): about this many positions of the target replica (t = 1) from
-      the last round, evenly spaced over scans and chains, as details["pt"]["target_samples"]
-      (rows of d numbers: np.array(...) is (n, d)); a logz.Target or a continuous model only.
-    kernel_options: the [kernel] keys (hmc: leapfrog_steps, step_size: without it, a pilot
-      measures a step size along t and every replica takes the one at its t; a step_size given
-      is kept at every replica; lattices: steps_per_temperature, the updates of one scan).
-    seed (default [run] seed), threads, progress: as for logz.anneal.
-    Returns a logz.Result: estimates["stepping_stone"] and ["mbar"] (or those named), fractions (the last
-    round's ladder), mean_energy and acceptance per replica, and details["pt"]: the global
-    barrier, the barrier profile, swap acceptance per pair, round trips and their rate beside the
-    rate predicted from the swap rejections and the limit 1 / (2 + 2 Lambda).
+
+    Parameters
+    ----------
+    target : logz.Target or a model of logz.models
+        A Target is tempered between `base` and the target along the geometric path, moved by
+        `kernel` "hmc" (the default) or "metropolis"; a model must temper (Ising, Potts,
+        PairwiseMrf, ProductOfExperts, GaussianMixture, ...).
+    num_replicas : int, optional
+        Replicas per chain, both ends included (default [pt] num_replicas); 0 chooses
+        max(8, ceil(2 Lambda) + 1) after every round from the measured global barrier Lambda.
+    rounds : int, optional
+        Round r has 2^r scans (default [pt] rounds); the ladder adapts after each, the last
+        round's samples give the estimates.
+    num_chains : int, optional
+        Independent PT runs (default [pt] num_chains); their spread gives the error bars.
+    scheme : str, optional
+        "nonreversible" (deterministic even-odd swaps) or "reversible" (stochastic even-odd)
+        (default [pt] scheme).
+    estimators : sequence of str, optional
+        Any of "stepping_stone", "ti_trapezoid", "ti_riemann", "ti_corrected", "mbar"
+        (default [pt] estimators).
+    target_samples : int, optional
+        About this many positions of the target replica (t = 1) from the last round (default
+        0), evenly spaced over scans and chains, as details["pt"]["target_samples"] (rows of d
+        numbers: np.array(...) is (n, d)); a logz.Target or a continuous model only.
+    base, kernel, seed, threads, progress
+        As for logz.anneal (default seed: [run] seed).
+    **kernel_options
+        The [kernel] keys (hmc: leapfrog_steps, step_size: without it, a pilot measures a step
+        size along t and every replica takes the one at its t; a step_size given is kept at
+        every replica; lattices: steps_per_temperature, the updates of one scan).
+
+    Returns
+    -------
+    logz.Result
+        estimates["stepping_stone"] and ["mbar"] (or those named), fractions (the last round's
+        ladder), mean_energy and acceptance per replica, and details["pt"]: the global
+        barrier, the barrier profile, swap acceptance per pair, round trips and their rate
+        beside the rate predicted from the swap rejections and the limit 1 / (2 + 2 Lambda).
+
+    Examples
+    --------
 
     >>> import logz
     >>> r = logz.pt(logz.models.Ising(4, 4, beta=0.4), rounds=6, seed=1, progress=False)

@@ -248,52 +248,74 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
     """The log evidence log integral prior(x) L(x) dx, by adaptive tempered SMC from the prior
     (or, with method="parallel_tempering", by parallel tempering between prior and posterior).
 
-    log_likelihood(X): X a float64 array of shape (P, d), one parameter vector per row (read-only);
-      returns log L of every row, shape (P,): finite, or -inf where the likelihood is 0 (NaN and
-      +inf are errors naming the particle). Called with batches of 100 particles.
-    prior: a logz.priors prior (Normal, Uniform, StudentT, Custom, or a Product of them: a & b);
-      its dimension is d.
-    grad(X): d log L / dx of every row, shape (P, d). Without it (or without a Custom prior's
-      grad_log_density) the moves are gradient-free (random walk), which result.move and
-      result.note say; with it, HMC.
-    seed: the same seed gives bitwise the same result for any number of threads. threads: 0,
-      every hardware thread; None (the default), every hardware thread unless the first moves,
-      timed on all and on one, run faster on one (a likelihood cheaper than Python's lock's
-      hand-offs between threads). progress: True prints a line per temperature on stderr;
-      False none; a callable is called as progress(t, ess, resampled, moves, acceptance,
-      step_size) after every temperature.
-    options (none is needed): num_particles (1000), move ("hmc" with a gradient, else
-      "random_walk"; or "mala"), preconditioner ("dense", "diagonal", "none"), cess_target
-      (0.9), resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5),
-      initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
-      decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
-      frozen_acceptance (0.05), chunk_size (100: particles per call), refine (True: after the
-      run from the prior, a second run of the same number of particles from a Gaussian fitted
-      to its particles (normals truncated to the box where the prior has a Uniform block) to
-      the posterior; its estimate is the
-      answer when it has no flag, a smaller SE and agrees with the first within 3 combined SEs
-      + 0.05; diagnostics["refined"] has both; samples and per-temperature records stay the
-      first run's; the two disagreeing by more than 4 combined SEs
-      + 0.05 is flagged pilot_disagrees).
-    target_se: when the run's standard error is above it (0.1 nat), the run is repeated once
-      with the particles that should reach it (N (SE / target_se)^2 x 1.3, at most
-      max_particles, 20000) and the larger run is the result (the first run's evaluations are
-      counted in num_evaluations; diagnostics["num_particles_runs"] lists both sizes); an SE
-      still above 1.5 target_se is flagged std_error_above_target. None: one run.
-    method: "smc" (the default, above) or "parallel_tempering": the geometric path from the
-      prior to the posterior, prior x L^t, by logz.pt's method (docs/parallel_tempering.md:
-      non-reversible swaps, an adaptive ladder, HMC with a step size per replica from a pilot,
-      or random-walk Metropolis without gradients); options rounds, num_chains, num_replicas,
-      scheme, target_samples (1000) and leapfrog_steps; target_se and max_particles do not
-      apply. log_z and std_error are stepping stone's, samples the target replica's kept
-      positions (equal weights), diagnostics the ladder ("temperatures"), the kernel's
-      acceptance per replica, every estimate ("estimates": stepping stone and MBAR) and the
-      swaps' diagnostics ("pt"); progress True shows a bar of scans, a callable is called as
-      progress(stage, done, total).
-    Returns a logz.EvidenceResult (log_z, std_error, flags, num_evaluations, move, diagnostics,
-    samples, log_weights). Errors: logz.InvalidArgument (a ValueError) naming the argument; the
-    user's functions' own exceptions as they raised them; Ctrl-C stops the run.
+    Parameters
+    ----------
+    log_likelihood : callable
+        log_likelihood(X), X a read-only float64 array of shape (P, d), one parameter vector
+        per row; returns log L of every row, shape (P,): finite, or -inf where the likelihood
+        is 0 (NaN and +inf are errors naming the particle). Called with batches of 100
+        particles.
+    prior : logz.priors.Prior
+        Normal, Uniform, StudentT, Custom, or a Product of them (a & b); its dimension is d.
+    grad : callable, optional
+        grad(X), d log L / dx of every row, shape (P, d). Without it (or without a Custom
+        prior's grad_log_density) the moves are gradient-free (random walk), which result.move
+        and result.note say; with it, HMC.
+    seed : int
+        The same seed gives bitwise the same result for any number of threads.
+    threads : int, optional
+        0: every hardware thread; None (the default): every hardware thread unless the first
+        moves, timed on all and on one, run faster on one (a likelihood cheaper than Python's
+        lock's hand-offs between threads).
+    progress : bool or callable
+        True prints a line per temperature on stderr; False none; a callable is called as
+        progress(t, ess, resampled, moves, acceptance, step_size) after every temperature.
+    target_se : float, optional
+        When the run's standard error is above it (0.1 nat), the run is repeated once with the
+        particles that should reach it (N (SE / target_se)^2 x 1.3, at most max_particles) and
+        the larger run is the result (the first run's evaluations are counted in
+        num_evaluations; diagnostics["num_particles_runs"] lists both sizes); an SE still above
+        1.5 target_se is flagged std_error_above_target. None: one run.
+    max_particles : int
+        The largest second run (20000).
+    method : str
+        "smc" (the default, above) or "parallel_tempering": the geometric path from the prior
+        to the posterior, prior x L^t, by logz.pt's method (docs/parallel_tempering.md:
+        non-reversible swaps, an adaptive ladder, HMC with a step size per replica from a
+        pilot, or random-walk Metropolis without gradients); options rounds, num_chains,
+        num_replicas, scheme, target_samples (1000) and leapfrog_steps; target_se and
+        max_particles do not apply. log_z and std_error are stepping stone's, samples the
+        target replica's kept positions (equal weights), diagnostics the ladder
+        ("temperatures"), the kernel's acceptance per replica, every estimate ("estimates":
+        stepping stone and MBAR) and the swaps' diagnostics ("pt"); progress True shows a bar
+        of scans, a callable is called as progress(stage, done, total).
+    **options
+        None is needed: num_particles (1000), move ("hmc" with a gradient, else "random_walk";
+        or "mala"), preconditioner ("dense", "diagonal", "none"), cess_target (0.9),
+        resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5),
+        initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
+        decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
+        frozen_acceptance (0.05), chunk_size (100: particles per call), refine (True: after the
+        run from the prior, a second run of the same number of particles from a Gaussian
+        fitted to its particles (normals truncated to the box where the prior has a Uniform
+        block) to the posterior; its estimate is the answer when it has no flag, a smaller SE
+        and agrees with the first within 3 combined SEs + 0.05; diagnostics["refined"] has
+        both; samples and per-temperature records stay the first run's; the two disagreeing by
+        more than 4 combined SEs + 0.05 is flagged pilot_disagrees).
 
+    Returns
+    -------
+    logz.EvidenceResult
+        log_z, std_error, flags, num_evaluations, move, diagnostics, samples, log_weights.
+
+    Raises
+    ------
+    logz.InvalidArgument
+        A ValueError naming the argument. The user's functions' own exceptions propagate as
+        they raised them; Ctrl-C stops the run.
+
+    Examples
+    --------
     >>> import numpy as np, logz
     >>> r = logz.evidence(lambda X: -0.5 * (X ** 2).sum(axis=1) - np.log(2 * np.pi),
     ...                   logz.priors.Normal(np.zeros(2), 1.0), grad=lambda X: -X, progress=False)

@@ -24,12 +24,19 @@ COVARIANCE_METHODS = ("svd-ew", "svd", "approximate")
 Expectations = namedtuple("Expectations", "mean covariance theta shifted_mean shift")
 Expectations.__doc__ = """Expectations of observables and their asymptotic covariance.
 
-mean : (S,) the estimates E_l[A_s]
-covariance : (S, S) covariance of the estimates (None when not asked for)
-theta : (2S, 2S) covariance of log Z of the augmented states: first the S observable-weighted
-    states (density (A_s - shift_s) q_l), then the S states l the observables are averaged in
-shifted_mean : (S,) E_l[A_s] - shift_s, positive
-shift : (S,) the constants subtracted to make every observable positive (log-space averaging)
+Attributes
+----------
+mean : (S,) ndarray
+    The estimates E_l[A_s].
+covariance : (S, S) ndarray or None
+    Covariance of the estimates (None when not asked for).
+theta : (2S, 2S) ndarray
+    Covariance of log Z of the augmented states: first the S observable-weighted states
+    (density (A_s - shift_s) q_l), then the S states l the observables are averaged in.
+shifted_mean : (S,) ndarray
+    E_l[A_s] - shift_s, positive.
+shift : (S,) ndarray
+    The constants subtracted to make every observable positive (log-space averaging).
 """
 
 EntropyAndEnergy = namedtuple(
@@ -37,8 +44,12 @@ EntropyAndEnergy = namedtuple(
     "log_z energy entropy log_z_covariance energy_covariance entropy_covariance")
 EntropyAndEnergy.__doc__ = """Reduced energies, entropies and log Z of states, with covariances.
 
-log_z, energy, entropy : (L,) log Z_l, <u_l>_l and the reduced entropy s_l = <u_l>_l + log Z_l
-*_covariance : (L, L) their asymptotic covariances
+Attributes
+----------
+log_z, energy, entropy : (L,) ndarray
+    log Z_l, <u_l>_l and the reduced entropy s_l = <u_l>_l + log Z_l.
+log_z_covariance, energy_covariance, entropy_covariance : (L, L) ndarray
+    Their asymptotic covariances.
 """
 
 

@@ -4,6 +4,8 @@ Each is a model of logz's registry (the models `logz list` shows and TOML config
 logz.anneal and logz.temper run it with no Python in the loop, with the same kernels, defaults
 and checks as the command-line tool; exact_log_z() gives its exact log Z where logz knows one.
 
+::
+
     RBM(W, a, b)                     binary restricted Boltzmann machine
     Ising(rows, cols, *, coupling, beta) and Potts(rows, cols, *, q, coupling, beta) on a torus
     ProductOfExperts(Phi, lam, *, expert="laplace", precision="double")
@@ -40,8 +42,8 @@ class Model:
     """A model of logz's registry: its [model] keys (and any other sections it fills, such as an
     RBM's [data]) and the arrays those sections name.
 
-    Model(type, **keys) is any registry model by its [model] keys as docs/config.md lists them;
-    the classes below build the keys from arrays. Usable wherever logz.anneal and logz.temper
+    ``Model(type, **keys)`` is any registry model by its [model] keys as docs/config.md lists
+    them; the classes below build the keys from arrays. Usable wherever logz.anneal and logz.temper
     take a target.
 
     >>> import logz
@@ -95,14 +97,31 @@ class Model:
 class RBM(Model):
     """A binary restricted Boltzmann machine, E(v, h) = -v'Wh - a'v - b'h with v, h in {0, 1}.
 
-    W: (num_visible, num_hidden); a: (num_visible,) visible biases; b: (num_hidden,) hidden biases.
-    path: the annealing path, "marginal_v" (default: h summed out), "marginal_h" or "full".
-    train: binary training rows (n, num_visible): the base-rate base is fitted to them and
-      reverse runs can start from them (reverse_start="data"). test: binary test rows: the run's
-      Result then has test_log_likelihood (mean log p(v) over them, nats per example).
-    base: "uniform" or "base_rate" (default: base_rate with train, else uniform).
-    precision: "double" or "float" for the GEMMs. exact_max_units: enumerate the exact log Z
-      when the smaller layer has at most this many units (default 25).
+    Parameters
+    ----------
+    W : (num_visible, num_hidden) array_like
+        The weights.
+    a : (num_visible,) array_like
+        Visible biases.
+    b : (num_hidden,) array_like
+        Hidden biases.
+    path : str
+        The annealing path, "marginal_v" (default: h summed out), "marginal_h" or "full".
+    train : (n, num_visible) array_like, optional
+        Binary training rows: the base-rate base is fitted to them and reverse runs can start
+        from them (reverse_start="data").
+    test : (n, num_visible) array_like, optional
+        Binary test rows: the run's Result then has test_log_likelihood (mean log p(v) over
+        them, nats per example).
+    base : str, optional
+        "uniform" or "base_rate" (default: base_rate with train, else uniform).
+    precision : str
+        "double" or "float" for the GEMMs.
+    exact_max_units : int
+        Enumerate the exact log Z when the smaller layer has at most this many units (25).
+
+    Examples
+    --------
 
     >>> import numpy as np, logz
     >>> rbm = logz.models.RBM(np.zeros((6, 4)), np.zeros(6), np.zeros(4))  # every state equally likely
@@ -179,12 +198,20 @@ class Potts(Model):
 
 class ProductOfExperts(Model):
     """A product of experts on linear filters, E(x) = sum_j lam_j e(phi_j . x), with Laplace experts
-    e(u) = |u| or Student-t experts e(u) = log(1 + u^2) (Sohl-Dickstein & Culpepper).
+    e(u) = ``|u|`` or Student-t experts e(u) = log(1 + u^2) (Sohl-Dickstein & Culpepper).
+    exact_log_z() is exact when Phi is square and invertible (complete), else None.
 
-    Phi: (num_experts, dim) filters, one per row; lam: (num_experts,) or one number.
-    precision: "double", or "float" for the filter products and experts in single precision
-    (about twice as fast; energies summed and works accumulated in double).
-    exact_log_z(): exact when Phi is square and invertible (complete), else None.
+    Parameters
+    ----------
+    Phi : (num_experts, dim) array_like
+        The filters, one per row.
+    lam : (num_experts,) array_like or float
+        The experts' weights.
+    expert : str
+        "laplace" or "student_t".
+    precision : str
+        "double", or "float" for the filter products and experts in single precision (about
+        twice as fast; energies summed and works accumulated in double).
     """
 
     def __init__(self, Phi: npt.ArrayLike, lam: npt.ArrayLike = 1.0, *, expert: str = "laplace",

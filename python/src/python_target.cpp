@@ -82,16 +82,28 @@ void bind_target(py::module_& m) {
   py::class_<PythonTarget>(m, "Target",
                            R"(The user's own model: an unnormalised density exp(-U(x)) on R^dim.
 
-energy(X): X a float64 array of shape (P, dim), one particle per row (read-only, a copy
-  the function may keep); returns U(x) = -log of the unnormalised density for every
-  row, shape (P,).
-grad(X): dU/dx for every row, shape (P, dim); needed by the gradient kernels ("hais",
-  "hmc"), not by "metropolis".
-energy_and_grad(X): optional, both at once as a pair (U, dU/dx); the gradient kernels call
-  it instead of energy and grad, once per batch, so work the two share is done once.
-exact_log_z: log of the normalising constant where it is known; reported beside the
-  estimates as the reference.
 The functions are called once per batch of particles, never per particle.
+
+Parameters
+----------
+dim : int
+    The dimension.
+energy : callable
+    energy(X), X a float64 array of shape (P, dim), one particle per row (read-only, a copy
+    the function may keep); returns U(x) = -log of the unnormalised density for every row,
+    shape (P,).
+grad : callable, optional
+    grad(X), dU/dx for every row, shape (P, dim); needed by the gradient kernels ("hais",
+    "hmc"), not by "metropolis".
+energy_and_grad : callable, optional
+    Both at once as a pair (U, dU/dx); the gradient kernels call it instead of energy and
+    grad, once per batch, so work the two share is done once.
+exact_log_z : float, optional
+    log of the normalising constant where it is known; reported beside the estimates as the
+    reference.
+
+Examples
+--------
 
 >>> import numpy as np, logz
 >>> t = logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: X, exact_log_z=np.log(2 * np.pi))

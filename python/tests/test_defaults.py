@@ -59,8 +59,8 @@ def test_the_defaults_are_the_registrys():
             if name in parameters:
                 assert parameters[name].default is None, (function.__name__, name)
     # The docstrings show the actual values.
-    assert "seed: the Philox key of every random number (default 1)" in logz.anneal.__doc__
-    assert "num_temperatures (default 100)" in logz.temper.__doc__
+    assert "The Philox key of every random number (default 1)" in logz.anneal.__doc__
+    assert "K levels of the ladder (default 100)" in logz.temper.__doc__
 
 
 def test_every_parameter_after_the_first_is_keyword_only():
