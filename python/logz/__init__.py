@@ -703,13 +703,14 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
     seed : int, optional
         Fixes every number whatever `threads` (default [run] seed).
     threads : int, optional
-        Default [run] threads.
+        Default [run] threads. For a Target, None also sets [smc] choose_threads: the first
+        moves, timed on every thread and on one, choose the faster (the same bits either way).
     progress : bool or callable
         As for logz.run.
     **smc_options
         The other [smc] keys of docs/config.md (cess_target, resample_threshold, resampling,
         move, leapfrog_steps, preconditioner, decorrelation, min_moves, max_moves,
-        max_temperatures, frozen_acceptance, pilot_particles, pilot_widening).
+        max_temperatures, frozen_acceptance, choose_threads, pilot_particles, pilot_widening).
 
     Returns
     -------
@@ -735,6 +736,9 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
     if isinstance(target, Target):
         config["run"]["chunk_size"] = TARGET_CHUNK_SIZE
     config["smc"] = _given(num_particles=num_particles) | dict(smc_options)
+    if isinstance(target, Target) and threads is None:
+        # A Python energy runs under the GIL: one thread is faster where it is cheap (logz.evidence).
+        config["smc"].setdefault("choose_threads", True)
     if isinstance(target, Target) and target.grad is None and target.energy_and_grad is None:
         config["smc"].setdefault("move", "random_walk")  # HMC needs the gradient
     if pilot_base:

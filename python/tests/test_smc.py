@@ -46,6 +46,11 @@ def test_same_bits_for_any_thread_count():
     a = logz.smc(t, num_particles=200, seed=3, threads=1, progress=False).estimates["smc"]
     b = logz.smc(t, num_particles=200, seed=3, threads=2, progress=False).estimates["smc"]
     assert (a.log_z, a.std_error) == (b.log_z, b.std_error)
+    # threads=None: [smc] choose_threads, the thread count chosen by timing; the same bits.
+    chosen = logz.smc(t, num_particles=200, seed=3, progress=False)
+    assert chosen.to_dict()["config"]["smc"]["choose_threads"] is True
+    c = chosen.estimates["smc"]
+    assert (a.log_z, a.std_error) == (c.log_z, c.std_error)
 
 
 def test_a_target_far_from_the_default_base():

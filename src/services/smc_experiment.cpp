@@ -52,6 +52,10 @@ const Key kSmcMaxTemperatures = Key::integer(
 const Key kSmcFrozenAcceptance =
     Key::number("frozen_acceptance", kSmcDefaults.frozen_acceptance, 0.0, 1.0,
                 "in [0, 1): a temperature whose moves accept less is flagged frozen_sampler");
+const Key kSmcChooseThreads = Key::boolean(
+    "choose_threads", kSmcDefaults.choose_threads,
+    "time the first moves on [run] threads and on one and keep the faster (energies that hold a "
+    "lock, such as Python functions under the GIL); the same bits either way");
 const SmcPilotBase kPilotDefaults{};
 const Key kSmcPilotBase = Key::boolean(
     "pilot_base", false,
@@ -67,8 +71,8 @@ const KeyGroup kSmcKeys{
     "smc",
     {&kSmcNumParticles, &kSmcCessTarget, &kSmcResampleThreshold, &kSmcResampling, &kSmcMove,
      &kSmcLeapfrogSteps, &kSmcPreconditioner, &kSmcDecorrelation, &kSmcMinMoves, &kSmcMaxMoves,
-     &kSmcMaxTemperatures, &kSmcFrozenAcceptance, &kSmcPilotBase, &kSmcPilotParticles,
-     &kSmcPilotWidening}};
+     &kSmcMaxTemperatures, &kSmcFrozenAcceptance, &kSmcChooseThreads, &kSmcPilotBase,
+     &kSmcPilotParticles, &kSmcPilotWidening}};
 
 template <class T>
 Value smc_stage_values(const std::vector<SmcStage>& stages, T SmcStage::*field) {
@@ -88,6 +92,7 @@ SmcOptions read_smc_options(Config& config, int dim) {
   SmcOptions o;
   o.seed = run.seed;
   o.threads = run.threads;
+  o.choose_threads = s.get_bool(kSmcChooseThreads);
   o.num_particles = static_cast<std::size_t>(s.get_int(kSmcNumParticles));
   // The particles, their energies, a resampled copy and the moves' batches: about four d x N.
   check_fits_in_memory(s, kSmcNumParticles,
