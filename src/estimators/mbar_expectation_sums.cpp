@@ -58,7 +58,7 @@ MbarExpectationSums mbar_expectation_sums(std::span<const double> log_w, std::si
       const double t = term(i, s);
       if (std::isnan(t))
         nan[s] = 1;
-      else if (t == -kNegInf)
+      else if (t == std::numeric_limits<double>::infinity())
         inf[s] = 1;
       else if (t > top[s])
         top[s] = t;
@@ -79,7 +79,7 @@ MbarExpectationSums mbar_expectation_sums(std::span<const double> log_w, std::si
   out.log_shifted_mean.resize(s_count);
   for (std::size_t s = 0; s < s_count; ++s)
     out.log_shifted_mean[s] = nan[s]              ? std::numeric_limits<double>::quiet_NaN()
-                              : inf[s]            ? -kNegInf
+                              : inf[s]            ? std::numeric_limits<double>::infinity()
                               : top[s] == kNegInf ? kNegInf
                                                   : top[s] + std::log(sum[s]);
 

@@ -1,16 +1,13 @@
 #include "logz/parallel/thread_trial.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "logz/parallel/parallel_for.hpp"
 
 namespace logz {
 
 ThreadTrial::ThreadTrial(int requested, bool enabled)
-    : requested_(requested), all_(resolve_threads(requested)), decided_(!enabled || all_ == 1) {
-  best_all_ = best_one_ = std::numeric_limits<double>::infinity();
-}
+    : requested_(requested), decided_(!enabled || resolve_threads(requested) == 1) {}
 
 int ThreadTrial::threads() const {
   if (decided_) return requested_;

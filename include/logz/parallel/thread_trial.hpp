@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <limits>
 
 namespace logz {
 
@@ -39,10 +40,11 @@ class ThreadTrial {
 
   static constexpr int kTrials = 6;  // regions timed: all threads, one, all, one, ...
   int requested_;
-  int all_;
   bool decided_;
   int trials_ = 0;
-  double best_all_ = 0.0, best_one_ = 0.0;  // the fastest region of each
+  // The fastest region of each.
+  double best_all_ = std::numeric_limits<double>::infinity();
+  double best_one_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace logz
