@@ -150,6 +150,7 @@
 #include "logz/smc/smc_ranks.hpp"
 #include "logz/smc/smc_resampling.hpp"
 #include "logz/smc/smc_state.hpp"
+#include "logz/smc/waste_free_islands.hpp"
 #include "logz/smc/whitened_target.hpp"
 #include "logz/smc/whitening.hpp"
 #include "logz/tempering/initial_iterations.hpp"

@@ -710,7 +710,8 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
     **smc_options
         The other [smc] keys of docs/config.md (cess_target, resample_threshold, resampling,
         move, leapfrog_steps, preconditioner, decorrelation, min_moves, max_moves,
-        max_temperatures, frozen_acceptance, choose_threads, pilot_particles, pilot_widening).
+        max_temperatures, frozen_acceptance, waste_free_chain_length, choose_threads,
+        pilot_particles, pilot_widening).
 
     Returns
     -------

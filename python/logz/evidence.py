@@ -24,7 +24,7 @@ RESAMPLINGS = ("multinomial", "systematic")
 
 # The SmcOptions fields logz.evidence takes as keyword arguments, and what each must be.
 _INT_OPTIONS = {"num_particles": 2, "leapfrog_steps": 1, "min_moves": 0, "max_moves": 1,
-                "max_temperatures": 1, "chunk_size": 1}
+                "max_temperatures": 1, "chunk_size": 1, "waste_free_chain_length": 0}
 _FLOAT_OPTIONS = ("cess_target", "resample_threshold", "initial_step_size", "target_acceptance",
                   "min_step_size", "max_step_size", "decorrelation", "frozen_acceptance")
 _CHOICE_OPTIONS = {"move": MOVES, "preconditioner": PRECONDITIONERS, "resampling": RESAMPLINGS}
@@ -185,11 +185,14 @@ def _printer(stream):
 GROWTH_MARGIN = 1.3
 
 
-def _grown_particles(n, se, target_se, max_particles):
-    """The particles of the second run, a multiple of the chunk size, at most max_particles."""
+def _grown_particles(n, se, target_se, max_particles, chain_length=0):
+    """The particles of the second run, a multiple of the chunk size (and of a waste-free run's
+    chain length), at most max_particles (for a waste-free run, rounded down to a multiple of its
+    chain length)."""
+    step = math.lcm(EVIDENCE_CHUNK_SIZE, chain_length or 1)
     want = n * (se / target_se) ** 2 * GROWTH_MARGIN if math.isfinite(se) else max_particles
-    chunks = math.ceil(want / EVIDENCE_CHUNK_SIZE)
-    return int(min(max_particles, max(n + EVIDENCE_CHUNK_SIZE, chunks * EVIDENCE_CHUNK_SIZE)))
+    largest = max_particles // chain_length * chain_length if chain_length else max_particles
+    return int(min(largest, max(n + step, math.ceil(want / step) * step)))
 
 
 # logz.evidence(method="parallel_tempering")'s options: the config key each sets and its least value.
@@ -295,7 +298,10 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
         resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5),
         initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
         decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
-        frozen_acceptance (0.05), chunk_size (100: particles per call), refine (True: after the
+        frozen_acceptance (0.05), chunk_size (100: particles per call), waste_free_chain_length
+        (0; P > 0: waste-free SMC, N / P chains of P states each, all kept, N a multiple of P;
+        its error bar reads low and every result is flagged error_bar_uncalibrated,
+        docs/smc.md), refine (True: after the
         run from the prior, a second run of the same number of particles from a Gaussian
         fitted to its particles (normals truncated to the box where the prior has a Uniform
         block) to the posterior; its estimate is the answer when it has no flag, a smaller SE
@@ -368,8 +374,10 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
         with _one_blas_thread():
             d = _evidence(log_likelihood, grad, blocks, o, shown)
             spent = d["num_evaluations"]
-            if target_se is not None and not d["std_error"] <= target_se and sizes[0] < max_particles:
-                sizes.append(_grown_particles(sizes[0], d["std_error"], target_se, max_particles))
+            grown = _grown_particles(sizes[0], d["std_error"], target_se or 1.0, max_particles,
+                                     o.get("waste_free_chain_length", 0))
+            if target_se is not None and not d["std_error"] <= target_se and grown > sizes[0]:
+                sizes.append(grown)
                 if progress is True:
                     sys.stderr.write(f"logz.evidence: SE {d['std_error']:.3g} > target_se {target_se:g}: "
                                      f"again with {sizes[1]} particles\n")

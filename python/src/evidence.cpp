@@ -205,6 +205,8 @@ SmcOptions evidence_options(const py::dict& d) {
   if (has("max_moves")) o.max_moves = d["max_moves"].cast<int>();
   if (has("max_temperatures")) o.max_temperatures = d["max_temperatures"].cast<std::size_t>();
   if (has("frozen_acceptance")) o.frozen_acceptance = d["frozen_acceptance"].cast<double>();
+  if (has("waste_free_chain_length"))
+    o.waste_free_chain_length = d["waste_free_chain_length"].cast<std::size_t>();
   if (has("seed")) o.seed = d["seed"].cast<std::uint64_t>();
   if (has("threads")) o.threads = d["threads"].cast<int>();
   if (has("choose_threads")) o.choose_threads = d["choose_threads"].cast<bool>();

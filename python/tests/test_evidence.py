@@ -139,6 +139,23 @@ def test_a_run_above_target_se_is_repeated_with_more_particles():
     assert "std_error_above_target" in capped.flags
 
 
+def test_waste_free_smc_is_an_option_and_says_its_error_bar_is_uncalibrated():
+    # 50 chains of 20 states in 10 islands; the islands' error bar reads low (docs/smc.md), so
+    # the allowance is 0.1 beside 5 SE, and the flag is always there. A second run (target_se)
+    # has a multiple of the chain length.
+    log_likelihood, grad, prior, exact = regression(30, 10, seed=1)
+    r = logz.evidence(log_likelihood, prior, grad=grad, seed=2, progress=False, refine=False,
+                      waste_free_chain_length=20, target_se=0.08, max_particles=3010)
+    print(r, exact, r.diagnostics["num_particles_runs"])
+    assert r.flags == ["error_bar_uncalibrated"], r.flags
+    assert math.isfinite(r.std_error) and r.std_error > 0
+    assert abs(r.log_z - exact) <= Z * r.std_error + 0.1, (r, exact)
+    sizes = r.diagnostics["num_particles_runs"]
+    assert sizes[0] == 1000 and len(sizes) == 2 and sizes[1] % 20 == 0 and sizes[1] <= 3010, sizes
+    assert r.diagnostics["islands"] == 20.0 if sizes[1] >= 2000 else r.diagnostics["islands"] >= 10.0
+    assert all(r.diagnostics["moves"][k] == 19 for k in range(r.num_temperatures - 1))
+
+
 def test_dense_covariance_and_custom_prior():
     # N(m, Sigma) dense x N(y; x, S): N(y; m, Sigma + S), the same prior as a Custom block.
     m, y, s = np.array([0.5, -1.0, 0.0]), np.array([1.5, 0.0, -2.0]), np.array([0.3, 0.5, 1.0])
@@ -268,6 +285,8 @@ def test_bad_priors_name_the_argument(build, argument):
     ({"grad": 3}, "grad"),
     ({"target_se": 0.0}, "target_se"),
     ({"max_particles": 1}, "max_particles"),
+    ({"waste_free_chain_length": 7}, "waste_free_chain_length"),  # 1000 is not a multiple
+    ({"waste_free_chain_length": -1}, "waste_free_chain_length"),
 ])
 def test_bad_arguments_name_the_argument(kwargs, argument):
     ll, _ = gaussian_likelihood([0.0], [1.0])

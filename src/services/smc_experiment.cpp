@@ -52,6 +52,11 @@ const Key kSmcMaxTemperatures = Key::integer(
 const Key kSmcFrozenAcceptance =
     Key::number("frozen_acceptance", kSmcDefaults.frozen_acceptance, 0.0, 1.0,
                 "in [0, 1): a temperature whose moves accept less is flagged frozen_sampler");
+const Key kSmcWasteFreeChainLength = Key::integer(
+    "waste_free_chain_length", static_cast<std::int64_t>(kSmcDefaults.waste_free_chain_length), 0,
+    1024,
+    "waste-free SMC when > 0: N / this many chains of this many states each, all kept (N a "
+    "multiple of it); 0: the moves follow the decorrelation criterion");
 const Key kSmcChooseThreads = Key::boolean(
     "choose_threads", kSmcDefaults.choose_threads,
     "time the first moves on [run] threads and on one and keep the faster (energies that hold a "
@@ -71,8 +76,8 @@ const KeyGroup kSmcKeys{
     "smc",
     {&kSmcNumParticles, &kSmcCessTarget, &kSmcResampleThreshold, &kSmcResampling, &kSmcMove,
      &kSmcLeapfrogSteps, &kSmcPreconditioner, &kSmcDecorrelation, &kSmcMinMoves, &kSmcMaxMoves,
-     &kSmcMaxTemperatures, &kSmcFrozenAcceptance, &kSmcChooseThreads, &kSmcPilotBase,
-     &kSmcPilotParticles, &kSmcPilotWidening}};
+     &kSmcMaxTemperatures, &kSmcFrozenAcceptance, &kSmcWasteFreeChainLength, &kSmcChooseThreads,
+     &kSmcPilotBase, &kSmcPilotParticles, &kSmcPilotWidening}};
 
 template <class T>
 Value smc_stage_values(const std::vector<SmcStage>& stages, T SmcStage::*field) {
@@ -118,6 +123,12 @@ SmcOptions read_smc_options(Config& config, int dim) {
   o.frozen_acceptance = s.get_double(kSmcFrozenAcceptance);
   if (!(o.frozen_acceptance < 1.0))
     s.fail(kSmcFrozenAcceptance, fmt::format("a number in [0, 1), got {}", o.frozen_acceptance));
+  o.waste_free_chain_length = static_cast<std::size_t>(s.get_int(kSmcWasteFreeChainLength));
+  if (const std::size_t p = o.waste_free_chain_length;
+      p > 0 && (o.num_particles % p != 0 || o.num_particles / p < 2))
+    s.fail(kSmcWasteFreeChainLength,
+           fmt::format("0, or a divisor of num_particles ({}) leaving at least 2 chains, got {}",
+                       o.num_particles, p));
   return o;
 }
 

@@ -9,25 +9,25 @@
 namespace logz {
 
 std::vector<std::size_t> multinomial_resample(std::span<const double> log_weights,
-                                              RandomStream& rng) {
-  const std::size_t n = log_weights.size();
+                                              RandomStream& rng, std::size_t count) {
+  const std::size_t n = log_weights.size(), draws = count == 0 ? n : count;
   const double log_total = log_sum_exp(log_weights);
   if (n == 0 || !std::isfinite(log_total))
     fail_argument("logz::multinomial_resample", "log_weights",
                   "at least one weight, finite with a positive sum");
-  // N sorted uniforms from normalised partial sums of N + 1 exponential draws (Devroye 1986,
+  // Sorted uniforms from normalised partial sums of draws + 1 exponential draws (Devroye 1986,
   // V.3), then one pass along the cumulative weights.
-  std::vector<double> sorted(n);
+  std::vector<double> sorted(draws);
   double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < draws; ++i) {
     sum -= std::log(rng.uniform());
     sorted[i] = sum;
   }
   sum -= std::log(rng.uniform());
-  std::vector<std::size_t> idx(n);
+  std::vector<std::size_t> idx(draws);
   double cumulative = std::exp(log_weights[0] - log_total);
   std::size_t j = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < draws; ++i) {
     const double u = sorted[i] / sum;
     while (u > cumulative && j + 1 < n) cumulative += std::exp(log_weights[++j] - log_total);
     idx[i] = j;
@@ -36,11 +36,12 @@ std::vector<std::size_t> multinomial_resample(std::span<const double> log_weight
 }
 
 std::vector<std::size_t> resample_ancestors(SmcResampling scheme,
-                                            std::span<const double> log_weights,
-                                            RandomStream& rng) {
+                                            std::span<const double> log_weights, RandomStream& rng,
+                                            std::size_t count) {
+  const std::size_t draws = count == 0 ? log_weights.size() : count;
   std::vector<std::size_t> idx = scheme == SmcResampling::systematic
-                                     ? systematic_resample(log_weights, log_weights.size(), rng)
-                                     : multinomial_resample(log_weights, rng);
+                                     ? systematic_resample(log_weights, draws, rng)
+                                     : multinomial_resample(log_weights, rng, draws);
   // Rounding in the cumulative sums can land a draw at its very end on a particle of zero
   // weight: it goes to the nearest particle of weight below it (above, if none is below).
   for (std::size_t& i : idx) {

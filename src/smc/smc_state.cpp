@@ -10,7 +10,7 @@ namespace logz::detail {
 
 namespace {
 
-constexpr std::uint64_t kStateVersion = 1;
+constexpr std::uint64_t kStateVersion = 2;  // 2: the waste-free chains
 
 void append_matrix(std::string& out, const Eigen::MatrixXd& m) {
   const std::array<std::uint64_t, 2> shape{static_cast<std::uint64_t>(m.rows()),
@@ -76,8 +76,9 @@ std::string smc_state_bytes(const SmcRunState& s) {
                                              s.energies,
                                              s.gradients};
   append_bytes<std::uint64_t>(out, counts);
-  const std::array<double, 3> numbers{s.step_size, s.t, s.log_z};
+  const std::array<double, 4> numbers{s.step_size, s.t, s.log_z, static_cast<double>(s.chains)};
   append_bytes<double>(out, numbers);
+  append_counted<double>(out, s.island_log_z);
   append_matrix(out, s.X);
   for (const auto* v : {&s.e0, &s.e1, &s.log_w}) append_counted<double>(out, *v);
   std::vector<std::uint64_t> eves(s.eves.begin(), s.eves.end());
@@ -103,9 +104,11 @@ bool restore_smc_state(std::string_view bytes, std::size_t n, int d, SmcRunState
     s.flags.not_decorrelated = counts[4] != 0, s.flags.heavy_tails = counts[5] != 0;
     s.flags.invalid_energies = counts[6], s.flags.rejected_non_finite = counts[7];
     s.energies = counts[8], s.gradients = counts[9];
-    std::array<double, 3> numbers{};
+    std::array<double, 4> numbers{};
     in.read<double>(numbers);
     s.step_size = numbers[0], s.t = numbers[1], s.log_z = numbers[2];
+    s.chains = static_cast<std::size_t>(numbers[3]);
+    in.read_counted(s.island_log_z);
     read_matrix(in, s.X);
     for (auto* v : {&s.e0, &s.e1, &s.log_w}) in.read_counted(*v);
     std::vector<std::uint64_t> eves;
@@ -121,7 +124,9 @@ bool restore_smc_state(std::string_view bytes, std::size_t n, int d, SmcRunState
                 stages.size() % kStageFields == 0 && w.mean.size() == dim &&
                 w.scale.size() == dim &&
                 (w.factor.size() == 0 || (w.factor.rows() == dim && w.factor.cols() == dim)) &&
-                s.t >= 0.0 && s.t <= 1.0;
+                s.t >= 0.0 && s.t <= 1.0 && numbers[3] >= 0.0 &&
+                numbers[3] <= static_cast<double>(n) && (s.chains == 0 || n % s.chains == 0) &&
+                (s.island_log_z.empty() || (s.chains > 0 && s.chains % s.island_log_z.size() == 0));
     for (std::uint64_t e : eves) fits = fits && e < n;
     if (!fits) return false;
     s.eves.assign(eves.begin(), eves.end());

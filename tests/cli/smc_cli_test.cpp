@@ -89,6 +89,21 @@ TEST(SmcCli, MixtureBesideExactAndThreadInvariance) {
   }
 }
 
+TEST(SmcCli, WasteFreeFromTheConfigIsFlaggedAsUncalibrated) {
+  // [smc] waste_free_chain_length: 50 chains of 10 in 10 islands; the estimate beside the exact
+  // value within 5 of its SEs and an allowance of 0.1 (its error bar reads low: docs/smc.md).
+  const auto j = run_config_json(std::string(kSmcMixture) + "waste_free_chain_length = 10\n",
+                                 "smc_mixture_waste_free");
+  const auto& e = j["estimates"]["smc"];
+  EXPECT_EQ(e["se_method"], "waste_free_islands");
+  const double exact = j["reference"]["log_z"].get<double>(), se = e["std_error"].get<double>();
+  ASSERT_TRUE(std::isfinite(se) && se > 0.0) << e.dump();
+  EXPECT_LE(std::abs(e["log_z"].get<double>() - exact), 5.0 * se + 0.1) << e.dump();
+  EXPECT_EQ(e["diagnostics"]["flags"], nlohmann::json::array({"error_bar_uncalibrated"}))
+      << e.dump();
+  EXPECT_EQ(e["diagnostics"]["islands"].get<double>(), 10.0);
+}
+
 TEST(SmcCli, PoeBesideExactInTheTable) {
   const auto j = run_config_json(kSmcPoe, "smc_poe");
   EXPECT_EQ(j["model"]["complete"], true);
@@ -142,6 +157,8 @@ TEST(SmcCli, BadKeysAndUnsupportedRunsAreOneLineErrors) {
       {"smc.min_moves=60", "[smc] min_moves"},
       {"smc.max_moves=2000", "[smc] max_moves"},
       {"smc.frozen_acceptance=1.0", "[smc] frozen_acceptance"},
+      {"smc.waste_free_chain_length=7", "[smc] waste_free_chain_length: expected 0, or a divisor"},
+      {"smc.waste_free_chain_length=2000", "[smc] waste_free_chain_length"},
       {"smc.particles=10", "particles"},
   };
   for (const auto& [set, needle] : cases) {

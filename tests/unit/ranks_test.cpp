@@ -329,13 +329,15 @@ TEST(Ranks, ParallelTemperingResumedFromAnyRecordOnAnyRankCountGivesTheSameBits)
 
 // Adaptive tempered SMC on a correlated Gaussian from N(0, I) in d = 4: 203 particles in 13
 // chunks of 16, the last of 11.
-SmcResult smc_run(int threads, Ranks* ranks, SmcJournal* journal = nullptr) {
+SmcResult smc_run(int threads, Ranks* ranks, SmcJournal* journal = nullptr,
+                  std::size_t waste_free_chain_length = 0) {
   Eigen::MatrixXd cov(4, 4);
   cov << 1.0, 0.6, 0.2, 0.0, 0.6, 2.0, 0.3, 0.1, 0.2, 0.3, 0.5, 0.0, 0.0, 0.1, 0.0, 1.5;
   const GeometricPath path(GaussianBase::isotropic(4, 3.0),
                            GaussianBase(Eigen::Vector4d(1.0, -2.0, 0.5, 0.0), cov));
   SmcOptions o;
-  o.num_particles = 203;
+  o.num_particles = waste_free_chain_length > 0 ? 400 : 203;
+  o.waste_free_chain_length = waste_free_chain_length;
   o.seed = 13;
   o.threads = threads;
   o.ranks = ranks;
@@ -385,6 +387,21 @@ TEST(Ranks, SmcOverRanksGivesTheBitsOfOneRankAndResumesOnAnyRankCount) {
         });
         for (const SmcResult& r : resumed) expect_same(r, one);
       }
+  }
+}
+
+// Waste-free: 40 chains of 10 in chunks of 16, the states of each move shared after the moves.
+TEST(Ranks, WasteFreeSmcOverRanksGivesTheBitsOfOneRank) {
+  const SmcResult one = smc_run(1, nullptr, nullptr, 10);
+  ASSERT_GE(one.stages.size(), 3u);
+  for (int size : {2, 3}) {
+    std::vector<SmcResult> got(size);
+    InProcessWorld(size).run(
+        [&](Ranks& world, int r) { got[r] = smc_run(r % 2 + 1, &world, nullptr, 10); });
+    for (int r = 0; r < size; ++r) {
+      SCOPED_TRACE(testing::Message() << "rank " << r << " of " << size);
+      expect_same(got[r], one);
+    }
   }
 }
 

@@ -10,6 +10,12 @@
 //      towards a target acceptance (HMC's jittered), moves repeated until their summed mean
 //      squared jumps, of the positions and of the energy gap, reach a multiple of their variance;
 //   5. at t = 1: log(Z_1 / Z_0) with the genealogy error bar (smc/genealogy_variance.hpp).
+// Waste-free SMC (SmcOptions::waste_free_chain_length = P; Dau & Chopin 2022) replaces 4.: at
+// every temperature below 1, M = N / P ancestors are resampled, whitened by the weighted
+// particles before it, and each runs a chain of P - 1 moves; the M P states are the new
+// particles (state j of chain c at j M + c), equally weighted. The chains form B islands that
+// resample among their own particles, and log Z with its error bar comes from the islands'
+// estimates (smc/waste_free_islands.hpp).
 // Flags mark what makes the answer doubtful (smc/smc_options.hpp, SmcResult).
 //
 // Reproducible for any thread count: particles move in fixed chunks; particle i draws from its
@@ -29,8 +35,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -55,6 +64,7 @@
 #include "logz/smc/smc_ranks.hpp"
 #include "logz/smc/smc_resampling.hpp"
 #include "logz/smc/smc_state.hpp"
+#include "logz/smc/waste_free_islands.hpp"
 #include "logz/smc/whitened_target.hpp"
 #include "logz/smc/whitening.hpp"
 
@@ -64,7 +74,10 @@ namespace detail {
 
 // The Estimate, error bar, diagnostics and flags of a finished run (r's particles, weights,
 // Eves, stages and counts filled in).
-void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags);
+// island_log_z: a waste-free run's (SmcRunState::island_log_z), whose estimate replaces log_z
+// and the genealogy's error bar; empty: none.
+void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags,
+                std::span<const double> island_log_z = {});
 
 double default_step_size(SmcMove move, int dim);
 double default_target_acceptance(SmcMove move);
@@ -130,12 +143,22 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
   const std::size_t all_chunks = num_chunks(n, chunk);
   const ChunkBlock block = chunks_of_rank(all_chunks, ranks.rank(), ranks.size());
   const ChunkRange mine = items_of_block(block, n, chunk);
+  // The particles the moves start from: all N, or the M chains' ancestors of a waste-free run
+  // (the first M columns), and this rank's block of their chunks.
+  const std::size_t chain_length = options.waste_free_chain_length;
+  const bool waste_free = chain_length > 0;
+  const std::size_t movers = waste_free ? n / chain_length : n;
+  const ChunkBlock move_block =
+      chunks_of_rank(num_chunks(movers, chunk), ranks.rank(), ranks.size());
+  const ChunkRange move_mine = items_of_block(move_block, movers, chunk);
   ThreadTrial trial(options.threads, options.choose_threads);
-  auto run_mine = [&](auto&& body) {
+  auto run_over = [&](const ChunkRange& items, auto&& body) {
     return run_chunks(
-        mine.size(), chunk, trial.threads(),
-        [&](const ChunkRange& local) { return body(in_whole_run(local, mine)); }, {}, options.stop);
+        items.size(), chunk, trial.threads(),
+        [&](const ChunkRange& local) { return body(in_whole_run(local, items)); }, {},
+        options.stop);
   };
+  auto run_mine = [&](auto&& body) { return run_over(mine, body); };
   SmcJournal* const journal = options.journal;
   const SmcShape shape{n, d, chunk};
   const SmcRecord* saved = journal ? journal->begin_smc(shape) : nullptr;
@@ -170,6 +193,10 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     std::iota(s.eves.begin(), s.eves.end(), std::size_t{0});
     s.whitening = Whitening::identity(d);
     s.step_size = options.initial_step_size.value_or(detail::default_step_size(options.move, d));
+    if (waste_free) {  // the base draws: independent, in any grouping the chains' will have
+      s.chains = movers;
+      s.island_log_z.assign(waste_free_islands(movers), 0.0);
+    }
     hand_over(true);  // a stop before the first temperature leaves a run that resumes
   }
   Eigen::MatrixXd& X = s.X;
@@ -196,6 +223,8 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     }
     std::vector<double> log_inc(n);
     for (std::size_t i = 0; i < n; ++i) log_inc[i] = log_incremental_weight(t_next - t, gaps[i]);
+    // Waste-free: the weights are equal here (after the base draws and after every move).
+    if (waste_free) add_island_increments(log_inc, s.chains, s.island_log_z);
     const double increment = reweight(log_w, log_inc, "logz::adaptive_smc", t_next);
     log_z += increment;
     t = t_next;
@@ -211,8 +240,48 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       break;
     }
 
-    // 4. Resampling.
-    if (stage.ess < options.resample_threshold) {
+    // Waste-free: whitened by the weighted particles before they are resampled (all N of them).
+    if (waste_free) {
+      for (std::size_t i = 0; i < n; ++i) weights[i] = std::exp(log_w[i]);
+      whitening = Whitening::of_particles(X, weights, options.preconditioner, whitening);
+    }
+    // The particles' total variance in whitened units, what the moves' jumps are measured by,
+    // and the spread of the energy gap, which the moves must also renew: HMC on a
+    // near-Gaussian target can jump far while its energy barely changes (trajectories near half
+    // a period). Taken before a waste-free run's resampling; otherwise after any resampling,
+    // with the gaps as they were before it (equal weights on the old particles' gaps).
+    auto spreads = [&] {
+      double mean_gap = 0.0, mass = 0.0, gap_variance = 0.0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::isfinite(gaps[i])) mean_gap += weights[i] * gaps[i], mass += weights[i];
+      mean_gap /= mass;
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::isfinite(gaps[i]))
+          gap_variance += weights[i] * (gaps[i] - mean_gap) * (gaps[i] - mean_gap);
+      return std::pair{whitening.whitened_total_variance(X, weights), gap_variance / mass};
+    };
+    double total_variance = 0.0, gap_variance = 0.0;
+    if (waste_free) std::tie(total_variance, gap_variance) = spreads();
+
+    // 4. Resampling: all N when the ESS is low, or a waste-free run's M ancestors always.
+    if (waste_free) {
+      RandomStream rng(seed, 0, Purpose::resample, static_cast<std::uint32_t>(k));
+      const std::vector<std::size_t> idx =
+          island_ancestors(options.resampling, log_w, movers, s.island_log_z.size(), rng);
+      Eigen::MatrixXd ancestors(X.rows(), static_cast<Eigen::Index>(movers));
+      std::vector<double> e0r(movers), e1r(movers);
+      std::vector<std::size_t> eves_r(movers);
+      for (std::size_t c = 0; c < movers; ++c) {
+        ancestors.col(static_cast<Eigen::Index>(c)) = X.col(static_cast<Eigen::Index>(idx[c]));
+        e0r[c] = e0[idx[c]], e1r[c] = e1[idx[c]], eves_r[c] = eves[idx[c]];
+      }
+      X.leftCols(static_cast<Eigen::Index>(movers)) = ancestors;
+      for (std::size_t i = 0; i < n; ++i) eves[i] = eves_r[i % movers];
+      std::copy(e0r.begin(), e0r.end(), e0.begin()), std::copy(e1r.begin(), e1r.end(), e1.begin());
+      std::fill(log_w.begin(), log_w.end(), -std::log(static_cast<double>(n)));
+      stage.resampled = true;
+      ++s.num_resamplings;
+    } else if (stage.ess < options.resample_threshold) {
       RandomStream rng(seed, 0, Purpose::resample, static_cast<std::uint32_t>(k));
       const std::vector<std::size_t> idx = resample_ancestors(options.resampling, log_w, rng);
       Eigen::MatrixXd resampled(X.rows(), X.cols());
@@ -229,38 +298,62 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     }
 
     // 5. Moves at t, in whitened coordinates: each chunk whitened by the particles outside it
-    // and their copies (Whitening::without), all alike for a target with constraints.
-    for (std::size_t i = 0; i < n; ++i) weights[i] = std::exp(log_w[i]);
-    whitening = Whitening::of_particles(X, weights, options.preconditioner, whitening);
-    const std::vector<std::size_t> group = detail::copy_groups(X);
-    // The particles' total variance in whitened units: what the moves' jumps are measured by.
-    const double total_variance = whitening.whitened_total_variance(X, weights);
-    const bool shared = constraints_of(path.at(t)) != nullptr;
+    // and their copies (Whitening::without), all alike for a target with constraints and for
+    // waste-free chains (whitened before their ancestors were drawn).
+    if (!waste_free) {
+      for (std::size_t i = 0; i < n; ++i) weights[i] = std::exp(log_w[i]);
+      whitening = Whitening::of_particles(X, weights, options.preconditioner, whitening);
+      std::tie(total_variance, gap_variance) = spreads();
+    }
+    const bool shared = waste_free || constraints_of(path.at(t)) != nullptr;
+    const std::vector<std::size_t> group =
+        shared ? std::vector<std::size_t>{} : detail::copy_groups(X);
+    // The weight of a moved particle's jump: its own, or 1/M for a chain.
+    auto move_weight = [&](std::size_t i) {
+      return waste_free ? 1.0 / static_cast<double>(movers) : weights[i];
+    };
     using Whitened = WhitenedTarget<typename Path::TemperedTarget>;
     const void* const tag = &batches_tag;  // one stage's whitenings: batches are made afresh
     // This rank's chunks' batches and whitenings (of chunk c at c - block.first).
     std::vector<ContinuousBatch> batches;
-    std::vector<Whitening> chunk_whitenings(block.size());
-    batches.reserve(block.size());
-    for (std::size_t c = block.first; c < block.last; ++c)
-      batches.emplace_back(d, chunk_range(c, n, chunk).size());
+    std::vector<Whitening> chunk_whitenings(move_block.size());
+    batches.reserve(move_block.size());
+    for (std::size_t c = move_block.first; c < move_block.last; ++c)
+      batches.emplace_back(d, chunk_range(c, movers, chunk).size());
     auto chunk_target = [&](std::size_t c) {
-      return Whitened(path.at(t), chunk_whitenings[c - block.first], tag, counts);
+      return Whitened(path.at(t), chunk_whitenings[c - move_block.first], tag, counts);
     };
-    run_mine([&](const ChunkRange& range) {
-      // The chunk's particles and every copy of them sit out of their own whitening.
-      std::vector<std::size_t> out;
-      for (std::size_t i = range.begin; i < range.end; ++i) out.push_back(group[i]);
-      std::sort(out.begin(), out.end());
-      out.erase(std::unique(out.begin(), out.end()), out.end());
-      std::vector<std::size_t> excluded;
-      for (std::size_t i = 0; i < n; ++i)
-        if (std::binary_search(out.begin(), out.end(), group[i])) excluded.push_back(i);
-      chunk_whitenings[range.index - block.first] =
-          shared ? whitening : whitening.without(X, weights, excluded);
+    // A chunk's moved particles back in original coordinates, at `offset` + their index.
+    auto store = [&](std::size_t c, std::size_t offset) {
+      ContinuousBatch& b = batches[c - move_block.first];
+      const ChunkRange range = chunk_range(c, movers, chunk);
+      const Whitened target = chunk_target(c);
+      if (!parts_valid_for(target, b.parts, false)) evaluate_parts(target, b.X, b.parts, false);
+      Eigen::MatrixXd x;
+      target.to_original(b.X, x);
+      X.middleCols(static_cast<Eigen::Index>(offset + range.begin), x.cols()) = x;
+      for (std::size_t p = 0; p < range.size(); ++p) {
+        e0[offset + range.begin + p] = b.parts.e(0, static_cast<Eigen::Index>(p));
+        e1[offset + range.begin + p] = b.parts.e(1, static_cast<Eigen::Index>(p));
+      }
+    };
+    run_over(move_mine, [&](const ChunkRange& range) {
+      if (shared) {
+        chunk_whitenings[range.index - move_block.first] = whitening;
+      } else {
+        // The chunk's particles and every copy of them sit out of their own whitening.
+        std::vector<std::size_t> out;
+        for (std::size_t i = range.begin; i < range.end; ++i) out.push_back(group[i]);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        std::vector<std::size_t> excluded;
+        for (std::size_t i = 0; i < n; ++i)
+          if (std::binary_search(out.begin(), out.end(), group[i])) excluded.push_back(i);
+        chunk_whitenings[range.index - move_block.first] = whitening.without(X, weights, excluded);
+      }
       const auto begin = static_cast<Eigen::Index>(range.begin);
       const auto size = static_cast<Eigen::Index>(range.size());
-      ContinuousBatch& b = batches[range.index - block.first];
+      ContinuousBatch& b = batches[range.index - move_block.first];
       chunk_target(range.index).to_whitened(X.middleCols(begin, size), b.X);
       b.parts.e.resize(2, size);
       for (Eigen::Index p = 0; p < size; ++p) {
@@ -270,26 +363,14 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       b.parts.num_parts = 2, b.parts.has_grad = false, b.parts.tag = tag;
     });
     stage.step_size = step_size;
-    // The spread of the energy gap, which the moves must also renew: HMC on a near-Gaussian
-    // target can jump far while its energy barely changes (trajectories near half a period).
-    double gap_variance = 0.0;
-    {
-      double mean_gap = 0.0, mass = 0.0;
-      for (std::size_t i = 0; i < n; ++i)
-        if (std::isfinite(gaps[i])) mean_gap += weights[i] * gaps[i], mass += weights[i];
-      mean_gap /= mass;
-      for (std::size_t i = 0; i < n; ++i)
-        if (std::isfinite(gaps[i]))
-          gap_variance += weights[i] * (gaps[i] - mean_gap) * (gaps[i] - mean_gap);
-      gap_variance /= mass;
-    }
     double jump = 0.0, gap_jump = 0.0;
     auto decorrelated = [&] {
       return jump >= options.decorrelation * total_variance &&
              gap_jump >= options.decorrelation * gap_variance;
     };
     ContinuousKernelInfo stage_info;
-    for (int j = 0; j < options.max_moves; ++j) {
+    const int max_moves = waste_free ? static_cast<int>(chain_length) - 1 : options.max_moves;
+    for (int j = 0; j < max_moves; ++j) {
       // HMC's step size is jittered by a factor in (0.5, 1.5) from a stream of the move's own,
       // so that no trajectory length stays in step with a period of the target.
       RandomStream jitter(seed, 1, Purpose::resample, detail::smc_move_step(k, j));
@@ -307,8 +388,8 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         return Hmc(eps, options.leapfrog_steps).step(target, b, random);
       };
       const auto moved = gather_in_rank_order(ranks, trial.timed([&] {
-        return run_mine([&](const ChunkRange& c) {
-          ContinuousBatch& b = batches[c.index - block.first];
+        return run_over(move_mine, [&](const ChunkRange& c) {
+          ContinuousBatch& b = batches[c.index - move_block.first];
           const Eigen::MatrixXd start = b.X;
           auto gap_at = [&](Eigen::Index p) {
             if constexpr (detail::TiltedPathParts<Path>) return b.parts.e(1, p);
@@ -321,12 +402,13 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
               chunk_target(c.index), b,
               BatchRandom{seed, Purpose::forward_kernel, detail::smc_move_step(k, j), c.begin});
           for (Eigen::Index p = 0; p < start.cols(); ++p) {
-            const double w = weights[c.begin + static_cast<std::size_t>(p)];
+            const double w = move_weight(c.begin + static_cast<std::size_t>(p));
             out.weighted_jump += w * (b.X.col(p) - start.col(p)).squaredNorm();
             const double gap = gap_at(p);
             if (std::isfinite(gap) && std::isfinite(start_gap(p)))
               out.weighted_gap_jump += w * (gap - start_gap(p)) * (gap - start_gap(p));
           }
+          if (waste_free) store(c.index, static_cast<std::size_t>(j + 1) * movers);
           return out;
         });
       }));
@@ -341,30 +423,26 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         step_size = std::clamp(step_size * std::exp(acceptance - target_acceptance),
                                options.min_step_size, options.max_step_size);
       }
-      if (stage.moves >= options.min_moves && decorrelated()) break;
+      if (!waste_free && stage.moves >= options.min_moves && decorrelated()) break;
     }
     stage.jump_ratio = std::min(jump / total_variance, gap_variance > 0.0 ? gap_jump / gap_variance
                                                                           : jump / total_variance);
-    if (!decorrelated()) flags.not_decorrelated = true;
+    // A waste-free run's chains keep their correlation, which its error bar sees.
+    if (!waste_free && !decorrelated()) flags.not_decorrelated = true;
     stage.acceptance = stage_info.attempted == 0 ? kNaN
                                                  : static_cast<double>(stage_info.accepted) /
                                                        static_cast<double>(stage_info.attempted);
     if (!(stage.acceptance >= options.frozen_acceptance)) flags.frozen = true;
     flags.rejected_non_finite += stage_info.non_finite;
-    for (std::size_t c = block.first; c < block.last; ++c) {
-      ContinuousBatch& b = batches[c - block.first];
-      const ChunkRange range = chunk_range(c, n, chunk);
-      const Whitened target = chunk_target(c);
-      if (!parts_valid_for(target, b.parts, false)) evaluate_parts(target, b.X, b.parts, false);
-      Eigen::MatrixXd x;
-      target.to_original(b.X, x);
-      X.middleCols(static_cast<Eigen::Index>(range.begin), x.cols()) = x;
-      for (std::size_t p = 0; p < range.size(); ++p) {
-        e0[range.begin + p] = b.parts.e(0, static_cast<Eigen::Index>(p));
-        e1[range.begin + p] = b.parts.e(1, static_cast<Eigen::Index>(p));
-      }
+    if (waste_free) {
+      // Every rank's chains' states, state j of the chains at j M (the ancestors are shared).
+      for (std::size_t j = 1; j < chain_length; ++j)
+        detail::share_particles(
+            ranks, {0, j * movers + move_mine.begin, j * movers + move_mine.end}, s, counts);
+    } else {
+      for (std::size_t c = block.first; c < block.last; ++c) store(c, 0);
+      detail::share_particles(ranks, mine, s, counts);
     }
-    detail::share_particles(ranks, mine, s, counts);
     s.stages.push_back(stage);
     if (options.progress) options.progress(stage);
     hand_over(false);
@@ -385,7 +463,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
   r.particles = std::move(X);
   r.log_weights = std::move(log_w);
   r.eves = std::move(eves);
-  detail::finish_smc(r, log_z, flags);
+  detail::finish_smc(r, log_z, flags, s.island_log_z);
   return r;
 }
 

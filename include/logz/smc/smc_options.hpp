@@ -84,6 +84,15 @@ struct SmcOptions {
   // targets of adaptive_smc_test.cpp 0.23-0.33 and 1.0-2.2 (docs/smc.md). 0 turns the flag off.
   double heavy_tail_slope = 0.2;
 
+  // Waste-free SMC (Dau & Chopin 2022) when > 0: at every temperature below 1, M = N /
+  // waste_free_chain_length particles are resampled and each starts a chain of this many states
+  // (itself and waste_free_chain_length - 1 moves), all of them kept as the N particles; the
+  // moves per temperature are fixed (the decorrelation criterion and min/max_moves are not
+  // used) and log Z and its error bar come from islands of chains (smc/waste_free_islands.hpp). N
+  // must be a multiple of it, with M >= 2; at most 1024. 0: resample when the ESS is low and move
+  // every particle (the default).
+  std::size_t waste_free_chain_length = 0;
+
   // Temperatures in all (<= 2^20); the last one allowed jumps to t = 1 and is flagged.
   std::size_t max_temperatures = 1000;
   // A temperature whose moves accept less than this is flagged as a frozen sampler.
@@ -109,7 +118,9 @@ struct SmcOptions {
 void validate(const SmcOptions& options);
 
 struct SmcResult {
-  // log(Z_target / Z_base), method "smc", se_method "genealogy" (Lee & Whiteley 2018); flags:
+  // log(Z_target / Z_base), method "smc", se_method "genealogy" (Lee & Whiteley 2018), or
+  // "waste_free_islands" for waste-free runs (smc/waste_free_islands.hpp), which are always
+  // flagged error_bar_uncalibrated (docs/smc.md); flags:
   // genealogy_collapsed, variance_estimate_not_positive (SE NaN), frozen_sampler,
   // moves_not_decorrelated, too_many_temperatures, non_finite_energy, heavy_tailed_target
   // (the target's tails are heavier than the path's Gaussian ones: log Z likely reads low).

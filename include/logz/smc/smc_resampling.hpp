@@ -16,12 +16,13 @@ namespace logz {
 
 LOGZ_NAMED_ENUM(SmcResampling, multinomial, systematic);
 
-// N = log_weights.size() ancestor indices, in increasing order, drawn with probabilities
-// proportional to exp(log_weights) from `rng` alone (deterministic given it).
+// `count` ancestor indices (0: N = log_weights.size()), in increasing order, drawn with
+// probabilities proportional to exp(log_weights) from `rng` alone (deterministic given it).
 std::vector<std::size_t> multinomial_resample(std::span<const double> log_weights,
-                                              RandomStream& rng);
+                                              RandomStream& rng, std::size_t count = 0);
 
 std::vector<std::size_t> resample_ancestors(SmcResampling scheme,
-                                            std::span<const double> log_weights, RandomStream& rng);
+                                            std::span<const double> log_weights, RandomStream& rng,
+                                            std::size_t count = 0);
 
 }  // namespace logz

@@ -34,6 +34,10 @@ struct SmcRunState {
   double t = 0.0, log_z = 0.0;    // the temperature reached and log(Z_t / Z_0)
   std::vector<SmcStage> stages;   // t_1 .. t
   std::size_t num_resamplings = 0;
+  // Waste-free runs: the chains the particles form (particle i in chain i mod chains) and each
+  // island's log Z_b so far (smc/waste_free_islands.hpp); otherwise 0 and none.
+  std::size_t chains = 0;
+  std::vector<double> island_log_z;
   SmcRunFlags flags;
   std::uint64_t energies = 0, gradients = 0;  // target evaluations so far
 };
