@@ -144,9 +144,21 @@ requires(!PerParticleTwoPartTarget<T>) double part_weight_of(const T& target, in
     return k == 0 ? 1.0 : 0.0;
 }
 
+// A target that evaluates all its parts in one call (sharing work between them, as a change of
+// coordinates): evaluate_parts hands it the whole job.
+template <class T>
+concept EvaluatesPartsTogether = requires(const T& t, const Eigen::MatrixXd& X, EnergyParts& out,
+                                          bool grad) {
+  t.evaluate_all_parts(X, out, grad);
+};
+
 // Evaluates every part of `target` at X into `out` (gradients when `grad`).
 template <ContinuousTarget T>
 void evaluate_parts(const T& target, const Eigen::MatrixXd& X, EnergyParts& out, bool grad) {
+  if constexpr (EvaluatesPartsTogether<T>) {
+    target.evaluate_all_parts(X, out, grad);
+    return;
+  }
   constexpr int n = num_parts_of<T>();
   out.e.resize(n, X.cols());
   Eigen::VectorXd& e = out.part_e;  // kept between calls: no allocation per evaluation

@@ -61,6 +61,18 @@ class WhitenedTarget {
     w_->gradient_to_whitened(G);
     if (k == 1) counts_->gradients += static_cast<std::uint64_t>(Z.cols());
   }
+  // Both parts at once: the positions in original coordinates computed once for the two (an
+  // O(d^2) product per particle with a dense whitening), the gradients then taken to z.
+  void evaluate_all_parts(const Eigen::MatrixXd& Z, EnergyParts& out, bool grad) const {
+    Eigen::MatrixXd X;
+    to_original(Z, X);
+    evaluate_parts(inner_, X, out, grad);
+    if (grad)
+      for (int k = 0; k < out.num_parts; ++k)
+        w_->gradient_to_whitened(out.g[static_cast<std::size_t>(k)]);
+    out.tag = tag_;
+    (grad ? counts_->gradients : counts_->energies) += static_cast<std::uint64_t>(Z.cols());
+  }
   void energy(const Eigen::MatrixXd& Z, Eigen::VectorXd& e) const {
     EnergyParts p;
     evaluate_parts(*this, Z, p, false);
