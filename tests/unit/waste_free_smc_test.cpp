@@ -163,6 +163,25 @@ TEST(WasteFreeSmc, AResumedRunEndsWithTheBitsOfAnUninterruptedOne) {
   EXPECT_EQ(r.log_z.std_error, uninterrupted.log_z.std_error);
   EXPECT_EQ(r.particles, uninterrupted.particles);
   EXPECT_EQ(r.eves, uninterrupted.eves);
+  // Another chain length, or none, cannot go on from it; nor a waste-free run from a default one.
+  for (std::size_t other : {std::size_t{20}, std::size_t{0}}) {
+    logz::test_support::KeepingSmcJournal again(first.kept.back());
+    o.journal = &again;
+    o.waste_free_chain_length = other;
+    EXPECT_THROW(logz::adaptive_smc(path, o), logz::InputError) << other;
+  }
+  o.waste_free_chain_length = 0;
+  const logz::SmcRecord default_record = [&] {
+    logz::test_support::KeepingSmcJournal keep;
+    logz::SmcOptions d = o;
+    d.journal = &keep;
+    logz::adaptive_smc(path, d);
+    return keep.kept[1];
+  }();
+  logz::test_support::KeepingSmcJournal from_default(default_record);
+  o.journal = &from_default;
+  o.waste_free_chain_length = 10;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InputError);
 }
 
 }  // namespace waste_free_smc_test

@@ -170,7 +170,14 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
                      .state = detail::smc_state_bytes(s)});
   };
   if (saved) {
-    if (!true_on_every_rank(ranks, detail::restore_smc_state(saved->state, n, d, s)))
+    // A waste-free state holds its chains and islands: resumed only by a run of the same chain
+    // length, and a default state only by a default run.
+    auto fits = [&] {
+      if (!detail::restore_smc_state(saved->state, n, d, s)) return false;
+      return waste_free ? s.chains == movers && s.island_log_z.size() == waste_free_islands(movers)
+                        : s.chains == 0 && s.island_log_z.empty();
+    };
+    if (!true_on_every_rank(ranks, fits()))
       throw InputError(
           "--resume: the checkpoint's SMC particles do not fit the run its config gives");
   } else {
