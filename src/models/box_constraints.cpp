@@ -22,7 +22,7 @@ std::shared_ptr<const LinearConstraints> box_constraints(const Eigen::VectorXd& 
     if (std::isfinite(low(i))) c->A(r, i) = 1.0, c->b(r) = low(i), ++r;
     if (std::isfinite(high(i))) c->A(r, i) = -1.0, c->b(r) = -high(i), ++r;
   }
-  c->index_coordinate_faces();
+  c->index_faces();
   return c;
 }
 

@@ -11,31 +11,69 @@ LinearConstraints LinearConstraints::nonnegative(int dim) {
   LinearConstraints c;
   c.A = Eigen::MatrixXd::Identity(dim, dim);
   c.b = Eigen::VectorXd::Zero(dim);
-  c.index_coordinate_faces();
+  c.index_faces();
   return c;
 }
 
-void LinearConstraints::index_coordinate_faces() {
+namespace {
+
+// The one coordinate face j bounds; -1 where it bounds none or several (a slanted face).
+Eigen::Index coordinate_of_face(const LinearConstraints& c, Eigen::Index j) {
+  Eigen::Index coordinate = -1;
+  for (Eigen::Index i = 0; i < c.A.cols(); ++i) {
+    if (c.A(j, i) == 0.0) continue;
+    if (coordinate >= 0) return -1;
+    coordinate = i;
+  }
+  return coordinate;
+}
+
+}  // namespace
+
+void LinearConstraints::index_faces() {
   auto faces = CoordinateFaces::of(*this);
   coordinate_faces = faces ? std::make_shared<const CoordinateFaces>(std::move(*faces)) : nullptr;
+  if (faces) {
+    face_gram.resize(0, 0);
+  } else {
+    face_gram.setZero(A.rows(), A.rows());
+    face_gram.selfadjointView<Eigen::Lower>().rankUpdate(A);
+    face_gram.triangularView<Eigen::StrictlyUpper>() = face_gram.transpose();
+  }
 }
 
 std::optional<CoordinateFaces> CoordinateFaces::of(const LinearConstraints& c) {
   CoordinateFaces f;
   f.face_of.assign(static_cast<std::size_t>(c.A.cols()), -1);
   for (Eigen::Index j = 0; j < c.A.rows(); ++j) {
-    Eigen::Index coordinate = -1;
-    for (Eigen::Index i = 0; i < c.A.cols(); ++i) {
-      if (c.A(j, i) == 0.0) continue;
-      if (coordinate >= 0) return std::nullopt;  // a slanted face
-      coordinate = i;
-    }
+    const Eigen::Index coordinate = coordinate_of_face(c, j);
     if (coordinate < 0 || f.face_of[static_cast<std::size_t>(coordinate)] >= 0) return std::nullopt;
     f.face_of[static_cast<std::size_t>(coordinate)] = static_cast<int>(f.a.size());
     f.a.push_back(c.A(j, coordinate));
     f.b.push_back(c.b(j));
   }
   return f;
+}
+
+std::optional<CoordinateFacesThroughMap> CoordinateFacesThroughMap::of(
+    const LinearConstraints& c, const Eigen::VectorXd& mean, const Eigen::MatrixXd& factor,
+    const Eigen::VectorXd& scale) {
+  CoordinateFacesThroughMap f;
+  f.a.resize(c.A.rows()), f.b = c.b;
+  for (Eigen::Index j = 0; j < c.A.rows(); ++j) {
+    const Eigen::Index coordinate = coordinate_of_face(c, j);
+    if (coordinate < 0) return std::nullopt;
+    f.coordinate.push_back(coordinate);
+    f.a(j) = c.A(j, coordinate);
+  }
+  f.mean = mean, f.factor = factor, f.scale = scale;
+  return f;
+}
+
+Eigen::MatrixXd CoordinateFacesThroughMap::times_factor(
+    const Eigen::Ref<const Eigen::MatrixXd>& Y) const {
+  if (factor.size() > 0) return factor.triangularView<Eigen::Lower>() * Y;
+  return scale.asDiagonal() * Y;
 }
 
 double LinearConstraints::min_slack(const Eigen::Ref<const Eigen::VectorXd>& x) const {

@@ -17,7 +17,7 @@ LaplaceBase::LaplaceBase(int num_two_sided, int num_one_sided)
     constraints_.A = Eigen::MatrixXd::Zero(num_one_sided, dim());
     constraints_.A.rightCols(num_one_sided).setIdentity();
     constraints_.b = Eigen::VectorXd::Zero(num_one_sided);
-    constraints_.index_coordinate_faces();
+    constraints_.index_faces();
   }
 }
 

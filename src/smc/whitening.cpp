@@ -68,10 +68,12 @@ void Whitening::to_original(const Eigen::Ref<const Eigen::MatrixXd>& Z, Eigen::M
 }
 
 void Whitening::gradient_to_whitened(Eigen::MatrixXd& G) const {
-  if (dense())
-    G = factor.transpose().triangularView<Eigen::Upper>() * G;
-  else
+  // A gradient that is zero everywhere (a uniform prior's, inside its box) stays zero: O(d P)
+  // to see, where the product is O(d^2 P).
+  if (!dense())
     G = (G.array().colwise() * scale.array()).matrix();
+  else if (!G.isZero(0.0))
+    G = factor.transpose().triangularView<Eigen::Upper>() * G;
 }
 
 double Whitening::whitened_total_variance(const Eigen::MatrixXd& X,

@@ -16,6 +16,7 @@
 #include "logz/kernels/leapfrog.hpp"
 #include "logz/kernels/random_walk_metropolis.hpp"
 #include "logz/kernels/reflection.hpp"
+#include "logz/models/box_constraints.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/models/laplace_base.hpp"
 #include "logz/models/product_of_experts.hpp"
@@ -133,7 +134,7 @@ TEST(Reflection, CoordinateFacesAreRecognisedOnlyWhereEachFaceBoundsOneCoordinat
   // Indexed once where the constraints are made, so that kernels need not scan them per step.
   EXPECT_NE(LinearConstraints::nonnegative(3).coordinate_faces, nullptr);
   EXPECT_NE(LaplaceBase(2, 3).constraints()->coordinate_faces, nullptr);
-  box.index_coordinate_faces();
+  box.index_faces();
   EXPECT_EQ(box.coordinate_faces, nullptr);
 }
 
@@ -160,6 +161,58 @@ TEST(Reflection, CoordinateFacesFollowTheGeneralBilliard) {
     total += n;
   }
   EXPECT_GT(total, 300);
+}
+
+TEST(Reflection, ABoxInWhitenedCoordinatesFollowsTheGeneralBilliard) {
+  // A box in 5 dimensions seen through x = m + L z (dense L, then diagonal): the batch of drifts
+  // with the faces' products (A A^T) and the slacks taken through the map against the plain
+  // search, one particle at a time, from points inside with momenta large enough to reflect.
+  const int d = 5;
+  const Eigen::VectorXd low = Eigen::VectorXd::Constant(d, -1.0),
+                        high = Eigen::VectorXd::Constant(d, 2.0);
+  const auto box = box_constraints(low, high);
+  for (const bool dense : {true, false}) {
+    const Eigen::VectorXd m = 0.1 * normals(d, 1, 30).col(0);
+    Eigen::MatrixXd L = Eigen::MatrixXd::Zero(d, d);
+    Eigen::VectorXd scale = (0.3 + normals(d, 1, 31).col(0).cwiseAbs().array()).matrix();
+    if (dense) {
+      L = (0.3 * normals(d, d, 32)).triangularView<Eigen::StrictlyLower>();
+      L.diagonal() = scale;
+    }
+    const Eigen::MatrixXd Lfull = dense ? L : Eigen::MatrixXd(scale.asDiagonal());
+    LinearConstraints z;
+    z.A = box->A * Lfull;
+    z.b = box->b - box->A * m;
+    LinearConstraints plain = z;  // neither the products nor the map: A v after every reflection
+    z.index_faces();
+    ASSERT_EQ(z.coordinate_faces, nullptr);
+    ASSERT_EQ(z.face_gram.rows(), 2 * d);
+    auto map = CoordinateFacesThroughMap::of(*box, m, dense ? L : Eigen::MatrixXd(), scale);
+    ASSERT_TRUE(map.has_value());
+    z.through_map = std::make_shared<const CoordinateFacesThroughMap>(std::move(*map));
+    // Inside: x uniform in the box, z = L^-1 (x - m).
+    Eigen::MatrixXd X = (normals(d, 300, 33).array().tanh() * 1.5 + 0.5).matrix();
+    X.colwise() -= m;
+    const Eigen::MatrixXd Z = Lfull.triangularView<Eigen::Lower>().solve(X);
+    const Eigen::MatrixXd V = 4.0 * normals(d, 300, 34);
+    Eigen::MatrixXd Zb = Z, Vb = V;
+    Eigen::MatrixXd slack;
+    const std::uint64_t batch = reflected_drifts(z, Zb, Vb, 0.7, slack);
+    // The slacks it leaves are those at the drifts' ends.
+    Eigen::MatrixXd end_slack = plain.A * Zb;
+    end_slack.colwise() -= plain.b;
+    EXPECT_LT((slack - end_slack).cwiseAbs().maxCoeff(), 1e-10);
+    std::uint64_t total = 0;
+    for (Eigen::Index p = 0; p < Z.cols(); ++p) {
+      Eigen::VectorXd x = Z.col(p), v = V.col(p);
+      total += static_cast<std::uint64_t>(reflected_drift(plain, x, v, 0.7));
+      EXPECT_LT((x - Zb.col(p)).cwiseAbs().maxCoeff(), 1e-10) << p;
+      EXPECT_LT((v - Vb.col(p)).cwiseAbs().maxCoeff(), 1e-10) << p;
+      EXPECT_GE(plain.min_slack(Zb.col(p)), -1e-10) << p;
+    }
+    EXPECT_EQ(batch, total);
+    EXPECT_GT(total, 200u) << dense;
+  }
 }
 
 TEST(Leapfrog, IsReversibleWithCoordinateFaces) {

@@ -44,19 +44,25 @@ std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::
   const CoordinateFaces* faces = c ? c->coordinate_faces.get() : nullptr;
   const Eigen::Index n = X0.cols();
   std::uint64_t reflections = 0;
+  Eigen::MatrixXd slack;  // searched faces: the slacks carried from one drift to the next
   auto drift = [&](Eigen::Index p0, Eigen::Index np, const Eigen::MatrixXd& from) {
     if (!c) {
       X.middleCols(p0, np).noalias() = from.middleCols(p0, np) + eps * V.middleCols(p0, np);
       return;
     }
     if (&from != &X) X.middleCols(p0, np) = from.middleCols(p0, np);
+    if (!faces) {
+      reflections += reflected_drifts(*c, X.middleCols(p0, np), V.middleCols(p0, np), eps, slack);
+      return;
+    }
     for (Eigen::Index p = p0; p < p0 + np; ++p)
-      reflections +=
-          static_cast<std::uint64_t>(faces ? reflected_drift(*faces, X.col(p), V.col(p), eps)
-                                           : reflected_drift(*c, X.col(p), V.col(p), eps));
+      reflections += static_cast<std::uint64_t>(reflected_drift(*faces, X.col(p), V.col(p), eps));
   };
-  auto for_blocks = [n](auto&& f) {
-    for (Eigen::Index p0 = 0; p0 < n; p0 += kLeapfrogBlock) f(p0, std::min(kLeapfrogBlock, n - p0));
+  // Searched faces: one block, so that the drifts' products with the faces (reflected_drifts)
+  // read A once for the whole batch.
+  const Eigen::Index block = c && !faces ? std::max<Eigen::Index>(n, 1) : kLeapfrogBlock;
+  auto for_blocks = [n, block](auto&& f) {
+    for (Eigen::Index p0 = 0; p0 < n; p0 += block) f(p0, std::min(block, n - p0));
   };
   V.resize(V0.rows(), n);
   X.resize(X0.rows(), n);  // no change when X is X0

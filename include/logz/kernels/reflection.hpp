@@ -7,6 +7,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 
 #include "logz/models/continuous_target.hpp"
 
@@ -17,6 +18,14 @@ namespace logz {
 // counts as being on the face). Throws NumericalError after 10^6 reflections in one call.
 int reflected_drift(const LinearConstraints& c, Eigen::Ref<Eigen::VectorXd> x,
                     Eigen::Ref<Eigen::VectorXd> v, double tau);
+
+// The same billiard for each column of X and V: one particle per column, the faces' slacks and
+// approaches of all of them as matrix products (the same path up to rounding). `slack`: the
+// faces' slacks A X - b (m x columns), computed where its shape is not that, and left holding
+// them at the drift's end, so that the next drift from there (after a kick) starts from them.
+// Returns the reflections of all.
+std::uint64_t reflected_drifts(const LinearConstraints& c, Eigen::Ref<Eigen::MatrixXd> X,
+                               Eigen::Ref<Eigen::MatrixXd> V, double tau, Eigen::MatrixXd& slack);
 
 // The same billiard on coordinate faces, LinearConstraints::coordinate_faces (the same path up
 // to rounding; a reflection negates the coordinate's momentum exactly).

@@ -22,15 +22,23 @@
 namespace logz {
 
 struct CoordinateFaces;
+struct CoordinateFacesThroughMap;
 
 // Rows a_j . x >= b_j (A is m x d). `nonnegative(d)` is x_i >= 0 for every i.
 struct LinearConstraints {
   Eigen::MatrixXd A;  // m x d
   Eigen::VectorXd b;  // m
-  // Set by index_coordinate_faces() where every face bounds one coordinate (CoordinateFaces):
-  // kernels then reflect each coordinate on its own; null: they search the faces. Index again
-  // after changing A or b.
+  // Set by index_faces() where every face bounds one coordinate (CoordinateFaces): kernels then
+  // reflect each coordinate on its own; null: they search the faces. Index again after changing
+  // A or b.
   std::shared_ptr<const CoordinateFaces> coordinate_faces;
+  // A A^T, set by index_faces() where the faces are searched: a reflection on face j changes
+  // every face's approach A v by a multiple of its column j, O(m) instead of a product A v.
+  Eigen::MatrixXd face_gram;
+  // Set where these are faces that each bound one coordinate of x = m + L z, seen in z (a box
+  // in whitened coordinates, smc/whitened_target.hpp): a drift's slacks and approaches then come
+  // from m + L z and L v, O(d^2 / 2) per particle each, not from products with the m x d matrix A.
+  std::shared_ptr<const CoordinateFacesThroughMap> through_map;
 
   static LinearConstraints nonnegative(int dim);
   int num_constraints() const { return static_cast<int>(A.rows()); }
@@ -39,7 +47,7 @@ struct LinearConstraints {
   double min_slack(const Eigen::Ref<const Eigen::VectorXd>& x) const;
   // Shapes agree, values finite, no zero row; errors name `source`.
   void validate(int dim, const std::string& source) const;
-  void index_coordinate_faces();
+  void index_faces();
 };
 
 // The faces of constraints whose every face bounds one coordinate, a_j x_i >= b_j, and no
@@ -52,6 +60,25 @@ struct CoordinateFaces {
 
   // nullopt where a face involves two coordinates or a coordinate has two faces.
   static std::optional<CoordinateFaces> of(const LinearConstraints& c);
+};
+
+// Faces a_j x_{i_j} >= b_j on coordinates of x = m + L z (L lower triangular, or diagonal), the
+// constraints on z being (a_j L.row(i_j)) z >= b_j - a_j m_{i_j}.
+struct CoordinateFacesThroughMap {
+  std::vector<Eigen::Index> coordinate;  // i_j
+  Eigen::VectorXd a, b;                  // a_j, b_j
+  Eigen::VectorXd mean;                  // m
+  Eigen::MatrixXd factor;                // L, lower triangular; empty: diag(scale)
+  Eigen::VectorXd scale;
+
+  // The faces of `c` (each bounding one coordinate, any number per coordinate) through the map;
+  // nullopt where a face involves two coordinates.
+  static std::optional<CoordinateFacesThroughMap> of(const LinearConstraints& c,
+                                                     const Eigen::VectorXd& mean,
+                                                     const Eigen::MatrixXd& factor,
+                                                     const Eigen::VectorXd& scale);
+  // L Y (the map's linear part) of the columns of Y.
+  Eigen::MatrixXd times_factor(const Eigen::Ref<const Eigen::MatrixXd>& Y) const;
 };
 
 template <class T>

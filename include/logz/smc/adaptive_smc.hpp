@@ -324,17 +324,20 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     // This rank's chunks' batches and whitenings (of chunk c at c - block.first).
     std::vector<ContinuousBatch> batches;
     std::vector<Whitening> chunk_whitenings(move_block.size());
+    // Made once per temperature: a whitened target with constraints holds them in z (A L, and
+    // A L (A L)^T for the billiard), O(m d^2) to make.
+    std::vector<std::optional<Whitened>> chunk_targets(move_block.size());
     batches.reserve(move_block.size());
     for (std::size_t c = move_block.first; c < move_block.last; ++c)
       batches.emplace_back(d, chunk_range(c, movers, chunk).size());
-    auto chunk_target = [&](std::size_t c) {
-      return Whitened(path.at(t), chunk_whitenings[c - move_block.first], tag, counts);
+    auto chunk_target = [&](std::size_t c) -> const Whitened& {
+      return *chunk_targets[c - move_block.first];
     };
     // A chunk's moved particles back in original coordinates, at `offset` + their index.
     auto store = [&](std::size_t c, std::size_t offset) {
       ContinuousBatch& b = batches[c - move_block.first];
       const ChunkRange range = chunk_range(c, movers, chunk);
-      const Whitened target = chunk_target(c);
+      const Whitened& target = chunk_target(c);
       if (!parts_valid_for(target, b.parts, false)) evaluate_parts(target, b.X, b.parts, false);
       Eigen::MatrixXd x;
       target.to_original(b.X, x);
@@ -358,6 +361,8 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
           if (std::binary_search(out.begin(), out.end(), group[i])) excluded.push_back(i);
         chunk_whitenings[range.index - move_block.first] = whitening.without(X, weights, excluded);
       }
+      chunk_targets[range.index - move_block.first].emplace(
+          path.at(t), chunk_whitenings[range.index - move_block.first], tag, counts);
       const auto begin = static_cast<Eigen::Index>(range.begin);
       const auto size = static_cast<Eigen::Index>(range.size());
       ContinuousBatch& b = batches[range.index - move_block.first];

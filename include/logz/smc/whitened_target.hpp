@@ -37,7 +37,10 @@ class WhitenedTarget {
       else
         z->A = c->A * w.scale.asDiagonal();
       z->b = c->b - c->A * w.mean;
-      z->index_coordinate_faces();
+      z->index_faces();
+      if (!z->coordinate_faces)
+        if (auto f = CoordinateFacesThroughMap::of(*c, w.mean, w.factor, w.scale))
+          z->through_map = std::make_shared<const CoordinateFacesThroughMap>(std::move(*f));
       constraints_ = std::move(z);
     }
   }
