@@ -30,6 +30,17 @@ SmcResult refine_from(const Base& base, const PosteriorTarget& posterior,
 
 }  // namespace
 
+RefineVerdict refine_verdict(double first, double first_se, double refined, double refined_se,
+                             bool refined_flagged) {
+  // One threshold for both: two estimates that do not agree leave no answer to trust without a
+  // flag (with the flag at 4 SEs, a first run 3-4 SEs off its refining run was the answer,
+  // unflagged: once in 200 calibration runs, 4 SEs from the exact value).
+  RefineVerdict v;
+  v.disagree = !(std::abs(refined - first) <= 3.0 * std::hypot(first_se, refined_se) + 0.05);
+  v.use_refined = !v.disagree && !refined_flagged && refined_se < first_se;
+  return v;
+}
+
 EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood& likelihood,
                             const SmcOptions& options, const EvidenceRefine& refine) {
   if (!prior) fail_argument("logz::run_evidence", "prior", "a prior");
@@ -60,10 +71,10 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
     r.refined = refine_from(fit_gaussian_base(r.smc, refine.widening), posterior, second);
   const double log_z = r.refined->absolute_log_z();  // its base's log Z included
   const double se = r.refined->log_z.std_error;
-  if (two_estimates_disagree(r.log_evidence, r.std_error, log_z, se)) {
-    r.smc.log_z.diagnostics.add_flag("pilot_disagrees");
-  } else if (r.refined->log_z.diagnostics.flags.empty() && se < r.std_error &&
-             std::abs(log_z - r.log_evidence) <= 3.0 * std::hypot(se, r.std_error) + 0.05) {
+  const RefineVerdict verdict = refine_verdict(r.log_evidence, r.std_error, log_z, se,
+                                               !r.refined->log_z.diagnostics.flags.empty());
+  if (verdict.disagree) r.smc.log_z.diagnostics.add_flag("pilot_disagrees");
+  if (verdict.use_refined) {
     r.refined_used = true;
     r.log_evidence = log_z;
     r.std_error = se;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -202,6 +203,28 @@ TEST(Evidence, RefiningRunFromAFittedBaseNarrowsTheErrorBar) {
       logz::run_evidence(prior, l, evidence_options(13, logz::SmcMove::hmc), {.enabled = false});
   EXPECT_FALSE(plain.refined.has_value());
   EXPECT_EQ(plain.log_evidence, r.smc.absolute_log_z());
+}
+
+TEST(Evidence, TheRefiningRunIsTheAnswerOrTheTwoAreFlaggedAsDisagreeing) {
+  // Combined SE hypot(0.08, 0.015) = 0.0814: agreement up to 3 x 0.0814 + 0.05 = 0.294.
+  const auto agree = logz::refine_verdict(-12.5, 0.08, -12.75, 0.015, false);  // 0.25 apart
+  EXPECT_TRUE(agree.use_refined);
+  EXPECT_FALSE(agree.disagree);
+  // 0.32 apart, 3.9 combined SEs (a calibration run's first estimate, 4 SEs from the exact
+  // value, whose refining run was right): flagged, where a flag at 4 SEs missed it.
+  const auto apart = logz::refine_verdict(-12.476, 0.08, -12.794, 0.015, false);
+  EXPECT_TRUE(apart.disagree);
+  EXPECT_FALSE(apart.use_refined);
+  // Agreeing, but the refined run is flagged or the less precise: the first stays, no flag.
+  for (const auto& v : {logz::refine_verdict(-12.5, 0.08, -12.75, 0.015, true),
+                        logz::refine_verdict(-12.5, 0.015, -12.52, 0.08, false)}) {
+    EXPECT_FALSE(v.use_refined);
+    EXPECT_FALSE(v.disagree);
+  }
+  // A NaN anywhere is no agreement.
+  EXPECT_TRUE(
+      logz::refine_verdict(-12.5, 0.08, std::numeric_limits<double>::quiet_NaN(), 0.015, false)
+          .disagree);
 }
 
 TEST(Evidence, RefiningRunInsideAUniformBoxStartsFromTruncatedNormals) {

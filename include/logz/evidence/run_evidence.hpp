@@ -19,7 +19,7 @@ namespace logz {
 // posterior (smc/fitted_base.hpp; where the prior has a box, independent normals truncated to
 // it, whose support is the posterior's): the same particles, a seed of its own. Its estimate is the
 // answer when it has no flag, a smaller SE, and agrees with the first within 3 combined SEs + 0.05;
-// the two disagreeing by more than 4 combined SEs + 0.05 is flagged pilot_disagrees. Close to the
+// the two disagreeing by more than that is flagged pilot_disagrees. Close to the
 // posterior, the second run needs few temperatures: on issue 45's d = 50 regression SE 0.04 against
 // 0.1 for about a tenth more evaluations.
 struct EvidenceRefine {
@@ -37,6 +37,16 @@ struct EvidenceResult {
   double std_error = kNaN;
   SmcMove move = SmcMove::hmc;  // the move used
 };
+
+// The refining run's verdict: the two estimates agree within 3 combined SEs + 0.05 (else
+// `disagree`: the flag pilot_disagrees, the first's estimate stays); the refined one is the
+// answer where they agree, it has no flag and it has the smaller SE.
+struct RefineVerdict {
+  bool use_refined = false;
+  bool disagree = false;
+};
+RefineVerdict refine_verdict(double first, double first_se, double refined, double refined_se,
+                             bool refined_flagged);
 
 // HMC where gradients are available, else random_walk.
 SmcMove evidence_default_move(const Prior& prior, const Likelihood& likelihood);

@@ -256,7 +256,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     // and the spread of the energy gap, which the moves must also renew: HMC on a
     // near-Gaussian target can jump far while its energy barely changes (trajectories near half
     // a period). Taken before a waste-free run's resampling; otherwise after any resampling,
-    // with the gaps as they were before it (equal weights on the old particles' gaps).
+    // over the resampled particles' gaps (those of the population the moves start from).
     auto spreads = [&] {
       double mean_gap = 0.0, mass = 0.0, gap_variance = 0.0;
       for (std::size_t i = 0; i < n; ++i)
@@ -292,13 +292,14 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       RandomStream rng(seed, 0, Purpose::resample, static_cast<std::uint32_t>(k));
       const std::vector<std::size_t> idx = resample_ancestors(options.resampling, log_w, rng);
       Eigen::MatrixXd resampled(X.rows(), X.cols());
-      std::vector<double> e0r(n), e1r(n);
+      std::vector<double> e0r(n), e1r(n), gaps_r(n);
       std::vector<std::size_t> eves_r(n);
       for (std::size_t i = 0; i < n; ++i) {
         resampled.col(static_cast<Eigen::Index>(i)) = X.col(static_cast<Eigen::Index>(idx[i]));
         e0r[i] = e0[idx[i]], e1r[i] = e1[idx[i]], eves_r[i] = eves[idx[i]];
+        gaps_r[i] = gaps[idx[i]];
       }
-      X.swap(resampled), e0.swap(e0r), e1.swap(e1r), eves.swap(eves_r);
+      X.swap(resampled), e0.swap(e0r), e1.swap(e1r), eves.swap(eves_r), gaps.swap(gaps_r);
       std::fill(log_w.begin(), log_w.end(), -std::log(static_cast<double>(n)));
       stage.resampled = true;
       ++s.num_resamplings;
