@@ -11,19 +11,20 @@ namespace logz {
 
 namespace {
 
-// The billiard of one particle from its faces' slacks A x - b and approaches A v, which it
-// updates: the slacks along the straight path, the approaches after each reflection (by a
-// column of A A^T where c has it, else as A v again).
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// The billiard of one particle from its faces' slacks A x - b and approaches A v, which it
+// updates: the slacks along the straight path, the approaches after each reflection (by a
+// column of A A^T where c has it, else as A v again). `meets`: scratch of one entry per face,
+// the caller's, so that a batch's particles share it.
 int billiard(const LinearConstraints& c, Eigen::Ref<Eigen::VectorXd> x,
              Eigen::Ref<Eigen::VectorXd> v, Eigen::Ref<Eigen::VectorXd> slack,
-             Eigen::Ref<Eigen::VectorXd> approach, double tau) {
+             Eigen::Ref<Eigen::VectorXd> approach, double tau, Eigen::ArrayXd& meets) {
   constexpr int kMaxReflections = 1000000;
   const bool gram = c.face_gram.rows() == c.A.rows() && c.face_gram.cols() == c.A.rows();
   double remaining = tau;
   int reflections = 0;
-  Eigen::ArrayXd meets(approach.size());
+  meets.resize(approach.size());
   for (;;) {
     // The first face the straight path meets within the remaining time: the time to every face
     // it moves towards (in vector lanes; the other faces never), then the least.
@@ -62,7 +63,8 @@ int reflected_drift(const LinearConstraints& c, Eigen::Ref<Eigen::VectorXd> x,
   // of an evidence run's time).
   Eigen::VectorXd slack = c.A * x - c.b;
   Eigen::VectorXd approach = c.A * v;
-  return billiard(c, x, v, slack, approach, tau);
+  Eigen::ArrayXd meets;
+  return billiard(c, x, v, slack, approach, tau, meets);
 }
 
 std::uint64_t reflected_drifts(const LinearConstraints& c, Eigen::Ref<Eigen::MatrixXd> X,
@@ -93,9 +95,10 @@ std::uint64_t reflected_drifts(const LinearConstraints& c, Eigen::Ref<Eigen::Mat
     approach.noalias() = c.A * V;
   }
   std::uint64_t reflections = 0;
+  Eigen::ArrayXd meets;
   for (Eigen::Index p = 0; p < X.cols(); ++p)
     reflections += static_cast<std::uint64_t>(
-        billiard(c, X.col(p), V.col(p), slack.col(p), approach.col(p), tau));
+        billiard(c, X.col(p), V.col(p), slack.col(p), approach.col(p), tau, meets));
   return reflections;
 }
 
