@@ -230,7 +230,8 @@ py::dict evidence_result_dict(const EvidenceResult& r, double runtime_s) {
   out["gradient_evaluations"] = s.gradient_evaluations + refined_gradients;
   if (r.refined) {
     py::dict refined;
-    refined["used"] = r.refined_used;
+    refined["used"] = r.answer != RefineAnswer::first;
+    refined["answer"] = to_string(r.answer);
     refined["log_z"] = r.refined->absolute_log_z();
     refined["std_error"] = r.refined->log_z.std_error;
     refined["flags"] = r.refined->log_z.diagnostics.flags;

@@ -30,14 +30,26 @@ SmcResult refine_from(const Base& base, const PosteriorTarget& posterior,
 
 }  // namespace
 
-RefineVerdict refine_verdict(double first, double first_se, double refined, double refined_se,
-                             bool refined_flagged) {
+RefineVerdict refine_verdict(const RunEstimate& first, const RunEstimate& refined) {
   // One threshold for both: two estimates that do not agree leave no answer to trust without a
   // flag (with the flag at 4 SEs, a first run 3-4 SEs off its refining run was the answer,
   // unflagged: once in 200 calibration runs, 4 SEs from the exact value).
-  RefineVerdict v;
-  v.disagree = !(std::abs(refined - first) <= 3.0 * std::hypot(first_se, refined_se) + 0.05);
-  v.use_refined = !v.disagree && !refined_flagged && refined_se < first_se;
+  RefineVerdict v{
+      .answer = RefineAnswer::first, .log_z = first.log_z, .std_error = first.std_error};
+  v.disagree = !(std::abs(refined.log_z - first.log_z) <=
+                 3.0 * std::hypot(first.std_error, refined.std_error) + 0.05);
+  if (v.disagree || refined.flagged || !(refined.std_error > 0.0)) return v;
+  if (!first.flagged && first.std_error > 0.0) {
+    const double w1 = 1.0 / (first.std_error * first.std_error),
+                 w2 = 1.0 / (refined.std_error * refined.std_error);
+    v.answer = RefineAnswer::combined;
+    v.log_z = (w1 * first.log_z + w2 * refined.log_z) / (w1 + w2);
+    v.std_error = 1.0 / std::sqrt(w1 + w2);
+  } else if (refined.std_error < first.std_error) {
+    v.answer = RefineAnswer::refined;
+    v.log_z = refined.log_z;
+    v.std_error = refined.std_error;
+  }
   return v;
 }
 
@@ -69,16 +81,14 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
                     posterior, second);
   else
     r.refined = refine_from(fit_gaussian_base(r.smc, refine.widening), posterior, second);
-  const double log_z = r.refined->absolute_log_z();  // its base's log Z included
-  const double se = r.refined->log_z.std_error;
-  const RefineVerdict verdict = refine_verdict(r.log_evidence, r.std_error, log_z, se,
-                                               !r.refined->log_z.diagnostics.flags.empty());
+  const RefineVerdict verdict =
+      refine_verdict({r.log_evidence, r.std_error, !r.smc.log_z.diagnostics.flags.empty()},
+                     {r.refined->absolute_log_z(),  // its base's log Z included
+                      r.refined->log_z.std_error, !r.refined->log_z.diagnostics.flags.empty()});
   if (verdict.disagree) r.smc.log_z.diagnostics.add_flag("pilot_disagrees");
-  if (verdict.use_refined) {
-    r.refined_used = true;
-    r.log_evidence = log_z;
-    r.std_error = se;
-  }
+  r.answer = verdict.answer;
+  r.log_evidence = verdict.log_z;
+  r.std_error = verdict.std_error;
   return r;
 }
 

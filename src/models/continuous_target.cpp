@@ -96,7 +96,7 @@ void LinearConstraints::validate(int dim, const std::string& source) const {
 void EnergyParts::copy_column(const EnergyParts& from, Eigen::Index from_p, Eigen::Index to_p) {
   e.col(to_p) = from.e.col(from_p);
   if (has_grad)
-    for (int k = 0; k < num_parts; ++k) g[k].col(to_p) = from.g[k].col(from_p);
+    for (int k = 0; k < num_grads(); ++k) g[k].col(to_p) = from.g[k].col(from_p);
 }
 
 ContinuousBatch::ContinuousBatch(int dim, std::size_t num_particles)

@@ -150,8 +150,13 @@ double tail_energy_slope(const std::vector<double>& e0, const std::vector<double
       if (q >= band->lo && q < band->hi) band->w += w, band->u0 += w * e0[i], band->u1 += w * e1[i];
   }
   if (!(middle.w > 0.0 && top.w > 0.0)) return std::numeric_limits<double>::quiet_NaN();
-  const double du0 = top.u0 / top.w - middle.u0 / middle.w;
-  if (!(du0 > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  const double top_u0 = top.u0 / top.w, middle_u0 = middle.u0 / middle.w;
+  const double du0 = top_u0 - middle_u0;
+  // A base whose energy is the same everywhere (a uniform prior's) does not spread: its two means
+  // differ by their rounding alone, which made the slope a ratio of noise (and the flag fire on
+  // a quarter of the runs on a box) where it was not 0 exactly.
+  if (!(du0 > 1e-9 * (std::abs(top_u0) + std::abs(middle_u0))))
+    return std::numeric_limits<double>::quiet_NaN();
   return (top.u1 / top.w - middle.u1 / middle.w) / du0;
 }
 

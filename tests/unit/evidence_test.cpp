@@ -194,10 +194,14 @@ TEST(Evidence, RefiningRunFromAFittedBaseNarrowsTheErrorBar) {
   const logz::EvidenceResult r =
       logz::run_evidence(prior, l, evidence_options(13, logz::SmcMove::hmc));
   ASSERT_TRUE(r.refined.has_value());
-  EXPECT_TRUE(r.refined_used);
+  EXPECT_EQ(r.answer, logz::RefineAnswer::combined);
   expect_within(r, exact);
-  EXPECT_LT(r.std_error, r.smc.log_z.std_error);
-  EXPECT_EQ(r.log_evidence, r.refined->absolute_log_z());
+  EXPECT_LT(r.std_error, r.refined->log_z.std_error);
+  EXPECT_LT(r.refined->log_z.std_error, r.smc.log_z.std_error);
+  EXPECT_EQ(r.log_evidence,
+            logz::refine_verdict({r.smc.absolute_log_z(), r.smc.log_z.std_error},
+                                 {r.refined->absolute_log_z(), r.refined->log_z.std_error})
+                .log_z);
   EXPECT_LT(r.refined->stages.size(), r.smc.stages.size());
   const logz::EvidenceResult plain =
       logz::run_evidence(prior, l, evidence_options(13, logz::SmcMove::hmc), {.enabled = false});
@@ -205,26 +209,43 @@ TEST(Evidence, RefiningRunFromAFittedBaseNarrowsTheErrorBar) {
   EXPECT_EQ(plain.log_evidence, r.smc.absolute_log_z());
 }
 
-TEST(Evidence, TheRefiningRunIsTheAnswerOrTheTwoAreFlaggedAsDisagreeing) {
+TEST(Evidence, TheTwoRunsAreCombinedOrFlaggedAsDisagreeing) {
   // Combined SE hypot(0.08, 0.015) = 0.0814: agreement up to 3 x 0.0814 + 0.05 = 0.294.
-  const auto agree = logz::refine_verdict(-12.5, 0.08, -12.75, 0.015, false);  // 0.25 apart
-  EXPECT_TRUE(agree.use_refined);
+  const logz::RunEstimate first{-12.5, 0.08}, near{-12.75, 0.015};  // 0.25 apart
+  const auto agree = logz::refine_verdict(first, near);
+  EXPECT_EQ(agree.answer, logz::RefineAnswer::combined);
   EXPECT_FALSE(agree.disagree);
+  // Inverse-variance weights 156.25 and 4444.4: the mean sits 0.0340 from the refined estimate
+  // towards the first, its SE (4600.7)^-1/2.
+  EXPECT_NEAR(agree.log_z, (156.25 * -12.5 + 4444.444444 * -12.75) / 4600.694444, 1e-9);
+  EXPECT_NEAR(agree.std_error, 1.0 / std::sqrt(4600.694444), 1e-9);
+  // Symmetric in the two runs: the less precise refined run is combined too.
+  const auto swapped = logz::refine_verdict({-12.75, 0.015}, {-12.5, 0.08});
+  EXPECT_EQ(swapped.answer, logz::RefineAnswer::combined);
+  EXPECT_NEAR(swapped.log_z, agree.log_z, 1e-12);
   // 0.32 apart, 3.9 combined SEs (a calibration run's first estimate, 4 SEs from the exact
-  // value, whose refining run was right): flagged, where a flag at 4 SEs missed it.
-  const auto apart = logz::refine_verdict(-12.476, 0.08, -12.794, 0.015, false);
+  // value, whose refining run was right): flagged, the first's estimate, where a flag at 4 SEs
+  // missed it.
+  const auto apart = logz::refine_verdict({-12.476, 0.08}, {-12.794, 0.015});
   EXPECT_TRUE(apart.disagree);
-  EXPECT_FALSE(apart.use_refined);
-  // Agreeing, but the refined run is flagged or the less precise: the first stays, no flag.
-  for (const auto& v : {logz::refine_verdict(-12.5, 0.08, -12.75, 0.015, true),
-                        logz::refine_verdict(-12.5, 0.015, -12.52, 0.08, false)}) {
-    EXPECT_FALSE(v.use_refined);
-    EXPECT_FALSE(v.disagree);
-  }
+  EXPECT_EQ(apart.answer, logz::RefineAnswer::first);
+  EXPECT_EQ(apart.log_z, -12.476);
+  // A flagged refining run: the first stays, no flag.
+  const auto refined_flagged = logz::refine_verdict(first, {-12.75, 0.015, true});
+  EXPECT_EQ(refined_flagged.answer, logz::RefineAnswer::first);
+  EXPECT_FALSE(refined_flagged.disagree);
+  EXPECT_EQ(refined_flagged.std_error, 0.08);
+  // A flagged first run (its SE in doubt): the refined estimate alone where it is the more
+  // precise, else the first's.
+  const auto first_flagged = logz::refine_verdict({-12.5, 0.08, true}, near);
+  EXPECT_EQ(first_flagged.answer, logz::RefineAnswer::refined);
+  EXPECT_EQ(first_flagged.log_z, -12.75);
+  EXPECT_EQ(logz::refine_verdict({-12.5, 0.015, true}, {-12.52, 0.08}).answer,
+            logz::RefineAnswer::first);
   // A NaN anywhere is no agreement.
-  EXPECT_TRUE(
-      logz::refine_verdict(-12.5, 0.08, std::numeric_limits<double>::quiet_NaN(), 0.015, false)
-          .disagree);
+  const auto nan = logz::refine_verdict(first, {std::numeric_limits<double>::quiet_NaN(), 0.015});
+  EXPECT_TRUE(nan.disagree);
+  EXPECT_EQ(nan.log_z, -12.5);
 }
 
 TEST(Evidence, RefiningRunInsideAUniformBoxStartsFromTruncatedNormals) {
@@ -243,9 +264,9 @@ TEST(Evidence, RefiningRunInsideAUniformBoxStartsFromTruncatedNormals) {
   const logz::EvidenceResult r =
       logz::run_evidence(box, gaussian_likelihood(y, s), evidence_options(14, logz::SmcMove::hmc));
   ASSERT_TRUE(r.refined.has_value());
-  EXPECT_TRUE(r.refined_used);
+  EXPECT_EQ(r.answer, logz::RefineAnswer::combined);
   expect_within(r, exact);
-  EXPECT_LT(r.std_error, r.smc.log_z.std_error);
+  EXPECT_LT(r.std_error, r.refined->log_z.std_error);
   for (Eigen::Index p = 0; p < r.refined->particles.cols(); ++p)
     ASSERT_GE(box->constraints()->min_slack(r.refined->particles.col(p)), 0.0);
 }

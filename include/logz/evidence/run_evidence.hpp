@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "logz/core/enum_names.hpp"
 #include "logz/evidence/likelihood.hpp"
 #include "logz/evidence/prior.hpp"
 #include "logz/smc/smc_options.hpp"
@@ -17,36 +18,47 @@ namespace logz {
 
 // After the run from the prior, a second run from a Gaussian fitted to its particles to the
 // posterior (smc/fitted_base.hpp; where the prior has a box, independent normals truncated to
-// it, whose support is the posterior's): the same particles, a seed of its own. Its estimate is the
-// answer when it has no flag, a smaller SE, and agrees with the first within 3 combined SEs + 0.05;
-// the two disagreeing by more than that is flagged pilot_disagrees. Close to the
-// posterior, the second run needs few temperatures: on issue 45's d = 50 regression SE 0.04 against
-// 0.1 for about a tenth more evaluations.
+// it, whose support is the posterior's): the same particles, a seed of its own. The answer is
+// the two estimates combined (refine_verdict) where they agree within 3 combined SEs + 0.05; the
+// two disagreeing by more than that is flagged pilot_disagrees. Close to the posterior, the
+// second run needs few temperatures: on issue 45's d = 50 regression SE 0.04 against 0.1 for
+// about a tenth more evaluations.
 struct EvidenceRefine {
   bool enabled = true;
   double widening = 1.2;  // the fitted standard deviations times this
 };
 
+// How the answer is made from the two runs (refine_verdict).
+LOGZ_NAMED_ENUM(RefineAnswer, first, refined, combined);
+
 struct EvidenceResult {
   SmcResult smc;  // log_z: log(Z_1 / Z_0), its SE, flags and diagnostics; particles at t = 1
   // The refining run (absolute_log_z(): its fitted base's log Z included), when it ran, and
-  // whether its estimate is the answer.
+  // how the answer was made from the two runs.
   std::optional<SmcResult> refined;
-  bool refined_used = false;
+  RefineAnswer answer = RefineAnswer::first;
   double log_evidence = kNaN;
   double std_error = kNaN;
   SmcMove move = SmcMove::hmc;  // the move used
 };
 
 // The refining run's verdict: the two estimates agree within 3 combined SEs + 0.05 (else
-// `disagree`: the flag pilot_disagrees, the first's estimate stays); the refined one is the
-// answer where they agree, it has no flag and it has the smaller SE.
+// `disagree`: the flag pilot_disagrees, the first's estimate stays). Where they agree and
+// neither run is flagged, the answer is their inverse-variance weighted mean, with SE
+// (1/se_1^2 + 1/se_2^2)^-1/2: the refining run is unbiased for any base it starts from, so its
+// error is uncorrelated with the first run's, whose particles chose that base. Where they agree
+// and only the first is flagged (its SE in doubt), the refined estimate alone if its SE is the
+// smaller; else the first's.
 struct RefineVerdict {
-  bool use_refined = false;
+  RefineAnswer answer = RefineAnswer::first;
   bool disagree = false;
+  double log_z = kNaN, std_error = kNaN;  // the answer's
 };
-RefineVerdict refine_verdict(double first, double first_se, double refined, double refined_se,
-                             bool refined_flagged);
+struct RunEstimate {
+  double log_z = kNaN, std_error = kNaN;
+  bool flagged = false;
+};
+RefineVerdict refine_verdict(const RunEstimate& first, const RunEstimate& refined);
 
 // HMC where gradients are available, else random_walk.
 SmcMove evidence_default_move(const Prior& prior, const Likelihood& likelihood);

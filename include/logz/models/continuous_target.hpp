@@ -135,16 +135,21 @@ const LinearConstraints* constraints_of(const T& target) {
 }
 
 // Energies (and gradients) of a target's parts at a batch's positions: row k of `e` and
-// matrix g[k] belong to part k. A plain target is one part of weight 1.
+// matrix g[k] belong to part k. A plain target is one part of weight 1. A target may instead
+// hand back its gradient already combined at its own part weights, in g[0] (`grad_combined`: a
+// whitened target takes the sum to its coordinates with one product, not one per part); such
+// parts are valid for that target only (its tag), whose weights do not change.
 struct EnergyParts {
   int num_parts = 0;  // 0: nothing cached
   bool has_grad = false;
+  bool grad_combined = false;        // g[0] is the weighted sum of the parts' gradients
   const void* tag = nullptr;         // the parts these values belong to
   Eigen::MatrixXd e;                 // num_parts x P
   std::array<Eigen::MatrixXd, 2> g;  // d x P each
   Eigen::VectorXd part_e;            // scratch: one part's energies before they go into a row of e
 
-  void invalidate() { num_parts = 0, has_grad = false, tag = nullptr; }
+  void invalidate() { num_parts = 0, has_grad = false, grad_combined = false, tag = nullptr; }
+  int num_grads() const { return grad_combined ? 1 : num_parts; }
   // Copies particle `from_p` of `from` into particle `to_p` (same parts, same tag).
   void copy_column(const EnergyParts& from, Eigen::Index from_p, Eigen::Index to_p);
 };
@@ -205,6 +210,7 @@ void evaluate_parts(const T& target, const Eigen::MatrixXd& X, EnergyParts& out,
   }
   out.num_parts = n;
   out.has_grad = grad;
+  out.grad_combined = false;
   out.tag = parts_tag_of(target);
 }
 
@@ -233,6 +239,10 @@ double combined_energy(const T& target, const EnergyParts& parts, Eigen::Index p
 // dU/dx of every particle from cached parts.
 template <ContinuousTarget T>
 void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G) {
+  if (parts.grad_combined) {
+    G = parts.g[0];
+    return;
+  }
   if constexpr (PerParticleTwoPartTarget<T>) {
     G.resize(parts.g[0].rows(), parts.g[0].cols());
     for (Eigen::Index p = 0; p < G.cols(); ++p)
@@ -250,6 +260,10 @@ void combined_grad(const T& target, const EnergyParts& parts, Eigen::MatrixXd& G
 template <ContinuousTarget T>
 void kick_columns(const T& target, const EnergyParts& parts, const Eigen::MatrixXd& V_from,
                   Eigen::MatrixXd& V_to, double h, Eigen::Index p0, Eigen::Index np) {
+  if (parts.grad_combined) {
+    V_to.middleCols(p0, np) = V_from.middleCols(p0, np) - h * parts.g[0].middleCols(p0, np);
+    return;
+  }
   if constexpr (PerParticleTwoPartTarget<T>) {
     for (Eigen::Index p = p0; p < p0 + np; ++p)
       V_to.col(p) = V_from.col(p) - (h * target.particle_part_weight(0, p)) * parts.g[0].col(p) -

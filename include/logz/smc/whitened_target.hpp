@@ -65,14 +65,18 @@ class WhitenedTarget {
     if (k == 1) counts_->gradients += static_cast<std::uint64_t>(Z.cols());
   }
   // Both parts at once: the positions in original coordinates computed once for the two (an
-  // O(d^2) product per particle with a dense whitening), the gradients then taken to z.
+  // O(d^2) product per particle with a dense whitening), the parts' gradients summed at this
+  // target's weights, then the sum taken to z (one product, not one per part: grad_combined).
   void evaluate_all_parts(const Eigen::MatrixXd& Z, EnergyParts& out, bool grad) const {
     Eigen::MatrixXd X;
     to_original(Z, X);
     evaluate_parts(inner_, X, out, grad);
-    if (grad)
-      for (int k = 0; k < out.num_parts; ++k)
-        w_->gradient_to_whitened(out.g[static_cast<std::size_t>(k)]);
+    if (grad) {
+      combined_grad(inner_, out, X);  // X is free again: the combined gradient goes there
+      out.g[0].swap(X);
+      w_->gradient_to_whitened(out.g[0]);
+      out.grad_combined = true;
+    }
     out.tag = tag_;
     (grad ? counts_->gradients : counts_->energies) += static_cast<std::uint64_t>(Z.cols());
   }
