@@ -23,10 +23,11 @@ PRECONDITIONERS = ("dense", "diagonal", "none")
 RESAMPLINGS = ("multinomial", "systematic")
 
 # The SmcOptions fields logz.evidence takes as keyword arguments, and what each must be.
-_INT_OPTIONS = {"num_particles": 2, "leapfrog_steps": 1, "min_moves": 0, "max_moves": 1,
-                "max_temperatures": 1, "chunk_size": 1, "waste_free_chain_length": 0}
+_INT_OPTIONS = {"num_particles": 2, "leapfrog_steps": 1, "max_leapfrog_steps": 1, "min_moves": 0,
+                "max_moves": 1, "max_temperatures": 1, "chunk_size": 1, "waste_free_chain_length": 0}
 _FLOAT_OPTIONS = ("cess_target", "resample_threshold", "initial_step_size", "target_acceptance",
-                  "min_step_size", "max_step_size", "decorrelation", "frozen_acceptance")
+                  "min_step_size", "max_step_size", "decorrelation", "frozen_acceptance",
+                  "trajectory_length")
 _CHOICE_OPTIONS = {"move": MOVES, "preconditioner": PRECONDITIONERS, "resampling": RESAMPLINGS}
 
 
@@ -295,7 +296,9 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
     **options
         None is needed: num_particles (1000), move ("hmc" with a gradient, else "random_walk";
         or "mala"), preconditioner ("dense", "diagonal", "none"), cess_target (0.9),
-        resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5),
+        resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5; HMC's steps per
+        move are at least this and enough for a trajectory of trajectory_length (0.5, in
+        whitened coordinates; 0: leapfrog_steps) at the step size, up to max_leapfrog_steps (50)),
         initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
         decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
         frozen_acceptance (0.05), chunk_size (100: particles per call), waste_free_chain_length

@@ -192,6 +192,8 @@ SmcOptions evidence_options(const py::dict& d) {
   if (has("move"))
     o.move = parse_enum<SmcMove>(d["move"].cast<std::string>(), "logz.evidence", "move");
   if (has("leapfrog_steps")) o.leapfrog_steps = d["leapfrog_steps"].cast<int>();
+  if (has("max_leapfrog_steps")) o.max_leapfrog_steps = d["max_leapfrog_steps"].cast<int>();
+  if (has("trajectory_length")) o.trajectory_length = d["trajectory_length"].cast<double>();
   if (has("initial_step_size")) o.initial_step_size = d["initial_step_size"].cast<double>();
   if (has("adapt_step_size")) o.adapt_step_size = d["adapt_step_size"].cast<bool>();
   if (has("target_acceptance")) o.target_acceptance = d["target_acceptance"].cast<double>();

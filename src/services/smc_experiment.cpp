@@ -35,7 +35,14 @@ const Key kSmcMove = Key::enumeration(
     "move", kSmcDefaults.move,
     "the MCMC move between temperatures: hmc, mala or random_walk (gradient-free)");
 const Key kSmcLeapfrogSteps = Key::integer("leapfrog_steps", kSmcDefaults.leapfrog_steps, 1, 10000,
-                                           "leapfrog steps of an HMC move");
+                                           "leapfrog steps of an HMC move, at least");
+const Key kSmcMaxLeapfrogSteps =
+    Key::integer("max_leapfrog_steps", kSmcDefaults.max_leapfrog_steps, 1, 10000,
+                 "leapfrog steps of an HMC move, at most (>= leapfrog_steps)");
+const Key kSmcTrajectoryLength = Key::number(
+    "trajectory_length", kSmcDefaults.trajectory_length, 0.0, 1e6,
+    "HMC's leapfrog steps per move: enough for this length in whitened coordinates at the step "
+    "size (0: leapfrog_steps)");
 const Key kSmcPreconditioner = Key::enumeration(
     "preconditioner", kSmcDefaults.preconditioner,
     "moves whitened by the particles' covariance: dense (Cholesky), diagonal or none");
@@ -75,9 +82,10 @@ const KeyGroup kSmcKeys{
     "smc",
     "smc",
     {&kSmcNumParticles, &kSmcCessTarget, &kSmcResampleThreshold, &kSmcResampling, &kSmcMove,
-     &kSmcLeapfrogSteps, &kSmcPreconditioner, &kSmcDecorrelation, &kSmcMinMoves, &kSmcMaxMoves,
-     &kSmcMaxTemperatures, &kSmcFrozenAcceptance, &kSmcWasteFreeChainLength, &kSmcChooseThreads,
-     &kSmcPilotBase, &kSmcPilotParticles, &kSmcPilotWidening}};
+     &kSmcLeapfrogSteps, &kSmcMaxLeapfrogSteps, &kSmcTrajectoryLength, &kSmcPreconditioner,
+     &kSmcDecorrelation, &kSmcMinMoves, &kSmcMaxMoves, &kSmcMaxTemperatures, &kSmcFrozenAcceptance,
+     &kSmcWasteFreeChainLength, &kSmcChooseThreads, &kSmcPilotBase, &kSmcPilotParticles,
+     &kSmcPilotWidening}};
 
 template <class T>
 Value smc_stage_values(const std::vector<SmcStage>& stages, T SmcStage::*field) {
@@ -112,6 +120,11 @@ SmcOptions read_smc_options(Config& config, int dim) {
   o.resampling = s.get_enum<SmcResampling>(kSmcResampling);
   o.move = s.get_enum<SmcMove>(kSmcMove);
   o.leapfrog_steps = static_cast<int>(s.get_int(kSmcLeapfrogSteps));
+  o.max_leapfrog_steps = static_cast<int>(s.get_int(kSmcMaxLeapfrogSteps));
+  if (o.max_leapfrog_steps < o.leapfrog_steps)
+    s.fail(kSmcMaxLeapfrogSteps, fmt::format("an integer >= leapfrog_steps ({}), got {}",
+                                             o.leapfrog_steps, o.max_leapfrog_steps));
+  o.trajectory_length = s.get_double(kSmcTrajectoryLength);
   o.preconditioner = s.get_enum<SmcPreconditioner>(kSmcPreconditioner);
   o.decorrelation = s.get_double(kSmcDecorrelation);
   o.min_moves = static_cast<int>(s.get_int(kSmcMinMoves));
@@ -193,7 +206,11 @@ void record_smc_result(const SmcResult& r, const SmcOptions& o, RunResult& resul
            {"decorrelation", o.decorrelation},
            {"min_moves", o.min_moves},
            {"max_moves", o.max_moves}};
-  if (o.move == SmcMove::hmc) k.set("leapfrog_steps", o.leapfrog_steps);
+  if (o.move == SmcMove::hmc) {
+    k.set("leapfrog_steps", o.leapfrog_steps);
+    k.set("max_leapfrog_steps", o.max_leapfrog_steps);
+    k.set("trajectory_length", o.trajectory_length);
+  }
   k.set("num_temperatures", r.stages.size());
   k.set("num_resamplings", r.num_resamplings);
   k.set("num_eves", r.num_eves);

@@ -24,6 +24,10 @@ void validate(const SmcOptions& o) {
   if (!(o.resample_threshold > 0.0 && o.resample_threshold <= 1.0))
     fail("resample_threshold", "a number in (0, 1]");
   if (o.leapfrog_steps < 1) fail("leapfrog_steps", "an integer >= 1");
+  if (o.max_leapfrog_steps < o.leapfrog_steps || o.max_leapfrog_steps > 10000)
+    fail("max_leapfrog_steps", "an integer from leapfrog_steps to 10000");
+  if (!(o.trajectory_length >= 0.0 && std::isfinite(o.trajectory_length)))
+    fail("trajectory_length", "a finite number >= 0 (0: leapfrog_steps per move)");
   if (!(std::isfinite(o.min_step_size) && o.min_step_size > 0.0))
     fail("min_step_size", "a finite number > 0");
   if (!(std::isfinite(o.max_step_size) && o.max_step_size >= o.min_step_size))
@@ -124,6 +128,14 @@ std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X) {
     a = b;
   }
   return group;
+}
+
+int hmc_leapfrog_steps(const SmcOptions& options, double step_size) {
+  if (!(options.trajectory_length > 0.0)) return options.leapfrog_steps;
+  // The step size before its jitter: the trajectory's length jitters with it.
+  const double wanted = std::ceil(options.trajectory_length / step_size);
+  return static_cast<int>(std::clamp(wanted, static_cast<double>(options.leapfrog_steps),
+                                     static_cast<double>(options.max_leapfrog_steps)));
 }
 
 double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,

@@ -419,6 +419,24 @@ TEST(AdaptiveSmc, OptionsOutOfRangeAreRefused) {
   o = {};
   o.max_moves = 2000;
   EXPECT_THROW(logz::adaptive_smc(path, o), logz::InvalidArgument);
+  o = {};
+  o.max_leapfrog_steps = o.leapfrog_steps - 1;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InvalidArgument);
+  o = {};
+  o.trajectory_length = -1.0;
+  EXPECT_THROW(logz::adaptive_smc(path, o), logz::InvalidArgument);
+}
+
+TEST(AdaptiveSmc, HmcTakesEnoughStepsForItsTrajectoryLength) {
+  // Length 0.5: 5 steps down to a step size of 0.1, ceil(0.5 / eps) below it, 50 at most; a
+  // length of 0 keeps leapfrog_steps.
+  logz::SmcOptions o;
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.9), 5);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.1), 5);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.074), 7);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 1e-6), 50);
+  o.trajectory_length = 0.0;
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 1e-6), 5);
 }
 
 }  // namespace adaptive_smc_test

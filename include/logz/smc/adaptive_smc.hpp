@@ -98,6 +98,9 @@ std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X);
 double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,
                          const std::vector<double>& log_weights);
 
+// HMC's leapfrog steps for a move at `step_size` (SmcOptions::trajectory_length).
+int hmc_leapfrog_steps(const SmcOptions& options, double step_size);
+
 // The stream step of move j at temperature k (k < 2^20, j < 2^10: below the top bit that
 // BatchRandom::for_second_kernel sets).
 inline std::uint32_t smc_move_step(std::size_t k, int j) {
@@ -398,7 +401,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
           case SmcMove::hmc:
             break;
         }
-        return Hmc(eps, options.leapfrog_steps).step(target, b, random);
+        return Hmc(eps, detail::hmc_leapfrog_steps(options, step_size)).step(target, b, random);
       };
       const auto moved = gather_in_rank_order(ranks, trial.timed([&] {
         return run_over(move_mine, [&](const ChunkRange& c) {
