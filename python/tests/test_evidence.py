@@ -139,6 +139,17 @@ def test_a_run_above_target_se_is_repeated_with_more_particles():
     assert "std_error_above_target" in capped.flags
 
 
+def test_a_disagreeing_run_is_repeated_at_a_fixed_multiple():
+    # pilot_disagrees: one of the two error bars is wrong, so the flagged first run's SE (here
+    # 0.23, which asks for 6900 particles) does not size the second run: DISAGREE_GROWTH x N.
+    from logz.evidence import DISAGREE_GROWTH, _grown_particles
+    assert _grown_particles(1000, 0.23, 0.1, 20000) == 6900
+    assert _grown_particles(1000, 0.23, 0.1, 20000, disagree=True) == DISAGREE_GROWTH * 1000
+    # Below the multiple, the SE's own size; above max_particles, the cap.
+    assert _grown_particles(1000, 0.12, 0.1, 20000, disagree=True) == 1900
+    assert _grown_particles(1000, 0.23, 0.1, 2000, disagree=True) == 2000
+
+
 def test_waste_free_smc_is_an_option_and_says_its_error_bar_is_uncalibrated():
     # 50 chains of 20 states in 10 islands; the islands' error bar reads low (docs/smc.md), so
     # the allowance is 0.1 beside 5 SE, and the flag is always there. A second run (target_se)
