@@ -308,7 +308,7 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
         move are at least this and enough for a trajectory of trajectory_length (0.5, in
         whitened coordinates; 0: leapfrog_steps) at the step size, up to max_leapfrog_steps (50)),
         initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
-        decorrelation (2), min_moves (1), max_moves (50), max_temperatures (1000),
+        decorrelation (1), min_moves (1), max_moves (50), max_temperatures (1000),
         frozen_acceptance (0.05), chunk_size (100: particles per call), waste_free_chain_length
         (0; P > 0: waste-free SMC, N / P chains of P states each, all kept, N a multiple of P;
         its error bar reads low and every result is flagged error_bar_uncalibrated,
