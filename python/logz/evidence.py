@@ -187,7 +187,8 @@ GROWTH_MARGIN = 1.3
 # Where the run from the prior and the refining run disagree (pilot_disagrees), the SE returned
 # is the first run's, and one of the two error bars is wrong: sizing the second run on it
 # bought no more than a larger second run does. It is this many times the first (shells-d100
-# seed 1: a first run +1.97 +- 0.23, flagged, sized the second at 7x, 85 s of the suite's 60).
+# seed 1, before SMC's whitening under a box prior was mended: a first run +1.97 +- 0.23,
+# flagged, sized the second at 7x, 85 s of the suite's 60).
 DISAGREE_GROWTH = 3
 
 

@@ -319,9 +319,8 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       whitening = Whitening::of_particles(X, weights, options.preconditioner, whitening);
       std::tie(total_variance, gap_variance) = spreads();
     }
-    const bool shared = waste_free;
     const std::vector<std::size_t> group =
-        shared ? std::vector<std::size_t>{} : detail::copy_groups(X);
+        waste_free ? std::vector<std::size_t>{} : detail::copy_groups(X);
     // The weight of a moved particle's jump: its own, or 1/M for a chain.
     auto move_weight = [&](std::size_t i) {
       return waste_free ? 1.0 / static_cast<double>(movers) : weights[i];
@@ -355,7 +354,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       }
     };
     run_over(move_mine, [&](const ChunkRange& range) {
-      if (shared) {
+      if (waste_free) {
         chunk_whitenings[range.index - move_block.first] = whitening;
       } else {
         // The chunk's particles and every copy of them sit out of their own whitening.
