@@ -70,7 +70,7 @@ struct HistogramPosteriorOptions {
   std::size_t burn_in = 200;     // discarded sweeps before them
   std::uint64_t seed = kDefaultSeed;  // Philox key; streams (seed, 0, Purpose::posterior, sweep)
   double prior_count = 0.0;           // Dirichlet(prior_count) on the occupied points, >= 0
-  StopToken stop;  // the caller's stop request (core/stop_request.hpp): Stopped between sweeps
+  StopToken stop;  // the caller's stop request (core/stop_request.hpp): Stopped within a sweep
 };
 
 struct HistogramPosteriorResult {
