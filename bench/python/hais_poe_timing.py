@@ -52,6 +52,10 @@ except ImportError as e:  # the module is not built (or PYTHONPATH does not poin
     LOGZ_ERROR = str(e)
 
 DIM, SIGMA, STEP_SIZE, HALF_LIFE, PARAMETER_SEED = 36, 1.5, 0.2, 1.0, 1
+# logz.anneal's options for plain numpy's work: its kernel, and forward paths only on the linear
+# schedule (logz.anneal's defaults add reverse paths and a pilot that places the temperatures).
+LIKE_NUMPY = dict(step_size=STEP_SIZE, leapfrog_steps=1, momentum_half_life=HALF_LIFE, directions=("forward",),
+                  schedule="linear")
 
 
 def poe_parameters():
@@ -184,8 +188,7 @@ def main():
               "(build the module and set PYTHONPATH=build/python)")
     else:
         options = dict(kernel="hais", num_steps=K, num_paths=P, seed=0, threads=T, progress=False,
-                       step_size=STEP_SIZE, leapfrog_steps=1, momentum_half_life=HALF_LIFE,
-                       chunk_size=args.chunk_size)
+                       chunk_size=args.chunk_size, **LIKE_NUMPY)
         base = logz.GaussianBase(DIM, sigma=SIGMA)
 
         def via_logz(target, **more):
