@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "logz/core/error.hpp"
 #include "logz/math/softmax_columns.hpp"
 #include "logz/math/transpose_block.hpp"
+#include "math/blas.hpp"
 
 namespace logz {
 
@@ -26,11 +26,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Samples per block: K x B doubles of weights, about 256 KB, stay in the cache between the
 // softmax that writes them and the sums and the rank-B update that read them.
 constexpr std::size_t kBlockEntries = std::size_t{1} << 15;
-
-void single_threaded_blas() {
-  static std::once_flag once;
-  std::call_once(once, [] { openblas_set_num_threads(1); });
-}
 
 // Reduced energies u_k(x_n), a block of samples at a time: a K x N column-major matrix (column n
 // = sample n), blocks that a reader fills (u stored state by state, in memory or in a file), or
@@ -97,7 +92,7 @@ Pass evaluate(const Energies& u, const Eigen::VectorXd& bias, bool with_gram) {
   Pass pass;
   pass.colsum = Eigen::VectorXd::Zero(kk);
   if (with_gram) {
-    single_threaded_blas();
+    blas::single_threaded();
     pass.gram = Eigen::MatrixXd::Zero(kk, kk);
   }
   Eigen::MatrixXd p(kk, static_cast<Eigen::Index>(b));
@@ -198,7 +193,7 @@ void self_consistent_step(const Energies& u, const Pass& pass, const Eigen::Vect
 // states' columns are P's divided by N_k, the unsampled ones computed from their f.
 Eigen::MatrixXd weights_gram(const Energies& u, const Eigen::VectorXd& bias,
                              const Eigen::VectorXd& counts, const Eigen::VectorXd& f) {
-  single_threaded_blas();
+  blas::single_threaded();
   const std::size_t k = u.states(), n = u.samples(), b = block_size(u);
   const auto kk = static_cast<Eigen::Index>(k);
   Eigen::MatrixXd p(kk, static_cast<Eigen::Index>(b)), gram = Eigen::MatrixXd::Zero(kk, kk);

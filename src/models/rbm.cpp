@@ -3,10 +3,10 @@
 #include <cblas.h>
 
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "math/blas.hpp"
 
 namespace logz {
 
@@ -25,25 +25,18 @@ template double softplus_sum<double>(const double*, std::size_t);
 
 namespace detail {
 
-namespace {
-
-void single_threaded_blas() {
-  static std::once_flag once;
-  std::call_once(once, [] { openblas_set_num_threads(1); });
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* A, int lda,
           const float* B, int ldb, float beta, float* C, int ldc) {
-  single_threaded_blas();
+  blas::single_threaded();
   cblas_sgemm(CblasColMajor, trans_a ? CblasTrans : CblasNoTrans,
               trans_b ? CblasTrans : CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void gemm(bool trans_a, bool trans_b, int m, int n, int k, double alpha, const double* A, int lda,
           const double* B, int ldb, double beta, double* C, int ldc) {
-  single_threaded_blas();
+  blas::single_threaded();
   cblas_dgemm(CblasColMajor, trans_a ? CblasTrans : CblasNoTrans,
               trans_b ? CblasTrans : CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }

@@ -3,6 +3,8 @@
 #include <Eigen/Cholesky>
 #include <cmath>
 
+#include "math/blas.hpp"
+
 namespace logz {
 
 namespace {
@@ -60,10 +62,12 @@ void Whitening::to_whitened(const Eigen::Ref<const Eigen::MatrixXd>& X, Eigen::M
 }
 
 void Whitening::to_original(const Eigen::Ref<const Eigen::MatrixXd>& Z, Eigen::MatrixXd& X) const {
-  if (dense())
-    X.noalias() = factor.triangularView<Eigen::Lower>() * Z;
-  else
+  if (dense()) {
+    X = Z;
+    blas::lower_triangular_multiply(factor, false, X);
+  } else {
     X = (Z.array().colwise() * scale.array()).matrix();
+  }
   X.colwise() += mean;
 }
 
@@ -73,7 +77,7 @@ void Whitening::gradient_to_whitened(Eigen::MatrixXd& G) const {
   if (!dense())
     G = (G.array().colwise() * scale.array()).matrix();
   else if (!G.isZero(0.0))
-    G = factor.transpose().triangularView<Eigen::Upper>() * G;
+    blas::lower_triangular_multiply(factor, true, G);
 }
 
 double Whitening::whitened_total_variance(const Eigen::MatrixXd& X,
