@@ -1,8 +1,8 @@
 // What the multi-spin lattice kernels share (kernels/multispin_metropolis.hpp,
-// kernels/multispin_potts_metropolis.hpp): 64 particles per word, one bit each; sweeps in a
-// fixed site order; random words drawn in bulk; Bernoulli acceptances of all lanes at once by
-// comparing each lane's own 32-bit uniform bit by bit with a threshold; and per-lane counts
-// kept in bit-sliced counters.
+// kernels/multispin_potts_metropolis.hpp, kernels/multispin_ising_sweeps.hpp): 64 particles per
+// word, one bit each; sweeps in a fixed site order; random words drawn in bulk; Bernoulli
+// acceptances of all lanes at once by comparing each lane's own 32-bit uniform bit by bit with
+// a threshold; and per-lane counts kept in bit-sliced counters.
 #pragma once
 
 #include <array>
@@ -160,7 +160,8 @@ class LaneCounter {
   std::array<Word, kPlanes> planes_{};
 };
 
-// The loop both kernels share: `sweeps` sweeps over every group of 64 particles of `batch`,
+// The Potts kernel's loop (the Ising kernel sweeps groups side by side instead,
+// multispin_ising_sweeps.hpp): `sweeps` sweeps over every group of 64 particles of `batch`,
 // update(words, visit, random) -> Word (the lanes whose value changed) at every site in sweep
 // order (reversed: the exact opposite order), then recount(words, first particle) once per group
 // to bring the bond sums up to date. Group g draws from random.stream(64 g). Every update counts

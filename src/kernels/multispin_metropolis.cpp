@@ -1,5 +1,7 @@
 #include "logz/kernels/multispin_metropolis.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -8,6 +10,7 @@
 #include "logz/core/error.hpp"
 #include "logz/core/stop_request.hpp"
 #include "multispin_bits.hpp"
+#include "multispin_ising_sweeps.hpp"
 
 namespace logz {
 
@@ -30,33 +33,6 @@ struct FlipAcceptance {
         soft(t.beta_coupling < 0 ? t.accept_threshold[1] : t.accept_threshold[3]) {}
 };
 
-// One site of 64 lanes: returns the lanes that flip. u[k] has a lane's bit set where neighbour
-// k is anti-aligned (a self-neighbour of a 1-wide torus counts aligned in one slot and
-// anti-aligned in the other: no contribution, as its bond is constant).
-inline Word accepted_flips(const FlipAcceptance& a, Word u0, Word u1, Word u2, Word u3,
-                           RandomWords& random) {
-  const Word v0 = u0 ^ a.invert, v1 = u1 ^ a.invert, v2 = u2 ^ a.invert, v3 = u3 ^ a.invert;
-  const Word x01 = v0 ^ v1, x23 = v2 ^ v3;
-  const Word two_or_more = (v0 & v1) | (v2 & v3) | (x01 & x23);
-  const Word hard = ~(v0 | v1 | v2 | v3) & a.hard.active;
-  const Word soft = (x01 ^ x23) & ~two_or_more & a.soft.active;
-  return ~(hard | soft) | below_thresholds<2>({hard, soft}, {&a.hard, &a.soft}, random);
-}
-
-// Per lane, the bond sum sum over bonds of s_i s_j = bonds - 2 * (anti-aligned bonds).
-void recount_bond_sums(const TorusLattice& lattice, const Word* w, PackedSpinBatch& batch,
-                       std::size_t first) {
-  LaneCounter anti;
-  for (int i = 0; i < lattice.num_sites(); ++i) {
-    const auto& nb = lattice.neighbours(i);
-    anti.add(w[i] ^ w[nb[0]]);
-    anti.add(w[i] ^ w[nb[1]]);
-  }
-  const std::size_t lanes = std::min(PackedSpinBatch::kLanes, batch.num_particles() - first);
-  for (std::size_t l = 0; l < lanes; ++l)
-    batch.bond_sum(first + l) = lattice.num_bonds() - 2 * anti.count(l);
-}
-
 }  // namespace
 
 MultiSpinMetropolis::MultiSpinMetropolis(SiteOrder order, std::size_t sweeps, bool reversed)
@@ -70,20 +46,33 @@ KernelInfo MultiSpinMetropolis::step(const IsingTarget& target, PackedSpinBatch&
                                      const BatchRandom& random, StopToken stop) const {
   const TorusLattice& lattice = *target.lattice;
   const FlipAcceptance acceptance(target);
+  const std::vector<Visit> visits = sweep_order(lattice);
+  if (!visits.empty() && steps() > multispin::kMaxVisits / visits.size())
+    fail_argument("logz::MultiSpinMetropolis", "sweeps",
+                  fmt::format("at most {} site visits per step (sweeps x sites); split them over "
+                              "more steps",
+                              multispin::kMaxVisits));
+  multispin::IsingSweeps job;
+  job.visits = visits.data();
+  job.num_sites = visits.size();
+  job.sweeps = steps();
+  job.reversed = is_reversed();
+  job.invert = acceptance.invert;
   // On a 1-wide torus the left (or up) slot is the site itself: count it anti-aligned, the
   // right (or down) one aligned.
-  const Word self_left = lattice.cols() == 1 ? kAll : 0, self_up = lattice.rows() == 1 ? kAll : 0;
-  return sweep_groups(
-      lattice, batch, random, steps(), is_reversed(), stop,
-      [&](Word* w, const Visit& v, RandomWords& words) {
-        const Word s = w[v.site];
-        const Word flip =
-            accepted_flips(acceptance, s ^ w[v.nb[0]], s ^ w[v.nb[1]], s ^ w[v.nb[2]] ^ self_left,
-                           s ^ w[v.nb[3]] ^ self_up, words);
-        w[v.site] = s ^ flip;
-        return flip;
-      },
-      [&](const Word* w, std::size_t first) { recount_bond_sums(lattice, w, batch, first); });
+  job.self_left = lattice.cols() == 1 ? kAll : 0;
+  job.self_up = lattice.rows() == 1 ? kAll : 0;
+  job.hard = &acceptance.hard;
+  job.soft = &acceptance.soft;
+  job.random = random;
+  job.stop = stop;
+  std::vector<std::int64_t> anti(batch.num_particles());
+  const std::uint64_t changed =
+      multispin::ising_sweeps(job, batch.words(0), batch.num_particles(), anti.data());
+  // Per particle, the bond sum over bonds of s_i s_j = bonds - 2 * (anti-aligned bonds).
+  for (std::size_t p = 0; p < anti.size(); ++p)
+    batch.bond_sum(p) = lattice.num_bonds() - 2 * anti[p];
+  return {steps() * visits.size() * batch.num_particles(), changed};
 }
 
 }  // namespace logz

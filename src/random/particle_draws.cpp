@@ -15,6 +15,7 @@
 
 #include "logz/random/particle_draws.hpp"
 #include "random/box_muller-inl.h"
+#include "random/philox_lanes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
@@ -25,46 +26,6 @@ constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(std::uint64_t);
 // time, so a d = 36 step (18 pairs, 19 blocks) wastes one block, not five.
 constexpr std::size_t kPairsPerPass = 23;
 constexpr std::size_t kBlocksPerPass = kPairsPerPass + 1;
-
-// Philox4x32-10 block (j, c1, c2, c3) of every lane, K <= 4 consecutive j at once (independent
-// chains hide the multiplies' latency); 32-bit words in the low halves of 64-bit lanes, so
-// one MulEven gives a full 32 x 32 -> 64 product. Writes words w of block j0 + i to
-// out[(4 i + w) * N].
-template <int K, class D>
-HWY_INLINE void PhiloxBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
-                             const PhiloxKey& key, std::uint64_t* out) {
-  const std::size_t N = hn::Lanes(du);
-  const hn::Repartition<std::uint32_t, D> d32;
-  const auto mask = hn::Set(du, 0xFFFFFFFFull);
-  const auto m0 = hn::BitCast(d32, hn::Set(du, 0xD2511F53ull)),
-             m1 = hn::BitCast(d32, hn::Set(du, 0xCD9E8D57ull));
-  hn::Vec<D> a[K], b[K], c[K], e[K];  // words 0..3 of the K blocks
-  for (int i = 0; i < K; ++i) {
-    a[i] = hn::Set(du, (j0 + static_cast<std::uint64_t>(i)) & 0xFFFFFFFFull);
-    b[i] = c1, c[i] = c2, e[i] = c3;
-  }
-  std::uint32_t k0 = key[0], k1 = key[1];
-  for (int round = 0; round < 10; ++round) {
-    const auto key0 = hn::Set(du, k0), key1 = hn::Set(du, k1);
-    for (int i = 0; i < K; ++i) {
-      // Random123's round: hi/lo of M0 c0 and M1 c2, then c = {hi1^c1^k0, lo1, hi0^c3^k1, lo0}.
-      const auto p0 = hn::MulEven(hn::BitCast(d32, a[i]), m0);
-      const auto p1 = hn::MulEven(hn::BitCast(d32, c[i]), m1);
-      a[i] = hn::Xor(hn::Xor(hn::ShiftRight<32>(p1), b[i]), key0);
-      c[i] = hn::Xor(hn::Xor(hn::ShiftRight<32>(p0), e[i]), key1);
-      b[i] = hn::And(p1, mask);
-      e[i] = hn::And(p0, mask);
-    }
-    k0 += 0x9E3779B9u;  // Weyl key schedule
-    k1 += 0xBB67AE85u;
-  }
-  for (int i = 0; i < K; ++i) {
-    hn::Store(a[i], du, out + (4 * i + 0) * N);
-    hn::Store(b[i], du, out + (4 * i + 1) * N);
-    hn::Store(c[i], du, out + (4 * i + 2) * N);
-    hn::Store(e[i], du, out + (4 * i + 3) * N);
-  }
-}
 
 // The N x N square at `square` (row r: lanes 0..N-1) transposed: lane l's column goes to
 // to[l * stride .. l * stride + N), for the first `lanes` lanes. log2 N rounds of pairing rows
@@ -111,10 +72,10 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
     auto make_blocks = [&](std::size_t j0, std::size_t count) {  // four at a time, then the rest
       std::size_t i = 0;
       for (; i + 4 <= count; i += 4)
-        PhiloxBlocks<4>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
-      if (count - i == 3) PhiloxBlocks<3>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
-      if (count - i == 2) PhiloxBlocks<2>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
-      if (count - i == 1) PhiloxBlocks<1>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+        PhiloxLaneBlocks<4>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+      if (count - i == 3) PhiloxLaneBlocks<3>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+      if (count - i == 2) PhiloxLaneBlocks<2>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+      if (count - i == 1) PhiloxLaneBlocks<1>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
     };
     auto store_uniform = [&](std::size_t b) {
       hn::Store(UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b, 0)), word(b, 1))), d, u);

@@ -38,10 +38,11 @@ template <class Model, class Kernel>
 void expect_works_independent_of_threads_and_chunks(const Model& model, const Kernel& kernel) {
   const auto schedule = linear_schedule(20);
   std::vector<std::vector<double>> works;
-  for (const auto& [threads, chunk] :
-       {std::pair{1, 64}, std::pair{2, 64}, std::pair{2, 128}, std::pair{3, 192}}) {
+  // 600 paths: ten groups, in vectors of one, two, three (padded to four) and all ten.
+  for (const auto& [threads, chunk] : {std::pair{1, 64}, std::pair{2, 64}, std::pair{2, 128},
+                                       std::pair{3, 192}, std::pair{1, 640}}) {
     AnnealOptions o;
-    o.num_paths = 200;
+    o.num_paths = 600;
     o.seed = 4;
     o.threads = threads;
     o.chunk_size = static_cast<std::size_t>(chunk);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "logz/anneal/annealer.hpp"
+#include "logz/core/error.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
 #include "logz/paths/schedule.hpp"
@@ -139,6 +140,15 @@ TEST(PackedIsingModel, DrawsTheUnpackedModelsInitialStates) {
   logz::test_support::expect_same_initial_states(
       model, logz::PackedIsingModel(model),
       [](const auto& b, std::size_t p, int i) { return b.spin(p, i); });
+}
+
+TEST(MultiSpinMetropolis, RefusesMoreSiteVisitsThanItsCountersNumber) {
+  const logz::IsingModel model(2, 2, 1.0, 0.44);
+  const logz::PackedIsingModel packed(model);
+  auto batch = packed.make_batch(64);
+  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 100000000);  // 4e8 visits
+  EXPECT_THROW(kernel.step(model.at(1.0), batch, logz::BatchRandom{1, logz::Purpose::test, 0, 0}),
+               logz::InvalidArgument);
 }
 
 TEST(MultiSpinMetropolis, AnnealingGivesTheSameBitsForAnyThreadsAndChunksOf64) {

@@ -5,13 +5,15 @@
 // and each lane accepts with probability min(1, exp(-Delta E)) by comparing its own uniform
 // 32-bit number with the same 32-bit threshold as SpinFlipMetropolis, the comparison made bit
 // by bit from the most significant end on all lanes at once and stopped when every lane is
-// decided (about log2(64) + 2 random words per site). Lanes never share a random bit, so the
+// decided (eight random words per site, rarely more). Lanes never share a random bit, so the
 // particles are independent chains, each with the law of SpinFlipMetropolis in checkerboard
 // order (not its random numbers).
 //
 // One step is a sweep (colour 0 then colour 1, the reversed kernel the exact opposite order).
-// Group g of a batch draws from random.stream(64 g): results do not depend on the thread count,
-// and do not depend on the chunk size when chunks hold multiples of 64 particles.
+// The sweeps run vectorised across groups of 64 particles (kernels/multispin_ising_sweeps.hpp):
+// at every site visit group g takes the comparison's first eight words from random.stream(64 g)
+// and any further ones from random.stream(64 g + 1), so results do not depend on the thread
+// count, the vector width, or the chunk size when chunks hold multiples of 64 particles.
 #pragma once
 
 #include <cstddef>
