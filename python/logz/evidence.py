@@ -316,8 +316,9 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
         docs/smc.md), refine (True: after the
         run from the prior, a second run of the same number of particles from a Gaussian
         fitted to its particles (normals truncated to the box where the prior has a Uniform
-        block) to the posterior; where the two agree within 3 combined SEs + 0.05 and neither
-        is flagged, the answer is their inverse-variance weighted mean; the two disagreeing by
+        block) to the posterior; where the two agree within 3 combined SEs + 0.05, neither
+        is flagged and their SEs are within a factor 3, the answer is their inverse-variance
+        weighted mean (SEs further apart: the more precise alone); the two disagreeing by
         more than that is flagged pilot_disagrees and the first's estimate stays;
         diagnostics["refined"] has both and the "answer" ("first", "refined", "combined");
         samples and per-temperature records stay the first run's).

@@ -39,7 +39,13 @@ RefineVerdict refine_verdict(const RunEstimate& first, const RunEstimate& refine
   v.disagree = !(std::abs(refined.log_z - first.log_z) <=
                  3.0 * std::hypot(first.std_error, refined.std_error) + 0.05);
   if (v.disagree || refined.flagged || !(refined.std_error > 0.0)) return v;
-  if (!first.flagged && first.std_error > 0.0) {
+  // Combined only when the two are about as precise: past a ratio of 3 the less precise would
+  // shrink the SE by 5% at most, and it is the run to doubt (a first run from a prior far from
+  // the likelihood read about one of its own SEs low on average, which its SE does not carry:
+  // 62 seeds of a 50-d Gaussian likelihood 5 prior SDs out, docs/evidence.md).
+  const bool comparable = std::max(first.std_error, refined.std_error) <
+                          kCombineWithin * std::min(first.std_error, refined.std_error);
+  if (!first.flagged && first.std_error > 0.0 && comparable) {
     const double w1 = 1.0 / (first.std_error * first.std_error),
                  w2 = 1.0 / (refined.std_error * refined.std_error);
     v.answer = RefineAnswer::combined;

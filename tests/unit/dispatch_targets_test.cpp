@@ -1,6 +1,7 @@
 // Every Highway target compiled into this build and supported by this processor, forced in turn
 // (hwy::SetSupportedTargetsForTest), against the best one: the integer kernels (Philox blocks,
-// value ranges, the particles' bulk uniforms) give the same bits on every target, the
+// value ranges, the particles' bulk uniforms, the multi-spin Ising sweeps, whose vectors hold
+// 1 to 8 groups of 64 paths by target) give the same bits on every target, the
 // floating-point ones (Box-Muller, the particles' bulk normals, the log-space arrays, Fermi and
 // softplus sums, float dot products in double) agree to a few units in the last place of their
 // precision. A portable build (LOGZ_NATIVE=OFF) holds SSSE3 to
@@ -22,11 +23,14 @@
 #include "hwy_dispatch.hpp"  // the same targets as the library's dispatched sources
 #include <hwy/targets.h>
 // clang-format on
+#include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/math/dot_in_double.hpp"
 #include "logz/math/fermi_sums.hpp"
 #include "logz/math/log_space_arrays.hpp"
 #include "logz/math/softplus_sums.hpp"
 #include "logz/math/value_range.hpp"
+#include "logz/models/ising.hpp"
+#include "logz/models/packed_ising.hpp"
 #include "logz/random/particle_draws.hpp"
 #include "logz/random/philox.hpp"
 
@@ -39,6 +43,9 @@ struct Outputs {
   std::vector<double> normals, softplus, level_softplus, level_slope;
   std::vector<double> particle_uniforms, particle_normals;  // bulk draws, both orders
   std::vector<double> single_uniforms, single_normals;  // the same with single-precision normals
+  std::vector<int> ising_spins;  // multi-spin Ising sweeps of 11 groups (the last partly used)
+  std::vector<long> ising_bond_sums;
+  std::uint64_t ising_accepted = 0;
   double log_sum = 0.0, fermi = 0.0, fermi_slope = 0.0;
   double softplus_sum = 0.0, slope_sum = 0.0, increment_sum = 0.0, dot = 0.0;
 };
@@ -76,6 +83,20 @@ Outputs run_kernels() {
   logz::draw_uniform_and_normals(batch, logz::DrawOrder::uniform_first, o.single_uniforms,
                                  o.single_normals.data(), kNormals, kNormals,
                                  logz::NormalPrecision::single);
+  // 700 paths: 11 groups, in vectors of 8 + 2 + 1 with AVX-512, 4 + 4 + 2 + 1 with AVX2.
+  const logz::IsingModel ising(6, 6, 1.0, 0.44);
+  const logz::PackedIsingModel packed(ising);
+  auto spins = packed.make_batch(700);
+  logz::RandomStream start(7, 0, logz::Purpose::test, 0);
+  for (std::size_t p = 0; p < spins.num_particles(); ++p)
+    for (int j = 0; j < spins.num_sites(); ++j) spins.set_spin(p, j, start.below(2) ? 1 : -1);
+  o.ising_accepted = logz::MultiSpinMetropolis(logz::SiteOrder::checkerboard, 3)
+                         .step(ising.at(0.9), spins, batch)
+                         .accepted;
+  for (std::size_t p = 0; p < spins.num_particles(); ++p) {
+    for (int j = 0; j < spins.num_sites(); ++j) o.ising_spins.push_back(spins.spin(p, j));
+    o.ising_bond_sums.push_back(static_cast<long>(spins.bond_sum(p)));
+  }
   o.softplus.resize(x.size());
   logz::log1p_exp(x, o.softplus);
   o.log_sum = logz::log_sum_exp_scaled(x, 0.5);
@@ -123,6 +144,9 @@ TEST(DispatchTargets, EveryTargetGivesTheBestTargetsNumbers) {
     EXPECT_EQ(o.particle_uniforms, best.particle_uniforms)
         << name;  // integer bits to a double: exact
     EXPECT_EQ(o.single_uniforms, best.single_uniforms) << name;
+    EXPECT_EQ(o.ising_spins, best.ising_spins) << name;
+    EXPECT_EQ(o.ising_bond_sums, best.ising_bond_sums) << name;
+    EXPECT_EQ(o.ising_accepted, best.ising_accepted) << name;
     // Double kernels: Highway's exp, log, sin and cos differ between targets with and without
     // FMA by up to a few tens of units in the last place (2.2e-16 each).
     const double doubles =

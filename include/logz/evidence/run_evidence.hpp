@@ -19,7 +19,8 @@ namespace logz {
 // After the run from the prior, a second run from a Gaussian fitted to its particles to the
 // posterior (smc/fitted_base.hpp; where the prior has a box, independent normals truncated to
 // it, whose support is the posterior's): the same particles, a seed of its own. The answer is
-// the two estimates combined (refine_verdict) where they agree within 3 combined SEs + 0.05; the
+// the two estimates combined, or the more precise (refine_verdict), where they agree within 3
+// combined SEs + 0.05; the
 // two disagreeing by more than that is flagged pilot_disagrees. Close to the posterior, the
 // second run needs few temperatures: on issue 45's d = 50 regression SE 0.04 against 0.1 for
 // about a tenth more evaluations.
@@ -43,12 +44,13 @@ struct EvidenceResult {
 };
 
 // The refining run's verdict: the two estimates agree within 3 combined SEs + 0.05 (else
-// `disagree`: the flag pilot_disagrees, the first's estimate stays). Where they agree and
-// neither run is flagged, the answer is their inverse-variance weighted mean, with SE
-// (1/se_1^2 + 1/se_2^2)^-1/2: the refining run is unbiased for any base it starts from, so its
-// error is uncorrelated with the first run's, whose particles chose that base. Where they agree
-// and only the first is flagged (its SE in doubt), the refined estimate alone if its SE is the
-// smaller; else the first's.
+// `disagree`: the flag pilot_disagrees, the first's estimate stays). Where they agree, neither
+// run is flagged and their SEs are within a factor kCombineWithin of each other, the answer is
+// their inverse-variance weighted mean, with SE (1/se_1^2 + 1/se_2^2)^-1/2: the refining run is
+// unbiased for any base it starts from, so its error is uncorrelated with the first run's, whose
+// particles chose that base. Where they agree but one SE is more than kCombineWithin times the
+// other, or only the first is flagged (its SE in doubt), the more precise estimate alone.
+constexpr double kCombineWithin = 3.0;
 struct RefineVerdict {
   RefineAnswer answer = RefineAnswer::first;
   bool disagree = false;
