@@ -1,8 +1,8 @@
 // What the multi-spin lattice kernels share (kernels/multispin_metropolis.hpp,
-// kernels/multispin_potts_metropolis.hpp, kernels/multispin_ising_sweeps.hpp): 64 particles per
-// word, one bit each; sweeps in a fixed site order; random words drawn in bulk; Bernoulli
-// acceptances of all lanes at once by comparing each lane's own 32-bit uniform bit by bit with
-// a threshold; and per-lane counts kept in bit-sliced counters.
+// kernels/multispin_potts_metropolis.hpp; their sweeps across groups, multispin_*_sweeps.hpp,
+// and multispin_lanes-inl.h): 64 particles per word, one bit each; sweeps in a fixed site
+// order; exact Bernoulli draws of all lanes at once by comparing each lane's own uniform bit by
+// bit with a threshold or a fraction.
 #pragma once
 
 #include <array>
@@ -11,8 +11,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "logz/core/stop_request.hpp"
-#include "logz/kernels/kernel_info.hpp"
 #include "logz/models/torus_lattice.hpp"
 #include "logz/random/philox.hpp"
 
@@ -23,7 +21,7 @@ constexpr Word kAll = ~Word{0};
 constexpr int kThresholdBits = 32;
 constexpr std::uint64_t kAlways = std::uint64_t{1}
                                   << kThresholdBits;  // a threshold no draw reaches
-constexpr int kFixedBits = 8;  // bits every lane comparison takes (see below_thresholds)
+constexpr int kFixedBits = 8;  // words every comparison reads at a site visit, before its tail
 
 // A site and its neighbours (right, down, left, up), in the order a sweep visits them.
 struct Visit {
@@ -75,29 +73,6 @@ struct Threshold {
   }
 };
 
-// The lanes of `classes` (disjoint masks, one per threshold) whose own uniform 32-bit number u
-// is below their class's threshold, u drawn lane by lane from `random`: the comparison goes bit
-// by bit from the top, a lane decided at the first bit where u and the threshold differ, and
-// stops when every lane is decided (lanes equal to the threshold over all 32 bits: u == it, so
-// rejected). Every lane reads its own bits only, so lanes stay independent.
-template <std::size_t N>
-Word below_thresholds(std::array<Word, N> classes,
-                      const std::array<const Threshold*, N>& thresholds, RandomWords& random) {
-  Word accept = 0, undecided = 0;
-  for (std::size_t c = 0; c < N; ++c) undecided |= classes[c] &= thresholds[c]->active;
-  if (undecided == 0) return accept;
-  // The first kFixedBits bits without a test of `undecided`, whose exit the processor could
-  // not predict (64 lanes need about 8 bits); the rest while lanes are undecided.
-  for (int b = 0; (b < kFixedBits || undecided != 0) && b < kThresholdBits; ++b) {
-    const Word r = random.next();
-    Word t = 0;  // bit b of each lane's own threshold
-    for (std::size_t c = 0; c < N; ++c) t |= classes[c] & thresholds[c]->bits[b];
-    accept |= undecided & t & ~r;
-    undecided &= ~(r ^ t);
-  }
-  return accept;
-}
-
 // A fraction num / den in (0, 1) as lane masks of its first binary digits, and what is left
 // of the expansion after them (for the rare lane that needs more).
 struct Fraction {
@@ -115,80 +90,29 @@ struct Fraction {
   }
 };
 
-// The lanes of `lanes` whose own uniform number u in [0, 1) (its bits drawn lane by lane from
-// `random`) is below the fraction, compared bit by bit from the top with its exact binary
-// expansion until every lane is decided: an exact Bernoulli(num / den) per lane, about
-// log2(64) + 2 words for 64 lanes.
-inline Word below_fraction(Word lanes, const Fraction& f, RandomWords& random) {
-  Word accept = 0;
-  if (lanes == 0) return accept;
-  for (int b = 0; (b < kFixedBits || lanes != 0) && b < Fraction::kDigits; ++b) {
-    const Word r = random.next(), t = f.bits[b];
-    accept |= lanes & t & ~r;
-    lanes &= ~(r ^ t);
-  }
-  // Past the tabulated digits (probability 2^-64 per lane): the expansion, computed on.
-  for (std::uint64_t rest = f.rest; lanes != 0 && rest != 0;) {
-    rest *= 2;
-    const Word t = rest >= f.den ? kAll : 0;
-    if (t) rest -= f.den;
-    const Word r = random.next();
-    accept |= lanes & t & ~r;
-    lanes &= ~(r ^ t);
-  }
-  return accept;  // lanes equal to a dyadic fraction all the way: u >= it, not below
-}
-
-// Per-lane counts in bit-sliced form: plane k holds bit k of every lane's count.
-class LaneCounter {
- public:
-  void add(Word m) {
-    for (int k = 0; m != 0; ++k) {
-      const Word carry = planes_[k] & m;
-      planes_[k] ^= m;
-      m = carry;
-    }
-  }
-  std::int64_t count(std::size_t lane) const {
-    std::int64_t c = 0;
-    for (int k = 0; k < kPlanes; ++k) c |= static_cast<std::int64_t>((planes_[k] >> lane) & 1) << k;
-    return c;
-  }
-
- private:
-  static constexpr int kPlanes = 40;  // counts up to 2^40: more bonds than any lattice has
-  std::array<Word, kPlanes> planes_{};
+// A uniform proposal r in 0..q-2 per lane, exactly and without rejection: the q - 1 values
+// are split by the binary digits of q - 1 into blocks of 2^e values (largest first); a lane
+// falls in the first block left with probability 2^e / (values left) (an exact Bernoulli: its
+// uniform against the fraction's binary expansion) and then takes e random bits, or goes on. For q
+// = 10: one Bernoulli(8/9), then 3 bits or the value 8.
+struct ProposalBlock {
+  unsigned base = 0;  // the block's first value (its bits above bit `bits`)
+  int bits = 0;       // 2^bits values
+  bool last = false;  // every lane still undecided falls in it
+  Fraction share;     // 2^bits / (values left), when not last
 };
 
-// The Potts kernel's loop (the Ising kernel sweeps groups side by side instead,
-// multispin_ising_sweeps.hpp): `sweeps` sweeps over every group of 64 particles of `batch`,
-// update(words, visit, random) -> Word (the lanes whose value changed) at every site in sweep
-// order (reversed: the exact opposite order), then recount(words, first particle) once per group
-// to bring the bond sums up to date. Group g draws from random.stream(64 g). Every update counts
-// as attempted, every changed lane as accepted. Throws Stopped when `stop` is requested, checked
-// every sweep after the first.
-template <class Batch, class Update, class Recount>
-KernelInfo sweep_groups(const TorusLattice& lattice, Batch& batch, const BatchRandom& random,
-                        std::size_t sweeps, bool reversed, StopToken stop, Update&& update,
-                        Recount&& recount) {
-  const std::vector<Visit> visits = sweep_order(lattice);
-  const std::size_t n = visits.size();
-  KernelInfo info;
-  for (std::size_t g = 0; g < batch.num_groups(); ++g) {
-    Word* w = batch.words(g);
-    RandomWords words(random.stream(g * Batch::kLanes));
-    const Word lanes = batch.lane_mask(g);
-    std::uint64_t changed = 0;
-    for (std::size_t sweep = 0; sweep < sweeps; ++sweep) {
-      if (sweep > 0) stop.throw_if_requested();
-      for (std::size_t j = 0; j < n; ++j)
-        changed += static_cast<std::uint64_t>(
-            std::popcount(update(w, visits[reversed ? n - 1 - j : j], words) & lanes));
-    }
-    recount(w, g * Batch::kLanes);
-    info += KernelInfo{sweeps * n * static_cast<std::uint64_t>(std::popcount(lanes)), changed};
+inline std::vector<ProposalBlock> proposal_blocks(unsigned values) {
+  std::vector<ProposalBlock> blocks;
+  for (unsigned base = 0; values > 0;) {
+    ProposalBlock block;
+    const unsigned size = std::bit_floor(values);
+    block.base = base, block.bits = std::countr_zero(size), block.last = size == values;
+    if (!block.last) block.share = Fraction(size, values);
+    blocks.push_back(block);
+    base += size, values -= size;
   }
-  return info;
+  return blocks;
 }
 
 }  // namespace logz::multispin

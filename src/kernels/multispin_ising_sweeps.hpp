@@ -3,11 +3,11 @@
 // update's bitwise logic serves N x 64 lanes (N = 8 with AVX-512). Dispatched at run time.
 //
 // Every group draws alone, so its bits do not depend on the vector width, the thread count or
-// which groups share a vector: at site visit q of a step, the first kFixedRounds words of the
-// acceptance comparison are words kFixedRounds q .. of random.stream(64 g) (always made), and
+// which groups share a vector: at site visit q of a step, the first kFixedBits words of the
+// acceptance comparison are words kFixedBits q .. of random.stream(64 g) (always made), and
 // lanes still undecided after them read on in the words of blocks q, kMaxVisits + q,
-// 2 kMaxVisits + q, .. of random.stream(64 g + 1) (made only when some lane of the vector
-// needs them: counter-based streams allow it).
+// 2 kMaxVisits + q, .. of random.stream(64 g + 1) (the first made for every visit, the others
+// only when some lane of the vector needs them: counter-based streams allow it).
 #pragma once
 
 #include <cstddef>
@@ -19,8 +19,7 @@
 
 namespace logz::multispin {
 
-constexpr int kFixedRounds = 8;                                   // even: two words a Philox block
-constexpr int kTailBlocks = (kThresholdBits - kFixedRounds) / 2;  // blocks a visit's tail may read
+constexpr int kTailBlocks = (kThresholdBits - kFixedBits) / 2;  // blocks a visit's tail may read
 
 struct IsingSweeps {
   const Visit* visits = nullptr;  // sweep order (reversed: read backwards)

@@ -76,7 +76,10 @@ PopulationAnnealingOptions read_population_annealing_options(Config& config,
   o.resampling = s.get_enum<SmcResampling>(kPaResampling);
   o.max_temperatures = static_cast<std::size_t>(s.get_int(kPaMaxTemperatures));
   o.max_family_fraction = s.get_double(kPaMaxFamilyFraction);
-  o.chunk_size = static_cast<std::size_t>(s.get_int(kPaChunkSize));
+  // Multi-spin kernels (chunks of whole groups of 64) sweep four groups side by side best.
+  o.chunk_size = static_cast<std::size_t>(
+      s.get_int(kPaChunkSize,
+                chunk_multiple > 1 ? std::int64_t{256} : static_cast<std::int64_t>(o.chunk_size)));
   if (o.chunk_size % chunk_multiple != 0)
     s.fail(kPaChunkSize, fmt::format("a multiple of {} with [kernel] type = \"multispin\", got {}",
                                      chunk_multiple, o.chunk_size));

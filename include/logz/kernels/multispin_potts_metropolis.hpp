@@ -1,16 +1,19 @@
 // Checkerboard single-site Metropolis on 64 Potts particles at once: multi-spin coding with the
 // colours bit-sliced (models/packed_colour_batch.hpp). Each lane proposes one of the other q - 1
-// colours uniformly (its own random bits, a rejection draw of the bits of q - 2 repeated for
-// the lanes it rejected), counts its equal neighbours for the old and the new colour with
-// bitwise operations, and accepts with probability min(1, exp(K d)) by comparing its own
-// uniform 32-bit number with the same 32-bit threshold as PottsMetropolis, bit by bit from the
-// top on all lanes at once (kernels/multispin_metropolis.hpp explains the comparison). Lanes
-// never share a random bit: the particles are independent chains, each with the law of
-// PottsMetropolis in checkerboard order (not its random numbers).
+// colours uniformly and exactly (its own random bits: q - 1 split into blocks of 2^e values by
+// its binary digits, each entered with an exact Bernoulli, kernels/multispin_bits.hpp), counts
+// its equal neighbours for the old and the new colour with bitwise operations, and accepts with
+// probability min(1, exp(K d)) by comparing its own uniform 32-bit number with the same 32-bit
+// threshold as PottsMetropolis, bit by bit from the top on all lanes at once
+// (kernels/multispin_metropolis.hpp explains the comparison). Lanes never share a random bit:
+// the particles are independent chains, each with the law of PottsMetropolis in checkerboard
+// order (not its random numbers).
 //
 // One step is a sweep (colour 0 then colour 1, the reversed kernel the exact opposite order).
-// Group g of a batch draws from random.stream(64 g): results do not depend on the thread count,
-// and do not depend on the chunk size when chunks hold multiples of 64 particles.
+// The sweeps run vectorised across groups of 64 particles (kernels/multispin_potts_sweeps.hpp):
+// group g takes a fixed number of words per site visit from random.stream(64 g) and any further
+// ones from random.stream(64 g + 1), so results do not depend on the thread count, the vector
+// width, or the chunk size when chunks hold multiples of 64 particles.
 #pragma once
 
 #include <cstddef>

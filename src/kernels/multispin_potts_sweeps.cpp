@@ -1,0 +1,300 @@
+// Multi-spin Potts sweeps across groups (multispin_potts_sweeps.hpp), per Highway target and
+// colour width P (planes). The groups of one vector are interleaved for the sweep (plane b of
+// site i of lane l at w[(i P + b) N + l]) and written back after it; their words are made in
+// lanes, one group's stream per lane, a chunk of site visits at a time.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "hwy_dispatch.hpp"  // before Highway: the targets it dispatches to
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/multispin_potts_sweeps.cpp"
+#include <hwy/aligned_allocator.h>
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "kernels/multispin_lanes-inl.h"
+#include "kernels/multispin_potts_sweeps.hpp"
+
+#if HWY_ONCE
+namespace logz::multispin {
+
+std::size_t PottsSweeps::words_per_visit() const {
+  std::size_t n = static_cast<std::size_t>(kFixedBits);  // the acceptance
+  for (const ProposalBlock& b : blocks)
+    n += static_cast<std::size_t>(b.bits) + (b.last ? 0 : static_cast<std::size_t>(kFixedBits));
+  return n;
+}
+
+}  // namespace logz::multispin
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace logz::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using multispin::Fraction, multispin::kAll, multispin::kFixedBits, multispin::kThresholdBits,
+    multispin::PottsSweeps, multispin::ProposalBlock, multispin::RandomWords, multispin::Visit,
+    multispin::Word;
+
+constexpr std::size_t kVisitsPerChunk = 16;  // site visits whose words are made at once
+
+// Lanes still undecided after the fixed rounds of a comparison with a fraction: its digits
+// from kFixedBits on, then, past the tabulated ones (probability 2^-64 a lane), its expansion
+// computed on; words from `tail`. Lanes equal to a dyadic fraction all the way: not below.
+Word FinishFraction(Word pending, const Fraction& f, RandomWords& tail) {
+  Word accept = 0;
+  for (int b = kFixedBits; pending != 0 && b < Fraction::kDigits; ++b) {
+    const Word r = tail.next(), t = f.bits[b];
+    accept |= pending & t & ~r;
+    pending &= ~(r ^ t);
+  }
+  for (std::uint64_t rest = f.rest; pending != 0 && rest != 0;) {
+    rest *= 2;
+    const Word t = rest >= f.den ? kAll : 0;
+    if (t) rest -= f.den;
+    const Word r = tail.next();
+    accept |= pending & t & ~r;
+    pending &= ~(r ^ t);
+  }
+  return accept;
+}
+
+// The same for the acceptance's 32-bit thresholds, lane classes[c] against thresholds[c].
+Word FinishThresholds(Word pending, const Word* classes, const PottsSweeps& job,
+                      RandomWords& tail) {
+  Word accept = 0;
+  for (int b = kFixedBits; pending != 0 && b < kThresholdBits; ++b) {
+    const Word r = tail.next();
+    Word t = 0;
+    for (int c = 0; c < 4; ++c) t |= classes[c] & job.thresholds[c].bits[b];
+    accept |= pending & t & ~r;
+    pending &= ~(r ^ t);
+  }
+  return accept;
+}
+
+template <class D>
+using V = hn::Vec<D>;
+
+// The groups g0 .. g0 + Lanes(d) - 1 through all sweeps; returns how many of their lanes
+// moved, and writes their particles' equal-colour bonds.
+template <int P, class D>
+std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::size_t num_particles,
+                               std::size_t g0, std::int64_t* equal_bonds) {
+  const std::size_t N = hn::Lanes(d), n = job.num_sites;
+  const std::size_t F = job.words_per_visit();
+  GroupLanes<D> groups(d, words, n * P, num_particles, g0);
+  GroupWords<D> fixed_words(d, job.random, groups, 0, F * kVisitsPerChunk);
+  const std::size_t lanes = groups.lanes();
+  std::vector<RandomWords> tails;  // random.stream(64 g + 1), read on group by group
+  for (std::size_t l = 0; l < lanes; ++l) tails.emplace_back(job.random.stream(64 * (g0 + l) + 1));
+  auto scratch = hwy::AllocateAligned<Word>(6 * N);
+  const auto lane_mask = groups.particle_mask();
+  const auto zero = hn::Zero(d), ones = hn::Not(zero);
+  auto site_plane = [&](std::int32_t i, int b) {
+    return groups.at(static_cast<std::size_t>(i) * P + static_cast<std::size_t>(b));
+  };
+
+  // The lanes of `lanes_in` whose own uniform is below the fraction f, the undecided ones
+  // finished.
+  auto below_fraction = [&](V<D> lanes_in, const Fraction& f, const Word* r) {
+    V<D> below, equal;
+    CompareFixedBits(
+        d, r, [&](int b) { return hn::Set(d, f.bits[b]); }, below, equal);
+    auto accept = hn::And(lanes_in, below);
+    const auto pending = hn::And(lanes_in, equal);
+    if (!hn::AllTrue(d, hn::Eq(pending, zero))) {
+      hn::Store(pending, d, scratch.get());
+      hn::Store(accept, d, scratch.get() + N);
+      ForEachNonZeroLane(d, pending, lanes, [&](std::size_t l) {
+        scratch[N + l] |= FinishFraction(scratch[l], f, tails[l]);
+      });
+      accept = hn::Load(d, scratch.get() + N);
+    }
+    return accept;
+  };
+
+  auto count = zero;
+  for (std::size_t sweep = 0; sweep < job.sweeps; ++sweep) {
+    if (sweep > 0) job.stop.throw_if_requested();
+    for (std::size_t j0 = 0; j0 < n; j0 += kVisitsPerChunk) {
+      const std::size_t m = std::min(kVisitsPerChunk, n - j0);
+      const Word* fixed = fixed_words.next(F * m);
+      for (std::size_t k = 0; k < m; ++k) {
+        const std::size_t j = j0 + k;
+        const Visit& v = job.visits[job.reversed ? n - 1 - j : j];
+        const Word* r = fixed + F * k * N;
+        V<D> x[P], prop[P], c[P];
+        for (int b = 0; b < P; ++b) x[b] = hn::Load(d, site_plane(v.site, b)), prop[b] = zero;
+        // The proposal: a uniform value among q - 1, block by block (multispin_bits.hpp).
+        auto outside = ones;  // lanes not yet in a block
+        for (const ProposalBlock& block : job.blocks) {
+          V<D> in_block = outside;
+          if (!block.last) {
+            in_block = below_fraction(outside, block.share, r);
+            r += kFixedBits * N;
+          }
+          for (int b = 0; b < P; ++b) {
+            V<D> value;
+            if (b < block.bits) {
+              value = hn::Load(d, r);
+              r += N;
+            } else {
+              value = (block.base >> b) & 1 ? ones : zero;
+            }
+            prop[b] = hn::Or(prop[b], hn::And(value, in_block));
+          }
+          outside = hn::AndNot(in_block, outside);
+        }
+        // The new colour: the proposal, or it + 1 where it is at or above the old colour.
+        {
+          auto below = zero, equal = ones;  // lanes with proposal < old colour
+          for (int b = P - 1; b >= 0; --b) {
+            below = hn::Or(below, hn::And(equal, hn::AndNot(prop[b], x[b])));
+            equal = hn::AndNot(hn::Xor(prop[b], x[b]), equal);
+          }
+          auto carry = hn::Not(below);
+          for (int b = 0; b < P; ++b) {
+            c[b] = hn::Xor(prop[b], carry);
+            carry = hn::And(carry, prop[b]);
+          }
+        }
+        // Equal neighbours before and after, counted in three bit planes.
+        V<D> before[4], after[4];
+        for (int s = 0; s < 4; ++s) {
+          auto differ_x = zero, differ_c = zero;
+          for (int b = 0; b < P; ++b) {
+            const auto yb = hn::Load(d, site_plane(v.nb[s], b));
+            differ_x = hn::Or(differ_x, hn::Xor(x[b], yb));
+            differ_c = hn::Or(differ_c, hn::Xor(c[b], yb));
+          }
+          const auto counted = hn::Set(d, job.counted[s]);
+          before[s] = hn::AndNot(differ_x, counted);
+          after[s] = hn::AndNot(differ_c, counted);
+        }
+        auto count4 = [&](const V<D>* m, V<D>& b0, V<D>& b1, V<D>& b2) {
+          const auto s01 = hn::Xor(m[0], m[1]), c01 = hn::And(m[0], m[1]);
+          const auto s23 = hn::Xor(m[2], m[3]), c23 = hn::And(m[2], m[3]);
+          const auto carry = hn::And(s01, s23);
+          b0 = hn::Xor(s01, s23);
+          b1 = hn::Xor3(c01, c23, carry);
+          b2 = hn::Or(hn::And(c01, c23), hn::And(hn::Xor(c01, c23), carry));
+        };
+        V<D> a[3], e[3];  // D = a - e: the count that may exceed the other by the class
+        count4(job.gains ? after : before, a[0], a[1], a[2]);
+        count4(job.gains ? before : after, e[0], e[1], e[2]);
+        auto carry = ones;
+        V<D> diff[3];
+        for (int b = 0; b < 3; ++b) {
+          const auto y = hn::Not(e[b]);
+          diff[b] = hn::Xor3(a[b], y, carry);
+          carry = hn::Or(hn::And(a[b], y), hn::And(carry, hn::Xor(a[b], y)));
+        }
+        const auto non_negative = carry;  // bit 3 of D is ~carry
+        V<D> classes[4] = {
+            hn::And(non_negative, hn::AndNot(diff[2], hn::AndNot(diff[1], diff[0]))),
+            hn::And(non_negative, hn::AndNot(diff[2], hn::AndNot(diff[0], diff[1]))),
+            hn::And(non_negative, hn::AndNot(diff[2], hn::And(diff[1], diff[0]))),
+            hn::And(non_negative, hn::And(diff[2], hn::Not(hn::Or(diff[1], diff[0]))))};
+        auto rejectable = zero;
+        for (int k2 = 0; k2 < 4; ++k2) {
+          classes[k2] = hn::And(classes[k2], hn::Set(d, job.thresholds[k2].active));
+          rejectable = hn::Or(rejectable, classes[k2]);
+        }
+        // The acceptance: the fixed rounds, then the undecided lanes.
+        V<D> below, equal;
+        CompareFixedBits(
+            d, r,
+            [&](int b) {
+              auto t = zero;
+              for (int k2 = 0; k2 < 4; ++k2)
+                t = hn::Or(t, hn::And(classes[k2], hn::Set(d, job.thresholds[k2].bits[b])));
+              return t;
+            },
+            below, equal);
+        auto accept = hn::And(rejectable, below);
+        const auto pending = hn::And(rejectable, equal);
+        if (!hn::AllTrue(d, hn::Eq(pending, zero))) {
+          hn::Store(pending, d, scratch.get());
+          hn::Store(accept, d, scratch.get() + N);
+          for (int k2 = 0; k2 < 4; ++k2) hn::Store(classes[k2], d, scratch.get() + (2 + k2) * N);
+          ForEachNonZeroLane(d, pending, lanes, [&](std::size_t l) {
+            const Word cl[4] = {scratch[2 * N + l], scratch[3 * N + l], scratch[4 * N + l],
+                                scratch[5 * N + l]};
+            scratch[N + l] |= FinishThresholds(scratch[l], cl, job, tails[l]);
+          });
+          accept = hn::Load(d, scratch.get() + N);
+        }
+        const auto move = hn::Or(hn::Not(rejectable), accept);
+        for (int b = 0; b < P; ++b)
+          hn::Store(hn::Xor(x[b], hn::And(hn::Xor(x[b], c[b]), move)), d, site_plane(v.site, b));
+        count = hn::Add(count, hn::PopulationCount(hn::And(move, lane_mask)));
+      }
+    }
+  }
+  groups.write_back();
+  // Equal-colour bonds: right and down of every site (self-bonds of 1-wide tori included).
+  BitSlicedCounter<D> equal(d, std::bit_width(2 * n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const Visit& v = job.visits[i];
+    for (int s = 0; s < 2; ++s) {
+      auto differ = zero;
+      for (int b = 0; b < P; ++b)
+        differ = hn::Or(differ, hn::Xor(hn::Load(d, site_plane(v.site, b)),
+                                        hn::Load(d, site_plane(v.nb[s], b))));
+      equal.add(hn::Not(differ));
+    }
+  }
+  equal.store(groups, equal_bonds);
+  return SumOfLanes64(d, count);
+}
+
+template <int P>
+std::uint64_t PottsSweepsOfWidth(const PottsSweeps& job, Word* words, std::size_t num_particles,
+                                 std::int64_t* equal_bonds) {
+  return OverGroupVectors(
+      hn::ScalableTag<std::uint64_t>(), (num_particles + 63) / 64, [&](auto d, std::size_t g0) {
+        return SweepPottsGroups<P>(d, job, words, num_particles, g0, equal_bonds);
+      });
+}
+
+std::uint64_t PottsSweepsOf(const PottsSweeps& job, Word* words, std::size_t num_particles,
+                            std::int64_t* equal_bonds) {
+  switch (job.planes) {
+    case 1:
+      return PottsSweepsOfWidth<1>(job, words, num_particles, equal_bonds);
+    case 2:
+      return PottsSweepsOfWidth<2>(job, words, num_particles, equal_bonds);
+    case 3:
+      return PottsSweepsOfWidth<3>(job, words, num_particles, equal_bonds);
+    case 4:
+      return PottsSweepsOfWidth<4>(job, words, num_particles, equal_bonds);
+    case 5:
+      return PottsSweepsOfWidth<5>(job, words, num_particles, equal_bonds);
+    case 6:
+      return PottsSweepsOfWidth<6>(job, words, num_particles, equal_bonds);
+    case 7:
+      return PottsSweepsOfWidth<7>(job, words, num_particles, equal_bonds);
+    default:
+      return PottsSweepsOfWidth<8>(job, words, num_particles, equal_bonds);
+  }
+}
+
+}  // namespace logz::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace logz {
+
+HWY_EXPORT(PottsSweepsOf);
+
+std::uint64_t multispin::potts_sweeps(const PottsSweeps& job, Word* words,
+                                      std::size_t num_particles, std::int64_t* equal_bonds) {
+  return HWY_DYNAMIC_DISPATCH(PottsSweepsOf)(job, words, num_particles, equal_bonds);
+}
+
+}  // namespace logz
+#endif
