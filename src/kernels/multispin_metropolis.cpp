@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <vector>
 
