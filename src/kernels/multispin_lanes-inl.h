@@ -77,20 +77,6 @@ class GroupLanes {
   hwy::AlignedFreeUniquePtr<multispin::Word[]> w_, masks_;
 };
 
-// The counter words c1..c3 of random.stream(particle) in every lane (RandomStream's layout).
-template <class D>
-struct LaneStreams {
-  hn::Vec<D> c1, c2, c3;
-  LaneStreams(D d, const BatchRandom& random, hn::Vec<D> particle) {
-    const auto low = hn::Set(d, 0xFFFFFFFFull);
-    c1 = hn::Set(d, random.step);
-    c2 = hn::And(particle, low);
-    c3 = hn::And(hn::Xor(hn::Set(d, static_cast<std::uint32_t>(random.purpose)),
-                         hn::ShiftLeft<8>(hn::ShiftRight<32>(particle))),
-                 low);
-  }
-};
-
 // Words 2 i and 2 i + 1 of each lane's stream (block i's four 32-bit words, hi << 32 | lo),
 // i < k, from the blocks PhiloxLaneBlocks wrote at `blocks`, to out[(2 i + x) N].
 template <class D>
@@ -118,7 +104,7 @@ class GroupWords {
         lanes_(groups.lanes()),
         key_{static_cast<std::uint32_t>(random.seed),
              static_cast<std::uint32_t>(random.seed >> 32)},
-        streams_(d, random,
+        streams_(d, random.step, static_cast<std::uint32_t>(random.purpose),
                  hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
                          hn::Set(d, random.first_particle + 64 * groups.first_group() + offset))),
         stage_(hwy::AllocateAligned<multispin::Word>((max_words + 10) * n_)),

@@ -65,10 +65,8 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
   for (std::size_t g = 0; g < num; g += N) {
     const std::size_t lanes = std::min(N, num - g);
     const auto particle = hn::Add(hn::Iota(du, 0), hn::Set(du, first + g));
-    const auto mask = hn::Set(du, 0xFFFFFFFFull);
-    const auto c1 = hn::Set(du, step), c2 = hn::And(particle, mask);
-    const auto c3 = hn::And(
-        hn::Xor(hn::Set(du, purpose), hn::ShiftLeft<8>(hn::ShiftRight<32>(particle))), mask);
+    const LaneStreams<decltype(du)> stream(du, step, purpose, particle);
+    const auto c1 = stream.c1, c2 = stream.c2, c3 = stream.c3;
     auto make_blocks = [&](std::size_t j0, std::size_t count) {  // four at a time, then the rest
       std::size_t i = 0;
       for (; i + 4 <= count; i += 4)

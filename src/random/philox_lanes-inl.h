@@ -20,6 +20,19 @@ HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The counter words c1..c3 of RandomStream(seed, particle, purpose, step) in every lane (its
+// layout: c1 = step, c2 = the particle's low word, c3 = purpose ^ its high word << 8).
+template <class D>
+struct LaneStreams {
+  hn::Vec<D> c1, c2, c3;
+  LaneStreams(D d, std::uint32_t step, std::uint32_t purpose, hn::Vec<D> particle) {
+    const auto low = hn::Set(d, 0xFFFFFFFFull);
+    c1 = hn::Set(d, step);
+    c2 = hn::And(particle, low);
+    c3 = hn::And(hn::Xor(hn::Set(d, purpose), hn::ShiftLeft<8>(hn::ShiftRight<32>(particle))), low);
+  }
+};
+
 // Philox4x32-10 block (j, c1, c2, c3) of every lane, K <= 4 consecutive j at once (independent
 // chains hide the multiplies' latency); 32-bit words in the low halves of 64-bit lanes, so
 // one MulEven gives a full 32 x 32 -> 64 product. The high halves carry junk between rounds
