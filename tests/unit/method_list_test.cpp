@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "logz/kernels/heat_bath.hpp"
-#include "logz/models/gaussian_mixture.hpp"
 #include "logz/models/ising.hpp"
 #include "services/families/continuous_family.hpp"
 #include "services/families/lattice_family.hpp"
@@ -61,7 +60,7 @@ TEST(MethodList, AModelRunsTheMethodsItsSetupMeets) {
       lattice_methods(),
       (Methods{RunMethod::annealing, RunMethod::tempering, RunMethod::ground_state_integration,
                RunMethod::population_annealing, RunMethod::parallel_tempering}));
-  EXPECT_EQ(continuous::continuous_methods<GaussianMixture>(),
+  EXPECT_EQ(continuous::continuous_methods(),
             (Methods{RunMethod::annealing, RunMethod::tempering, RunMethod::smc,
                      RunMethod::parallel_tempering}));
 }

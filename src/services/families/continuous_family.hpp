@@ -36,6 +36,7 @@
 #include "logz/services/annealing_experiment.hpp"
 #include "logz/services/method_list.hpp"
 #include "logz/services/registry.hpp"
+#include "services/families/continuous_model_ref.hpp"
 
 namespace logz {
 // How an annealing run's step size is set ([kernel] step_size_adaptation): fixed as configured;
@@ -483,19 +484,21 @@ class ContinuousMethods {
   Anneal anneal_;
 };
 
-// The setup of a continuous model on the path from a Gaussian base to Target; its [run] methods
-// (those the setup runs) and its key groups with the methods'.
+// The setup of a continuous model on the path from a Gaussian base to Target.
 template <class Target>
 using ContinuousSetup = ContinuousMethods<GeometricPath<GaussianBase, Target>>;
-template <class Target>
-std::vector<RunMethod> continuous_methods() {
-  return methods_on<ContinuousSetup<Target>>();
-}
-template <class Target>
+
+// What every continuous model runs on the path from its Gaussian base, compiled once for all of
+// them (services/families/continuous_methods.cpp, through ContinuousModelRef): the [run] methods;
+// their key groups beside the model's (continuous_key_groups); and `method` on the path from
+// `base` to `model`, annealing with reverse starts from `exact_start`'s draws of the model where
+// it is given ([run] reverse_start = "exact"), with the [kernel] `ks`.
+std::vector<RunMethod> continuous_methods();
 std::vector<const KeyGroup*> continuous_method_key_groups(const KeyGroup& model_keys,
-                                                          const KeyGroup* base, bool data) {
-  return method_key_groups<ContinuousSetup<Target>>(continuous_key_groups(model_keys, base, data));
-}
+                                                          const KeyGroup* base, bool data);
+void run_on_geometric_path(RunMethod method, const GaussianBase& base, ContinuousModelRef model,
+                           KernelSettings& ks, const DataSampler& exact_start, Config& config,
+                           const RunContext& context, RunResult& result);
 
 // `logz run` of a model with one log Z (a product of experts, an mcRBM, a Python target): a
 // [run] method on the path from the Gaussian [base] (fitted to [data], drawn with `sampler`
@@ -511,25 +514,14 @@ RunResult analysis_experiment(Config& config, const Model& model, Record desc,
       config, model.dim(), [&] { return read_data(config, model.dim(), sampler, no_sampler_note); },
       base_desc);
   KernelSettings ks = read_kernel(config);
-  const GeometricPath<GaussianBase, Model> path(base, model);
   RunResult result;
   desc.set("base", base_desc);
   desc.set("path", path_text);
   result.model = std::move(desc);
   result.base_log_z = base.log_z();
   if (auto z = model.exact_log_z()) result.reference = Reference{*z, reference_source};
-  auto anneal = [&](Config& config, const RunContext& context, RunResult& result) {
-    const Schedule schedule = read_continuous_schedule(config);
-    const RunSettings run = read_run_settings(
-        config, sampler ? std::vector<std::string>{"exact"} : std::vector<std::string>{});
-    if (sampler)
-      anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, sampler), context,
-                         result);
-    else
-      anneal_with_kernel(path, ks, schedule, run, no_exact_start, context, result);
-  };
-  run_method(read_run_method(config, continuous_methods<Model>()),
-             ContinuousSetup<Model>(path, ks, anneal), config, context, result);
+  run_on_geometric_path(read_run_method(config, continuous_methods()), base,
+                        ContinuousModelRef(model), ks, sampler, config, context, result);
   return result;
 }
 
@@ -598,19 +590,10 @@ Eigen::MatrixXd normal_chain_starts(int dim, Eigen::Index chains, std::uint64_t 
 // Means and sds per dimension and the sampler's description.
 void summarise_sample(const SamplerSettings& s, SampleResult& out);
 
-// The sampler's run on `target` from `starts` (N(0, initial_sd^2 I) draws when not given).
-template <class Target>
-SampleResult sample_target(const SamplerSettings& s, const Target& target, Record model,
-                           std::optional<Eigen::MatrixXd> starts = std::nullopt) {
-  SampleResult out;
-  out.model = std::move(model);
-  out.result = sample_hmc(
-      target,
-      starts ? *starts : normal_chain_starts(target.dim(), s.chains, s.options.seed, s.initial_sd),
-      s.options);
-  summarise_sample(s, out);
-  return out;
-}
+// The sampler's run on `target` from `starts` (N(0, initial_sd^2 I) draws when not given);
+// compiled once for every model (continuous_methods.cpp).
+SampleResult sample_target(const SamplerSettings& s, ContinuousModelRef target, Record model,
+                           std::optional<Eigen::MatrixXd> starts = std::nullopt);
 
 // The registry's exact log Z (ModelEntry::exact) of a model that read(config, desc) builds and
 // whose exact_log_z() knows it for some parameters.
@@ -628,7 +611,7 @@ SampleResult sample_model(Config& config, const RunContext& context, Read&& read
   const SamplerSettings s = read_sampler(config, context.stop);
   Record desc;
   const auto model = read(config, desc);
-  return sample_target(s, model, std::move(desc));
+  return sample_target(s, ContinuousModelRef(model), std::move(desc));
 }
 
 }  // namespace logz::continuous

@@ -149,7 +149,7 @@ SampleResult bilinear_generative_sample(Config& config, const RunContext& contex
     RandomStream r(s.options.seed, static_cast<std::uint64_t>(m), Purpose::base_sample, 0);
     model.prior().sample_one(r, init.col(m));
   }
-  return sample_target(s, post, std::move(desc), init);
+  return sample_target(s, ContinuousModelRef(post), std::move(desc), init);
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ SampleResult sample_gaussian(Config& config, const RunContext& context) {
   const SamplerSettings s = read_sampler(config, context.stop);
   Record desc;
   const GaussianBase target = read_inline_gaussian(config, desc);
-  SampleResult r = sample_target(s, target, std::move(desc));
+  SampleResult r = sample_target(s, ContinuousModelRef(target), std::move(desc));
   r.exact_mean.assign(target.mean().begin(), target.mean().end());
   const Eigen::MatrixXd cov = target.covariance();
   for (Eigen::Index i = 0; i < cov.rows(); ++i)

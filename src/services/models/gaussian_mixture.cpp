@@ -199,7 +199,7 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   const GaussianBase base = read_mixture_base(config, d, mix.desc);
   const double sigma = base.sigma();
   KernelSettings ks = read_kernel(config, kKernelDefaults);
-  const RunMethod method = read_run_method(config, continuous_methods<GaussianMixture>());
+  const RunMethod method = read_run_method(config, continuous_methods());
 
   RunResult result;
   mix.desc.set("path", "geometric: (1 - t) U_base + t U_mixture");
@@ -207,15 +207,8 @@ RunResult run_mixture(Config& config, const RunContext& context) {
   result.base_log_z = base.log_z();
   result.reference = Reference{exact::gaussian_mixture_log_z(mix.spec.weights),
                                "exact: log of the sum of the masses"};
-  const GeometricPath<GaussianBase, GaussianMixture> path(base, mixture);
-
-  auto anneal = [&](Config& config, const RunContext& context, RunResult& result) {
-    const Schedule schedule = read_continuous_schedule(config);
-    const RunSettings run = read_run_settings(config, {"exact"});
-    anneal_with_kernel(path, ks, schedule, run, exact_reverse_start(path, exact_sampler(mixture)),
-                       context, result);
-  };
-  run_method(method, ContinuousSetup<GaussianMixture>(path, ks, anneal), config, context, result);
+  run_on_geometric_path(method, base, ContinuousModelRef(mixture), ks, exact_sampler(mixture),
+                        config, context, result);
   if (method == RunMethod::tempering && mixture.num_components() == 1) {
     // Every level of the path to one Gaussian is Gaussian: exact log(Z_k / Z_1) at each.
     const exact::GaussianSpec g0{Eigen::VectorXd::Zero(d),
@@ -239,7 +232,7 @@ LoglikResult mixture_loglik(Config& config, const RunContext& context) {
 SampleResult mixture_sample(Config& config, const RunContext& context) {
   const SamplerSettings s = read_sampler(config, context.stop);
   const Mixture mix = read_model(config);
-  return sample_target(s, mix.model, mix.desc);
+  return sample_target(s, ContinuousModelRef(mix.model), mix.desc);
 }
 
 }  // namespace
@@ -250,11 +243,11 @@ ModelEntry gaussian_mixture_model_entry() {
               "a mixture of Gaussians, f(x) = sum_j w_j N(x; mu_j, Sigma_j), Z = sum_j w_j "
               "(Carlson et al. 2016, Fig. 2)",
           .docs = "docs/tempering.md",
-          .methods = continuous_methods<GaussianMixture>(),
+          .methods = continuous_methods(),
           .kernels = kernel_entries(),
           .reverse_starts = {"exact"},
           .reference = "exact: log of the sum of the masses",
-          .keys = continuous_method_key_groups<GaussianMixture>(kModelKeys, &kBaseKeys, true),
+          .keys = continuous_method_key_groups(kModelKeys, &kBaseKeys, true),
           .sample_keys = {&kModelKeys, &sampler_keys()},
           .run = run_mixture,
           .loglik = mixture_loglik,

@@ -94,25 +94,22 @@ RunResult run_linear_generative(Config& config, const RunContext& context) {
   Record base_desc;
   const GaussianBase base = read_base(config, model.latent_dim(), {}, base_desc);
   KernelSettings ks = read_kernel(config);
-  const Schedule schedule = read_continuous_schedule(config);
-  const RunMethod method = read_run_method(config, continuous_methods<LinearGenerativePosterior>());
+  const RunMethod method = read_run_method(config, continuous_methods());
   const Eigen::VectorXd x = data.X.col(static_cast<Eigen::Index>(data.index));
   const LinearGenerativePosterior posterior(model, x);
-  const GeometricPath<GaussianBase, LinearGenerativePosterior> path(base, posterior);
   RunResult result = generative_result(
       std::move(desc), base_desc, data,
       "geometric: (1 - t) U_base + t U_posterior, U_posterior(a) = -log p(a) - log p(x | a)",
       base.log_z(), model.exact_log_likelihood(x), kReferenceSource);
-  auto anneal = [&](Config& config, const RunContext& context, RunResult& result) {
-    const RunSettings run = read_run_settings(config, model_starts(model));
-    std::optional<GaussianBase> exact_posterior;
-    if (model.prior() == PriorType::gaussian) exact_posterior.emplace(gaussian_posterior(model, x));
-    const auto start = exact_reverse_start(
-        path, [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); });
-    anneal_with_kernel(path, ks, schedule, run, start, context, result);
-  };
-  run_method(method, ContinuousSetup<LinearGenerativePosterior>(path, ks, anneal), config, context,
-             result);
+  // Reverse starts from the exact posterior where the prior is Gaussian.
+  std::optional<GaussianBase> exact_posterior;
+  DataSampler exact_start;
+  if (model.prior() == PriorType::gaussian) {
+    exact_posterior.emplace(gaussian_posterior(model, x));
+    exact_start = [&](Eigen::MatrixXd& X, const BatchRandom& r) { exact_posterior->sample(X, r); };
+  }
+  run_on_geometric_path(method, base, ContinuousModelRef(posterior), ks, exact_start, config,
+                        context, result);
   return result;
 }
 
@@ -138,9 +135,9 @@ SampleResult linear_generative_sample(Config& config, const RunContext& context)
   desc.set("data", data.description);
   desc.set("data_index", data.index);
   desc.set("target", "posterior p(a | x) of the data point");
-  return sample_target(
-      s, LinearGenerativePosterior(model, data.X.col(static_cast<Eigen::Index>(data.index))),
-      std::move(desc));
+  const LinearGenerativePosterior posterior(model,
+                                            data.X.col(static_cast<Eigen::Index>(data.index)));
+  return sample_target(s, ContinuousModelRef(posterior), std::move(desc));
 }
 
 }  // namespace
@@ -151,12 +148,11 @@ ModelEntry linear_generative_model_entry() {
               "x = Phi a + noise, Gaussian or Laplace prior on a: log p(x) per data point "
               "(Sohl-Dickstein & Culpepper 2011)",
           .docs = "docs/hais.md",
-          .methods = continuous_methods<LinearGenerativePosterior>(),
+          .methods = continuous_methods(),
           .kernels = kernel_entries(),
           .reverse_starts = {"exact"},
           .reference = "exact with the Gaussian prior",
-          .keys = continuous_method_key_groups<LinearGenerativePosterior>(kModelKeys, &base_keys(),
-                                                                          true),
+          .keys = continuous_method_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys(), &data_keys()},
           .run = run_linear_generative,
           .loglik = linear_generative_loglik,

@@ -116,10 +116,10 @@ ModelEntry mcrbm_model_entry() {
               "the mean-covariance RBM's marginal energy (Ranzato & Hinton 2010; eq. 40 of "
               "Sohl-Dickstein & Culpepper)",
           .docs = "docs/hais.md",
-          .methods = continuous_methods<McRbmWithExact>(),
+          .methods = continuous_methods(),
           .kernels = kernel_entries(),
           .reference = "exact without a covariance term",
-          .keys = continuous_method_key_groups<McRbmWithExact>(kModelKeys, &base_keys(), true),
+          .keys = continuous_method_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()},
           .run = run_mcrbm,
           .loglik = mcrbm_loglik,

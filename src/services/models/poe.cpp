@@ -78,7 +78,7 @@ RunResult poe_experiment(Config& config, const ProductOfExperts& poe, Record des
 RunResult run_poe(Config& config, const RunContext& context) {
   Record desc;
   const ProductOfExperts poe = read_poe(config, desc);
-  read_run_method(config, continuous_methods<ProductOfExperts>());
+  read_run_method(config, continuous_methods());
   return poe_experiment(config, poe, desc, context);
 }
 
@@ -99,11 +99,11 @@ ModelEntry poe_model_entry() {
               "a product of Laplace or Student-t experts on linear filters (Sohl-Dickstein & "
               "Culpepper 2011)",
           .docs = "docs/hais.md",
-          .methods = continuous_methods<ProductOfExperts>(),
+          .methods = continuous_methods(),
           .kernels = kernel_entries(),
           .reverse_starts = {"exact"},
           .reference = "exact when Phi is complete",
-          .keys = continuous_method_key_groups<ProductOfExperts>(kModelKeys, &base_keys(), true),
+          .keys = continuous_method_key_groups(kModelKeys, &base_keys(), true),
           .sample_keys = {&kModelKeys, &sampler_keys()},
           .run = run_poe,
           .loglik = poe_loglik,
