@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -79,7 +80,8 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch, const Ba
           const int code = e01 | e02 << 1 | e03 << 2 | e12 << 3 | e13 << 4 | e23 << 5;
           const auto& t = target.heat_bath_threshold[code];
           const std::uint64_t r = rng.next_u32();
-          const int k = (r >= t[0]) + (r >= t[1]) + (r >= t[2]) + (r >= t[3]);
+          int k = 0;  // branches: see the field's kernel below
+          while (k < 4 && r >= t[k]) ++k;
           int chosen;
           if (k < 4) {
             chosen = c[k];
@@ -89,6 +91,7 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch, const Ba
             chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))),
                                    c, first);
           }
+          if (chosen == x[i]) return false;
           int n_new = 0;
           for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
           return set_colour(x, i, chosen, n_new, c, delta);
@@ -154,6 +157,51 @@ KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch,
                           const BatchRandom& random, StopToken stop) const {
   const TorusLattice& lattice = *target.lattice;
   const int q = target.num_colours;
+  // The r-th (from 0) colour of 1..q-1 absent around a site (neighbour colours c).
+  auto absent_nonzero_colour = [q](int r, const std::array<int, 4>& c) {
+    for (int v = 1; v < q; ++v)
+      if (v != c[0] && v != c[1] && v != c[2] && v != c[3] && r-- == 0) return v;
+    return -1;
+  };
+  if (lattice.rows() > 1 && lattice.cols() > 1) {
+    // No self-bonds: the conditional depends only on which neighbour slots share a colour and
+    // which holds colour 0, tabulated in the target (one 32-bit draw per update).
+    return update_sites(
+        lattice, batch, random, stop,
+        [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+          const auto& nb = lattice.neighbours(i);
+          const std::array<int, 4> c = {x[nb[0]], x[nb[1]], x[nb[2]], x[nb[3]]};
+          const int e01 = c[0] == c[1], e02 = c[0] == c[2], e03 = c[0] == c[3];
+          const int e12 = c[1] == c[2], e13 = c[1] == c[3], e23 = c[2] == c[3];
+          const int code = e01 | e02 << 1 | e03 << 2 | e12 << 3 | e13 << 4 | e23 << 5;
+          const unsigned zeros = (c[0] == 0) | (c[1] == 0) << 1 | (c[2] == 0) << 2 |
+                                 (c[3] == 0) << 3 | 16;  // 16: none is colour 0
+          const int zero = std::countr_zero(zeros);
+          const auto& t = target.heat_bath_threshold[code][zero];
+          const std::uint64_t r = rng.next_u32();
+          // Branches, not a count of comparisons: the choice is predictable (mostly the
+          // colour around the site), and a predicted branch does not wait for the draw; a
+          // colour kept (mostly, in the ordered phase) changes no count.
+          int k = 0;
+          while (k < 5 && r >= t[k]) ++k;
+          int chosen;
+          if (k < 4) {
+            chosen = c[k];
+          } else if (k == 4) {
+            chosen = 0;
+          } else {
+            const int m = 1 + !e01 + !(e02 | e12) + !(e03 | e13 | e23);  // distinct colours
+            const int others = q - m - (zero == 4);
+            chosen = absent_nonzero_colour(
+                static_cast<int>(rng.below(static_cast<std::uint32_t>(others))), c);
+          }
+          if (chosen == x[i]) return false;
+          int n_new = 0;
+          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
+          return set_colour(x, i, chosen, n_new, c, delta);
+        });
+  }
+  // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
   const auto& weight = target.weight;
   return update_sites(lattice, batch, random, stop,
                       [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
@@ -190,12 +238,9 @@ KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch,
                         if (chosen < 0 && !has0 && (u < w0 || others == 0))
                           chosen = 0;  // n_new = 0: absent around i
                         if (chosen < 0 && others > 0) {
-                          // Uniform among the absent colours other than 0: the r-th of 1..q-1 not
-                          // around i.
-                          int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(others)));
-                          for (int v = 1; v < q && chosen < 0; ++v)
-                            if (v != c[0] && v != c[1] && v != c[2] && v != c[3] && r-- == 0)
-                              chosen = v;
+                          // Uniform among the absent colours other than 0.
+                          chosen = absent_nonzero_colour(
+                              static_cast<int>(rng.below(static_cast<std::uint32_t>(others))), c);
                         }
                         if (chosen < 0) {
                           // Rounding left u just past the last weight: take the last present

@@ -8,6 +8,20 @@
 
 namespace logz {
 
+bool neighbour_slot_classes(int code, std::array<int, 4>& label) {
+  static constexpr int kPair[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  for (int s = 0; s < 4; ++s) {
+    label[s] = s;
+    for (int b = 0; b < 6; ++b)
+      if (kPair[b][1] == s && ((code >> b) & 1) && label[kPair[b][0]] < label[s])
+        label[s] = label[kPair[b][0]];
+  }
+  bool consistent = true;
+  for (int b = 0; b < 6; ++b)
+    consistent &= (((code >> b) & 1) != 0) == (label[kPair[b][0]] == label[kPair[b][1]]);
+  return consistent;
+}
+
 PottsTarget::PottsTarget(const TorusLattice& l, int q, double k)
     : lattice(&l), num_colours(q), beta_coupling(k) {
   for (int j = 0; j < 9; ++j) {
@@ -18,20 +32,9 @@ PottsTarget::PottsTarget(const TorusLattice& l, int q, double k)
         p >= 1.0 ? (std::uint64_t{1} << 32) : static_cast<std::uint64_t>(std::ldexp(p, 32));
     bond_factor[j] = p;
   }
-  static constexpr int kPair[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
   for (int code = 0; code < 64; ++code) {
-    // Label the slots by colour class (first slot of each class) and skip codes
-    // whose equalities are not transitive.
     std::array<int, 4> label{};
-    for (int s = 0; s < 4; ++s) {
-      label[s] = s;
-      for (int b = 0; b < 6; ++b)
-        if (kPair[b][1] == s && ((code >> b) & 1) && label[kPair[b][0]] < label[s])
-          label[s] = label[kPair[b][0]];
-    }
-    bool consistent = true;
-    for (int b = 0; b < 6; ++b)
-      consistent &= (((code >> b) & 1) != 0) == (label[kPair[b][0]] == label[kPair[b][1]]);
+    const bool consistent = neighbour_slot_classes(code, label);
     std::array<int, 4> n{};
     int m = 0, n_max = 0, n_min = 4;
     for (int s = 0; s < 4; ++s) {

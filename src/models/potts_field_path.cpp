@@ -1,7 +1,9 @@
 #include "logz/models/potts_field_path.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -13,6 +15,37 @@ PottsFieldTarget::PottsFieldTarget(const TorusLattice& l, int q, double k, doubl
   const double top = 4.0 * std::max(k, 0.0) + std::max(h, 0.0);
   for (int z = 0; z < 2; ++z)
     for (int n = 0; n <= 4; ++n) weight[z][n] = std::exp(k * n + h * z - top);
+  for (int code = 0; code < 64; ++code) {
+    std::array<int, 4> label{};
+    if (!neighbour_slot_classes(code, label)) continue;
+    std::array<int, 4> n{};
+    int m = 0;  // distinct colours around the site
+    for (int s = 0; s < 4; ++s) {
+      for (int t = 0; t < 4; ++t) n[s] += label[t] == label[s];
+      m += label[s] == s;
+    }
+    for (int zero = 0; zero <= 4; ++zero) {
+      // zero: the first slot of colour 0, or 4 (colour 0 absent around the site, one colour fewer
+      // for the slots).
+      if (zero < 4 && label[zero] != zero) continue;
+      const int others = q - m - (zero == 4 ? 1 : 0);  // absent colours other than 0
+      if (others < 0) continue;
+      auto& t = heat_bath_threshold[code][zero];
+      double sum = 0.0;
+      std::array<double, 5> cumulative{};
+      for (int s = 0; s < 4; ++s) {
+        if (label[s] == s) sum += weight[s == zero][n[s]];
+        cumulative[s] = sum;
+      }
+      sum += zero == 4 ? weight[1][0] : 0.0;
+      cumulative[4] = sum;
+      const double total = sum + others * weight[0][0];
+      for (int j = 0; j < 5; ++j)
+        t[j] = static_cast<std::uint64_t>(std::ldexp(cumulative[j] / total, 32));
+      // No other absent colour: the last entry takes everything left by rounding.
+      if (others == 0) t[4] = std::uint64_t{1} << 32;
+    }
+  }
 }
 
 PottsFieldPath::PottsFieldPath(const PottsModel& model, double field, double energy_offset)

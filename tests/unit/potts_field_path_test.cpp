@@ -1,14 +1,15 @@
 // The Potts path around the transition (models/potts_field_path.hpp), on tiny lattices where
 // every state is enumerated: the heat bath with a field keeps its exact distribution (chi-square
 // at a false-failure rate of 1e-6, as support/lattice_chi_square.hpp; with a wrong-field
-// control); the base's draws and normaliser; work increments as energy differences on both legs
-// and at the restriction; the restriction's normaliser Z / q; relabelled draws of the model
-// follow the restricted target.
+// control), and its table is the exact conditional; the base's draws and normaliser; work
+// increments as energy differences on both legs and at the restriction; the restriction's
+// normaliser Z / q; relabelled draws of the model follow the restricted target.
 #include "logz/models/potts_field_path.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -90,8 +91,10 @@ ChiSquare heat_bath_chi_square(const logz::HeatBath& kernel, const Lattice& l, d
   return potts_batch_chi_square(l, batch, p);
 }
 
-// 2 x 3 (double bonds between the rows) and 1 x 4 (self-bonds), q = 3.
-const Lattice kLattices[] = {{2, 3, 3}, {1, 4, 3}};
+// 2 x 3 (double bonds between the rows) and 1 x 4 (self-bonds), q = 3; the heat bath's tables
+// (no self-bonds) also with five colours on 2 x 2 (colours absent around every site). Not two
+// colours: TinyLattice counts those as Ising spins.
+const Lattice kLattices[] = {{2, 3, 3}, {1, 4, 3}, {2, 2, 5}};
 
 TEST(HeatBathPottsField, KeepsExactDistribution) {
   std::uint64_t seed = 61;
@@ -101,7 +104,49 @@ TEST(HeatBathPottsField, KeepsExactDistribution) {
       for (const auto& kernel : {random, sweep, sweep.reversed()}) {
         const auto chi = heat_bath_chi_square(kernel, l, k, h, h, ++seed);
         EXPECT_LT(chi.statistic, chi.critical)
-            << l.rows << "x" << l.cols << " K " << k << " h " << h;
+            << l.rows << "x" << l.cols << " q " << l.q << " K " << k << " h " << h;
+      }
+    }
+}
+
+// The heat bath's table (PottsFieldTarget::heat_bath_threshold) gives every colour its exact
+// conditional probability exp(K n_c + h [c = 0]) / sum, to the 2^-32 of its thresholds, for every
+// colouring of a site's four neighbour slots: two colours (the Ising model's field path), three
+// and five, ferro- and antiferromagnetic, with and without a field.
+TEST(HeatBathPottsField, TheTableIsTheExactConditional) {
+  for (const int q : {2, 3, 5})
+    for (const auto& [k, h] : {std::pair{0.6, 1.5}, std::pair{-0.8, 0.7}, std::pair{2.0, 10.0}}) {
+      const logz::PottsModel model(3, 3, q, 1.0, 1.0);
+      const logz::PottsFieldTarget target(model.lattice(), q, k, h);
+      int colourings = 1;
+      for (int s = 0; s < 4; ++s) colourings *= q;
+      for (int a = 0; a < colourings; ++a) {
+        std::array<int, 4> c{};
+        for (int s = 0, v = a; s < 4; ++s, v /= q) c[s] = v % q;
+        int code = 0, bit = 0, zero = 4, m = 0;
+        for (int s = 0; s < 4; ++s)
+          for (int t = s + 1; t < 4; ++t) code |= (c[s] == c[t]) << bit++;
+        for (int s = 3; s >= 0; --s)
+          if (c[s] == 0) zero = s;
+        for (int s = 0; s < 4; ++s) m += std::find(c.begin(), c.begin() + s, c[s]) == c.begin() + s;
+        const auto& t = target.heat_bath_threshold[code][zero];
+        std::vector<double> p(q, 0.0), exact(q);
+        double below = 0.0, total = 0.0;
+        for (int j = 0; j < 5; ++j) {
+          p[j < 4 ? c[j] : 0] += std::ldexp(static_cast<double>(t[j]), -32) - below;
+          below = std::ldexp(static_cast<double>(t[j]), -32);
+        }
+        const int others = q - m - (zero == 4 ? 1 : 0);
+        for (int v = 1; v < q; ++v)
+          if (std::find(c.begin(), c.end(), v) == c.end()) p[v] += (1.0 - below) / others;
+        for (int v = 0; v < q; ++v) {
+          const int n = static_cast<int>(std::count(c.begin(), c.end(), v));
+          total += exact[v] = std::exp(k * n + h * (v == 0));
+        }
+        for (int v = 0; v < q; ++v)
+          EXPECT_NEAR(p[v], exact[v] / total, 1e-9)
+              << "q " << q << " K " << k << " h " << h << " colour " << v << " of slots " << c[0]
+              << c[1] << c[2] << c[3];
       }
     }
 }

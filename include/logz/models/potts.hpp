@@ -19,6 +19,12 @@ namespace logz {
 
 // The Potts model at one inverse temperature, as a kernel sees it: the
 // effective coupling K = beta * J and the tables of the single-site updates.
+// The colour classes of a site's four neighbour slots from the pattern code of the heat baths'
+// tables (bit b set when slot pair b = (0,1), (0,2), (0,3), (1,2), (1,3), (2,3) shares a colour):
+// label[s] = the first slot of slot s's class. False for codes no colouring produces (equalities
+// that are not transitive).
+bool neighbour_slot_classes(int code, std::array<int, 4>& label);
+
 // A site's "equal count" for colour c is the number of its bonds to other
 // sites of colour c (0..4; a self-bond on a 1-wide torus is always equal and
 // never changes, so it is left out).

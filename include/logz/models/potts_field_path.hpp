@@ -36,6 +36,13 @@ struct PottsFieldTarget {
   // weight[z][n] = exp(K n + h z - top) for n equal neighbours (0..4) and z = [colour is 0]:
   // all in (0, 1], the largest possible exactly 1 (the path's bounds keep the smallest normal).
   std::array<std::array<double, 5>, 2> weight{};
+  // The heat bath by the pattern of a site's four neighbour slots (no self-bond), as
+  // PottsTarget::heat_bath_threshold: `code` says which slot pairs share a colour, `zero` which
+  // slot is the first of colour 0 (4: none). heat_bath_threshold[code][zero][k] = 2^32 times the
+  // probability that the new colour is one first seen at a slot <= k (k < 4), or that or colour
+  // 0 absent around the site (k = 4); the rest, up to 2^32, belongs to the other absent colours
+  // (uniform among them). Patterns no colouring produces are all zero.
+  std::array<std::array<std::array<std::uint64_t, 5>, 5>, 64> heat_bath_threshold{};
 
   PottsFieldTarget(const TorusLattice& l, int q, double beta_coupling, double field);
 };
