@@ -484,10 +484,6 @@ class ContinuousMethods {
   Anneal anneal_;
 };
 
-// The setup of a continuous model on the path from a Gaussian base to Target.
-template <class Target>
-using ContinuousSetup = ContinuousMethods<GeometricPath<GaussianBase, Target>>;
-
 // What every continuous model runs on the path from its Gaussian base, compiled once for all of
 // them (services/families/continuous_methods.cpp, through ContinuousModelRef): the [run] methods;
 // their key groups beside the model's (continuous_key_groups); and `method` on the path from

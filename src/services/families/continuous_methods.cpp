@@ -11,7 +11,8 @@
 namespace logz::continuous {
 
 namespace {
-using Setup = ContinuousSetup<ContinuousModelRef>;
+// The setup of every continuous model: the path from its Gaussian base to the model.
+using Setup = ContinuousMethods<GeometricPath<GaussianBase, ContinuousModelRef>>;
 }  // namespace
 
 std::vector<RunMethod> continuous_methods() { return methods_on<Setup>(); }
