@@ -22,6 +22,26 @@ bool set_colour(std::uint8_t* x, int i, int chosen, int n_new, const std::array<
   return chosen != old_colour;
 }
 
+// A site's four neighbour colours (no self-bond) and which slot pairs share one: code() indexes
+// the targets' heat-bath tables (bit b for pair b = (0,1), (0,2), (0,3), (1,2), (1,3), (2,3);
+// potts.hpp), first() says which slots are the first of their colour.
+struct NeighbourSlots {
+  std::array<int, 4> c;
+  int e01, e02, e03, e12, e13, e23;
+
+  NeighbourSlots(const std::uint8_t* x, const std::array<std::int32_t, 4>& nb)
+      : c{x[nb[0]], x[nb[1]], x[nb[2]], x[nb[3]]},
+        e01(c[0] == c[1]),
+        e02(c[0] == c[2]),
+        e03(c[0] == c[3]),
+        e12(c[1] == c[2]),
+        e13(c[1] == c[3]),
+        e23(c[2] == c[3]) {}
+  int code() const { return e01 | e02 << 1 | e03 << 2 | e12 << 3 | e13 << 4 | e23 << 5; }
+  std::array<int, 4> first() const { return {1, !e01, !(e02 | e12), !(e03 | e13 | e23)}; }
+  int distinct() const { return 1 + !e01 + !(e02 | e12) + !(e03 | e13 | e23); }
+};
+
 }  // namespace
 
 KernelInfo HeatBath::step(const IsingTarget& target, SpinBatch& batch, const BatchRandom& random,
@@ -70,32 +90,28 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch, const Ba
   if (lattice.rows() > 1 && lattice.cols() > 1) {
     // No self-bonds: the conditional depends only on which neighbour slots
     // share a colour, tabulated in the target (one 32-bit draw per update).
-    return update_sites(
-        lattice, batch, random, stop,
-        [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
-          const auto& nb = lattice.neighbours(i);
-          const std::array<int, 4> c = {x[nb[0]], x[nb[1]], x[nb[2]], x[nb[3]]};
-          const int e01 = c[0] == c[1], e02 = c[0] == c[2], e03 = c[0] == c[3];
-          const int e12 = c[1] == c[2], e13 = c[1] == c[3], e23 = c[2] == c[3];
-          const int code = e01 | e02 << 1 | e03 << 2 | e12 << 3 | e13 << 4 | e23 << 5;
-          const auto& t = target.heat_bath_threshold[code];
-          const std::uint64_t r = rng.next_u32();
-          int k = 0;  // branches: see the field's kernel below
-          while (k < 4 && r >= t[k]) ++k;
-          int chosen;
-          if (k < 4) {
-            chosen = c[k];
-          } else {
-            const std::array<int, 4> first = {1, !e01, !(e02 | e12), !(e03 | e13 | e23)};
-            const int m = first[0] + first[1] + first[2] + first[3];
-            chosen = absent_colour(static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))),
-                                   c, first);
-          }
-          if (chosen == x[i]) return false;
-          int n_new = 0;
-          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
-          return set_colour(x, i, chosen, n_new, c, delta);
-        });
+    return update_sites(lattice, batch, random, stop,
+                        [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+                          const NeighbourSlots slots(x, lattice.neighbours(i));
+                          const std::array<int, 4>& c = slots.c;
+                          const auto& t = target.heat_bath_threshold[slots.code()];
+                          const std::uint64_t r = rng.next_u32();
+                          int k = 0;  // branches: see the field's kernel below
+                          while (k < 4 && r >= t[k]) ++k;
+                          int chosen;
+                          if (k < 4) {
+                            chosen = c[k];
+                          } else {
+                            const int m = slots.distinct();
+                            chosen = absent_colour(
+                                static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))), c,
+                                slots.first());
+                          }
+                          if (chosen == x[i]) return false;
+                          int n_new = 0;
+                          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
+                          return set_colour(x, i, chosen, n_new, c, delta);
+                        });
   }
   // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
   return update_sites(lattice, batch, random, stop,
@@ -166,40 +182,36 @@ KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch,
   if (lattice.rows() > 1 && lattice.cols() > 1) {
     // No self-bonds: the conditional depends only on which neighbour slots share a colour and
     // which holds colour 0, tabulated in the target (one 32-bit draw per update).
-    return update_sites(
-        lattice, batch, random, stop,
-        [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
-          const auto& nb = lattice.neighbours(i);
-          const std::array<int, 4> c = {x[nb[0]], x[nb[1]], x[nb[2]], x[nb[3]]};
-          const int e01 = c[0] == c[1], e02 = c[0] == c[2], e03 = c[0] == c[3];
-          const int e12 = c[1] == c[2], e13 = c[1] == c[3], e23 = c[2] == c[3];
-          const int code = e01 | e02 << 1 | e03 << 2 | e12 << 3 | e13 << 4 | e23 << 5;
-          const unsigned zeros = (c[0] == 0) | (c[1] == 0) << 1 | (c[2] == 0) << 2 |
-                                 (c[3] == 0) << 3 | 16;  // 16: none is colour 0
-          const int zero = std::countr_zero(zeros);
-          const auto& t = target.heat_bath_threshold[code][zero];
-          const std::uint64_t r = rng.next_u32();
-          // Branches, not a count of comparisons: the choice is predictable (mostly the
-          // colour around the site), and a predicted branch does not wait for the draw; a
-          // colour kept (mostly, in the ordered phase) changes no count.
-          int k = 0;
-          while (k < 5 && r >= t[k]) ++k;
-          int chosen;
-          if (k < 4) {
-            chosen = c[k];
-          } else if (k == 4) {
-            chosen = 0;
-          } else {
-            const int m = 1 + !e01 + !(e02 | e12) + !(e03 | e13 | e23);  // distinct colours
-            const int others = q - m - (zero == 4);
-            chosen = absent_nonzero_colour(
-                static_cast<int>(rng.below(static_cast<std::uint32_t>(others))), c);
-          }
-          if (chosen == x[i]) return false;
-          int n_new = 0;
-          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
-          return set_colour(x, i, chosen, n_new, c, delta);
-        });
+    return update_sites(lattice, batch, random, stop,
+                        [&](std::uint8_t* x, int i, RandomStream& rng, std::int64_t& delta) {
+                          const NeighbourSlots slots(x, lattice.neighbours(i));
+                          const std::array<int, 4>& c = slots.c;
+                          const unsigned zeros = (c[0] == 0) | (c[1] == 0) << 1 | (c[2] == 0) << 2 |
+                                                 (c[3] == 0) << 3 | 16;  // 16: none is colour 0
+                          const int zero = std::countr_zero(zeros);
+                          const auto& t = target.heat_bath_threshold[slots.code()][zero];
+                          const std::uint64_t r = rng.next_u32();
+                          // Branches, not a count of comparisons: the choice is predictable (mostly
+                          // the colour around the site), and a predicted branch does not wait for
+                          // the draw; a colour kept (mostly, in the ordered phase) changes no
+                          // count.
+                          int k = 0;
+                          while (k < 5 && r >= t[k]) ++k;
+                          int chosen;
+                          if (k < 4) {
+                            chosen = c[k];
+                          } else if (k == 4) {
+                            chosen = 0;
+                          } else {
+                            const int others = q - slots.distinct() - (zero == 4);
+                            chosen = absent_nonzero_colour(
+                                static_cast<int>(rng.below(static_cast<std::uint32_t>(others))), c);
+                          }
+                          if (chosen == x[i]) return false;
+                          int n_new = 0;
+                          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
+                          return set_colour(x, i, chosen, n_new, c, delta);
+                        });
   }
   // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
   const auto& weight = target.weight;
