@@ -32,5 +32,8 @@ def source_dir():
 
 
 def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "longer: runs code that other tests run too, at a size that takes a sanitized "
+                   "build a minute or more; left out under sanitizers (python/CMakeLists.txt)")
     # pymbar 3 (Debian's python3-pymbar) still uses numpy.matrix.
     config.addinivalue_line("filterwarnings", "ignore:the matrix subclass:PendingDeprecationWarning")

@@ -29,6 +29,7 @@ def assert_same(result, expected):
     assert result.reverse_works.tolist() == expected["reverse"]["works"]
 
 
+@pytest.mark.longer  # the next test runs the same three paths with a cheaper kernel
 def test_the_defaults_give_the_same_numbers_everywhere(cli, tmp_path):
     expected = cli_estimates(cli, tmp_path, MODEL.config())
     assert_same(logz.run(MODEL.config(), progress=False), expected)

@@ -263,9 +263,10 @@ TEST(PottsTransferMatrix, MatchesEnumeration) {
   struct Lattice {
     int rows, cols, q;
   };
-  // Each lattice is enumerated once (3 x 3 with q = 10 visits 1e8 configurations).
+  // Each lattice is enumerated once (3 x 3 with q = 5: 4e5 configurations; with q = 10 it took
+  // 1e8 and half a minute under the sanitizers, for no path of the transfer matrix not taken here).
   const std::vector<Lattice> lattices = {
-      {2, 3, 3},  {2, 3, 4},  {2, 3, 10}, {3, 3, 3},  {3, 3, 4}, {3, 3, 10},  {2, 4, 3},
+      {2, 3, 3},  {2, 3, 4},  {2, 3, 10}, {3, 3, 3},  {3, 3, 4}, {3, 3, 5},   {2, 4, 3},
       {2, 4, 4},  {2, 4, 10}, {3, 1, 3},  {3, 2, 10}, {3, 4, 3}, {3, 5, 3},   {3, 4, 4},
       {4, 2, 10}, {4, 3, 3},  {1, 1, 7},  {1, 7, 3},  {5, 1, 4}, {2, 2, 255}, {4, 4, 2}};
   for (const auto& l : lattices) {
