@@ -196,7 +196,7 @@ def test_gaussian_likelihood_inside_uniform_box():
     assert np.all(r.samples >= low) and np.all(r.samples <= high)
 
 
-@pytest.mark.longer  # test_student_t_and_product_priors moves under a box prior too
+@pytest.mark.longer  # test_gaussian_likelihood_inside_uniform_box moves under a box prior too
 def test_a_box_prior_in_many_dimensions_is_moved_without_its_own_particles_whitening():
     # N(x; 0, I) on U[-6, 6]^100. While the moves under a box prior were whitened by every
     # particle, the ones moved included, this read 0.5-1.7 nats low (with refine=False and
