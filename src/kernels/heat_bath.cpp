@@ -22,6 +22,16 @@ bool set_colour(std::uint8_t* x, int i, int chosen, int n_new, const std::array<
   return chosen != old_colour;
 }
 
+// The table kernels' last step: a colour kept (most updates in the ordered phase) changes no
+// count; a new one is counted among the neighbour slots c and set.
+bool change_colour(std::uint8_t* x, int i, int chosen, const std::array<int, 4>& c,
+                   std::int64_t& delta) {
+  if (chosen == x[i]) return false;
+  int n_new = 0;
+  for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
+  return set_colour(x, i, chosen, n_new, c, delta);
+}
+
 // A site's four neighbour colours (no self-bond) and which slot pairs share one: code() indexes
 // the targets' heat-bath tables (bit b for pair b = (0,1), (0,2), (0,3), (1,2), (1,3), (2,3);
 // potts.hpp), first() says which slots are the first of their colour.
@@ -107,10 +117,7 @@ KernelInfo HeatBath::step(const PottsTarget& target, PottsBatch& batch, const Ba
                                 static_cast<int>(rng.below(static_cast<std::uint32_t>(q - m))), c,
                                 slots.first());
                           }
-                          if (chosen == x[i]) return false;
-                          int n_new = 0;
-                          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
-                          return set_colour(x, i, chosen, n_new, c, delta);
+                          return change_colour(x, i, chosen, c, delta);
                         });
   }
   // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
@@ -207,10 +214,7 @@ KernelInfo HeatBath::step(const PottsFieldTarget& target, PottsBatch& batch,
                             chosen = absent_nonzero_colour(
                                 static_cast<int>(rng.below(static_cast<std::uint32_t>(others))), c);
                           }
-                          if (chosen == x[i]) return false;
-                          int n_new = 0;
-                          for (int s = 0; s < 4; ++s) n_new += c[s] == chosen;
-                          return set_colour(x, i, chosen, n_new, c, delta);
+                          return change_colour(x, i, chosen, c, delta);
                         });
   }
   // A 1-wide torus: self-bond slots (always equal) are left out of the conditional.
