@@ -12,17 +12,20 @@
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
+#include "logz/models/packed_ising_field_path.hpp"
 
 namespace {
 
 constexpr int kSide = 32;
 
-// Calls kernel.step on range(0) particles of the model at t = 1 and reports flip attempts per ns.
+// Calls kernel.step on range(0) particles of the model at path fraction t and reports flip
+// attempts per ns.
 template <class Model, class Kernel>
-void time_kernel(benchmark::State& state, const Model& model, const Kernel& kernel) {
+void time_kernel(benchmark::State& state, const Model& model, const Kernel& kernel,
+                 double t = 1.0) {
   auto batch = model.make_batch(static_cast<std::size_t>(state.range(0)));
   model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
-  const auto target = model.at(1.0);
+  const auto target = model.at(t);
   std::uint32_t step = 0;
   std::uint64_t attempts = 0;
   for (auto _ : state) {
@@ -61,6 +64,20 @@ BENCHMARK(BM_IsingMultiSpin)
     ->Args({1024, 44})
     ->Args({1024, 100})
     ->Args({1024, 0})
+    ->Unit(benchmark::kMillisecond);
+
+// On the field path (models/packed_ising_field_path.hpp, h0 = 10, beta = 1) at path fraction
+// t = range(1) / 100: beta 2t with the field on for t <= 1/2, then the field 10 (2 - 2t).
+void BM_IsingMultiSpinField(benchmark::State& state) {
+  time_kernel(state, logz::PackedIsingFieldPath(logz::IsingModel(kSide, kSide, 1.0, 1.0), 10.0),
+              logz::MultiSpinMetropolis(logz::SiteOrder::checkerboard, 10),
+              static_cast<double>(state.range(1)) / 100);
+}
+BENCHMARK(BM_IsingMultiSpinField)
+    ->Args({1024, 25})
+    ->Args({1024, 50})
+    ->Args({1024, 75})
+    ->Args({1024, 100})
     ->Unit(benchmark::kMillisecond);
 
 // The reference: the simplest correct loop a physicist would write.

@@ -111,6 +111,7 @@
 #include "logz/models/packed_colour_batch.hpp"
 #include "logz/models/packed_groups.hpp"
 #include "logz/models/packed_ising.hpp"
+#include "logz/models/packed_ising_field_path.hpp"
 #include "logz/models/packed_potts.hpp"
 #include "logz/models/packed_spin_batch.hpp"
 #include "logz/models/pairwise_mrf.hpp"

@@ -2,6 +2,7 @@
 // groups of one vector are interleaved for the sweep (site i of lane l at w[i N + l]) and
 // written back after it; their random words are made in lanes, one group per lane.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -20,16 +21,34 @@
 HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-using multispin::IsingSweeps, multispin::kFixedBits, multispin::kThresholdBits, multispin::Visit,
-    multispin::Word;
+using multispin::IsingSweeps, multispin::kFixedBits, multispin::kThresholdBits,
+    multispin::Threshold, multispin::Visit, multispin::Word;
 
 constexpr std::size_t kChunk = 16;  // site visits whose words are made at once
 
+// The rejectable classes of a field's flips (IsingSweeps::field_classes below 2^32), and for
+// every bit of the threshold which of them have it set: a lane's threshold bit is the OR of
+// its class's masks over those.
+struct FieldClasses {
+  std::array<int, 10> index{};  // into field_classes
+  int count = 0;
+  std::array<std::uint16_t, kThresholdBits> with_bit{};  // bit k: class index[k] has bit b
+
+  explicit FieldClasses(const Threshold* classes) {
+    for (int c = 0; classes != nullptr && c < 10; ++c) {
+      if (classes[c].active == 0) continue;
+      for (int b = 0; b < kThresholdBits; ++b)
+        if (classes[c].bits[b] != 0) with_bit[b] |= static_cast<std::uint16_t>(1u << count);
+      index[count++] = c;
+    }
+  }
+};
+
 // The groups g0 .. g0 + Lanes(d) - 1 through all sweeps; returns how many of their lanes
-// changed, and writes their particles' anti-aligned bonds.
-template <class D>
+// changed, and writes their particles' anti-aligned bonds (and with a field, +1 spins).
+template <bool kField, class D>
 std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t num_particles,
-                          std::size_t g0, std::int64_t* anti_aligned) {
+                          std::size_t g0, std::int64_t* anti_aligned, std::int64_t* up_counts) {
   const std::size_t N = hn::Lanes(d), n = job.num_sites;
   GroupLanes<D> groups(d, words, n, num_particles, g0);
   // Each visit's fixed words, and its tail's first block (block q of random.stream(64 g + 1)):
@@ -46,13 +65,24 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
   auto tail = hwy::AllocateAligned<Word>(2 * N);
   const auto lane_mask = groups.particle_mask();
   const auto invert = hn::Set(d, job.invert), self_left = hn::Set(d, job.self_left),
-             self_up = hn::Set(d, job.self_up), hard_active = hn::Set(d, job.hard->active),
-             soft_active = hn::Set(d, job.soft->active), zero = hn::Zero(d);
+             self_up = hn::Set(d, job.self_up), zero = hn::Zero(d);
+  const FieldClasses field(job.field_classes);
+  const auto hard_active = hn::Set(d, kField ? 0 : job.hard->active),
+             soft_active = hn::Set(d, kField ? 0 : job.soft->active);
   // No lane can be rejected (every threshold at or past 2^32, as at beta = 0): no words.
-  const bool draws = (job.hard->active | job.soft->active) != 0;
-  auto threshold_bits = [&](hn::Vec<D> hard, hn::Vec<D> soft, int b) {
-    return hn::Or(hn::And(hard, hn::Set(d, job.hard->bits[b])),
-                  hn::And(soft, hn::Set(d, job.soft->bits[b])));
+  const bool draws = kField ? field.count > 0 : (job.hard->active | job.soft->active) != 0;
+  // The lanes of each rejectable class at a visit (field: field.index's; else hard and soft).
+  hn::Vec<D> classes[10];
+  auto threshold_bits = [&](int b) {
+    if constexpr (kField) {
+      auto t = zero;
+      for (unsigned m = field.with_bit[b]; m != 0; m &= m - 1)
+        t = hn::Or(t, classes[std::countr_zero(m)]);
+      return t;
+    } else {
+      return hn::Or(hn::And(classes[0], hn::Set(d, job.hard->bits[b])),
+                    hn::And(classes[1], hn::Set(d, job.soft->bits[b])));
+    }
   };
   auto count = zero;
   std::uint64_t visit = 0;  // the step's site visits so far
@@ -74,16 +104,32 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
         const auto v2 = hn::Xor(hn::Xor3(s, neighbour(2), invert), self_left);
         const auto v3 = hn::Xor(hn::Xor3(s, neighbour(3), invert), self_up);
         const auto x01 = hn::Xor(v0, v1), x23 = hn::Xor(v2, v3);
-        const auto two_or_more = hn::Or3(hn::And(v0, v1), hn::And(v2, v3), hn::And(x01, x23));
-        const auto hard = hn::AndNot(hn::Or(hn::Or(v0, v1), hn::Or(v2, v3)), hard_active);
-        const auto soft = hn::And(hn::AndNot(two_or_more, hn::Xor(x01, x23)), soft_active);
-        const auto candidates = hn::Or(hard, soft);
+        auto candidates = zero;
+        if constexpr (kField) {
+          // a = v0 + v1 + v2 + v3 in bits a2 a1 a0, then one mask per value and spin.
+          const auto a0 = hn::Xor(x01, x23), carry = hn::And(x01, x23);
+          const auto c01 = hn::And(v0, v1), c23 = hn::And(v2, v3);
+          const auto a1 = hn::Xor3(c01, c23, carry), a2 = hn::And(c01, c23);
+          for (int c = 0; c < field.count; ++c) {
+            const int a = field.index[c] % 5;
+            const auto low = a == 0   ? hn::Not(hn::Or3(a0, a1, a2))
+                             : a == 1 ? hn::AndNot(a1, a0)
+                             : a == 2 ? hn::AndNot(a0, a1)
+                             : a == 3 ? hn::And(a0, a1)
+                                      : a2;
+            classes[c] = field.index[c] >= 5 ? hn::And(low, s) : hn::AndNot(s, low);
+            candidates = hn::Or(candidates, classes[c]);
+          }
+        } else {
+          const auto two_or_more = hn::Or3(hn::And(v0, v1), hn::And(v2, v3), hn::And(x01, x23));
+          classes[0] = hn::AndNot(hn::Or(hn::Or(v0, v1), hn::Or(v2, v3)), hard_active);
+          classes[1] = hn::And(hn::AndNot(two_or_more, hn::Xor(x01, x23)), soft_active);
+          candidates = hn::Or(classes[0], classes[1]);
+        }
         auto accept = zero;
         if (draws) {
           hn::Vec<D> below, equal;
-          CompareFixedBits(
-              d, fixed + k * kFixedBits * N, [&](int b) { return threshold_bits(hard, soft, b); },
-              below, equal);
+          CompareFixedBits(d, fixed + k * kFixedBits * N, threshold_bits, below, equal);
           accept = hn::And(candidates, below);
           // Lanes still undecided go on from the threshold's next bit with the words of
           // blocks q, kMaxVisits + q, 2 kMaxVisits + q .. of random.stream(64 g + 1), two words
@@ -101,7 +147,7 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
               words_i = tail.get();
             }
             for (int x = 0; x < 2; ++x, ++b) {
-              const auto rb = hn::Load(d, words_i + x * N), t = threshold_bits(hard, soft, b);
+              const auto rb = hn::Load(d, words_i + x * N), t = threshold_bits(b);
               accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
               pending = hn::AndNot(hn::Xor(rb, t), pending);
             }
@@ -123,15 +169,22 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
     anti.add(hn::Xor(s, hn::Load(d, groups.at(static_cast<std::size_t>(v.nb[1])))));
   }
   anti.store(groups, anti_aligned);
+  if constexpr (kField) {
+    BitSlicedCounter<D> up(d, std::bit_width(n));
+    for (std::size_t i = 0; i < n; ++i) up.add(hn::Load(d, groups.at(i)));
+    up.store(groups, up_counts);
+  }
   return SumOfLanes64(d, count);
 }
 
 std::uint64_t IsingSweepsOf(const IsingSweeps& job, Word* words, std::size_t num_particles,
-                            std::int64_t* anti_aligned) {
-  return OverGroupVectors(hn::ScalableTag<std::uint64_t>(), (num_particles + 63) / 64,
-                          [&](auto d, std::size_t g0) {
-                            return SweepGroups(d, job, words, num_particles, g0, anti_aligned);
-                          });
+                            std::int64_t* anti_aligned, std::int64_t* up_counts) {
+  return OverGroupVectors(
+      hn::ScalableTag<std::uint64_t>(), (num_particles + 63) / 64, [&](auto d, std::size_t g0) {
+        return job.field_classes != nullptr
+                   ? SweepGroups<true>(d, job, words, num_particles, g0, anti_aligned, up_counts)
+                   : SweepGroups<false>(d, job, words, num_particles, g0, anti_aligned, nullptr);
+      });
 }
 
 }  // namespace logz::HWY_NAMESPACE
@@ -143,8 +196,9 @@ namespace logz {
 HWY_EXPORT(IsingSweepsOf);
 
 std::uint64_t multispin::ising_sweeps(const IsingSweeps& job, Word* words,
-                                      std::size_t num_particles, std::int64_t* anti_aligned) {
-  return HWY_DYNAMIC_DISPATCH(IsingSweepsOf)(job, words, num_particles, anti_aligned);
+                                      std::size_t num_particles, std::int64_t* anti_aligned,
+                                      std::int64_t* up_counts) {
+  return HWY_DYNAMIC_DISPATCH(IsingSweepsOf)(job, words, num_particles, anti_aligned, up_counts);
 }
 
 }  // namespace logz

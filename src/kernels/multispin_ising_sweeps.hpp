@@ -30,6 +30,10 @@ struct IsingSweeps {
   Word self_left = 0, self_up = 0;  // kAll on a 1-wide torus (see multispin_metropolis.cpp)
   const Threshold* hard = nullptr;  // rejectable classes: no anti-aligned neighbour,
   const Threshold* soft = nullptr;  // one anti-aligned neighbour
+  // With a field on the +1 spins the classes are (spin, anti-aligned neighbours) instead:
+  // field_classes[5 z + a] for a spin z (1: +1) with a = 0..4 anti-aligned neighbours (invert
+  // unused: the thresholds carry K's sign), and the +1 spins are counted after the sweeps.
+  const Threshold* field_classes = nullptr;
   BatchRandom random;
   StopToken stop;
 };
@@ -41,9 +45,10 @@ constexpr std::uint64_t kMaxVisits = (std::uint64_t{1} << 32) / kTailBlocks;
 // Sweeps the groups of `words` (group-major: group g's num_sites words from g * num_sites) and
 // returns how many lanes of the first num_particles changed, over all sites and sweeps; writes
 // each particle's anti-aligned bonds after the sweeps (the right and down neighbour of every
-// site) to anti_aligned[0, num_particles). Throws Stopped when the stop is requested (checked
-// every sweep after the first).
+// site) to anti_aligned[0, num_particles), and with field_classes its +1 spins to
+// up_counts[0, num_particles). Throws Stopped when the stop is requested (checked every sweep
+// after the first).
 std::uint64_t ising_sweeps(const IsingSweeps& job, Word* words, std::size_t num_particles,
-                           std::int64_t* anti_aligned);
+                           std::int64_t* anti_aligned, std::int64_t* up_counts = nullptr);
 
 }  // namespace logz::multispin

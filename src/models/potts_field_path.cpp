@@ -49,7 +49,7 @@ PottsFieldTarget::PottsFieldTarget(const TorusLattice& l, int q, double k, doubl
 }
 
 PottsFieldPath::PottsFieldPath(const PottsModel& model, double field, double energy_offset)
-    : model_(model), field_(field), energy_offset_(energy_offset) {
+    : model_(model), legs_{field}, energy_offset_(energy_offset) {
   if (!(field > 0.0) || !std::isfinite(field) ||
       4.0 * std::abs(model.beta() * model.coupling()) + field > kMaxLogWeightRange)
     fail_argument("logz::PottsFieldPath", "field", "a number > 0 with 4 |beta J| + field <= 600");
@@ -60,7 +60,7 @@ PottsFieldPath::PottsFieldPath(const PottsModel& model, double field, double ene
 void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const {
   const int q = model_.num_colours();
   // P(colour 0) = 1 / (1 + (q - 1) e^-h0), without overflow for any h0.
-  const double p0 = 1.0 / (1.0 + (q - 1) * std::exp(-field_));
+  const double p0 = 1.0 / (1.0 + (q - 1) * std::exp(-legs_.field));
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     RandomStream rng = random.stream(p);
     std::uint8_t* x = batch.sites(p);
@@ -75,7 +75,7 @@ void PottsFieldPath::sample_base(Batch& batch, const BatchRandom& random) const 
 double PottsFieldPath::base_log_z() const {
   const int q = model_.num_colours();
   // N log(e^h0 + q - 1) = N (h0 + log1p((q - 1) e^-h0)).
-  return num_sites() * (field_ + std::log1p((q - 1) * std::exp(-field_))) +
+  return num_sites() * (legs_.field + std::log1p((q - 1) * std::exp(-legs_.field))) +
          std::log(static_cast<double>(q)) - model_.beta() * energy_offset_;
 }
 

@@ -180,8 +180,12 @@ void expect_field_path_example_exact(const std::string& name, int size) {
 }
 
 TEST(Cli, IsingAndPottsBestExamplesRunAroundTheTransition) {
-  expect_field_path_example_exact("ising-32-best.toml", 12);
-  expect_field_path_example_exact("potts-32-best.toml", 4);
+  expect_field_path_example_exact("ising-32-best.toml", 12);  // multi-spin
+  expect_field_path_example_exact("potts-32-best.toml", 4);   // heat bath
+  // The Potts multi-spin kernel has no field classes.
+  expect_one_line_error(run_cli("run " + std::string(LOGZ_SOURCE_DIR) +
+                                "/examples/potts-32-best.toml -q --set kernel.type=multispin"),
+                        "heat_bath");
 }
 
 // The budget in each model family's unit: Gibbs sweeps for an RBM (and the sweeps of its

@@ -22,6 +22,7 @@
 #include "logz/kernels/wolff.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
+#include "logz/models/packed_ising_field_path.hpp"
 
 namespace {
 
@@ -120,6 +121,48 @@ TEST(IsingAnnealing, Torus8x8AtCriticalTemperatureMultiSpin) {
 
 TEST(IsingAnnealing, Torus8x8ColdMultiSpin) {
   check_multispin_case({8, 1.0, 300, 2, 400, logz::SiteOrder::checkerboard, 0.1}, 107);
+}
+
+// Around the transition (models/packed_ising_field_path.hpp), multi-spin: from a field of h0 on
+// the +1 spins, reverse runs from ground states equilibrated at beta and relabelled (1600
+// temperatures: with 400 the linear schedule's errors spread 1.6x its SE at 16 x 16); the
+// estimates include the restriction to the +1 spins' share (log 2 in the base).
+void check_field_path_case(int rows, int cols, double beta, double h0, std::uint64_t seed) {
+  const logz::PackedIsingFieldPath path(logz::IsingModel(rows, cols, 1.0, beta), h0);
+  const logz::MultiSpinMetropolis kernel(logz::SiteOrder::checkerboard, 1);
+  const auto schedule = logz::linear_schedule(1600);
+  logz::AnnealOptions options;
+  options.num_paths = 128;
+  options.seed = seed;
+  options.threads = 2;
+  options.chunk_size = 64;
+  const auto forward = logz::anneal_forward(path, kernel, schedule, options);
+  const auto equilibrate = kernel.with_steps(200);
+  auto start = [&](logz::PackedFieldSpinBatch& b, const logz::ChunkStreams& streams) {
+    path.ground_state(b, streams.random(0));
+    equilibrate.step(path.at(1.0), b, streams.random(1));
+    path.relabel_to_colour0(b, streams.random(2));
+  };
+  const auto reverse = logz::anneal_reverse(path, kernel, schedule, start, options);
+  const double exact = logz::exact::ising_log_z_kaufman(rows, cols, beta) - path.base_log_z();
+  for (const auto& e : {logz::ais(forward.works), logz::raise(reverse.works),
+                        logz::bar(forward.works, reverse.works)}) {
+    SCOPED_TRACE(e.method);
+    std::printf("%dx%d field path, beta %.2f %-5s %.4f +- %.4f (exact %.4f)\n", rows, cols, beta,
+                e.method.c_str(), e.log_z, e.std_error, exact);
+    ASSERT_TRUE(std::isfinite(e.std_error));
+    EXPECT_LT(e.std_error, 0.05);
+    EXPECT_LE(std::abs(e.log_z - exact), 5 * e.std_error + e.std_error * e.std_error)
+        << "estimate " << e.log_z << " exact " << exact << " SE " << e.std_error;
+  }
+}
+
+TEST(IsingAnnealing, Torus3x4AroundTheTransitionMultiSpin) {
+  check_field_path_case(3, 4, 0.6, 3.0, 111);
+}
+
+TEST(IsingAnnealing, Torus16x16AroundTheTransitionMultiSpin) {
+  check_field_path_case(16, 16, 1.0, 10.0, 112);
 }
 
 // Cluster moves through the critical point of a 16 x 16 torus and into the cold phase of an

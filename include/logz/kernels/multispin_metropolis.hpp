@@ -24,6 +24,7 @@
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_ising.hpp"
+#include "logz/models/packed_ising_field_path.hpp"
 #include "logz/models/packed_spin_batch.hpp"
 #include "logz/random/philox.hpp"
 
@@ -37,8 +38,13 @@ class MultiSpinMetropolis : public SiteKernel<MultiSpinMetropolis> {
   // Applies the kernel to every particle of the batch and brings their bond sums up to date.
   KernelInfo step(const IsingTarget& target, PackedSpinBatch& batch, const BatchRandom& random,
                   StopToken stop = {}) const;
+  // With a field on the +1 spins (the field path): ten classes of flips, (spin, anti-aligned
+  // neighbours), instead of two; also brings the +1 spins' counts up to date.
+  KernelInfo step(const IsingFieldTarget& target, PackedFieldSpinBatch& batch,
+                  const BatchRandom& random, StopToken stop = {}) const;
 };
 
 static_assert(KernelFor<MultiSpinMetropolis, PackedIsingModel>);
+static_assert(KernelFor<MultiSpinMetropolis, PackedIsingFieldPath>);
 
 }  // namespace logz

@@ -47,6 +47,13 @@ struct PottsFieldTarget {
   PottsFieldTarget(const TorusLattice& l, int q, double beta_coupling, double field);
 };
 
+// The path's two legs: (beta_t / beta, h_t) at path fraction t.
+struct FieldPathLegs {
+  double field = 0.0;  // h0
+  double beta_fraction(double t) const { return t <= 0.5 ? 2.0 * t : 1.0; }
+  double field_at(double t) const { return t <= 0.5 ? field : field * (2.0 - 2.0 * t); }
+};
+
 class PottsFieldPath {
  public:
   using Batch = PottsBatch;
@@ -62,12 +69,12 @@ class PottsFieldPath {
   PottsFieldPath(PottsModel&&, double, double = 0.0) = delete;  // held by reference
 
   const PottsModel& model() const { return model_; }
-  double field() const { return field_; }
+  double field() const { return legs_.field; }
   int num_sites() const { return model_.num_sites(); }
   double coupling() const { return model_.coupling(); }
   // (beta_t / beta, h_t) at path fraction t.
-  double beta_fraction(double t) const { return t <= 0.5 ? 2.0 * t : 1.0; }
-  double field_at(double t) const { return t <= 0.5 ? field_ : field_ * (2.0 - 2.0 * t); }
+  double beta_fraction(double t) const { return legs_.beta_fraction(t); }
+  double field_at(double t) const { return legs_.field_at(t); }
 
   // ---- the annealing-path interface (core/annealing_path.hpp)
   Batch make_batch(std::size_t n) const { return model_.make_batch(n); }
@@ -97,7 +104,7 @@ class PottsFieldPath {
   double colour_counts(const std::uint8_t* x, std::vector<int>& counts) const;
 
   const PottsModel& model_;
-  double field_;
+  FieldPathLegs legs_;
   double energy_offset_;
 };
 

@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include "logz/kernels/heat_bath.hpp"
-
 namespace logz {
 
 const Key& lattice_path_key() {
@@ -22,10 +20,13 @@ const Key& field_key() {
 }
 
 bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSettings& kernel,
-                     RunMethod method, double beta_coupling) {
+                     RunMethod method, double beta_coupling, bool multispin) {
   if (model.get_string(lattice_path_key()) != "field") return false;
-  if (kernel.type != LatticeKernelType::heat_bath)
-    config.section("kernel").fail("type", "\"heat_bath\" with [model] path = \"field\"");
+  if (kernel.type != LatticeKernelType::heat_bath &&
+      !(multispin && kernel.type == LatticeKernelType::multispin))
+    config.section("kernel").fail(
+        "type", multispin ? "\"heat_bath\" or \"multispin\" with [model] path = \"field\""
+                          : "\"heat_bath\" with [model] path = \"field\"");
   if (method != RunMethod::annealing && method != RunMethod::population_annealing)
     model.fail(lattice_path_key(),
                "\"temperature\" unless [run] method = \"annealing\" or \"population_annealing\"");
@@ -33,21 +34,6 @@ bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSe
       PottsFieldPath::kMaxLogWeightRange)
     model.fail(field_key(), "4 |beta J| + field <= 600 (J of the Potts model the path runs on)");
   return true;
-}
-
-void anneal_field_path(const PottsFieldPath& path, const LatticeKernelSettings& kernel,
-                       RunMethod method, const Schedule& schedule, Config& config,
-                       const RunContext& context, RunResult& result) {
-  result.model["path"] = "field";
-  result.model["field"] = path.field();
-  result.model["base"] = "independent sites, field on colour 0";
-  result.base_log_z = path.base_log_z();
-  if (method == RunMethod::population_annealing)
-    population_anneal_and_estimate(path, HeatBath(kernel.order, kernel.steps), config, context,
-                                   result);
-  else
-    anneal_from_ground_state(path, HeatBath(kernel.order, kernel.steps), schedule,
-                             read_run_settings(config, {"ground_state"}), context, result);
 }
 
 }  // namespace logz

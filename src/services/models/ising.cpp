@@ -11,9 +11,11 @@
 #include "lattice_size.hpp"
 #include "logz/core/stop_request.hpp"
 #include "logz/exact/ising_kaufman.hpp"
+#include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/multispin_metropolis.hpp"
 #include "logz/kernels/spin_flip_metropolis.hpp"
 #include "logz/models/packed_ising.hpp"
+#include "logz/models/packed_ising_field_path.hpp"
 #include "services/families/lattice_family.hpp"
 
 namespace logz {
@@ -61,13 +63,20 @@ RunResult run_ising(Config& config, const RunContext& context) {
   result.reference = ising_exact(config);
 
   const RunMethod method = read_run_method(config, lattice_methods());
-  if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling)) {
-    // The two-colour Potts model with coupling 2J: E_Ising = E_Potts + 2 J N.
-    const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
-    anneal_field_path(
-        PottsFieldPath(potts, m.get_double(field_key()), 2.0 * coupling * model.num_sites()),
-        kernel, method, method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1),
-        config, context, result);
+  if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling, /*multispin=*/true)) {
+    const Schedule schedule =
+        method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
+    if (kernel.type == LatticeKernelType::multispin) {
+      anneal_field_path(PackedIsingFieldPath(model, m.get_double(field_key())),
+                        MultiSpinMetropolis(kernel.order, kernel.steps), method, schedule, config,
+                        context, result, multispin_run_defaults(config, method));
+    } else {
+      // The two-colour Potts model with coupling 2J: E_Ising = E_Potts + 2 J N.
+      const PottsModel potts(size.rows, size.cols, 2, 2.0 * coupling, beta);
+      anneal_field_path(
+          PottsFieldPath(potts, m.get_double(field_key()), 2.0 * coupling * model.num_sites()),
+          HeatBath(kernel.order, kernel.steps), method, schedule, config, context, result);
+    }
     return result;  // the equilibrium energy trace below is the temperature path's
   }
   // All spins equal (J > 0) or the Neel state (J < 0, even sides): E_0 = -2N|J|, two of them;

@@ -17,6 +17,7 @@
 #include "lattice_size.hpp"
 #include "logz/exact/potts_enumeration.hpp"
 #include "logz/exact/potts_transfer_matrix.hpp"
+#include "logz/kernels/heat_bath.hpp"
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/packed_potts.hpp"
@@ -138,8 +139,9 @@ RunResult run_potts(Config& config, const RunContext& context) {
   };
   if (method == RunMethod::ground_state_integration) ground_states();  // before the field path's
   if (read_field_path(m, config, kernel, method, beta * coupling)) {
-    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())), kernel, method, schedule,
-                      config, context, result);
+    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())),
+                      HeatBath(kernel.order, kernel.steps), method, schedule, config, context,
+                      result);
     add_reference(model, rows, cols, {},
                   result);  // the equilibrium trace is the temperature path's
     return result;
