@@ -13,6 +13,7 @@
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/packed_potts.hpp"
+#include "logz/models/packed_potts_field_path.hpp"
 #include "logz/models/potts.hpp"
 
 namespace {
@@ -21,12 +22,14 @@ constexpr int kSide = 32, kColours = 10;
 constexpr double kCoupling = 2.0;
 const double kBetaCritical = std::log(1.0 + std::sqrt(10.0)) / kCoupling;
 
-// Calls kernel.step on range(0) particles of the model at t = 1: attempts per ns and acceptance.
+// Calls kernel.step on range(0) particles of the model at path fraction t: attempts per ns and
+// acceptance.
 template <class Model, class Kernel>
-void time_kernel(benchmark::State& state, const Model& model, const Kernel& kernel) {
+void time_kernel(benchmark::State& state, const Model& model, const Kernel& kernel,
+                 double t = 1.0) {
   auto batch = model.make_batch(static_cast<std::size_t>(state.range(0)));
   model.sample_base(batch, logz::BatchRandom{1, logz::Purpose::base_sample, 0, 0});
-  const auto target = model.at(1.0);
+  const auto target = model.at(t);
   std::uint32_t step = 0;
   std::uint64_t attempts = 0, accepted = 0;
   for (auto _ : state) {
@@ -76,6 +79,22 @@ void BM_PottsMultiSpin(benchmark::State& state) {
               logz::MultiSpinPottsMetropolis(logz::SiteOrder::checkerboard, 10));
 }
 BENCHMARK(BM_PottsMultiSpin)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
+
+// On the field path of examples/potts-32-best.toml (beta = 1, h0 = 10), proposals through colour
+// 0, at path fraction t = range(1) / 100 (beta 2t with the field on for t <= 1/2, then the field
+// 10 (2 - 2t) at beta = 1).
+void BM_PottsMultiSpinField(benchmark::State& state) {
+  static const logz::PottsModel model(kSide, kSide, kColours, kCoupling, 1.0);
+  time_kernel(state, logz::PackedPottsFieldPath(model, 10.0),
+              logz::MultiSpinPottsMetropolis(logz::SiteOrder::checkerboard, 10),
+              static_cast<double>(state.range(1)) / 100);
+}
+BENCHMARK(BM_PottsMultiSpinField)
+    ->Args({1024, 25})
+    ->Args({1024, 50})
+    ->Args({1024, 75})
+    ->Args({1024, 100})
+    ->Unit(benchmark::kMillisecond);
 
 // The reference: the simplest correct Potts Metropolis loop.
 void BM_PottsReferenceLoop(benchmark::State& state) {

@@ -106,7 +106,7 @@ KernelInfo MultiSpinMetropolis::step(const IsingFieldTarget& target, PackedField
   const std::uint64_t changed =
       multispin::ising_sweeps(job, batch.words(0), batch.num_particles(), anti.data(), up.data());
   set_bond_sums(lattice, anti, batch);
-  for (std::size_t p = 0; p < up.size(); ++p) batch.up_count(p) = up[p];
+  for (std::size_t p = 0; p < up.size(); ++p) batch.field_count(p) = up[p];
   return {steps() * visits.size() * batch.num_particles(), changed};
 }
 

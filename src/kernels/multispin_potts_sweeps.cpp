@@ -36,8 +36,8 @@ HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using multispin::Fraction, multispin::kAll, multispin::kFixedBits, multispin::kThresholdBits,
-    multispin::PottsSweeps, multispin::ProposalBlock, multispin::RandomWords, multispin::Visit,
-    multispin::Word;
+    multispin::PottsSweeps, multispin::ProposalBlock, multispin::RandomWords, multispin::Threshold,
+    multispin::Visit, multispin::Word;
 
 constexpr std::size_t kVisitsPerChunk = 16;  // site visits whose words are made at once
 
@@ -62,16 +62,37 @@ Word FinishFraction(Word pending, const Fraction& f, RandomWords& tail) {
   return accept;
 }
 
-// The same for the acceptance's 32-bit thresholds, lane classes[c] against thresholds[c].
-Word FinishThresholds(Word pending, const Word* classes, const PottsSweeps& job,
+// The classes of moves whose threshold can reject (below 2^32) among thresholds[0, n), and for
+// every bit of the threshold which of them have it set: a lane's threshold bit is the OR of the
+// masks of those classes.
+struct RejectableClasses {
+  std::array<int, 18> index{};  // into thresholds
+  int count = 0;
+  std::array<std::uint32_t, kThresholdBits> with_bit{};  // bit k: class index[k] has bit b
+
+  RejectableClasses(const Threshold* thresholds, int n) {
+    for (int c = 0; c < n; ++c) {
+      if (thresholds[c].active == 0) continue;
+      for (int b = 0; b < kThresholdBits; ++b)
+        if (thresholds[c].bits[b] != 0) with_bit[b] |= 1u << count;
+      index[count++] = c;
+    }
+  }
+  Word threshold_bit(const Word* classes, int b) const {
+    Word t = 0;
+    for (std::uint32_t m = with_bit[b]; m != 0; m &= m - 1) t |= classes[std::countr_zero(m)];
+    return t;
+  }
+};
+
+// The same for the acceptance's 32-bit thresholds: lane classes[k] of class r.index[k].
+Word FinishThresholds(Word pending, const Word* classes, const RejectableClasses& r,
                       RandomWords& tail) {
   Word accept = 0;
   for (int b = kFixedBits; pending != 0 && b < kThresholdBits; ++b) {
-    const Word r = tail.next();
-    Word t = 0;
-    for (int c = 0; c < 4; ++c) t |= classes[c] & job.thresholds[c].bits[b];
-    accept |= pending & t & ~r;
-    pending &= ~(r ^ t);
+    const Word r_b = tail.next(), t = r.threshold_bit(classes, b);
+    accept |= pending & t & ~r_b;
+    pending &= ~(r_b ^ t);
   }
   return accept;
 }
@@ -81,9 +102,10 @@ using V = hn::Vec<D>;
 
 // The groups g0 .. g0 + Lanes(d) - 1 through all sweeps; returns how many of their lanes
 // moved, and writes their particles' equal-colour bonds.
-template <int P, class D>
+template <int P, bool kField, class D>
 std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::size_t num_particles,
-                               std::size_t g0, std::int64_t* equal_bonds) {
+                               std::size_t g0, std::int64_t* equal_bonds,
+                               std::int64_t* zero_counts) {
   const std::size_t N = hn::Lanes(d), n = job.num_sites;
   const std::size_t F = job.words_per_visit();
   GroupLanes<D> groups(d, words, n * P, num_particles, g0);
@@ -91,7 +113,10 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
   const std::size_t lanes = groups.lanes();
   std::vector<RandomWords> tails;  // random.stream(64 g + 1), read on group by group
   for (std::size_t l = 0; l < lanes; ++l) tails.emplace_back(job.random.stream(64 * (g0 + l) + 1));
-  auto scratch = hwy::AllocateAligned<Word>(6 * N);
+  const RejectableClasses rejectable_classes =
+      kField ? RejectableClasses(job.field_thresholds.data(), 18)
+             : RejectableClasses(job.thresholds.data(), 4);
+  auto scratch = hwy::AllocateAligned<Word>((2 + 18) * N);
   const auto lane_mask = groups.particle_mask();
   const auto zero = hn::Zero(d), ones = hn::Not(zero);
   auto site_plane = [&](std::int32_t i, int b) {
@@ -162,6 +187,14 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
             carry = hn::And(carry, prop[b]);
           }
         }
+        // Through colour 0: from colour 0 the proposal + 1 (above), from any other colour 0.
+        auto from_zero = zero;
+        if constexpr (kField) {
+          auto nonzero = zero;
+          for (int b = 0; b < P; ++b) nonzero = hn::Or(nonzero, x[b]);
+          from_zero = hn::Not(nonzero);
+          for (int b = 0; b < P; ++b) c[b] = hn::And(c[b], from_zero);
+        }
         // Equal neighbours before and after, counted in three bit planes.
         V<D> before[4], after[4];
         for (int s = 0; s < 4; ++s) {
@@ -194,14 +227,27 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
           carry = hn::Or(hn::And(a[b], y), hn::And(carry, hn::Xor(a[b], y)));
         }
         const auto non_negative = carry;  // bit 3 of D is ~carry
-        V<D> classes[4] = {
-            hn::And(non_negative, hn::AndNot(diff[2], hn::AndNot(diff[1], diff[0]))),
-            hn::And(non_negative, hn::AndNot(diff[2], hn::AndNot(diff[0], diff[1]))),
-            hn::And(non_negative, hn::AndNot(diff[2], hn::And(diff[1], diff[0]))),
-            hn::And(non_negative, hn::And(diff[2], hn::Not(hn::Or(diff[1], diff[0]))))};
+        // One mask per class that can reject: with a field, D's sign and low three bits and the
+        // old colour; else D = 1..4 (lost equal neighbours, or gained where K < 0).
+        const RejectableClasses& rc = rejectable_classes;
+        V<D> classes[18];
         auto rejectable = zero;
-        for (int k2 = 0; k2 < 4; ++k2) {
-          classes[k2] = hn::And(classes[k2], hn::Set(d, job.thresholds[k2].active));
+        for (int k2 = 0; k2 < rc.count; ++k2) {
+          const int cls = rc.index[k2];
+          if constexpr (kField) {
+            const int value = cls % 9 - 4;
+            auto m = value >= 0 ? non_negative : hn::Not(non_negative);
+            for (int b = 0; b < 3; ++b)
+              m = ((value & 7) >> b) & 1 ? hn::And(m, diff[b]) : hn::AndNot(diff[b], m);
+            classes[k2] = cls >= 9 ? hn::And(m, from_zero) : hn::AndNot(from_zero, m);
+          } else {
+            const auto low = cls == 0   ? hn::AndNot(diff[1], diff[0])
+                             : cls == 1 ? hn::AndNot(diff[0], diff[1])
+                             : cls == 2 ? hn::And(diff[1], diff[0])
+                                        : hn::Not(hn::Or(diff[1], diff[0]));
+            classes[k2] =
+                hn::And(non_negative, cls == 3 ? hn::And(diff[2], low) : hn::AndNot(diff[2], low));
+          }
           rejectable = hn::Or(rejectable, classes[k2]);
         }
         // The acceptance: the fixed rounds, then the undecided lanes.
@@ -210,8 +256,8 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
             d, r,
             [&](int b) {
               auto t = zero;
-              for (int k2 = 0; k2 < 4; ++k2)
-                t = hn::Or(t, hn::And(classes[k2], hn::Set(d, job.thresholds[k2].bits[b])));
+              for (std::uint32_t m = rc.with_bit[b]; m != 0; m &= m - 1)
+                t = hn::Or(t, classes[std::countr_zero(m)]);
               return t;
             },
             below, equal);
@@ -220,11 +266,12 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
         if (!hn::AllTrue(d, hn::Eq(pending, zero))) {
           hn::Store(pending, d, scratch.get());
           hn::Store(accept, d, scratch.get() + N);
-          for (int k2 = 0; k2 < 4; ++k2) hn::Store(classes[k2], d, scratch.get() + (2 + k2) * N);
+          for (int k2 = 0; k2 < rc.count; ++k2)
+            hn::Store(classes[k2], d, scratch.get() + (2 + k2) * N);
           ForEachNonZeroLane(d, pending, lanes, [&](std::size_t l) {
-            const Word cl[4] = {scratch[2 * N + l], scratch[3 * N + l], scratch[4 * N + l],
-                                scratch[5 * N + l]};
-            scratch[N + l] |= FinishThresholds(scratch[l], cl, job, tails[l]);
+            Word cl[18];
+            for (int k2 = 0; k2 < rc.count; ++k2) cl[k2] = scratch[(2 + k2) * N + l];
+            scratch[N + l] |= FinishThresholds(scratch[l], cl, rc, tails[l]);
           });
           accept = hn::Load(d, scratch.get() + N);
         }
@@ -249,37 +296,50 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
     }
   }
   equal.store(groups, equal_bonds);
+  if constexpr (kField) {
+    BitSlicedCounter<D> zeros(d, std::bit_width(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      auto nonzero = zero;
+      for (int b = 0; b < P; ++b)
+        nonzero = hn::Or(nonzero, hn::Load(d, site_plane(static_cast<std::int32_t>(i), b)));
+      zeros.add(hn::Not(nonzero));
+    }
+    zeros.store(groups, zero_counts);
+  }
   return SumOfLanes64(d, count);
 }
 
 template <int P>
 std::uint64_t PottsSweepsOfWidth(const PottsSweeps& job, Word* words, std::size_t num_particles,
-                                 std::int64_t* equal_bonds) {
+                                 std::int64_t* equal_bonds, std::int64_t* zero_counts) {
   return OverGroupVectors(
       hn::ScalableTag<std::uint64_t>(), (num_particles + 63) / 64, [&](auto d, std::size_t g0) {
-        return SweepPottsGroups<P>(d, job, words, num_particles, g0, equal_bonds);
+        return job.field ? SweepPottsGroups<P, true>(d, job, words, num_particles, g0, equal_bonds,
+                                                     zero_counts)
+                         : SweepPottsGroups<P, false>(d, job, words, num_particles, g0, equal_bonds,
+                                                      nullptr);
       });
 }
 
 std::uint64_t PottsSweepsOf(const PottsSweeps& job, Word* words, std::size_t num_particles,
-                            std::int64_t* equal_bonds) {
+                            std::int64_t* equal_bonds, std::int64_t* zero_counts) {
   switch (job.planes) {
     case 1:
-      return PottsSweepsOfWidth<1>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<1>(job, words, num_particles, equal_bonds, zero_counts);
     case 2:
-      return PottsSweepsOfWidth<2>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<2>(job, words, num_particles, equal_bonds, zero_counts);
     case 3:
-      return PottsSweepsOfWidth<3>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<3>(job, words, num_particles, equal_bonds, zero_counts);
     case 4:
-      return PottsSweepsOfWidth<4>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<4>(job, words, num_particles, equal_bonds, zero_counts);
     case 5:
-      return PottsSweepsOfWidth<5>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<5>(job, words, num_particles, equal_bonds, zero_counts);
     case 6:
-      return PottsSweepsOfWidth<6>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<6>(job, words, num_particles, equal_bonds, zero_counts);
     case 7:
-      return PottsSweepsOfWidth<7>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<7>(job, words, num_particles, equal_bonds, zero_counts);
     default:
-      return PottsSweepsOfWidth<8>(job, words, num_particles, equal_bonds);
+      return PottsSweepsOfWidth<8>(job, words, num_particles, equal_bonds, zero_counts);
   }
 }
 
@@ -292,8 +352,9 @@ namespace logz {
 HWY_EXPORT(PottsSweepsOf);
 
 std::uint64_t multispin::potts_sweeps(const PottsSweeps& job, Word* words,
-                                      std::size_t num_particles, std::int64_t* equal_bonds) {
-  return HWY_DYNAMIC_DISPATCH(PottsSweepsOf)(job, words, num_particles, equal_bonds);
+                                      std::size_t num_particles, std::int64_t* equal_bonds,
+                                      std::int64_t* zero_counts) {
+  return HWY_DYNAMIC_DISPATCH(PottsSweepsOf)(job, words, num_particles, equal_bonds, zero_counts);
 }
 
 }  // namespace logz

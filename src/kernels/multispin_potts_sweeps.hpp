@@ -31,6 +31,13 @@ struct PottsSweeps {
   bool gains = false;                   // K < 0: the classes count gained equal neighbours
   std::array<Threshold, 4> thresholds;  // acceptance of classes d = 1..4
   std::vector<ProposalBlock> blocks;    // the uniform proposal among the other q - 1 colours
+  // A field on colour 0 (the field path): the proposal goes through colour 0 (from colour 0
+  // uniformly to the q - 1 others, from any other colour to 0), and a move's class is (from
+  // colour 0 or not, D = equal neighbours lost, -4..4): field_thresholds[9 z + D + 4], z = 1
+  // from colour 0 (gains and thresholds unused); the sites of colour 0 are counted after the
+  // sweeps.
+  bool field = false;
+  std::array<Threshold, 18> field_thresholds;
   BatchRandom random;
   StopToken stop;
 
@@ -42,9 +49,10 @@ struct PottsSweeps {
 // g * num_sites * planes, site i's plane b at i * planes + b) and returns how many lanes of the
 // first num_particles moved, over all sites and sweeps; writes each particle's equal-colour
 // bonds after the sweeps (the right and down neighbour of every site, self-bonds included) to
-// equal_bonds[0, num_particles). Throws Stopped when the stop is requested (checked every sweep
-// after the first).
+// equal_bonds[0, num_particles), and with a field its sites of colour 0 to zero_counts[0,
+// num_particles). Throws Stopped when the stop is requested (checked every sweep after the
+// first).
 std::uint64_t potts_sweeps(const PottsSweeps& job, Word* words, std::size_t num_particles,
-                           std::int64_t* equal_bonds);
+                           std::int64_t* equal_bonds, std::int64_t* zero_counts = nullptr);
 
 }  // namespace logz::multispin

@@ -21,11 +21,11 @@ void count_up_spins(PackedFieldSpinBatch& batch) {
   for (std::size_t g = 0; g < batch.num_groups(); ++g) {
     const std::size_t first = g * PackedSpinBatch::kLanes;
     const std::size_t used = std::min(PackedSpinBatch::kLanes, batch.num_particles() - first);
-    for (std::size_t l = 0; l < used; ++l) batch.up_count(first + l) = 0;
+    for (std::size_t l = 0; l < used; ++l) batch.field_count(first + l) = 0;
     const std::uint64_t* w = batch.words(g);
     for (int i = 0; i < batch.num_sites(); ++i)
       for (std::uint64_t m = w[i] & batch.lane_mask(g); m != 0; m &= m - 1)
-        ++batch.up_count(first + static_cast<std::size_t>(std::countr_zero(m)));
+        ++batch.field_count(first + static_cast<std::size_t>(std::countr_zero(m)));
   }
 }
 
@@ -79,10 +79,10 @@ void PackedIsingFieldPath::work_increment(double t_from, double t_to, const Batc
   const double d_field = field_at(t_to) - field_at(t_from);
   for (std::size_t p = 0; p < batch.num_particles(); ++p) {
     double u = -(d_bond * static_cast<double>(batch.bond_sum(p)) +
-                 d_field * static_cast<double>(batch.up_count(p)));
+                 d_field * static_cast<double>(batch.field_count(p)));
     // The restriction enters at t = 1 (forward: its last increment; reverse: its first).
-    if (t_to == 1.0) u -= restriction_log_weight(batch.up_count(p), num_sites());
-    if (t_from == 1.0) u += restriction_log_weight(batch.up_count(p), num_sites());
+    if (t_to == 1.0) u -= restriction_log_weight(batch.field_count(p), num_sites());
+    if (t_from == 1.0) u += restriction_log_weight(batch.field_count(p), num_sites());
     out[p] = u;
   }
 }
@@ -107,10 +107,10 @@ void PackedIsingFieldPath::relabel_to_colour0(Batch& batch, const BatchRandom& r
     RandomStream rng = random.stream(p);
     // w_- = 1 / (1 + e^{n_+ - n_-}).
     const double flip_probability =
-        std::exp(-log1p_exp(static_cast<double>(2 * batch.up_count(p) - num_sites())));
+        std::exp(-log1p_exp(static_cast<double>(2 * batch.field_count(p) - num_sites())));
     if (!(rng.uniform() < flip_probability)) continue;
     for (int i = 0; i < num_sites(); ++i) batch.set_spin(p, i, -batch.spin(p, i));
-    batch.up_count(p) = num_sites() - batch.up_count(p);  // the bond sum is unchanged
+    batch.field_count(p) = num_sites() - batch.field_count(p);  // the bond sum is unchanged
   }
 }
 

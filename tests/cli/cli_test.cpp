@@ -155,13 +155,15 @@ TEST(Cli, IsingWolffExampleRunsAndReportsItsBudget) {
 // allowance of a log mean; potts_anneal_test.cpp); and its one-line refusals. (On a 4 x 4 Ising
 // torus at beta = 1 a flipped spin has weight e^-8: 64 paths see none, in either direction, and
 // miss its 0.005 nat; 144 sites see them.)
-void expect_field_path_example_exact(const std::string& name, int size) {
+void expect_field_path_example_exact(const std::string& name, int size,
+                                     const std::string& settings = "") {
   const std::string best = std::string(LOGZ_SOURCE_DIR) + "/examples/" + name;
   const std::string out = temp_path(name + ".json");
-  ASSERT_EQ(run_cli("run " + best + " -q --set model.size=" + std::to_string(size) +
-                    " --set run.num_paths=64 --set schedule.num_steps=300 -o " + out)
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_cli("run " + best + " -q --set model.size=" + std::to_string(size) +
+              " --set run.num_paths=64 --set schedule.num_steps=300" + settings + " -o " + out)
+          .exit_code,
+      0);
   const auto j = nlohmann::json::parse(read_file(out));
   EXPECT_EQ(j["model"]["path"], "field");
   const double exact = j["reference"]["log_z"].get<double>();
@@ -173,19 +175,18 @@ void expect_field_path_example_exact(const std::string& name, int size) {
         << name << " " << method << " exact " << exact;
   }
   expect_one_line_error(run_cli("run " + best + " -q --set kernel.type=metropolis"), "heat_bath");
-  expect_one_line_error(run_cli("run " + best + " -q --set run.method=tempering"), "path");
+  expect_one_line_error(
+      run_cli("run " + best + " -q --set run.method=tempering --set kernel.type=heat_bath"),
+      "path");
   expect_one_line_error(run_cli("run " + best + " -q --set model.field=0"), "field");
   expect_one_line_error(run_cli("run " + best + " -q --set model.field=597"),
                         "field");  // 4 x 2 + 597 > 600
 }
 
 TEST(Cli, IsingAndPottsBestExamplesRunAroundTheTransition) {
-  expect_field_path_example_exact("ising-32-best.toml", 12);  // multi-spin
-  expect_field_path_example_exact("potts-32-best.toml", 4);   // heat bath
-  // The Potts multi-spin kernel has no field classes.
-  expect_one_line_error(run_cli("run " + std::string(LOGZ_SOURCE_DIR) +
-                                "/examples/potts-32-best.toml -q --set kernel.type=multispin"),
-                        "heat_bath");
+  expect_field_path_example_exact("ising-32-best.toml", 12);
+  expect_field_path_example_exact("potts-32-best.toml", 4);
+  expect_field_path_example_exact("potts-32-best.toml", 4, " --set kernel.type=heat_bath");
 }
 
 // The budget in each model family's unit: Gibbs sweeps for an RBM (and the sweeps of its

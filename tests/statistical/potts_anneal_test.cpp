@@ -29,6 +29,7 @@
 #include "logz/kernels/wolff.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_potts.hpp"
+#include "logz/models/packed_potts_field_path.hpp"
 #include "logz/models/potts.hpp"
 #include "logz/models/potts_field_path.hpp"
 
@@ -160,6 +161,19 @@ TEST(PottsAnnealing, Torus3x4AroundTheTransitionWithAField) {
           path.base_log_z(),
       logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling),
       208);
+}
+
+// The same with the multi-spin kernel (its proposal through colour 0), in chunks of 64.
+TEST(PottsAnnealing, Torus3x4AroundTheTransitionWithAFieldMultiSpin) {
+  const logz::PottsModel model(kRows, kCols, kColours, kCoupling, kBeta);
+  const logz::PackedPottsFieldPath path(model, 6.0);
+  check_annealing(
+      "potts 3x4 field path, multi-spin", path,
+      logz::MultiSpinPottsMetropolis(logz::SiteOrder::checkerboard, 2), {200, 2, 512, 200, 0.1},
+      logz::exact::potts_log_z_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling) -
+          path.base_log_z(),
+      logz::exact::potts_mean_energy_transfer_matrix(kRows, kCols, kColours, kBeta, kCoupling),
+      209);
 }
 
 TEST(IsingAnnealing, Torus4x4HeatBath) {

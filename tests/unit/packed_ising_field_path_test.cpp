@@ -64,7 +64,7 @@ logz::PackedFieldSpinBatch batch_of(const TinyLattice& l, const std::vector<int>
   for (std::size_t p = 0; p < states.size(); ++p) {
     for (int j = 0; j < l.sites(); ++j) batch.set_spin(p, j, l.value(states[p], j) ? 1 : -1);
     batch.bond_sum(p) = l.bond_sum(states[p]);
-    batch.up_count(p) = up_spins(l, states[p]);
+    batch.field_count(p) = up_spins(l, states[p]);
   }
   return batch;
 }
@@ -76,9 +76,9 @@ std::vector<long> state_counts(const TinyLattice& l, const logz::PackedFieldSpin
     int state = 0;
     for (int j = l.sites() - 1; j >= 0; --j) state = 2 * state + (batch.spin(p, j) > 0);
     ++counts[static_cast<std::size_t>(state)];
-    if (batch.bond_sum(p) != l.bond_sum(state) || batch.up_count(p) != up_spins(l, state)) {
+    if (batch.bond_sum(p) != l.bond_sum(state) || batch.field_count(p) != up_spins(l, state)) {
       ADD_FAILURE() << "bond sum " << batch.bond_sum(p) << " vs " << l.bond_sum(state)
-                    << ", +1 spins " << batch.up_count(p) << " vs " << up_spins(l, state)
+                    << ", +1 spins " << batch.field_count(p) << " vs " << up_spins(l, state)
                     << ", particle " << p;
       break;
     }

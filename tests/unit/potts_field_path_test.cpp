@@ -16,7 +16,10 @@
 #include <vector>
 
 #include "logz/kernels/heat_bath.hpp"
+#include "logz/kernels/multispin_potts_metropolis.hpp"
+#include "logz/models/packed_potts_field_path.hpp"
 #include "support/lattice_chi_square.hpp"
+#include "support/multispin_checks.hpp"
 #include "support/tiny_lattice.hpp"
 
 namespace {
@@ -247,6 +250,112 @@ TEST(PottsFieldPath, TheIsingModelIsTheTwoColourPottsModelUpToAnEnergyOffset) {
   plain.work_increment(0.2, 0.8, batch, w_plain);
   ising.work_increment(0.2, 0.8, batch, w_ising);
   EXPECT_EQ(w_plain[0], w_ising[0]);
+}
+
+// The multi-spin kernel on the field path (its proposal through colour 0): exact draws at
+// (k, h_sample) packed, one kernel call at (k, h_kernel), unpacked; the counts of colour 0 the
+// kernel keeps are checked beside the equal bonds.
+ChiSquare multispin_chi_square(const logz::MultiSpinPottsMetropolis& kernel, const Lattice& l,
+                               double k, double h_sample, double h_kernel, std::uint64_t seed) {
+  const logz::PottsModel model(l.rows, l.cols, l.q, k < 0 ? -1.0 : 1.0, std::abs(k));
+  const auto p = normalised(l, field_log_weight(l, k, h_sample));
+  auto batch = exact_batch(l, model, p, seed);
+  logz::PackedFieldColourBatch packed(kDraws, l.sites(), l.q);
+  packed.pack(batch, 0);
+  for (long i = 0; i < kDraws; ++i)
+    packed.field_count(i) = std::count(batch.sites(i), batch.sites(i) + l.sites(), 0);
+  kernel.step(logz::PottsFieldTarget(model.lattice(), l.q, k, h_kernel), packed,
+              logz::BatchRandom{seed, logz::Purpose::forward_kernel, 1, 0});
+  for (long i = 0; i < kDraws; ++i) {
+    for (int j = 0; j < l.sites(); ++j) batch.sites(i)[j] = packed.colour(i, j);
+    batch.bond_sum(i) = packed.bond_sum(i);
+    const auto zeros = std::count(batch.sites(i), batch.sites(i) + l.sites(), 0);
+    if (packed.field_count(i) != zeros) {
+      ADD_FAILURE() << "colour 0 " << packed.field_count(i) << " vs " << zeros;
+      break;
+    }
+  }
+  return potts_batch_chi_square(l, batch, p);
+}
+
+TEST(MultiSpinPottsField, KeepsExactDistribution) {
+  std::uint64_t seed = 81;
+  const logz::MultiSpinPottsMetropolis sweep(SiteOrder::checkerboard, 1);
+  for (const auto& l : kLattices)
+    for (const auto& [k, h] :
+         {std::pair{0.6, 1.5}, std::pair{-0.8, 0.7}, std::pair{1.2, 0.0}, std::pair{0.3, 4.0}})
+      for (const auto& kernel : {sweep, sweep.reversed()}) {
+        const auto chi = multispin_chi_square(kernel, l, k, h, h, ++seed);
+        EXPECT_LT(chi.statistic, chi.critical)
+            << l.rows << "x" << l.cols << " q " << l.q << " K " << k << " h " << h;
+      }
+  // Ten colours (four planes), as the paper's model.
+  const auto chi = multispin_chi_square(sweep, {2, 2, 10}, 1.0, 2.0, 2.0, 99);
+  EXPECT_LT(chi.statistic, chi.critical) << "2x2 q 10";
+}
+
+TEST(MultiSpinPottsField, TheTestDetectsAWrongField) {
+  const auto chi = multispin_chi_square(logz::MultiSpinPottsMetropolis(SiteOrder::checkerboard, 1),
+                                        kLattices[0], 0.6, 0.5, 1.5, 98);
+  EXPECT_GT(chi.statistic, chi.critical);
+}
+
+// The packed path is PottsFieldPath's: the same base draws and ground states particle for
+// particle, the same works (at t = 1 with the restriction) and the same relabelling.
+TEST(PackedPottsFieldPath, IsThePottsFieldPathPacked) {
+  const logz::PottsModel model(3, 4, 10, 2.0, 1.0);
+  const logz::PottsFieldPath path(model, 6.0);
+  const logz::PackedPottsFieldPath packed(model, 6.0);
+  EXPECT_EQ(packed.base_log_z(), path.base_log_z());
+  const std::size_t n = 100;  // a full group and part of a second
+  auto a = path.make_batch(n);
+  auto b = packed.make_batch(n);
+  auto same = [&](const char* what) {
+    for (std::size_t p = 0; p < n; ++p) {
+      for (int i = 0; i < model.num_sites(); ++i)
+        ASSERT_EQ(a.sites(p)[i], b.colour(p, i)) << what << ", particle " << p;
+      ASSERT_EQ(a.bond_sum(p), b.bond_sum(p)) << what;
+      ASSERT_EQ(std::count(a.sites(p), a.sites(p) + model.num_sites(), 0), b.field_count(p))
+          << what;
+    }
+  };
+  const logz::BatchRandom random{5, logz::Purpose::base_sample, 0, 0};
+  path.sample_base(a, random);
+  packed.sample_base(b, random);
+  same("base");
+  // Move the packed particles, then give the unpacked ones their colours.
+  logz::MultiSpinPottsMetropolis(SiteOrder::checkerboard, 4)
+      .step(packed.at(0.8), b, logz::BatchRandom{5, logz::Purpose::forward_kernel, 1, 0});
+  for (std::size_t p = 0; p < n; ++p) {
+    for (int i = 0; i < model.num_sites(); ++i) a.sites(p)[i] = b.colour(p, i);
+    a.bond_sum(p) = model.equal_bonds(a.sites(p));
+  }
+  same("after the kernel");
+  std::vector<double> wa(n), wb(n);
+  for (const auto& [from, to] :
+       {std::pair{0.0, 0.3}, std::pair{0.5, 0.8}, std::pair{0.8, 1.0}, std::pair{1.0, 0.9}}) {
+    path.work_increment(from, to, a, wa);
+    packed.work_increment(from, to, b, wb);
+    for (std::size_t p = 0; p < n; ++p)
+      ASSERT_NEAR(wa[p], wb[p], 1e-9 * (1 + std::abs(wa[p]))) << from << " -> " << to;
+  }
+  path.trace_energy(a, wa);
+  packed.trace_energy(b, wb);
+  EXPECT_EQ(wa, wb);
+  const logz::BatchRandom relabel{5, logz::Purpose::test, 2, 0};
+  path.relabel_to_colour0(a, relabel);
+  packed.relabel_to_colour0(b, relabel);
+  same("relabelled");
+  path.ground_state(a, random);
+  packed.ground_state(b, random);
+  same("ground state");
+}
+
+TEST(PackedPottsFieldPath, AnnealingGivesTheSameBitsForAnyThreadsAndChunksOf64) {
+  const logz::PottsModel model(5, 6, 10, 2.0, 1.0);
+  logz::test_support::expect_works_independent_of_threads_and_chunks(
+      logz::PackedPottsFieldPath(model, 6.0),
+      logz::MultiSpinPottsMetropolis(SiteOrder::checkerboard, 2));
 }
 
 TEST(PottsFieldPath, RefusesFieldsOutsideItsRange) {

@@ -24,6 +24,7 @@
 #include "logz/kernels/site_order.hpp"
 #include "logz/models/packed_colour_batch.hpp"
 #include "logz/models/packed_potts.hpp"
+#include "logz/models/packed_potts_field_path.hpp"
 #include "logz/models/potts.hpp"
 #include "logz/random/philox.hpp"
 
@@ -37,8 +38,16 @@ class MultiSpinPottsMetropolis : public SiteKernel<MultiSpinPottsMetropolis> {
   // Applies the kernel to every particle of the batch and brings their bond sums up to date.
   KernelInfo step(const PottsTarget& target, PackedColourBatch& batch, const BatchRandom& random,
                   StopToken stop = {}) const;
+  // With a field on colour 0 (the field path): the proposal goes through colour 0 (from colour
+  // 0 uniformly to one of the q - 1 others, from any other colour to 0, accepted with the
+  // Hastings ratio's q - 1 beside the weights: min(1, (q - 1)^{+-1} exp(-K D -+ h)) for D equal
+  // neighbours lost), which moves a site as often as the heat bath where nearly every site has
+  // colour 0, as along the field path; also brings the counts of colour 0 up to date.
+  KernelInfo step(const PottsFieldTarget& target, PackedFieldColourBatch& batch,
+                  const BatchRandom& random, StopToken stop = {}) const;
 };
 
 static_assert(KernelFor<MultiSpinPottsMetropolis, PackedPottsModel>);
+static_assert(KernelFor<MultiSpinPottsMetropolis, PackedPottsFieldPath>);
 
 }  // namespace logz

@@ -13,9 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "logz/core/annealing_path.hpp"
+#include "logz/models/field_counted_batch.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/packed_spin_batch.hpp"
 #include "logz/models/potts_field_path.hpp"
@@ -36,26 +36,7 @@ struct IsingFieldTarget {
 };
 
 // PackedSpinBatch with each particle's +1 spins counted.
-class PackedFieldSpinBatch : public PackedSpinBatch {
- public:
-  PackedFieldSpinBatch(std::size_t num_particles, int num_sites)
-      : PackedSpinBatch(num_particles, num_sites), up_counts_(num_particles, 0) {}
-
-  std::int64_t& up_count(std::size_t p) { return up_counts_[p]; }
-  std::int64_t up_count(std::size_t p) const { return up_counts_[p]; }
-  void copy_particle(const PackedFieldSpinBatch& from, std::size_t from_p, std::size_t to_p) {
-    PackedSpinBatch::copy_particle(from, from_p, to_p);
-    up_counts_[to_p] = from.up_counts_[from_p];
-  }
-  template <class F>
-  void for_each_state_array(F&& f) {
-    PackedSpinBatch::for_each_state_array(f);
-    f(std::span<std::int64_t>(up_counts_));
-  }
-
- private:
-  std::vector<std::int64_t> up_counts_;
-};
+using PackedFieldSpinBatch = FieldCountedBatch<PackedSpinBatch>;
 
 class PackedIsingFieldPath {
  public:

@@ -20,13 +20,11 @@ const Key& field_key() {
 }
 
 bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSettings& kernel,
-                     RunMethod method, double beta_coupling, bool multispin) {
+                     RunMethod method, double beta_coupling) {
   if (model.get_string(lattice_path_key()) != "field") return false;
-  if (kernel.type != LatticeKernelType::heat_bath &&
-      !(multispin && kernel.type == LatticeKernelType::multispin))
-    config.section("kernel").fail(
-        "type", multispin ? "\"heat_bath\" or \"multispin\" with [model] path = \"field\""
-                          : "\"heat_bath\" with [model] path = \"field\"");
+  if (kernel.type != LatticeKernelType::heat_bath && kernel.type != LatticeKernelType::multispin)
+    config.section("kernel").fail("type",
+                                  "\"heat_bath\" or \"multispin\" with [model] path = \"field\"");
   if (method != RunMethod::annealing && method != RunMethod::population_annealing)
     model.fail(lattice_path_key(),
                "\"temperature\" unless [run] method = \"annealing\" or \"population_annealing\"");

@@ -15,11 +15,10 @@ const Key& lattice_path_key();  // path: "temperature" or "field"
 const Key& field_key();         // field: h0
 
 // Whether [model] path is "field"; then the checks that hold for any field path: the heat bath
-// (or the multi-spin kernel where `multispin` says the model has one for the path),
-// [run] method = "annealing" or "population_annealing", and 4 |beta J| + h0 within
-// PottsFieldPath's range (J: the Potts coupling the path runs on).
+// or the multi-spin kernel, [run] method = "annealing" or "population_annealing", and
+// 4 |beta J| + h0 within PottsFieldPath's range (J: the Potts coupling the path runs on).
 bool read_field_path(ConfigSection& model, Config& config, const LatticeKernelSettings& kernel,
-                     RunMethod method, double beta_coupling, bool multispin = false);
+                     RunMethod method, double beta_coupling);
 
 // Anneals `path` with `kernel` in both directions from relabelled ground states (or runs
 // population annealing along it), and fills result's model description (path, field, base) and

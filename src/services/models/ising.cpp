@@ -63,7 +63,7 @@ RunResult run_ising(Config& config, const RunContext& context) {
   result.reference = ising_exact(config);
 
   const RunMethod method = read_run_method(config, lattice_methods());
-  if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling, /*multispin=*/true)) {
+  if (read_field_path(m, config, kernel, method, 2.0 * beta * coupling)) {
     const Schedule schedule =
         method == RunMethod::annealing ? read_schedule(config) : linear_schedule(1);
     if (kernel.type == LatticeKernelType::multispin) {

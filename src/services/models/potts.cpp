@@ -21,6 +21,7 @@
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 #include "logz/kernels/potts_metropolis.hpp"
 #include "logz/models/packed_potts.hpp"
+#include "logz/models/packed_potts_field_path.hpp"
 #include "services/families/lattice_family.hpp"
 
 namespace logz {
@@ -139,9 +140,14 @@ RunResult run_potts(Config& config, const RunContext& context) {
   };
   if (method == RunMethod::ground_state_integration) ground_states();  // before the field path's
   if (read_field_path(m, config, kernel, method, beta * coupling)) {
-    anneal_field_path(PottsFieldPath(model, m.get_double(field_key())),
-                      HeatBath(kernel.order, kernel.steps), method, schedule, config, context,
-                      result);
+    if (kernel.type == LatticeKernelType::multispin)
+      anneal_field_path(PackedPottsFieldPath(model, m.get_double(field_key())),
+                        MultiSpinPottsMetropolis(kernel.order, kernel.steps), method, schedule,
+                        config, context, result, multispin_run_defaults(config, method));
+    else
+      anneal_field_path(PottsFieldPath(model, m.get_double(field_key())),
+                        HeatBath(kernel.order, kernel.steps), method, schedule, config, context,
+                        result);
     add_reference(model, rows, cols, {},
                   result);  // the equilibrium trace is the temperature path's
     return result;
