@@ -73,6 +73,30 @@ struct Threshold {
   }
 };
 
+// The classes of moves whose acceptance threshold can reject (below 2^32) among thresholds[0, n),
+// n <= 32, and for every bit of the threshold which of them have it set: a lane's threshold bit
+// is the OR of the masks of those classes, so a bit that few classes have costs few operations.
+struct RejectableClasses {
+  std::array<int, 32> index{};  // into thresholds
+  int count = 0;
+  std::array<std::uint32_t, kThresholdBits> with_bit{};  // bit k: class index[k] has bit b
+
+  RejectableClasses(const Threshold* thresholds, int n) {
+    for (int c = 0; c < n; ++c) {
+      if (thresholds[c].active == 0) continue;
+      for (int b = 0; b < kThresholdBits; ++b)
+        if (thresholds[c].bits[b] != 0) with_bit[b] |= 1u << count;
+      index[count++] = c;
+    }
+  }
+  // Bit b of the thresholds of lanes whose class masks (index's order) are `classes`.
+  Word threshold_bit(const Word* classes, int b) const {
+    Word t = 0;
+    for (std::uint32_t m = with_bit[b]; m != 0; m &= m - 1) t |= classes[std::countr_zero(m)];
+    return t;
+  }
+};
+
 // A fraction num / den in (0, 1) as lane masks of its first binary digits, and what is left
 // of the expansion after them (for the rare lane that needs more).
 struct Fraction {

@@ -22,27 +22,9 @@ HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using multispin::IsingSweeps, multispin::kFixedBits, multispin::kThresholdBits,
-    multispin::Threshold, multispin::Visit, multispin::Word;
+    multispin::RejectableClasses, multispin::Threshold, multispin::Visit, multispin::Word;
 
 constexpr std::size_t kChunk = 16;  // site visits whose words are made at once
-
-// The rejectable classes of a field's flips (IsingSweeps::field_classes below 2^32), and for
-// every bit of the threshold which of them have it set: a lane's threshold bit is the OR of
-// its class's masks over those.
-struct FieldClasses {
-  std::array<int, 10> index{};  // into field_classes
-  int count = 0;
-  std::array<std::uint16_t, kThresholdBits> with_bit{};  // bit k: class index[k] has bit b
-
-  explicit FieldClasses(const Threshold* classes) {
-    for (int c = 0; classes != nullptr && c < 10; ++c) {
-      if (classes[c].active == 0) continue;
-      for (int b = 0; b < kThresholdBits; ++b)
-        if (classes[c].bits[b] != 0) with_bit[b] |= static_cast<std::uint16_t>(1u << count);
-      index[count++] = c;
-    }
-  }
-};
 
 // The groups g0 .. g0 + Lanes(d) - 1 through all sweeps; returns how many of their lanes
 // changed, and writes their particles' anti-aligned bonds (and with a field, +1 spins).
@@ -66,23 +48,20 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
   const auto lane_mask = groups.particle_mask();
   const auto invert = hn::Set(d, job.invert), self_left = hn::Set(d, job.self_left),
              self_up = hn::Set(d, job.self_up), zero = hn::Zero(d);
-  const FieldClasses field(job.field_classes);
-  const auto hard_active = hn::Set(d, kField ? 0 : job.hard->active),
-             soft_active = hn::Set(d, kField ? 0 : job.soft->active);
+  // The classes that can reject: with a field, field_classes' ten (5 z + a); else the
+  // ferromagnet's two, hard (no anti-aligned neighbour) and soft (one).
+  const std::array<Threshold, 2> ferromagnet =
+      kField ? std::array<Threshold, 2>{} : std::array<Threshold, 2>{*job.hard, *job.soft};
+  const RejectableClasses rc =
+      kField ? RejectableClasses(job.field_classes, 10) : RejectableClasses(ferromagnet.data(), 2);
   // No lane can be rejected (every threshold at or past 2^32, as at beta = 0): no words.
-  const bool draws = kField ? field.count > 0 : (job.hard->active | job.soft->active) != 0;
-  // The lanes of each rejectable class at a visit (field: field.index's; else hard and soft).
-  hn::Vec<D> classes[10];
+  const bool draws = rc.count > 0;
+  hn::Vec<D> classes[10];  // the lanes of each class of rc at a visit
   auto threshold_bits = [&](int b) {
-    if constexpr (kField) {
-      auto t = zero;
-      for (unsigned m = field.with_bit[b]; m != 0; m &= m - 1)
-        t = hn::Or(t, classes[std::countr_zero(m)]);
-      return t;
-    } else {
-      return hn::Or(hn::And(classes[0], hn::Set(d, job.hard->bits[b])),
-                    hn::And(classes[1], hn::Set(d, job.soft->bits[b])));
-    }
+    auto t = zero;
+    for (std::uint32_t m = rc.with_bit[b]; m != 0; m &= m - 1)
+      t = hn::Or(t, classes[std::countr_zero(m)]);
+    return t;
   };
   auto count = zero;
   std::uint64_t visit = 0;  // the step's site visits so far
@@ -110,21 +89,23 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
           const auto a0 = hn::Xor(x01, x23), carry = hn::And(x01, x23);
           const auto c01 = hn::And(v0, v1), c23 = hn::And(v2, v3);
           const auto a1 = hn::Xor3(c01, c23, carry), a2 = hn::And(c01, c23);
-          for (int c = 0; c < field.count; ++c) {
-            const int a = field.index[c] % 5;
+          for (int c = 0; c < rc.count; ++c) {
+            const int a = rc.index[c] % 5;
             const auto low = a == 0   ? hn::Not(hn::Or3(a0, a1, a2))
                              : a == 1 ? hn::AndNot(a1, a0)
                              : a == 2 ? hn::AndNot(a0, a1)
                              : a == 3 ? hn::And(a0, a1)
                                       : a2;
-            classes[c] = field.index[c] >= 5 ? hn::And(low, s) : hn::AndNot(s, low);
+            classes[c] = rc.index[c] >= 5 ? hn::And(low, s) : hn::AndNot(s, low);
             candidates = hn::Or(candidates, classes[c]);
           }
         } else {
           const auto two_or_more = hn::Or3(hn::And(v0, v1), hn::And(v2, v3), hn::And(x01, x23));
-          classes[0] = hn::AndNot(hn::Or(hn::Or(v0, v1), hn::Or(v2, v3)), hard_active);
-          classes[1] = hn::And(hn::AndNot(two_or_more, hn::Xor(x01, x23)), soft_active);
-          candidates = hn::Or(classes[0], classes[1]);
+          for (int c = 0; c < rc.count; ++c) {
+            classes[c] = rc.index[c] == 0 ? hn::Not(hn::Or(hn::Or(v0, v1), hn::Or(v2, v3)))
+                                          : hn::AndNot(two_or_more, hn::Xor(x01, x23));
+            candidates = hn::Or(candidates, classes[c]);
+          }
         }
         auto accept = zero;
         if (draws) {

@@ -36,8 +36,8 @@ HWY_BEFORE_NAMESPACE();
 namespace logz::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using multispin::Fraction, multispin::kAll, multispin::kFixedBits, multispin::kThresholdBits,
-    multispin::PottsSweeps, multispin::ProposalBlock, multispin::RandomWords, multispin::Threshold,
-    multispin::Visit, multispin::Word;
+    multispin::PottsSweeps, multispin::ProposalBlock, multispin::RandomWords,
+    multispin::RejectableClasses, multispin::Threshold, multispin::Visit, multispin::Word;
 
 constexpr std::size_t kVisitsPerChunk = 16;  // site visits whose words are made at once
 
@@ -61,29 +61,6 @@ Word FinishFraction(Word pending, const Fraction& f, RandomWords& tail) {
   }
   return accept;
 }
-
-// The classes of moves whose threshold can reject (below 2^32) among thresholds[0, n), and for
-// every bit of the threshold which of them have it set: a lane's threshold bit is the OR of the
-// masks of those classes.
-struct RejectableClasses {
-  std::array<int, 18> index{};  // into thresholds
-  int count = 0;
-  std::array<std::uint32_t, kThresholdBits> with_bit{};  // bit k: class index[k] has bit b
-
-  RejectableClasses(const Threshold* thresholds, int n) {
-    for (int c = 0; c < n; ++c) {
-      if (thresholds[c].active == 0) continue;
-      for (int b = 0; b < kThresholdBits; ++b)
-        if (thresholds[c].bits[b] != 0) with_bit[b] |= 1u << count;
-      index[count++] = c;
-    }
-  }
-  Word threshold_bit(const Word* classes, int b) const {
-    Word t = 0;
-    for (std::uint32_t m = with_bit[b]; m != 0; m &= m - 1) t |= classes[std::countr_zero(m)];
-    return t;
-  }
-};
 
 // The same for the acceptance's 32-bit thresholds: lane classes[k] of class r.index[k].
 Word FinishThresholds(Word pending, const Word* classes, const RejectableClasses& r,

@@ -29,7 +29,6 @@ class PackedPottsFieldPath {
   PackedPottsFieldPath(const PottsModel& model, double field) : path_(model, field) {}
   PackedPottsFieldPath(PottsModel&&, double) = delete;
 
-  const PottsFieldPath& unpacked() const { return path_; }
   const PottsModel& model() const { return path_.model(); }
   double field() const { return path_.field(); }
   int num_sites() const { return path_.num_sites(); }
