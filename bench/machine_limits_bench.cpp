@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "logz/models/rbm.hpp"
+#include "logz/random/particle_draws.hpp"
 #include "logz/random/philox.hpp"
 
 namespace {
@@ -72,6 +73,27 @@ void BM_PhiloxNextU32(benchmark::State& state) {
                          benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_PhiloxNextU32);
+
+// One HAIS step's draws for the 36-d product of experts: 200 particles, each a uniform and 36
+// normals from its own stream (particle_draws.hpp), in double (arg 0) or single (1) precision.
+void BM_ParticleNormals(benchmark::State& state) {
+  constexpr std::size_t kParticles = 200, kDims = 36;
+  const auto precision =
+      state.range(0) == 0 ? logz::NormalPrecision::double_ : logz::NormalPrecision::single;
+  std::vector<double> uniforms(kParticles), normals(kParticles * kDims);
+  std::uint32_t step = 0;
+  for (auto _ : state) {
+    logz::draw_uniform_and_normals(logz::BatchRandom{1, logz::Purpose::test, ++step, 0},
+                                   logz::DrawOrder::normals_first, uniforms, normals.data(), kDims,
+                                   kDims, precision);
+    benchmark::DoNotOptimize(normals.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["ns_per_normal"] = benchmark::Counter(
+      static_cast<double>(kParticles * kDims),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ParticleNormals)->Arg(0)->Arg(1);
 
 constexpr std::size_t kStreamBytes = std::size_t{256} << 20;
 

@@ -41,10 +41,9 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
                                    static_cast<std::uint32_t>(job.random.purpose),
                                    hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
                                            hn::Set(d, job.random.first_particle + 64 * g0 + 1)));
-  const PhiloxKey key{static_cast<std::uint32_t>(job.random.seed),
-                      static_cast<std::uint32_t>(job.random.seed >> 32)};
-  auto blocks = hwy::AllocateAligned<std::uint64_t>(4 * N);
-  auto tail = hwy::AllocateAligned<Word>(2 * N);
+  const LaneKeys<D> key(d, PhiloxKey{static_cast<std::uint32_t>(job.random.seed),
+                                     static_cast<std::uint32_t>(job.random.seed >> 32)});
+  auto tail = hwy::AllocateAligned<Word>(8 * N);  // the words of four tail blocks
   const auto lane_mask = groups.particle_mask();
   const auto invert = hn::Set(d, job.invert), self_left = hn::Set(d, job.self_left),
              self_up = hn::Set(d, job.self_up), zero = hn::Zero(d);
@@ -64,6 +63,72 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
     return t;
   };
   auto count = zero;
+  // Lanes still undecided after a visit's first tail block are finished later, a segment of
+  // visits at a time, their tail blocks made four visits at a time (throughput rather than one
+  // block's latency; the same words, counter-based): a visit's flips are written at once, the
+  // late acceptances when its segment ends. A segment ends with the chunk, and before a visit
+  // that reads or writes a site whose visit is pending (never in checkerboard order on even
+  // tori, where a colour's sites do not touch).
+  constexpr std::size_t kSlot = 1 + 10;  // a pending visit's undecided lanes and class masks
+  auto deferred = hwy::AllocateAligned<Word>(kChunk * kSlot * N);
+  auto late = hwy::AllocateAligned<Word>(kChunk * N);  // late acceptances
+  std::uint64_t deferred_visit[kChunk];
+  std::int32_t deferred_site[kChunk];
+  std::size_t num_deferred = 0;
+  std::vector<std::uint8_t> segment_starts(n);
+  {
+    std::vector<std::size_t> stamp(n, 0);
+    std::size_t segment = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const Visit& v = job.visits[job.reversed ? n - 1 - j : j];
+      bool touches = stamp[static_cast<std::size_t>(v.site)] == segment;
+      for (const std::int32_t i : v.nb)
+        touches = touches || stamp[static_cast<std::size_t>(i)] == segment;
+      if (j % kChunk == 0 || touches) ++segment, segment_starts[j] = 1;
+      stamp[static_cast<std::size_t>(v.site)] = segment;
+    }
+  }
+  auto finish_deferred = [&] {
+    std::size_t live[kChunk], num_live = num_deferred;
+    for (std::size_t e = 0; e < num_deferred; ++e)
+      live[e] = e, hn::Store(zero, d, late.get() + e * N);
+    for (std::uint64_t i = 1, b = kFixedBits + 2; num_live > 0 && b < kThresholdBits; ++i, b += 2) {
+      for (std::size_t u = 0; u < num_live; u += 4) {
+        const std::size_t k = std::min<std::size_t>(4, num_live - u);
+        std::uint64_t j[4] = {};
+        for (std::size_t x = 0; x < k; ++x)
+          j[x] = i * multispin::kMaxVisits + deferred_visit[live[u + x]];
+        LaneWordsAt(d, k, j, tail_stream, key, tail.get());
+        for (std::size_t x = 0; x < k; ++x) {
+          Word* slot = deferred.get() + live[u + x] * kSlot * N;
+          auto pending = hn::Load(d, slot), accept = hn::Load(d, late.get() + live[u + x] * N);
+          for (std::size_t w = 0; w < 2; ++w) {
+            auto t = zero;
+            for (std::uint32_t m = rc.with_bit[b + w]; m != 0; m &= m - 1)
+              t = hn::Or(
+                  t, hn::Load(d, slot + (1 + static_cast<std::size_t>(std::countr_zero(m))) * N));
+            const auto rb = hn::Load(d, tail.get() + (2 * x + w) * N);
+            accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
+            pending = hn::AndNot(hn::Xor(rb, t), pending);
+          }
+          hn::Store(pending, d, slot);
+          hn::Store(accept, d, late.get() + live[u + x] * N);
+        }
+      }
+      std::size_t kept = 0;
+      for (std::size_t x = 0; x < num_live; ++x)
+        if (!hn::AllTrue(d, hn::Eq(hn::Load(d, deferred.get() + live[x] * kSlot * N), zero)))
+          live[kept++] = live[x];
+      num_live = kept;
+    }
+    for (std::size_t e = 0; e < num_deferred; ++e) {
+      Word* site = groups.at(static_cast<std::size_t>(deferred_site[e]));
+      const auto flip = hn::Load(d, late.get() + e * N);
+      hn::Store(hn::Xor(hn::Load(d, site), flip), d, site);
+      count = hn::Add(count, hn::PopulationCount(hn::And(flip, lane_mask)));
+    }
+    num_deferred = 0;
+  };
   std::uint64_t visit = 0;  // the step's site visits so far
   for (std::size_t sweep = 0; sweep < job.sweeps; ++sweep) {
     if (sweep > 0) job.stop.throw_if_requested();
@@ -73,6 +138,7 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
       const Word* first_tail = draws ? first_tail_words.next(2 * m) : nullptr;
       for (std::size_t k = 0; k < m; ++k, ++visit) {
         const std::size_t j = j0 + k;
+        if (segment_starts[j] && num_deferred > 0) finish_deferred();
         const Visit& v = job.visits[job.reversed ? n - 1 - j : j];
         Word* site = groups.at(static_cast<std::size_t>(v.site));
         auto neighbour = [&](int x) { return hn::Load(d, groups.at(v.nb[x])); };
@@ -112,27 +178,26 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
           hn::Vec<D> below, equal;
           CompareFixedBits(d, fixed + k * kFixedBits * N, threshold_bits, below, equal);
           accept = hn::And(candidates, below);
-          // Lanes still undecided go on from the threshold's next bit with the words of
-          // blocks q, kMaxVisits + q, 2 kMaxVisits + q .. of random.stream(64 g + 1), two words
-          // a block, as long as any lane of any group needs them (a group's words are the
-          // same whichever others share its vector); lanes equal over all 32 bits: rejected.
+          // The first tail block (block q of random.stream(64 g + 1), made in bulk).
           auto pending = hn::And(candidates, equal);
-          for (int b = kFixedBits, i = 0;
-               b < kThresholdBits && !hn::AllTrue(d, hn::Eq(pending, zero)); ++i) {
-            const Word* words_i = first_tail + 2 * k * N;
-            if (i > 0) {
-              PhiloxLaneBlocks<1>(d, static_cast<std::uint64_t>(i) * multispin::kMaxVisits + visit,
-                                  tail_stream.c1, tail_stream.c2, tail_stream.c3, key,
-                                  blocks.get());
-              WordsFromBlocks(d, 1, blocks.get(), tail.get());
-              words_i = tail.get();
-            }
-            for (int x = 0; x < 2; ++x, ++b) {
-              const auto rb = hn::Load(d, words_i + x * N), t = threshold_bits(b);
-              accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
-              pending = hn::AndNot(hn::Xor(rb, t), pending);
-            }
+          for (int x = 0; x < 2; ++x) {
+            const auto rb = hn::Load(d, first_tail + (2 * k + static_cast<std::size_t>(x)) * N),
+                       t = threshold_bits(kFixedBits + x);
+            accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
+            pending = hn::AndNot(hn::Xor(rb, t), pending);
           }
+          // Lanes still undecided go on from the threshold's next bit with the words of blocks
+          // kMaxVisits + q, 2 kMaxVisits + q .. (two words a block) when the segment ends, as
+          // long as any lane of any group needs them (a group's words are the same whichever
+          // others share its vector); lanes equal over all 32 bits: rejected. Kept always,
+          // counted only when some lane is pending (no branch to mispredict).
+          Word* slot = deferred.get() + num_deferred * kSlot * N;
+          hn::Store(pending, d, slot);
+          for (int c = 0; c < rc.count; ++c)
+            hn::Store(classes[c], d, slot + (1 + static_cast<std::size_t>(c)) * N);
+          deferred_visit[num_deferred] = visit;
+          deferred_site[num_deferred] = v.site;
+          num_deferred += hn::AllTrue(d, hn::Eq(pending, zero)) ? 0 : 1;
         }
         const auto flip = hn::Or(hn::Not(candidates), accept);
         hn::Store(hn::Xor(s, flip), d, site);
@@ -140,6 +205,7 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
       }
     }
   }
+  if (num_deferred > 0) finish_deferred();
   groups.write_back();
   // Anti-aligned bonds: right and down of every site.
   BitSlicedCounter<D> anti(d, std::bit_width(2 * n));

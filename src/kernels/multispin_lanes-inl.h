@@ -77,17 +77,19 @@ class GroupLanes {
   hwy::AlignedFreeUniquePtr<multispin::Word[]> w_, masks_;
 };
 
-// Words 2 i and 2 i + 1 of each lane's stream (block i's four 32-bit words, hi << 32 | lo),
-// i < k, from the blocks PhiloxLaneBlocks wrote at `blocks`, to out[(2 i + x) N].
+// Words 2 i and 2 i + 1 of each lane's stream (block j[i]'s four 32-bit words, hi << 32 | lo),
+// i < k <= 4, to out[(2 i + x) N]: PhiloxLaneWordsAt for a k known at run time.
 template <class D>
-HWY_INLINE void WordsFromBlocks(D d, std::size_t k, const std::uint64_t* blocks,
-                                multispin::Word* out) {
-  const std::size_t N = hn::Lanes(d);
-  for (std::size_t i = 0; i < k; ++i) {
-    auto word = [&](std::size_t x) { return hn::Load(d, blocks + (4 * i + x) * N); };
-    hn::Store(hn::Or(hn::ShiftLeft<32>(word(0)), word(1)), d, out + (2 * i) * N);
-    hn::Store(hn::Or(hn::ShiftLeft<32>(word(2)), word(3)), d, out + (2 * i + 1) * N);
-  }
+HWY_INLINE void LaneWordsAt(D d, std::size_t k, const std::uint64_t* j, const LaneStreams<D>& s,
+                            const LaneKeys<D>& key, multispin::Word* out) {
+  if (k >= 4)
+    PhiloxLaneWordsAt<4>(d, j, s.c1, s.c2, s.c3, key, out);
+  else if (k == 3)
+    PhiloxLaneWordsAt<3>(d, j, s.c1, s.c2, s.c3, key, out);
+  else if (k == 2)
+    PhiloxLaneWordsAt<2>(d, j, s.c1, s.c2, s.c3, key, out);
+  else
+    PhiloxLaneWordsAt<1>(d, j, s.c1, s.c2, s.c3, key, out);
 }
 
 // The words of random.stream(64 g + offset), in order, for the groups of a GroupLanes: next(m)
@@ -102,13 +104,12 @@ class GroupWords {
       : d_(d),
         n_(hn::Lanes(d)),
         lanes_(groups.lanes()),
-        key_{static_cast<std::uint32_t>(random.seed),
-             static_cast<std::uint32_t>(random.seed >> 32)},
+        key_(d, PhiloxKey{static_cast<std::uint32_t>(random.seed),
+                          static_cast<std::uint32_t>(random.seed >> 32)}),
         streams_(d, random.step, static_cast<std::uint32_t>(random.purpose),
                  hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
                          hn::Set(d, random.first_particle + 64 * groups.first_group() + offset))),
-        stage_(hwy::AllocateAligned<multispin::Word>((max_words + 10) * n_)),
-        blocks_(hwy::AllocateAligned<std::uint64_t>(16 * n_)) {
+        stage_(hwy::AllocateAligned<multispin::Word>((max_words + 10) * n_)) {
     if (narrow())
       for (std::size_t l = 0; l < lanes_; ++l)
         own_.push_back(random.stream(64 * (groups.first_group() + l) + offset));
@@ -128,9 +129,9 @@ class GroupWords {
       const std::uint64_t first = pos_ / 2;
       const std::size_t skip = pos_ % 2, num_blocks = (skip + count + 1) / 2;
       for (std::size_t i = 0; i < num_blocks; i += 4) {
-        PhiloxLaneBlocks<4>(d_, first + i, streams_.c1, streams_.c2, streams_.c3, key_,
-                            blocks_.get());
-        WordsFromBlocks(d_, 4, blocks_.get(), stage_.get() + 2 * i * n_);
+        const std::uint64_t j[4] = {first + i, first + i + 1, first + i + 2, first + i + 3};
+        PhiloxLaneWordsAt<4>(d_, j, streams_.c1, streams_.c2, streams_.c3, key_,
+                             stage_.get() + 2 * i * n_);
       }
       out += skip * n_;
     }
@@ -142,10 +143,9 @@ class GroupWords {
   bool narrow() const { return n_ <= 2; }
   D d_;
   std::size_t n_, lanes_;
-  PhiloxKey key_;
+  LaneKeys<D> key_;
   LaneStreams<D> streams_;
   hwy::AlignedFreeUniquePtr<multispin::Word[]> stage_;
-  hwy::AlignedFreeUniquePtr<std::uint64_t[]> blocks_;
   std::vector<RandomStream> own_;
   std::vector<std::uint32_t> bits_;
   std::uint64_t pos_ = 0;  // words made so far

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -29,9 +30,10 @@ namespace {
 multispin::PottsSweeps sweeps_job(std::size_t sweeps, bool reversed, const TorusLattice& lattice,
                                   int num_colours, int planes,
                                   const std::vector<multispin::Visit>& visits,
-                                  const BatchRandom& random, StopToken stop) {
+                                  const BatchRandom& random, StopToken stop, bool field) {
   using namespace multispin;
   PottsSweeps job;
+  job.field = field;
   job.visits = visits.data();
   job.num_sites = visits.size();
   job.sweeps = sweeps;
@@ -40,7 +42,16 @@ multispin::PottsSweeps sweeps_job(std::size_t sweeps, bool reversed, const Torus
   // A neighbour slot that is the site itself (1-wide torus) is a constant self-bond: not counted.
   for (int s = 0; s < 4; ++s)
     job.counted[s] = (s % 2 == 0 ? lattice.cols() : lattice.rows()) == 1 ? 0 : kAll;
-  job.blocks = proposal_blocks(static_cast<unsigned>(num_colours - 1));
+  // Without a field, where q - 1 is not a power of two (no exact uniform proposal from whole
+  // bits), offsets +-1 .. +-m mod q with m = 2^e <= (q - 1) / 2: for q = 10, 3 words per
+  // visit instead of the uniform's 8 + 3 (its Bernoulli(8/9) and three bits).
+  const unsigned others = static_cast<unsigned>(num_colours - 1);
+  if (!field && !std::has_single_bit(others)) {
+    job.offset_bits = std::countr_zero(std::bit_floor(others / 2));
+    job.num_colours = num_colours;
+  } else {
+    job.blocks = proposal_blocks(others);
+  }
   job.random = random;
   job.stop = stop;
   // Words are numbered by Philox's 32-bit block counter, two a block.
@@ -61,7 +72,7 @@ KernelInfo MultiSpinPottsMetropolis::step(const PottsTarget& target, PackedColou
   const TorusLattice& lattice = *target.lattice;
   const std::vector<Visit> visits = sweep_order(lattice);
   PottsSweeps job = sweeps_job(steps(), is_reversed(), lattice, target.num_colours, batch.planes(),
-                               visits, random, stop);
+                               visits, random, stop, /*field=*/false);
   // With K = beta J >= 0 a move that loses k equal neighbours (d = -k, k = 1..4) is accepted
   // with accept_threshold[4 - k]; with K < 0 one that gains k, with accept_threshold[4 + k].
   // Other moves are always accepted.
@@ -82,8 +93,7 @@ KernelInfo MultiSpinPottsMetropolis::step(const PottsFieldTarget& target,
   const TorusLattice& lattice = *target.lattice;
   const std::vector<Visit> visits = sweep_order(lattice);
   PottsSweeps job = sweeps_job(steps(), is_reversed(), lattice, target.num_colours, batch.planes(),
-                               visits, random, stop);
-  job.field = true;
+                               visits, random, stop, /*field=*/true);
   // Class 9 z + D + 4: from colour 0 (z = 1) to another colour, or from another to colour 0,
   // losing D equal neighbours: the log of the weights' ratio -K D -+ h, and of the proposals'
   // ratio +-log(q - 1) (one of q - 1 colours from colour 0, colour 0 for sure back).

@@ -24,6 +24,7 @@ namespace logz::multispin {
 
 std::size_t PottsSweeps::words_per_visit() const {
   std::size_t n = static_cast<std::size_t>(kFixedBits);  // the acceptance
+  if (offset_bits >= 0) return n + 1 + static_cast<std::size_t>(offset_bits);
   for (const ProposalBlock& b : blocks)
     n += static_cast<std::size_t>(b.bits) + (b.last ? 0 : static_cast<std::size_t>(kFixedBits));
   return n;
@@ -77,6 +78,55 @@ Word FinishThresholds(Word pending, const Word* classes, const RejectableClasses
 template <class D>
 using V = hn::Vec<D>;
 
+// Bit-sliced majority of three (the carry of a full adder).
+template <class D>
+HWY_INLINE V<D> Majority(D /*d*/, V<D> a, V<D> b, V<D> c) {
+  return hn::Or(hn::And(a, b), hn::And(c, hn::Xor(a, b)));
+}
+
+// The offset proposal's colour c = (x + o) mod q in P bit planes, o = +-(1 + m) with m the
+// `bits`-bit number in the words r[N], r[2 N], .. and the sign in r[0]: o = 1 + m, or
+// q - 2^bits + (2^bits - 1 - m) = q - 1 - m. x + o lies in [1, 2q - 2], so one conditional
+// subtraction of q reduces it.
+template <int P, class D>
+HWY_INLINE void OffsetColour(D d, const V<D>* x, const Word* r, int bits, int q, V<D>* c) {
+  const std::size_t N = hn::Lanes(d);
+  const auto zero = hn::Zero(d), ones = hn::Not(zero);
+  const auto minus = hn::Load(d, r);
+  const unsigned low = 1, high = static_cast<unsigned>(q) - (1u << bits);  // o's base
+  V<D> t[P];
+  auto carry_o = zero, carry_t = zero;
+  for (int b = 0; b < P; ++b) {
+    const bool lb = (low >> b) & 1, hb = (high >> b) & 1;
+    const auto base = lb == hb ? (lb ? ones : zero) : (hb ? minus : hn::Not(minus));
+    const auto m =
+        b < bits ? hn::Xor(hn::Load(d, r + static_cast<std::size_t>(1 + b) * N), minus) : zero;
+    const auto o = hn::Xor3(base, m, carry_o);
+    carry_o = Majority(d, base, m, carry_o);
+    t[b] = hn::Xor3(x[b], o, carry_t);
+    carry_t = Majority(d, x[b], o, carry_t);
+  }
+  // t >= q (the carry out of the top plane included), then t - q = t + (2^P - q) mod 2^P.
+  auto greater = carry_t, equal = hn::Not(carry_t);
+  for (int b = P - 1; b >= 0; --b) {
+    if ((q >> b) & 1) {
+      equal = hn::And(equal, t[b]);
+    } else {
+      greater = hn::Or(greater, hn::And(equal, t[b]));
+      equal = hn::AndNot(t[b], equal);
+    }
+  }
+  const auto wrap = hn::Or(greater, equal);
+  const unsigned complement = ((1u << P) - static_cast<unsigned>(q)) & ((1u << P) - 1);
+  auto carry = zero;
+  for (int b = 0; b < P; ++b) {
+    const auto k = (complement >> b) & 1 ? ones : zero;
+    const auto reduced = hn::Xor3(t[b], k, carry);
+    carry = Majority(d, t[b], k, carry);
+    c[b] = hn::IfVecThenElse(wrap, reduced, t[b]);
+  }
+}
+
 // The groups g0 .. g0 + Lanes(d) - 1 through all sweeps; returns how many of their lanes
 // moved, and writes their particles' equal-colour bonds.
 template <int P, bool kField, class D>
@@ -129,30 +179,35 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
         const std::size_t j = j0 + k;
         const Visit& v = job.visits[job.reversed ? n - 1 - j : j];
         const Word* r = fixed + F * k * N;
-        V<D> x[P], prop[P], c[P];
-        for (int b = 0; b < P; ++b) x[b] = hn::Load(d, site_plane(v.site, b)), prop[b] = zero;
-        // The proposal: a uniform value among q - 1, block by block (multispin_bits.hpp).
-        auto outside = ones;  // lanes not yet in a block
-        for (const ProposalBlock& block : job.blocks) {
-          V<D> in_block = outside;
-          if (!block.last) {
-            in_block = below_fraction(outside, block.share, r);
-            r += kFixedBits * N;
-          }
-          for (int b = 0; b < P; ++b) {
-            V<D> value;
-            if (b < block.bits) {
-              value = hn::Load(d, r);
-              r += N;
-            } else {
-              value = (block.base >> b) & 1 ? ones : zero;
+        V<D> x[P], c[P];
+        for (int b = 0; b < P; ++b) x[b] = hn::Load(d, site_plane(v.site, b));
+        if (!kField && job.offset_bits >= 0) {
+          OffsetColour<P>(d, x, r, job.offset_bits, job.num_colours, c);
+          r += static_cast<std::size_t>(1 + job.offset_bits) * N;
+        } else {
+          // A uniform value among q - 1, block by block (multispin_bits.hpp).
+          V<D> prop[P];
+          for (int b = 0; b < P; ++b) prop[b] = zero;
+          auto outside = ones;  // lanes not yet in a block
+          for (const ProposalBlock& block : job.blocks) {
+            V<D> in_block = outside;
+            if (!block.last) {
+              in_block = below_fraction(outside, block.share, r);
+              r += kFixedBits * N;
             }
-            prop[b] = hn::Or(prop[b], hn::And(value, in_block));
+            for (int b = 0; b < P; ++b) {
+              V<D> value;
+              if (b < block.bits) {
+                value = hn::Load(d, r);
+                r += N;
+              } else {
+                value = (block.base >> b) & 1 ? ones : zero;
+              }
+              prop[b] = hn::Or(prop[b], hn::And(value, in_block));
+            }
+            outside = hn::AndNot(in_block, outside);
           }
-          outside = hn::AndNot(in_block, outside);
-        }
-        // The new colour: the proposal, or it + 1 where it is at or above the old colour.
-        {
+          // The new colour: the proposal, or it + 1 where it is at or above the old colour.
           auto below = zero, equal = ones;  // lanes with proposal < old colour
           for (int b = P - 1; b >= 0; --b) {
             below = hn::Or(below, hn::And(equal, hn::AndNot(prop[b], x[b])));

@@ -6,8 +6,9 @@
 // Every group draws alone, so its bits do not depend on the vector width, the thread count or
 // which groups share a vector: every site visit takes the same number of words from
 // random.stream(64 g), in order (kFixedRounds for each Bernoulli comparison: a proposal block's
-// share and the acceptance; and the proposal's value bits), and the lanes a comparison leaves
-// undecided after its kFixedRounds words read on, group by group, in random.stream(64 g + 1).
+// share and the acceptance; and the proposal's value or offset bits), and the lanes a comparison
+// leaves undecided after its kFixedRounds words read on, group by group, in random.stream(64 g +
+// 1).
 #pragma once
 
 #include <array>
@@ -31,6 +32,11 @@ struct PottsSweeps {
   bool gains = false;                   // K < 0: the classes count gained equal neighbours
   std::array<Threshold, 4> thresholds;  // acceptance of classes d = 1..4
   std::vector<ProposalBlock> blocks;    // the uniform proposal among the other q - 1 colours
+  // Or, where offset_bits >= 0 (no field, q - 1 not a power of two), a symmetric proposal
+  // without rejection draws: the colour plus an offset mod q, +-1 .. +-2^offset_bits with
+  // equal probabilities, from 1 + offset_bits words (a sign and the offset's bits).
+  int offset_bits = -1;
+  int num_colours = 0;  // q, the offsets' modulus
   // A field on colour 0 (the field path): the proposal goes through colour 0 (from colour 0
   // uniformly to the q - 1 others, from any other colour to 0), and a move's class is (from
   // colour 0 or not, D = equal neighbours lost, -4..4): field_thresholds[9 z + D + 4], z = 1

@@ -37,20 +37,21 @@ void PackedPottsFieldPath::work_increment(double t_from, double t_to, const Batc
   const double beta_j = model().beta() * model().coupling();
   const double d_bond = (path_.beta_fraction(t_to) - path_.beta_fraction(t_from)) * beta_j;
   const double d_field = path_.field_at(t_to) - path_.field_at(t_from);
-  PottsBatch one(1, num_sites());
-  std::vector<double> restriction(1);
-  for (std::size_t p = 0; p < batch.num_particles(); ++p) {
-    if (t_to == 1.0 || t_from == 1.0) {
-      // The restriction's step (the first or last of a run): the unpacked path's work, which
-      // counts every colour.
+  if (t_to == 1.0 || t_from == 1.0) {
+    // The restriction's step (the first or last of a run): the unpacked path's work, which
+    // counts every colour.
+    PottsBatch one(1, num_sites());
+    std::vector<double> restriction(1);
+    for (std::size_t p = 0; p < batch.num_particles(); ++p) {
       unpack(batch, p, one);
       path_.work_increment(t_from, t_to, one, restriction);
       out[p] = restriction[0];
-    } else {
-      out[p] = -(d_bond * static_cast<double>(batch.bond_sum(p)) +
-                 d_field * static_cast<double>(batch.field_count(p)));
     }
+    return;
   }
+  for (std::size_t p = 0; p < batch.num_particles(); ++p)
+    out[p] = -(d_bond * static_cast<double>(batch.bond_sum(p)) +
+               d_field * static_cast<double>(batch.field_count(p)));
 }
 
 void PackedPottsFieldPath::trace_energy(const Batch& batch, std::span<double> out) const {

@@ -53,7 +53,8 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
   const hn::ScalableTag<std::uint64_t> du;
   const hn::Rebind<double, decltype(du)> d;
   const std::size_t N = std::min(hn::Lanes(du), kMaxLanes);
-  const PhiloxKey key{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)};
+  const LaneKeys<hn::ScalableTag<std::uint64_t>> key(
+      du, PhiloxKey{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
   const std::size_t pairs = (n + 1) / 2;
   // Word k of a stream is word k % 4 of block k / 4. Uniform first: the uniform is words 0, 1
   // and pair i words 2 + 4i .. 5 + 4i (blocks i and i + 1); else pair i is block i and the

@@ -33,45 +33,113 @@ struct LaneStreams {
   }
 };
 
-// Philox4x32-10 block (j, c1, c2, c3) of every lane, K <= 4 consecutive j at once (independent
+// Philox4x32-10's key schedule for a key, as vectors made once: each round reads its two keys
+// as memory operands of the ternary logic rather than broadcasting them (a shuffle unit's
+// operation each, which the rounds' own shuffles need).
+template <class D>
+class LaneKeys {
+ public:
+  LaneKeys(D du, const PhiloxKey& key) {
+    const std::size_t N = hn::Lanes(du);
+    std::uint32_t k0 = key[0], k1 = key[1];
+    for (std::size_t round = 0; round < 10; ++round) {
+      hn::Store(hn::Set(du, k0), du, keys_ + 2 * round * N);
+      hn::Store(hn::Set(du, k1), du, keys_ + (2 * round + 1) * N);
+      k0 += 0x9E3779B9u;  // Weyl key schedule
+      k1 += 0xBB67AE85u;
+    }
+  }
+  // Round r's key w (0, 1).
+  hn::Vec<D> at(D du, int round, int w) const {
+    return hn::Load(du, keys_ + static_cast<std::size_t>(2 * round + w) * hn::Lanes(du));
+  }
+
+ private:
+  HWY_ALIGN std::uint64_t keys_[20 * HWY_MAX_BYTES / sizeof(std::uint64_t)];
+};
+
+// Philox4x32-10 block (j[i], c1, c2, c3) of every lane, K <= 4 blocks at once (independent
 // chains hide the multiplies' latency); 32-bit words in the low halves of 64-bit lanes, so
 // one MulEven gives a full 32 x 32 -> 64 product. The high halves carry junk between rounds
-// (MulEven reads the low halves only), cleared once at the end. Writes words w of block
-// j0 + i to out[(4 i + w) * N].
-template <int K, class D>
-HWY_INLINE void PhiloxLaneBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2,
-                                 hn::Vec<D> c3, const PhiloxKey& key, std::uint64_t* out) {
-  const std::size_t N = hn::Lanes(du);
+// (MulEven reads the low halves only), left to `out`: out(i, w0, w1, w2, w3) with block i's
+// words in the low halves. (The state stays in local arrays: passed out by reference, GCC kept
+// it in memory in some units.)
+template <int K, class D, class Out>
+HWY_INLINE void PhiloxLaneRounds(D du, const std::uint64_t* j, hn::Vec<D> c1, hn::Vec<D> c2,
+                                 hn::Vec<D> c3, const LaneKeys<D>& keys, Out&& out) {
   const hn::Repartition<std::uint32_t, D> d32;
-  const auto mask = hn::Set(du, 0xFFFFFFFFull);
   const auto m0 = hn::BitCast(d32, hn::Set(du, 0xD2511F53ull)),
              m1 = hn::BitCast(d32, hn::Set(du, 0xCD9E8D57ull));
+  // A product's high half into the low half by swapping the halves (the high half keeps the
+  // low one: junk): a shuffle rather than a shift, which on AVX-512 would share the
+  // multiplies' one port.
+  auto HighToLow = [&](hn::Vec<D> p) {
+    return hn::BitCast(du, hn::Reverse2(d32, hn::BitCast(d32, p)));
+  };
   hn::Vec<D> a[K], b[K], c[K], e[K];  // words 0..3 of the K blocks
   for (int i = 0; i < K; ++i) {
-    a[i] = hn::Set(du, (j0 + static_cast<std::uint64_t>(i)) & 0xFFFFFFFFull);
+    a[i] = hn::Set(du, j[i] & 0xFFFFFFFFull);
     b[i] = c1, c[i] = c2, e[i] = c3;
   }
-  std::uint32_t k0 = key[0], k1 = key[1];
   for (int round = 0; round < 10; ++round) {
-    const auto key0 = hn::Set(du, k0), key1 = hn::Set(du, k1);
+    const auto key0 = keys.at(du, round, 0), key1 = keys.at(du, round, 1);
     for (int i = 0; i < K; ++i) {
       // Random123's round: hi/lo of M0 c0 and M1 c2, then c = {hi1^c1^k0, lo1, hi0^c3^k1, lo0}.
       const auto p0 = hn::MulEven(hn::BitCast(d32, a[i]), m0);
       const auto p1 = hn::MulEven(hn::BitCast(d32, c[i]), m1);
-      a[i] = hn::Xor3(hn::ShiftRight<32>(p1), b[i], key0);
-      c[i] = hn::Xor3(hn::ShiftRight<32>(p0), e[i], key1);
+      a[i] = hn::Xor3(HighToLow(p1), b[i], key0);
+      c[i] = hn::Xor3(HighToLow(p0), e[i], key1);
       b[i] = p1;
       e[i] = p0;
     }
-    k0 += 0x9E3779B9u;  // Weyl key schedule
-    k1 += 0xBB67AE85u;
   }
-  for (int i = 0; i < K; ++i) {
-    hn::Store(hn::And(a[i], mask), du, out + (4 * i + 0) * N);
-    hn::Store(hn::And(b[i], mask), du, out + (4 * i + 1) * N);
-    hn::Store(hn::And(c[i], mask), du, out + (4 * i + 2) * N);
-    hn::Store(hn::And(e[i], mask), du, out + (4 * i + 3) * N);
-  }
+  for (int i = 0; i < K; ++i) out(static_cast<std::size_t>(i), a[i], b[i], c[i], e[i]);
+}
+
+// Blocks j[i], K <= 4 (PhiloxLaneRounds): word w of block i to out[(4 i + w) * N], each in the
+// low half of its 64-bit lane.
+template <int K, class D>
+HWY_INLINE void PhiloxLaneBlocksAt(D du, const std::uint64_t* j, hn::Vec<D> c1, hn::Vec<D> c2,
+                                   hn::Vec<D> c3, const LaneKeys<D>& keys, std::uint64_t* out) {
+  const std::size_t N = hn::Lanes(du);
+  const auto mask = hn::Set(du, 0xFFFFFFFFull);
+  PhiloxLaneRounds<K>(
+      du, j, c1, c2, c3, keys,
+      [&](std::size_t i, hn::Vec<D> w0, hn::Vec<D> w1, hn::Vec<D> w2, hn::Vec<D> w3) {
+        hn::Store(hn::And(w0, mask), du, out + (4 * i + 0) * N);
+        hn::Store(hn::And(w1, mask), du, out + (4 * i + 1) * N);
+        hn::Store(hn::And(w2, mask), du, out + (4 * i + 2) * N);
+        hn::Store(hn::And(w3, mask), du, out + (4 * i + 3) * N);
+      });
+}
+
+// Blocks j[i], K <= 4, as 64-bit words: word 2 i + x of every lane (block i's 32-bit words
+// 2 x and 2 x + 1 as hi << 32 | lo) to out[(2 i + x) * N]. The high word is moved up by the
+// same swap of halves, and the low one kept by a select: no shifts, no masks.
+template <int K, class D>
+HWY_INLINE void PhiloxLaneWordsAt(D du, const std::uint64_t* j, hn::Vec<D> c1, hn::Vec<D> c2,
+                                  hn::Vec<D> c3, const LaneKeys<D>& keys, std::uint64_t* out) {
+  const std::size_t N = hn::Lanes(du);
+  const hn::Repartition<std::uint32_t, D> d32;
+  const auto high = hn::Set(du, 0xFFFFFFFF00000000ull);
+  auto word = [&](hn::Vec<D> hi, hn::Vec<D> lo) {
+    return hn::IfVecThenElse(high, hn::BitCast(du, hn::Reverse2(d32, hn::BitCast(d32, hi))), lo);
+  };
+  PhiloxLaneRounds<K>(
+      du, j, c1, c2, c3, keys,
+      [&](std::size_t i, hn::Vec<D> w0, hn::Vec<D> w1, hn::Vec<D> w2, hn::Vec<D> w3) {
+        hn::Store(word(w0, w1), du, out + (2 * i) * N);
+        hn::Store(word(w2, w3), du, out + (2 * i + 1) * N);
+      });
+}
+
+// The same for K consecutive blocks j0, j0 + 1, ...
+template <int K, class D>
+HWY_INLINE void PhiloxLaneBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2,
+                                 hn::Vec<D> c3, const LaneKeys<D>& keys, std::uint64_t* out) {
+  std::uint64_t j[K];
+  for (int i = 0; i < K; ++i) j[i] = j0 + static_cast<std::uint64_t>(i);
+  PhiloxLaneBlocksAt<K>(du, j, c1, c2, c3, keys, out);
 }
 
 }  // namespace logz::HWY_NAMESPACE

@@ -1,8 +1,8 @@
 // The multi-spin Potts Metropolis kernel: exact-start invariance (chi-square over every state of
-// tiny tori: q = 3 with double bonds and with self-bonds, q = 5 and q = 9 (proposals without and
-// with rejection draws), ferro- and antiferromagnetic, both sweep directions), equal-bond counts
-// kept exact in partly used groups, the unpacked model's initial states, and results that depend
-// on neither threads nor chunk size.
+// tiny tori: q = 3 with double bonds and with self-bonds, q = 5 and q = 9 (uniform proposals
+// from whole bits), q = 4, 6, 7 and 10 (offset proposals), ferro- and antiferromagnetic, both sweep
+// directions), equal-bond counts kept exact in partly used groups, the unpacked model's initial
+// states, and results that depend on neither threads nor chunk size.
 #include "logz/kernels/multispin_potts_metropolis.hpp"
 
 #include <gtest/gtest.h>
@@ -57,9 +57,12 @@ TEST(MultiSpinPottsMetropolis, KeepsTheExactDistribution) {
   const long n = 200000;
   std::uint64_t seed = 61;
   // 2 x 3 (double bonds, odd width) and 1 x 4 (self-bonds) with q = 3; 2 x 2 with q = 5 (4
-  // proposals: two random bits, no rejection) and q = 9 (8 proposals: three bits).
+  // proposals: two random bits, no rejection) and q = 9 (8 proposals: three bits); the offset
+  // proposal (+-1 .. +-m mod q) with q = 4 (m = 1, two planes), q = 6 and 7 (m = 2, three
+  // planes), q = 10 (m = 4, four planes; the wrap past q - 1 and below 0 in every plane).
   for (const TinyLattice& l : {TinyLattice{2, 3, 3}, TinyLattice{1, 4, 3}, TinyLattice{2, 2, 5},
-                               TinyLattice{2, 2, 9}, TinyLattice{1, 3, 10}}) {
+                               TinyLattice{2, 2, 9}, TinyLattice{1, 3, 10}, TinyLattice{2, 3, 4},
+                               TinyLattice{2, 2, 6}, TinyLattice{1, 4, 7}, TinyLattice{2, 2, 10}}) {
     for (double beta : {0.6, -0.8}) {
       const logz::MultiSpinPottsMetropolis kernel(logz::SiteOrder::checkerboard, 1);
       for (const auto& k : {kernel, kernel.reversed()}) {

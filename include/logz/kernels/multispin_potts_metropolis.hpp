@@ -1,13 +1,15 @@
 // Checkerboard single-site Metropolis on 64 Potts particles at once: multi-spin coding with the
-// colours bit-sliced (models/packed_colour_batch.hpp). Each lane proposes one of the other q - 1
-// colours uniformly and exactly (its own random bits: q - 1 split into blocks of 2^e values by
-// its binary digits, each entered with an exact Bernoulli, kernels/multispin_bits.hpp), counts
+// colours bit-sliced (models/packed_colour_batch.hpp). Each lane proposes another colour from its
+// own random bits: where q - 1 is a power of two, one of the other q - 1 uniformly; else its colour
+// plus an offset mod q, +-1 .. +-m with m the largest power of two <= (q - 1) / 2, all equally
+// likely (a symmetric proposal from whole bits: for q = 10 a sign and two bits, where a uniform
+// one among 9 would need an exact Bernoulli(8/9) of eight or more words), counts
 // its equal neighbours for the old and the new colour with bitwise operations, and accepts with
 // probability min(1, exp(K d)) by comparing its own uniform 32-bit number with the same 32-bit
 // threshold as PottsMetropolis, bit by bit from the top on all lanes at once
 // (kernels/multispin_metropolis.hpp explains the comparison). Lanes never share a random bit:
-// the particles are independent chains, each with the law of PottsMetropolis in checkerboard
-// order (not its random numbers).
+// the particles are independent chains with PottsMetropolis's target and acceptance in
+// checkerboard order (with the uniform proposal, its law; never its random numbers).
 //
 // One step is a sweep (colour 0 then colour 1, the reversed kernel the exact opposite order).
 // The sweeps run vectorised across groups of 64 particles (kernels/multispin_potts_sweeps.hpp):
