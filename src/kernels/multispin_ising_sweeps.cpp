@@ -37,12 +37,14 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
   // most visits near the critical point need one in some lane, so they are made in bulk too.
   GroupWords<D> fixed_words(d, job.random, groups, 0, kChunk * kFixedBits),
       first_tail_words(d, job.random, groups, 1, 2 * kChunk);
-  const LaneStreams<D> tail_stream(d, job.random.step,
-                                   static_cast<std::uint32_t>(job.random.purpose),
-                                   hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
-                                           hn::Set(d, job.random.first_particle + 64 * g0 + 1)));
   const LaneKeys<D> key(d, PhiloxKey{static_cast<std::uint32_t>(job.random.seed),
                                      static_cast<std::uint32_t>(job.random.seed >> 32)});
+  const LaneRoundsStart<D> tail_stream(
+      d,
+      LaneStreams<D>(d, job.random.step, static_cast<std::uint32_t>(job.random.purpose),
+                     hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
+                             hn::Set(d, job.random.first_particle + 64 * g0 + 1))),
+      key);
   auto tail = hwy::AllocateAligned<Word>(8 * N);  // the words of four tail blocks
   const auto lane_mask = groups.particle_mask();
   const auto invert = hn::Set(d, job.invert), self_left = hn::Set(d, job.self_left),

@@ -80,16 +80,16 @@ class GroupLanes {
 // Words 2 i and 2 i + 1 of each lane's stream (block j[i]'s four 32-bit words, hi << 32 | lo),
 // i < k <= 4, to out[(2 i + x) N]: PhiloxLaneWordsAt for a k known at run time.
 template <class D>
-HWY_INLINE void LaneWordsAt(D d, std::size_t k, const std::uint64_t* j, const LaneStreams<D>& s,
+HWY_INLINE void LaneWordsAt(D d, std::size_t k, const std::uint64_t* j, const LaneRoundsStart<D>& s,
                             const LaneKeys<D>& key, multispin::Word* out) {
   if (k >= 4)
-    PhiloxLaneWordsAt<4>(d, j, s.c1, s.c2, s.c3, key, out);
+    PhiloxLaneWordsAt<4>(d, j, s, key, out);
   else if (k == 3)
-    PhiloxLaneWordsAt<3>(d, j, s.c1, s.c2, s.c3, key, out);
+    PhiloxLaneWordsAt<3>(d, j, s, key, out);
   else if (k == 2)
-    PhiloxLaneWordsAt<2>(d, j, s.c1, s.c2, s.c3, key, out);
+    PhiloxLaneWordsAt<2>(d, j, s, key, out);
   else
-    PhiloxLaneWordsAt<1>(d, j, s.c1, s.c2, s.c3, key, out);
+    PhiloxLaneWordsAt<1>(d, j, s, key, out);
 }
 
 // The words of random.stream(64 g + offset), in order, for the groups of a GroupLanes: next(m)
@@ -106,9 +106,12 @@ class GroupWords {
         lanes_(groups.lanes()),
         key_(d, PhiloxKey{static_cast<std::uint32_t>(random.seed),
                           static_cast<std::uint32_t>(random.seed >> 32)}),
-        streams_(d, random.step, static_cast<std::uint32_t>(random.purpose),
-                 hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
-                         hn::Set(d, random.first_particle + 64 * groups.first_group() + offset))),
+        start_(d,
+               LaneStreams<D>(
+                   d, random.step, static_cast<std::uint32_t>(random.purpose),
+                   hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
+                           hn::Set(d, random.first_particle + 64 * groups.first_group() + offset))),
+               key_),
         stage_(hwy::AllocateAligned<multispin::Word>((max_words + 10) * n_)) {
     if (narrow())
       for (std::size_t l = 0; l < lanes_; ++l)
@@ -130,8 +133,7 @@ class GroupWords {
       const std::size_t skip = pos_ % 2, num_blocks = (skip + count + 1) / 2;
       for (std::size_t i = 0; i < num_blocks; i += 4) {
         const std::uint64_t j[4] = {first + i, first + i + 1, first + i + 2, first + i + 3};
-        PhiloxLaneWordsAt<4>(d_, j, streams_.c1, streams_.c2, streams_.c3, key_,
-                             stage_.get() + 2 * i * n_);
+        PhiloxLaneWordsAt<4>(d_, j, start_, key_, stage_.get() + 2 * i * n_);
       }
       out += skip * n_;
     }
@@ -144,7 +146,7 @@ class GroupWords {
   D d_;
   std::size_t n_, lanes_;
   LaneKeys<D> key_;
-  LaneStreams<D> streams_;
+  LaneRoundsStart<D> start_;
   hwy::AlignedFreeUniquePtr<multispin::Word[]> stage_;
   std::vector<RandomStream> own_;
   std::vector<std::uint32_t> bits_;

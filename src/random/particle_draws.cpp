@@ -66,15 +66,15 @@ void DrawUniformAndNormals(std::uint64_t seed, std::uint32_t purpose, std::uint3
   for (std::size_t g = 0; g < num; g += N) {
     const std::size_t lanes = std::min(N, num - g);
     const auto particle = hn::Add(hn::Iota(du, 0), hn::Set(du, first + g));
-    const LaneStreams<decltype(du)> stream(du, step, purpose, particle);
-    const auto c1 = stream.c1, c2 = stream.c2, c3 = stream.c3;
+    const LaneRoundsStart<hn::ScalableTag<std::uint64_t>> start(
+        du, LaneStreams<hn::ScalableTag<std::uint64_t>>(du, step, purpose, particle), key);
     auto make_blocks = [&](std::size_t j0, std::size_t count) {  // four at a time, then the rest
       std::size_t i = 0;
       for (; i + 4 <= count; i += 4)
-        PhiloxLaneBlocks<4>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
-      if (count - i == 3) PhiloxLaneBlocks<3>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
-      if (count - i == 2) PhiloxLaneBlocks<2>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
-      if (count - i == 1) PhiloxLaneBlocks<1>(du, j0 + i, c1, c2, c3, key, blocks + 4 * i * N);
+        PhiloxLaneBlocks<4>(du, j0 + i, start, key, blocks + 4 * i * N);
+      if (count - i == 3) PhiloxLaneBlocks<3>(du, j0 + i, start, key, blocks + 4 * i * N);
+      if (count - i == 2) PhiloxLaneBlocks<2>(du, j0 + i, start, key, blocks + 4 * i * N);
+      if (count - i == 1) PhiloxLaneBlocks<1>(du, j0 + i, start, key, blocks + 4 * i * N);
     };
     auto store_uniform = [&](std::size_t b) {
       hn::Store(UnitFromBits(d, hn::Or(hn::ShiftLeft<32>(word(b, 0)), word(b, 1))), d, u);

@@ -58,6 +58,37 @@ class LaneKeys {
   HWY_ALIGN std::uint64_t keys_[20 * HWY_MAX_BYTES / sizeof(std::uint64_t)];
 };
 
+// The multipliers of Philox4x32's rounds.
+constexpr std::uint64_t kPhiloxM0 = 0xD2511F53ull, kPhiloxM1 = 0xCD9E8D57ull;
+
+// A product's high half moved into the low half by swapping the 32-bit halves of each 64-bit
+// lane (the high half gets the low one: junk the rounds allow): a shuffle rather than a shift,
+// which on AVX-512 would share the multiplies' one port.
+template <class D>
+HWY_INLINE hn::Vec<D> HighToLow(D du, hn::Vec<D> p) {
+  const hn::Repartition<std::uint32_t, D> d32;
+  return hn::BitCast(du, hn::Reverse2(d32, hn::BitCast(d32, p)));
+}
+
+// What the first two rounds of all blocks of a set of streams share. Block j of a lane's
+// stream starts from (j, c1, c2, c3), and only word 0, the same j in every lane, changes from
+// block to block: round 0's product of c2, the words it makes, and round 1's product of round
+// 0's word 0 (which does not depend on j) are made once here, so that a block's rounds 0 and 1
+// take one vector multiply (of round 0's word 2, from j's scalar product) instead of four.
+template <class D>
+struct LaneRoundsStart {
+  hn::Vec<D> b1_k, c3_k, p0_1, hi_p0_1_k;
+  LaneRoundsStart(D du, const LaneStreams<D>& s, const LaneKeys<D>& keys) {
+    const hn::Repartition<std::uint32_t, D> d32;
+    const auto p1_0 = hn::MulEven(hn::BitCast(d32, s.c2), hn::BitCast(d32, hn::Set(du, kPhiloxM1)));
+    const auto a_1 = hn::Xor3(HighToLow(du, p1_0), s.c1, keys.at(du, 0, 0));  // round 0's word 0
+    b1_k = hn::Xor(p1_0, keys.at(du, 1, 0));  // round 0's word 1, with round 1's key
+    c3_k = hn::Xor(s.c3, keys.at(du, 0, 1));
+    p0_1 = hn::MulEven(hn::BitCast(d32, a_1), hn::BitCast(d32, hn::Set(du, kPhiloxM0)));
+    hi_p0_1_k = hn::Xor(HighToLow(du, p0_1), keys.at(du, 1, 1));
+  }
+};
+
 // Philox4x32-10 block (j[i], c1, c2, c3) of every lane, K <= 4 blocks at once (independent
 // chains hide the multiplies' latency); 32-bit words in the low halves of 64-bit lanes, so
 // one MulEven gives a full 32 x 32 -> 64 product. The high halves carry junk between rounds
@@ -65,30 +96,32 @@ class LaneKeys {
 // words in the low halves. (The state stays in local arrays: passed out by reference, GCC kept
 // it in memory in some units.)
 template <int K, class D, class Out>
-HWY_INLINE void PhiloxLaneRounds(D du, const std::uint64_t* j, hn::Vec<D> c1, hn::Vec<D> c2,
-                                 hn::Vec<D> c3, const LaneKeys<D>& keys, Out&& out) {
+HWY_INLINE void PhiloxLaneRounds(D du, const std::uint64_t* j, const LaneRoundsStart<D>& start,
+                                 const LaneKeys<D>& keys, Out&& out) {
   const hn::Repartition<std::uint32_t, D> d32;
-  const auto m0 = hn::BitCast(d32, hn::Set(du, 0xD2511F53ull)),
-             m1 = hn::BitCast(d32, hn::Set(du, 0xCD9E8D57ull));
-  // A product's high half into the low half by swapping the halves (the high half keeps the
-  // low one: junk): a shuffle rather than a shift, which on AVX-512 would share the
-  // multiplies' one port.
-  auto HighToLow = [&](hn::Vec<D> p) {
-    return hn::BitCast(du, hn::Reverse2(d32, hn::BitCast(d32, p)));
-  };
+  const auto m0 = hn::BitCast(d32, hn::Set(du, kPhiloxM0)),
+             m1 = hn::BitCast(d32, hn::Set(du, kPhiloxM1));
   hn::Vec<D> a[K], b[K], c[K], e[K];  // words 0..3 of the K blocks
   for (int i = 0; i < K; ++i) {
-    a[i] = hn::Set(du, j[i] & 0xFFFFFFFFull);
-    b[i] = c1, c[i] = c2, e[i] = c3;
+    // Rounds 0 and 1 from LaneRoundsStart: round 0's products are j M0 (a scalar: j is every
+    // lane's) and c2 M1 (made once); round 1's, (round 0's word 0) M0 (made once) and that of
+    // round 0's word 2, hi(j M0) ^ c3 ^ k1.
+    const std::uint64_t p0_0 = (j[i] & 0xFFFFFFFFull) * kPhiloxM0;
+    const auto c_1 = hn::Xor(hn::Set(du, p0_0 >> 32), start.c3_k);
+    const auto p1_1 = hn::MulEven(hn::BitCast(d32, c_1), m1);
+    a[i] = hn::Xor(HighToLow(du, p1_1), start.b1_k);
+    b[i] = p1_1;
+    c[i] = hn::Xor(start.hi_p0_1_k, hn::Set(du, p0_0));
+    e[i] = start.p0_1;
   }
-  for (int round = 0; round < 10; ++round) {
+  for (int round = 2; round < 10; ++round) {
     const auto key0 = keys.at(du, round, 0), key1 = keys.at(du, round, 1);
     for (int i = 0; i < K; ++i) {
       // Random123's round: hi/lo of M0 c0 and M1 c2, then c = {hi1^c1^k0, lo1, hi0^c3^k1, lo0}.
       const auto p0 = hn::MulEven(hn::BitCast(d32, a[i]), m0);
       const auto p1 = hn::MulEven(hn::BitCast(d32, c[i]), m1);
-      a[i] = hn::Xor3(HighToLow(p1), b[i], key0);
-      c[i] = hn::Xor3(HighToLow(p0), e[i], key1);
+      a[i] = hn::Xor3(HighToLow(du, p1), b[i], key0);
+      c[i] = hn::Xor3(HighToLow(du, p0), e[i], key1);
       b[i] = p1;
       e[i] = p0;
     }
@@ -99,12 +132,12 @@ HWY_INLINE void PhiloxLaneRounds(D du, const std::uint64_t* j, hn::Vec<D> c1, hn
 // Blocks j[i], K <= 4 (PhiloxLaneRounds): word w of block i to out[(4 i + w) * N], each in the
 // low half of its 64-bit lane.
 template <int K, class D>
-HWY_INLINE void PhiloxLaneBlocksAt(D du, const std::uint64_t* j, hn::Vec<D> c1, hn::Vec<D> c2,
-                                   hn::Vec<D> c3, const LaneKeys<D>& keys, std::uint64_t* out) {
+HWY_INLINE void PhiloxLaneBlocksAt(D du, const std::uint64_t* j, const LaneRoundsStart<D>& start,
+                                   const LaneKeys<D>& keys, std::uint64_t* out) {
   const std::size_t N = hn::Lanes(du);
   const auto mask = hn::Set(du, 0xFFFFFFFFull);
   PhiloxLaneRounds<K>(
-      du, j, c1, c2, c3, keys,
+      du, j, start, keys,
       [&](std::size_t i, hn::Vec<D> w0, hn::Vec<D> w1, hn::Vec<D> w2, hn::Vec<D> w3) {
         hn::Store(hn::And(w0, mask), du, out + (4 * i + 0) * N);
         hn::Store(hn::And(w1, mask), du, out + (4 * i + 1) * N);
@@ -117,16 +150,15 @@ HWY_INLINE void PhiloxLaneBlocksAt(D du, const std::uint64_t* j, hn::Vec<D> c1, 
 // 2 x and 2 x + 1 as hi << 32 | lo) to out[(2 i + x) * N]. The high word is moved up by the
 // same swap of halves, and the low one kept by a select: no shifts, no masks.
 template <int K, class D>
-HWY_INLINE void PhiloxLaneWordsAt(D du, const std::uint64_t* j, hn::Vec<D> c1, hn::Vec<D> c2,
-                                  hn::Vec<D> c3, const LaneKeys<D>& keys, std::uint64_t* out) {
+HWY_INLINE void PhiloxLaneWordsAt(D du, const std::uint64_t* j, const LaneRoundsStart<D>& start,
+                                  const LaneKeys<D>& keys, std::uint64_t* out) {
   const std::size_t N = hn::Lanes(du);
-  const hn::Repartition<std::uint32_t, D> d32;
   const auto high = hn::Set(du, 0xFFFFFFFF00000000ull);
   auto word = [&](hn::Vec<D> hi, hn::Vec<D> lo) {
-    return hn::IfVecThenElse(high, hn::BitCast(du, hn::Reverse2(d32, hn::BitCast(d32, hi))), lo);
+    return hn::IfVecThenElse(high, HighToLow(du, hi), lo);
   };
   PhiloxLaneRounds<K>(
-      du, j, c1, c2, c3, keys,
+      du, j, start, keys,
       [&](std::size_t i, hn::Vec<D> w0, hn::Vec<D> w1, hn::Vec<D> w2, hn::Vec<D> w3) {
         hn::Store(word(w0, w1), du, out + (2 * i) * N);
         hn::Store(word(w2, w3), du, out + (2 * i + 1) * N);
@@ -135,11 +167,11 @@ HWY_INLINE void PhiloxLaneWordsAt(D du, const std::uint64_t* j, hn::Vec<D> c1, h
 
 // The same for K consecutive blocks j0, j0 + 1, ...
 template <int K, class D>
-HWY_INLINE void PhiloxLaneBlocks(D du, std::uint64_t j0, hn::Vec<D> c1, hn::Vec<D> c2,
-                                 hn::Vec<D> c3, const LaneKeys<D>& keys, std::uint64_t* out) {
+HWY_INLINE void PhiloxLaneBlocks(D du, std::uint64_t j0, const LaneRoundsStart<D>& start,
+                                 const LaneKeys<D>& keys, std::uint64_t* out) {
   std::uint64_t j[K];
   for (int i = 0; i < K; ++i) j[i] = j0 + static_cast<std::uint64_t>(i);
-  PhiloxLaneBlocksAt<K>(du, j, c1, c2, c3, keys, out);
+  PhiloxLaneBlocksAt<K>(du, j, start, keys, out);
 }
 
 }  // namespace logz::HWY_NAMESPACE
