@@ -9,7 +9,7 @@ Each row runs one shipped configuration N times (seeds 1..N, default 8) on T thr
 included), and compares the estimate with the exact value:
 
   ising       examples/ising-32-best.toml (BAR), Kaufman's exact log Z
-  potts       examples/potts-32-best.toml (BAR), logz's reference 1743.787 +- 0.002
+  potts       examples/potts-32-best.toml (BAR), logz's reference 1743.787 +- 0.0005
               (docs/reproductions/potts-32.md: transfer-matrix-free, so its own error is stated)
   poe         examples/poe-36-laplace.toml (BAR), exact log Z of the complete product of experts
   regression  logz.evidence on the 50-d Bayesian linear regression of examples/evidence
