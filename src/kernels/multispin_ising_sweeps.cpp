@@ -26,6 +26,126 @@ using multispin::IsingSweeps, multispin::kFixedBits, multispin::kThresholdBits,
 
 constexpr std::size_t kChunk = 16;  // site visits whose words are made at once
 
+// Where a sweep's segments of site visits start (sweep order, j = 0 .. n - 1): with each chunk,
+// and before a visit that reads or writes a site visited earlier in the segment (never in
+// checkerboard order on even tori, where a colour's sites do not touch; on odd ones the colours
+// touch across the wrap). Within a segment a visit's flips may be settled late (LateTails).
+inline std::vector<std::uint8_t> SegmentStarts(const IsingSweeps& job, std::size_t chunk) {
+  const std::size_t n = job.num_sites;
+  std::vector<std::uint8_t> starts(n);
+  std::vector<std::size_t> stamp(n, 0);  // a site's last segment
+  std::size_t segment = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const Visit& v = job.visits[job.reversed ? n - 1 - j : j];
+    bool touches = stamp[static_cast<std::size_t>(v.site)] == segment;
+    for (const std::int32_t i : v.nb)
+      touches = touches || stamp[static_cast<std::size_t>(i)] == segment;
+    if (j % chunk == 0 || touches) ++segment, starts[j] = 1;
+    stamp[static_cast<std::size_t>(v.site)] = segment;
+  }
+  return starts;
+}
+
+// The visits of a segment whose lanes are still undecided after their first tail block,
+// finished when the segment ends: their comparisons go on from the threshold's bit kFixedBits +
+// 2 with the words of blocks kMaxVisits + q, 2 kMaxVisits + q, .. of random.stream(64 g + 1)
+// (two words a block; the same words as one visit at a time, counter-based), made four visits
+// at a time (the multiplies' throughput rather than one block's latency), as long as any lane
+// of any group needs them (a group's words do not depend on which others share its vector);
+// lanes equal over all 32 bits are rejected. A visit's flips are written at once, the late
+// acceptances when its segment ends.
+template <class D>
+class LateTails {
+ public:
+  static constexpr std::size_t kMaxClasses = 10;
+
+  LateTails(D d, const BatchRandom& random, std::size_t g0, const LaneKeys<D>& keys,
+            const RejectableClasses& rc)
+      : d_(d),
+        keys_(keys),
+        rc_(rc),
+        stream_(d,
+                LaneStreams<D>(d, random.step, static_cast<std::uint32_t>(random.purpose),
+                               hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
+                                       hn::Set(d, random.first_particle + 64 * g0 + 1))),
+                keys),
+        slots_(hwy::AllocateAligned<Word>(kChunk * kSlot * hn::Lanes(d))),
+        late_(hwy::AllocateAligned<Word>(kChunk * hn::Lanes(d))),
+        words_(hwy::AllocateAligned<Word>(8 * hn::Lanes(d))) {}
+
+  // Keeps visit q of site `site` with its undecided lanes and class masks (rc's order): always
+  // stored, counted only when some lane is undecided (no branch to mispredict). At most kChunk
+  // a segment.
+  void keep(std::uint64_t q, std::int32_t site, hn::Vec<D> pending, const hn::Vec<D>* classes) {
+    Word* slot = slot_of(count_);
+    hn::Store(pending, d_, slot);
+    for (int c = 0; c < rc_.count; ++c)
+      hn::Store(classes[c], d_, slot + (1 + static_cast<std::size_t>(c)) * hn::Lanes(d_));
+    visit_[count_] = q;
+    site_[count_] = site;
+    count_ += hn::AllTrue(d_, hn::Eq(pending, hn::Zero(d_))) ? 0 : 1;
+  }
+  bool empty() const { return count_ == 0; }
+
+  // Settles the kept visits: flips their late-accepted lanes in `groups` and adds them
+  // (within lane_mask) to `moved`.
+  void finish(GroupLanes<D>& groups, hn::Vec<D> lane_mask, hn::Vec<D>& moved) {
+    const std::size_t N = hn::Lanes(d_);
+    const auto zero = hn::Zero(d_);
+    std::size_t live[kChunk], num_live = count_;
+    for (std::size_t e = 0; e < count_; ++e) live[e] = e, hn::Store(zero, d_, late_.get() + e * N);
+    for (std::uint64_t i = 1, b = multispin::kFixedBits + 2; num_live > 0 && b < kThresholdBits;
+         ++i, b += 2) {
+      for (std::size_t u = 0; u < num_live; u += 4) {
+        const std::size_t k = std::min<std::size_t>(4, num_live - u);
+        std::uint64_t j[4] = {};
+        for (std::size_t x = 0; x < k; ++x) j[x] = i * multispin::kMaxVisits + visit_[live[u + x]];
+        LaneWordsAt(d_, k, j, stream_, keys_, words_.get());
+        for (std::size_t x = 0; x < k; ++x) {
+          Word* slot = slot_of(live[u + x]);
+          Word* late = late_.get() + live[u + x] * N;
+          auto pending = hn::Load(d_, slot), accept = hn::Load(d_, late);
+          for (std::size_t w = 0; w < 2; ++w) {
+            auto t = zero;  // the lanes' threshold bit b + w: the OR of their classes' masks
+            for (std::uint32_t m = rc_.with_bit[b + w]; m != 0; m &= m - 1)
+              t = hn::Or(
+                  t, hn::Load(d_, slot + (1 + static_cast<std::size_t>(std::countr_zero(m))) * N));
+            const auto rb = hn::Load(d_, words_.get() + (2 * x + w) * N);
+            accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
+            pending = hn::AndNot(hn::Xor(rb, t), pending);
+          }
+          hn::Store(pending, d_, slot);
+          hn::Store(accept, d_, late);
+        }
+      }
+      std::size_t kept = 0;
+      for (std::size_t x = 0; x < num_live; ++x)
+        if (!hn::AllTrue(d_, hn::Eq(hn::Load(d_, slot_of(live[x])), zero))) live[kept++] = live[x];
+      num_live = kept;
+    }
+    for (std::size_t e = 0; e < count_; ++e) {
+      Word* site = groups.at(static_cast<std::size_t>(site_[e]));
+      const auto flip = hn::Load(d_, late_.get() + e * N);
+      hn::Store(hn::Xor(hn::Load(d_, site), flip), d_, site);
+      moved = hn::Add(moved, hn::PopulationCount(hn::And(flip, lane_mask)));
+    }
+    count_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kSlot = 1 + kMaxClasses;  // undecided lanes, class masks
+  Word* slot_of(std::size_t e) { return slots_.get() + e * kSlot * hn::Lanes(d_); }
+
+  D d_;
+  const LaneKeys<D>& keys_;
+  const RejectableClasses& rc_;
+  LaneRoundsStart<D> stream_;  // random.stream(64 g + 1) of each lane's group
+  hwy::AlignedFreeUniquePtr<Word[]> slots_, late_, words_;
+  std::uint64_t visit_[kChunk] = {};
+  std::int32_t site_[kChunk] = {};
+  std::size_t count_ = 0;
+};
+
 // The groups g0 .. g0 + Lanes(d) - 1 through all sweeps; returns how many of their lanes
 // changed, and writes their particles' anti-aligned bonds (and with a field, +1 spins).
 template <bool kField, class D>
@@ -39,13 +159,6 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
       first_tail_words(d, job.random, groups, 1, 2 * kChunk);
   const LaneKeys<D> key(d, PhiloxKey{static_cast<std::uint32_t>(job.random.seed),
                                      static_cast<std::uint32_t>(job.random.seed >> 32)});
-  const LaneRoundsStart<D> tail_stream(
-      d,
-      LaneStreams<D>(d, job.random.step, static_cast<std::uint32_t>(job.random.purpose),
-                     hn::Add(hn::ShiftLeft<6>(hn::Iota(d, 0)),
-                             hn::Set(d, job.random.first_particle + 64 * g0 + 1))),
-      key);
-  auto tail = hwy::AllocateAligned<Word>(8 * N);  // the words of four tail blocks
   const auto lane_mask = groups.particle_mask();
   const auto invert = hn::Set(d, job.invert), self_left = hn::Set(d, job.self_left),
              self_up = hn::Set(d, job.self_up), zero = hn::Zero(d);
@@ -65,72 +178,8 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
     return t;
   };
   auto count = zero;
-  // Lanes still undecided after a visit's first tail block are finished later, a segment of
-  // visits at a time, their tail blocks made four visits at a time (throughput rather than one
-  // block's latency; the same words, counter-based): a visit's flips are written at once, the
-  // late acceptances when its segment ends. A segment ends with the chunk, and before a visit
-  // that reads or writes a site whose visit is pending (never in checkerboard order on even
-  // tori, where a colour's sites do not touch).
-  constexpr std::size_t kSlot = 1 + 10;  // a pending visit's undecided lanes and class masks
-  auto deferred = hwy::AllocateAligned<Word>(kChunk * kSlot * N);
-  auto late = hwy::AllocateAligned<Word>(kChunk * N);  // late acceptances
-  std::uint64_t deferred_visit[kChunk];
-  std::int32_t deferred_site[kChunk];
-  std::size_t num_deferred = 0;
-  std::vector<std::uint8_t> segment_starts(n);
-  {
-    std::vector<std::size_t> stamp(n, 0);
-    std::size_t segment = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      const Visit& v = job.visits[job.reversed ? n - 1 - j : j];
-      bool touches = stamp[static_cast<std::size_t>(v.site)] == segment;
-      for (const std::int32_t i : v.nb)
-        touches = touches || stamp[static_cast<std::size_t>(i)] == segment;
-      if (j % kChunk == 0 || touches) ++segment, segment_starts[j] = 1;
-      stamp[static_cast<std::size_t>(v.site)] = segment;
-    }
-  }
-  auto finish_deferred = [&] {
-    std::size_t live[kChunk], num_live = num_deferred;
-    for (std::size_t e = 0; e < num_deferred; ++e)
-      live[e] = e, hn::Store(zero, d, late.get() + e * N);
-    for (std::uint64_t i = 1, b = kFixedBits + 2; num_live > 0 && b < kThresholdBits; ++i, b += 2) {
-      for (std::size_t u = 0; u < num_live; u += 4) {
-        const std::size_t k = std::min<std::size_t>(4, num_live - u);
-        std::uint64_t j[4] = {};
-        for (std::size_t x = 0; x < k; ++x)
-          j[x] = i * multispin::kMaxVisits + deferred_visit[live[u + x]];
-        LaneWordsAt(d, k, j, tail_stream, key, tail.get());
-        for (std::size_t x = 0; x < k; ++x) {
-          Word* slot = deferred.get() + live[u + x] * kSlot * N;
-          auto pending = hn::Load(d, slot), accept = hn::Load(d, late.get() + live[u + x] * N);
-          for (std::size_t w = 0; w < 2; ++w) {
-            auto t = zero;
-            for (std::uint32_t m = rc.with_bit[b + w]; m != 0; m &= m - 1)
-              t = hn::Or(
-                  t, hn::Load(d, slot + (1 + static_cast<std::size_t>(std::countr_zero(m))) * N));
-            const auto rb = hn::Load(d, tail.get() + (2 * x + w) * N);
-            accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
-            pending = hn::AndNot(hn::Xor(rb, t), pending);
-          }
-          hn::Store(pending, d, slot);
-          hn::Store(accept, d, late.get() + live[u + x] * N);
-        }
-      }
-      std::size_t kept = 0;
-      for (std::size_t x = 0; x < num_live; ++x)
-        if (!hn::AllTrue(d, hn::Eq(hn::Load(d, deferred.get() + live[x] * kSlot * N), zero)))
-          live[kept++] = live[x];
-      num_live = kept;
-    }
-    for (std::size_t e = 0; e < num_deferred; ++e) {
-      Word* site = groups.at(static_cast<std::size_t>(deferred_site[e]));
-      const auto flip = hn::Load(d, late.get() + e * N);
-      hn::Store(hn::Xor(hn::Load(d, site), flip), d, site);
-      count = hn::Add(count, hn::PopulationCount(hn::And(flip, lane_mask)));
-    }
-    num_deferred = 0;
-  };
+  LateTails<D> late(d, job.random, g0, key, rc);
+  const std::vector<std::uint8_t> segment_starts = SegmentStarts(job, kChunk);
   std::uint64_t visit = 0;  // the step's site visits so far
   for (std::size_t sweep = 0; sweep < job.sweeps; ++sweep) {
     if (sweep > 0) job.stop.throw_if_requested();
@@ -140,7 +189,7 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
       const Word* first_tail = draws ? first_tail_words.next(2 * m) : nullptr;
       for (std::size_t k = 0; k < m; ++k, ++visit) {
         const std::size_t j = j0 + k;
-        if (segment_starts[j] && num_deferred > 0) finish_deferred();
+        if (segment_starts[j] && !late.empty()) late.finish(groups, lane_mask, count);
         const Visit& v = job.visits[job.reversed ? n - 1 - j : j];
         Word* site = groups.at(static_cast<std::size_t>(v.site));
         auto neighbour = [&](int x) { return hn::Load(d, groups.at(v.nb[x])); };
@@ -188,18 +237,7 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
             accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
             pending = hn::AndNot(hn::Xor(rb, t), pending);
           }
-          // Lanes still undecided go on from the threshold's next bit with the words of blocks
-          // kMaxVisits + q, 2 kMaxVisits + q .. (two words a block) when the segment ends, as
-          // long as any lane of any group needs them (a group's words are the same whichever
-          // others share its vector); lanes equal over all 32 bits: rejected. Kept always,
-          // counted only when some lane is pending (no branch to mispredict).
-          Word* slot = deferred.get() + num_deferred * kSlot * N;
-          hn::Store(pending, d, slot);
-          for (int c = 0; c < rc.count; ++c)
-            hn::Store(classes[c], d, slot + (1 + static_cast<std::size_t>(c)) * N);
-          deferred_visit[num_deferred] = visit;
-          deferred_site[num_deferred] = v.site;
-          num_deferred += hn::AllTrue(d, hn::Eq(pending, zero)) ? 0 : 1;
+          late.keep(visit, v.site, pending, classes);  // lanes still undecided
         }
         const auto flip = hn::Or(hn::Not(candidates), accept);
         hn::Store(hn::Xor(s, flip), d, site);
@@ -207,7 +245,7 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
       }
     }
   }
-  if (num_deferred > 0) finish_deferred();
+  if (!late.empty()) late.finish(groups, lane_mask, count);
   groups.write_back();
   // Anti-aligned bonds: right and down of every site.
   BitSlicedCounter<D> anti(d, std::bit_width(2 * n));
