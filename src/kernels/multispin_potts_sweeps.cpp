@@ -106,8 +106,10 @@ HWY_INLINE void OffsetColour(D d, const V<D>* x, const Word* r, int bits, int q,
     t[b] = hn::Xor3(x[b], o, carry_t);
     carry_t = Majority(d, x[b], o, carry_t);
   }
-  // t >= q (the carry out of the top plane included), then t - q = t + (2^P - q) mod 2^P.
-  auto greater = carry_t, equal = hn::Not(carry_t);
+  // t >= q, compared from bit P (t's is the carry out of the top plane; q's is set only where
+  // q = 2^P) down, then t - q = t + (2^P - q) mod 2^P.
+  const bool q_top = (q >> P) & 1;
+  auto greater = q_top ? zero : carry_t, equal = q_top ? carry_t : hn::Not(carry_t);
   for (int b = P - 1; b >= 0; --b) {
     if ((q >> b) & 1) {
       equal = hn::And(equal, t[b]);
