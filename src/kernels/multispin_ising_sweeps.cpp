@@ -106,13 +106,10 @@ class LateTails {
           Word* late = late_.get() + live[u + x] * N;
           auto pending = hn::Load(d_, slot), accept = hn::Load(d_, late);
           for (std::size_t w = 0; w < 2; ++w) {
-            auto t = zero;  // the lanes' threshold bit b + w: the OR of their classes' masks
-            for (std::uint32_t m = rc_.with_bit[b + w]; m != 0; m &= m - 1)
-              t = hn::Or(
-                  t, hn::Load(d_, slot + (1 + static_cast<std::size_t>(std::countr_zero(m))) * N));
-            const auto rb = hn::Load(d_, words_.get() + (2 * x + w) * N);
-            accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
-            pending = hn::AndNot(hn::Xor(rb, t), pending);
+            const auto t = ThresholdBit(d_, rc_, static_cast<int>(b + w), [&](int c) {
+              return hn::Load(d_, slot + (1 + static_cast<std::size_t>(c)) * N);
+            });
+            CompareNextBit(hn::Load(d_, words_.get() + (2 * x + w) * N), t, accept, pending);
           }
           hn::Store(pending, d_, slot);
           hn::Store(accept, d_, late);
@@ -170,12 +167,9 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
       kField ? RejectableClasses(job.field_classes, 10) : RejectableClasses(ferromagnet.data(), 2);
   // No lane can be rejected (every threshold at or past 2^32, as at beta = 0): no words.
   const bool draws = rc.count > 0;
-  hn::Vec<D> classes[10];  // the lanes of each class of rc at a visit
+  hn::Vec<D> classes[LateTails<D>::kMaxClasses];  // the lanes of each class of rc at a visit
   auto threshold_bits = [&](int b) {
-    auto t = zero;
-    for (std::uint32_t m = rc.with_bit[b]; m != 0; m &= m - 1)
-      t = hn::Or(t, classes[std::countr_zero(m)]);
-    return t;
+    return ThresholdBit(d, rc, b, [&](int c) { return classes[c]; });
   };
   auto count = zero;
   LateTails<D> late(d, job.random, g0, key, rc);
@@ -231,12 +225,9 @@ std::uint64_t SweepGroups(D d, const IsingSweeps& job, Word* words, std::size_t 
           accept = hn::And(candidates, below);
           // The first tail block (block q of random.stream(64 g + 1), made in bulk).
           auto pending = hn::And(candidates, equal);
-          for (int x = 0; x < 2; ++x) {
-            const auto rb = hn::Load(d, first_tail + (2 * k + static_cast<std::size_t>(x)) * N),
-                       t = threshold_bits(kFixedBits + x);
-            accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
-            pending = hn::AndNot(hn::Xor(rb, t), pending);
-          }
+          for (int x = 0; x < 2; ++x)
+            CompareNextBit(hn::Load(d, first_tail + (2 * k + static_cast<std::size_t>(x)) * N),
+                           threshold_bits(kFixedBits + x), accept, pending);
           late.keep(visit, v.site, pending, classes);  // lanes still undecided
         }
         const auto flip = hn::Or(hn::Not(candidates), accept);

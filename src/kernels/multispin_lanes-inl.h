@@ -171,6 +171,25 @@ HWY_INLINE void CompareFixedBits(D d, const multispin::Word* r, ThresholdBits&& 
   }
 }
 
+// Bit b of every lane's threshold: the OR of the masks of rc's classes that have it set,
+// mask(k) the lanes of class k (rc's order).
+template <class D, class Mask>
+HWY_INLINE hn::Vec<D> ThresholdBit(D d, const multispin::RejectableClasses& rc, int b,
+                                   Mask&& mask) {
+  auto t = hn::Zero(d);
+  for (std::uint32_t m = rc.with_bit[b]; m != 0; m &= m - 1)
+    t = hn::Or(t, mask(std::countr_zero(m)));
+  return t;
+}
+
+// One more bit of a comparison of the `pending` lanes' uniforms with their thresholds: random
+// bit rb against threshold bit t; below: accepted, equal: still pending.
+template <class V>
+HWY_INLINE void CompareNextBit(V rb, V t, V& accept, V& pending) {
+  accept = hn::Or(accept, hn::And(pending, hn::AndNot(rb, t)));
+  pending = hn::AndNot(hn::Xor(rb, t), pending);
+}
+
 // f(l) for each lane l < lanes whose word in `v` is not zero.
 template <class D, class F>
 HWY_INLINE void ForEachNonZeroLane(D d, hn::Vec<D> v, std::size_t lanes, F&& f) {

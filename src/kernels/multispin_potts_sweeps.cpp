@@ -79,8 +79,8 @@ template <class D>
 using V = hn::Vec<D>;
 
 // Bit-sliced majority of three (the carry of a full adder).
-template <class D>
-HWY_INLINE V<D> Majority(D /*d*/, V<D> a, V<D> b, V<D> c) {
+template <class Vec>
+HWY_INLINE Vec Majority(Vec a, Vec b, Vec c) {
   return hn::Or(hn::And(a, b), hn::And(c, hn::Xor(a, b)));
 }
 
@@ -102,9 +102,9 @@ HWY_INLINE void OffsetColour(D d, const V<D>* x, const Word* r, int bits, int q,
     const auto m =
         b < bits ? hn::Xor(hn::Load(d, r + static_cast<std::size_t>(1 + b) * N), minus) : zero;
     const auto o = hn::Xor3(base, m, carry_o);
-    carry_o = Majority(d, base, m, carry_o);
+    carry_o = Majority(base, m, carry_o);
     t[b] = hn::Xor3(x[b], o, carry_t);
-    carry_t = Majority(d, x[b], o, carry_t);
+    carry_t = Majority(x[b], o, carry_t);
   }
   // t >= q, compared from bit P (t's is the carry out of the top plane; q's is set only where
   // q = 2^P) down, then t - q = t + (2^P - q) mod 2^P.
@@ -124,7 +124,7 @@ HWY_INLINE void OffsetColour(D d, const V<D>* x, const Word* r, int bits, int q,
   for (int b = 0; b < P; ++b) {
     const auto k = (complement >> b) & 1 ? ones : zero;
     const auto reduced = hn::Xor3(t[b], k, carry);
-    carry = Majority(d, t[b], k, carry);
+    carry = Majority(t[b], k, carry);
     c[b] = hn::IfVecThenElse(wrap, reduced, t[b]);
   }
 }
@@ -287,13 +287,7 @@ std::uint64_t SweepPottsGroups(D d, const PottsSweeps& job, Word* words, std::si
         // The acceptance: the fixed rounds, then the undecided lanes.
         V<D> below, equal;
         CompareFixedBits(
-            d, r,
-            [&](int b) {
-              auto t = zero;
-              for (std::uint32_t m = rc.with_bit[b]; m != 0; m &= m - 1)
-                t = hn::Or(t, classes[std::countr_zero(m)]);
-              return t;
-            },
+            d, r, [&](int b) { return ThresholdBit(d, rc, b, [&](int c) { return classes[c]; }); },
             below, equal);
         auto accept = hn::And(rejectable, below);
         const auto pending = hn::And(rejectable, equal);
