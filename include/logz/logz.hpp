@@ -7,6 +7,7 @@
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/anneal_step.hpp"
 #include "logz/anneal/annealer.hpp"
+#include "logz/anneal/applied_kernel.hpp"
 #include "logz/anneal/resample.hpp"
 #include "logz/anneal/works.hpp"
 #include "logz/core/annealing_path.hpp"

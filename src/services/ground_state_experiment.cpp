@@ -21,7 +21,7 @@ const GroundStateIntegrationOptions kIntegrationDefaults;
 const Key kNumChains =
     Key::integer("num_chains", static_cast<std::int64_t>(kIntegrationDefaults.num_chains), 2,
                  1 << 24, "independent chains");
-const Key kChunkSize =
+const Key kChainChunkSize =
     Key::integer("chunk_size", static_cast<std::int64_t>(kIntegrationDefaults.chunk_size), 1,
                  1 << 20, "chains per chunk");
 // 10^7 kernel applications of 32 chains at 65 grid points: about two days on one core.
@@ -36,7 +36,7 @@ const Key kMeasurementSteps = Key::integer("measurement_steps", 200, 1, 10000000
 const KeyGroup kIntegrationKeys{"integration",
                                 "integration",
                                 {&kBetaMax, &kIntervals, &kNumChains, &kStartSteps,
-                                 &kEquilibrationSteps, &kMeasurementSteps, &kChunkSize}};
+                                 &kEquilibrationSteps, &kMeasurementSteps, &kChainChunkSize}};
 
 }  // namespace
 
@@ -57,7 +57,7 @@ GroundStateSettings read_ground_state_settings(Config& config, double beta, doub
   s.betas = ground_state_grid(beta, beta_max, intervals);
   auto& o = s.options;
   o.num_chains = static_cast<std::size_t>(g.get_int(kNumChains));
-  o.chunk_size = static_cast<std::size_t>(g.get_int(kChunkSize));
+  o.chunk_size = static_cast<std::size_t>(g.get_int(kChainChunkSize));
   o.start_steps = static_cast<std::size_t>(g.get_int(kStartSteps));
   o.equilibration_steps = static_cast<std::size_t>(g.get_int(kEquilibrationSteps));
   o.measurement_steps = static_cast<std::size_t>(g.get_int(kMeasurementSteps));

@@ -57,7 +57,7 @@ const Key kThreshold =
     Key::number("threshold", 0.5, 0.0, 1.0, "threshold binarisation: the grey level cut");
 const Key kNumTrain =
     Key::integer("num_train", 0, 0, 0xffffffffLL, "training examples; 0: all not held out");
-const Key kSeed =
+const Key kSplitSeed =
     Key::integer("seed", 1, 0, INT64_MAX, "the split's permutation and sampled binarisation");
 const Key kNumValidation =
     Key::integer("num_validation", 0, 0, 0xffffffffLL, "examples held out for validation");
@@ -68,11 +68,11 @@ const Key kTestImages =
 const KeyGroup kTrainingKeys{"data",
                              "training images",
                              {&kSource, &kCacheDir, &kImages, &kPath, &kBinarize, &kThreshold,
-                              &kNumTrain, &kSeed, &kNumValidation}};
+                              &kNumTrain, &kSplitSeed, &kNumValidation}};
 const KeyGroup kTestKeys{"data",
                          "images",
                          {&kSource, &kCacheDir, &kImages, &kPath, &kBinarize, &kThreshold,
-                          &kNumTrain, &kSeed, &kNumTest, &kTestImages}};
+                          &kNumTrain, &kSplitSeed, &kNumTest, &kTestImages}};
 
 }  // namespace
 
@@ -104,7 +104,7 @@ ImageDataSettings read_image_data_settings(const Config& config, ConfigSection& 
   s.binarization.method =
       method == "threshold" ? io::BinarizeMethod::threshold : io::BinarizeMethod::sample;
   s.binarization.threshold = d.get_double(kThreshold);
-  s.binarization.seed = static_cast<std::uint64_t>(d.get_int(kSeed));
+  s.binarization.seed = static_cast<std::uint64_t>(d.get_int(kSplitSeed));
   s.num_held_out = d.get_int(held_out);
   if (!s.held_out_images.empty() && s.num_held_out > 0)
     d.fail(held_out, "0 when test_images gives the test set");

@@ -29,6 +29,7 @@
 
 #include "logz/anneal/anneal_journal.hpp"
 #include "logz/anneal/anneal_step.hpp"
+#include "logz/anneal/applied_kernel.hpp"
 #include "logz/anneal/works.hpp"
 #include "logz/core/annealing_path.hpp"
 #include "logz/core/batch_state.hpp"
@@ -208,34 +209,6 @@ void anneal_over_ranks(Ranks& ranks, const Path& path, const AnnealOptions& opti
 // per path, not again for every kind of start (docs/performance.md, First run).
 template <class Batch>
 using ChunkStart = std::function<void(Batch&, const ChunkRange&)>;
-
-// A kernel as the drivers apply it: its step at a target of the path, given the run's stop token
-// where it takes one (core/kernel_for.hpp), type-erased (one call per chunk and temperature, so
-// free) so that a driver is compiled once per path, not once per kernel and again for its
-// reversal. The kernel must outlive this.
-template <class Path>
-class AppliedKernel {
- public:
-  using Batch = typename Path::Batch;
-  using Target = std::remove_cvref_t<decltype(std::declval<const Path&>().at(0.0))>;
-
-  template <KernelFor<Path> Kernel>
-  explicit AppliedKernel(const Kernel& kernel)
-      : step_([&kernel](const Target& target, Batch& batch, const BatchRandom& random,
-                        StopToken stop) {
-          const auto info = step_kernel(kernel, target, batch, random, stop);
-          return KernelInfo{static_cast<std::uint64_t>(info.attempted),
-                            static_cast<std::uint64_t>(info.accepted)};
-        }) {}
-
-  KernelInfo step(const Target& target, Batch& batch, const BatchRandom& random,
-                  StopToken stop = {}) const {
-    return step_(target, batch, random, stop);
-  }
-
- private:
-  std::function<KernelInfo(const Target&, Batch&, const BatchRandom&, StopToken)> step_;
-};
 
 // One implementation for both directions: start puts each chunk at the direction's first
 // temperature; the kernel is applied as given.

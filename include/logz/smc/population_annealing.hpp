@@ -54,6 +54,7 @@
 #include <utility>
 #include <vector>
 
+#include "logz/anneal/applied_kernel.hpp"
 #include "logz/core/annealing_path.hpp"
 #include "logz/core/batch_state.hpp"
 #include "logz/core/error.hpp"
@@ -154,9 +155,13 @@ concept ResamplableBatch = requires(B& to, const B& from, std::size_t p) {
   to.copy_particle(from, p, p);
 };
 
-template <AnnealingPath Path, KernelFor<Path> Kernel>
-requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult population_annealing(
-    const Path& path, const Kernel& kernel, const PopulationAnnealingOptions& options) {
+namespace detail {
+
+// The run, compiled once per path: the kernel comes type-erased (anneal/applied_kernel.hpp).
+template <AnnealingPath Path>
+requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult
+population_annealing(const Path& path, const AppliedKernel<Path>& kernel,
+                     const PopulationAnnealingOptions& options) {
   using Batch = typename Path::Batch;
   validate(options);
   const std::size_t n = options.num_replicas, chunk = options.chunk_size;
@@ -349,13 +354,12 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
     const auto target = path.at(t);
     const std::vector<KernelInfo> infos = gather_in_rank_order(
         ranks, run_mine([&](const ChunkRange& c) {
-          const auto info = step_kernel(
-              kernel, target, batches[c.index],
+          const KernelInfo info = kernel.step(
+              target, batches[c.index],
               BatchRandom{seed, Purpose::forward_kernel, static_cast<std::uint32_t>(k), c.begin},
               options.stop);
           measure(c);
-          return KernelInfo{static_cast<std::uint64_t>(info.attempted),
-                            static_cast<std::uint64_t>(info.accepted)};
+          return info;
         }));
     share();
     KernelInfo info;
@@ -380,6 +384,14 @@ requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult popula
   r.energies = std::move(energies);
   detail::finish_population_annealing(r, log_z, s.capped, s.invalid, options);
   return r;
+}
+
+}  // namespace detail
+
+template <AnnealingPath Path, KernelFor<Path> Kernel>
+requires ResamplableBatch<typename Path::Batch> PopulationAnnealingResult population_annealing(
+    const Path& path, const Kernel& kernel, const PopulationAnnealingOptions& options) {
+  return detail::population_annealing(path, detail::AppliedKernel<Path>(kernel), options);
 }
 
 }  // namespace logz
