@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/math/log_space_arrays.hpp"
 #include "logz/math/log_sum_exp.hpp"
 
 namespace logz {
@@ -43,7 +44,10 @@ double conditional_ess_fraction(std::span<const double> log_weights, std::span<c
     once[i] = log_weights[i] + log_w;
     twice[i] = log_weights[i] + 2.0 * log_w;
   }
-  const double log_num = 2.0 * log_sum_exp(once), log_den = log_sum_exp(twice);
+  // Vectorised sums (Highway's exp): the bisection of next_temperature evaluates this some 40
+  // times a temperature, over every particle.
+  const double log_num = 2.0 * log_sum_exp_scaled(once, 1.0),
+               log_den = log_sum_exp_scaled(twice, 1.0);
   if (!std::isfinite(log_num) || !std::isfinite(log_den)) return 0.0;  // no mass left
   return std::exp(log_num - log_den);
 }
