@@ -34,22 +34,39 @@ double ess_fraction(std::span<const double> log_weights) {
   return std::exp(-log_sum_exp(twice)) / static_cast<double>(log_weights.size());
 }
 
-double conditional_ess_fraction(std::span<const double> log_weights, std::span<const double> gaps,
-                                double dt) {
-  if (log_weights.size() != gaps.size() || log_weights.empty())
-    fail_argument("logz::conditional_ess_fraction", "gaps", "one gap per weight, at least one");
-  std::vector<double> once(gaps.size()), twice(gaps.size());
+namespace {
+
+// conditional_ess_fraction with its two arrays of terms given (next_temperature's bisection
+// evaluates it some 40 times a temperature: one pair of arrays for all of them).
+double conditional_ess_fraction_in(std::span<const double> log_weights,
+                                   std::span<const double> gaps, double dt,
+                                   std::vector<double>& once, std::vector<double>& twice) {
+  once.resize(gaps.size()), twice.resize(gaps.size());
   for (std::size_t i = 0; i < gaps.size(); ++i) {
     const double log_w = log_incremental_weight(dt, gaps[i]);
     once[i] = log_weights[i] + log_w;
     twice[i] = log_weights[i] + 2.0 * log_w;
   }
-  // Vectorised sums (Highway's exp): the bisection of next_temperature evaluates this some 40
-  // times a temperature, over every particle.
+  // Vectorised sums (Highway's exp), over every particle at each of those evaluations.
   const double log_num = 2.0 * log_sum_exp_scaled(once, 1.0),
                log_den = log_sum_exp_scaled(twice, 1.0);
   if (!std::isfinite(log_num) || !std::isfinite(log_den)) return 0.0;  // no mass left
   return std::exp(log_num - log_den);
+}
+
+void require_one_gap_per_weight(std::span<const double> log_weights, std::span<const double> gaps,
+                                const char* who) {
+  if (log_weights.size() != gaps.size() || log_weights.empty())
+    fail_argument(who, "gaps", "one gap per weight, at least one");
+}
+
+}  // namespace
+
+double conditional_ess_fraction(std::span<const double> log_weights, std::span<const double> gaps,
+                                double dt) {
+  require_one_gap_per_weight(log_weights, gaps, "logz::conditional_ess_fraction");
+  std::vector<double> once, twice;
+  return conditional_ess_fraction_in(log_weights, gaps, dt, once, twice);
 }
 
 double next_temperature(std::span<const double> log_weights, std::span<const double> gaps, double t,
@@ -57,8 +74,11 @@ double next_temperature(std::span<const double> log_weights, std::span<const dou
   if (!(target_fraction > 0.0 && target_fraction < 1.0))
     fail_argument("logz::next_temperature", "target_fraction", "a number in (0, 1)");
   if (!(t >= 0.0 && t < 1.0)) fail_argument("logz::next_temperature", "t", "a number in [0, 1)");
+  require_one_gap_per_weight(log_weights, gaps, "logz::next_temperature");
+  std::vector<double> once, twice;
   auto excess = [&](double t_next) {
-    return conditional_ess_fraction(log_weights, gaps, t_next - t) - target_fraction;
+    return conditional_ess_fraction_in(log_weights, gaps, t_next - t, once, twice) -
+           target_fraction;
   };
   if (excess(1.0) >= 0.0) return 1.0;
   double low = t, high = 1.0;  // excess(low) > 0 >= excess(high)
