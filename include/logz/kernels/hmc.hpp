@@ -39,7 +39,9 @@ inline bool metropolis_accept(double u, double e0, double e1, ContinuousKernelIn
     return false;
   }
   info.sum_energy_error += e1 - e0;
-  if (!(std::log(u) < e0 - e1)) return false;
+  // log(u) <= 0 for u in (0, 1]: a fall in energy is accepted without the logarithm (the same
+  // decisions).
+  if (!(e0 - e1 > 0.0) && !(std::log(u) < e0 - e1)) return false;
   ++info.accepted;
   return true;
 }
