@@ -51,8 +51,7 @@ std::string value_error(AnswerValues kind, double v) {
 }  // namespace
 
 void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
-                 std::string_view function, AnswerValues values, double* out,
-                 const double* row_log_densities) {
+                 std::string_view function, AnswerValues values, double* out, RowValues rows_of) {
   const std::string shape = cols == 0
                                 ? "(" + std::to_string(rows) + ",)"
                                 : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
@@ -76,13 +75,14 @@ void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
     out[i] = v[i];
   }
   auto skipped = [&](py::ssize_t i) {
-    return row_log_densities && row_log_densities[i / per_row] == -kInf;
+    return rows_of.values && rows_of.values[i / per_row] == rows_of.zero_density;
   };
-  // Rows at log density -inf are zeroed a row at a time (a division per value cost as much as
-  // the copy).
-  if (row_log_densities)
+  // Rows at zero density are zeroed a row at a time (a division per value cost as much as the
+  // copy).
+  if (rows_of.values)
     for (py::ssize_t row = 0; row < rows; ++row)
-      if (row_log_densities[row] == -kInf) std::fill_n(out + row * per_row, per_row, 0.0);
+      if (rows_of.values[row] == rows_of.zero_density)
+        std::fill_n(out + row * per_row, per_row, 0.0);
   if (!non_finite) return;
   for (py::ssize_t i = 0; i < size; ++i)
     if (!skipped(i) && !allowed(values, v[i]))

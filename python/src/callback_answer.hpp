@@ -19,11 +19,16 @@ enum class AnswerValues {
 
 // The answer as a float64 array of shape (rows,) (cols 0) or (rows, cols), copied row-major into
 // out. `function` names the function as errors start: "logz.Target.energy", "logz.evidence:
-// log_likelihood". row_log_densities (gradients only, may be null): the rows' log densities;
-// where one is -inf (a zero density, often an overflow far out on a diverging trajectory) the
-// row's gradient means nothing and is set to 0, so that such a proposal is rejected, not an error.
+// log_likelihood". Gradients only: the rows' values of the function they are the gradient of
+// (may be null) and the value at which a row's gradient means nothing: -inf for a log density,
+// +inf for an energy (a zero density, often an overflow far out on a diverging trajectory). Such
+// a row's gradient is set to 0, so that its proposal is rejected, not an error.
+struct RowValues {
+  const double* values = nullptr;
+  double zero_density = 0.0;  // -inf or +inf
+};
 void copy_answer(const pybind11::handle& answer, pybind11::ssize_t rows, pybind11::ssize_t cols,
                  std::string_view function, AnswerValues values, double* out,
-                 const double* row_log_densities = nullptr);
+                 RowValues rows_of = {});
 
 }  // namespace logz::python

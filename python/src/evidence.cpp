@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -66,7 +67,7 @@ void evidence_call_gradient(EvidenceCallbacks& f, const Eigen::MatrixXd& X,
   const py::object answer = f.function(particles.array());
   G.resize(X.rows(), X.cols());  // (P, d) row-major = d x P column-major
   copy_answer(answer, X.cols(), X.rows(), "logz.evidence: " + f.name, AnswerValues::gradients,
-              G.data(), values.data());
+              G.data(), {values.data(), -std::numeric_limits<double>::infinity()});
   throw_if_interrupted();
 }
 

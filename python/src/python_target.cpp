@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "callback_answer.hpp"
@@ -16,6 +17,13 @@
 namespace py = pybind11;
 
 namespace logz::python {
+
+namespace {
+
+// An energy of +inf: a zero density, where the gradient means nothing (copy_answer).
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+}  // namespace
 
 static_assert(ContinuousTarget<PythonTarget>);
 
@@ -61,7 +69,7 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
     copy_answer(pair[0], X.cols(), 0, "logz.Target.energy_and_grad", AnswerValues::energies,
                 e.data());
     copy_answer(pair[1], X.cols(), X.rows(), "logz.Target.energy_and_grad", AnswerValues::gradients,
-                G.data());
+                G.data(), {e.data(), kInf});
     throw_if_interrupted();
     return;
   }
@@ -74,7 +82,8 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   const LentParticles particles(py_->particles, X);
   const py::object answer = py_->grad(particles.array());
   // (P, d) row-major = d x P column-major
-  copy_answer(answer, X.cols(), X.rows(), "logz.Target.grad", AnswerValues::gradients, G.data());
+  copy_answer(answer, X.cols(), X.rows(), "logz.Target.grad", AnswerValues::gradients, G.data(),
+              {e.data(), kInf});
   throw_if_interrupted();
 }
 

@@ -258,6 +258,31 @@ def test_a_nan_or_minus_inf_energy_raises_where_it_appears(bad):
                     max_initial_iterations=2, threads=1, progress=False)
 
 
+def test_a_gradient_where_the_energy_is_plus_inf_is_not_an_error():
+    # A density that is zero (energy +inf) beyond radius 3, whose gradient there overflows to
+    # inf: the rows mean nothing and their proposals are rejected (as logz.evidence does with a
+    # log-likelihood of -inf), in both styles of Target; the run's estimate stays right. The
+    # truncated Gaussian's mass inside the ball, in d = 2: 1 - exp(-9/2).
+    def energy(X):
+        r2 = (X ** 2).sum(axis=1)
+        return np.where(r2 < 9.0, 0.5 * r2, np.inf)
+
+    def grad(X):
+        r2 = (X ** 2).sum(axis=1, keepdims=True)
+        return np.where(r2 < 9.0, X, np.inf)
+
+    exact = math.log(2.0 * math.pi * (1.0 - math.exp(-4.5)))
+    for t in (logz.Target(2, energy, grad), logz.Target(2, energy, energy_and_grad=lambda X: (energy(X), grad(X)))):
+        r = logz.smc(t, seed=4, threads=1, progress=False, base=logz.GaussianBase(2, sigma=2.0))
+        est = r.estimates["smc"]
+        assert abs(est.log_z - exact) <= 5.0 * est.std_error + 0.02, (est, exact)
+
+    # Where the energy is finite an infinite gradient is still the user's bug, named.
+    with pytest.raises(logz.NumericalError, match=r"logz.Target.grad: particle \d+ of a batch of \d+: non-finite"):
+        logz.smc(logz.Target(2, lambda X: 0.5 * (X ** 2).sum(axis=1), lambda X: np.where(X > 1.0, np.inf, X)),
+                 seed=4, threads=1, progress=False)
+
+
 def test_non_finite_energy_in_tempering_names_the_chain_and_level():
     def energy(X):
         e = 0.5 * (X ** 2).sum(axis=1)
