@@ -343,6 +343,9 @@ def test_nan_and_bad_shapes_are_named():
                       progress=False)
     with pytest.raises(ValueError, match="log_likelihood"):
         logz.evidence(lambda X: np.zeros(len(X) + 1), logz.priors.Normal(0.0, 1.0), progress=False)
+    # A likelihood that is zero wherever the prior was drawn: said as such, with the particles.
+    with pytest.raises(logz.NumericalError, match=r"no particle of 1000 keeps a weight.*log L is -inf at every particle"):
+        logz.evidence(lambda X: np.full(len(X), -np.inf), logz.priors.Normal(np.zeros(3), 1.0), progress=False)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

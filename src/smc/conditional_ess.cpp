@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,15 @@ double reweight(std::span<double> log_w, std::span<const double> log_incremental
                 double t) {
   for (std::size_t i = 0; i < log_w.size(); ++i) log_w[i] += log_incremental[i];
   const double increment = log_sum_exp(log_w);
-  if (!std::isfinite(increment))
-    throw NumericalError(std::string(who) + ": at t = " + std::to_string(t) +
-                         " no particle has a finite energy");
+  if (!std::isfinite(increment)) {
+    std::ostringstream t_text;
+    t_text << t;  // 6 significant digits: the first step's t is often below 1e-6
+    throw NumericalError(std::string(who) + ": at t = " + t_text.str() + " no particle of " +
+                         std::to_string(log_w.size()) +
+                         " keeps a weight: the target's energy is +inf or NaN at every one, so "
+                         "it has no mass where they are (for a likelihood: log L is -inf at "
+                         "every particle; check where it is zero)");
+  }
   for (double& w : log_w) w -= increment;
   return increment;
 }
