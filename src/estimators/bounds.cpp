@@ -1,10 +1,14 @@
 #include "logz/estimators/bounds.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "logz/estimators/jarzynski.hpp"
+#include "logz/math/pareto_tail.hpp"
 #include "logz/math/running_moments.hpp"
 
 namespace logz {
@@ -25,6 +29,20 @@ Estimate mean_work_bound(std::string method, std::string_view argument,
     est.diagnostics.add_flag("too_few_samples");
   } else {
     detail::set_std_error(est, moments.std_error_of_mean());
+  }
+  // The mean's error bar needs works of finite variance: a heavy right tail (a path now and then
+  // far out where base and target differ by much) makes the bound and its SE both meaningless.
+  // k-hat of the works' largest values (a Pareto fit to their exceedances, so any shift does):
+  // fitted as weights exp(log(W - W_min + 1)) = W - W_min + 1.
+  if (works.size() >= 10 && std::isfinite(est.log_z)) {
+    const double lowest = *std::min_element(works.begin(), works.end());
+    std::vector<double> log_shifted(works.size());
+    for (std::size_t i = 0; i < works.size(); ++i) log_shifted[i] = std::log1p(works[i] - lowest);
+    const double k_hat = pareto_k_hat(log_shifted);
+    if (std::isfinite(k_hat)) {
+      est.diagnostics.values.emplace_back("pareto_k", k_hat);
+      if (k_hat > pareto_k_threshold(works.size())) est.diagnostics.add_flag("heavy_tailed_works");
+    }
   }
   return est;
 }

@@ -1,6 +1,6 @@
 // Pareto k-hat of importance weights: weights drawn with a known tail (w = U^-k, a Pareto
 // tail of shape k) recover it, light-tailed (log-normal) weights stay below 1/2, log-weights
-// of order 1e4 are handled, and AIS flags heavy-tailed weights.
+// of order 1e4 are handled, AIS flags heavy-tailed weights and the bounds heavy-tailed works.
 #include "logz/math/pareto_tail.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "logz/estimators/bounds.hpp"
 #include "logz/estimators/jarzynski.hpp"
 #include "logz/random/philox.hpp"
 
@@ -58,6 +59,21 @@ TEST(ParetoTail, AisFlagsHeavyTailedWeights) {
   EXPECT_TRUE(heavy.diagnostics.has_flag("heavy_tailed_weights"));
   const auto light = logz::ais(works(pareto_log_weights(0.1, 1000, 8)));
   EXPECT_FALSE(light.diagnostics.has_flag("heavy_tailed_weights"));
+}
+
+// The bounds (means of works) flag works of a heavy right tail, W = U^-1.2 + 1e3 (no finite
+// mean), whatever their shift, and not Gaussian works of any spread.
+TEST(ParetoTail, BoundsFlagHeavyTailedWorks) {
+  std::vector<double> heavy = pareto_log_weights(1.2, 1000, 9), gaussian(1000);
+  for (double& w : heavy) w = std::exp(w) + 1e3;
+  for (std::size_t i = 0; i < gaussian.size(); ++i) {
+    logz::RandomStream rng(10, i, logz::Purpose::test, 0);
+    gaussian[i] = 50.0 + 20.0 * rng.normal();
+  }
+  EXPECT_TRUE(logz::upper_bound(heavy).diagnostics.has_flag("heavy_tailed_works"));
+  EXPECT_TRUE(logz::lower_bound(heavy).diagnostics.has_flag("heavy_tailed_works"));
+  EXPECT_FALSE(logz::upper_bound(gaussian).diagnostics.has_flag("heavy_tailed_works"));
+  EXPECT_FALSE(logz::lower_bound(gaussian).diagnostics.has_flag("heavy_tailed_works"));
 }
 
 }  // namespace
