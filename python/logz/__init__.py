@@ -696,8 +696,9 @@ def smc(target: Union[Target, models.Model], *, base: Optional[GaussianBase] = N
         (max(256, 8 dim) particles, a seed of its own) is fitted by a Gaussian (its particles'
         weighted mean and covariance, the standard deviations widened 1.2 times), and the run
         starts from that Gaussian, which the result's model.base states; when the pilot's and
-        the run's log Z differ by more than 4 combined SEs + 0.05 the estimate is flagged
-        "pilot_disagrees". False: the run starts from `base` itself.
+        the run's log Z differ by more than their errors allow (the run below the pilot by 4
+        combined SEs + 0.05, or above it by twice that: a small pilot reads low) the estimate is
+        flagged "pilot_disagrees". False: the run starts from `base` itself.
     num_particles : int, optional
         Particles of the run (default [smc] num_particles).
     seed : int, optional

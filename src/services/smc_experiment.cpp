@@ -183,7 +183,7 @@ void record_smc_pilot(const SmcResult& pilot, const SmcPilotBase& settings,
                               {{"pilot energies", pilot.energy_evaluations},
                                {"pilot gradients", pilot.gradient_evaluations}});
   // Two independent estimates of one log Z: far apart, at least one error bar is wrong.
-  if (two_estimates_disagree(pilot_log_z, pilot.log_z.std_error, run_log_z, run.std_error))
+  if (run_disagrees_with_pilot(pilot_log_z, pilot.log_z.std_error, run_log_z, run.std_error))
     result.estimates.front().diagnostics.add_flag("pilot_disagrees");
 }
 

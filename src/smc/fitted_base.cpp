@@ -53,8 +53,9 @@ TruncatedGaussianBase fit_truncated_gaussian_base(const SmcResult& run, double w
   return TruncatedGaussianBase(mean, cov.diagonal().cwiseSqrt(), low, high);
 }
 
-bool two_estimates_disagree(double a, double se_a, double b, double se_b) {
-  return !(std::abs(a - b) <= 4.0 * std::hypot(se_a, se_b) + 0.05);
+bool run_disagrees_with_pilot(double pilot, double se_pilot, double run, double se_run) {
+  const double m = 4.0 * std::hypot(se_pilot, se_run) + 0.05, above = run - pilot;
+  return !(above >= -m && above <= 2.0 * m);
 }
 
 }  // namespace logz

@@ -80,14 +80,15 @@ TEST(BoxConstraints, FiniteEndsInCoordinateOrderIndexedByCoordinate) {
   EXPECT_THROW(logz::box_constraints(low, VectorXd::Zero(2)), logz::InvalidArgument);
 }
 
-TEST(FittedBase, TwoEstimatesDisagreeBeyondFourCombinedErrorsAndAnAllowance) {
-  // Combined SE hypot(0.03, 0.04) = 0.05: the line is at 4 x 0.05 + 0.05 = 0.25.
-  EXPECT_FALSE(logz::two_estimates_disagree(1.0, 0.03, 1.24, 0.04));
-  EXPECT_TRUE(logz::two_estimates_disagree(1.0, 0.03, 1.26, 0.04));
-  EXPECT_TRUE(logz::two_estimates_disagree(1.26, 0.03, 1.0, 0.04));
-  EXPECT_TRUE(logz::two_estimates_disagree(1.0, std::nan(""), 1.0, 0.04));
+TEST(FittedBase, RunDisagreesWithPilotBelowItByFourCombinedErrorsAboveItByEight) {
+  // Combined SE hypot(0.03, 0.04) = 0.05: m = 4 x 0.05 + 0.05 = 0.25 below, 0.5 above.
+  EXPECT_FALSE(logz::run_disagrees_with_pilot(1.0, 0.03, 0.76, 0.04));
+  EXPECT_TRUE(logz::run_disagrees_with_pilot(1.0, 0.03, 0.74, 0.04));
+  EXPECT_FALSE(logz::run_disagrees_with_pilot(1.0, 0.03, 1.49, 0.04));
+  EXPECT_TRUE(logz::run_disagrees_with_pilot(1.0, 0.03, 1.51, 0.04));
+  EXPECT_TRUE(logz::run_disagrees_with_pilot(1.0, std::nan(""), 1.0, 0.04));
   EXPECT_TRUE(
-      logz::two_estimates_disagree(1.0, 0.03, std::numeric_limits<double>::infinity(), 0.04));
+      logz::run_disagrees_with_pilot(1.0, 0.03, std::numeric_limits<double>::infinity(), 0.04));
 }
 
 }  // namespace fitted_base_test

@@ -46,7 +46,8 @@ std::uint64_t smc_pilot_seed(std::uint64_t seed);
 
 // The pilot's numbers in the result (kernel.pilot_base, model.base, the budget), and the flag
 // pilot_disagrees on the estimate when the pilot's log Z and the run's differ by more than
-// 4 combined standard errors + 0.05.
+// their errors allow (run_disagrees_with_pilot: 4 combined standard errors + 0.05 with the run
+// below the pilot, twice that with the run above it).
 void record_smc_pilot(const SmcResult& pilot, const SmcPilotBase& settings,
                       const GaussianBase& fitted, RunResult& result);
 
