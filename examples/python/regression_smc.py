@@ -6,7 +6,7 @@ logz.smc fits its base to a pilot run (the default for a logz.Target) and runs f
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/regression_smc.py [d] [seeds]
 
-e.g. `... regression_smc.py 50 1,2,3`; d = 50 and seed 1 by default (about 5 s on 2 cores).
+e.g. `... regression_smc.py 50 1,2,3`; d = 50 and seed 1 by default (about a second on 2 cores).
 """
 import math
 import sys
