@@ -36,12 +36,13 @@ class EvidenceResult:
 
     log_z: the log evidence; std_error: its standard error (genealogy estimate; NaN plus a flag
     where it cannot be estimated); flags: what makes the answer doubtful (docs/evidence.md);
-    num_evaluations: evaluations of the likelihood, per particle (with gradient or without);
+    num_evaluations: the particles the log-likelihood and its gradient were called on, in all (a
+    log L and a gradient at one point are two);
     move: the MCMC move used ("hmc", "mala", "random_walk"); note: why where it was not the
     default; diagnostics: a dict per temperature (temperatures 0, t_1, ..., 1; log_z_increments,
     ess (fraction of N), resampled, moves, acceptance, step_sizes, jump_ratios, one per
     temperature after 0) and for the run (num_resamplings, num_eves, relative_variance,
-    energy_evaluations, gradient_evaluations, ...); samples: the posterior particles, (N, d), with
+    likelihood_evaluations, gradient_evaluations: num_evaluations split, ...); samples: the posterior particles, (N, d), with
     normalised log_weights (N,) (weights: their exp); runtime_s.
     """
 
@@ -57,7 +58,7 @@ class EvidenceResult:
         self.runtime_s = d["runtime_s"]
         self.diagnostics = {k: d[k] for k in (
             "temperatures", "log_z_increments", "ess", "resampled", "moves", "acceptance", "step_sizes",
-            "jump_ratios", "num_resamplings", "num_eves", "relative_variance", "energy_evaluations",
+            "jump_ratios", "num_resamplings", "num_eves", "relative_variance", "likelihood_evaluations",
             "gradient_evaluations")}
         self.diagnostics.update({k: v for k, v in d["values"] if k not in self.diagnostics})
         if "refined" in d:
@@ -387,7 +388,7 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
     try:
         with _one_blas_thread():
             d = _evidence(log_likelihood, grad, blocks, o, shown)
-            spent = d["num_evaluations"]
+            spent = {k: d[k] for k in ("num_evaluations", "likelihood_evaluations", "gradient_evaluations")}
             grown = _grown_particles(sizes[0], d["std_error"], target_se or 1.0, max_particles,
                                      o.get("waste_free_chain_length", 0), "pilot_disagrees" in d["flags"])
             if target_se is not None and not d["std_error"] <= target_se and grown > sizes[0]:
@@ -396,7 +397,8 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
                     sys.stderr.write(f"logz.evidence: SE {d['std_error']:.3g} > target_se {target_se:g}: "
                                      f"again with {sizes[1]} particles\n")
                 d = _evidence(log_likelihood, grad, blocks, {**o, "num_particles": sizes[1]}, shown)
-                d["num_evaluations"] += spent
+                for k, v in spent.items():
+                    d[k] += v
     except InvalidArgument as error:
         # The SMC options' checks name the library's function: name the user's.
         raise InvalidArgument(re.sub(r"^logz::adaptive_smc", "logz.evidence", str(error))) from None

@@ -51,7 +51,8 @@ std::string value_error(AnswerValues kind, double v) {
 }  // namespace
 
 void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
-                 std::string_view function, AnswerValues values, double* out, RowValues rows_of) {
+                 std::string_view function, AnswerValues values, double* out, RowValues rows_of,
+                 std::vector<py::ssize_t>* non_finite_rows) {
   const std::string shape = cols == 0
                                 ? "(" + std::to_string(rows) + ",)"
                                 : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
@@ -84,6 +85,13 @@ void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
       if (rows_of.values[row] == rows_of.zero_density)
         std::fill_n(out + row * per_row, per_row, 0.0);
   if (!non_finite) return;
+  if (non_finite_rows) {
+    for (py::ssize_t i = 0; i < size; ++i)
+      if (!skipped(i) && !allowed(values, v[i]) &&
+          (non_finite_rows->empty() || non_finite_rows->back() != i / per_row))
+        non_finite_rows->push_back(i / per_row);
+    return;
+  }
   for (py::ssize_t i = 0; i < size; ++i)
     if (!skipped(i) && !allowed(values, v[i]))
       throw NumericalError(std::string(function) + ": particle " + std::to_string(i / per_row) +

@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include <string_view>
+#include <vector>
 
 namespace logz::python {
 
@@ -22,13 +23,16 @@ enum class AnswerValues {
 // log_likelihood". Gradients only: the rows' values of the function they are the gradient of
 // (may be null) and the value at which a row's gradient means nothing: -inf for a log density,
 // +inf for an energy (a zero density, often an overflow far out on a diverging trajectory). Such
-// a row's gradient is set to 0, so that its proposal is rejected, not an error.
+// a row's gradient is set to 0, so that its proposal is rejected, not an error. Where
+// `non_finite_rows` is given, the rows holding a value the answer may not hold are listed there
+// instead of an error (a gradient called alone: its caller finds those rows' values, then asks
+// again with them).
 struct RowValues {
   const double* values = nullptr;
   double zero_density = 0.0;  // -inf or +inf
 };
 void copy_answer(const pybind11::handle& answer, pybind11::ssize_t rows, pybind11::ssize_t cols,
                  std::string_view function, AnswerValues values, double* out,
-                 RowValues rows_of = {});
+                 RowValues rows_of = {}, std::vector<pybind11::ssize_t>* non_finite_rows = nullptr);
 
 }  // namespace logz::python

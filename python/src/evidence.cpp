@@ -9,6 +9,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -47,6 +48,7 @@ struct EvidenceCallbacks {
   py::object function;  // the user's function
   std::string name;     // how errors name it: "log_likelihood", "prior[1].log_density", ...
   ParticleArrays particles;
+  std::atomic<std::uint64_t> rows{0};  // particles it was called on (the run's evaluations)
 };
 
 // f(X) for the d x P positions X, its answer checked as values.
@@ -54,6 +56,7 @@ void evidence_call_values(EvidenceCallbacks& f, const Eigen::MatrixXd& X, Eigen:
   const WorkerGil gil;
   const LentParticles particles(f.particles, X);
   const py::object answer = f.function(particles.array());
+  f.rows += static_cast<std::uint64_t>(X.cols());
   out.resize(X.cols());
   copy_answer(answer, X.cols(), 0, "logz.evidence: " + f.name, AnswerValues::log_densities,
               out.data());
@@ -65,9 +68,37 @@ void evidence_call_gradient(EvidenceCallbacks& f, const Eigen::MatrixXd& X,
   const WorkerGil gil;
   const LentParticles particles(f.particles, X);
   const py::object answer = f.function(particles.array());
+  f.rows += static_cast<std::uint64_t>(X.cols());
   G.resize(X.rows(), X.cols());  // (P, d) row-major = d x P column-major
   copy_answer(answer, X.cols(), X.rows(), "logz.evidence: " + f.name, AnswerValues::gradients,
               G.data(), {values.data(), -std::numeric_limits<double>::infinity()});
+  throw_if_interrupted();
+}
+
+// grad(X) alone (the leapfrog's inner steps). A row with a non-finite value is checked as beside
+// log L: log L of those rows alone, then zeroed where it is -inf, an error otherwise.
+void evidence_call_gradient_alone(EvidenceCallbacks& g, EvidenceCallbacks& f,
+                                  const Eigen::MatrixXd& X, Eigen::MatrixXd& G) {
+  const WorkerGil gil;
+  const LentParticles particles(g.particles, X);
+  const py::object answer = g.function(particles.array());
+  g.rows += static_cast<std::uint64_t>(X.cols());
+  G.resize(X.rows(), X.cols());
+  const std::string name = "logz.evidence: " + g.name;
+  std::vector<py::ssize_t> non_finite;
+  copy_answer(answer, X.cols(), X.rows(), name, AnswerValues::gradients, G.data(), {}, &non_finite);
+  if (!non_finite.empty()) {
+    Eigen::MatrixXd rows(X.rows(), static_cast<Eigen::Index>(non_finite.size()));
+    for (std::size_t i = 0; i < non_finite.size(); ++i)
+      rows.col(static_cast<Eigen::Index>(i)) = X.col(non_finite[i]);
+    Eigen::VectorXd some;
+    evidence_call_values(f, rows, some);
+    Eigen::VectorXd values = Eigen::VectorXd::Zero(X.cols());
+    for (std::size_t i = 0; i < non_finite.size(); ++i)
+      values(non_finite[i]) = some(static_cast<Eigen::Index>(i));
+    copy_answer(answer, X.cols(), X.rows(), name, AnswerValues::gradients, G.data(),
+                {values.data(), -std::numeric_limits<double>::infinity()});
+  }
   throw_if_interrupted();
 }
 
@@ -97,8 +128,27 @@ Likelihood python_likelihood(int dim, const py::object& log_likelihood, const py
       evidence_call_values(*f, X, out);
       evidence_call_gradient(*g, X, out, G);
     };
+    l.grad = [f, g](const Eigen::MatrixXd& X, Eigen::MatrixXd& G) {
+      evidence_call_gradient_alone(*g, *f, X, G);
+    };
   }
   return l;
+}
+
+// Particles the user's log-likelihood and gradient were called on, as the run's evaluations (a
+// log L and a gradient at one point are two).
+struct EvidenceEvaluations {
+  std::uint64_t likelihood = 0, gradient = 0;
+};
+EvidenceEvaluations evidence_evaluations(
+    const std::vector<std::shared_ptr<EvidenceCallbacks>>& held) {
+  EvidenceEvaluations e;
+  for (const auto& c : held)
+    if (c->name == "log_likelihood")
+      e.likelihood = c->rows;
+    else if (c->name == "grad")
+      e.gradient = c->rows;
+  return e;
 }
 
 Eigen::VectorXd evidence_vector(const py::handle& value, const char* argument) {
@@ -217,20 +267,19 @@ SmcOptions evidence_options(const py::dict& d) {
   return o;
 }
 
-py::dict evidence_result_dict(const EvidenceResult& r, double runtime_s) {
+py::dict evidence_result_dict(const EvidenceResult& r, const EvidenceEvaluations& evaluations,
+                              double runtime_s) {
   const SmcResult& s = r.smc;
   py::dict out;
   out["log_z"] = r.log_evidence;
   out["std_error"] = r.std_error;
   out["flags"] = s.log_z.diagnostics.flags;
-  // Both runs' evaluations; the per-temperature records and the samples are the first run's
-  // (from the prior: the refining run's may carry particles of weight 0 outside the posterior's
-  // support).
-  const std::uint64_t refined_energies = r.refined ? r.refined->energy_evaluations : 0,
-                      refined_gradients = r.refined ? r.refined->gradient_evaluations : 0;
-  out["num_evaluations"] = s.num_evaluations() + refined_energies + refined_gradients;
-  out["energy_evaluations"] = s.energy_evaluations + refined_energies;
-  out["gradient_evaluations"] = s.gradient_evaluations + refined_gradients;
+  // Both runs' evaluations, as the user's functions were called; the per-temperature records
+  // and the samples are the first run's (from the prior: the refining run's may carry particles
+  // of weight 0 outside the posterior's support).
+  out["num_evaluations"] = evaluations.likelihood + evaluations.gradient;
+  out["likelihood_evaluations"] = evaluations.likelihood;
+  out["gradient_evaluations"] = evaluations.gradient;
   if (r.refined) {
     py::dict refined;
     refined["used"] = r.answer != RefineAnswer::first;
@@ -239,7 +288,10 @@ py::dict evidence_result_dict(const EvidenceResult& r, double runtime_s) {
     refined["std_error"] = r.refined->log_z.std_error;
     refined["flags"] = r.refined->log_z.diagnostics.flags;
     refined["num_temperatures"] = r.refined->stages.size();
-    refined["num_evaluations"] = r.refined->num_evaluations();
+    // As the user's functions were called: log L and its gradient at one point are two.
+    refined["num_evaluations"] = r.refined->energy_evaluations +
+                                 2 * r.refined->gradient_evaluations +
+                                 r.refined->gradient_only_evaluations;
     refined["first_log_z"] = s.absolute_log_z();
     refined["first_std_error"] = s.log_z.std_error;
     out["refined"] = refined;
@@ -296,11 +348,6 @@ RunResult run_posterior_pt(Config& config, const Prior& prior, const Likelihood&
   };
   const continuous::ContinuousMethods<Path> setup(path, ks, no_annealing);
   ParallelTemperingMethod::run(setup, config, context, result);
-  std::uint64_t per_move = 1;
-  continuous::visit_kernel(ks.type, [&](auto k) {
-    per_move = static_cast<std::uint64_t>(decltype(k)::type::evaluations_per_move(ks));
-  });
-  if (result.budget) result.details.set("num_evaluations", result.budget->total() * per_move);
   return result;
 }
 
@@ -338,7 +385,7 @@ void bind_evidence(py::module_& m) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         }
         o.progress = nullptr;
-        return evidence_result_dict(r, runtime_s);
+        return evidence_result_dict(r, evidence_evaluations(held), runtime_s);
       },
       py::arg("log_likelihood"), py::arg("grad"), py::arg("blocks"), py::arg("options"),
       py::arg("progress") = py::none(),
@@ -362,6 +409,10 @@ void bind_evidence(py::module_& m) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           result->config = c.resolved();
         }
+        const EvidenceEvaluations e = evidence_evaluations(held);
+        result->details.set("num_evaluations", e.likelihood + e.gradient);
+        result->details.set("likelihood_evaluations", e.likelihood);
+        result->details.set("gradient_evaluations", e.gradient);
         return result;
       },
       py::arg("log_likelihood"), py::arg("grad"), py::arg("blocks"), py::arg("config"),

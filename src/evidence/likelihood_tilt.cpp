@@ -17,13 +17,32 @@ void LikelihoodTilt::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const 
   e = -e;
 }
 
-void LikelihoodTilt::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
-                                     Eigen::MatrixXd& G) const {
-  if (!has_grad())
+namespace {
+
+void require_gradient(const LikelihoodTilt& tilt) {
+  if (!tilt.has_grad())
     fail_argument("logz::LikelihoodTilt", "grad",
                   "a gradient of the likelihood (for a gradient move)");
+}
+
+}  // namespace
+
+void LikelihoodTilt::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                     Eigen::MatrixXd& G) const {
+  require_gradient(*this);
   likelihood_.log_likelihood_and_grad(X, e, G);
   e = -e;
+  G = -G;
+}
+
+void LikelihoodTilt::grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
+  require_gradient(*this);
+  if (likelihood_.grad) {
+    likelihood_.grad(X, G);
+  } else {
+    Eigen::VectorXd values;
+    likelihood_.log_likelihood_and_grad(X, values, G);
+  }
   G = -G;
 }
 

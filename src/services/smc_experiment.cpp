@@ -217,6 +217,8 @@ void record_smc_result(const SmcResult& r, const SmcOptions& o, RunResult& resul
   k.set("relative_variance", r.relative_variance);
   k.set("energy_evaluations", r.energy_evaluations);
   k.set("gradient_evaluations", r.gradient_evaluations);
+  if (r.gradient_only_evaluations > 0)
+    k.set("gradient_only_evaluations", r.gradient_only_evaluations);
   // Per temperature t_1 .. t_K = 1 (the moves, step sizes and acceptance below t = 1).
   k.set("temperatures", smc_stage_values(r.stages, &SmcStage::temperature));
   k.set("ess", smc_stage_values(r.stages, &SmcStage::ess));
@@ -229,6 +231,8 @@ void record_smc_result(const SmcResult& r, const SmcOptions& o, RunResult& resul
   result.budget =
       Budget{.unit = "target evaluation",
              .parts = {{"energies", r.energy_evaluations}, {"gradients", r.gradient_evaluations}}};
+  if (r.gradient_only_evaluations > 0)
+    result.budget->parts.emplace_back("gradients alone", r.gradient_only_evaluations);
 }
 
 }  // namespace logz

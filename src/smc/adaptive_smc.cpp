@@ -214,6 +214,8 @@ void finish_smc(SmcResult& r, double log_z, const SmcRunFlags& flags,
   value("relative_variance", r.relative_variance);
   value("energy_evaluations", static_cast<double>(r.energy_evaluations));
   value("gradient_evaluations", static_cast<double>(r.gradient_evaluations));
+  if (r.gradient_only_evaluations > 0)
+    value("gradient_only_evaluations", static_cast<double>(r.gradient_only_evaluations));
   value("invalid_energies", static_cast<double>(flags.invalid_energies));
   value("rejected_non_finite", static_cast<double>(flags.rejected_non_finite));
   value("tail_energy_slope", r.tail_energy_slope);

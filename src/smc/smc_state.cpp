@@ -10,7 +10,7 @@ namespace logz::detail {
 
 namespace {
 
-constexpr std::uint64_t kStateVersion = 2;  // 2: the waste-free chains
+constexpr std::uint64_t kStateVersion = 3;  // 2: the waste-free chains; 3: gradients alone
 
 void append_matrix(std::string& out, const Eigen::MatrixXd& m) {
   const std::array<std::uint64_t, 2> shape{static_cast<std::uint64_t>(m.rows()),
@@ -65,7 +65,7 @@ SmcStage stage_of(std::span<const double> f) {
 
 std::string smc_state_bytes(const SmcRunState& s) {
   std::string out;
-  const std::array<std::uint64_t, 10> counts{kStateVersion,
+  const std::array<std::uint64_t, 11> counts{kStateVersion,
                                              s.num_resamplings,
                                              s.flags.capped,
                                              s.flags.frozen,
@@ -74,7 +74,8 @@ std::string smc_state_bytes(const SmcRunState& s) {
                                              s.flags.invalid_energies,
                                              s.flags.rejected_non_finite,
                                              s.energies,
-                                             s.gradients};
+                                             s.gradients,
+                                             s.gradients_alone};
   append_bytes<std::uint64_t>(out, counts);
   const std::array<double, 4> numbers{s.step_size, s.t, s.log_z, static_cast<double>(s.chains)};
   append_bytes<double>(out, numbers);
@@ -96,14 +97,14 @@ std::string smc_state_bytes(const SmcRunState& s) {
 bool restore_smc_state(std::string_view bytes, std::size_t n, int d, SmcRunState& s) {
   try {
     ByteReader in(bytes);
-    std::array<std::uint64_t, 10> counts{};
+    std::array<std::uint64_t, 11> counts{};
     in.read<std::uint64_t>(counts);
     if (counts[0] != kStateVersion) return false;
     s.num_resamplings = counts[1];
     s.flags.capped = counts[2] != 0, s.flags.frozen = counts[3] != 0;
     s.flags.not_decorrelated = counts[4] != 0, s.flags.heavy_tails = counts[5] != 0;
     s.flags.invalid_energies = counts[6], s.flags.rejected_non_finite = counts[7];
-    s.energies = counts[8], s.gradients = counts[9];
+    s.energies = counts[8], s.gradients = counts[9], s.gradients_alone = counts[10];
     std::array<double, 4> numbers{};
     in.read<double>(numbers);
     s.step_size = numbers[0], s.t = numbers[1], s.log_z = numbers[2];

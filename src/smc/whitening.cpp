@@ -63,8 +63,7 @@ void Whitening::to_whitened(const Eigen::Ref<const Eigen::MatrixXd>& X, Eigen::M
 
 void Whitening::to_original(const Eigen::Ref<const Eigen::MatrixXd>& Z, Eigen::MatrixXd& X) const {
   if (dense()) {
-    X = Z;
-    blas::lower_triangular_multiply(factor, false, X);
+    blas::lower_triangular_product(factor, Z, X);
   } else {
     X = (Z.array().colwise() * scale.array()).matrix();
   }

@@ -7,6 +7,7 @@
 #include <Eigen/Cholesky>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -100,7 +101,7 @@ void print_run(const char* name, const logz::SmcResult& r, double exact) {
       r.num_eves, static_cast<unsigned long long>(r.num_evaluations()));
 }
 
-TEST(ConditionalEss, BisectionHitsItsTarget) {
+TEST(ConditionalEss, NextTemperatureHitsItsTarget) {
   logz::RandomStream s(3, 0, logz::Purpose::test, 0);
   const std::size_t n = 500;
   std::vector<double> log_w(n), gaps(n);
@@ -116,6 +117,21 @@ TEST(ConditionalEss, BisectionHitsItsTarget) {
   // Equal gaps leave the weights as they are: CESS = N all the way, so the step goes to 1.
   std::vector<double> equal(n, 5.0);
   EXPECT_EQ(logz::next_temperature(log_w, equal, 0.2, 0.9), 1.0);
+  // A first step of about 1e-7 (gaps of order 1e7, as from a prior far wider than the
+  // likelihood), some gaps +inf (no mass there) and a heavy tail: the step found to 1e-12 with
+  // its CESS at most the target, the step just below it above the target.
+  std::vector<double> huge(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double u = s.uniform();
+    huge[i] = i % 50 == 0 ? std::numeric_limits<double>::infinity() : 1e7 * std::pow(u, -1.5);
+  }
+  for (double target : {0.5, 0.9}) {
+    const double t = logz::next_temperature(log_w, huge, 0.0, target);
+    EXPECT_GT(t, 0.0);
+    EXPECT_LT(t, 1e-6) << target;
+    EXPECT_LE(logz::conditional_ess_fraction(log_w, huge, t), target);
+    EXPECT_GT(logz::conditional_ess_fraction(log_w, huge, t - 1e-12), target - 1e-9);
+  }
 }
 
 TEST(GenealogyVariance, ImportanceSamplingWithoutResampling) {

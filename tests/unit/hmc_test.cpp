@@ -261,6 +261,48 @@ TEST(Hmc, OneMoveWithLLeapfrogStepsCostsLPlusOneGradients) {
   EXPECT_EQ(t.grad_calls, 15);  // the start point is cached from the last move
 }
 
+// The same Gaussian with its gradient alone as well (as logz.evidence's likelihood, whose log L
+// and gradient are two functions): the leapfrog's inner steps call it.
+struct CountingTargetWithGradient : CountingTarget {
+  mutable int grad_alone_calls = 0;
+  void grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
+    ++grad_alone_calls;
+    Eigen::VectorXd e;
+    g.energy_and_grad(X, e, G);
+  }
+};
+static_assert(GradientAlone<CountingTargetWithGradient>);
+
+TEST(Hmc, InnerLeapfrogStepsAskForTheGradientAloneWhereTheTargetHasOne) {
+  CountingTarget plain;
+  CountingTargetWithGradient alone;
+  ContinuousBatch a(3, 4), b(3, 4);
+  a.X = b.X = normals(3, 4, 12);
+  const Hmc hmc(0.1, 7);
+  hmc.step(plain, a, BatchRandom{1, Purpose::test, 0, 0});
+  hmc.step(alone, b, BatchRandom{1, Purpose::test, 0, 0});
+  // The start point and the end with energies, the six steps between with the gradient alone.
+  EXPECT_EQ(alone.grad_calls, 2);
+  EXPECT_EQ(alone.grad_alone_calls, 6);
+  EXPECT_EQ(plain.grad_calls, 8);
+  // The same trajectory, to the bit, and the end's parts carry their energies.
+  EXPECT_EQ(a.X, b.X);
+  EXPECT_EQ(a.V, b.V);
+  EXPECT_TRUE(parts_valid_for(alone, b.parts, true));
+  EXPECT_EQ(a.parts.e, b.parts.e);
+  // Two-part targets (a geometric path) pass the gradient alone on, part by part.
+  const GaussianBase base = GaussianBase::isotropic(3, 2.0);
+  const GeometricPath<GaussianBase, CountingTargetWithGradient> path(base, alone);
+  EnergyParts parts;
+  evaluate_part_grads(path.at(0.4), a.X, parts);
+  EXPECT_FALSE(parts.has_energy);
+  EXPECT_FALSE(parts_valid_for(path.at(0.4), parts, true));
+  EnergyParts full;
+  evaluate_parts(path.at(0.4), a.X, full, true);
+  EXPECT_EQ(parts.g[0], full.g[0]);
+  EXPECT_EQ(parts.g[1], full.g[1]);
+}
+
 TEST(Hais, AnnealingCostsOneEvaluationPerTemperature) {
   // Geometric path, HAIS with one leapfrog step: the parts cached in the batch make each
   // temperature one energy-and-gradient call of base and target, plus one at the start.

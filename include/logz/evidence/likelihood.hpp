@@ -15,6 +15,10 @@ struct Likelihood {
   // Empty: no gradient (gradient-free moves only).
   std::function<void(const Eigen::MatrixXd& X, Eigen::VectorXd& log_l, Eigen::MatrixXd& grad)>
       log_likelihood_and_grad;
+  // Optional, with a gradient: d log L / dx alone, for the leapfrog's inner steps where it costs
+  // less than log L with it (two functions of a user's). Empty: log_likelihood_and_grad, values
+  // dropped.
+  std::function<void(const Eigen::MatrixXd& X, Eigen::MatrixXd& grad)> grad;
 
   bool has_grad() const { return static_cast<bool>(log_likelihood_and_grad); }
 };

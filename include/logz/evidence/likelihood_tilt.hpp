@@ -21,6 +21,8 @@ class LikelihoodTilt {
   void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const;
   // InvalidArgument (naming `grad`) where the likelihood has no gradient.
   void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const;
+  // G alone (Likelihood::grad where given); InvalidArgument as above.
+  void grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const;
 
  private:
   Likelihood likelihood_;

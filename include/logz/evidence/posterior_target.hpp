@@ -33,6 +33,13 @@ class PosteriorTarget {
     e += g;
     G += dg;
   }
+  void grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
+    Eigen::VectorXd e;
+    Eigen::MatrixXd dg;
+    prior_.energy_and_grad(X, e, G);
+    tilt_.grad(X, dg);
+    G += dg;
+  }
   // The prior's box, where it has one.
   const LinearConstraints* constraints() const { return prior_.constraints(); }
 

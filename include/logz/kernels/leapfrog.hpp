@@ -34,7 +34,8 @@ inline constexpr Eigen::Index kLeapfrogBlock = 8;
 // rejection. Between gradient evaluations the kicks and drifts run a block of particles at a
 // time; `block_done(p0, np)`, when given, is called on the particles p0 .. p0 + np as soon as
 // their last half kick is done. Returns the number of constraint reflections. Gradient
-// evaluations: exactly `steps`.
+// evaluations: exactly `steps`, the last with energies (those before it with gradients alone
+// where the target has them: evaluate_part_grads).
 template <ContinuousTarget T, class BlockDone = std::nullptr_t>
 std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::MatrixXd& V0,
                        const EnergyParts& parts0, Eigen::MatrixXd& X, Eigen::MatrixXd& V,
@@ -71,9 +72,13 @@ std::uint64_t leapfrog(const T& target, const Eigen::MatrixXd& X0, const Eigen::
     drift(p0, np, X0);
   });
   for (int l = 0; l < steps; ++l) {
-    evaluate_parts(target, X, parts, true);
-    // Full kicks between drifts; the last kick is a half kick that ends at time L eps.
+    // Full kicks between drifts; the last kick is a half kick that ends at time L eps. Only the
+    // end's energies are read (the accept test): the steps before it need gradients alone.
     const bool last = l + 1 == steps;
+    if (last)
+      evaluate_parts(target, X, parts, true);
+    else
+      evaluate_part_grads(target, X, parts);
     for_blocks([&](Eigen::Index p0, Eigen::Index np) {
       kick_columns(target, parts, V, V, last ? 0.5 * eps : eps, p0, np);
       if (!last)

@@ -142,13 +142,16 @@ const LinearConstraints* constraints_of(const T& target) {
 struct EnergyParts {
   int num_parts = 0;  // 0: nothing cached
   bool has_grad = false;
+  bool has_energy = true;            // false after evaluate_part_grads: e is stale
   bool grad_combined = false;        // g[0] is the weighted sum of the parts' gradients
   const void* tag = nullptr;         // the parts these values belong to
   Eigen::MatrixXd e;                 // num_parts x P
   std::array<Eigen::MatrixXd, 2> g;  // d x P each
   Eigen::VectorXd part_e;            // scratch: one part's energies before they go into a row of e
 
-  void invalidate() { num_parts = 0, has_grad = false, grad_combined = false, tag = nullptr; }
+  void invalidate() {
+    num_parts = 0, has_grad = false, has_energy = true, grad_combined = false, tag = nullptr;
+  }
   int num_grads() const { return grad_combined ? 1 : num_parts; }
   // Copies particle `from_p` of `from` into particle `to_p` (same parts, same tag).
   void copy_column(const EnergyParts& from, Eigen::Index from_p, Eigen::Index to_p);
@@ -210,15 +213,71 @@ void evaluate_parts(const T& target, const Eigen::MatrixXd& X, EnergyParts& out,
   }
   out.num_parts = n;
   out.has_grad = grad;
+  out.has_energy = true;
   out.grad_combined = false;
   out.tag = parts_tag_of(target);
+}
+
+// A target whose gradient alone costs less than its energy with it (a likelihood and its
+// gradient given as two functions): `grad(X, G)`, or `part_grad(k, X, G)` per part. The
+// leapfrog's inner steps, whose energies nothing reads, ask for gradients only.
+template <class T>
+concept GradientAlone = requires(const T& t, const Eigen::MatrixXd& X, Eigen::MatrixXd& G) {
+  t.grad(X, G);
+};
+template <class T>
+concept PartGradientAlone = requires(const T& t, int k, const Eigen::MatrixXd& X,
+                                     Eigen::MatrixXd& G) {
+  t.part_grad(k, X, G);
+};
+template <class T>
+concept EvaluatesPartGradientsTogether = requires(const T& t, const Eigen::MatrixXd& X,
+                                                  EnergyParts& out) {
+  t.evaluate_all_part_grads(X, out);
+};
+
+// G = dU/dx at X: the gradient alone where the target has one, else with its energy (dropped).
+template <ContinuousTarget T>
+void gradient_of(const T& target, const Eigen::MatrixXd& X, Eigen::MatrixXd& G) {
+  if constexpr (GradientAlone<T>) {
+    target.grad(X, G);
+  } else {
+    Eigen::VectorXd e;
+    target.energy_and_grad(X, e, G);
+  }
+}
+
+// The gradients of every part of `target` at X into `out`, its energies left stale
+// (has_energy false). A target without a gradient alone gets its energies too
+// (evaluate_parts).
+template <ContinuousTarget T>
+void evaluate_part_grads(const T& target, const Eigen::MatrixXd& X, EnergyParts& out) {
+  if constexpr (EvaluatesPartGradientsTogether<T>) {
+    target.evaluate_all_part_grads(X, out);
+  } else if constexpr (PartGradientAlone<T> || (!PartedTarget<T> && GradientAlone<T>)) {
+    constexpr int n = num_parts_of<T>();
+    for (int k = 0; k < n; ++k) {
+      if constexpr (PartedTarget<T>)
+        target.part_grad(k, X, out.g[k]);
+      else
+        target.grad(X, out.g[k]);
+    }
+    out.e.resize(n, X.cols());
+    out.num_parts = n;
+    out.has_grad = true;
+    out.has_energy = false;
+    out.grad_combined = false;
+    out.tag = parts_tag_of(target);
+  } else {
+    evaluate_parts(target, X, out, true);
+  }
 }
 
 // True when `parts` holds this target's parts (with gradients if `grad`).
 template <ContinuousTarget T>
 bool parts_valid_for(const T& target, const EnergyParts& parts, bool grad) {
   return parts.num_parts == num_parts_of<T>() && parts.tag == parts_tag_of(target) &&
-         (parts.has_grad || !grad);
+         parts.has_energy && (parts.has_grad || !grad);
 }
 
 // U(x_p) from cached parts.

@@ -54,6 +54,14 @@ class GeometricParts {
     else
       target_->energy_and_grad(X, e, G);
   }
+  // Part k's gradient alone, where a part has one (evaluate_part_grads).
+  void part_grad(int k, const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const
+      requires(GradientAlone<Base> || GradientAlone<Target>) {
+    if (k == 0)
+      gradient_of(*base_, X, G);
+    else
+      gradient_of(*target_, X, G);
+  }
   void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
     const Tempered& tempered = static_cast<const Tempered&>(*this);
     tempered.check(X);

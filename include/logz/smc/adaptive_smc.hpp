@@ -378,7 +378,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
         b.parts.e(0, p) = e0[range.begin + static_cast<std::size_t>(p)];
         b.parts.e(1, p) = e1[range.begin + static_cast<std::size_t>(p)];
       }
-      b.parts.num_parts = 2, b.parts.has_grad = false, b.parts.tag = tag;
+      b.parts.num_parts = 2, b.parts.has_grad = false, b.parts.has_energy = true, b.parts.tag = tag;
     });
     stage.step_size = step_size;
     double jump = 0.0, gap_jump = 0.0;
@@ -478,6 +478,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
   r.num_resamplings = s.num_resamplings;
   r.energy_evaluations = s.energies;
   r.gradient_evaluations = s.gradients;
+  r.gradient_only_evaluations = s.gradients_alone;
   r.particles = std::move(X);
   r.log_weights = std::move(log_w);
   r.eves = std::move(eves);

@@ -7,12 +7,19 @@
 // target fraction of N gives steps of equal difficulty. All sums are in log space.
 #pragma once
 
+#include <cmath>
+#include <limits>
 #include <span>
 
 namespace logz {
 
 // log w_i = -(t' - t) g: 0 for no step, -inf where the gap is +inf or NaN (no mass there).
-double log_incremental_weight(double dt, double gap);
+// Inline: the next temperature's search calls it for every particle some ten times a temperature.
+inline double log_incremental_weight(double dt, double gap) {
+  if (dt == 0.0) return 0.0;
+  const double log_w = -dt * gap;
+  return std::isnan(log_w) ? -std::numeric_limits<double>::infinity() : log_w;
+}
 
 // One reweighting: log_w_i += log_incremental_i - increment, where increment =
 // log sum_i exp(log_w_i + log_incremental_i) is the stage's log Z increment (log_w normalised
@@ -28,7 +35,8 @@ double ess_fraction(std::span<const double> log_weights);
 double conditional_ess_fraction(std::span<const double> log_weights, std::span<const double> gaps,
                                 double dt);
 
-// The t' in (t, 1] with CESS(t') = target_fraction N, found by bisection (to 1e-12 in t), or 1
+// The t' in (t, 1] with CESS(t') = target_fraction N, found to 1e-12 in t (false position with
+// the Illinois modification, bisection where that stalls; CESS(t') at most the target), or 1
 // when CESS(1) is at least that. target_fraction in (0, 1) (InvalidArgument otherwise).
 double next_temperature(std::span<const double> log_weights, std::span<const double> gaps, double t,
                         double target_fraction);

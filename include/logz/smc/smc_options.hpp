@@ -143,14 +143,17 @@ struct SmcResult {
   // d mean U_1 / d mean U_0 from the middle fifth to the top tenth of the particles at t = 1 by
   // U_0 (detail::tail_energy_slope): near 0 for polynomial target tails.
   double tail_energy_slope = kNaN;
-  // Per particle evaluations of the target: energies alone and energies with gradients.
-  std::uint64_t energy_evaluations = 0, gradient_evaluations = 0;
+  // Per particle evaluations of the target: energies alone, energies with gradients and
+  // gradients alone (the leapfrog's inner steps, where the target has them).
+  std::uint64_t energy_evaluations = 0, gradient_evaluations = 0, gradient_only_evaluations = 0;
   Eigen::MatrixXd particles;        // d x N at t = 1
   std::vector<double> log_weights;  // normalised, one per particle
   std::vector<std::size_t> eves;
 
   double absolute_log_z() const { return base_log_z + log_z.log_z; }
-  std::uint64_t num_evaluations() const { return energy_evaluations + gradient_evaluations; }
+  std::uint64_t num_evaluations() const {
+    return energy_evaluations + gradient_evaluations + gradient_only_evaluations;
+  }
   std::vector<double> temperatures() const;  // 0, t_1, ..., 1
 };
 

@@ -26,7 +26,7 @@ struct SmcChunkMove {
 
 // Every rank's particles (s.X's columns, s.e0, s.e1 over its items `mine`) onto every rank, and
 // the evaluations `counts` holds (this rank's since the last share, then reset) summed over the
-// ranks into s.energies and s.gradients. One rank: the counts alone.
+// ranks into s.energies, s.gradients and s.gradients_alone. One rank: the counts alone.
 void share_particles(Ranks& ranks, const ChunkRange& mine, SmcRunState& s,
                      TargetEvaluationCounts& counts);
 

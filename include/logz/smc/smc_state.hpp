@@ -39,7 +39,7 @@ struct SmcRunState {
   std::size_t chains = 0;
   std::vector<double> island_log_z;
   SmcRunFlags flags;
-  std::uint64_t energies = 0, gradients = 0;  // target evaluations so far
+  std::uint64_t energies = 0, gradients = 0, gradients_alone = 0;  // target evaluations so far
 };
 
 std::string smc_state_bytes(const SmcRunState& s);

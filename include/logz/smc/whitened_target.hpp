@@ -16,9 +16,10 @@
 
 namespace logz {
 
-// Evaluations of the user's target (energies alone, energies with gradients), per particle.
+// Evaluations of the user's target (energies alone, energies with gradients, gradients alone),
+// per particle.
 struct TargetEvaluationCounts {
-  std::atomic<std::uint64_t> energies{0}, gradients{0};
+  std::atomic<std::uint64_t> energies{0}, gradients{0}, gradients_alone{0};
 };
 
 template <TwoPartTarget Inner>
@@ -79,6 +80,19 @@ class WhitenedTarget {
     }
     out.tag = tag_;
     (grad ? counts_->gradients : counts_->energies) += static_cast<std::uint64_t>(Z.cols());
+  }
+  // The same for gradients alone (evaluate_part_grads), where the inner target has them.
+  void evaluate_all_part_grads(const Eigen::MatrixXd& Z,
+                               EnergyParts& out) const requires PartGradientAlone<Inner> {
+    Eigen::MatrixXd X;
+    to_original(Z, X);
+    evaluate_part_grads(inner_, X, out);
+    combined_grad(inner_, out, X);
+    out.g[0].swap(X);
+    w_->gradient_to_whitened(out.g[0]);
+    out.grad_combined = true;
+    out.tag = tag_;
+    counts_->gradients_alone += static_cast<std::uint64_t>(Z.cols());
   }
   void energy(const Eigen::MatrixXd& Z, Eigen::VectorXd& e) const {
     EnergyParts p;
