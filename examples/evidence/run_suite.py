@@ -60,11 +60,14 @@ def import_logz(build):
     return logz
 
 
-def _evaluations(value):
-    """logz's num_evaluations may be a number or a mapping (likelihood, gradient); one int + parts."""
-    if isinstance(value, dict):
-        return int(sum(value.values())), {k: int(v) for k, v in value.items()}
-    return int(value), {"total": int(value)}
+def _evaluations(r):
+    """logz's evaluations, the particles its log-likelihood and gradient were called on: one int +
+    the parts (likelihood, gradient) where the result splits them."""
+    d = getattr(r, "diagnostics", {})
+    if "likelihood_evaluations" in d and "gradient_evaluations" in d:
+        return int(r.num_evaluations), {"likelihood": int(d["likelihood_evaluations"]),
+                                        "gradient": int(d["gradient_evaluations"])}
+    return int(r.num_evaluations), {"total": int(r.num_evaluations)}
 
 
 def run_logz(logz, problem, seed, threads):
@@ -72,7 +75,7 @@ def run_logz(logz, problem, seed, threads):
     t0, c0 = time.perf_counter(), time.process_time()
     r = logz.evidence(problem.log_likelihood, prior, grad=problem.grad, seed=seed, threads=threads, progress=False)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    total, parts = _evaluations(r.num_evaluations)
+    total, parts = _evaluations(r)
     return dict(method="logz", log_z=float(r.log_z), std_error=float(r.std_error), flags=list(r.flags),
                 evaluations=total, evaluation_parts=parts, wall_time=wall, cpu_time=cpu)
 

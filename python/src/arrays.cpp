@@ -23,15 +23,15 @@ std::string shape_text(const py::array& a) {
 
 DoubleArray as_array(const py::handle& value, int ndim, const char* function, const char* argument,
                      const char* shape) {
-  const std::string where = std::string("logz.") + function;
+  auto where = [&] { return std::string("logz.") + function; };
   const DoubleArray a =
       DoubleArray::ensure(value);  // empty (error cleared) if numpy cannot convert
   if (!a)
-    fail_argument(where, argument,
+    fail_argument(where(), argument,
                   std::string("an array of numbers of shape ") + shape + ", got a " +
                       std::string(py::str(py::type::of(value).attr("__name__"))));
   if (a.ndim() != ndim)
-    fail_argument(where, argument,
+    fail_argument(where(), argument,
                   std::string("an array of shape ") + shape + ", got shape " + shape_text(a));
   return a;
 }

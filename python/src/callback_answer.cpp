@@ -53,16 +53,22 @@ std::string value_error(AnswerValues kind, double v) {
 void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
                  std::string_view function, AnswerValues values, double* out, RowValues rows_of,
                  std::vector<py::ssize_t>* non_finite_rows) {
-  const std::string shape = cols == 0
-                                ? "(" + std::to_string(rows) + ",)"
-                                : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-  std::string_view unprefixed = function;  // as_array adds "logz."
-  if (unprefixed.starts_with("logz.")) unprefixed.remove_prefix(5);
-  const DoubleArray a = as_array(answer, cols == 0 ? 1 : 2, std::string(unprefixed).c_str(),
-                                 "return value", shape.c_str());
+  // The messages' strings are made only for an error: this runs once per call of the user's
+  // function, thousands of times a run.
+  auto shape = [&] {
+    return cols == 0 ? "(" + std::to_string(rows) + ",)"
+                     : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+  };
+  const int ndim = cols == 0 ? 1 : 2;
+  DoubleArray a = DoubleArray::ensure(answer);
+  if (!a || a.ndim() != ndim) {
+    std::string_view unprefixed = function;  // as_array adds "logz."
+    if (unprefixed.starts_with("logz.")) unprefixed.remove_prefix(5);
+    a = as_array(answer, ndim, std::string(unprefixed).c_str(), "return value", shape().c_str());
+  }
   if (a.shape(0) != rows || (cols != 0 && a.shape(1) != cols))
     fail_argument(function, "return value",
-                  "an array of shape " + shape + " (one row per particle)");
+                  "an array of shape " + shape() + " (one row per particle)");
   const py::ssize_t per_row = cols == 0 ? 1 : cols, size = rows * per_row;
   // One pass copies and finds whether any value is non-finite (an inf or NaN has every exponent
   // bit set); only then the search for which, and whether it is allowed.

@@ -45,8 +45,9 @@ namespace {
 // The Python functions of one run and their particle arrays, shared by the copies the drivers
 // make without the GIL; the last owner is the binding's frame, which ends with the GIL held.
 struct EvidenceCallbacks {
-  py::object function;  // the user's function
-  std::string name;     // how errors name it: "log_likelihood", "prior[1].log_density", ...
+  py::object function;    // the user's function
+  std::string name;       // how errors name it: "log_likelihood", "prior[1].log_density", ...
+  std::string qualified;  // "logz.evidence: " + name, made once (errors start with it)
   ParticleArrays particles;
   std::atomic<std::uint64_t> rows{0};  // particles it was called on (the run's evaluations)
 };
@@ -58,8 +59,7 @@ void evidence_call_values(EvidenceCallbacks& f, const Eigen::MatrixXd& X, Eigen:
   const py::object answer = f.function(particles.array());
   f.rows += static_cast<std::uint64_t>(X.cols());
   out.resize(X.cols());
-  copy_answer(answer, X.cols(), 0, "logz.evidence: " + f.name, AnswerValues::log_densities,
-              out.data());
+  copy_answer(answer, X.cols(), 0, f.qualified, AnswerValues::log_densities, out.data());
   throw_if_interrupted();
 }
 
@@ -70,8 +70,8 @@ void evidence_call_gradient(EvidenceCallbacks& f, const Eigen::MatrixXd& X,
   const py::object answer = f.function(particles.array());
   f.rows += static_cast<std::uint64_t>(X.cols());
   G.resize(X.rows(), X.cols());  // (P, d) row-major = d x P column-major
-  copy_answer(answer, X.cols(), X.rows(), "logz.evidence: " + f.name, AnswerValues::gradients,
-              G.data(), {values.data(), -std::numeric_limits<double>::infinity()});
+  copy_answer(answer, X.cols(), X.rows(), f.qualified, AnswerValues::gradients, G.data(),
+              {values.data(), -std::numeric_limits<double>::infinity()});
   throw_if_interrupted();
 }
 
@@ -84,9 +84,9 @@ void evidence_call_gradient_alone(EvidenceCallbacks& g, EvidenceCallbacks& f,
   const py::object answer = g.function(particles.array());
   g.rows += static_cast<std::uint64_t>(X.cols());
   G.resize(X.rows(), X.cols());
-  const std::string name = "logz.evidence: " + g.name;
   std::vector<py::ssize_t> non_finite;
-  copy_answer(answer, X.cols(), X.rows(), name, AnswerValues::gradients, G.data(), {}, &non_finite);
+  copy_answer(answer, X.cols(), X.rows(), g.qualified, AnswerValues::gradients, G.data(), {},
+              &non_finite);
   if (!non_finite.empty()) {
     Eigen::MatrixXd rows(X.rows(), static_cast<Eigen::Index>(non_finite.size()));
     for (std::size_t i = 0; i < non_finite.size(); ++i)
@@ -96,7 +96,7 @@ void evidence_call_gradient_alone(EvidenceCallbacks& g, EvidenceCallbacks& f,
     Eigen::VectorXd values = Eigen::VectorXd::Zero(X.cols());
     for (std::size_t i = 0; i < non_finite.size(); ++i)
       values(non_finite[i]) = some(static_cast<Eigen::Index>(i));
-    copy_answer(answer, X.cols(), X.rows(), name, AnswerValues::gradients, G.data(),
+    copy_answer(answer, X.cols(), X.rows(), g.qualified, AnswerValues::gradients, G.data(),
                 {values.data(), -std::numeric_limits<double>::infinity()});
   }
   throw_if_interrupted();
@@ -108,6 +108,7 @@ std::shared_ptr<EvidenceCallbacks> evidence_callbacks(const py::object& function
   auto c = std::make_shared<EvidenceCallbacks>();
   c->function = function;
   c->name = std::move(name);
+  c->qualified = "logz.evidence: " + c->name;
   return c;
 }
 

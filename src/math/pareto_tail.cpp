@@ -44,10 +44,14 @@ double gpd_shape(const std::vector<double>& x) {
 double pareto_k_hat(std::span<const double> log_w) {
   const std::size_t s = log_w.size();
   if (s < 10) return std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> sorted(log_w.begin(), log_w.end());
-  std::sort(sorted.begin(), sorted.end());
   const double ds = static_cast<double>(s);
   const auto m = static_cast<std::size_t>(std::ceil(std::min(0.2 * ds, 3.0 * std::sqrt(ds))));
+  // Only the M + 1 largest are read, in order: they are put in place, not the whole array
+  // (SMC asks at every temperature).
+  std::vector<double> sorted(log_w.begin(), log_w.end());
+  const auto tail = sorted.begin() + static_cast<std::ptrdiff_t>(s - m - 1);
+  std::nth_element(sorted.begin(), tail, sorted.end());
+  std::sort(tail, sorted.end());
   // Exceedances of the M largest weights over the next one, scaled by the largest weight
   // (log-weights of order 1e4 neither overflow nor lose the tail).
   const double top = sorted.back(), cutoff = sorted[s - m - 1];

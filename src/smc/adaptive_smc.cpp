@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "logz/core/error.hpp"
@@ -112,20 +113,20 @@ std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X) {
     return std::string_view(
         reinterpret_cast<const char*>(X.col(static_cast<Eigen::Index>(p)).data()), bytes);
   };
-  std::vector<std::pair<std::size_t, std::size_t>> keyed(n);  // (hash, particle)
-  for (std::size_t p = 0; p < n; ++p) keyed[p] = {std::hash<std::string_view>{}(column(p)), p};
-  std::sort(keyed.begin(), keyed.end());
+  // In particle order: each position's first particle, found by the position's hash (where two
+  // positions share a hash, the later one's by a search of the particles before it).
+  std::unordered_map<std::size_t, std::size_t> first_with_hash;
+  first_with_hash.reserve(n);
   std::vector<std::size_t> group(n);
-  for (std::size_t a = 0; a < n;) {
-    std::size_t b = a;
-    while (b < n && keyed[b].first == keyed[a].first) ++b;
-    // Within one hash (in particle order), the first particle at the same position.
-    for (std::size_t i = a; i < b; ++i) {
-      std::size_t j = a;
-      while (column(keyed[j].second) != column(keyed[i].second)) ++j;
-      group[keyed[i].second] = keyed[j].second;
+  for (std::size_t p = 0; p < n; ++p) {
+    const auto [it, added] =
+        first_with_hash.try_emplace(std::hash<std::string_view>{}(column(p)), p);
+    std::size_t first = it->second;
+    if (column(first) != column(p)) {
+      first = 0;
+      while (column(first) != column(p)) ++first;  // ends at p at the latest
     }
-    a = b;
+    group[p] = first;
   }
   return group;
 }
