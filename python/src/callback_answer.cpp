@@ -105,4 +105,26 @@ void copy_answer(const py::handle& answer, py::ssize_t rows, py::ssize_t cols,
                            value_error(values, v[i]));
 }
 
+void copy_gradient_alone(
+    const py::handle& answer, const Eigen::MatrixXd& X, std::string_view function,
+    double zero_density,
+    const std::function<void(const Eigen::MatrixXd& rows, Eigen::VectorXd& values)>& values_at,
+    Eigen::MatrixXd& G) {
+  G.resize(X.rows(), X.cols());  // (P, d) row-major = d x P column-major
+  std::vector<py::ssize_t> non_finite;
+  copy_answer(answer, X.cols(), X.rows(), function, AnswerValues::gradients, G.data(), {},
+              &non_finite);
+  if (non_finite.empty()) return;
+  Eigen::MatrixXd rows(X.rows(), static_cast<Eigen::Index>(non_finite.size()));
+  for (std::size_t i = 0; i < non_finite.size(); ++i)
+    rows.col(static_cast<Eigen::Index>(i)) = X.col(non_finite[i]);
+  Eigen::VectorXd some;
+  values_at(rows, some);
+  Eigen::VectorXd values = Eigen::VectorXd::Zero(X.cols());  // 0: not a zero density
+  for (std::size_t i = 0; i < non_finite.size(); ++i)
+    values(non_finite[i]) = some(static_cast<Eigen::Index>(i));
+  copy_answer(answer, X.cols(), X.rows(), function, AnswerValues::gradients, G.data(),
+              {values.data(), zero_density});
+}
+
 }  // namespace logz::python

@@ -6,6 +6,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <Eigen/Core>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -34,5 +36,15 @@ struct RowValues {
 void copy_answer(const pybind11::handle& answer, pybind11::ssize_t rows, pybind11::ssize_t cols,
                  std::string_view function, AnswerValues values, double* out,
                  RowValues rows_of = {}, std::vector<pybind11::ssize_t>* non_finite_rows = nullptr);
+
+// The answer of a gradient called alone (the leapfrog's inner steps) at the d x P positions X,
+// copied into G (d x P). Where a row holds a non-finite value, `values_at` gives the values of
+// the function it is the gradient of at those rows alone, and the rows are checked as copy_answer
+// checks them beside their values (`zero_density`: -inf or +inf).
+void copy_gradient_alone(
+    const pybind11::handle& answer, const Eigen::MatrixXd& X, std::string_view function,
+    double zero_density,
+    const std::function<void(const Eigen::MatrixXd& rows, Eigen::VectorXd& values)>& values_at,
+    Eigen::MatrixXd& G);
 
 }  // namespace logz::python

@@ -83,22 +83,12 @@ void evidence_call_gradient_alone(EvidenceCallbacks& g, EvidenceCallbacks& f,
   const LentParticles particles(g.particles, X);
   const py::object answer = g.function(particles.array());
   g.rows += static_cast<std::uint64_t>(X.cols());
-  G.resize(X.rows(), X.cols());
-  std::vector<py::ssize_t> non_finite;
-  copy_answer(answer, X.cols(), X.rows(), g.qualified, AnswerValues::gradients, G.data(), {},
-              &non_finite);
-  if (!non_finite.empty()) {
-    Eigen::MatrixXd rows(X.rows(), static_cast<Eigen::Index>(non_finite.size()));
-    for (std::size_t i = 0; i < non_finite.size(); ++i)
-      rows.col(static_cast<Eigen::Index>(i)) = X.col(non_finite[i]);
-    Eigen::VectorXd some;
-    evidence_call_values(f, rows, some);
-    Eigen::VectorXd values = Eigen::VectorXd::Zero(X.cols());
-    for (std::size_t i = 0; i < non_finite.size(); ++i)
-      values(non_finite[i]) = some(static_cast<Eigen::Index>(i));
-    copy_answer(answer, X.cols(), X.rows(), g.qualified, AnswerValues::gradients, G.data(),
-                {values.data(), -std::numeric_limits<double>::infinity()});
-  }
+  copy_gradient_alone(
+      answer, X, g.qualified, -std::numeric_limits<double>::infinity(),
+      [&f](const Eigen::MatrixXd& rows, Eigen::VectorXd& values) {
+        evidence_call_values(f, rows, values);
+      },
+      G);
   throw_if_interrupted();
 }
 

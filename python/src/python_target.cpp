@@ -87,6 +87,21 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   throw_if_interrupted();
 }
 
+void PythonTarget::grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
+  if (!py_->energy_and_grad.is_none() || py_->grad.is_none()) {
+    Eigen::VectorXd e;
+    energy_and_grad(X, e, G);
+    return;
+  }
+  const WorkerGil gil;
+  const LentParticles particles(py_->particles, X);
+  const py::object answer = py_->grad(particles.array());
+  copy_gradient_alone(
+      answer, X, "logz.Target.grad", kInf,
+      [this](const Eigen::MatrixXd& rows, Eigen::VectorXd& e) { energy(rows, e); }, G);
+  throw_if_interrupted();
+}
+
 void bind_target(py::module_& m) {
   py::class_<PythonTarget>(m, "Target",
                            R"(The user's own model: an unnormalised density exp(-U(x)) on R^dim.

@@ -34,6 +34,10 @@ class PythonTarget {
   // value as logz.InvalidArgument / logz.NumericalError naming the particle.
   void energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const;
   void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const;
+  // dU/dx alone (the leapfrog's inner steps): grad without energy where they are two functions
+  // (energy only at rows whose gradient is not finite, to check them), energy_and_grad's
+  // gradient otherwise.
+  void grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const;
 
  private:
   // The Python objects, shared by the copies of the target that the drivers make without the

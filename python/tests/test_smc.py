@@ -53,6 +53,28 @@ def test_same_bits_for_any_thread_count():
     assert (a.log_z, a.std_error) == (c.log_z, c.std_error)
 
 
+def test_inner_leapfrog_steps_call_grad_alone():
+    # energy and grad as two functions: the leapfrog's inner steps call grad alone (their energy
+    # is never read), with the same trajectories, so the same bits as energy_and_grad's.
+    t = regression(4)
+    calls = {"energy": 0, "grad": 0}
+
+    def counted(name, f):
+        def g(X):
+            calls[name] += 1
+            return f(X)
+        return g
+
+    two = logz.Target(4, counted("energy", t.energy), counted("grad", t.grad))
+    one = logz.Target(4, t.energy, energy_and_grad=lambda X: (t.energy(X), t.grad(X)))
+    a = logz.smc(two, num_particles=200, seed=3, threads=1, progress=False)
+    b = logz.smc(one, num_particles=200, seed=3, threads=1, progress=False)
+    assert (a.estimates["smc"].log_z, a.estimates["smc"].std_error) == \
+        (b.estimates["smc"].log_z, b.estimates["smc"].std_error)
+    assert calls["energy"] < 0.7 * calls["grad"], calls
+    assert a.to_dict()["budget"]["gradients alone"] > 0
+
+
 def test_a_target_far_from_the_default_base():
     """N(20, 0.05^2 I) in d = 5: the pilot finds it from N(0, I), and the run from the fitted
     base is right with a small error bar; without the pilot, the same particles are worse off."""

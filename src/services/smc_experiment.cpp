@@ -173,6 +173,8 @@ void record_smc_pilot(const SmcResult& pilot, const SmcPilotBase& settings,
            {"energy_evaluations", pilot.energy_evaluations},
            {"gradient_evaluations", pilot.gradient_evaluations},
            {"flags", pilot.log_z.diagnostics.flags}};
+  if (pilot.gradient_only_evaluations > 0)
+    p.set("gradient_only_evaluations", pilot.gradient_only_evaluations);
   result.kernel.set("pilot_base", std::move(p));
   result.model.set("base", Record{{"type", "fitted"},
                                   {"fitted_to", "a pilot SMC run's particles at t = 1"},
@@ -182,6 +184,9 @@ void record_smc_pilot(const SmcResult& pilot, const SmcPilotBase& settings,
   result.budget->parts.insert(result.budget->parts.begin(),
                               {{"pilot energies", pilot.energy_evaluations},
                                {"pilot gradients", pilot.gradient_evaluations}});
+  if (pilot.gradient_only_evaluations > 0)
+    result.budget->parts.insert(result.budget->parts.begin() + 2,
+                                {"pilot gradients alone", pilot.gradient_only_evaluations});
   // Two independent estimates of one log Z: far apart, at least one error bar is wrong.
   if (run_disagrees_with_pilot(pilot_log_z, pilot.log_z.std_error, run_log_z, run.std_error))
     result.estimates.front().diagnostics.add_flag("pilot_disagrees");

@@ -25,6 +25,9 @@ class ContinuousModelRef {
             [](const void* m, const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) {
               static_cast<const Model*>(m)->energy_and_grad(X, e, G);
             }),
+        grad_([](const void* m, const Eigen::MatrixXd& X, Eigen::MatrixXd& G) {
+          gradient_of(*static_cast<const Model*>(m), X, G);
+        }),
         constraints_(constraints_of(model)) {}
 
   int dim() const { return dim_; }
@@ -32,6 +35,9 @@ class ContinuousModelRef {
   void energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e, Eigen::MatrixXd& G) const {
     energy_and_grad_(model_, X, e, G);
   }
+  // The gradient alone (the leapfrog's inner steps): the model's own where it has one (a
+  // logz.Target's grad function), else energy_and_grad's.
+  void grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const { grad_(model_, X, G); }
   const LinearConstraints* constraints() const { return constraints_; }
 
  private:
@@ -39,6 +45,7 @@ class ContinuousModelRef {
   int dim_;
   void (*energy_)(const void*, const Eigen::MatrixXd&, Eigen::VectorXd&);
   void (*energy_and_grad_)(const void*, const Eigen::MatrixXd&, Eigen::VectorXd&, Eigen::MatrixXd&);
+  void (*grad_)(const void*, const Eigen::MatrixXd&, Eigen::MatrixXd&);
   const LinearConstraints* constraints_;
 };
 
