@@ -5,7 +5,7 @@
 // (core/kernel_for.hpp):
 //   1. R replicas drawn exactly from the base (t = 0), weights 1/R, each the founder of its
 //      own family;
-//   2. the next temperature by bisection on the conditional ESS (smc/conditional_ess.hpp): on a
+//   2. the next temperature from the conditional ESS (smc/conditional_ess.hpp): on a
 //      geometric path (geometric_path = true) from the gaps g = U_1 - U_0 (beta E for the
 //      lattice models), once per temperature; on any other path from work_increment(t, t')
 //      at every bisection step (a pass over the replicas each);
