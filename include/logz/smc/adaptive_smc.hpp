@@ -357,14 +357,14 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       if (waste_free) {
         chunk_whitenings[range.index - move_block.first] = whitening;
       } else {
-        // The chunk's particles and every copy of them sit out of their own whitening.
-        std::vector<std::size_t> out;
-        for (std::size_t i = range.begin; i < range.end; ++i) out.push_back(group[i]);
-        std::sort(out.begin(), out.end());
-        out.erase(std::unique(out.begin(), out.end()), out.end());
+        // The chunk's particles and every copy of them sit out of their own whitening (a mark
+        // per group: one pass over the particles; a search per particle was 6% of logz's own
+        // time on a cheap likelihood, rotated-d10).
+        std::vector<char> out(n, 0);
+        for (std::size_t i = range.begin; i < range.end; ++i) out[group[i]] = 1;
         std::vector<std::size_t> excluded;
         for (std::size_t i = 0; i < n; ++i)
-          if (std::binary_search(out.begin(), out.end(), group[i])) excluded.push_back(i);
+          if (out[group[i]]) excluded.push_back(i);
         chunk_whitenings[range.index - move_block.first] = whitening.without(X, weights, excluded);
       }
       chunk_targets[range.index - move_block.first].emplace(
