@@ -99,6 +99,11 @@ Whitening Whitening::without(const Eigen::MatrixXd& X, std::span<const double> w
   Eigen::VectorXd s_out = Eigen::VectorXd::Zero(d);  // sum of W (x - m) over the excluded
   Eigen::MatrixXd c_out = Eigen::MatrixXd::Zero(dense() ? d : 0, dense() ? d : 0);
   Eigen::VectorXd v_out = Eigen::VectorXd::Zero(d);
+  // sqrt(W) (x - m) of each excluded particle, a column each: their sum of outer products is one
+  // rank-k update (a blocked product), where one rank-1 update per particle was 5% of a dense
+  // whitening's run at d = 30.
+  Eigen::MatrixXd scaled(dense() ? d : 0, static_cast<Eigen::Index>(excluded.size()));
+  Eigen::Index k = 0;
   for (std::size_t i : excluded) {
     const double w = weights[i];
     if (!(w > 0.0)) continue;
@@ -106,10 +111,11 @@ Whitening Whitening::without(const Eigen::MatrixXd& X, std::span<const double> w
     w_out += w;
     s_out += w * v;
     if (dense())
-      c_out.selfadjointView<Eigen::Lower>().rankUpdate(v, w);
+      scaled.col(k++) = std::sqrt(w) * v;
     else
       v_out += w * v.cwiseAbs2();
   }
+  if (dense() && k > 0) c_out.selfadjointView<Eigen::Lower>().rankUpdate(scaled.leftCols(k));
   if (!(w_out > 0.0)) return *this;
   if (!(w_out < 1.0 - 1e-12)) return *this;
   const double keep = 1.0 - w_out;

@@ -148,6 +148,7 @@ struct EnergyParts {
   Eigen::MatrixXd e;                 // num_parts x P
   std::array<Eigen::MatrixXd, 2> g;  // d x P each
   Eigen::VectorXd part_e;            // scratch: one part's energies before they go into a row of e
+  Eigen::MatrixXd positions;  // scratch: a whitened target's positions in its own coordinates
 
   void invalidate() {
     num_parts = 0, has_grad = false, has_energy = true, grad_combined = false, tag = nullptr;

@@ -69,7 +69,7 @@ class WhitenedTarget {
   // O(d^2) product per particle with a dense whitening), the parts' gradients summed at this
   // target's weights, then the sum taken to z (one product, not one per part: grad_combined).
   void evaluate_all_parts(const Eigen::MatrixXd& Z, EnergyParts& out, bool grad) const {
-    Eigen::MatrixXd X;
+    Eigen::MatrixXd& X = out.positions;  // kept in the parts: no allocation per evaluation
     to_original(Z, X);
     evaluate_parts(inner_, X, out, grad);
     if (grad) {
@@ -84,7 +84,7 @@ class WhitenedTarget {
   // The same for gradients alone (evaluate_part_grads), where the inner target has them.
   void evaluate_all_part_grads(const Eigen::MatrixXd& Z,
                                EnergyParts& out) const requires PartGradientAlone<Inner> {
-    Eigen::MatrixXd X;
+    Eigen::MatrixXd& X = out.positions;
     to_original(Z, X);
     evaluate_part_grads(inner_, X, out);
     combined_grad(inner_, out, X);
