@@ -237,14 +237,15 @@ concept EvaluatesPartGradientsTogether = requires(const T& t, const Eigen::Matri
   t.evaluate_all_part_grads(X, out);
 };
 
-// G = dU/dx at X: the gradient alone where the target has one, else with its energy (dropped).
+// G = dU/dx at X: the gradient alone where the target has one, else with its energy (dropped
+// into a scratch vector kept per thread and target type: no allocation per leapfrog step).
 template <ContinuousTarget T>
 void gradient_of(const T& target, const Eigen::MatrixXd& X, Eigen::MatrixXd& G) {
   if constexpr (GradientAlone<T>) {
     target.grad(X, G);
   } else {
-    Eigen::VectorXd e;
-    target.energy_and_grad(X, e, G);
+    thread_local Eigen::VectorXd dropped;
+    target.energy_and_grad(X, dropped, G);
   }
 }
 
