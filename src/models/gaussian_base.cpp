@@ -7,6 +7,7 @@
 #include "logz/core/error.hpp"
 #include "logz/math/constants.hpp"
 #include "logz/models/sample_columns.hpp"
+#include "math/blas.hpp"
 
 namespace logz {
 
@@ -38,6 +39,7 @@ GaussianBase::GaussianBase(const Eigen::VectorXd& mean, const Eigen::MatrixXd& c
     fail_argument("logz::GaussianBase", "covariance", "a positive definite matrix");
   mean_ = mean;
   chol_ = llt.matrixL();
+  chol_inv_ = chol_.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(d, d));
   sigma_ = std::numeric_limits<double>::quiet_NaN();
   log_z_ = 0.5 * static_cast<double>(d) * kLog2Pi + chol_.diagonal().array().log().sum();
 }
@@ -68,8 +70,8 @@ void GaussianBase::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
     e.resize(X.cols());
     for (Eigen::Index p = 0; p < X.cols(); ++p) e(p) = half_prec * (X.col(p) - mean_).squaredNorm();
   } else {
-    const Eigen::MatrixXd D = X.colwise() - mean_;
-    const Eigen::MatrixXd W = chol_.triangularView<Eigen::Lower>().solve(D);
+    Eigen::MatrixXd W = X.colwise() - mean_;
+    blas::lower_triangular_multiply(chol_inv_, false, W);
     e = 0.5 * W.colwise().squaredNorm().transpose();
   }
 }
@@ -87,10 +89,12 @@ void GaussianBase::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
     }
   } else {
     G = X.colwise() - mean_;
-    // W = L^{-1}(x - mu): U = |W|^2 / 2 and dU/dx = L^{-T} W.
-    chol_.triangularView<Eigen::Lower>().solveInPlace(G);
+    // W = L^{-1}(x - mu): U = |W|^2 / 2 and dU/dx = L^{-T} W. Products with the inverse factor
+    // (dgemm or dtrmm) rather than triangular solves: a fitted base's two solves were a quarter
+    // of logz's own time in logz.evidence's refining runs at d = 30.
+    blas::lower_triangular_multiply(chol_inv_, false, G);
     e = 0.5 * G.colwise().squaredNorm().transpose();
-    chol_.triangularView<Eigen::Lower>().transpose().solveInPlace(G);
+    blas::lower_triangular_multiply(chol_inv_, true, G);
   }
 }
 

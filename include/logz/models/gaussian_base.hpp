@@ -43,7 +43,8 @@ class GaussianBase {
   GaussianBase() = default;
 
   Eigen::VectorXd mean_;
-  Eigen::MatrixXd chol_;  // lower Cholesky factor L (empty when isotropic)
+  Eigen::MatrixXd chol_;      // lower Cholesky factor L (empty when isotropic)
+  Eigen::MatrixXd chol_inv_;  // L^{-1}, lower triangular: energies by products, not solves
   bool isotropic_ = false;
   double sigma_ = 0.0;
   double log_z_ = 0.0;
