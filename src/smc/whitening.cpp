@@ -55,11 +55,12 @@ Whitening Whitening::of_particles(const Eigen::MatrixXd& X, std::span<const doub
 
 void Whitening::to_whitened(const Eigen::Ref<const Eigen::MatrixXd>& X, Eigen::MatrixXd& Z) const {
   Z = X.colwise() - mean;
-  if (dense() && Z.cols() < factor.rows()) {
+  if (dense() && Z.cols() < 2 * factor.rows()) {
     factor.triangularView<Eigen::Lower>().solveInPlace(Z);
   } else if (dense()) {
-    // L^{-1} (O(d^3)), then a product with it (dgemm or dtrmm): 2-3 times less time than a
-    // triangular solve with P >= d columns (Eigen's or OpenBLAS's dtrsm, slower still).
+    // L^{-1} (a solve with d columns), then a product with it (dgemm or dtrmm): less time than
+    // a solve with P columns from about P = 2d on (d = 30, P = 1000: 2-3 times less; OpenBLAS's
+    // dtrsm is slower than Eigen's solve).
     thread_local Eigen::MatrixXd inverse;
     inverse = factor.triangularView<Eigen::Lower>().solve(
         Eigen::MatrixXd::Identity(factor.rows(), factor.cols()));
