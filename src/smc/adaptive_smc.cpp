@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -139,8 +140,16 @@ int hmc_leapfrog_steps(const SmcOptions& options, double step_size) {
                                      static_cast<double>(options.max_leapfrog_steps)));
 }
 
-double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,
-                         const std::vector<double>& log_weights) {
+namespace {
+
+// Weighted means of U_0 and U_1 over the particles whose weight quantile in the order of U_0
+// lies in [lo, hi); particles with a non-finite energy or weight are left out.
+struct EnergyBand {
+  double lo, hi, w = 0.0, u0 = 0.0, u1 = 0.0;
+};
+
+void fill_energy_bands(const std::vector<double>& e0, const std::vector<double>& e1,
+                       const std::vector<double>& log_weights, std::span<EnergyBand* const> bands) {
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < e0.size(); ++i)
     if (std::isfinite(e0[i]) && std::isfinite(e1[i]) && std::isfinite(log_weights[i]))
@@ -149,19 +158,32 @@ double tail_energy_slope(const std::vector<double>& e0, const std::vector<double
             [&](std::size_t a, std::size_t b) { return e0[a] < e0[b]; });
   double mass = 0.0;
   for (std::size_t i : order) mass += std::exp(log_weights[i]);
-  // Weighted means of U_0 and U_1 over the particles whose weight quantile lies in [lo, hi).
-  struct Band {
-    double lo, hi, w = 0.0, u0 = 0.0, u1 = 0.0;
-  };
-  Band middle{0.4, 0.6}, top{0.9, 1.0 + 1e-12};
   double cumulative = 0.0;
   for (std::size_t i : order) {
     const double w = std::exp(log_weights[i]) / mass;
     const double q = cumulative + 0.5 * w;
     cumulative += w;
-    for (Band* band : {&middle, &top})
+    for (EnergyBand* band : bands)
       if (q >= band->lo && q < band->hi) band->w += w, band->u0 += w * e0[i], band->u1 += w * e1[i];
   }
+}
+
+constexpr double kTopTenth = 0.9;
+
+}  // namespace
+
+double top_tenth_energy(const std::vector<double>& e0, const std::vector<double>& log_weights) {
+  EnergyBand top{kTopTenth, 1.0 + 1e-12};
+  EnergyBand* const bands[] = {&top};
+  fill_energy_bands(e0, e0, log_weights, bands);
+  return top.w > 0.0 ? top.u0 / top.w : std::numeric_limits<double>::quiet_NaN();
+}
+
+double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,
+                         const std::vector<double>& log_weights) {
+  EnergyBand middle{0.4, 0.6}, top{kTopTenth, 1.0 + 1e-12};
+  EnergyBand* const bands[] = {&middle, &top};
+  fill_energy_bands(e0, e1, log_weights, bands);
   if (!(middle.w > 0.0 && top.w > 0.0)) return std::numeric_limits<double>::quiet_NaN();
   const double top_u0 = top.u0 / top.w, middle_u0 = middle.u0 / middle.w;
   const double du0 = top_u0 - middle_u0;

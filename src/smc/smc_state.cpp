@@ -10,7 +10,8 @@ namespace logz::detail {
 
 namespace {
 
-constexpr std::uint64_t kStateVersion = 3;  // 2: the waste-free chains; 3: gradients alone
+constexpr std::uint64_t kStateVersion = 4;  // 2: the waste-free chains; 3: gradients alone;
+                                            // 4: the base's top-tenth energy
 
 void append_matrix(std::string& out, const Eigen::MatrixXd& m) {
   const std::array<std::uint64_t, 2> shape{static_cast<std::uint64_t>(m.rows()),
@@ -77,7 +78,8 @@ std::string smc_state_bytes(const SmcRunState& s) {
                                              s.gradients,
                                              s.gradients_alone};
   append_bytes<std::uint64_t>(out, counts);
-  const std::array<double, 4> numbers{s.step_size, s.t, s.log_z, static_cast<double>(s.chains)};
+  const std::array<double, 5> numbers{s.step_size, s.t, s.log_z, static_cast<double>(s.chains),
+                                      s.base_top_u0};
   append_bytes<double>(out, numbers);
   append_counted<double>(out, s.island_log_z);
   append_matrix(out, s.X);
@@ -105,9 +107,9 @@ bool restore_smc_state(std::string_view bytes, std::size_t n, int d, SmcRunState
     s.flags.not_decorrelated = counts[4] != 0, s.flags.heavy_tails = counts[5] != 0;
     s.flags.invalid_energies = counts[6], s.flags.rejected_non_finite = counts[7];
     s.energies = counts[8], s.gradients = counts[9], s.gradients_alone = counts[10];
-    std::array<double, 4> numbers{};
+    std::array<double, 5> numbers{};
     in.read<double>(numbers);
-    s.step_size = numbers[0], s.t = numbers[1], s.log_z = numbers[2];
+    s.step_size = numbers[0], s.t = numbers[1], s.log_z = numbers[2], s.base_top_u0 = numbers[4];
     s.chains = static_cast<std::size_t>(numbers[3]);
     in.read_counted(s.island_log_z);
     read_matrix(in, s.X);

@@ -10,6 +10,7 @@
 #include <Eigen/QR>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 #include "logz/core/error.hpp"
@@ -169,6 +170,19 @@ TEST(AdaptiveSmcHeavyTails, RightAnswersAreNotFlagged) {
     EXPECT_GT(r.tail_energy_slope, 0.2) << seed;
     EXPECT_FALSE(r.log_z.diagnostics.has_flag("heavy_tailed_target")) << seed;
   }
+}
+
+// The base's reach, which the flag compares the particles' with: the weighted mean of U_0 over
+// the top tenth by weight (quantile midpoints at or above 0.9), non-finite entries left out.
+TEST(AdaptiveSmcHeavyTails, TheTopTenthEnergyIsTheMeanOfTheTopTenth) {
+  const std::size_t n = 1000;
+  std::vector<double> e0(n), log_w(n, -std::log(static_cast<double>(n)));
+  for (std::size_t i = 0; i < n; ++i) e0[i] = static_cast<double>(n - i);  // 1000 .. 1
+  EXPECT_NEAR(logz::detail::top_tenth_energy(e0, log_w), 950.5, 1e-9);     // 901 .. 1000
+  e0[0] = std::numeric_limits<double>::infinity();
+  EXPECT_NEAR(logz::detail::top_tenth_energy(e0, log_w), 949.5, 1e-9);  // 900 .. 999 of 1 .. 999
+  const std::vector<double> none(n, -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(logz::detail::top_tenth_energy(e0, none)));
 }
 
 TEST(AdaptiveSmcHeavyTails, TheSlopeThresholdIsChecked) {

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,10 @@ struct SmcRunState {
   Whitening whitening;            // the last temperature's (the next one's fallback)
   double step_size = 0.0;         // the moves' next one
   double t = 0.0, log_z = 0.0;    // the temperature reached and log(Z_t / Z_0)
-  std::vector<SmcStage> stages;   // t_1 .. t
+  // The base draws' mean U_0 over their top tenth (detail::top_tenth_energy): how far out the
+  // base itself reaches, for the heavy-tail flag at t = 1.
+  double base_top_u0 = std::numeric_limits<double>::quiet_NaN();
+  std::vector<SmcStage> stages;  // t_1 .. t
   std::size_t num_resamplings = 0;
   // Waste-free runs: the chains the particles form (particle i in chain i mod chains) and each
   // island's log Z_b so far (smc/waste_free_islands.hpp); otherwise 0 and none.
