@@ -279,6 +279,7 @@ py::dict evidence_result_dict(const EvidenceResult& r, const EvidenceEvaluations
     refined["std_error"] = r.refined->log_z.std_error;
     refined["flags"] = r.refined->log_z.diagnostics.flags;
     refined["num_temperatures"] = r.refined->stages.size();
+    refined["base_components"] = r.base_components;
     // As the user's functions were called: log L and its gradient at one point are two.
     refined["num_evaluations"] = r.refined->energy_evaluations +
                                  2 * r.refined->gradient_evaluations +

@@ -85,7 +85,10 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
         refine_from(fit_truncated_gaussian_base(r.smc, refine.widening, prior->lower_bounds(),
                                                 prior->upper_bounds()),
                     posterior, second);
-  else
+  else if (const auto modes = fit_gaussian_mixture_base(r.smc, refine.widening)) {
+    r.refined = refine_from(*modes, posterior, second);
+    r.base_components = modes->num_components();
+  } else
     r.refined = refine_from(fit_gaussian_base(r.smc, refine.widening), posterior, second);
   const RefineVerdict verdict =
       refine_verdict({r.log_evidence, r.std_error, !r.smc.log_z.diagnostics.flags.empty()},

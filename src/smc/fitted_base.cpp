@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/math/separated_clusters.hpp"
 
 namespace logz {
 
@@ -13,22 +16,37 @@ namespace {
 
 // The particles' weighted mean and covariance (1 / (1 - sum W^2) normalisation), every
 // variance at least 1e-12 of the mean one, the whole times widening^2.
+Eigen::VectorXd normalised_weights(const SmcResult& run) {
+  Eigen::VectorXd w(run.particles.cols());
+  for (Eigen::Index i = 0; i < w.size(); ++i)
+    w(i) = std::exp(run.log_weights[static_cast<std::size_t>(i)]);
+  return w / w.sum();
+}
+
+// The weighted covariance of the centred particles (1 / (1 - sum W^2) normalisation), every
+// variance at least 1e-12 of the mean one, the whole times widening^2.
+Eigen::MatrixXd weighted_covariance(const Eigen::MatrixXd& centred, const Eigen::VectorXd& w,
+                                    double widening) {
+  const double norm = 1.0 - w.squaredNorm();
+  Eigen::MatrixXd cov = centred * w.asDiagonal() * centred.transpose() / (norm > 0 ? norm : 1.0);
+  // A coordinate the particles did not spread keeps a scale.
+  const double floor = 1e-12 * std::max(cov.trace() / static_cast<double>(centred.rows()), 1e-300);
+  cov.diagonal() = cov.diagonal().cwiseMax(floor);
+  return cov * (widening * widening);
+}
+
 void weighted_moments(const SmcResult& run, double widening, Eigen::VectorXd& mean,
                       Eigen::MatrixXd& cov) {
-  const Eigen::MatrixXd& X = run.particles;
-  const auto n = X.cols(), d = X.rows();
-  Eigen::VectorXd w(n);
-  for (Eigen::Index i = 0; i < n; ++i)
-    w(i) = std::exp(run.log_weights[static_cast<std::size_t>(i)]);
-  w /= w.sum();
-  mean = X * w;
-  const Eigen::MatrixXd centred = X.colwise() - mean;
-  const double norm = 1.0 - w.squaredNorm();
-  cov = centred * w.asDiagonal() * centred.transpose() / (norm > 0 ? norm : 1.0);
-  // A coordinate the particles did not spread keeps a scale.
-  const double floor = 1e-12 * std::max(cov.trace() / static_cast<double>(d), 1e-300);
-  cov.diagonal() = cov.diagonal().cwiseMax(floor);
-  cov *= widening * widening;
+  const Eigen::VectorXd w = normalised_weights(run);
+  mean = run.particles * w;
+  cov = weighted_covariance(run.particles.colwise() - mean, w, widening);
+}
+
+// The Cholesky factor exists, or the diagonal alone.
+Eigen::MatrixXd definite_or_diagonal(Eigen::MatrixXd cov) {
+  if (Eigen::LLT<Eigen::MatrixXd>(cov).info() != Eigen::Success)
+    cov = Eigen::MatrixXd(cov.diagonal().asDiagonal());
+  return cov;
 }
 
 }  // namespace
@@ -37,9 +55,35 @@ GaussianBase fit_gaussian_base(const SmcResult& run, double widening) {
   Eigen::VectorXd mean;
   Eigen::MatrixXd cov;
   weighted_moments(run, widening, mean, cov);
-  if (Eigen::LLT<Eigen::MatrixXd>(cov).info() != Eigen::Success)
-    cov = Eigen::MatrixXd(cov.diagonal().asDiagonal());
-  return GaussianBase(mean, cov);
+  return GaussianBase(mean, definite_or_diagonal(std::move(cov)));
+}
+
+std::optional<GaussianMixture> fit_gaussian_mixture_base(const SmcResult& run, double widening,
+                                                         double min_mass) {
+  const Eigen::MatrixXd& X = run.particles;
+  const Eigen::VectorXd w = normalised_weights(run);
+  const std::vector<int> labels = separated_clusters(X, w);
+  const int k = 1 + *std::max_element(labels.begin(), labels.end());
+  if (k < 2) return std::nullopt;
+  std::vector<double> mass(static_cast<std::size_t>(k), 0.0);
+  Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(X.rows(), k);
+  for (Eigen::Index i = 0; i < X.cols(); ++i) {
+    const int l = labels[static_cast<std::size_t>(i)];
+    mass[static_cast<std::size_t>(l)] += w(i);
+    sums.col(l) += w(i) * X.col(i);
+  }
+  std::vector<Eigen::VectorXd> means;
+  Eigen::MatrixXd centred = X;
+  for (int l = 0; l < k; ++l) means.emplace_back(sums.col(l) / mass[static_cast<std::size_t>(l)]);
+  for (Eigen::Index i = 0; i < X.cols(); ++i)
+    centred.col(i) -= means[static_cast<std::size_t>(labels[static_cast<std::size_t>(i)])];
+  const Eigen::MatrixXd cov = definite_or_diagonal(weighted_covariance(centred, w, widening));
+  double total = 0.0;
+  for (double& m : mass) total += (m = std::max(m, min_mass));
+  for (double& m : mass) m /= total;
+  return GaussianMixture(std::move(mass), std::move(means),
+                         std::vector<Eigen::MatrixXd>(static_cast<std::size_t>(k), cov),
+                         "logz::fit_gaussian_mixture_base");
 }
 
 TruncatedGaussianBase fit_truncated_gaussian_base(const SmcResult& run, double widening,

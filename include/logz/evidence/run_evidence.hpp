@@ -17,8 +17,9 @@
 namespace logz {
 
 // After the run from the prior, a second run from a Gaussian fitted to its particles to the
-// posterior (smc/fitted_base.hpp; where the prior has a box, independent normals truncated to
-// it, whose support is the posterior's): the same particles, a seed of its own. The answer is
+// posterior (smc/fitted_base.hpp; a mixture with a Gaussian per mode where the particles hold
+// separated modes; where the prior has a box, independent normals truncated to it, whose
+// support is the posterior's): the same particles, a seed of its own. The answer is
 // the two estimates combined, or the more precise (refine_verdict), where they agree within 3
 // combined SEs + 0.05; the
 // two disagreeing by more than that is flagged pilot_disagrees. Close to the posterior, the
@@ -38,6 +39,9 @@ struct EvidenceResult {
   // how the answer was made from the two runs.
   std::optional<SmcResult> refined;
   RefineAnswer answer = RefineAnswer::first;
+  // The refining run's base: 1 (a Gaussian), or the Gaussians of a mixture over the first
+  // run's separated modes (fit_gaussian_mixture_base).
+  int base_components = 1;
   double log_evidence = kNaN;
   double std_error = kNaN;
   SmcMove move = SmcMove::hmc;  // the move used

@@ -5,8 +5,11 @@
 // one, and run_disagrees_with_pilot says when the two differ by more than their errors allow.
 #pragma once
 
+#include <optional>
+
 #include "logz/models/continuous_target.hpp"
 #include "logz/models/gaussian_base.hpp"
+#include "logz/models/gaussian_mixture.hpp"
 #include "logz/models/truncated_gaussian_base.hpp"
 #include "logz/smc/smc_options.hpp"
 
@@ -16,6 +19,17 @@ namespace logz {
 // at least 1e-12 of the mean one), the standard deviations times `widening` (>= 1); the
 // diagonal alone where the covariance is not positive definite.
 GaussianBase fit_gaussian_base(const SmcResult& run, double widening);
+
+// Where the particles form well separated clusters (math/separated_clusters.hpp: the modes of
+// a multimodal target), a mixture with one Gaussian per cluster: its mean the cluster's
+// weighted mean, one covariance for all (the particles' weighted covariance about their own
+// cluster's mean, floored and widened as above), its mass the cluster's weight, at least
+// `min_mass` (then normalised: Z = 1). One Gaussian over modes far apart reaches a small mode
+// only in its tail: on a three-mode 100-d mixture (masses 0.8, 0.15, 0.05, sd 0.1, 5 apart) the
+// run from it missed most of the 0.15 mode's mass once in 8 seeds, 4.4 SEs low, unflagged.
+// nullopt where the particles form one cluster.
+std::optional<GaussianMixture> fit_gaussian_mixture_base(const SmcResult& run, double widening,
+                                                         double min_mass = 0.02);
 
 // The same moments, each coordinate on its own (a diagonal covariance), the normals truncated
 // to the box [low, high] (ends may be infinite; as a Prior's lower_bounds and upper_bounds):
