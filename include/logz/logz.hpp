@@ -93,6 +93,7 @@
 #include "logz/math/log_sum_exp.hpp"
 #include "logz/math/pareto_tail.hpp"
 #include "logz/math/running_moments.hpp"
+#include "logz/math/separated_clusters.hpp"
 #include "logz/math/softmax_columns.hpp"
 #include "logz/math/softplus_sums.hpp"
 #include "logz/math/transpose_block.hpp"

@@ -12,6 +12,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/math/log_sum_exp.hpp"
+#include "logz/math/separated_clusters.hpp"
 #include "logz/smc/waste_free_islands.hpp"
 
 namespace logz {
@@ -177,6 +178,38 @@ double top_tenth_energy(const std::vector<double>& e0, const std::vector<double>
   EnergyBand* const bands[] = {&top};
   fill_energy_bands(e0, e0, log_weights, bands);
   return top.w > 0.0 ? top.u0 / top.w : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::optional<std::pair<double, double>> within_mode_spreads(const Eigen::MatrixXd& Z,
+                                                             std::span<const double> weights,
+                                                             std::span<const double> gaps) {
+  const auto n = static_cast<Eigen::Index>(weights.size());
+  const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(weights.data(), n);
+  const std::vector<int> labels = separated_clusters(Z, w);
+  const int k = 1 + *std::max_element(labels.begin(), labels.end());
+  if (k < 2) return std::nullopt;
+  // Per mode: weight, weighted sums of z and of the finite gaps.
+  Eigen::MatrixXd z_sum = Eigen::MatrixXd::Zero(Z.rows(), k);
+  std::vector<double> mass(static_cast<std::size_t>(k), 0.0), gap_sum(mass), gap_mass(mass);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto l = static_cast<std::size_t>(labels[static_cast<std::size_t>(i)]);
+    z_sum.col(static_cast<Eigen::Index>(l)) += w(i) * Z.col(i);
+    mass[l] += w(i);
+    if (std::isfinite(gaps[static_cast<std::size_t>(i)]))
+      gap_sum[l] += w(i) * gaps[static_cast<std::size_t>(i)], gap_mass[l] += w(i);
+  }
+  double total = 0.0, gap = 0.0, all = 0.0, all_gap = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto l = static_cast<std::size_t>(labels[static_cast<std::size_t>(i)]);
+    total += w(i) * (Z.col(i) - z_sum.col(static_cast<Eigen::Index>(l)) / mass[l]).squaredNorm();
+    all += w(i);
+    const double g = gaps[static_cast<std::size_t>(i)];
+    if (std::isfinite(g)) {
+      const double c = g - gap_sum[l] / gap_mass[l];
+      gap += w(i) * c * c, all_gap += w(i);
+    }
+  }
+  return std::pair{total / all, all_gap > 0.0 ? gap / all_gap : 0.0};
 }
 
 double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,

@@ -13,6 +13,7 @@
 
 #include "logz/core/error.hpp"
 #include "logz/models/gaussian_base.hpp"
+#include "logz/models/gaussian_mixture.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/smc/conditional_ess.hpp"
 #include "logz/smc/genealogy_variance.hpp"
@@ -365,6 +366,43 @@ TEST(AdaptiveSmc, TheStepSizeAdaptsFromABadStart) {
   EXPECT_LT(r.stages[r.stages.size() - 2].step_size, 2.0);
   EXPECT_NEAR(r.stages[r.stages.size() - 2].acceptance, 0.65, 0.25);
   EXPECT_LE(std::abs(r.log_z.log_z - exact), 5.0 * r.log_z.std_error + 0.02);
+}
+
+TEST(AdaptiveSmc, MovesInsideModesFarApartAreMeasuredByTheModesOwnSpread) {
+  // Three modes of sd 0.1, five apart, masses 0.6, 0.3, 0.1 (Z = 1), from N(0, 3^2 I) in the
+  // plane: the moves cannot cross between modes, and measured by the particles' whole spread
+  // they were never decorrelated (flagged at every temperature near t = 1, right as it was).
+  std::vector<Eigen::VectorXd> means{Eigen::Vector2d(5.0, 0.0), Eigen::Vector2d(-5.0, 0.0),
+                                     Eigen::Vector2d(0.0, 5.0)};
+  const logz::GaussianMixture modes(
+      {0.6, 0.3, 0.1}, means, std::vector<Eigen::MatrixXd>(3, 0.01 * Eigen::Matrix2d::Identity()));
+  const logz::GeometricPath path(logz::GaussianBase::isotropic(2, 3.0), modes);
+  const double exact = modes.log_z() - path.base().log_z();
+  logz::SmcOptions o;
+  o.seed = 5;
+  const logz::SmcResult r = logz::adaptive_smc(path, o);
+  print_run("three narrow modes, d=2", r, exact);
+  EXPECT_FALSE(r.log_z.diagnostics.has_flag("moves_not_decorrelated"));
+  EXPECT_LE(std::abs(r.log_z.log_z - exact), 5.0 * r.log_z.std_error + 0.02);
+  for (const logz::SmcStage& st : r.stages) EXPECT_LT(st.moves, o.max_moves) << st.temperature;
+}
+
+TEST(AdaptiveSmc, SpreadsWithinModesAreEachModesAboutItsOwnMean) {
+  // Two modes at -10 and +10 (whitened units) with points at +-1 about each, and gaps 0 / 2 and
+  // 10 / 14: within-mode variance 1 and gap variance (1 + 4) / 2; one mode: nullopt.
+  Eigen::MatrixXd Z(1, 20);
+  std::vector<double> w(20, 0.05), gaps(20);
+  for (int i = 0; i < 20; ++i) {
+    Z(0, i) = (i < 10 ? -10.0 : 10.0) + (i % 2 == 0 ? -1.0 : 1.0);
+    gaps[static_cast<std::size_t>(i)] =
+        i < 10 ? (i % 2 == 0 ? 0.0 : 2.0) : (i % 2 == 0 ? 10.0 : 14.0);
+  }
+  const auto within = logz::detail::within_mode_spreads(Z, w, gaps);
+  ASSERT_TRUE(within.has_value());
+  EXPECT_NEAR(within->first, 1.0, 1e-12);
+  EXPECT_NEAR(within->second, 2.5, 1e-12);
+  const Eigen::MatrixXd evenly = Eigen::RowVectorXd::LinSpaced(20, -10.0, 10.0);
+  EXPECT_FALSE(logz::detail::within_mode_spreads(evenly, w, gaps).has_value());
 }
 
 TEST(AdaptiveSmc, AFrozenSamplerIsFlagged) {
