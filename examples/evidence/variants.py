@@ -12,6 +12,7 @@ FLAGGED, MISS). The exit status is 1 if any run is a MISS.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/evidence/variants.py --seed 1 --per-class 4
     PYTHONPATH=build/python /usr/bin/python3 examples/evidence/variants.py --classes shells student --max-dim 20
+    PYTHONPATH=build/python /usr/bin/python3 examples/evidence/variants.py --seed 10 --max-dim 100
 """
 import argparse
 import math
@@ -37,6 +38,11 @@ DIMS = {
     "banana": (2, 3, 6, 12, 25, 50),
     "student": (3, 7, 15, 25, 50),
 }
+
+# With --max-dim above 50, the larger instances the issue's range (d up to 100) holds too. Kept
+# apart so that the default draws the same instances as before they were added.
+LARGE_DIMS = {"linreg": (100,), "rotated": (100,), "mixture": (50, 100), "shells": (50,),
+              "banana": (100,), "student": (100,)}
 
 
 def _linreg(rng, d):
@@ -76,7 +82,8 @@ PARAMETERS = {"linreg": _linreg, "rotated": _rotated, "mixture": _mixture, "shel
 
 
 def instance(kind, rng, max_dim):
-    dims = [d for d in DIMS[kind] if d <= max_dim] or [min(DIMS[kind])]
+    listed = DIMS[kind] + (LARGE_DIMS[kind] if max_dim > 50 else ())
+    dims = [d for d in listed if d <= max_dim] or [min(DIMS[kind])]
     d = int(rng.choice(dims))
     kwargs = PARAMETERS[kind](rng, d)
     if kind == "shells":
@@ -91,7 +98,8 @@ def main(argv=None):
     ap.add_argument("--classes", nargs="+", default=list(PARAMETERS), choices=list(PARAMETERS))
     ap.add_argument("--per-class", type=int, default=3, help="instances per class (default 3)")
     ap.add_argument("--seed", type=int, default=0, help="seeds the instances' parameters and the runs")
-    ap.add_argument("--max-dim", type=int, default=50)
+    ap.add_argument("--max-dim", type=int, default=50,
+                    help="largest dimension (default 50; above 50 adds the d = 50-100 instances)")
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
     import logz

@@ -111,6 +111,7 @@
 #include "logz/models/lattice_model.hpp"
 #include "logz/models/linear_generative.hpp"
 #include "logz/models/mcrbm.hpp"
+#include "logz/models/on_finite_columns.hpp"
 #include "logz/models/packed_colour_batch.hpp"
 #include "logz/models/packed_groups.hpp"
 #include "logz/models/packed_ising.hpp"

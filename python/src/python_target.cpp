@@ -11,6 +11,7 @@
 #include "interrupt.hpp"
 #include "logz/core/error.hpp"
 #include "logz/models/continuous_target.hpp"
+#include "logz/models/on_finite_columns.hpp"
 #include "particle_arrays.hpp"
 #include "worker_gil.hpp"
 
@@ -45,7 +46,30 @@ PythonTarget::PythonTarget(int dim, py::object energy, py::object grad, py::obje
     fail_argument("logz.Target", "exact_log_z", "a finite number");
 }
 
+// Each function is asked only at positions with finite coordinates (models/on_finite_columns.hpp).
 void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
+  on_finite_columns(X, &e, nullptr,
+                    [this](const Eigen::MatrixXd& Y, Eigen::VectorXd* out, Eigen::MatrixXd*) {
+                      energy_of_finite(Y, *out);
+                    });
+}
+
+void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                   Eigen::MatrixXd& G) const {
+  on_finite_columns(X, &e, &G,
+                    [this](const Eigen::MatrixXd& Y, Eigen::VectorXd* out, Eigen::MatrixXd* g) {
+                      energy_and_grad_of_finite(Y, *out, *g);
+                    });
+}
+
+void PythonTarget::grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
+  on_finite_columns(X, nullptr, &G,
+                    [this](const Eigen::MatrixXd& Y, Eigen::VectorXd*, Eigen::MatrixXd* g) {
+                      grad_of_finite(Y, *g);
+                    });
+}
+
+void PythonTarget::energy_of_finite(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   e.resize(X.cols());
   const WorkerGil gil;
   const LentParticles particles(py_->particles, X);
@@ -54,8 +78,8 @@ void PythonTarget::energy(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const {
   throw_if_interrupted();  // Ctrl-C stops the run at the next call in every thread
 }
 
-void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
-                                   Eigen::MatrixXd& G) const {
+void PythonTarget::energy_and_grad_of_finite(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                             Eigen::MatrixXd& G) const {
   if (!py_->energy_and_grad.is_none()) {
     e.resize(X.cols());
     G.resize(X.rows(), X.cols());
@@ -76,7 +100,7 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   if (py_->grad.is_none())
     fail_argument("logz.Target", "grad",
                   "a gradient function: the kernel moves particles along dU/dx");
-  energy(X, e);
+  energy_of_finite(X, e);
   G.resize(X.rows(), X.cols());
   const WorkerGil gil;
   const LentParticles particles(py_->particles, X);
@@ -87,10 +111,10 @@ void PythonTarget::energy_and_grad(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
   throw_if_interrupted();
 }
 
-void PythonTarget::grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
+void PythonTarget::grad_of_finite(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
   if (!py_->energy_and_grad.is_none() || py_->grad.is_none()) {
     Eigen::VectorXd e;
-    energy_and_grad(X, e, G);
+    energy_and_grad_of_finite(X, e, G);
     return;
   }
   const WorkerGil gil;
@@ -98,7 +122,7 @@ void PythonTarget::grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const {
   const py::object answer = py_->grad(particles.array());
   copy_gradient_alone(
       answer, X, "logz.Target.grad", kInf,
-      [this](const Eigen::MatrixXd& rows, Eigen::VectorXd& e) { energy(rows, e); }, G);
+      [this](const Eigen::MatrixXd& rows, Eigen::VectorXd& e) { energy_of_finite(rows, e); }, G);
   throw_if_interrupted();
 }
 

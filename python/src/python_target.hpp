@@ -38,8 +38,15 @@ class PythonTarget {
   // (energy only at rows whose gradient is not finite, to check them), energy_and_grad's
   // gradient otherwise.
   void grad(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const;
+  // Positions with a non-finite coordinate are not passed to the user's functions: energy +inf,
+  // gradient 0 (logz/models/on_finite_columns.hpp).
 
  private:
+  void energy_of_finite(const Eigen::MatrixXd& X, Eigen::VectorXd& e) const;
+  void energy_and_grad_of_finite(const Eigen::MatrixXd& X, Eigen::VectorXd& e,
+                                 Eigen::MatrixXd& G) const;
+  void grad_of_finite(const Eigen::MatrixXd& X, Eigen::MatrixXd& G) const;
+
   // The Python objects, shared by the copies of the target that the drivers make without the
   // GIL (a path holds its model by value): a copy, and its end, touch no Python reference
   // count. The last owner is the logz.Target object, which Python frees with the GIL held.

@@ -497,3 +497,29 @@ def test_from_log_prob_gives_the_energy_target_bit_for_bit():
     assert np.array_equal(a.forward_works, c.forward_works)
     with pytest.raises(logz.InvalidArgument, match=r"^logz.Target.from_log_prob: grad_log_prob: expected a function"):
         logz.Target.from_log_prob(3, lambda X: -energy(X), 5)
+
+
+def test_positions_that_diverged_to_infinity_are_not_passed_to_the_functions():
+    """HMC with a fixed step far too long on a quartic energy: trajectories leave for 1e308 and
+    beyond, where this energy answers NaN (inf - inf) and logz refused it as the user's error.
+    Positions with a non-finite coordinate now get energy +inf without a call, and are rejected."""
+    def energy(X):
+        assert np.isfinite(X).all(), "asked at a non-finite position"
+        with np.errstate(all="ignore"):
+            return 0.25 * (X ** 4).sum(axis=1) + 0.5 * (X[:, 0] - X[:, 1]) ** 2
+
+    def grad(X):
+        assert np.isfinite(X).all(), "asked at a non-finite position"
+        with np.errstate(all="ignore"):
+            g = X ** 3
+            d = X[:, 0] - X[:, 1]
+            g[:, 0] += d
+            g[:, 1] -= d
+            return g
+
+    r = logz.anneal(logz.Target(2, energy, grad), kernel="hmc", step_size=3.0, leapfrog_steps=10,
+                    step_size_adaptation="fixed", num_paths=50, schedule={"type": "linear", "num_steps": 50},
+                    directions=["forward"], seed=1, progress=False)
+    ais = r.estimates["ais"]
+    assert math.isfinite(ais.log_z)
+    assert "frozen_sampler" in ais.flags, ais.flags  # the step size is still far too long, and said so

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/evidence/likelihood_tilt.hpp"
 #include "logz/evidence/prior.hpp"
 #include "logz/evidence/run_evidence.hpp"
 
@@ -154,6 +155,46 @@ TEST(EvidencePrior, BadInputNamesTheArgument) {
   EXPECT_EQ(logz::evidence_default_move(*prior, no_grad), logz::SmcMove::random_walk);
   logz::Likelihood wrong_dim = gaussian_likelihood(VectorXd::Zero(3), VectorXd::Ones(3));
   EXPECT_THROW(logz::run_evidence(prior, wrong_dim, evidence_options(1)), logz::InvalidArgument);
+}
+
+TEST(LikelihoodTilt, PositionsWithNonFiniteCoordinatesAreNotAskedAndGetNoLikelihood) {
+  // A user's function that would answer NaN at an infinite coordinate (inf - inf), and counts
+  // the columns it is asked at: only the finite ones reach it.
+  int asked = 0;
+  logz::Likelihood l;
+  l.dim = 2;
+  auto check = [&asked](const MatrixXd& X) {
+    EXPECT_TRUE(X.allFinite());
+    asked += static_cast<int>(X.cols());
+  };
+  l.log_likelihood = [&](const MatrixXd& X, VectorXd& v) {
+    check(X);
+    v = -0.5 * X.colwise().squaredNorm().transpose();
+  };
+  l.log_likelihood_and_grad = [&](const MatrixXd& X, VectorXd& v, MatrixXd& G) {
+    check(X);
+    v = -0.5 * X.colwise().squaredNorm().transpose();
+    G = -X;
+  };
+  const logz::LikelihoodTilt tilt(l);
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  MatrixXd X(2, 4);
+  X << 1.0, inf, 2.0, std::nan(""),  //
+      0.0, -inf, 1.0, 0.0;
+  VectorXd e;
+  MatrixXd G;
+  tilt.energy_and_grad(X, e, G);
+  EXPECT_EQ(asked, 2);
+  EXPECT_EQ(e(0), 0.5);
+  EXPECT_EQ(e(2), 2.5);
+  EXPECT_TRUE(std::isinf(e(1)) && e(1) > 0 && std::isinf(e(3)) && e(3) > 0);
+  EXPECT_EQ(G.col(1), Eigen::Vector2d::Zero());
+  EXPECT_EQ(G.col(2), Eigen::Vector2d(2.0, 1.0));
+  tilt.energy(X.rightCols(2).leftCols(1).replicate(1, 1), e);  // one finite column alone
+  EXPECT_EQ(asked, 3);
+  tilt.grad(X.middleCols(1, 1), G);  // none finite: the function is not called
+  EXPECT_EQ(asked, 3);
+  EXPECT_EQ(G, Eigen::Vector2d::Zero());
 }
 
 TEST(Evidence, NormalPriorGaussianLikelihood) {

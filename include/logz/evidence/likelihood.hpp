@@ -1,7 +1,9 @@
 // A likelihood L(x) for the evidence, given as functions of a batch of parameter vectors
 // (d x P, one column per particle): log L of every column, and optionally log L with its
 // gradient d log L / dx (d x P). log L may be -inf (zero likelihood: the particle gets no
-// weight, a proposal there is rejected); NaN and +inf are the caller's to refuse.
+// weight, a proposal there is rejected); NaN and +inf are the caller's to refuse. The functions
+// are asked only at positions whose coordinates are all finite (LikelihoodTilt: a diverged
+// leapfrog trajectory's positions get no likelihood and are rejected).
 #pragma once
 
 #include <Eigen/Core>
