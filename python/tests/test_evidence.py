@@ -140,13 +140,14 @@ def test_a_run_above_target_se_is_repeated_with_more_particles():
 
 
 def test_a_disagreeing_run_is_repeated_at_a_fixed_multiple():
-    # pilot_disagrees: one of the two error bars is wrong, so the flagged first run's SE (here
-    # 0.23, which asks for 6900 particles) does not size the second run: DISAGREE_GROWTH x N.
+    # pilot_disagrees: one of the two error bars is wrong, so neither the first run's SE (here
+    # 0.23, which asks for 6900 particles) nor the refining run's (0.06, below target_se: the
+    # estimate given) sizes the second run: DISAGREE_GROWTH x N.
     from logz.evidence import DISAGREE_GROWTH, _grown_particles
     assert _grown_particles(1000, 0.23, 0.1, 20000) == 6900
     assert _grown_particles(1000, 0.23, 0.1, 20000, disagree=True) == DISAGREE_GROWTH * 1000
-    # Below the multiple, the SE's own size; above max_particles, the cap.
-    assert _grown_particles(1000, 0.12, 0.1, 20000, disagree=True) == 1900
+    assert _grown_particles(1000, 0.06, 0.1, 20000, disagree=True) == DISAGREE_GROWTH * 1000
+    # Above max_particles, the cap.
     assert _grown_particles(1000, 0.23, 0.1, 2000, disagree=True) == 2000
 
 

@@ -275,12 +275,18 @@ TEST(Evidence, TheTwoRunsAreCombinedOrFlaggedAsDisagreeing) {
   EXPECT_EQ(combined_swapped.answer, logz::RefineAnswer::combined);
   EXPECT_NEAR(combined_swapped.log_z, combined.log_z, 1e-12);
   // 0.32 apart, 3.9 combined SEs (a calibration run's first estimate, 4 SEs from the exact
-  // value, whose refining run was right): flagged, the first's estimate, where a flag at 4 SEs
-  // missed it.
+  // value, whose refining run was right): flagged, where a flag at 4 SEs missed it, and the
+  // refining run's estimate given.
   const auto apart = logz::refine_verdict({-12.476, 0.08}, {-12.794, 0.015});
   EXPECT_TRUE(apart.disagree);
-  EXPECT_EQ(apart.answer, logz::RefineAnswer::first);
-  EXPECT_EQ(apart.log_z, -12.476);
+  EXPECT_EQ(apart.answer, logz::RefineAnswer::refined);
+  EXPECT_EQ(apart.log_z, -12.794);
+  EXPECT_EQ(apart.std_error, 0.015);
+  // Disagreeing with a flagged refining run, or one without an error bar: the first's.
+  const auto apart_flagged = logz::refine_verdict({-12.476, 0.08}, {-12.794, 0.015, true});
+  EXPECT_TRUE(apart_flagged.disagree);
+  EXPECT_EQ(apart_flagged.answer, logz::RefineAnswer::first);
+  EXPECT_EQ(apart_flagged.log_z, -12.476);
   // A flagged refining run: the first stays, no flag.
   const auto refined_flagged = logz::refine_verdict(first, {-12.75, 0.015, true});
   EXPECT_EQ(refined_flagged.answer, logz::RefineAnswer::first);

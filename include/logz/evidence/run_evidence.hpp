@@ -22,7 +22,8 @@ namespace logz {
 // support is the posterior's): the same particles, a seed of its own. The answer is
 // the two estimates combined, or the more precise (refine_verdict), where they agree within 3
 // combined SEs + 0.05; the
-// two disagreeing by more than that is flagged pilot_disagrees. Close to the posterior, the
+// two disagreeing by more than that is flagged pilot_disagrees (the answer then the refining
+// run's where it is unflagged). Close to the posterior, the
 // second run needs few temperatures: on issue 45's d = 50 regression SE 0.04 against 0.1 for
 // about a tenth more evaluations.
 struct EvidenceRefine {
@@ -48,7 +49,8 @@ struct EvidenceResult {
 };
 
 // The refining run's verdict: the two estimates agree within 3 combined SEs + 0.05 (else
-// `disagree`: the flag pilot_disagrees, the first's estimate stays). Where they agree, neither
+// `disagree`: the flag pilot_disagrees, and the refining run's estimate where it is unflagged
+// with a finite SE, the first's otherwise). Where they agree, neither
 // run is flagged and their SEs are within a factor kCombineWithin of each other, the answer is
 // their inverse-variance weighted mean, with SE (1/se_1^2 + 1/se_2^2)^-1/2: the refining run is
 // unbiased for any base it starts from, so its error is uncorrelated with the first run's, whose
