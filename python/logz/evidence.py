@@ -399,8 +399,9 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
             if target_se is not None and (disagree or not d["std_error"] <= target_se) and grown > sizes[0]:
                 sizes.append(grown)
                 if progress is True:
-                    sys.stderr.write(f"logz.evidence: SE {d['std_error']:.3g} > target_se {target_se:g}: "
-                                     f"again with {sizes[1]} particles\n")
+                    why = ("the two runs disagree (pilot_disagrees)" if disagree else
+                           f"SE {d['std_error']:.3g} > target_se {target_se:g}")
+                    sys.stderr.write(f"logz.evidence: {why}: again with {sizes[1]} particles\n")
                 d = _evidence(log_likelihood, grad, blocks, {**o, "num_particles": sizes[1]}, shown)
                 for k, v in spent.items():
                     d[k] += v
