@@ -84,7 +84,10 @@ TEST(SeparatedClusters, WeightsOfZeroNeitherMoveMeansNorMakeClusters) {
   VectorXd w = VectorXd::Ones(45);
   for (int i = 0; i < 20; ++i) X.col(i) << -5.0 + 0.01 * (i % 5), 0.01 * (i / 5);
   for (int i = 20; i < 40; ++i) X.col(i) << 5.0 + 0.01 * (i % 5), 0.01 * (i / 5);
-  for (int i = 40; i < 45; ++i) X.col(i) << 0.0, 50.0 + i, w(i) = 0.0;
+  for (int i = 40; i < 45; ++i) {
+    X.col(i) << 0.0, 50.0 + i;
+    w(i) = 0.0;
+  }
   const std::vector<int> labels = logz::separated_clusters(X, w);
   EXPECT_EQ(*std::max_element(labels.begin(), labels.end()), 1);
   EXPECT_NE(labels[0], labels[20]);
