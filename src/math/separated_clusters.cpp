@@ -11,11 +11,9 @@ using Eigen::Index;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-struct Clusters {
-  std::vector<int> labels;
-  MatrixXd means;          // d x k, weighted
-  VectorXd weight;         // k
-  std::vector<int> count;  // points of positive weight
+// A clustering and the points of positive weight in each cluster.
+struct Clusters : SeparatedClusters {
+  std::vector<int> count;
 };
 
 void assign(const MatrixXd& X, const MatrixXd& centres, std::vector<int>& labels) {
@@ -31,16 +29,20 @@ void assign(const MatrixXd& X, const MatrixXd& centres, std::vector<int>& labels
 }
 
 Clusters summarise(const MatrixXd& X, const VectorXd& w, const std::vector<int>& labels, int k) {
-  Clusters c{labels, MatrixXd::Zero(X.rows(), k), VectorXd::Zero(k), std::vector<int>(k, 0)};
+  Clusters c;
+  c.labels = labels;
+  c.weights = VectorXd::Zero(k);
+  c.means = MatrixXd::Zero(X.rows(), k);
+  c.count.assign(static_cast<std::size_t>(k), 0);
   for (Index i = 0; i < X.cols(); ++i) {
     if (!(w(i) > 0.0)) continue;
     const int l = labels[static_cast<std::size_t>(i)];
     c.means.col(l) += w(i) * X.col(i);
-    c.weight(l) += w(i);
+    c.weights(l) += w(i);
     ++c.count[static_cast<std::size_t>(l)];
   }
   for (int l = 0; l < k; ++l)
-    if (c.weight(l) > 0.0) c.means.col(l) /= c.weight(l);
+    if (c.weights(l) > 0.0) c.means.col(l) /= c.weights(l);
   return c;
 }
 
@@ -66,7 +68,7 @@ Clusters weighted_k_means(const MatrixXd& X, const VectorXd& w, int k, int max_i
     assign(X, centres, labels);
     clusters = summarise(X, w, labels, k);
     for (int c = 0; c < k; ++c)  // an emptied cluster keeps its centre
-      if (clusters.weight(c) > 0.0) centres.col(c) = clusters.means.col(c);
+      if (clusters.weights(c) > 0.0) centres.col(c) = clusters.means.col(c);
   }
   return clusters;
 }
@@ -81,14 +83,14 @@ double spread_along(const MatrixXd& X, const VectorXd& w, const Clusters& c, int
       const double t = u.dot(X.col(i)) - centre;
       s2 += w(i) * t * t;
     }
-  return std::sqrt(s2 / c.weight(l));
+  return std::sqrt(s2 / c.weights(l));
 }
 
 bool separated(const MatrixXd& X, const VectorXd& w, const Clusters& c,
                const SeparatedClustersOptions& o) {
-  const auto k = static_cast<int>(c.weight.size());
+  const auto k = static_cast<int>(c.weights.size());
   for (int l = 0; l < k; ++l)
-    if (c.count[static_cast<std::size_t>(l)] < o.min_points || !(c.weight(l) > 0.0)) return false;
+    if (c.count[static_cast<std::size_t>(l)] < o.min_points || !(c.weights(l) > 0.0)) return false;
   for (int a = 0; a < k; ++a)
     for (int b = a + 1; b < k; ++b) {
       VectorXd u = c.means.col(b) - c.means.col(a);
@@ -103,16 +105,17 @@ bool separated(const MatrixXd& X, const VectorXd& w, const Clusters& c,
 
 }  // namespace
 
-std::vector<int> separated_clusters(const MatrixXd& X, const VectorXd& w,
-                                    const SeparatedClustersOptions& options) {
-  std::vector<int> best(static_cast<std::size_t>(X.cols()), 0);
+SeparatedClusters separated_clusters(const MatrixXd& X, const VectorXd& w,
+                                     const SeparatedClustersOptions& options) {
+  SeparatedClusters best =
+      summarise(X, w, std::vector<int>(static_cast<std::size_t>(X.cols()), 0), 1);
   if (X.cols() == 0 || !(w.sum() > 0.0) || !X.allFinite()) return best;
   // Every k is tried: two modes of three can fall in one cluster at k = 2 and apart at k = 3;
   // a k beyond the modes splits one of them, and the split is not separated.
   for (int k = 2; k <= options.max_clusters; ++k) {
     if (static_cast<Index>(k) * options.min_points > X.cols()) break;
     const Clusters c = weighted_k_means(X, w, k, options.max_iterations);
-    if (separated(X, w, c, options)) best = c.labels;
+    if (separated(X, w, c, options)) best = c;
   }
   return best;
 }

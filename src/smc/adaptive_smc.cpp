@@ -185,27 +185,25 @@ std::optional<std::pair<double, double>> within_mode_spreads(const Eigen::Matrix
                                                              std::span<const double> gaps) {
   const auto n = static_cast<Eigen::Index>(weights.size());
   const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(weights.data(), n);
-  const std::vector<int> labels = separated_clusters(Z, w);
-  const int k = 1 + *std::max_element(labels.begin(), labels.end());
+  const SeparatedClusters modes = separated_clusters(Z, w);
+  const int k = modes.size();
   if (k < 2) return std::nullopt;
-  // Per mode: weight, weighted sums of z and of the finite gaps.
-  Eigen::MatrixXd z_sum = Eigen::MatrixXd::Zero(Z.rows(), k);
-  std::vector<double> mass(static_cast<std::size_t>(k), 0.0), gap_sum(mass), gap_mass(mass);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const auto l = static_cast<std::size_t>(labels[static_cast<std::size_t>(i)]);
-    z_sum.col(static_cast<Eigen::Index>(l)) += w(i) * Z.col(i);
-    mass[l] += w(i);
-    if (std::isfinite(gaps[static_cast<std::size_t>(i)]))
+  // Per mode: the weighted sums of the finite gaps (the modes' means of z come with them).
+  std::vector<double> gap_sum(static_cast<std::size_t>(k), 0.0), gap_mass(gap_sum);
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (std::isfinite(gaps[static_cast<std::size_t>(i)])) {
+      const auto l = static_cast<std::size_t>(modes.labels[static_cast<std::size_t>(i)]);
       gap_sum[l] += w(i) * gaps[static_cast<std::size_t>(i)], gap_mass[l] += w(i);
-  }
+    }
   double total = 0.0, gap = 0.0, all = 0.0, all_gap = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const auto l = static_cast<std::size_t>(labels[static_cast<std::size_t>(i)]);
-    total += w(i) * (Z.col(i) - z_sum.col(static_cast<Eigen::Index>(l)) / mass[l]).squaredNorm();
+    const int l = modes.labels[static_cast<std::size_t>(i)];
+    total += w(i) * (Z.col(i) - modes.means.col(l)).squaredNorm();
     all += w(i);
     const double g = gaps[static_cast<std::size_t>(i)];
     if (std::isfinite(g)) {
-      const double c = g - gap_sum[l] / gap_mass[l];
+      const auto m = static_cast<std::size_t>(l);
+      const double c = g - gap_sum[m] / gap_mass[m];
       gap += w(i) * c * c, all_gap += w(i);
     }
   }

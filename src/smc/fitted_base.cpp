@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -14,8 +15,7 @@ namespace logz {
 
 namespace {
 
-// The particles' weighted mean and covariance (1 / (1 - sum W^2) normalisation), every
-// variance at least 1e-12 of the mean one, the whole times widening^2.
+// The particles' weights, normalised.
 Eigen::VectorXd normalised_weights(const SmcResult& run) {
   Eigen::VectorXd w(run.particles.cols());
   for (Eigen::Index i = 0; i < w.size(); ++i)
@@ -35,6 +35,7 @@ Eigen::MatrixXd weighted_covariance(const Eigen::MatrixXd& centred, const Eigen:
   return cov * (widening * widening);
 }
 
+// The particles' weighted mean and covariance (weighted_covariance).
 void weighted_moments(const SmcResult& run, double widening, Eigen::VectorXd& mean,
                       Eigen::MatrixXd& cov) {
   const Eigen::VectorXd w = normalised_weights(run);
@@ -62,24 +63,20 @@ std::optional<GaussianMixture> fit_gaussian_mixture_base(const SmcResult& run, d
                                                          double min_mass) {
   const Eigen::MatrixXd& X = run.particles;
   const Eigen::VectorXd w = normalised_weights(run);
-  const std::vector<int> labels = separated_clusters(X, w);
-  const int k = 1 + *std::max_element(labels.begin(), labels.end());
+  const SeparatedClusters modes = separated_clusters(X, w);
+  const int k = modes.size();
   if (k < 2) return std::nullopt;
-  std::vector<double> mass(static_cast<std::size_t>(k), 0.0);
-  Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(X.rows(), k);
-  for (Eigen::Index i = 0; i < X.cols(); ++i) {
-    const int l = labels[static_cast<std::size_t>(i)];
-    mass[static_cast<std::size_t>(l)] += w(i);
-    sums.col(l) += w(i) * X.col(i);
-  }
-  std::vector<Eigen::VectorXd> means;
   Eigen::MatrixXd centred = X;
-  for (int l = 0; l < k; ++l) means.emplace_back(sums.col(l) / mass[static_cast<std::size_t>(l)]);
   for (Eigen::Index i = 0; i < X.cols(); ++i)
-    centred.col(i) -= means[static_cast<std::size_t>(labels[static_cast<std::size_t>(i)])];
+    centred.col(i) -= modes.means.col(modes.labels[static_cast<std::size_t>(i)]);
   const Eigen::MatrixXd cov = definite_or_diagonal(weighted_covariance(centred, w, widening));
-  double total = 0.0;
-  for (double& m : mass) total += (m = std::max(m, min_mass));
+  std::vector<Eigen::VectorXd> means;
+  std::vector<double> mass;
+  for (int l = 0; l < k; ++l) {
+    means.emplace_back(modes.means.col(l));
+    mass.push_back(std::max(modes.weights(l), min_mass));
+  }
+  const double total = std::accumulate(mass.begin(), mass.end(), 0.0);
   for (double& m : mass) m /= total;
   return GaussianMixture(std::move(mass), std::move(means),
                          std::vector<Eigen::MatrixXd>(static_cast<std::size_t>(k), cov),

@@ -50,7 +50,7 @@ std::vector<int> nearest_mean(const logz::GaussianMixture& m, const MatrixXd& X)
 TEST(SeparatedClusters, FindsThreeModesOfUnequalMassAsTheyWereDrawn) {
   const logz::GaussianMixture m = three_modes();
   const MatrixXd X = draws(m, 2000, 7);
-  const std::vector<int> labels = logz::separated_clusters(X, VectorXd::Ones(X.cols()));
+  const std::vector<int> labels = logz::separated_clusters(X, VectorXd::Ones(X.cols())).labels;
   const std::vector<int> truth = nearest_mean(m, X);
   // One label per mode, the same for all its points (a permutation of the modes).
   std::map<int, int> to_label;
@@ -66,7 +66,7 @@ TEST(SeparatedClusters, LeavesOneGaussianAndARingWhole) {
   const logz::GaussianBase g = logz::GaussianBase::isotropic(10, 1.5);
   MatrixXd X(10, 1000);
   g.sample(X, logz::BatchRandom{.seed = 3});
-  std::vector<int> labels = logz::separated_clusters(X, VectorXd::Ones(X.cols()));
+  std::vector<int> labels = logz::separated_clusters(X, VectorXd::Ones(X.cols())).labels;
   EXPECT_EQ(*std::max_element(labels.begin(), labels.end()), 0);
   // A ring of radius 2 and width 0.05 in the plane: its arcs touch.
   MatrixXd ring(2, 1000);
@@ -74,7 +74,7 @@ TEST(SeparatedClusters, LeavesOneGaussianAndARingWhole) {
     const double a = 2.0 * M_PI * (i + 0.5) / 1000.0, r = 2.0 + 0.05 * std::sin(37.0 * i);
     ring.col(i) << r * std::cos(a), r * std::sin(a);
   }
-  labels = logz::separated_clusters(ring, VectorXd::Ones(ring.cols()));
+  labels = logz::separated_clusters(ring, VectorXd::Ones(ring.cols())).labels;
   EXPECT_EQ(*std::max_element(labels.begin(), labels.end()), 0);
 }
 
@@ -88,9 +88,17 @@ TEST(SeparatedClusters, WeightsOfZeroNeitherMoveMeansNorMakeClusters) {
     X.col(i) << 0.0, 50.0 + i;
     w(i) = 0.0;
   }
-  const std::vector<int> labels = logz::separated_clusters(X, w);
+  const logz::SeparatedClusters c = logz::separated_clusters(X, w);
+  const std::vector<int>& labels = c.labels;
   EXPECT_EQ(*std::max_element(labels.begin(), labels.end()), 1);
   EXPECT_NE(labels[0], labels[20]);
+  // Each cluster's weight and weighted mean, the far points of weight 0 in neither.
+  ASSERT_EQ(c.size(), 2);
+  const int left = labels[0], right = labels[20];
+  EXPECT_DOUBLE_EQ(c.weights(left), 20.0);
+  EXPECT_DOUBLE_EQ(c.weights(right), 20.0);
+  EXPECT_NEAR((c.means.col(left) - Eigen::Vector2d(-4.98, 0.015)).norm(), 0.0, 1e-12);
+  EXPECT_NEAR((c.means.col(right) - Eigen::Vector2d(5.02, 0.055)).norm(), 0.0, 1e-12);
 }
 
 TEST(FittedBase, MixtureOverSeparatedModesHasTheirMeansAndFlooredMasses) {

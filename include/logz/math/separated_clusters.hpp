@@ -23,9 +23,18 @@ struct SeparatedClustersOptions {
   int max_iterations = 100;
 };
 
-// Labels 0..k-1 for the columns of X (points, d x n) with weights w (n, >= 0, not all 0);
-// all 0 (one cluster) where no split into separated clusters is found. Deterministic.
-std::vector<int> separated_clusters(const Eigen::MatrixXd& X, const Eigen::VectorXd& w,
-                                    const SeparatedClustersOptions& options = {});
+// The clusters found: a label 0..k-1 per point, and each cluster's weight (the sum of its
+// points' w) and weighted mean.
+struct SeparatedClusters {
+  std::vector<int> labels;
+  Eigen::VectorXd weights;  // k
+  Eigen::MatrixXd means;    // d x k
+  int size() const { return static_cast<int>(weights.size()); }
+};
+
+// The clusters of the columns of X (points, d x n) with weights w (n, >= 0, not all 0); one
+// cluster (every label 0) where no split into separated clusters is found. Deterministic.
+SeparatedClusters separated_clusters(const Eigen::MatrixXd& X, const Eigen::VectorXd& w,
+                                     const SeparatedClustersOptions& options = {});
 
 }  // namespace logz
