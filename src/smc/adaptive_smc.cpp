@@ -180,34 +180,56 @@ double top_tenth_energy(const std::vector<double>& e0, const std::vector<double>
   return top.w > 0.0 ? top.u0 / top.w : std::numeric_limits<double>::quiet_NaN();
 }
 
-std::optional<std::pair<double, double>> within_mode_spreads(const Eigen::MatrixXd& Z,
-                                                             std::span<const double> weights,
-                                                             std::span<const double> gaps) {
+double finite_weighted_variance(std::span<const double> weights, std::span<const double> x) {
+  double mean = 0.0, mass = 0.0, variance = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (std::isfinite(x[i])) mean += weights[i] * x[i], mass += weights[i];
+  if (!(mass > 0.0)) return 0.0;
+  mean /= mass;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (std::isfinite(x[i])) variance += weights[i] * (x[i] - mean) * (x[i] - mean);
+  return variance / mass;
+}
+
+double energy_decorrelation(double decorrelation, int d) {
+  if (!(decorrelation > 0.0)) return decorrelation;             // 0: the moves stop at min_moves
+  const double most = 1.0 / std::sqrt(static_cast<double>(d));  // the energy's correlation
+  return std::max(decorrelation, 2.0 * (1.0 - most));
+}
+
+std::optional<MoveSpreads> within_mode_spreads(const Eigen::MatrixXd& Z,
+                                               std::span<const double> weights,
+                                               std::span<const double> gaps,
+                                               std::span<const double> energies) {
   const auto n = static_cast<Eigen::Index>(weights.size());
   const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(weights.data(), n);
   const SeparatedClusters modes = separated_clusters(Z, w);
   const int k = modes.size();
   if (k < 2) return std::nullopt;
-  // Per mode: the weighted sums of the finite gaps (the modes' means of z come with them).
-  std::vector<double> gap_sum(static_cast<std::size_t>(k), 0.0), gap_mass(gap_sum);
-  for (Eigen::Index i = 0; i < n; ++i)
-    if (std::isfinite(gaps[static_cast<std::size_t>(i)])) {
-      const auto l = static_cast<std::size_t>(modes.labels[static_cast<std::size_t>(i)]);
-      gap_sum[l] += w(i) * gaps[static_cast<std::size_t>(i)], gap_mass[l] += w(i);
-    }
-  double total = 0.0, gap = 0.0, all = 0.0, all_gap = 0.0;
+  const auto at = [](Eigen::Index i) { return static_cast<std::size_t>(i); };
+  // A scalar's weighted variance about its own mode's mean, over its finite values.
+  auto within = [&](std::span<const double> x) {
+    std::vector<double> sum(static_cast<std::size_t>(k), 0.0), mass(sum);
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (std::isfinite(x[at(i)])) {
+        const auto l = static_cast<std::size_t>(modes.labels[at(i)]);
+        sum[l] += w(i) * x[at(i)], mass[l] += w(i);
+      }
+    double variance = 0.0, all = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (std::isfinite(x[at(i)])) {
+        const auto l = static_cast<std::size_t>(modes.labels[at(i)]);
+        const double c = x[at(i)] - sum[l] / mass[l];
+        variance += w(i) * c * c, all += w(i);
+      }
+    return all > 0.0 ? variance / all : 0.0;
+  };
+  double total = 0.0, all = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const int l = modes.labels[static_cast<std::size_t>(i)];
-    total += w(i) * (Z.col(i) - modes.means.col(l)).squaredNorm();
+    total += w(i) * (Z.col(i) - modes.means.col(modes.labels[at(i)])).squaredNorm();
     all += w(i);
-    const double g = gaps[static_cast<std::size_t>(i)];
-    if (std::isfinite(g)) {
-      const auto m = static_cast<std::size_t>(l);
-      const double c = g - gap_sum[m] / gap_mass[m];
-      gap += w(i) * c * c, all_gap += w(i);
-    }
   }
-  return std::pair{total / all, all_gap > 0.0 ? gap / all_gap : 0.0};
+  return MoveSpreads{total / all, within(gaps), within(energies)};
 }
 
 double tail_energy_slope(const std::vector<double>& e0, const std::vector<double>& e1,

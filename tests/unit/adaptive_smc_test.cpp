@@ -397,12 +397,18 @@ TEST(AdaptiveSmc, SpreadsWithinModesAreEachModesAboutItsOwnMean) {
     gaps[static_cast<std::size_t>(i)] =
         i < 10 ? (i % 2 == 0 ? 0.0 : 2.0) : (i % 2 == 0 ? 10.0 : 14.0);
   }
-  const auto within = logz::detail::within_mode_spreads(Z, w, gaps);
+  // The energies: the gaps, less 100 in the second mode, whose first is infinite (left out): 5
+  // at -86 and 4 at -90 there (variance 320 / 81), 0 / 2 in the first (variance 1).
+  std::vector<double> energies(gaps);
+  for (int i = 10; i < 20; ++i) energies[static_cast<std::size_t>(i)] -= 100.0;
+  energies[10] = std::numeric_limits<double>::infinity();
+  const auto within = logz::detail::within_mode_spreads(Z, w, gaps, energies);
   ASSERT_TRUE(within.has_value());
-  EXPECT_NEAR(within->first, 1.0, 1e-12);
-  EXPECT_NEAR(within->second, 2.5, 1e-12);
+  EXPECT_NEAR(within->total, 1.0, 1e-12);
+  EXPECT_NEAR(within->gap, 2.5, 1e-12);
+  EXPECT_NEAR(within->energy, (10.0 * 1.0 + 9.0 * 320.0 / 81.0) / 19.0, 1e-12);
   const Eigen::MatrixXd evenly = Eigen::RowVectorXd::LinSpaced(20, -10.0, 10.0);
-  EXPECT_FALSE(logz::detail::within_mode_spreads(evenly, w, gaps).has_value());
+  EXPECT_FALSE(logz::detail::within_mode_spreads(evenly, w, gaps, energies).has_value());
 }
 
 TEST(AdaptiveSmc, AFrozenSamplerIsFlagged) {

@@ -79,10 +79,12 @@ struct SmcOptions {
   SmcPreconditioner preconditioner = SmcPreconditioner::dense;
   // Moves per temperature: until the weighted mean squared jump summed over the moves reaches
   // `decorrelation` times the particles' total variance (2 is the distance between two
-  // independent draws), and the same for the energy gap U_1 - U_0 and its variance; at least
-  // min_moves and at most max_moves (<= 1024). 1 (half way there; 2 until 2026-12-06): 35-45%
-  // fewer evaluations on the suite's problems for 1-17% more SE, coverage 0.95-0.97 on 600
-  // seeded runs of four of them (docs/smc.md, "How many moves").
+  // independent draws), the same for the energy gap U_1 - U_0 and its variance, and for the
+  // tempered energy at least as much and at least 2 (1 - 1 / sqrt(d)) times its variance
+  // (detail::energy_decorrelation: in many dimensions an energy left correlated reads log Z
+  // low); at least min_moves and at most max_moves (<= 1024). 1 (half way there; 2 until
+  // 2026-12-06): 35-45% fewer evaluations on the suite's problems for 1-17% more SE, coverage
+  // 0.95-0.97 on 600 seeded runs of four of them (docs/smc.md, "How many moves").
   double decorrelation = 1.0;
   int min_moves = 1;
   int max_moves = 50;

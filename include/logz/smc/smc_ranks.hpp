@@ -20,8 +20,9 @@ namespace logz::detail {
 // What one chunk's move reports.
 struct SmcChunkMove {
   ContinuousKernelInfo info;
-  double weighted_jump = 0.0;      // sum_p W_p |z_p' - z_p|^2
-  double weighted_gap_jump = 0.0;  // sum_p W_p (g_p' - g_p)^2, g = U_1 - U_0
+  double weighted_jump = 0.0;         // sum_p W_p |z_p' - z_p|^2
+  double weighted_gap_jump = 0.0;     // sum_p W_p (g_p' - g_p)^2, g = U_1 - U_0
+  double weighted_energy_jump = 0.0;  // sum_p W_p (U_t(x_p') - U_t(x_p))^2
 };
 
 // Every rank's particles (s.X's columns, s.e0, s.e1 over its items `mine`) onto every rank, and
