@@ -306,8 +306,8 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
     **options
         None is needed: num_particles (1000), move ("hmc" with a gradient, else "random_walk";
         or "mala"), preconditioner ("dense", "diagonal", "none"), cess_target (0.9),
-        resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (5; HMC's steps per
-        move are at least this and enough for a trajectory of trajectory_length (0.5, in
+        resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (2; HMC's steps per
+        move are at least this and enough for a trajectory of trajectory_length (1.6, in
         whitened coordinates; 0: leapfrog_steps) at the step size, up to max_leapfrog_steps (50)),
         initial_step_size, adapt_step_size, target_acceptance, min_step_size, max_step_size,
         decorrelation (1), min_moves (1), max_moves (50), max_temperatures (1000),

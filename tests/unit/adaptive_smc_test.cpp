@@ -488,15 +488,16 @@ TEST(AdaptiveSmc, OptionsOutOfRangeAreRefused) {
 }
 
 TEST(AdaptiveSmc, HmcTakesEnoughStepsForItsTrajectoryLength) {
-  // Length 0.5: 5 steps down to a step size of 0.1, ceil(0.5 / eps) below it, 50 at most; a
+  // Length 1.6: 2 steps down to a step size of 0.8, ceil(1.6 / eps) below it, 50 at most; a
   // length of 0 keeps leapfrog_steps.
   logz::SmcOptions o;
-  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.9), 5);
-  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.1), 5);
-  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.074), 7);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.9), 2);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.8), 2);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.6), 3);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 0.074), 22);
   EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 1e-6), 50);
   o.trajectory_length = 0.0;
-  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 1e-6), 5);
+  EXPECT_EQ(logz::detail::hmc_leapfrog_steps(o, 1e-6), 2);
 }
 
 }  // namespace adaptive_smc_test
