@@ -411,6 +411,17 @@ TEST(AdaptiveSmc, SpreadsWithinModesAreEachModesAboutItsOwnMean) {
   EXPECT_FALSE(logz::detail::within_mode_spreads(evenly, w, gaps, energies).has_value());
 }
 
+TEST(AdaptiveSmc, TheEnergyMustDecorrelateMoreInManyDimensions) {
+  // At most a correlation of 1 / sqrt(d): jumps of 2 (1 - 1 / sqrt(d)) variances, never fewer
+  // than `decorrelation`'s, and none where decorrelation is 0 (moves stop at min_moves).
+  EXPECT_DOUBLE_EQ(logz::detail::energy_decorrelation(1.0, 2), 1.0);
+  EXPECT_DOUBLE_EQ(logz::detail::energy_decorrelation(1.0, 4), 1.0);
+  EXPECT_DOUBLE_EQ(logz::detail::energy_decorrelation(1.0, 100), 1.8);
+  EXPECT_DOUBLE_EQ(logz::detail::energy_decorrelation(1.0, 10000), 1.98);
+  EXPECT_DOUBLE_EQ(logz::detail::energy_decorrelation(2.0, 100), 2.0);
+  EXPECT_DOUBLE_EQ(logz::detail::energy_decorrelation(0.0, 100), 0.0);
+}
+
 TEST(AdaptiveSmc, AFrozenSamplerIsFlagged) {
   const logz::GeometricPath path(logz::GaussianBase::isotropic(10, 1.0), shifted_gaussian(10));
   logz::SmcOptions o;

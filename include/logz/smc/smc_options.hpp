@@ -42,7 +42,10 @@ struct SmcStage {
   int moves = 0;
   double acceptance = kNaN;  // accepted / attempted over the moves
   double step_size = kNaN;   // at the first move
-  double jump_ratio = kNaN;  // summed mean squared jump / total variance, in whitened units
+  // The least of the moves' summed mean squared jumps over their spreads: positions (whitened)
+  // and energy gap over `decorrelation`'s share, the tempered energy over its own
+  // (detail::energy_decorrelation's) scaled to it: >= decorrelation where the moves stopped on it.
+  double jump_ratio = kNaN;
   // Pareto k-hat (math/pareto_tail.hpp) of the reweighting's weights W_i w_i: a diagnostic only
   // (it stayed below 0.75 where heavy target tails made log Z read low; docs/smc.md).
   double pareto_k = kNaN;
