@@ -38,15 +38,17 @@ TemperingStats without_chains(const TemperingStats& stats, std::size_t first, st
 
 std::vector<double> chain_jackknife_std_error(
     const TemperingStats& stats, std::size_t groups, int threads,
-    const std::function<std::vector<double>(const TemperingStats&)>& estimate) {
+    const std::function<std::vector<double>(const TemperingStats&)>& estimate, StopToken stop) {
   const std::size_t chains = stats.chains.size(), g = std::min(groups, chains);
   const std::size_t k = stats.num_levels;
   if (g < 2) return std::vector<double>(k, std::numeric_limits<double>::quiet_NaN());
   // Group i: chains [i * chains / g, (i + 1) * chains / g), as even as integers allow.
-  const std::vector<std::vector<double>> leave_out =
-      run_chunks(g, 1, threads, [&](const ChunkRange& c) {
+  const std::vector<std::vector<double>> leave_out = run_chunks(
+      g, 1, threads,
+      [&](const ChunkRange& c) {
         return estimate(without_chains(stats, c.index * chains / g, (c.index + 1) * chains / g));
-      });
+      },
+      {}, stop);
   for (const auto& e : leave_out)
     if (e.size() != k)
       fail_argument("logz::chain_jackknife_std_error", "estimate", "one value per level");

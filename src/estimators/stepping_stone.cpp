@@ -85,7 +85,7 @@ void check_input(const TemperingStats& stats, std::span<const double> fractions)
 }  // namespace
 
 LadderEstimates stepping_stone(const TemperingStats& stats, std::span<const double> fractions,
-                               std::size_t num_groups, int threads) {
+                               std::size_t num_groups, int threads, StopToken stop) {
   check_input(stats, fractions);
   const std::size_t k_levels = stats.num_levels;
   const std::vector<LogWeightSums> rungs = rung_sums(stats, fractions);
@@ -97,7 +97,7 @@ LadderEstimates stepping_stone(const TemperingStats& stats, std::span<const doub
   const std::size_t groups = std::min(num_groups, stats.chains.size());
   out.std_error = chain_jackknife_std_error(
       stats, groups, threads,
-      [&](const TemperingStats& part) { return ladder(rung_sums(part, fractions)); });
+      [&](const TemperingStats& part) { return ladder(rung_sums(part, fractions)); }, stop);
   out.std_error[0] = 0.0;  // log(Z_1 / Z_1) = 0 by construction
   for (std::size_t k = 1; k < k_levels; ++k)
     if (std::isnan(out.log_z[k])) out.std_error[k] = kNaN;

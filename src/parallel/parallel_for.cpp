@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/core/stop_request.hpp"
 
 namespace logz {
 
@@ -35,15 +36,21 @@ void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int thre
   std::atomic<std::size_t> next{0};
   // Every chunk runs; if several fail, the error of the first chunk in chunk
   // order is rethrown, so the message does not depend on thread timing. Once a
-  // stop is requested the chunks not yet begun fail at once with Stopped.
+  // stop is requested, through `stop` or by a chunk that threw Stopped (a body that reads a
+  // token of its own), the chunks not yet begun fail at once with Stopped.
   std::vector<std::exception_ptr> errors(n);
+  std::atomic<bool> stopped{false};
   auto work = [&] {
     for (;;) {
       const std::size_t c = next.fetch_add(1);
       if (c >= n) return;
       try {
+        if (stopped.load(std::memory_order_relaxed)) throw Stopped();
         stop.throw_if_requested();
         body(chunk_range(c, num_items, chunk_size));
+      } catch (const Stopped&) {
+        errors[c] = std::current_exception();
+        stopped.store(true, std::memory_order_relaxed);
       } catch (...) {
         errors[c] = std::current_exception();
       }

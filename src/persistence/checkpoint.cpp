@@ -911,6 +911,7 @@ void RunCheckpoint::save() {
                         io::OutputKind::checkpoint);
   last_save_ = Clock::now();
   save_seconds_ = std::chrono::duration<double>(last_save_ - start).count();
+  changed_ = false;
 }
 
 namespace {
@@ -927,6 +928,7 @@ double spacing(double every, double cost) {
 // A save that fails (a full disk, a lost NFS server) leaves the run and the previous checkpoint
 // as they were; the first failure is said, and the first success after it, then no more.
 bool RunCheckpoint::save_or_warn() {
+  if (!changed_) return true;  // the file holds this state: a stop says so at once
   try {
     save();
   } catch (const InputError& e) {
@@ -999,6 +1001,7 @@ bool RunCheckpoint::due() const {
 
 const AnnealPhaseRecord* RunCheckpoint::begin_phase(const AnnealPhaseShape& shape, bool resumable) {
   const std::size_t i = next_phase_++;
+  changed_ = true;
   if (i == phases_.size()) {
     phases_.push_back(not_begun(shape));
     return nullptr;
@@ -1020,11 +1023,13 @@ const AnnealPhaseRecord* RunCheckpoint::begin_phase(const AnnealPhaseShape& shap
 void RunCheckpoint::merged(const AnnealPhaseView& view) {
   if (!due()) return;
   phases_[next_phase_ - 1] = AnnealPhaseRecord::of(view);
+  changed_ = true;
   save_or_warn();
 }
 
 void RunCheckpoint::end_phase(const AnnealPhaseView& view) {
   phases_[next_phase_ - 1] = AnnealPhaseRecord::of(view);
+  changed_ = true;
 }
 
 }  // namespace logz
@@ -1094,6 +1099,7 @@ const Record* begin_run(std::vector<Record>& runs, std::size_t& next, const Shap
 
 const TemperingRecord* RunCheckpoint::begin_tempering(const TemperingShape& shape) {
   last_record_ = Clock::now();
+  changed_ = true;
   return begin_run(temperings_, next_tempering_, shape, path_, "tempering run",
                    [](const TemperingShape& s) {
                      return fmt::format(
@@ -1120,17 +1126,20 @@ void RunCheckpoint::took_record() {
 
 void RunCheckpoint::record_training(TrainingRecord record) {
   training_ = std::move(record);
+  changed_ = true;
   if (due()) save_or_warn();
 }
 
 void RunCheckpoint::record(TemperingRecord record) {
   temperings_[next_tempering_ - 1] = std::move(record);
+  changed_ = true;
   took_record();
   if (due()) save_or_warn();
 }
 
 const PtRecord* RunCheckpoint::begin_pt(const PtShape& shape) {
   last_record_ = Clock::now();
+  changed_ = true;
   return begin_run(pt_runs_, next_pt_, shape, path_, "parallel tempering run",
                    [](const PtShape& s) {
                      return fmt::format("{} chains in chunks of {} over {} rounds", s.num_chains,
@@ -1140,12 +1149,14 @@ const PtRecord* RunCheckpoint::begin_pt(const PtShape& shape) {
 
 void RunCheckpoint::record(PtRecord record) {
   pt_runs_[next_pt_ - 1] = std::move(record);
+  changed_ = true;
   took_record();
   if (due()) save_or_warn();
 }
 
 const SmcRecord* RunCheckpoint::begin_smc(const SmcShape& shape) {
   last_record_ = Clock::now();
+  changed_ = true;
   // Population annealing's replicas are recorded with dim 0 (smc/population_state.hpp).
   const SmcRecord* saved = begin_run(
       smc_runs_, next_smc_, shape, path_, shape.dim == 0 ? "population annealing run" : "SMC run",
@@ -1161,6 +1172,7 @@ const SmcRecord* RunCheckpoint::begin_smc(const SmcShape& shape) {
 
 void RunCheckpoint::record(SmcRecord record) {
   smc_runs_[next_smc_ - 1] = std::move(record);
+  changed_ = true;
   took_record();
   if (due()) save_or_warn();
 }

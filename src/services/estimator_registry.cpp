@@ -253,9 +253,11 @@ const std::vector<Estimator>& estimators() {
            if (!std::isfinite(x)) x = 0.0;
          const double asymptotic = full.last.std_error;
          full.std_error = chain_jackknife_std_error(
-             s, kChainJackknifeGroups, threads, [&](const TemperingStats& part) {
+             s, kChainJackknifeGroups, threads,
+             [&](const TemperingStats& part) {
                return mbar_tempered(part, l.fractions(), o).log_z;
-             });
+             },
+             stop);
          const Diagnostics diagnostics = full.last.diagnostics;
          full.summarise_last("chain_jackknife");
          full.last.diagnostics = diagnostics;
@@ -275,8 +277,9 @@ const std::vector<Estimator>& estimators() {
         true},
        {},
        [](const TemperingStats& s, const TemperingLadder& l, std::span<const double>,
-          const LadderEstimates&, int threads,
-          StopToken) { return stepping_stone(s, l.fractions(), kChainJackknifeGroups, threads); }},
+          const LadderEstimates&, int threads, StopToken stop) {
+         return stepping_stone(s, l.fractions(), kChainJackknifeGroups, threads, stop);
+       }},
   };
   return table;
 }

@@ -246,6 +246,28 @@ TEST(Checkpoint, ASaveThatFailsOnTheWayIsSaidOnceAndKeepsTheRecords) {
   EXPECT_EQ(saved->chunks_done, 1u);
 }
 
+// A stop after the sampling (while the estimators run) must say how to resume within the second
+// mpirun gives the ranks, not write a large checkpoint again: a save with nothing recorded since
+// the last one writes nothing.
+TEST(Checkpoint, ASaveWithNothingNewWritesNothing) {
+  const std::string path = logz::test_support::temp_path("unchanged.ckpt");
+  logz::RunCheckpoint c(path, config(), 0.0);
+  auto p = phase(1);
+  ASSERT_EQ(c.begin_phase(p.shape, true), nullptr);
+  c.merged({p.shape, 1, p.works, p.energy_sum, p.attempted, p.accepted});
+  ASSERT_TRUE(std::filesystem::exists(path));
+  std::filesystem::remove(path);  // seen by the next write, were there one
+  EXPECT_TRUE(c.save_or_warn());
+  EXPECT_FALSE(std::filesystem::exists(path));
+  c.end_phase({p.shape, 1, p.works, p.energy_sum, p.attempted, p.accepted});
+  EXPECT_TRUE(c.save_or_warn());
+  EXPECT_TRUE(std::filesystem::exists(path));
+  c.save();  // an explicit save writes whatever it holds
+  std::filesystem::remove(path);
+  c.save();
+  EXPECT_TRUE(std::filesystem::exists(path));
+}
+
 TEST(Checkpoint, OneRunAtATimeHoldsACheckpoint) {
   const std::string path = logz::test_support::temp_path("locked.ckpt");
   logz::RunCheckpoint first(path, config(), 60.0), second(path, config(), 60.0);

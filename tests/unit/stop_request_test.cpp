@@ -35,6 +35,21 @@ TEST(StopRequest, ChunksBegunAfterTheRequestThrowStopped) {
   }
 }
 
+// A body that reads a token of its own (an estimator's solve) and throws Stopped stops the
+// chunks after it too: a jackknife of 12 solves must not run the other 11 to their first check.
+TEST(StopRequest, ABodyThatThrowsStoppedStopsTheChunksNotBegun) {
+  for (int threads : {1, 3}) {
+    std::atomic<int> ran{0};
+    EXPECT_THROW(logz::run_chunks(100, 1, threads,
+                                  [&](const logz::ChunkRange& c) {
+                                    ++ran;
+                                    if (c.index >= 3) throw logz::Stopped();
+                                  }),
+                 logz::Stopped);
+    EXPECT_LE(ran.load(), 3 + threads) << threads;
+  }
+}
+
 // A kernel that requests a stop of `source` at its n-th step and counts the steps it makes.
 struct StoppingKernel {
   logz::SpinFlipMetropolis inner{logz::SiteOrder::random, 4};

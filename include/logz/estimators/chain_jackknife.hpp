@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/tempering/tempering_stats.hpp"
 
 namespace logz {
@@ -23,9 +24,10 @@ TemperingStats without_chains(const TemperingStats& stats, std::size_t first, st
 //   se^2 = (G - 1) / G sum_g (theta_(g) - mean theta_(.))^2.
 // NaN for every level when there are fewer than 2 groups (fewer than 2 chains). The leave-out
 // estimates run on up to `threads` threads (0: all; estimate must allow it) and are combined
-// in group order, so the result does not depend on the thread count.
+// in group order, so the result does not depend on the thread count. Once `stop` is requested
+// the groups not yet begun throw logz::Stopped.
 std::vector<double> chain_jackknife_std_error(
     const TemperingStats& stats, std::size_t groups, int threads,
-    const std::function<std::vector<double>(const TemperingStats&)>& estimate);
+    const std::function<std::vector<double>(const TemperingStats&)>& estimate, StopToken stop = {});
 
 }  // namespace logz

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <span>
 
+#include "logz/core/stop_request.hpp"
 #include "logz/estimators/rts.hpp"
 #include "logz/tempering/tempering_stats.hpp"
 
@@ -24,8 +25,9 @@ namespace logz {
 
 // Needs the recorded samples (TemperingOptions::record_samples, with sample_chain) and, on a
 // path not linear in t, every level's energy of each. Values are log(Z_k / Z_1); the leave-out
-// estimates of the jackknife run on up to `threads` threads (the answer does not depend on them).
+// estimates of the jackknife run on up to `threads` threads (the answer does not depend on them);
+// once `stop` is requested the ones not yet begun throw logz::Stopped.
 LadderEstimates stepping_stone(const TemperingStats& stats, std::span<const double> fractions,
-                               std::size_t num_groups = 20, int threads = 1);
+                               std::size_t num_groups = 20, int threads = 1, StopToken stop = {});
 
 }  // namespace logz

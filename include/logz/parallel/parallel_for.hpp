@@ -17,7 +17,8 @@ int resolve_threads(int requested);
 // Calls body(chunk) for every chunk on up to `threads` threads (dynamic
 // assignment). If bodies throw, every chunk still runs and the exception of
 // the lowest failing chunk is rethrown, whatever the thread count. Chunks
-// begun after `stop` is requested (core/stop_request.hpp) throw logz::Stopped.
+// begun after `stop` is requested (core/stop_request.hpp), or after a body threw
+// logz::Stopped (it read a token of its own), throw logz::Stopped without running.
 void parallel_for_chunks(std::size_t num_items, std::size_t chunk_size, int threads,
                          const std::function<void(const ChunkRange&)>& body, StopToken stop = {});
 

@@ -78,7 +78,10 @@ class RunCheckpoint final : public AnnealJournal,
 
   const std::string& path() const { return path_; }
   const CheckpointedConfig& config() const { return config_; }
-  void set_threads(std::optional<int> threads) { config_.threads = threads; }
+  void set_threads(std::optional<int> threads) {
+    config_.threads = threads;
+    changed_ = true;
+  }
   // Phases begun, and how many are complete.
   std::size_t num_phases() const { return phases_.size(); }
   std::size_t num_complete_phases() const;
@@ -91,8 +94,11 @@ class RunCheckpoint final : public AnnealJournal,
   void save();
   void set_writes(bool writes) { writes_ = writes; }
   // The same for the saves a run makes on its way (after a chunk, a tempering piece, an epoch,
-  // at the end): a failure leaves the run and the last checkpoint saved as they were, is said
-  // once on the warnings' stream, and returns false; the next save due tries again.
+  // at the end, at a stop): a failure leaves the run and the last checkpoint saved as they were,
+  // is said once on the warnings' stream, and returns false; the next save due tries again.
+  // Nothing recorded since the last save: true at once, without writing (a stop after the
+  // sampling, while the estimators run, says how to resume at once; mpirun gives the ranks
+  // 1 s between its SIGTERM and its SIGKILL, and a parallel tempering record can take longer).
   bool save_or_warn();
   // Takes PATH.lock for this process's lifetime (the writing rank); InputError naming the
   // other process when another run holds it.
@@ -150,6 +156,7 @@ class RunCheckpoint final : public AnnealJournal,
   std::shared_ptr<const int> lock_;  // PATH.lock's descriptor, closed (unlocked) with the last copy
   std::size_t failed_saves_ = 0;     // in a row
   bool warned_ = false;              // a failure and a recovery said: no more lines
+  bool changed_ = true;              // recorded since the last save (or never saved)
   std::function<void(const std::string&)> warn_;
 };
 
