@@ -16,12 +16,18 @@ struct Clusters : SeparatedClusters {
   std::vector<int> count;
 };
 
+// Each point's nearest centre: argmin_c |x - c|^2 = argmin_c (|c|^2 - 2 c.x), so one product
+// C^T X for every point and centre (X centred on its weighted mean, so that |c|^2 and c.x
+// are of the points' spread, not their distance from the origin). A loop over pairs of columns
+// was 96% of a run of this function (SMC's mode check, 7 ms at 1000 points in 10 dimensions).
 void assign(const MatrixXd& X, const MatrixXd& centres, std::vector<int>& labels) {
+  const MatrixXd cx = centres.transpose() * X;  // k x n
+  const VectorXd cc = centres.colwise().squaredNorm().transpose();
   for (Index i = 0; i < X.cols(); ++i) {
     int best = 0;
     double best_d2 = std::numeric_limits<double>::infinity();
     for (Index c = 0; c < centres.cols(); ++c) {
-      const double d2 = (X.col(i) - centres.col(c)).squaredNorm();
+      const double d2 = cc(c) - 2.0 * cx(c, i);
       if (d2 < best_d2) best_d2 = d2, best = static_cast<int>(c);
     }
     labels[static_cast<std::size_t>(i)] = best;
@@ -47,8 +53,10 @@ Clusters summarise(const MatrixXd& X, const VectorXd& w, const std::vector<int>&
 }
 
 // Lloyd's iterations from a farthest-first start (the weighted mean, then each time the point
-// of positive weight furthest from every centre so far).
-Clusters weighted_k_means(const MatrixXd& X, const VectorXd& w, int k, int max_iterations) {
+// of positive weight furthest from every centre so far), until fewer than `settled_fraction` of
+// the points change cluster.
+Clusters weighted_k_means(const MatrixXd& X, const VectorXd& w, int k, int max_iterations,
+                          double settled_fraction) {
   const Index n = X.cols();
   MatrixXd centres(X.rows(), k);
   centres.col(0) = X * w / w.sum();
@@ -63,12 +71,15 @@ Clusters weighted_k_means(const MatrixXd& X, const VectorXd& w, int k, int max_i
   }
   std::vector<int> labels(static_cast<std::size_t>(n), -1), previous;
   Clusters clusters;
-  for (int it = 0; it < max_iterations && labels != previous; ++it) {
+  for (int it = 0; it < max_iterations; ++it) {
     previous = labels;
     assign(X, centres, labels);
     clusters = summarise(X, w, labels, k);
     for (int c = 0; c < k; ++c)  // an emptied cluster keeps its centre
       if (clusters.weights(c) > 0.0) centres.col(c) = clusters.means.col(c);
+    Index moved = 0;
+    for (std::size_t i = 0; i < labels.size(); ++i) moved += labels[i] != previous[i];
+    if (moved == 0 || static_cast<double>(moved) < settled_fraction * static_cast<double>(n)) break;
   }
   return clusters;
 }
@@ -110,13 +121,20 @@ SeparatedClusters separated_clusters(const MatrixXd& X, const VectorXd& w,
   SeparatedClusters best =
       summarise(X, w, std::vector<int>(static_cast<std::size_t>(X.cols()), 0), 1);
   if (X.cols() == 0 || !(w.sum() > 0.0) || !X.allFinite()) return best;
+  // The clustering does not depend on the origin (assign's products are better conditioned
+  // about the mean).
+  const VectorXd mean = X * w / w.sum();
+  const MatrixXd centred = X.colwise() - mean;
+  bool split = false;
   // Every k is tried: two modes of three can fall in one cluster at k = 2 and apart at k = 3;
   // a k beyond the modes splits one of them, and the split is not separated.
   for (int k = 2; k <= options.max_clusters; ++k) {
     if (static_cast<Index>(k) * options.min_points > X.cols()) break;
-    const Clusters c = weighted_k_means(X, w, k, options.max_iterations);
-    if (separated(X, w, c, options)) best = c;
+    const Clusters c =
+        weighted_k_means(centred, w, k, options.max_iterations, options.settled_fraction);
+    if (separated(centred, w, c, options)) best = c, split = true;
   }
+  if (split) best.means.colwise() += mean;
   return best;
 }
 

@@ -101,6 +101,24 @@ TEST(SeparatedClusters, WeightsOfZeroNeitherMoveMeansNorMakeClusters) {
   EXPECT_NEAR((c.means.col(right) - Eigen::Vector2d(5.02, 0.055)).norm(), 0.0, 1e-12);
 }
 
+// The clusters do not depend on the origin (the nearest centres come from products c.x, taken
+// about the points' mean), nor on Lloyd's iterations being run until no point moves: the
+// default stops once fewer than 1% move, and separated modes have settled by then.
+TEST(SeparatedClusters, FarFromTheOriginAndWithoutTheLastIterationsTheModesAreTheSame) {
+  const logz::GaussianMixture m = three_modes();
+  const MatrixXd X = draws(m, 2000, 7);
+  const VectorXd w = VectorXd::Ones(X.cols());
+  const logz::SeparatedClusters near = logz::separated_clusters(X, w);
+  ASSERT_EQ(near.size(), 3);
+  const MatrixXd far = X.array() + 1e9;  // |c|^2 about the origin: 2e19, its rounding 2e3
+  const logz::SeparatedClusters moved = logz::separated_clusters(far, w);
+  EXPECT_EQ(moved.labels, near.labels);
+  EXPECT_NEAR((moved.means.array() - 1e9 - near.means.array()).abs().maxCoeff(), 0.0, 1e-6);
+  logz::SeparatedClustersOptions exact;
+  exact.settled_fraction = 0.0;
+  EXPECT_EQ(logz::separated_clusters(X, w, exact).labels, near.labels);
+}
+
 TEST(FittedBase, MixtureOverSeparatedModesHasTheirMeansAndFlooredMasses) {
   const logz::GaussianMixture m = three_modes();
   logz::SmcResult run;
