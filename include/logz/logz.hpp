@@ -89,6 +89,7 @@
 #include "logz/math/dot_in_double.hpp"
 #include "logz/math/effective_sample_size.hpp"
 #include "logz/math/fermi_sums.hpp"
+#include "logz/math/gaussian_mixture_em.hpp"
 #include "logz/math/log_space_arrays.hpp"
 #include "logz/math/log_sum_exp.hpp"
 #include "logz/math/pareto_tail.hpp"

@@ -100,6 +100,9 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
   else if (const auto modes = fit_gaussian_mixture_base(r.smc, refine.widening)) {
     r.refined = refine_from(*modes, posterior, second);
     r.base_components = modes->num_components();
+  } else if (const auto shape = fit_shape_mixture_base(r.smc, refine.widening)) {
+    r.refined = refine_from(*shape, posterior, second);
+    r.base_components = shape->num_components();
   } else
     r.refined = refine_from(fit_gaussian_base(r.smc, refine.widening), posterior, second);
   const RefineVerdict verdict =

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "logz/core/error.hpp"
+#include "logz/math/gaussian_mixture_em.hpp"
 #include "logz/math/separated_clusters.hpp"
 
 namespace logz {
@@ -81,6 +82,30 @@ std::optional<GaussianMixture> fit_gaussian_mixture_base(const SmcResult& run, d
   return GaussianMixture(std::move(mass), std::move(means),
                          std::vector<Eigen::MatrixXd>(static_cast<std::size_t>(k), cov),
                          "logz::fit_gaussian_mixture_base");
+}
+
+std::optional<GaussianMixture> fit_shape_mixture_base(const SmcResult& run, double widening,
+                                                      double min_mass) {
+  const Eigen::MatrixXd& X = run.particles;
+  if (X.cols() == 0 || !X.allFinite()) return std::nullopt;
+  const Eigen::VectorXd w = normalised_weights(run);
+  // Resampled particles repeat, and moves that were refused leave them so: half the weights'
+  // effective sample size is the points the criterion counts.
+  const double effective = 0.5 / w.squaredNorm();
+  if (!(effective >= 1.0)) return std::nullopt;
+  const GaussianMixtureFit fit = fit_gaussian_mixture_bic(X, w, effective);
+  if (fit.size() < 2) return std::nullopt;
+  std::vector<double> mass;
+  std::vector<Eigen::MatrixXd> covs;
+  for (int j = 0; j < fit.size(); ++j) {
+    mass.push_back(std::max(fit.weights[static_cast<std::size_t>(j)], min_mass));
+    covs.push_back(
+        definite_or_diagonal(fit.covariances[static_cast<std::size_t>(j)] * (widening * widening)));
+  }
+  const double total = std::accumulate(mass.begin(), mass.end(), 0.0);
+  for (double& m : mass) m /= total;
+  return GaussianMixture(std::move(mass), fit.means, std::move(covs),
+                         "logz::fit_shape_mixture_base");
 }
 
 TruncatedGaussianBase fit_truncated_gaussian_base(const SmcResult& run, double widening,

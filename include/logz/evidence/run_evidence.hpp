@@ -41,7 +41,8 @@ struct EvidenceResult {
   std::optional<SmcResult> refined;
   RefineAnswer answer = RefineAnswer::first;
   // The refining run's base: 1 (a Gaussian), or the Gaussians of a mixture over the first
-  // run's separated modes (fit_gaussian_mixture_base).
+  // run's separated modes (fit_gaussian_mixture_base) or fitted to its particles' shape
+  // (fit_shape_mixture_base).
   int base_components = 1;
   double log_evidence = kNaN;
   double std_error = kNaN;

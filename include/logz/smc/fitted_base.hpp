@@ -31,6 +31,15 @@ GaussianBase fit_gaussian_base(const SmcResult& run, double widening);
 std::optional<GaussianMixture> fit_gaussian_mixture_base(const SmcResult& run, double widening,
                                                          double min_mass = 0.02);
 
+// Where one Gaussian fits the particles' shape badly (a curved ridge, a ring) and they are
+// enough to say so, a mixture of Gaussians fitted to them by EM (math/gaussian_mixture_em.hpp:
+// the number of components by BIC, counting half the weights' effective sample size as the
+// points; at most 8, and each component's parameters 10 times over, so that only at a few
+// dimensions is there more than one), each covariance widened as above, each mass at least
+// `min_mass` (then normalised: Z = 1). nullopt where one Gaussian is the fit.
+std::optional<GaussianMixture> fit_shape_mixture_base(const SmcResult& run, double widening,
+                                                      double min_mass = 0.02);
+
 // The same moments, each coordinate on its own (a diagonal covariance), the normals truncated
 // to the box [low, high] (ends may be infinite; as a Prior's lower_bounds and upper_bounds):
 // the evidence's refining run where the prior has a box.
