@@ -105,6 +105,7 @@
 #include "logz/models/field_counted_batch.hpp"
 #include "logz/models/gaussian_base.hpp"
 #include "logz/models/gaussian_mixture.hpp"
+#include "logz/models/gaussian_mixture_in_box.hpp"
 #include "logz/models/gaussian_toy.hpp"
 #include "logz/models/ising.hpp"
 #include "logz/models/laplace_base.hpp"

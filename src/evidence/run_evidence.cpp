@@ -1,11 +1,14 @@
 #include "logz/evidence/run_evidence.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "logz/core/error.hpp"
 #include "logz/evidence/likelihood_tilt.hpp"
 #include "logz/evidence/posterior_target.hpp"
+#include "logz/models/gaussian_mixture_in_box.hpp"
 #include "logz/paths/geometric_path.hpp"
 #include "logz/paths/tilted_path.hpp"
 #include "logz/random/derived_seed.hpp"
@@ -26,6 +29,20 @@ SmcResult refine_from(const Base& base, const PosteriorTarget& posterior,
                       const SmcOptions& options) {
   const GeometricPath<Base, PosteriorTarget> to_posterior(base, posterior);
   return adaptive_smc(to_posterior, options);
+}
+
+// Inside a box prior, a mixture fitted to the particles' shape (fit_shape_mixture_base),
+// conditioned on the box, where most of its draws land inside it; nullopt otherwise (the
+// truncated normals then).
+std::optional<GaussianMixtureInBox> boxed_shape_mixture(const SmcResult& first, const Prior& prior,
+                                                        const EvidenceRefine& refine,
+                                                        std::uint64_t seed) {
+  auto shape = fit_shape_mixture_base(first, refine.widening, ShapeTails::bounded);
+  if (!shape) return std::nullopt;
+  const BatchRandom draws{.seed = derived_seed(seed, 0x626f786du, 0),  // "boxm"
+                          .purpose = Purpose::base_sample};
+  return GaussianMixtureInBox::measured(std::move(*shape), prior.lower_bounds(),
+                                        prior.upper_bounds(), draws);
 }
 
 }  // namespace
@@ -92,15 +109,23 @@ EvidenceResult run_evidence(std::shared_ptr<const Prior> prior, const Likelihood
   second.seed = derived_seed(options.seed, 0x72666e65u, 0);  // "refn"
   second.progress = nullptr;  // progress is the first run's temperatures; this one is short
   const PosteriorTarget posterior(*prior, tilt);
-  if (prior->constraints())
-    r.refined =
-        refine_from(fit_truncated_gaussian_base(r.smc, refine.widening, prior->lower_bounds(),
-                                                prior->upper_bounds()),
-                    posterior, second);
-  else if (const auto modes = fit_gaussian_mixture_base(r.smc, refine.widening)) {
+  if (prior->constraints()) {
+    if (const auto shape = boxed_shape_mixture(r.smc, *prior, refine, options.seed)) {
+      r.refined = refine_from(*shape, posterior, second);
+      // The base's log Z is estimated (GaussianMixtureInBox): its error joins the run's.
+      r.refined->log_z.std_error = std::hypot(r.refined->log_z.std_error, shape->log_z_std_error());
+      r.base_components = shape->num_components();
+    } else {
+      r.refined =
+          refine_from(fit_truncated_gaussian_base(r.smc, refine.widening, prior->lower_bounds(),
+                                                  prior->upper_bounds()),
+                      posterior, second);
+    }
+  } else if (const auto modes = fit_gaussian_mixture_base(r.smc, refine.widening)) {
     r.refined = refine_from(*modes, posterior, second);
     r.base_components = modes->num_components();
-  } else if (const auto shape = fit_shape_mixture_base(r.smc, refine.widening)) {
+  } else if (const auto shape =
+                 fit_shape_mixture_base(r.smc, refine.widening, ShapeTails::defended)) {
     r.refined = refine_from(*shape, posterior, second);
     r.base_components = shape->num_components();
   } else

@@ -207,10 +207,17 @@ GaussianMixtureFit fit_gaussian_mixture_bic(const Eigen::MatrixXd& X, const Eige
     return -2.0 * n * f.mean_log_density + parameters(f.size()) * std::log(n);
   };
   GaussianMixtureFit best = em(wh.Z, wn, 1, options);
-  for (int k = 2; k <= options.max_components && parameters(k) * options.points_per_parameter <= n;
+  // Up the sizes until two in a row do not lower the criterion (it falls and then rises).
+  for (int k = 2, worse = 0; k <= options.max_components && worse < 2 &&
+                             parameters(k) * options.points_per_parameter <= n;
        ++k) {
     GaussianMixtureFit f = em(wh.Z, wn, k, options);
-    if (f.size() == k && bic(f) < bic(best)) best = std::move(f);
+    if (f.size() == k && bic(f) < bic(best)) {
+      best = std::move(f);
+      worse = 0;
+    } else {
+      ++worse;
+    }
   }
   return unwhitened(std::move(best), wh);
 }

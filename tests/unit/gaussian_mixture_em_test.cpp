@@ -6,11 +6,13 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <vector>
 
 #include "logz/core/error.hpp"
 #include "logz/models/gaussian_mixture.hpp"
+#include "logz/models/gaussian_mixture_in_box.hpp"
 #include "logz/random/philox.hpp"
 #include "logz/smc/fitted_base.hpp"
 
@@ -133,13 +135,69 @@ TEST(ShapeMixtureBase, IsAMixtureOfMassOneForARingAndNoneForAGaussianCloud) {
   logz::SmcResult run;
   run.particles = ring(1000, 2);
   run.log_weights.assign(1000, -std::log(1000.0));
-  const auto base = logz::fit_shape_mixture_base(run, 1.2);
+  const auto base = logz::fit_shape_mixture_base(run, 1.2, logz::ShapeTails::bounded);
   ASSERT_TRUE(base.has_value());
   EXPECT_GE(base->num_components(), 4);
   EXPECT_NEAR(base->log_z(), 0.0, 1e-12);
+  // With tails to defend, the particles' one Gaussian is a component too, of mass 0.2.
+  const auto defended = logz::fit_shape_mixture_base(run, 1.2, logz::ShapeTails::defended);
+  ASSERT_TRUE(defended.has_value());
+  EXPECT_EQ(defended->num_components(), base->num_components() + 1);
+  EXPECT_NEAR(defended->weights().back(), 0.2, 1e-12);
+  EXPECT_NEAR(defended->log_z(), 0.0, 1e-12);
   const logz::GaussianMixture g({1.0}, {VectorXd::Zero(2)}, {MatrixXd::Identity(2, 2)});
   run.particles = draws(g, 1000, 4);
-  EXPECT_FALSE(logz::fit_shape_mixture_base(run, 1.2).has_value());
+  EXPECT_FALSE(logz::fit_shape_mixture_base(run, 1.2, logz::ShapeTails::bounded).has_value());
+  // Above three dimensions none: the ring with two more coordinates.
+  MatrixXd wide(4, 1000);
+  wide << ring(1000, 2), 0.1 * draws(g, 1000, 6);
+  run.particles = wide;
+  EXPECT_FALSE(logz::fit_shape_mixture_base(run, 1.2, logz::ShapeTails::bounded).has_value());
+}
+
+// The mixture conditioned on a box: its log Z is the log of its mass inside, estimated within
+// its stated error; its draws are inside; outside, its energy is +inf.
+TEST(GaussianMixtureInBox, ItsLogZIsTheMassInsideWithinItsErrorAndItsDrawsAreInside) {
+  // Diagonal components: the mass inside [-1, 2] x [-1, 1] is a product of normal CDFs.
+  const std::vector<double> w = {0.4, 0.6};
+  const std::vector<VectorXd> means = {VectorXd::Zero(2), VectorXd::Constant(2, 1.0)};
+  const std::vector<VectorXd> sds = {VectorXd::Constant(2, 0.5),
+                                     (VectorXd(2) << 0.3, 0.8).finished()};
+  std::vector<MatrixXd> covs;
+  for (const VectorXd& s : sds) covs.emplace_back(s.array().square().matrix().asDiagonal());
+  const VectorXd low = (VectorXd(2) << -1.0, -1.0).finished(),
+                 high = (VectorXd(2) << 2.0, 1.0).finished();
+  const auto cdf = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
+  double inside = 0.0;
+  for (int j = 0; j < 2; ++j) {
+    double p = w[j];
+    for (int i = 0; i < 2; ++i)
+      p *= cdf((high(i) - means[j](i)) / sds[j](i)) - cdf((low(i) - means[j](i)) / sds[j](i));
+    inside += p;
+  }
+  const auto box = logz::GaussianMixtureInBox::measured(logz::GaussianMixture(w, means, covs), low,
+                                                        high, logz::BatchRandom{.seed = 8});
+  ASSERT_TRUE(box.has_value());
+  EXPECT_GT(box->log_z_std_error(), 0.0);
+  EXPECT_LT(std::abs(box->log_z() - std::log(inside)), 5.0 * box->log_z_std_error());
+  MatrixXd X(2, 2000);
+  box->sample(X, logz::BatchRandom{.seed = 9});
+  for (Eigen::Index p = 0; p < X.cols(); ++p) {
+    EXPECT_TRUE((X.col(p).array() >= low.array()).all() &&
+                (X.col(p).array() <= high.array()).all());
+  }
+  MatrixXd two(2, 2);
+  two << 0.5, 3.0, 0.5, 0.0;  // inside, outside
+  VectorXd e, e_mixture;
+  box->energy(two, e);
+  logz::GaussianMixture(w, means, covs).energy(two, e_mixture);
+  EXPECT_DOUBLE_EQ(e(0), e_mixture(0));
+  EXPECT_EQ(e(1), std::numeric_limits<double>::infinity());
+  // Mostly outside: no such base.
+  EXPECT_FALSE(logz::GaussianMixtureInBox::measured(
+                   logz::GaussianMixture(w, means, covs), VectorXd::Constant(2, 1.9),
+                   VectorXd::Constant(2, 5.0), logz::BatchRandom{.seed = 8})
+                   .has_value());
 }
 
 }  // namespace gaussian_mixture_em_test

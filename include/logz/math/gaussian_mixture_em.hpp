@@ -17,10 +17,10 @@
 namespace logz {
 
 struct GaussianMixtureEmOptions {
-  int max_components = 8;
+  int max_components = 16;
   // Each component's free parameters (d + d (d + 1) / 2, and one mass) times this many points
   // at least, counted as `effective_points` (below): fewer components where the points are few.
-  double points_per_parameter = 10.0;
+  double points_per_parameter = 5.0;
   int max_iterations = 100;
   // EM stops once the weighted mean log density rises by less than this.
   double tolerance = 1e-4;
@@ -42,9 +42,9 @@ GaussianMixtureFit fit_gaussian_mixture_em(const Eigen::MatrixXd& X, const Eigen
                                            int k, const GaussianMixtureEmOptions& options = {});
 
 // The fit of 1, 2, ... components (up to options.max_components and the points' carrying
-// capacity) with the least BIC = -2 n L + p log n, L the mean log density, p the free
-// parameters and n = effective_points (an SMC run's resampled particles repeat: fewer than the
-// columns). One component is the weighted mean and covariance.
+// capacity, and until two sizes in a row fit no better) with the least BIC = -2 n L + p log n, L
+// the mean log density, p the free parameters and n = effective_points (an SMC run's resampled
+// particles repeat: fewer than the columns). One component is the weighted mean and covariance.
 GaussianMixtureFit fit_gaussian_mixture_bic(const Eigen::MatrixXd& X, const Eigen::VectorXd& w,
                                             double effective_points,
                                             const GaussianMixtureEmOptions& options = {});
