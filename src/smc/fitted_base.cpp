@@ -53,7 +53,7 @@ void weighted_moments(const SmcResult& run, double widening, Eigen::VectorXd& me
   cov = weighted_covariance(run.particles.colwise() - mean, w, widening);
 }
 
-// How many of the columns of X differ from every other.
+// The number of distinct columns of X (repeated ones counted once).
 std::size_t distinct_columns(const Eigen::MatrixXd& X) {
   std::vector<Eigen::Index> order(static_cast<std::size_t>(X.cols()));
   std::iota(order.begin(), order.end(), Eigen::Index{0});

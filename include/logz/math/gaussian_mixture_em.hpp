@@ -3,8 +3,8 @@
 // the shape of a posterior that one Gaussian fits badly (a curved ridge, a ring) as an SMC run's
 // particles hold it, so that the evidence's refining run can start from a base close to it
 // (smc/fitted_base.hpp). Close means few temperatures and a small error bar: on a 2-d banana
-// four components took the refining run from 9 temperatures and SE^2 x evaluations 389 to 2-3
-// temperatures and 21 (docs/evidence.md, "The refining run").
+// the whole run's SE^2 x evaluations fell from 308 to 78, on the 2-d shells from 721 to 181
+// (docs/evidence.md, "A mixture for the shape").
 //
 // The fit works in the points' whitened coordinates (their weighted mean and covariance), so
 // that its start (a farthest-first choice of centres, then Lloyd's iterations) and its floor on
