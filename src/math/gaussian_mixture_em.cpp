@@ -49,7 +49,7 @@ Eigen::MatrixXd component_terms(const Eigen::MatrixXd& Z, const GaussianMixtureF
     const Eigen::LLT<Eigen::MatrixXd> llt(f.covariances[static_cast<std::size_t>(j)]);
     Eigen::MatrixXd Y = Z.colwise() - f.means[static_cast<std::size_t>(j)];
     llt.matrixL().solveInPlace(Y);
-    const double log_det = 2.0 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum();
+    const double log_det = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
     T.row(j) = (std::log(f.weights[static_cast<std::size_t>(j)]) - 0.5 * log_det -
                 0.5 * static_cast<double>(d) * kLog2Pi) -
                0.5 * Y.colwise().squaredNorm().array();
@@ -76,6 +76,9 @@ void weighted_component(const Eigen::MatrixXd& Z, const Eigen::VectorXd& r, doub
 
 // k centres, farthest first (each the point of the largest weight x squared distance to the
 // centres so far, the first the one nearest the mean), then Lloyd's iterations; the start of EM.
+// Not separated_clusters' weighted k-means: its first centre is the weighted mean itself, which
+// on a ring is the empty hole, and started from it the shells-d2 runs read their error bars
+// about 10% low (RMS z 1.17, coverage 0.900 over 60 seeds, against 1.07 and 0.933).
 GaussianMixtureFit start(const Eigen::MatrixXd& Z, const Eigen::VectorXd& w, int k, double floor) {
   const Eigen::Index n = Z.cols();
   Eigen::VectorXd d2 = Z.colwise().squaredNorm().transpose();
