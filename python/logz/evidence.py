@@ -19,7 +19,7 @@ from ._logz import InputError, InvalidArgument, _evidence, _run_posterior
 EVIDENCE_CHUNK_SIZE = 100
 
 MOVES = ("hmc", "mala", "random_walk")
-PRECONDITIONERS = ("dense", "diagonal", "none")
+PRECONDITIONERS = ("automatic", "dense", "diagonal", "none")
 RESAMPLINGS = ("multinomial", "systematic")
 
 # The SmcOptions fields logz.evidence takes as keyword arguments, and what each must be.
@@ -305,7 +305,8 @@ def evidence(log_likelihood: Callable[[np.ndarray], Any], prior: _priors.Prior, 
         of scans, a callable is called as progress(stage, done, total).
     **options
         None is needed: num_particles (1000), move ("hmc" with a gradient, else "random_walk";
-        or "mala"), preconditioner ("dense", "diagonal", "none"), cess_target (0.9),
+        or "mala"), preconditioner ("automatic": dense where the particles' correlations
+        exceed their sampling noise, diagonal where not; "dense", "diagonal", "none"), cess_target (0.9),
         resample_threshold (0.5), resampling ("multinomial"), leapfrog_steps (2; HMC's steps per
         move are at least this and enough for a trajectory of trajectory_length (1.6, in
         whitened coordinates; 0: leapfrog_steps) at the step size, up to max_leapfrog_steps (50)),

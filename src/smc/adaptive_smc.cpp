@@ -133,6 +133,15 @@ std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X) {
   return group;
 }
 
+double distinct_effective_count(const std::vector<std::size_t>& group,
+                                std::span<const double> weights) {
+  std::vector<double> total(group.size(), 0.0);
+  for (std::size_t i = 0; i < group.size(); ++i) total[group[i]] += weights[i];
+  double sum = 0.0;
+  for (double w : total) sum += w * w;
+  return sum > 0.0 ? 1.0 / sum : 0.0;
+}
+
 int hmc_leapfrog_steps(const SmcOptions& options, double step_size) {
   if (!(options.trajectory_length > 0.0)) return options.leapfrog_steps;
   // The step size before its jitter: the trajectory's length jitters with it.

@@ -32,7 +32,8 @@ Whitening Whitening::of_particles(const Eigen::MatrixXd& X, std::span<const doub
   Eigen::MatrixXd centred = X.colwise() - w.mean;
   for (Eigen::Index p = 0; p < X.cols(); ++p)
     centred.col(p) *= std::sqrt(std::max(weights[static_cast<std::size_t>(p)], 0.0));
-  if (kind == SmcPreconditioner::dense) {
+  if (kind == SmcPreconditioner::dense || kind == SmcPreconditioner::automatic) {
+    w.automatic = kind == SmcPreconditioner::automatic;
     const Eigen::MatrixXd cov = centred * centred.transpose();
     const Eigen::LLT<Eigen::MatrixXd> llt(cov);
     if (llt.info() == Eigen::Success && cov.allFinite()) {
@@ -134,6 +135,15 @@ Whitening Whitening::without(const Eigen::MatrixXd& X, std::span<const double> w
     Eigen::MatrixXd cov =
         (covariance - c_out.selfadjointView<Eigen::Lower>().toDenseMatrix()) / keep;
     cov -= shift * shift.transpose();
+    if (automatic && correlations_within_noise(cov, effective_count * keep)) {
+      w.factor.resize(0, 0);
+      w.covariance.resize(0, 0);
+      for (Eigen::Index i = 0; i < d; ++i) {
+        const double var = cov(i, i);
+        w.scale(i) = var > 0.0 && std::isfinite(var) ? std::sqrt(var) : scale(i);
+      }
+      return w;
+    }
     const Eigen::LLT<Eigen::MatrixXd> llt(cov);
     if (llt.info() != Eigen::Success) return *this;
     w.factor = llt.matrixL();
@@ -146,6 +156,23 @@ Whitening Whitening::without(const Eigen::MatrixXd& X, std::span<const double> w
     w.scale(i) = var > 0.0 && std::isfinite(var) ? std::sqrt(var) : scale(i);
   }
   return w;
+}
+
+bool correlations_within_noise(const Eigen::MatrixXd& cov, double effective_count) {
+  const Eigen::Index d = cov.rows();
+  if (d < 2 || !(effective_count > 1.0) || !cov.allFinite()) return false;
+  const Eigen::ArrayXd sd = cov.diagonal().array().sqrt();
+  if (!(sd > 0.0).all()) return false;
+  const double pairs = 0.5 * static_cast<double>(d) * static_cast<double>(d - 1);
+  const double limit = (1.2 * pairs + 3.0 * std::sqrt(2.0 * pairs)) / effective_count;
+  double sum = 0.0;
+  for (Eigen::Index j = 0; j < d; ++j)
+    for (Eigen::Index i = j + 1; i < d; ++i) {
+      const double r = cov(i, j) / (sd(i) * sd(j));
+      if (!(std::abs(r) <= 0.3)) return false;
+      sum += r * r;
+    }
+  return sum <= limit;
 }
 
 }  // namespace logz

@@ -194,6 +194,65 @@ TEST(Whitening, LeavingParticlesOutIsTheCovarianceOfTheOthers) {
   }
 }
 
+// `automatic`: diagonal where the particles' correlations are within the noise of N draws,
+// dense where one pair, or many small ones together, stand out of it.
+TEST(Whitening, AutomaticIsDiagonalOnlyWhereTheCorrelationsAreNoise) {
+  const int d = 30, n = 1000;
+  logz::RandomStream s(9, 0, logz::Purpose::test, 0);
+  auto draws = [&](double pair, double common) {
+    Eigen::MatrixXd X(d, n);
+    for (int p = 0; p < n; ++p) {
+      const double shared = s.normal();
+      for (int i = 0; i < d; ++i)
+        X(i, p) = (0.5 + i) * (std::sqrt(1.0 - common) * s.normal() + std::sqrt(common) * shared);
+      X(1, p) = 1.5 * (pair * X(0, p) / 0.5 + std::sqrt(1.0 - pair * pair) * X(1, p) / 1.5);
+    }
+    return X;
+  };
+  const std::vector<double> w(n, 1.0 / n);
+  const std::vector<std::size_t> excluded = {0, 1, 2, 3};
+  struct Case {
+    double pair, common;
+    bool diagonal;
+  };
+  // Independent coordinates of unequal scales; one pair at correlation 0.6; every pair at 0.1
+  // (no single one above the noise's largest, their sum of squares 4 times its expectation).
+  for (const Case c : {Case{0.0, 0.0, true}, Case{0.6, 0.0, false}, Case{0.0, 0.1, false}}) {
+    const Eigen::MatrixXd X = draws(c.pair, c.common);
+    auto all = logz::Whitening::of_particles(X, w, logz::SmcPreconditioner::automatic,
+                                             logz::Whitening::identity(d));
+    ASSERT_TRUE(all.dense());  // the whole population's stays dense: the chunks decide
+    EXPECT_TRUE(all.automatic);
+    all.effective_count = n;
+    const auto others = all.without(X, w, excluded);
+    EXPECT_EQ(!others.dense(), c.diagonal) << "pair " << c.pair << ", common " << c.common;
+    EXPECT_EQ(logz::correlations_within_noise(all.covariance, n), c.diagonal);
+    // Without an effective count it does not decide: dense.
+    all.effective_count = 0.0;
+    EXPECT_TRUE(all.without(X, w, excluded).dense());
+    // dense stays dense whatever the correlations.
+    auto forced = logz::Whitening::of_particles(X, w, logz::SmcPreconditioner::dense,
+                                                logz::Whitening::identity(d));
+    forced.effective_count = n;
+    EXPECT_TRUE(forced.without(X, w, excluded).dense());
+  }
+  // The diagonal one is the others' standard deviations.
+  const Eigen::MatrixXd X = draws(0.0, 0.0);
+  auto all = logz::Whitening::of_particles(X, w, logz::SmcPreconditioner::automatic,
+                                           logz::Whitening::identity(d));
+  all.effective_count = n;
+  const auto diagonal = all.without(X, w, excluded);
+  const auto reference = logz::Whitening::of_particles(X, w, logz::SmcPreconditioner::diagonal,
+                                                       logz::Whitening::identity(d))
+                             .without(X, w, excluded);
+  EXPECT_LT((diagonal.scale - reference.scale).norm(), 1e-10 * reference.scale.norm());
+  EXPECT_LT((diagonal.mean - reference.mean).norm(), 1e-10 * (1.0 + reference.mean.norm()));
+  // Copies count once: 1000 particles in 250 groups of 4 are 250 independent ones.
+  std::vector<std::size_t> group(n);
+  for (std::size_t i = 0; i < group.size(); ++i) group[i] = 4 * (i / 4);
+  EXPECT_NEAR(logz::detail::distinct_effective_count(group, w), 250.0, 1e-9);
+}
+
 TEST(AdaptiveSmc, GaussianTargetWithinItsErrorBar) {
   const int d = 10;
   const logz::GeometricPath path(logz::GaussianBase::isotropic(d, 1.0), shifted_gaussian(d));

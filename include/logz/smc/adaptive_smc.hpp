@@ -91,6 +91,10 @@ double smc_tilt_gap(double u0, double tilt, std::uint64_t& invalid);
 // Per particle: the lowest index of the particles at exactly its position (itself, if none is
 // lower): copies that resampling made and no move has separated yet share it.
 std::vector<std::size_t> copy_groups(const Eigen::MatrixXd& X);
+// 1 / sum over the groups of copies (copy_groups) of their total weight squared: the effective
+// number of independent particles, each group counted once.
+double distinct_effective_count(const std::vector<std::size_t>& group,
+                                std::span<const double> weights);
 
 // How the target's energy grows with the base's in the base's tail, from the weighted particles
 // at t = 1: (mean U_1 - mean U_1') / (mean U_0 - mean U_0') between the particles of the top
@@ -371,6 +375,7 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
     }
     const std::vector<std::size_t> group =
         waste_free ? std::vector<std::size_t>{} : detail::copy_groups(X);
+    if (!waste_free) whitening.effective_count = detail::distinct_effective_count(group, weights);
     // The weight of a moved particle's jump: its own, or 1/M for a chain.
     auto move_weight = [&](std::size_t i) {
       return waste_free ? 1.0 / static_cast<double>(movers) : weights[i];

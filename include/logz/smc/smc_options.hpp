@@ -81,8 +81,9 @@ struct SmcOptions {
   double min_step_size = 1e-6;
   double max_step_size = 1e3;
   // Moves at x = m + L z, m and L L^T the particles' weighted mean and covariance (dense: its
-  // Cholesky factor; diagonal: the standard deviations; smc/whitening.hpp).
-  SmcPreconditioner preconditioner = SmcPreconditioner::dense;
+  // Cholesky factor; diagonal: the standard deviations; automatic: diagonal where the
+  // correlations are within their sampling noise, dense otherwise; smc/whitening.hpp).
+  SmcPreconditioner preconditioner = SmcPreconditioner::automatic;
   // Moves per temperature: until the weighted mean squared jump summed over the moves reaches
   // `decorrelation` times the particles' total variance (2 is the distance between two
   // independent draws), the same for the energy gap U_1 - U_0 and its variance, and for the
