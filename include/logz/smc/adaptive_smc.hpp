@@ -268,6 +268,11 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
   std::vector<double> gaps(n), weights(n);
 
   const char batches_tag = 0;  // the cache tag of the whitened targets
+  // This rank's chunks' batches and their moves' starting positions (of chunk c at c -
+  // block.first), kept from one temperature to the next: made afresh, their arrays (d x chunk,
+  // 80 KB at d = 100) went back to the system and came again as page faults at every temperature.
+  std::vector<ContinuousBatch> batches;
+  std::vector<Eigen::MatrixXd> move_starts;
   const double target_acceptance =
       options.target_acceptance.value_or(detail::default_target_acceptance(options.move));
   while (t < 1.0) {
@@ -381,16 +386,25 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       return waste_free ? 1.0 / static_cast<double>(movers) : weights[i];
     };
     using Whitened = WhitenedTarget<typename Path::TemperedTarget>;
-    const void* const tag = &batches_tag;  // one stage's whitenings: batches are made afresh
-    // This rank's chunks' batches and whitenings (of chunk c at c - block.first).
-    std::vector<ContinuousBatch> batches;
+    // The whitened targets' cache tag: a batch's parts are set afresh at every temperature
+    // (energies only, has_grad false), so the kept batches never read a stale gradient.
+    const void* const tag = &batches_tag;
+    // This rank's chunks' whitenings (of chunk c at c - block.first).
     std::vector<Whitening> chunk_whitenings(move_block.size());
     // Made once per temperature: a whitened target with constraints holds them in z (A L, and
     // A L (A L)^T for the billiard), O(m d^2) to make.
     std::vector<std::optional<Whitened>> chunk_targets(move_block.size());
-    batches.reserve(move_block.size());
-    for (std::size_t c = move_block.first; c < move_block.last; ++c)
-      batches.emplace_back(d, chunk_range(c, movers, chunk).size());
+    bool batches_fit = batches.size() == move_block.size();
+    for (std::size_t c = move_block.first; batches_fit && c < move_block.last; ++c)
+      batches_fit =
+          batches[c - move_block.first].num_particles() == chunk_range(c, movers, chunk).size();
+    if (!batches_fit) {
+      batches.clear();
+      batches.reserve(move_block.size());
+      for (std::size_t c = move_block.first; c < move_block.last; ++c)
+        batches.emplace_back(d, chunk_range(c, movers, chunk).size());
+      move_starts.assign(move_block.size(), Eigen::MatrixXd());
+    }
     auto chunk_target = [&](std::size_t c) -> const Whitened& {
       return *chunk_targets[c - move_block.first];
     };
@@ -473,7 +487,8 @@ requires SmcPath<Path> SmcResult adaptive_smc(const Path& path, const SmcOptions
       const auto moved = gather_in_rank_order(ranks, trial.timed([&] {
         return run_over(move_mine, [&](const ChunkRange& c) {
           ContinuousBatch& b = batches[c.index - move_block.first];
-          const Eigen::MatrixXd start = b.X;
+          Eigen::MatrixXd& start = move_starts[c.index - move_block.first];
+          start = b.X;
           auto gap_at = [&](Eigen::Index p) {
             if constexpr (detail::TiltedPathParts<Path>) return b.parts.e(1, p);
             return b.parts.e(1, p) - b.parts.e(0, p);
