@@ -26,12 +26,6 @@ struct Whitening {
   Eigen::MatrixXd factor;  // L, lower triangular, when dense; empty otherwise
 
   bool dense() const { return factor.size() > 0; }
-  // Made by `automatic`: `without` may give the diagonal whitening of the particles it keeps.
-  bool automatic = false;
-  // The number of independent particles the covariance rests on (1 / sum of squared weights of
-  // the groups of copies: resampling's copies count once), set by the caller for `automatic`;
-  // 0: unknown, and `without` stays dense.
-  double effective_count = 0.0;
   static Whitening identity(int dim);
   // From the columns of X with normalised weights (one per column). A diagonal coordinate
   // whose spread is 0 or not finite keeps `previous`'s scale; a dense covariance that is not
@@ -61,6 +55,13 @@ struct Whitening {
   // made from, for `without`.
   Eigen::MatrixXd covariance;
   Eigen::VectorXd variance;
+
+  // Made by `automatic`: `without` may give the diagonal whitening of the particles it keeps.
+  bool automatic = false;
+  // The number of independent particles the covariance rests on (1 / sum of squared weights of
+  // the groups of copies: resampling's copies count once), set by the caller for `automatic`;
+  // 0: unknown, and `without` stays dense.
+  double effective_count = 0.0;
 };
 
 // True when the correlations of the covariance `cov`, estimated from `effective_count`
