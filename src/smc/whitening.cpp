@@ -136,12 +136,9 @@ Whitening Whitening::without(const Eigen::MatrixXd& X, std::span<const double> w
         (covariance - c_out.selfadjointView<Eigen::Lower>().toDenseMatrix()) / keep;
     cov -= shift * shift.transpose();
     if (automatic && correlations_within_noise(cov, effective_count * keep)) {
-      w.factor.resize(0, 0);
+      w.factor.resize(0, 0);  // diagonal: the others' standard deviations (all > 0 to get here)
       w.covariance.resize(0, 0);
-      for (Eigen::Index i = 0; i < d; ++i) {
-        const double var = cov(i, i);
-        w.scale(i) = var > 0.0 && std::isfinite(var) ? std::sqrt(var) : scale(i);
-      }
+      w.scale = cov.diagonal().cwiseSqrt();
       return w;
     }
     const Eigen::LLT<Eigen::MatrixXd> llt(cov);
