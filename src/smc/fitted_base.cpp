@@ -11,6 +11,7 @@
 #include "logz/core/error.hpp"
 #include "logz/math/gaussian_mixture_em.hpp"
 #include "logz/math/separated_clusters.hpp"
+#include "logz/smc/adaptive_smc.hpp"
 
 namespace logz {
 
@@ -53,18 +54,12 @@ void weighted_moments(const SmcResult& run, double widening, Eigen::VectorXd& me
   cov = weighted_covariance(run.particles.colwise() - mean, w, widening);
 }
 
-// The number of distinct columns of X (repeated ones counted once).
+// The number of distinct columns of X (repeated ones counted once): those first at their
+// position among the copy groups SMC's moves already make.
 std::size_t distinct_columns(const Eigen::MatrixXd& X) {
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(X.cols()));
-  std::iota(order.begin(), order.end(), Eigen::Index{0});
-  const auto less = [&](Eigen::Index a, Eigen::Index b) {
-    for (Eigen::Index i = 0; i < X.rows(); ++i)
-      if (X(i, a) != X(i, b)) return X(i, a) < X(i, b);
-    return false;
-  };
-  std::sort(order.begin(), order.end(), less);
-  std::size_t distinct = order.empty() ? 0 : 1;
-  for (std::size_t k = 1; k < order.size(); ++k) distinct += less(order[k - 1], order[k]) ? 1 : 0;
+  const std::vector<std::size_t> group = detail::copy_groups(X);
+  std::size_t distinct = 0;
+  for (std::size_t p = 0; p < group.size(); ++p) distinct += group[p] == p ? 1 : 0;
   return distinct;
 }
 
